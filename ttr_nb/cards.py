@@ -1,0 +1,21 @@
+"""Train-card colours shared by every variant.
+
+Card kinds are small integers so hands can be count vectors: index 0..7 are the eight colours in
+the order of the rule books (USA-COMP-3), index 8 is the locomotive. Variants that add card kinds
+(Märklin's +4 locomotives and passenger cards) extend this list with higher indices.
+"""
+from __future__ import annotations
+
+COLOURS: tuple[str, ...] = ("purple", "blue", "orange", "white", "green", "yellow", "black", "red")
+LOCO = 8
+LOCOMOTIVE = "locomotive"
+GRAY = "gray"
+CARD_NAMES: tuple[str, ...] = COLOURS + (LOCOMOTIVE,)
+CARD_INDEX: dict[str, int] = {name: i for i, name in enumerate(CARD_NAMES)}
+# Short names accepted in action text ("loco" for locomotive).
+CARD_ALIASES: dict[str, int] = {**CARD_INDEX, "loco": LOCO, "pink": 0}
+PLAYER_COLOURS: tuple[str, ...] = ("blue", "red", "green", "yellow", "black")  # USA-COMP-2
+
+
+def card_name(kind: int) -> str:
+    return CARD_NAMES[kind]
