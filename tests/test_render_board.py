@@ -1,0 +1,333 @@
+"""Board rendering (ttr_nb.render.board), checked through ``fig.to_dict()`` — no browser needed."""
+from __future__ import annotations
+
+import dataclasses
+import json
+import shutil
+import subprocess
+import sys
+import time
+
+import plotly.graph_objects as go
+import pytest
+
+from ttr_nb.errors import TTRError
+from ttr_nb.maps import load_map
+from ttr_nb.render import (CARD_SYMBOLS, OWNER_SYMBOLS, PLAYER_HEX, board_figure, board_png, project, route_hover,
+                           trace_index, update_board)
+from ttr_nb.render.board import USA_POINTS
+
+
+@pytest.fixture(scope="module")
+def usa():
+    return load_map("usa")
+
+
+@pytest.fixture(scope="module")
+def europe():
+    return load_map("europe")
+
+
+def traces(fig) -> dict[str, dict]:
+    """meta key -> trace dict."""
+    return {t["meta"]: t for t in fig.to_dict()["data"]}
+
+
+def structure(fig) -> list[tuple]:
+    return [(t.meta, t.name, t.type) for t in fig.data]
+
+
+def route_ids_in(trace: dict) -> list[str]:
+    """Route ids of a trace in drawing order, each run of one route's points (its spaces) counted once."""
+    out: list[str] = []
+    for rid in trace["customdata"]:
+        if rid is not None and (not out or out[-1] != rid):
+            out.append(rid)
+    return out
+
+
+def pieces(trace: dict) -> int:
+    """Number of None-separated polylines in a line trace."""
+    xs = list(trace["x"])
+    return 0 if not xs else 1 + xs.count(None)
+
+
+def route_by_pair(m, a, b):
+    (r,) = m.routes_between(a, b)
+    return r
+
+
+# --------------------------------------------------------------------------------------------------------------
+def test_project_is_deterministic_and_covers_every_city(usa, europe):
+    for m in (usa, europe):
+        p1, p2 = project(m), project(m)
+        assert p1 == p2
+        assert set(p1) == {c.name for c in m.cities}
+        assert len(set(p1.values())) == len(p1)            # no two cities on one spot
+    plain = project(usa, board_like=False)
+    assert plain["Seattle"][0] < plain["Boston"][0] and plain["Miami"][1] < plain["Seattle"][1]
+    laid = project(usa)
+    assert laid["Seattle"][0] < laid["Boston"][0] and laid["Miami"][1] < laid["Seattle"][1]
+
+
+@pytest.mark.parametrize("key", ["usa", "europe"])
+def test_one_clickable_marker_per_route(key):
+    m = load_map(key)
+    fig = board_figure(m)
+    t = traces(fig)["routes"]
+    assert [tr.name for tr in fig.data].count("routes") == 1
+    assert list(t["customdata"]) == [r.id for r in m.routes]
+    assert len(t["x"]) == len(t["y"]) == len(m.routes) == len(t["hovertext"])
+    assert t["mode"] == "markers"
+    assert fig.data[-1].name == "routes"                    # on top, so clicks reach it
+    assert list(t["marker"]["symbol"]) == [CARD_SYMBOLS[r.colour] for r in m.routes]
+
+
+def test_axes_equal_aspect_and_plain_scatter(usa):
+    fig = board_figure(usa)
+    d = fig.to_dict()
+    assert {tr["type"] for tr in d["data"]} == {"scatter"}
+    assert d["layout"]["yaxis"]["scaleanchor"] == "x"
+    assert d["layout"]["xaxis"]["visible"] is False and d["layout"]["yaxis"]["visible"] is False
+    assert "geo" not in d["layout"]
+    assert len(d["data"]) <= 30
+
+
+def test_hover_free_and_claimed(usa):
+    r = route_by_pair(usa, "Denver", "Omaha")
+    fig = board_figure(usa, owners={r.id: 1})
+    t = traces(fig)["routes"]
+    hover = dict(zip(t["customdata"], t["hovertext"]))
+    assert hover[r.id].startswith("Denver–Omaha · 4 spaces · purple (Pu) · 7 points · claimed by Red")
+    free = route_by_pair(usa, "Calgary", "Winnipeg")
+    assert hover[free.id].startswith("Calgary–Winnipeg · 6 spaces · white (Wh) · 15 points · free")
+    gray = route_by_pair(usa, "Atlanta", "Charleston")
+    assert "gray (Gy, any one colour) · 2 points · free" in hover[gray.id]
+    # route_hover directly, with a custom points table and player names
+    text = route_hover(usa, r, "Ada", False, {4: 99})
+    assert text.startswith("Denver–Omaha · 4 spaces · purple (Pu) · 99 points · claimed by Ada")
+    assert f"route id {r.id}" in text
+    twin, other = usa.routes_between("Atlanta", "New Orleans")
+    assert f"double route with {other.colour} {other.id}" in route_hover(usa, twin, None, False, USA_POINTS)
+
+
+def test_closed_routes_fade_with_rule_id(usa):
+    a, b = usa.routes_between("Boston", "Montréal")
+    fig = board_figure(usa, owners={a.id: 0}, closed={b.id})
+    t = traces(fig)
+    hover = dict(zip(t["routes"]["customdata"], t["routes"]["hovertext"]))
+    assert "closed (USA-CLAIM-8)" in hover[b.id]
+    assert "claimed by Blue" in hover[a.id]
+    assert route_ids_in(t["closed"]) == [b.id]
+    assert t["closed"]["showlegend"] is True
+    opacity = dict(zip(t["routes"]["customdata"], t["routes"]["marker"]["opacity"]))
+    assert opacity[b.id] < 0.5 and opacity[a.id] == 1.0
+    assert b.id not in route_ids_in(t["spaces:gray"])
+
+
+def test_parallel_routes_are_offset(usa, europe):
+    for m in (usa, europe):
+        t = traces(board_figure(m))["routes"]
+        mid = dict(zip(t["customdata"], zip(t["x"], t["y"])))
+        groups = {}
+        for r in m.routes:
+            groups.setdefault(frozenset((r.a, r.b)), []).append(r.id)
+        doubles = [ids for ids in groups.values() if len(ids) > 1]
+        assert doubles
+        for ids in doubles:
+            points = {mid[i] for i in ids}
+            assert len(points) == len(ids), ids
+
+
+def test_spaces_are_drawn_one_piece_per_space(usa):
+    t = traces(board_figure(usa))
+    total = sum(pieces(t[f"spaces:{c}"]) for c in ("purple", "blue", "orange", "white", "green", "yellow", "black",
+                                                     "red", "gray"))
+    assert total == sum(r.length for r in usa.routes) == 309
+    assert pieces(t["outlines"]) == 309
+    gray = [r for r in usa.routes if r.colour == "gray"]
+    assert pieces(t["spaces:gray"]) == sum(r.length for r in gray)
+    assert set(route_ids_in(t["spaces:gray"])) == {r.id for r in gray}
+
+
+def test_tunnel_and_ferry_on_europe(europe):
+    fig = board_figure(europe)
+    t = traces(fig)
+    hover = dict(zip(t["routes"]["customdata"], t["routes"]["hovertext"]))
+    tunnels = [r for r in europe.routes if r.tunnel]
+    ferries = [r for r in europe.routes if r.ferry_locos]
+    assert tunnels and ferries
+    for r in tunnels:
+        assert "tunnel:" in hover[r.id]
+    for r in ferries:
+        n = r.ferry_locos
+        assert f"ferry: needs {n} locomotive{'s' if n > 1 else ''}" in hover[r.id]
+    assert set(route_ids_in(t["tunnels"])) == {r.id for r in tunnels}
+    assert t["tunnels"]["line"]["dash"] == "dot" and t["tunnels"]["showlegend"] is True
+    assert len(t["ferries"]["x"]) == sum(r.ferry_locos for r in ferries)
+    assert sorted(set(t["ferries"]["customdata"])) == sorted(r.id for r in ferries)
+    # the USA has neither: the traces exist (same structure everywhere) but stay empty and out of the legend
+    u = traces(board_figure(load_map("usa")))
+    assert not u["tunnels"]["x"] and u["tunnels"]["showlegend"] is False and not u["ferries"]["x"]
+
+
+def test_owners_recolour_the_right_routes(usa):
+    owners = {"R035": 0, "R031": 0, "R019": 1, "R010": 3}
+    fig = board_figure(usa, owners=owners)
+    t = traces(fig)
+    for seat in range(5):
+        mine = [rid for rid, s in owners.items() if s == seat]
+        assert sorted(set(route_ids_in(t[f"seat:{seat}"]))) == sorted(mine)
+        assert pieces(t[f"seat:{seat}"]) == sum(usa.route(r).length for r in mine)
+        assert t[f"seat:{seat}"]["line"]["color"] == PLAYER_HEX[("blue", "red", "green", "yellow", "black")[seat]]
+        assert t[f"seat:{seat}"]["showlegend"] is (seat in owners.values())
+    assert t["seat:3"]["name"] == "Yellow"
+    assert sorted(set(route_ids_in(t["claimed-outline"]))) == sorted(owners)
+    free_ids = {rid for key, tr in t.items() if key.startswith("spaces:") for rid in route_ids_in(tr)}
+    assert not free_ids & set(owners)
+    routes = t["routes"]
+    sym = dict(zip(routes["customdata"], routes["marker"]["symbol"]))
+    col = dict(zip(routes["customdata"], routes["marker"]["color"]))
+    assert sym["R019"] == OWNER_SYMBOLS[1] and col["R019"] == PLAYER_HEX["red"]
+    assert sym["R010"] == OWNER_SYMBOLS[3]
+    assert len(set(OWNER_SYMBOLS[:5])) == 5 and not set(OWNER_SYMBOLS) & set(CARD_SYMBOLS.values())
+
+
+def test_player_names_and_colours(usa):
+    fig = board_figure(usa, owners={"R001": 1}, player_names=["Ada", "Bob"], player_colours=("red", "#00aa88"))
+    t = traces(fig)
+    assert [t["seat:0"]["name"], t["seat:1"]["name"]] == ["Ada", "Bob"]
+    assert t["seat:0"]["showlegend"] and t["seat:1"]["showlegend"]
+    assert t["seat:1"]["line"]["color"] == "#00aa88"
+    assert "claimed by Bob" in dict(zip(t["routes"]["customdata"], t["routes"]["hovertext"]))["R001"]
+    with pytest.raises(TTRError):
+        board_figure(usa, owners={"R001": 2}, player_colours=("red", "blue"))
+    with pytest.raises(TTRError):
+        board_figure(usa, owners={"R999": 0})
+
+
+def test_stations(europe):
+    fig = board_figure(europe, stations={"Wien": 1, "Berlin": 0})
+    s = traces(fig)["stations"]
+    assert list(s["customdata"]) == ["Berlin", "Wien"]
+    assert list(s["hovertext"]) == ["Berlin · station of Blue", "Wien · station of Red"]
+    assert list(s["marker"]["color"]) == [PLAYER_HEX["blue"], PLAYER_HEX["red"]]
+    with pytest.raises(TTRError):
+        board_figure(europe, stations={"Atlantis": 0})
+
+
+def test_highlight_and_trail_contain_exactly_the_asked_routes(usa):
+    path = ["R039", "R050"]                                    # Denver–Santa Fe, El Paso–Santa Fe
+    trail = ["R031", "R035", "R019"]                           # Helena–Denver–Omaha–Chicago
+    fig = board_figure(usa, highlight=[("Cheapest path Denver–El Paso", path), ("Other", ["R001"])],
+                       trail=trail, trail_label="Longest trail (Blue, 11)")
+    t = traces(fig)
+    assert route_ids_in(t["highlight:0"]) == path and t["highlight:0"]["name"] == "Cheapest path Denver–El Paso"
+    assert route_ids_in(t["highlight:1"]) == ["R001"] and t["highlight:1"]["showlegend"] is True
+    assert not t["highlight:2"]["x"] and t["highlight:2"]["showlegend"] is False
+    assert route_ids_in(t["trail"]) == trail and t["trail"]["name"] == "Longest trail (Blue, 11)"
+    steps = t["trail-steps"]
+    assert route_ids_in(steps) == trail
+    assert [x for x in steps["text"] if x] == ["1", "2", "3"]
+    assert "step 1: Helena → Denver" in steps["hovertext"][0]
+    assert "step 2: Denver → Omaha" in steps["hovertext"][2]
+    # the trail line runs continuously Helena -> Denver -> Omaha -> Chicago (each piece starts where the last ended)
+    xs, ys = t["trail"]["x"], t["trail"]["y"]
+    pos = project(usa)
+    first = (xs[0], ys[0])
+    assert _dist(first, pos["Helena"]) < _dist(first, pos["Denver"])
+    last = (xs[-1], ys[-1])
+    assert _dist(last, pos["Chicago"]) < _dist(last, pos["Omaha"])
+    with pytest.raises(TTRError):
+        board_figure(usa, highlight=[(str(i), ["R001"]) for i in range(5)])
+
+
+def _dist(p, q):
+    return ((p[0] - q[0]) ** 2 + (p[1] - q[1]) ** 2) ** 0.5
+
+
+def test_provisional_map_is_labelled(usa):
+    fig = board_figure(usa)
+    assert "PROVISIONAL" not in fig.layout.title.text and not fig.layout.annotations
+    prov = dataclasses.replace(usa, provisional=True, provisional_note="Tickets not yet cross-checked.")
+    fig = board_figure(prov)
+    assert "PROVISIONAL" in fig.layout.title.text
+    notes = [a.text for a in fig.layout.annotations]
+    assert any("PROVISIONAL" in n and "Tickets not yet cross-checked." in n for n in notes)
+    # an explicit title cannot hide it either, nor can update_board
+    fig = board_figure(prov, title="My game")
+    assert fig.layout.title.text.startswith("My game") and "PROVISIONAL" in fig.layout.title.text
+    update_board(fig, prov, title="Turn 3")
+    assert "PROVISIONAL" in fig.layout.title.text
+
+
+@pytest.mark.parametrize("widget", [False, True])
+def test_update_board_in_place(usa, widget):
+    fig = board_figure(usa)
+    if widget:
+        fig = go.FigureWidget(fig)
+    before = structure(fig)
+    routes_obj = fig.data[trace_index(fig, "routes")]
+    update_board(fig, usa, owners={"R035": 2}, closed={"R009"}, highlight=[("Cheapest", ["R039"])],
+                 trail=["R031", "R035"])
+    assert [s[0] for s in structure(fig)] == [s[0] for s in before]          # same traces, same order
+    assert fig.data[trace_index(fig, "routes")] is routes_obj                # updated, not replaced
+    t = traces(fig)
+    assert route_ids_in(t["seat:2"]) == ["R035"]
+    assert route_ids_in(t["closed"]) == ["R009"]
+    assert route_ids_in(t["highlight:0"]) == ["R039"]
+    assert route_ids_in(t["trail"]) == ["R031", "R035"]
+    hover = dict(zip(t["routes"]["customdata"], t["routes"]["hovertext"]))
+    assert "claimed by Green" in hover["R035"]
+    # the same figure equals a fresh one drawn with the same arguments
+    fresh = board_figure(usa, owners={"R035": 2}, closed={"R009"}, highlight=[("Cheapest", ["R039"])],
+                         trail=["R031", "R035"])
+    assert _data(fig) == _data(fresh)
+    # and back again: names too are as before once the labels are the same
+    update_board(fig, usa)
+    assert structure(fig) == before
+    assert _data(fig) == _data(board_figure(usa))
+
+
+def _data(fig):
+    return json.loads(json.dumps([{k: v for k, v in t.items() if k != "uid"} for t in fig.to_dict()["data"]]))
+
+
+def test_update_board_on_widget_sends_one_message(usa):
+    fig = go.FigureWidget(board_figure(usa))
+    sent = []
+    for name in ("_send_update_msg", "_send_restyle_msg", "_send_relayout_msg", "_send_addTraces_msg",
+                 "_send_deleteTraces_msg", "_send_moveTraces_msg"):
+        original = getattr(fig, name)
+
+        def spy(*args, _name=name, _original=original, **kwargs):
+            sent.append(_name)
+            return _original(*args, **kwargs)
+
+        setattr(fig, name, spy)
+    update_board(fig, usa, owners={"R001": 0, "R002": 1})
+    assert sent == ["_send_update_msg"]
+
+
+def test_update_board_rejects_a_foreign_figure(usa, europe):
+    with pytest.raises(TTRError):
+        update_board(board_figure(europe), usa)
+
+
+def test_figures_are_deterministic(europe):
+    a = board_figure(europe, owners={"R017": 0}, stations={"Wien": 1})
+    b = board_figure(europe, owners={"R017": 0}, stations={"Wien": 1})
+    assert a.to_json() == b.to_json()
+
+
+def test_render_does_not_import_ipywidgets():
+    code = "import sys, ttr_nb.render; assert 'ipywidgets' not in sys.modules and 'anywidget' not in sys.modules"
+    subprocess.run([sys.executable, "-c", code], check=True)
+
+
+@pytest.mark.skipif(shutil.which("chromium") is None, reason="kaleido needs Chromium (apt-get install chromium)")
+def test_board_png(tmp_path, europe):
+    fig = board_figure(europe, owners={"R017": 0}, stations={"Wien": 1}, trail=["R017"])
+    out = board_png(fig, tmp_path / "board.png", width=600, height=400)
+    data = (tmp_path / "board.png").read_bytes()
+    assert out.endswith("board.png") and data[:8] == b"\x89PNG\r\n\x1a\n" and len(data) > 20_000

@@ -1,0 +1,244 @@
+"""Actions are values with a text form: ``str(action)`` and ``parse_action(text)`` round-trip.
+
+Notation (one action per line of a game record; an optional ``blue:`` prefix names the seat by its player
+colour or number, needed only where several seats act at once — the initial ticket choice):
+
+    draw deck                  take the top card of the deck, blind (USA-DRAW-1)
+    draw faceup 3              take face-up card number 3 (1–5, left to right)
+    claim R042 red3+loco1      claim route R042 paying 3 red cards and 1 locomotive (USA-CLAIM-1..3)
+    tickets                    draw destination tickets (USA-TICKET-1)
+    keep T04 T11               keep these of the offered tickets (USA-TICKET-2, USA-SETUP-3)
+    pass                       no action is possible (only then legal)
+
+Variants add their own (``station Wien red2``, ``tunnel pay red1``, ``tunnel withdraw``, ...) by registering an
+action class with ``register_action``. A payment is a card-count vector; in text ``colour+count`` terms joined
+by ``+`` in card order, ``loco`` for locomotives.
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Callable, ClassVar
+
+from .cards import CARD_ALIASES, CARD_NAMES, LOCO, PLAYER_COLOURS
+from .errors import BadAction
+
+Payment = tuple[tuple[int, int], ...]   # ((card kind, count), ...) sorted by kind, counts > 0
+
+
+def payment_from_counts(counts) -> Payment:
+    items = counts.items() if isinstance(counts, dict) else enumerate(counts)
+    return tuple(sorted((int(k), int(n)) for k, n in items if n))
+
+
+def payment_str(payment: Payment) -> str:
+    return "+".join(f"{'loco' if k == LOCO else CARD_NAMES[k]}{n}" for k, n in payment) or "nothing"
+
+
+def payment_words(payment: Payment) -> str:
+    parts = []
+    for k, n in payment:
+        name = "locomotive" if k == LOCO else CARD_NAMES[k]
+        parts.append(f"{n} {name}{'s' if k == LOCO and n != 1 else ''}")
+    return " + ".join(parts) or "no cards"
+
+
+def payment_size(payment: Payment) -> int:
+    return sum(n for _, n in payment)
+
+
+_TERM = re.compile(r"^([a-z]+)(\d{1,3})$")
+
+
+def parse_payment(text: str, where: str) -> Payment:
+    counts: dict[int, int] = {}
+    for term in text.split("+"):
+        m = _TERM.match(term.strip().lower())
+        if not m:
+            raise BadAction(f"{where}: cannot read payment term {term!r}; write e.g. red3+loco1 (cards: {', '.join(CARD_NAMES)}, or loco)")
+        name, n = m.group(1), int(m.group(2))
+        if name not in CARD_ALIASES:
+            raise BadAction(f"{where}: unknown card {name!r} in payment (cards: {', '.join(CARD_NAMES)}, or loco)")
+        if n == 0:
+            raise BadAction(f"{where}: payment term {term!r} has a count of 0")
+        kind = CARD_ALIASES[name]
+        if kind in counts:
+            raise BadAction(f"{where}: card {name!r} appears twice in payment {text!r}")
+        counts[kind] = n
+    return payment_from_counts(counts)
+
+
+@dataclass(frozen=True, slots=True)
+class Action:
+    """Base class. ``seat`` is None when the text did not name one (the engine fills in whose turn it is)."""
+
+    verb: ClassVar[str] = ""
+
+    def body(self) -> str:  # the text after the seat prefix
+        raise NotImplementedError
+
+    def __str__(self) -> str:
+        seat = getattr(self, "seat", None)
+        prefix = f"{PLAYER_COLOURS[seat] if seat < len(PLAYER_COLOURS) else seat}: " if seat is not None else ""
+        return prefix + self.body()
+
+    def with_seat(self, seat: int):
+        from .state import replace_fields
+        return replace_fields(self, seat=seat)
+
+
+@dataclass(frozen=True, slots=True)
+class DrawDeck(Action):
+    seat: int | None = None
+    verb: ClassVar[str] = "draw"
+
+    def body(self) -> str:
+        return "draw deck"
+
+
+@dataclass(frozen=True, slots=True)
+class DrawFaceUp(Action):
+    slot: int = 1          # 1..5, left to right
+    seat: int | None = None
+    verb: ClassVar[str] = "draw"
+
+    def body(self) -> str:
+        return f"draw faceup {self.slot}"
+
+
+@dataclass(frozen=True, slots=True)
+class Claim(Action):
+    route: str = ""
+    payment: Payment = ()
+    seat: int | None = None
+    verb: ClassVar[str] = "claim"
+
+    def body(self) -> str:
+        return f"claim {self.route} {payment_str(self.payment)}"
+
+
+@dataclass(frozen=True, slots=True)
+class DrawTickets(Action):
+    seat: int | None = None
+    verb: ClassVar[str] = "tickets"
+
+    def body(self) -> str:
+        return "tickets"
+
+
+@dataclass(frozen=True, slots=True)
+class KeepTickets(Action):
+    tickets: tuple[str, ...] = ()
+    seat: int | None = None
+    verb: ClassVar[str] = "keep"
+
+    def body(self) -> str:
+        return "keep " + " ".join(self.tickets)
+
+
+@dataclass(frozen=True, slots=True)
+class Pass(Action):
+    seat: int | None = None
+    verb: ClassVar[str] = "pass"
+
+    def body(self) -> str:
+        return "pass"
+
+
+# ---------------------------------------------------------------------------------------------
+# parsing
+
+Parser = Callable[[list[str], str], Action]
+_PARSERS: dict[str, Parser] = {}
+
+
+def register_action(verb: str, parser: Parser) -> None:
+    """Variants add verbs (``station``, ``tunnel`` ...). ``parser(words, text)`` returns an Action without seat."""
+    _PARSERS[verb] = parser
+
+
+_TICKET_ID = re.compile(r"^[A-Za-z][A-Za-z0-9_-]{0,15}$")
+_ROUTE_ID = _TICKET_ID
+
+
+def _parse_draw(words: list[str], text: str) -> Action:
+    if words == ["deck"]:
+        return DrawDeck()
+    if len(words) == 2 and words[0] == "faceup":
+        if not words[1].isdigit() or not 1 <= int(words[1]) <= 9:
+            raise BadAction(f"{text!r}: face-up card number must be 1–5, got {words[1]!r}")
+        return DrawFaceUp(slot=int(words[1]))
+    raise BadAction(f"{text!r}: write 'draw deck' or 'draw faceup N' (N = 1–5)")
+
+
+def _parse_claim(words: list[str], text: str) -> Action:
+    if len(words) != 2:
+        raise BadAction(f"{text!r}: write 'claim ROUTE PAYMENT', e.g. 'claim R042 red3+loco1'")
+    if not _ROUTE_ID.match(words[0]):
+        raise BadAction(f"{text!r}: {words[0]!r} is not a route id (e.g. R042)")
+    return Claim(route=words[0].upper(), payment=parse_payment(words[1], repr(text)))
+
+
+def _parse_tickets(words: list[str], text: str) -> Action:
+    if words:
+        raise BadAction(f"{text!r}: 'tickets' takes nothing after it")
+    return DrawTickets()
+
+
+def _parse_keep(words: list[str], text: str) -> Action:
+    if not words:
+        raise BadAction(f"{text!r}: say which tickets to keep, e.g. 'keep T04 T11'")
+    ids = []
+    for w in words:
+        if not _TICKET_ID.match(w):
+            raise BadAction(f"{text!r}: {w!r} is not a ticket id (e.g. T04)")
+        if w.upper() in ids:
+            raise BadAction(f"{text!r}: ticket {w.upper()} is named twice")
+        ids.append(w.upper())
+    return KeepTickets(tickets=tuple(ids))
+
+
+def _parse_pass(words: list[str], text: str) -> Action:
+    if words:
+        raise BadAction(f"{text!r}: 'pass' takes nothing after it")
+    return Pass()
+
+
+for _verb, _parser in (("draw", _parse_draw), ("claim", _parse_claim), ("tickets", _parse_tickets),
+                       ("keep", _parse_keep), ("pass", _parse_pass)):
+    register_action(_verb, _parser)
+
+
+def parse_action(text: str) -> Action:
+    """Parse one action. Raises ``BadAction`` naming what is wrong with the text."""
+    if isinstance(text, Action):
+        return text
+    if not isinstance(text, str):
+        raise BadAction(f"an action must be text or an Action, got {type(text).__name__}")
+    if len(text) > 500:
+        raise BadAction(f"action text is too long ({len(text)} characters)")
+    raw = text.strip()
+    seat = None
+    if ":" in raw:
+        head, _, raw = raw.partition(":")
+        head = head.strip().lower()
+        if head.isdigit():
+            seat = int(head)
+        elif head in PLAYER_COLOURS:
+            seat = PLAYER_COLOURS.index(head)
+        else:
+            raise BadAction(f"{text!r}: {head!r} is not a seat; start with a player colour ({', '.join(PLAYER_COLOURS)}) or number")
+    words = raw.split()
+    if not words:
+        raise BadAction(f"{text!r}: empty action; try 'draw deck', 'draw faceup 1', 'claim R001 gray2', 'tickets', 'keep T01 T02'")
+    verb = words[0].lower()
+    parser = _PARSERS.get(verb)
+    if parser is None:
+        raise BadAction(f"{text!r}: unknown action {verb!r}; known: {', '.join(sorted(_PARSERS))}")
+    action = parser([w if verb in ("keep", "claim", "station") else w.lower() for w in words[1:]], text)
+    return action if seat is None else action.with_seat(seat)
+
+
+__all__ = ["Action", "DrawDeck", "DrawFaceUp", "Claim", "DrawTickets", "KeepTickets", "Pass", "Payment",
+           "parse_action", "register_action", "payment_str", "payment_words", "payment_size", "parse_payment",
+           "payment_from_counts"]

@@ -1,0 +1,350 @@
+"""Bots: a seeded random bot, a greedy bot that plans for its tickets, and a strength dial between them.
+
+Every bot answers ``choose(state, seat) -> (action, reason)``, the reason being one line a learner can read
+("claims Denver–Omaha: on the cheapest path for Denver–El Paso"). Bots are stateless: the same state, seat and
+bot seed always give the same choice, so undo, branch and replay stay reproducible.
+"""
+from __future__ import annotations
+
+import heapq
+from dataclasses import dataclass
+from itertools import combinations
+from typing import Protocol, Sequence
+
+from .actions import Action, Claim, DrawDeck, DrawFaceUp, DrawTickets, KeepTickets
+from .cards import CARD_NAMES, COLOURS, GRAY, LOCO
+from .engine import claimable_routes, legal_actions, route_payments, seat_name
+from .errors import TTRError
+from .rng import choice_index, stream
+from .state import FREE, GameState
+from .variants import Variant, get_variant
+
+
+class Bot(Protocol):
+    name: str
+
+    def choose(self, state: GameState, seat: int) -> tuple[Action, str]: ...
+
+
+def affordable(v: Variant, route, hand: Sequence[int], min_locos: int = 0) -> bool:
+    """Whether some legal payment exists for ``route`` from ``hand`` (fast test, no enumeration)."""
+    locos = hand[LOCO]
+    if locos < min_locos:
+        return False
+    if route.colour == GRAY:
+        best = max(hand[: len(COLOURS)])
+    else:
+        best = hand[_colour_index(route.colour)]
+    return min(best, route.length - min_locos) + locos >= route.length and (best > 0 or locos >= route.length)
+
+
+_COLOUR_INDEX = {c: i for i, c in enumerate(COLOURS)}
+
+
+def _colour_index(colour: str) -> int:
+    return _COLOUR_INDEX[colour]
+
+
+def _min_locos(v: Variant, route) -> int:
+    return max((f.min_locos(route) for f in v.features), default=0)
+
+
+class RandomBot:
+    """Uniform over the kinds of action available (draw / claim / tickets / variant actions), then uniform within
+    the kind. (Uniform over all actions would almost always claim: one route has many legal payments.)"""
+
+    def __init__(self, seed: int = 0):
+        self.seed = seed
+        self.name = "random"
+
+    def choose(self, state: GameState, seat: int) -> tuple[Action, str]:
+        r = stream(self.seed, f"random-bot/{seat}", state.ply)
+        v = get_variant(state.variant)
+        if state.pending:
+            acts = legal_actions(state, seat)
+            a = acts[choice_index(r, len(acts))]
+            return a, "picks at random among the legal choices"
+        kinds: list[tuple[str, object]] = []
+        if state.deck or any(state.discard):          # USA-DRAW-8: otherwise no train card may be drawn
+            kinds.append(("draw", None))
+        hand = state.players[seat].hand
+        routes = [rt for rt in claimable_routes(v, state, seat) if affordable(v, rt, hand, _min_locos(v, rt))]
+        if routes:
+            kinds.append(("claim", routes))
+        if state.ticket_deck(v.settings.ticket_deck):
+            kinds.append(("tickets", None))
+        extra = [a for f in v.features for a in f.turn_actions(v, state, seat)]
+        if extra:
+            kinds.append(("extra", extra))
+        if not kinds:
+            acts = legal_actions(state, seat)
+            return acts[0], "nothing else is possible"
+        kind, data = kinds[choice_index(r, len(kinds))]
+        if kind == "draw":
+            opts: list[Action] = [DrawDeck(seat=seat)] + [
+                DrawFaceUp(slot=i + 1, seat=seat) for i, c in enumerate(state.market) if c is not None]
+            return opts[choice_index(r, len(opts))], "draws a train card at random"
+        if kind == "claim":
+            route = data[choice_index(r, len(data))]
+            pays = route_payments(v, route, hand)
+            return Claim(route=route.id, payment=pays[choice_index(r, len(pays))], seat=seat), \
+                f"claims {route.a}–{route.b} at random"
+        if kind == "tickets":
+            return DrawTickets(seat=seat), "draws tickets at random"
+        return data[choice_index(r, len(data))], "picks a variant action at random"
+
+
+# ---------------------------------------------------------------------------------------------
+# greedy
+
+def cheapest_path(v: Variant, state: GameState, seat: int, a: str, b: str) -> tuple[int, tuple[str, ...]] | None:
+    """Trains still needed to join a and b, and the routes of one cheapest path: own routes cost 0, free routes
+    their length, routes of others (and closed twins) cannot be used. None when a and b can no longer be joined."""
+    m = v.map
+    best = {a: 0}
+    prev: dict[str, tuple[str, str]] = {}
+    heap = [(0, a)]
+    claims = state.claims
+    n_small = state.n_players < v.settings.twin_min_players
+    while heap:
+        d, city = heapq.heappop(heap)
+        if city == b:
+            path = []
+            while city != a:
+                city, rid = prev[city]
+                path.append(rid)
+            return d, tuple(reversed(path))
+        if d > best.get(city, 1 << 30):
+            continue
+        for r in m.routes_at(city):
+            owner = claims[r.index]
+            if owner == seat:
+                cost = 0
+            elif owner == FREE:
+                if r.double_group is not None and any(
+                        claims[t.index] == seat or (n_small and claims[t.index] != FREE) for t in m.twins(r.id)):
+                    continue
+                cost = r.length
+            else:
+                continue
+            other = r.b if r.a == city else r.a
+            nd = d + cost
+            if nd < best.get(other, 1 << 30):
+                best[other] = nd
+                prev[other] = (city, r.id)
+                heapq.heappush(heap, (nd, other))
+    return None
+
+
+@dataclass(frozen=True)
+class Plan:
+    routes: tuple[str, ...]             # free routes to claim, most useful first
+    reasons: dict                       # route id -> ticket words it serves
+    cost: int                           # trains needed
+    impossible: tuple[str, ...]         # tickets that can no longer be completed
+
+
+def plan_for(v: Variant, state: GameState, seat: int, tickets: Sequence[str]) -> Plan:
+    """Free routes on cheapest paths for the not-yet-completed tickets (later tickets reuse earlier routes)."""
+    m = v.map
+    planned: list[str] = []
+    reasons: dict[str, str] = {}
+    impossible = []
+    cost = 0
+    claims = list(state.claims)
+    for tid in sorted(tickets, key=lambda t: -m.ticket(t).points):
+        t = m.ticket(tid)
+        probe = _with_claims(state, claims)
+        found = cheapest_path(v, probe, seat, t.a, t.b)
+        if found is None:
+            impossible.append(tid)
+            continue
+        c, path = found
+        cost += c
+        for rid in path:
+            r = m.route(rid)
+            if claims[r.index] == FREE:
+                claims[r.index] = seat        # pretend it is ours, so other tickets share it
+                planned.append(rid)
+                reasons[rid] = f"{t.a}–{t.b} ({t.points})"
+    return Plan(tuple(planned), reasons, cost, tuple(impossible))
+
+
+def _with_claims(state: GameState, claims: list[int]) -> GameState:
+    from .state import replace_fields
+    return replace_fields(state, claims=tuple(claims))
+
+
+def _completed(v: Variant, state: GameState, seat: int, tid: str) -> bool:
+    t = v.map.ticket(tid)
+    found = cheapest_path(v, state, seat, t.a, t.b)
+    return found is not None and found[0] == 0
+
+
+class GreedyBot:
+    """Plans cheapest paths for its tickets and works through them: claim a planned route when it can pay,
+    else draw the colours the plan needs; with nothing left to plan, take long routes for points or more
+    tickets while trains remain. Keeps the ticket subsets with the best points for the trains they need."""
+
+    def __init__(self, seed: int = 0):
+        self.seed = seed
+        self.name = "greedy"
+
+    def choose(self, state: GameState, seat: int) -> tuple[Action, str]:
+        v = get_variant(state.variant)
+        pending = state.pending_for(seat) if state.pending else None
+        if pending is not None and pending.kind == "choose_tickets":
+            return self._keep(v, state, seat, pending)
+        if pending is not None and pending.kind != "second_card":
+            for f in v.features:
+                if pending.kind in f.pending_kinds and hasattr(f, "bot_pending"):
+                    return f.bot_pending(v, state, pending)
+            acts = legal_actions(state, seat)
+            return acts[0], "takes the first legal choice"
+        p = state.players[seat]
+        open_tickets = [t for t in p.tickets if not _completed(v, state, seat, t)]
+        plan = plan_for(v, state, seat, open_tickets)
+        hand = p.hand
+        if pending is None:
+            # 1. claim a planned route we can pay for (longest first)
+            for rid in sorted(plan.routes, key=lambda x: (-v.map.route(x).length, x)):
+                route = v.map.route(rid)
+                if route.length > p.trains:
+                    continue
+                pay = self._payment(v, route, hand, plan)
+                if pay is not None and not _twin_blocked(v, state, seat, route):
+                    return Claim(route=rid, payment=pay, seat=seat), \
+                        f"claims {route.a}–{route.b}: on the cheapest path for {plan.reasons[rid]}"
+            for f in v.features:
+                if hasattr(f, "bot_turn"):
+                    choice = f.bot_turn(v, state, seat, plan)
+                    if choice is not None:
+                        return choice
+            endgame = state.phase == "last_round" or p.trains <= 6
+            if not plan.routes or endgame:
+                # 2. nothing to plan (or the end is near): points from the longest affordable route
+                best = None
+                for route in claimable_routes(v, state, seat):
+                    pay = self._payment(v, route, hand, plan)
+                    if pay is not None and (best is None or route.length > best[0].length):
+                        best = (route, pay)
+                if best is not None and (endgame or best[0].length >= 3 or not state.deck):
+                    route, pay = best
+                    return Claim(route=route.id, payment=pay, seat=seat), \
+                        f"claims {route.a}–{route.b} for {v.route_points(route.length)} points (no ticket needs a route now)"
+                if not plan.routes and p.trains >= 12 and state.ticket_deck(v.settings.ticket_deck) and state.phase == "play":
+                    return DrawTickets(seat=seat), "all its tickets are done or hopeless: draws new tickets"
+        # 3. draw cards the plan needs
+        return self._draw(v, state, seat, plan, second=pending is not None)
+
+    # -- helpers -------------------------------------------------------------------------------
+    def _payment(self, v: Variant, route, hand, plan: Plan):
+        pays = route_payments(v, route, hand)
+        if not pays:
+            return None
+        needed = self._needed_colours(v, plan)
+        # fewest locomotives first; among those, the colour the plan needs least
+        return min(pays, key=lambda pay: (dict(pay).get(LOCO, 0), sum(needed.get(k, 0) for k, _ in pay if k != LOCO), pay))
+
+    @staticmethod
+    def _needed_colours(v: Variant, plan: Plan) -> dict[int, int]:
+        need: dict[int, int] = {}
+        for rid in plan.routes:
+            r = v.map.route(rid)
+            if r.colour != GRAY:
+                need[_colour_index(r.colour)] = need.get(_colour_index(r.colour), 0) + r.length
+        return need
+
+    def _draw(self, v: Variant, state: GameState, seat: int, plan: Plan, second: bool) -> tuple[Action, str]:
+        hand = state.players[seat].hand
+        need = self._needed_colours(v, plan)
+        gray_need = sum(v.map.route(rid).length for rid in plan.routes if v.map.route(rid).colour == GRAY)
+        wanted: list[tuple[int, int, str]] = []
+        for i, c in enumerate(state.market):
+            if c is None or c == LOCO:
+                continue
+            short = need.get(c, 0) - hand[c]
+            if short > 0:
+                wanted.append((-short, i, f"the plan still needs {short} {CARD_NAMES[c]}"))
+            elif gray_need and hand[c] == max(hand[: len(COLOURS)]):
+                wanted.append((0, i, f"more {CARD_NAMES[c]} for a gray route"))
+        if wanted:
+            wanted.sort()
+            _, i, why = wanted[0]
+            return DrawFaceUp(slot=i + 1, seat=seat), f"takes face-up {CARD_NAMES[state.market[i]]}: {why}"
+        if state.deck or any(state.discard):
+            return DrawDeck(seat=seat), "draws blind: no face-up card helps its plan"
+        acts = legal_actions(state, seat)
+        for a in acts:
+            if isinstance(a, DrawFaceUp | DrawDeck | Claim):
+                return a, "the deck is empty: takes what is there"
+        return acts[0], "no useful action is left"
+
+    def _keep(self, v: Variant, state: GameState, seat: int, pending) -> tuple[Action, str]:
+        offered = pending.get("offered")
+        need = min(pending.get("min_keep"), len(offered))
+        p = state.players[seat]
+        current = [t for t in p.tickets if not _completed(v, state, seat, t)]
+        base = plan_for(v, state, seat, current).cost if current else 0
+        best = None
+        for size in range(need, len(offered) + 1):
+            for combo in combinations(offered, size):
+                plan = plan_for(v, state, seat, current + list(combo))
+                if plan.impossible and any(t in plan.impossible for t in combo):
+                    value = -1000 * len(plan.impossible)
+                else:
+                    extra = plan.cost - base
+                    points = sum(v.map.ticket(t).points for t in combo)
+                    over = max(0, plan.cost - (p.trains - 5))
+                    value = points - 0.55 * extra - 3 * over
+                key = (value, -size, combo)
+                if best is None or key > best[0]:
+                    best = (key, combo)
+        combo = best[1]
+        words = ", ".join(f"{v.map.ticket(t).a}–{v.map.ticket(t).b}" for t in combo)
+        return KeepTickets(tickets=tuple(combo), seat=seat), f"keeps {words}: the best points for the trains they need"
+
+
+def _twin_blocked(v: Variant, state: GameState, seat: int, route) -> bool:
+    from .engine import twin_problem
+    return route.double_group is not None and twin_problem(v, state, seat, route) is not None
+
+
+class MixedBot:
+    """The strength dial: with probability ``strength`` a greedy move, otherwise a random one (0 = random, 1 = greedy)."""
+
+    def __init__(self, strength: float = 0.5, seed: int = 0):
+        if not isinstance(strength, int | float) or not 0.0 <= float(strength) <= 1.0:
+            raise TTRError(f"bot strength must be between 0 and 1, got {strength!r}")
+        self.strength = float(strength)
+        self.seed = seed
+        self.name = f"mixed:{self.strength:g}"
+        self._random = RandomBot(seed)
+        self._greedy = GreedyBot(seed)
+
+    def choose(self, state: GameState, seat: int) -> tuple[Action, str]:
+        r = stream(self.seed, f"mixed-bot/{seat}", state.ply)
+        if r.random() < self.strength:
+            a, why = self._greedy.choose(state, seat)
+            return a, f"[greedy] {why}"
+        a, why = self._random.choose(state, seat)
+        return a, f"[random] {why}"
+
+
+def make_bot(spec: str, seed: int = 0) -> Bot:
+    """'random', 'greedy', or 'mixed:0.7' / a number 0–1 (the strength dial)."""
+    text = str(spec).strip().lower()
+    if text == "random":
+        return RandomBot(seed)
+    if text == "greedy":
+        return GreedyBot(seed)
+    if text.startswith("mixed:"):
+        text = text[6:]
+    try:
+        strength = float(text)
+    except ValueError:
+        raise TTRError(f"unknown bot {spec!r}: use random, greedy, or mixed:STRENGTH (0–1)") from None
+    return MixedBot(strength, seed)
+
+
+__all__ = ["Bot", "RandomBot", "GreedyBot", "MixedBot", "make_bot", "cheapest_path", "plan_for", "Plan", "affordable"]

@@ -1,0 +1,919 @@
+"""The rules engine: one protocol for every board variant.
+
+    new_game(variant, players, seed)   -> GameState
+    legal_actions(state, seat=None)    -> list[Action], complete (payment included), in a defined order
+    apply(state, action)               -> GameState (pure; IllegalAction/BadAction leave ``state`` untouched)
+    step(state, action)                -> (GameState, events)  — the same, with what happened on the way
+    to_move(state)                     -> seats that may act now (several during the initial ticket choice)
+    explain(state, action)             -> None if legal, else the IllegalAction/BadAction it would raise
+    observe(state, seat)               -> what one seat may see (None: the whole table, for teachers)
+    validate(state)                    -> every broken invariant, as text
+    turn_status(state)                 -> where we are in the turn, in words, with the rule id
+
+Rule ids from ``../shared/rules`` are cited in every refusal, e.g. "a face-up locomotive may not be your
+second card (USA-DRAW-4)".
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from itertools import combinations
+from typing import Iterable, Sequence
+
+from .actions import (Action, Claim, DrawDeck, DrawFaceUp, DrawTickets, KeepTickets, Pass, Payment,
+                      parse_action, payment_words)
+from .cards import CARD_NAMES, COLOURS, GRAY, LOCO, PLAYER_COLOURS
+from .errors import BadAction, IllegalAction, StateError, TTRError
+from .rng import shuffled
+from .state import FREE, GameState, Pending, PlayerState, pairs_get, replace_fields
+from .variants import Variant, get_variant
+
+
+@dataclass(frozen=True, slots=True)
+class Event:
+    """Something rule-relevant that happened while an action was applied."""
+
+    kind: str      # reshuffle, market_reset, market_reset_stopped, final_round, game_over, one_card, tickets_returned, claim, ...
+    rule: str
+    text: str
+
+    def __str__(self) -> str:
+        return f"{self.text} ({self.rule})" if self.rule else self.text
+
+
+def seat_name(seat: int) -> str:
+    return PLAYER_COLOURS[seat].capitalize() if 0 <= seat < len(PLAYER_COLOURS) else f"Seat {seat}"
+
+
+# ---------------------------------------------------------------------------------------------
+# the transaction: a mutable working copy, frozen into a new state at the end
+
+class Tx:
+    __slots__ = ("v", "s", "events", "deck", "market", "discard", "ticket_decks", "tickets_out", "claims",
+                 "players", "pending", "phase", "current", "final_turns_left", "turn", "passes", "shuffles", "ext")
+
+    def __init__(self, v: Variant, s: GameState, events: list | None):
+        self.v = v
+        self.s = s
+        self.events = events
+        self.deck = list(s.deck)
+        self.market = list(s.market)
+        self.discard = list(s.discard)
+        self.ticket_decks = {name: list(ids) for name, ids in s.ticket_decks}
+        self.tickets_out = s.tickets_out
+        self.claims = s.claims          # a tuple; replaced (not mutated) when a route is claimed
+        self.players = list(s.players)
+        self.pending = list(s.pending)
+        self.phase = s.phase
+        self.current = s.current
+        self.final_turns_left = s.final_turns_left
+        self.turn = s.turn
+        self.passes = s.passes
+        self.shuffles = s.shuffles
+        self.ext = s.ext
+
+    def event(self, kind: str, rule: str, text: str) -> None:
+        if self.events is not None:
+            self.events.append(Event(kind, self.v.rule(rule) if rule else "", text))
+
+    # -- cards ---------------------------------------------------------------------------------
+    def reshuffle(self) -> None:
+        """USA-DRAW-7: the discard pile becomes the new deck."""
+        n = sum(self.discard)
+        if not n:
+            return
+        cards = [k for k, c in enumerate(self.discard) for _ in range(c)]
+        self.shuffles += 1
+        self.deck = shuffled(cards, self.s.seed, "deck", self.shuffles)
+        self.discard = [0] * len(self.discard)
+        self.event("reshuffle", "USA-DRAW-7", f"The deck ran out: the {n} discarded cards were shuffled into a new deck")
+
+    def draw_card(self) -> int | None:
+        if not self.deck:
+            self.reshuffle()
+        return self.deck.pop(0) if self.deck else None
+
+    def discard_cards(self, payment: Payment) -> None:
+        for k, n in payment:
+            self.discard[k] += n
+
+    def refill_market(self) -> None:
+        for i, c in enumerate(self.market):
+            if c is None:
+                self.market[i] = self.draw_card()
+        self.check_market()
+
+    def check_market(self) -> None:
+        """USA-DRAW-6: 3 face-up locomotives → all 5 discarded and 5 new turned up, while it happens again.
+
+        Stops when it cannot be avoided: fewer non-locomotive cards exist outside the hands than a legal market
+        needs, or (interpretation) after ``max_market_resets`` resets in a row.
+        """
+        st = self.v.settings
+        limit = st.market_loco_limit
+        resets = 0
+        while sum(1 for c in self.market if c == LOCO) >= limit:
+            pool = [c for c in self.market if c is not None] + self.deck
+            pool_total = len(pool) + sum(self.discard)
+            non_loco = sum(1 for c in pool if c != LOCO) + sum(self.discard) - self.discard[LOCO]
+            shown = min(st.market_size, pool_total)
+            if non_loco < shown - (limit - 1) or resets >= st.max_market_resets:
+                self.event("market_reset_stopped", "USA-DRAW-6",
+                           "Three face-up locomotives again, but the remaining cards cannot avoid it: the market stays")
+                return
+            resets += 1
+            for c in self.market:
+                if c is not None:
+                    self.discard[c] += 1
+            self.market = [None] * st.market_size
+            for i in range(st.market_size):
+                self.market[i] = self.draw_card()
+            self.event("market_reset", "USA-DRAW-6", "Three face-up locomotives: all five were discarded and five new cards turned up")
+
+    # -- players -------------------------------------------------------------------------------
+    def change_hand(self, seat: int, payment: Payment | Iterable[tuple[int, int]], sign: int) -> None:
+        p = self.players[seat]
+        hand = list(p.hand)
+        for k, n in payment:
+            hand[k] += sign * n
+        self.players[seat] = replace_fields(p, hand=tuple(hand))
+
+    def give_card(self, seat: int, card: int) -> None:
+        self.change_hand(seat, ((card, 1),), 1)
+
+    def set_player(self, seat: int, **changes) -> None:
+        self.players[seat] = replace_fields(self.players[seat], **changes)
+
+    def claim_route(self, seat: int, route, payment: Payment) -> None:
+        """USA-CLAIM-4: cards to the discard pile, trains on the spaces, points at once (USA-CLAIM-9)."""
+        self.change_hand(seat, payment, -1)
+        self.discard_cards(payment)
+        p = self.players[seat]
+        points = self.v.route_points(route.length)
+        self.players[seat] = replace_fields(p, trains=p.trains - route.length, route_points=p.route_points + points)
+        claims = list(self.claims)
+        claims[route.index] = seat
+        self.claims = tuple(claims)
+        self.event("claim", "USA-CLAIM-9", f"{seat_name(seat)} claimed {route.a}–{route.b} ({route.length}) for {points} points")
+
+    # -- tickets -------------------------------------------------------------------------------
+    def offer_tickets(self, seat: int, deck: str, n: int, min_keep: int, returns: str) -> None:
+        pile = self.ticket_decks.setdefault(deck, [])
+        offered, self.ticket_decks[deck] = pile[:n], pile[n:]
+        self.pending.append(Pending("choose_tickets", seat, (("min_keep", min_keep), ("offered", tuple(offered)), ("returns", returns))))
+
+    def ticket_deck_of(self, ticket_id: str) -> str:
+        return self.v.map.ticket(ticket_id).deck
+
+    # -- turn ----------------------------------------------------------------------------------
+    def end_turn(self) -> None:
+        """Turn over: USA-END-1 trigger / countdown, then the next seat."""
+        seat = self.current
+        n = self.s.n_players
+        if self.passes >= n:
+            self.event("stalemate", "USA-DRAW-8", "No player could act for a whole round: the game ends (interpretation)")
+            self.game_over()
+            return
+        if self.phase == "last_round":
+            self.final_turns_left -= 1
+            if self.final_turns_left <= 0:
+                self.game_over()
+                return
+        elif self.phase == "play" and self.players[seat].trains <= self.v.settings.end_trains:
+            self.phase = "last_round"
+            self.final_turns_left = n
+            self.event("final_round", "USA-END-1",
+                       f"{seat_name(seat)} has {self.players[seat].trains} trains left: every player, "
+                       f"{seat_name(seat)} included, gets one final turn")
+        self.current = (seat + 1) % n
+        self.turn += 1
+
+    def game_over(self) -> None:
+        self.phase = "over"
+        self.pending = []
+        self.turn += 1
+        self.event("game_over", "USA-END-1", "The game is over: final scoring")
+
+    def freeze(self) -> GameState:
+        s = self.s
+        return GameState(
+            variant=s.variant, n_players=s.n_players, seed=s.seed,
+            deck=tuple(self.deck), market=tuple(self.market), discard=tuple(self.discard),
+            ticket_decks=tuple(sorted((k, tuple(v)) for k, v in self.ticket_decks.items())),
+            tickets_out=tuple(self.tickets_out), claims=self.claims, players=tuple(self.players),
+            phase=self.phase, current=self.current, pending=tuple(self.pending),
+            final_turns_left=self.final_turns_left, turn=self.turn, ply=s.ply + 1, passes=self.passes,
+            shuffles=self.shuffles, first_player=s.first_player, ext=self.ext,
+        )
+
+
+# ---------------------------------------------------------------------------------------------
+# setup
+
+def new_game(variant: str | Variant = "usa", players: int = 4, seed: int = 0, *, first_player: int = 0) -> GameState:
+    """Shuffle, deal 4 cards each, turn up 5, deal tickets (USA-SETUP-1..4). Seat ``first_player`` starts."""
+    v = get_variant(variant)
+    st = v.settings
+    if isinstance(players, bool) or not isinstance(players, int) or not st.min_players <= players <= st.max_players:
+        raise TTRError(f"{v.name} is for {st.min_players}–{st.max_players} players, got {players!r} ({v.rule('USA-COMP-5')})")
+    if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed < 2**63:
+        raise TTRError(f"seed must be a whole number from 0 to 2**63-1, got {seed!r}")
+    if isinstance(first_player, bool) or not isinstance(first_player, int) or not 0 <= first_player < players:
+        raise TTRError(f"first_player must be a seat from 0 to {players - 1}, got {first_player!r}")
+    m = v.map
+    cards = [k for k, c in enumerate(v.deck_counts) for _ in range(c)]
+    deck = shuffled(cards, seed, "deck", 0)
+    decks: dict[str, list[str]] = {}
+    for t in m.tickets:
+        decks.setdefault(t.deck, []).append(t.id)
+    empty = PlayerState(hand=(0,) * v.card_kinds, trains=st.trains, tickets=())
+    s0 = GameState(
+        variant=v.key, n_players=players, seed=seed, deck=tuple(deck), market=(None,) * st.market_size,
+        discard=(0,) * v.card_kinds,
+        ticket_decks=tuple(sorted((name, tuple(shuffled(ids, seed, f"tickets/{name}", 0))) for name, ids in decks.items())),
+        tickets_out=(), claims=(FREE,) * len(m.routes), players=(empty,) * players, phase="setup",
+        current=first_player, first_player=first_player,
+    )
+    tx = Tx(v, s0, None)
+    for seat in range(players):                       # USA-SETUP-2
+        for _ in range(st.start_hand):
+            tx.give_card(seat, tx.draw_card())
+    tx.refill_market()                                # USA-SETUP-2 + USA-DRAW-6
+    for seat in range(players):                       # USA-SETUP-3
+        offered: list[str] = []
+        for deck_name, n in st.setup_deals:
+            pile = tx.ticket_decks.get(deck_name, [])
+            offered += pile[:n]
+            tx.ticket_decks[deck_name] = pile[n:]
+        tx.pending.append(Pending("choose_tickets", seat, (("min_keep", st.setup_min_keep), ("offered", tuple(offered)),
+                                                           ("returns", st.setup_returns))))
+    for deck_name in st.decks_out_after_setup:        # EU-SETUP-2
+        tx.tickets_out = tuple(tx.tickets_out) + tuple(tx.ticket_decks.pop(deck_name, []))
+    for f in v.features:
+        f.setup(v, tx)
+    state = tx.freeze()
+    return replace_fields(state, ply=0)
+
+
+# ---------------------------------------------------------------------------------------------
+# who acts
+
+def to_move(state: GameState) -> tuple[int, ...]:
+    if state.phase == "over":
+        return ()
+    if state.pending:
+        return tuple(sorted({p.seat for p in state.pending}))
+    return (state.current,)
+
+
+def _resolve(v: Variant, state: GameState, action: Action) -> tuple[int, Pending | None]:
+    """Whose action this is and which pending step (if any) it answers; raises if it is not that seat's turn."""
+    seat = getattr(action, "seat", None)
+    if state.phase == "over":
+        raise IllegalAction("the game is over: no more actions", v.rule("USA-END-1"), action, seat)
+    if state.pending:
+        seats = to_move(state)
+        if seat is None:
+            if len(seats) > 1:
+                names = ", ".join(seat_name(s).lower() for s in seats)
+                raise IllegalAction(f"several players choose tickets at the same time ({names}); start the action with the "
+                                    f"seat, e.g. '{seat_name(seats[0]).lower()}: {action.body()}'",
+                                    v.rule("USA-SETUP-3"), action, None)
+            seat = seats[0]
+        if seat not in seats:
+            raise IllegalAction(f"it is not {seat_name(seat)}'s turn: waiting for {', '.join(seat_name(s) for s in seats)}",
+                                v.rule("USA-SETUP-3" if state.phase == "setup" else "USA-TURN-1"), action, seat)
+        return seat, state.pending_for(seat)
+    if seat is None:
+        seat = state.current
+    if not isinstance(seat, int) or not 0 <= seat < state.n_players:
+        raise BadAction(f"{action}: there is no seat {seat!r} in a {state.n_players}-player game")
+    if seat != state.current:
+        raise IllegalAction(f"it is not {seat_name(seat)}'s turn: {seat_name(state.current)} is to play",
+                            v.rule("USA-TURN-1"), action, seat)
+    return seat, None
+
+
+# ---------------------------------------------------------------------------------------------
+# legality
+
+def _deny(v: Variant, msg: str, rule: str, action, seat) -> IllegalAction:
+    return IllegalAction(msg, v.rule(rule), action, seat)
+
+
+def twin_problem(v: Variant, state: GameState, seat: int, route) -> tuple[str, str] | None:
+    """USA-CLAIM-7/8: a player never owns two routes of a double; with 2–3 players only one is used."""
+    for twin in v.map.twins(route.id):
+        owner = state.claims[twin.index]
+        if owner == seat:
+            return (f"{seat_name(seat)} already owns the parallel route {twin.id} ({twin.colour}) between {route.a} and "
+                    f"{route.b}; one player may never claim both routes of a double route", "USA-CLAIM-7")
+        if owner != FREE and state.n_players < v.settings.twin_min_players:
+            return (f"the parallel route {twin.id} is claimed by {seat_name(owner)}, and with {state.n_players} players only "
+                    f"one route of a double route is used: {route.id} is closed", "USA-CLAIM-8")
+    return None
+
+
+def payment_problem(v: Variant, route, payment: Payment, hand: Sequence[int]) -> tuple[str, str] | None:
+    """USA-CLAIM-1..3 (and feature rules such as ferries): is this a valid set of cards for the route?"""
+    if any(not 0 <= k < v.card_kinds for k, _ in payment):
+        return "that payment names a card this variant does not use", "USA-CLAIM-1"
+    size = sum(n for _, n in payment)
+    if size != route.length:
+        return (f"{route.a}–{route.b} has {route.length} spaces, so it takes exactly {route.length} cards; "
+                f"the payment has {size}", "USA-CLAIM-1")
+    colours = [k for k, _ in payment if k != LOCO]
+    if len(colours) > 1:
+        return ("all cards played for a route must be of one colour (locomotives may stand in): "
+                f"the payment mixes {' and '.join(CARD_NAMES[k] for k in colours)}", "USA-CLAIM-1")
+    if colours and route.colour != GRAY and CARD_NAMES[colours[0]] != route.colour:
+        return (f"{route.a}–{route.b} is a {route.colour} route: it takes {route.colour} cards (or locomotives), "
+                f"not {CARD_NAMES[colours[0]]}", "USA-CLAIM-2")
+    for f in v.features:
+        problem = f.claim_payment_problem(v, route, payment)
+        if problem:
+            return problem
+    for k, n in payment:
+        if hand[k] < n:
+            return (f"the payment needs {n} {CARD_NAMES[k]} card{'s' if n != 1 else ''} but the hand holds {hand[k]}",
+                    "USA-CLAIM-1")
+    return None
+
+
+def claim_problem(v: Variant, state: GameState, seat: int, route, payment: Payment | None) -> tuple[str, str] | None:
+    owner = state.claims[route.index]
+    if owner != FREE:
+        return f"{route.a}–{route.b} ({route.id}) is already claimed by {seat_name(owner)}", "USA-CLAIM-5"
+    problem = twin_problem(v, state, seat, route)
+    if problem:
+        return problem
+    trains = state.players[seat].trains
+    if trains < route.length:
+        return (f"{route.a}–{route.b} needs {route.length} trains but {seat_name(seat)} has only {trains} left",
+                "USA-CLAIM-4")
+    if payment is not None:
+        return payment_problem(v, route, payment, state.players[seat].hand)
+    return None
+
+
+def _can_draw(deck: Sequence[int], discard: Sequence[int]) -> bool:
+    """USA-DRAW-8 (Swedish rule book, literally): with deck and discard pile both empty, no train card may be
+    drawn at all — face-up cards included."""
+    return bool(deck) or any(discard)
+
+
+def check(state: GameState, action: Action | str) -> tuple[Action, int]:
+    """Raise the IllegalAction/BadAction ``action`` would raise; else return it with its seat filled in."""
+    v = get_variant(state.variant)
+    if isinstance(action, str):
+        action = parse_action(action)
+    elif not isinstance(action, Action):
+        raise BadAction(f"an action must be text or an Action, got {type(action).__name__}")
+    seat, pending = _resolve(v, state, action)
+    if getattr(action, "seat", None) is None:
+        action = action.with_seat(seat)
+    kind = pending.kind if pending else None
+    feature = next((f for f in v.features if f.handles(action)), None)
+    if kind is not None and kind not in ("choose_tickets", "second_card"):
+        if feature is None or kind not in feature.pending_kinds:
+            raise _deny(v, f"{seat_name(seat)} must first finish the pending step ({kind.replace('_', ' ')})",
+                        _pending_rule(v, pending), action, seat)
+        feature.check(v, state, action, seat)
+        return action, seat
+    if kind == "choose_tickets" and not isinstance(action, KeepTickets):
+        raise _deny(v, f"{seat_name(seat)} must first choose which of the offered tickets to keep "
+                       f"({', '.join(pending.get('offered'))})", _pending_rule(v, pending), action, seat)
+    if kind == "second_card" and not isinstance(action, DrawDeck | DrawFaceUp):
+        raise _deny(v, f"{seat_name(seat)} has taken one card and must take a second one: a turn is exactly one action",
+                    "USA-DRAW-1", action, seat)
+    if feature is not None:
+        feature.check(v, state, action, seat)
+        return action, seat
+    if isinstance(action, DrawDeck):
+        if not state.deck and not any(state.discard):
+            raise _deny(v, "the deck and the discard pile are both empty: no train card can be drawn blind",
+                        "USA-DRAW-8", action, seat)
+    elif isinstance(action, DrawFaceUp):
+        size = len(state.market)
+        if not 1 <= action.slot <= size:
+            raise BadAction(f"{action}: face-up cards are numbered 1–{size}")
+        if not state.deck and not any(state.discard):
+            raise _deny(v, "the deck and the discard pile are both empty: no train cards may be drawn, face-up ones "
+                           "included (claim a route or draw tickets instead)", "USA-DRAW-8", action, seat)
+        card = state.market[action.slot - 1]
+        if card is None:
+            raise _deny(v, f"face-up slot {action.slot} is empty (the deck and the discard pile ran out)",
+                        "USA-DRAW-8", action, seat)
+        if card == LOCO and kind == "second_card":
+            raise _deny(v, "a face-up locomotive may not be taken as the second card", "USA-DRAW-4", action, seat)
+    elif isinstance(action, Claim):
+        route = _route(v, action)
+        problem = claim_problem(v, state, seat, route, action.payment)
+        if problem:
+            raise _deny(v, problem[0], problem[1], action, seat)
+    elif isinstance(action, DrawTickets):
+        st = v.settings
+        if not state.ticket_deck(st.ticket_deck):
+            raise _deny(v, "the ticket deck is empty: no tickets can be drawn", "USA-TICKET-1", action, seat)
+    elif isinstance(action, KeepTickets):
+        if kind != "choose_tickets":
+            raise _deny(v, "there are no offered tickets to choose from; draw tickets first", "USA-TICKET-2", action, seat)
+        offered = pending.get("offered")
+        stray = [t for t in action.tickets if t not in offered]
+        if stray:
+            raise _deny(v, f"{', '.join(stray)} {'was' if len(stray) == 1 else 'were'} not offered to {seat_name(seat)} "
+                           f"(offered: {', '.join(offered)})", _pending_rule(v, pending), action, seat)
+        need = min(pending.get("min_keep"), len(offered))
+        if len(action.tickets) < need:
+            raise _deny(v, f"{seat_name(seat)} must keep at least {need} of the {len(offered)} offered tickets",
+                        _pending_rule(v, pending), action, seat)
+    elif isinstance(action, Pass):
+        others = [a for a in legal_actions(state, seat) if not isinstance(a, Pass)]
+        if others:
+            raise _deny(v, f"passing is only allowed when no action is possible; {seat_name(seat)} can still act "
+                           f"(e.g. {others[0].body()})", "USA-TURN-1", action, seat)
+    else:
+        raise BadAction(f"{action}: this action is not part of {v.name}")
+    return action, seat
+
+
+def _pending_rule(v: Variant, pending: Pending) -> str:
+    if pending.kind == "choose_tickets":
+        return pending.get("rule") or ("USA-SETUP-3" if pending.get("min_keep", 1) > 1 else "USA-TICKET-2")
+    if pending.kind == "second_card":
+        return "USA-DRAW-1"
+    return pending.get("rule") or "USA-TURN-1"
+
+
+def _route(v: Variant, action: Claim):
+    try:
+        return v.map.route(action.route)
+    except TTRError:
+        raise BadAction(f"{action}: the {v.map.name} map has no route {action.route!r}") from None
+
+
+def explain(state: GameState, action: Action | str) -> TTRError | None:
+    """None when ``action`` is legal now, else the error that ``apply`` would raise (for teaching)."""
+    try:
+        check(state, action)
+    except TTRError as e:
+        return e
+    return None
+
+
+def is_legal(state: GameState, action: Action | str) -> bool:
+    return explain(state, action) is None
+
+
+# ---------------------------------------------------------------------------------------------
+# apply
+
+def apply(state: GameState, action: Action | str) -> GameState:
+    return _apply(state, action, None)
+
+
+def step(state: GameState, action: Action | str) -> tuple[GameState, list[Event]]:
+    events: list[Event] = []
+    return _apply(state, action, events), events
+
+
+def _apply(state: GameState, action: Action | str, events: list | None) -> GameState:
+    action, seat = check(state, action)
+    v = get_variant(state.variant)
+    tx = Tx(v, state, events)
+    pending = state.pending_for(seat) if state.pending else None
+    if pending is not None and pending.kind not in ("choose_tickets", "second_card"):
+        next(f for f in v.features if f.handles(action)).apply(v, tx, action, seat)
+        return tx.freeze()
+    feature = next((f for f in v.features if f.handles(action)), None)
+    if feature is not None:
+        tx.passes = 0
+        feature.apply(v, tx, action, seat)
+    elif isinstance(action, DrawDeck | DrawFaceUp):
+        _apply_draw(tx, action, seat, second=pending is not None)
+    elif isinstance(action, Claim):
+        tx.passes = 0
+        route = v.map.route(action.route)
+        if not any(f.on_claim(v, tx, seat, route, action.payment) for f in v.features):
+            tx.claim_route(seat, route, action.payment)
+            tx.end_turn()
+    elif isinstance(action, DrawTickets):
+        tx.passes = 0
+        st = v.settings
+        tx.offer_tickets(seat, st.ticket_deck, st.ticket_draw, st.ticket_min_keep, "bottom")
+    elif isinstance(action, KeepTickets):
+        _apply_keep(tx, action, seat, pending)
+    elif isinstance(action, Pass):
+        tx.passes += 1
+        tx.event("pass", "USA-DRAW-8", f"{seat_name(seat)} cannot do anything and passes (interpretation)")
+        tx.end_turn()
+    return tx.freeze()
+
+
+def _apply_draw(tx: Tx, action: DrawDeck | DrawFaceUp, seat: int, second: bool) -> None:
+    tx.passes = 0
+    if isinstance(action, DrawDeck):
+        card = tx.draw_card()
+        tx.give_card(seat, card)
+        took_faceup_loco = False
+    else:
+        i = action.slot - 1
+        card = tx.market[i]
+        tx.give_card(seat, card)
+        tx.market[i] = tx.draw_card()          # USA-DRAW-2: replaced at once
+        tx.check_market()                      # USA-DRAW-6
+        took_faceup_loco = card == LOCO
+    if second:
+        tx.pending = [p for p in tx.pending if p.seat != seat]
+        tx.end_turn()
+        return
+    if took_faceup_loco:                       # USA-DRAW-3
+        tx.event("one_card", "USA-DRAW-3", f"{seat_name(seat)} took a face-up locomotive: that is the whole turn")
+        tx.end_turn()
+        return
+    if not _can_draw(tx.deck, tx.discard):      # USA-DRAW-8 edge case: no second card exists
+        tx.event("one_card", "USA-DRAW-8", f"No second card can be taken: {seat_name(seat)}'s turn ends with one card")
+        tx.end_turn()
+        return
+    tx.pending.append(Pending("second_card", seat))
+
+
+def _apply_keep(tx: Tx, action: KeepTickets, seat: int, pending: Pending) -> None:
+    offered = pending.get("offered")
+    kept = tuple(t for t in offered if t in action.tickets)
+    returned = [t for t in offered if t not in action.tickets]
+    p = tx.players[seat]
+    tx.set_player(seat, tickets=p.tickets + kept)
+    if returned:
+        if pending.get("returns") == "out":         # EU-SETUP-4
+            tx.tickets_out = tuple(tx.tickets_out) + tuple(returned)
+            where = "out of the game"
+        else:                                      # USA-SETUP-3 / USA-TICKET-2: bottom of the deck
+            for t in returned:
+                tx.ticket_decks.setdefault(tx.ticket_deck_of(t), []).append(t)
+            where = "to the bottom of the ticket deck"
+        tx.event("tickets_returned", _pending_rule(tx.v, pending),
+                 f"{seat_name(seat)} kept {len(kept)} ticket{'s' if len(kept) != 1 else ''} and returned {len(returned)} {where}")
+    tx.pending = [q for q in tx.pending if q.seat != seat]
+    if tx.phase == "setup":
+        if not tx.pending:
+            tx.phase = "play"
+            tx.current = tx.s.first_player
+            tx.event("setup_done", "USA-SETUP-4", f"Everyone has chosen tickets: {seat_name(tx.current)} starts")
+    else:
+        tx.passes = 0
+        tx.end_turn()
+
+
+# ---------------------------------------------------------------------------------------------
+# legal actions
+
+def route_payments(v: Variant, route, hand: Sequence[int]) -> list[Payment]:
+    """Every legal set of cards for ``route`` from ``hand``: by colour, fewest locomotives first; all-locomotive last."""
+    length = route.length
+    locos = hand[LOCO]
+    min_locos = max((f.min_locos(route) for f in v.features), default=0)
+    if locos < min_locos:
+        return []
+    colours = range(len(COLOURS)) if route.colour == GRAY else (COLOURS.index(route.colour),)
+    out: list[Payment] = []
+    for c in colours:
+        have = hand[c]
+        top = min(have, length - min_locos)
+        low = max(1, length - locos)
+        for k in range(top, low - 1, -1):
+            out.append(((c, k), (LOCO, length - k)) if k < length else ((c, k),))
+    if locos >= length:
+        out.append(((LOCO, length),))
+    return out
+
+
+def legal_actions(state: GameState, seat: int | None = None) -> list[Action]:
+    """Every legal action, complete and in a defined order, with its seat filled in.
+
+    With pending steps for several seats (the initial ticket choice) and ``seat=None``, the actions of all
+    of them, seat by seat.
+    """
+    if state.phase == "over":
+        return []
+    v = get_variant(state.variant)
+    if state.pending:
+        seats = to_move(state) if seat is None else (seat,)
+        out: list[Action] = []
+        for s in seats:
+            p = state.pending_for(s)
+            if p is not None:
+                out += _pending_actions(v, state, p)
+        return out
+    if seat is not None and seat != state.current:
+        return []
+    seat = state.current
+    out = turn_actions(v, state, seat)
+    if not out:
+        out.append(Pass(seat=seat))
+    return out
+
+
+def _pending_actions(v: Variant, state: GameState, p: Pending) -> list[Action]:
+    if p.kind == "choose_tickets":
+        offered = p.get("offered")
+        need = min(p.get("min_keep"), len(offered))
+        return [KeepTickets(tickets=combo, seat=p.seat)
+                for size in range(len(offered), need - 1, -1) for combo in combinations(offered, size)]
+    if p.kind == "second_card":
+        if not _can_draw(state.deck, state.discard):
+            return []
+        return [DrawDeck(seat=p.seat)] + [DrawFaceUp(slot=i + 1, seat=p.seat) for i, c in enumerate(state.market)
+                                          if c is not None and c != LOCO]
+    for f in v.features:
+        if p.kind in f.pending_kinds:
+            return f.pending_actions(v, state, p)
+    return []
+
+
+def claimable_routes(v: Variant, state: GameState, seat: int) -> list:
+    """Routes ``seat`` may claim now, ignoring the cards (free, not a forbidden twin, enough trains)."""
+    trains = state.players[seat].trains
+    claims = state.claims
+    out = []
+    for route in v.map.routes:
+        if claims[route.index] != FREE or route.length > trains:
+            continue
+        if route.double_group is not None and twin_problem(v, state, seat, route):
+            continue
+        out.append(route)
+    return out
+
+
+def turn_actions(v: Variant, state: GameState, seat: int) -> list[Action]:
+    out: list[Action] = []
+    if _can_draw(state.deck, state.discard):
+        out.append(DrawDeck(seat=seat))
+        out += [DrawFaceUp(slot=i + 1, seat=seat) for i, c in enumerate(state.market) if c is not None]
+    hand = state.players[seat].hand
+    for route in claimable_routes(v, state, seat):
+        out += [Claim(route=route.id, payment=pay, seat=seat) for pay in route_payments(v, route, hand)]
+    if state.ticket_deck(v.settings.ticket_deck):
+        out.append(DrawTickets(seat=seat))
+    for f in v.features:
+        out += f.turn_actions(v, state, seat)
+    return out
+
+
+# ---------------------------------------------------------------------------------------------
+# what a learner sees
+
+def turn_status(state: GameState) -> str:
+    """Where we are in the turn, in words, with the rule that governs the step."""
+    v = get_variant(state.variant)
+    if state.phase == "over":
+        return f"The game is over ({v.rule('USA-END-1')})."
+    if state.phase == "setup":
+        waiting = ", ".join(seat_name(s) for s in to_move(state))
+        return (f"Setup: each player keeps at least {v.settings.setup_min_keep} of the offered tickets, all at the same "
+                f"time and in secret — waiting for {waiting} ({v.rule('USA-SETUP-3')}).")
+    seat = state.current
+    prefix = ""
+    if state.phase == "last_round":
+        prefix = f"Final round ({state.final_turns_left} turn{'s' if state.final_turns_left != 1 else ''} left, {v.rule('USA-END-1')}). "
+    p = state.pending_for(seat) if state.pending else None
+    name = seat_name(seat)
+    if p is None:
+        return (prefix + f"{name} to play: draw train cards, claim a route or draw destination tickets "
+                f"({v.rule('USA-TURN-1')}).")
+    if p.kind == "second_card":
+        return prefix + f"{name}: take your second card — not a face-up locomotive ({v.rule('USA-DRAW-4')})."
+    if p.kind == "choose_tickets":
+        return (prefix + f"{name}: keep at least {min(p.get('min_keep'), len(p.get('offered')))} of "
+                f"{', '.join(p.get('offered'))} ({v.rule(_pending_rule(v, p))}).")
+    return prefix + f"{name}: {p.get('text') or p.kind.replace('_', ' ')} ({v.rule(_pending_rule(v, p))})."
+
+
+def describe(state: GameState, action: Action | str) -> str:
+    """An action in plain words, e.g. 'Blue claims Denver–Omaha (4, purple) with 3 purple + 1 locomotive'."""
+    v = get_variant(state.variant)
+    if isinstance(action, str):
+        action = parse_action(action)
+    seat = getattr(action, "seat", None)
+    who = seat_name(state.current if seat is None else seat)
+    if isinstance(action, DrawDeck):
+        return f"{who} draws the top card of the deck"
+    if isinstance(action, DrawFaceUp):
+        card = state.market[action.slot - 1] if 0 < action.slot <= len(state.market) else None
+        return f"{who} takes face-up card {action.slot}" + (f" ({CARD_NAMES[card]})" if card is not None else "")
+    if isinstance(action, Claim):
+        try:
+            r = v.map.route(action.route)
+        except TTRError:
+            return f"{who} claims unknown route {action.route}"
+        return f"{who} claims {r.a}–{r.b} ({r.length}, {r.colour}) with {payment_words(action.payment)}"
+    if isinstance(action, DrawTickets):
+        return f"{who} draws destination tickets"
+    if isinstance(action, KeepTickets):
+        names = []
+        for t in action.tickets:
+            try:
+                tk = v.map.ticket(t)
+                names.append(f"{tk.a}–{tk.b} ({tk.points})")
+            except TTRError:
+                names.append(t)
+        return f"{who} keeps " + ", ".join(names)
+    if isinstance(action, Pass):
+        return f"{who} passes: no action is possible"
+    return f"{who}: {action.body()}"
+
+
+def observe(state: GameState, seat: int | None = None) -> dict:
+    """What ``seat`` may see; ``None`` = the whole table (teacher view). Deck order is hidden from everyone.
+
+    Public: the market, the discard pile (cards are discarded face up), claims, trains, points scored during
+    play, hand sizes and ticket counts. Private to their owner: hand contents, tickets, offered tickets.
+    """
+    v = get_variant(state.variant)
+    if seat is not None and not (isinstance(seat, int) and 0 <= seat < state.n_players):
+        raise TTRError(f"there is no seat {seat!r} in a {state.n_players}-player game")
+    players = []
+    for i, p in enumerate(state.players):
+        visible = seat is None or seat == i
+        entry = {"seat": i, "name": seat_name(i), "trains": p.trains, "route_points": p.route_points,
+                 "hand_size": p.hand_size, "ticket_count": len(p.tickets)}
+        if visible:
+            entry["hand"] = {CARD_NAMES[k]: n for k, n in enumerate(p.hand) if n}
+            entry["tickets"] = list(p.tickets)
+        players.append(entry)
+    pending = []
+    for p in state.pending:
+        entry = {"kind": p.kind, "seat": p.seat}
+        if seat is None or seat == p.seat:
+            entry["data"] = p.to_dict()["data"]
+        elif p.kind == "choose_tickets":
+            entry["offered_count"] = len(p.get("offered"))
+        pending.append(entry)
+    view = {
+        "variant": state.variant, "viewer": seat, "n_players": state.n_players, "phase": state.phase,
+        "current": state.current, "turn": state.turn, "ply": state.ply, "final_turns_left": state.final_turns_left,
+        "market": [None if c is None else CARD_NAMES[c] for c in state.market],
+        "deck_size": len(state.deck), "discard": {CARD_NAMES[k]: n for k, n in enumerate(state.discard) if n},
+        "ticket_deck_sizes": {name: len(ids) for name, ids in state.ticket_decks},
+        "tickets_out_count": len(state.tickets_out), "claims": list(state.claims), "players": players,
+        "pending": pending, "status": turn_status(state),
+    }
+    for f in v.features:
+        f.observe(v, state, seat, view)
+    return view
+
+
+# ---------------------------------------------------------------------------------------------
+# invariants
+
+def validate(state: GameState) -> list[str]:
+    """Every broken invariant, in words (empty list = a position the rules can reach)."""
+    problems: list[str] = []
+    try:
+        v = get_variant(state.variant)
+    except TTRError as e:
+        return [str(e)]
+    m = v.map
+    st = v.settings
+    n = state.n_players
+    if not st.min_players <= n <= st.max_players:
+        problems.append(f"{n} players: {v.name} is for {st.min_players}–{st.max_players} ({v.rule('USA-COMP-5')})")
+    if len(state.players) != n:
+        problems.append(f"{len(state.players)} player entries for {n} players")
+        return problems
+    kinds = v.card_kinds
+    # cards (USA-COMP-3)
+    totals = [0] * kinds
+    bad_card = False
+    for c in state.deck:
+        if not 0 <= c < kinds:
+            bad_card = True
+        else:
+            totals[c] += 1
+    for c in state.market:
+        if c is not None:
+            if 0 <= c < kinds:
+                totals[c] += 1
+            else:
+                bad_card = True
+    for pile_name, counts in [("discard pile", state.discard)] + [(f"{seat_name(i)}'s hand", p.hand) for i, p in enumerate(state.players)]:
+        if len(counts) != kinds:
+            problems.append(f"{pile_name} has {len(counts)} card kinds, expected {kinds}")
+            continue
+        for k, c in enumerate(counts):
+            if c < 0:
+                problems.append(f"{pile_name} has {c} {CARD_NAMES[k]} cards (negative)")
+            totals[k] += c
+    for f in v.features:
+        for c in f.held_cards(state):
+            totals[c] += 1
+    if bad_card:
+        problems.append("a pile holds an unknown card kind")
+    for k in range(kinds):
+        if totals[k] != v.deck_counts[k]:
+            problems.append(f"{CARD_NAMES[k]} cards: {totals[k]} in play but the game has {v.deck_counts[k]} "
+                            f"({v.rule('USA-COMP-3')})")
+    if len(state.market) != st.market_size:
+        problems.append(f"the market has {len(state.market)} slots, expected {st.market_size}")
+    if any(c is None for c in state.market) and (state.deck or any(state.discard)):
+        problems.append(f"a face-up slot is empty although cards remain to fill it ({v.rule('USA-DRAW-2')})")
+    # routes and trains (USA-CLAIM-4/7/8, USA-COMP-2)
+    if len(state.claims) != len(m.routes):
+        problems.append(f"claims list has {len(state.claims)} entries but the map has {len(m.routes)} routes")
+        return problems
+    used = [0] * n
+    points = [0] * n
+    for r in m.routes:
+        owner = state.claims[r.index]
+        if owner == FREE:
+            continue
+        if not 0 <= owner < n:
+            problems.append(f"route {r.id} is owned by seat {owner}, which does not exist")
+            continue
+        used[owner] += r.length
+        points[owner] += v.route_points(r.length)
+    seen_groups: set[str] = set()
+    for r in m.routes:
+        if r.double_group is None or r.double_group in seen_groups:
+            continue
+        seen_groups.add(r.double_group)
+        members = [r] + list(m.twins(r.id))
+        owners = [state.claims[x.index] for x in members if state.claims[x.index] != FREE]
+        if len(owners) != len(set(owners)):
+            problems.append(f"one player owns two routes of the double route {r.a}–{r.b} ({v.rule('USA-CLAIM-7')})")
+        if n < st.twin_min_players and len(owners) > 1:
+            problems.append(f"both routes of {r.a}–{r.b} are claimed in a {n}-player game ({v.rule('USA-CLAIM-8')})")
+    for i, p in enumerate(state.players):
+        if p.trains < 0:
+            problems.append(f"{seat_name(i)} has {p.trains} trains (negative)")
+        placed = used[i] + sum(f.trains_elsewhere(state, i) for f in v.features)
+        if p.trains + placed != st.trains:
+            problems.append(f"{seat_name(i)} has {p.trains} trains left and {placed} on the board: that is not "
+                            f"{st.trains} ({v.rule('USA-COMP-2')})")
+        if p.route_points != points[i]:
+            problems.append(f"{seat_name(i)}'s route points are {p.route_points} but the claimed routes are worth "
+                            f"{points[i]} ({v.rule('USA-CLAIM-9')})")
+    # tickets: each exactly once
+    where: dict[str, list[str]] = {}
+    for name, ids in state.ticket_decks:
+        for t in ids:
+            where.setdefault(t, []).append(f"the {name} ticket deck")
+    for t in state.tickets_out:
+        where.setdefault(t, []).append("out of the game")
+    for i, p in enumerate(state.players):
+        for t in p.tickets:
+            where.setdefault(t, []).append(f"{seat_name(i)}'s tickets")
+    for pend in state.pending:
+        for t in pend.get("offered", ()) if pend.kind == "choose_tickets" else ():
+            where.setdefault(t, []).append(f"offered to {seat_name(pend.seat)}")
+    known = {t.id for t in m.tickets}
+    for t in sorted(where):
+        if t not in known:
+            problems.append(f"ticket {t} does not exist on the {m.name} map")
+        elif len(where[t]) > 1:
+            problems.append(f"ticket {t} is in several places: {', '.join(where[t])}")
+    for t in sorted(known - set(where)):
+        problems.append(f"ticket {t} is missing (not in a deck, a hand, an offer or out of the game)")
+    # turn structure
+    if state.phase == "setup":
+        if not state.pending or any(p.kind != "choose_tickets" for p in state.pending):
+            problems.append("in setup every pending step must be an initial ticket choice")
+    elif state.phase in ("play", "last_round"):
+        if len(state.pending) > 1:
+            problems.append("during play at most one step can be pending")
+        for p in state.pending:
+            if p.seat != state.current:
+                problems.append(f"{seat_name(p.seat)} has a pending step but it is {seat_name(state.current)}'s turn")
+    elif state.phase == "over" and state.pending:
+        problems.append("the game is over but steps are still pending")
+    if (state.phase == "last_round") != (state.final_turns_left > 0):
+        problems.append(f"phase {state.phase!r} does not fit final_turns_left = {state.final_turns_left} ({v.rule('USA-END-1')})")
+    if state.phase == "last_round" and state.final_turns_left > n:
+        problems.append(f"{state.final_turns_left} final turns left but only {n} players")
+    if state.phase == "play" and any(p.trains <= st.end_trains for p in state.players):
+        low = [seat_name(i) for i, p in enumerate(state.players) if p.trains <= st.end_trains]
+        problems.append(f"{', '.join(low)} ha{'s' if len(low) == 1 else 've'} {st.end_trains} or fewer trains but the final "
+                        f"round has not started ({v.rule('USA-END-1')})")
+    for p in state.pending:
+        if not 0 <= p.seat < n:
+            problems.append(f"a pending step belongs to seat {p.seat}, which does not exist")
+        if p.kind == "choose_tickets":
+            offered = p.get("offered")
+            if not isinstance(offered, tuple) or not offered:
+                problems.append(f"{seat_name(p.seat)}'s ticket choice offers no tickets")
+            if not isinstance(p.get("min_keep"), int):
+                problems.append(f"{seat_name(p.seat)}'s ticket choice has no min_keep")
+    for f in v.features:
+        f.validate(v, state, problems)
+    return problems
+
+
+def require_valid(state: GameState) -> GameState:
+    problems = validate(state)
+    if problems:
+        raise StateError("invalid state: " + "; ".join(problems))
+    return state
+
+
+__all__ = ["Event", "Tx", "new_game", "to_move", "legal_actions", "apply", "step", "check", "explain", "is_legal",
+           "observe", "validate", "require_valid", "turn_status", "describe", "route_payments", "claim_problem",
+           "payment_problem", "twin_problem", "claimable_routes", "turn_actions", "seat_name"]

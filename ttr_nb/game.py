@@ -1,0 +1,375 @@
+"""``Game``: the engine for people — push, undo, redo, jump, branch, history with events, save and load.
+
+A game is a start state plus a line of actions. Moving back (``undo``, ``goto``) keeps the actions ahead as a
+redo line; pushing a different action there does not throw that line away: it is kept in ``variations``
+(``restore_variation`` brings it back). Nothing a user played is ever lost.
+
+Save files are JSON (``format: ttr_nb-game``, versioned), validated on load by replaying every action through
+the rules, and written atomically (temp file + rename), so a crash never leaves half a file.
+"""
+from __future__ import annotations
+
+import html
+import json
+import os
+import tempfile
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Iterable
+
+from .actions import Action
+from .engine import (Event, check, describe, legal_actions, new_game, observe, require_valid, seat_name, step, to_move,
+                     turn_status, validate)
+from .errors import SaveFileError, TTRError
+from .state import GameState
+from .variants import get_variant
+
+SAVE_FORMAT = "ttr_nb-game"
+SAVE_VERSION = 1
+MAX_SAVE_BYTES = 20_000_000
+MAX_ACTIONS = 20_000
+
+
+@dataclass(frozen=True)
+class Ply:
+    """One applied action: its canonical text, the words for it, and the rule-relevant events it caused."""
+
+    number: int                # 1-based: ply 1 is the first action
+    seat: int
+    action: Action
+    text: str
+    words: str
+    events: tuple[Event, ...]
+    state: GameState           # the state after it
+
+
+class Game:
+    def __init__(self, variant: str = "usa", players: int = 4, seed: int = 0, *, first_player: int = 0,
+                 start: GameState | None = None):
+        if start is not None:
+            require_valid(start)
+            self.start = start
+        else:
+            self.start = new_game(variant, players, seed, first_player=first_player)
+        self._line: list[Ply] = []        # the current line, including plies ahead of the cursor (redo)
+        self._cursor = 0                  # how many plies of the line are applied
+        self.variations: list[tuple[int, tuple[str, ...]]] = []   # (ply they branched off after, actions)
+
+    # -- reading -------------------------------------------------------------------------------
+    @property
+    def state(self) -> GameState:
+        return self._line[self._cursor - 1].state if self._cursor else self.start
+
+    @property
+    def variant(self):
+        return get_variant(self.start.variant)
+
+    @property
+    def ply(self) -> int:
+        return self._cursor
+
+    @property
+    def history(self) -> list[Ply]:
+        """The plies played up to the current position (not the redo line ahead)."""
+        return self._line[: self._cursor]
+
+    @property
+    def line(self) -> list[Ply]:
+        """The whole line, including plies ahead of the cursor that ``redo`` would replay."""
+        return list(self._line)
+
+    def state_at(self, ply: int) -> GameState:
+        self._check_ply(ply, len(self._line))
+        return self._line[ply - 1].state if ply else self.start
+
+    def actions(self) -> list[str]:
+        return [p.text for p in self.history]
+
+    def legal_actions(self, seat: int | None = None) -> list[Action]:
+        return legal_actions(self.state, seat)
+
+    def to_move(self) -> tuple[int, ...]:
+        return to_move(self.state)
+
+    def status(self) -> str:
+        return turn_status(self.state)
+
+    def observe(self, seat: int | None = None) -> dict:
+        return observe(self.state, seat)
+
+    def score(self):
+        from .scoring import score
+        return score(self.state)
+
+    @property
+    def is_over(self) -> bool:
+        return self.state.phase == "over"
+
+    def events(self) -> list[tuple[int, Event]]:
+        """Every rule-relevant event so far, with the ply that caused it."""
+        return [(p.number, e) for p in self.history for e in p.events]
+
+    # -- moving --------------------------------------------------------------------------------
+    def push(self, action: Action | str) -> Ply:
+        """Apply an action (object or text). Illegal or malformed: raises, and the game is unchanged."""
+        before = self.state
+        act, _seat = check(before, action)          # raises, changing nothing, if refused
+        new_state, events = step(before, act)
+        text = str(act)
+        ahead = self._line[self._cursor:]
+        if ahead and ahead[0].text == text:            # same as the redo line: just move forward
+            self._cursor += 1
+            return ahead[0]
+        if ahead:
+            self.variations.append((self._cursor, tuple(p.text for p in ahead)))
+        ply = Ply(self._cursor + 1, act.seat, act, text, describe(before, act), tuple(events), new_state)
+        del self._line[self._cursor:]
+        self._line.append(ply)
+        self._cursor += 1
+        return ply
+
+    def push_many(self, actions: Iterable[Action | str]) -> None:
+        """Push several actions; if one is refused, the game is left as it was before the first."""
+        saved = (list(self._line), self._cursor, list(self.variations))
+        try:
+            for a in actions:
+                self.push(a)
+        except TTRError:
+            self._line, self._cursor, self.variations = saved
+            raise
+
+    def undo(self) -> Ply | None:
+        """Step back one ply (kept as the redo line). Returns the undone ply, or None at the start."""
+        if not self._cursor:
+            return None
+        self._cursor -= 1
+        return self._line[self._cursor]
+
+    pop = undo
+
+    def redo(self) -> Ply | None:
+        if self._cursor >= len(self._line):
+            return None
+        self._cursor += 1
+        return self._line[self._cursor - 1]
+
+    def goto(self, ply: int) -> GameState:
+        """Jump to any ply of the line (0 = the start); the plies ahead stay as the redo line."""
+        self._check_ply(ply, len(self._line))
+        self._cursor = ply
+        return self.state
+
+    def branch(self, ply: int | None = None) -> "Game":
+        """A what-if copy of this game at ``ply`` (default: now). The copy is independent; this game is untouched."""
+        ply = self._cursor if ply is None else ply
+        self._check_ply(ply, len(self._line))
+        g = Game.__new__(Game)
+        g.start = self.start
+        g._line = list(self._line[:ply])
+        g._cursor = ply
+        g.variations = []
+        return g
+
+    def restore_variation(self, index: int) -> None:
+        """Make a stored variation the current line again (the line it replaces becomes a variation)."""
+        if not isinstance(index, int) or not 0 <= index < len(self.variations):
+            raise TTRError(f"there is no variation {index!r}; this game has {len(self.variations)}")
+        at, actions = self.variations[index]
+        saved = (list(self._line), self._cursor, list(self.variations))
+        current_tail = tuple(p.text for p in self._line[at:])
+        try:
+            del self.variations[index]
+            self._cursor = at
+            del self._line[at:]
+            for a in actions:
+                self.push(a)
+            if current_tail:
+                self.variations.append((at, current_tail))
+        except TTRError:
+            self._line, self._cursor, self.variations = saved
+            raise
+
+    def play_bots(self, bots: dict[int, Any] | Any, *, until_seat: int | None = None, max_plies: int = 100_000) -> int:
+        """Let bots play: ``bots`` maps seats to bots (or one bot for every seat). Stops when the game is over,
+        when a seat without a bot must act, or (``until_seat``) when that seat is to act. Returns plies played."""
+        if not isinstance(bots, dict):
+            bots = {s: bots for s in range(self.state.n_players)}
+        played = 0
+        while not self.is_over and played < max_plies:
+            seats = to_move(self.state)
+            if until_seat is not None and until_seat in seats:
+                break
+            seat = next((s for s in seats if s in bots), None)
+            if seat is None:
+                break
+            action, _reason = bots[seat].choose(self.state, seat)
+            self.push(action)
+            played += 1
+        return played
+
+    @staticmethod
+    def _check_ply(ply: Any, top: int) -> None:
+        if isinstance(ply, bool) or not isinstance(ply, int) or not 0 <= ply <= top:
+            raise TTRError(f"ply must be a whole number from 0 to {top}, got {ply!r}")
+
+    # -- files ---------------------------------------------------------------------------------
+    def to_dict(self) -> dict:
+        s = self.start
+        fresh = new_game(s.variant, s.n_players, s.seed, first_player=s.first_player)
+        doc: dict[str, Any] = {
+            "format": SAVE_FORMAT, "version": SAVE_VERSION, "variant": s.variant, "players": s.n_players,
+            "seed": s.seed, "first_player": s.first_player,
+            "actions": [p.text for p in self._line], "cursor": self._cursor,
+            "variations": [{"after": at, "actions": list(acts)} for at, acts in self.variations],
+        }
+        if s != fresh:
+            doc["start"] = s.to_dict()      # an edited position: stored whole
+        return doc
+
+    def save(self, path: str | os.PathLike) -> Path:
+        """Write the game to ``path`` atomically (a temp file renamed over it)."""
+        path = Path(path)
+        text = json.dumps(self.to_dict(), indent=1, ensure_ascii=False) + "\n"
+        fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent if str(path.parent) else ".")
+        try:
+            with os.fdopen(fd, "w", encoding="utf-8") as f:
+                f.write(text)
+                f.flush()
+                os.fsync(f.fileno())
+            os.replace(tmp, path)
+        except BaseException:
+            try:
+                os.unlink(tmp)
+            except OSError:
+                pass
+            raise
+        return path
+
+    @classmethod
+    def from_dict(cls, doc: Any, *, source: str = "save file") -> "Game":
+        def bad(msg: str) -> SaveFileError:
+            return SaveFileError(f"{source}: {msg}")
+
+        if not isinstance(doc, dict):
+            raise bad(f"must hold a JSON object, got {type(doc).__name__}")
+        required = {"format", "version", "variant", "players", "seed", "first_player", "actions", "cursor", "variations"}
+        missing = sorted(required - set(doc))
+        if missing:
+            raise bad(f"missing field(s): {', '.join(missing)}")
+        extra = sorted(str(k) for k in set(doc) - required - {"start"})
+        if extra:
+            raise bad(f"unknown field(s): {', '.join(extra)}")
+        if doc["format"] != SAVE_FORMAT:
+            raise bad(f"'format' must be {SAVE_FORMAT!r}, got {str(doc['format'])[:40]!r}")
+        if doc["version"] != SAVE_VERSION or isinstance(doc["version"], bool):
+            raise bad(f"version {str(doc['version'])[:20]!r} is not supported (this ttr_nb reads version {SAVE_VERSION})")
+        for key, lo, hi in (("players", 1, 8), ("seed", 0, 2**63 - 1), ("first_player", 0, 7), ("cursor", 0, MAX_ACTIONS)):
+            v = doc[key]
+            if isinstance(v, bool) or not isinstance(v, int) or not lo <= v <= hi:
+                raise bad(f"'{key}' must be a whole number from {lo} to {hi}, got {str(v)[:40]!r}")
+        if not isinstance(doc["variant"], str):
+            raise bad("'variant' must be text")
+        try:
+            get_variant(doc["variant"])
+        except TTRError as e:
+            raise bad(str(e)) from None
+        actions = doc["actions"]
+        if not isinstance(actions, list) or len(actions) > MAX_ACTIONS or not all(isinstance(a, str) for a in actions):
+            raise bad(f"'actions' must be a list of at most {MAX_ACTIONS} action texts")
+        if doc["cursor"] > len(actions):
+            raise bad(f"'cursor' {doc['cursor']} is beyond the {len(actions)} actions")
+        variations = doc["variations"]
+        if not isinstance(variations, list) or len(variations) > 1000:
+            raise bad("'variations' must be a list (at most 1000)")
+        try:
+            if "start" in doc:
+                start = GameState.from_dict(doc["start"])
+                if (start.variant, start.n_players, start.seed) != (get_variant(doc["variant"]).key, doc["players"], doc["seed"]):
+                    raise bad("'start' does not match the variant, players and seed of the file")
+                problems = validate(start)
+                if problems:
+                    raise bad("the start position breaks the rules: " + "; ".join(problems))
+                game = cls(start=start)
+            else:
+                game = cls(doc["variant"], doc["players"], doc["seed"], first_player=doc["first_player"])
+        except SaveFileError:
+            raise
+        except TTRError as e:
+            raise bad(str(e)) from None
+        for i, text in enumerate(actions):
+            try:
+                game.push(text)
+            except TTRError as e:
+                raise bad(f"action {i + 1} ({text[:60]!r}) cannot be replayed: {e}") from None
+        for j, var in enumerate(variations):
+            if (not isinstance(var, dict) or set(var) != {"after", "actions"} or isinstance(var["after"], bool)
+                    or not isinstance(var["after"], int) or not 0 <= var["after"] <= len(actions)
+                    or not isinstance(var["actions"], list) or not all(isinstance(a, str) for a in var["actions"])):
+                raise bad(f"variations[{j}] must be {{'after': ply, 'actions': [texts]}}")
+            probe = game.branch(var["after"])
+            try:
+                probe.push_many(var["actions"])
+            except TTRError as e:
+                raise bad(f"variations[{j}] cannot be replayed: {e}") from None
+            game.variations.append((var["after"], tuple(p.text for p in probe._line[var["after"]:])))
+        game._cursor = doc["cursor"]
+        return game
+
+    @classmethod
+    def load(cls, path: str | os.PathLike) -> "Game":
+        path = Path(path)
+        try:
+            size = path.stat().st_size
+        except OSError as e:
+            raise SaveFileError(f"{path}: cannot read the save file ({e.strerror})") from None
+        if size > MAX_SAVE_BYTES:
+            raise SaveFileError(f"{path}: {size} bytes is too large for a save file (limit {MAX_SAVE_BYTES})")
+        try:
+            text = path.read_text(encoding="utf-8")
+        except UnicodeDecodeError:
+            raise SaveFileError(f"{path}: not a text file (not UTF-8)") from None
+        try:
+            doc = json.loads(text, parse_constant=_reject_constant)
+        except json.JSONDecodeError as e:
+            raise SaveFileError(f"{path}: not valid JSON (line {e.lineno}, column {e.colno}: {e.msg}); "
+                                "the file may be truncated or damaged") from None
+        except ValueError as e:
+            raise SaveFileError(f"{path}: {e}") from None
+        return cls.from_dict(doc, source=str(path))
+
+    # -- display -------------------------------------------------------------------------------
+    def __repr__(self) -> str:
+        s = self.state
+        return (f"<Game {s.variant} {s.n_players} players seed={s.seed} ply {self._cursor}/{len(self._line)} "
+                f"phase={s.phase}>")
+
+    def _repr_html_(self) -> str:
+        s = self.state
+        v = self.variant
+        rows = []
+        for i, p in enumerate(s.players):
+            mark = "▶ " if i in to_move(s) else ""
+            rows.append(f"<tr><td>{mark}{html.escape(seat_name(i))}</td><td>{p.trains}</td><td>{p.route_points}</td>"
+                        f"<td>{p.hand_size}</td><td>{len(p.tickets)}</td></tr>")
+        market = ", ".join("—" if c is None else html.escape(_card(c)) for c in s.market)
+        last = "".join(f"<li>{html.escape(p.words)}" + "".join(f" <em>— {html.escape(str(e))}</em>" for e in p.events
+                                                               if e.kind != "claim") + "</li>" for p in self.history[-5:])
+        warn = (f"<p style='color:#a40'><b>PROVISIONAL board:</b> {html.escape(v.map.provisional_note)}</p>"
+                if v.map.provisional else "")
+        return (f"<div><b>{html.escape(v.name)}</b> — {s.n_players} players, seed {s.seed}, ply {self._cursor}"
+                f"{warn}<p>{html.escape(turn_status(s))}</p>"
+                f"<table><tr><th>player</th><th>trains</th><th>route points</th><th>cards</th><th>tickets</th></tr>"
+                f"{''.join(rows)}</table><p>Face-up: {market} · deck {len(s.deck)} · discards {sum(s.discard)}</p>"
+                f"{'<p>Last plies:</p><ol start=' + str(max(1, self._cursor - 4)) + '>' + last + '</ol>' if last else ''}</div>")
+
+
+def _card(kind: int) -> str:
+    from .cards import CARD_NAMES
+    return CARD_NAMES[kind]
+
+
+def _reject_constant(name: str):
+    raise ValueError(f"{name} is not allowed in a save file")
+
+
+__all__ = ["Game", "Ply", "SAVE_FORMAT", "SAVE_VERSION"]

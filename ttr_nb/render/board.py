@@ -1,0 +1,866 @@
+"""The board as a plotly figure: pure functions ``map (+ claims) -> go.Figure``.
+
+Plain x/y ``go.Scatter`` traces only (``scattergeo`` needs a CDN and draws nothing offline). Cities are projected
+with a Lambert azimuthal equal-area projection centred on the map, in degree-like units, equal aspect.
+
+Trace structure (bottom to top). It depends only on the map and on ``len(player_colours)``: ``update_board``
+changes data and visibility, never the number, order or ``meta`` keys of the traces, so a ``FigureWidget`` is
+never rebuilt. Every trace carries a stable ``meta`` key; find one with ``trace_index(fig, key)``.
+
+====================  ==========================================================================================
+meta                  what
+====================  ==========================================================================================
+highlight:0..3        glowing halo under the routes of ``highlight[i]``; legend name = its label
+tunnels               dotted dark border around tunnel spaces
+outlines              dark outline under every free route space (white spaces show on the light background)
+spaces:<colour>       free route spaces, one trace per card colour + gray
+closed                faded spaces of closed routes (USA-CLAIM-8)
+claimed-outline       black outline under claimed spaces
+seat:0..n-1           spaces claimed by seat i, in its colour; legend name = player name, legend symbol = seat symbol
+ferries               a locomotive mark on each ferry space that needs a locomotive
+trail                 the trail drawn along its routes with arrowheads; legend name = ``trail_label``
+trail-steps           order numbers 1..n on the trail's routes
+stations              station markers on cities (Europe)
+cities                city markers and names
+routes                ONE marker per route midpoint, ``customdata`` = route id (click target), hover = route_hover
+====================  ==========================================================================================
+
+Only ``name``/``showlegend`` of the legend traces (highlights, seats, trail) follow the labels passed in.
+"""
+from __future__ import annotations
+
+import math
+from collections import defaultdict
+from collections.abc import Collection, Mapping, Sequence
+from typing import Any
+
+import plotly.graph_objects as go
+
+from ..cards import COLOURS, GRAY, PLAYER_COLOURS
+from ..errors import TTRError
+
+# --------------------------------------------------------------------------------------------------------------
+# Styling tables
+# --------------------------------------------------------------------------------------------------------------
+USA_POINTS: Mapping[int, int] = {1: 1, 2: 2, 3: 4, 4: 7, 5: 10, 6: 15, 7: 18, 8: 21}
+
+#: Fill colour of route spaces, per card colour (+ gray).
+CARD_HEX: Mapping[str, str] = {
+    "purple": "#b35ad1", "blue": "#2f78dc", "orange": "#f28c1c", "white": "#ffffff", "green": "#3aa64a",
+    "yellow": "#f4d01e", "black": "#2a2a2a", "red": "#dd3b31", GRAY: "#a7a7a7",
+}
+#: Marker symbol of a free route's midpoint marker, per card colour: shape tells colours apart without hue.
+CARD_SYMBOLS: Mapping[str, str] = {
+    "purple": "diamond", "blue": "square", "orange": "triangle-up", "white": "circle", "green": "pentagon",
+    "yellow": "star", "black": "hexagon", "red": "triangle-down", GRAY: "cross",
+}
+#: Two-letter code of each card colour, shown in the hover text.
+CARD_CODES: Mapping[str, str] = {
+    "purple": "Pu", "blue": "Bu", "orange": "Or", "white": "Wh", "green": "Gn", "yellow": "Ye", "black": "Bk",
+    "red": "Rd", GRAY: "Gy",
+}
+#: Hex values for the player colour names in ``cards.PLAYER_COLOURS`` (other CSS colours pass through).
+PLAYER_HEX: Mapping[str, str] = {
+    "blue": "#1f4fd8", "red": "#d11f1f", "green": "#17913a", "yellow": "#ffc20a", "black": "#1b1b1b",
+}
+#: Marker symbol per seat on claimed routes and stations (distinct from the card-colour symbols).
+OWNER_SYMBOLS: tuple[str, ...] = ("circle-x", "square-x", "diamond-x", "star-triangle-up", "hexagram", "bowtie",
+                                  "hourglass", "star-square")
+HIGHLIGHT_HEX: tuple[str, ...] = ("#ffb300", "#00b8e6", "#66dd00", "#ff5c8a")
+MAX_HIGHLIGHTS = len(HIGHLIGHT_HEX)
+TRAIL_HEX = "#e6007e"
+BACKGROUND = "#f6f1e4"
+INK = "#222222"
+
+# Sizes in screen pixels at the nominal size (1000 px wide, ``height`` tall); converted to data units per map.
+_NOMINAL_WIDTH = 1000
+_SPACE_W = 7            # width of a free route space
+_CLAIM_W = 9            # width of a claimed space
+_OUTLINE_EXTRA = 3
+_CITY_CLEAR = 9         # gap between a city centre and the first space
+_PARALLEL_SEP = 10      # distance between the centre lines of parallel routes
+_GAP = 3                # gap between two spaces
+_BEND_CLEAR = 12        # a route passing closer than this to another city is bent away from it
+
+
+def _name(x: Any) -> str:
+    return x if isinstance(x, str) else getattr(x, "name", str(x))
+
+
+def _player_hex(colour: str) -> str:
+    return PLAYER_HEX.get(colour, colour)
+
+
+# --------------------------------------------------------------------------------------------------------------
+# Projection and geometry
+# --------------------------------------------------------------------------------------------------------------
+def _laea(map) -> dict[str, tuple[float, float]]:
+    """Lambert azimuthal equal-area, centred on the middle of the map's bounding box, in degrees of arc."""
+    lats = [c.lat for c in map.cities]
+    lons = [c.lon for c in map.cities]
+    phi0 = math.radians((min(lats) + max(lats)) / 2)
+    lam0 = math.radians((min(lons) + max(lons)) / 2)
+    out: dict[str, tuple[float, float]] = {}
+    for c in map.cities:
+        phi, dlam = math.radians(c.lat), math.radians(c.lon) - lam0
+        cosc = math.sin(phi0) * math.sin(phi) + math.cos(phi0) * math.cos(phi) * math.cos(dlam)
+        k = math.sqrt(2.0 / (1.0 + cosc))
+        x = k * math.cos(phi) * math.sin(dlam)
+        y = k * (math.cos(phi0) * math.sin(phi) - math.sin(phi0) * math.cos(phi) * math.cos(dlam))
+        out[_name(c)] = (math.degrees(x), math.degrees(y))
+    return out
+
+
+# Board-like layout: stress majorization towards "every space about the same size" (as the printed boards are
+# drawn) while all other city pairs keep their true distances. _ROUTE_WEIGHT says how much the route lengths matter
+# against geography; no two cities are aimed closer than _MIN_CITY_GAP of the map's width.
+_ROUTE_WEIGHT = 15.0
+_MIN_CITY_GAP = 0.06
+_LAYOUT_ITERATIONS = 300
+
+
+def project(map, *, board_like: bool = True) -> dict[str, tuple[float, float]]:
+    """City name -> (x, y) for an equal-aspect plot; y points north. Deterministic (no randomness, fixed order).
+
+    Starts from real latitude/longitude through a Lambert azimuthal equal-area projection centred on the map
+    (units: degrees of arc, 1 ~ 111 km). With ``board_like`` (the default) the layout is then relaxed by stress
+    majorization so that a route's drawn length is proportional to its number of spaces + 0.7, as on the printed
+    boards (crowded regions such as Benelux open up, long empty routes shrink), while every other pair of cities
+    keeps its geographic distance. ``board_like=False`` gives the plain projection.
+    """
+    geo = _laea(map)
+    names = sorted(geo)
+    n = len(names)
+    if not board_like or n < 3 or not map.routes:
+        return {c: (round(geo[c][0], 4), round(geo[c][1], 4)) for c in names}
+    idx = {c: i for i, c in enumerate(names)}
+    pts = [list(geo[c]) for c in names]
+    xs = [p[0] for p in pts]
+    gap = _MIN_CITY_GAP * ((max(xs) - min(xs)) or 1.0)
+    spaces: dict[tuple[int, int], int] = {}
+    for r in map.routes:
+        i, j = sorted((idx[_name(r.a)], idx[_name(r.b)]))
+        spaces[(i, j)] = max(spaces.get((i, j), 0), int(r.length))
+    ratios = sorted(math.dist(pts[i], pts[j]) / (k + 0.7) for (i, j), k in spaces.items())
+    unit = ratios[len(ratios) // 2] or 1.0           # median: half the routes get longer, half shorter
+    target = [[max(math.dist(pts[i], pts[j]), gap) for j in range(n)] for i in range(n)]
+    weight = [[0.0 if i == j else target[i][j] ** -2 for j in range(n)] for i in range(n)]
+    for (i, j), k in spaces.items():
+        t = max(unit * (k + 0.7), gap)
+        target[i][j] = target[j][i] = t
+        weight[i][j] = weight[j][i] = _ROUTE_WEIGHT * t ** -2
+    for _ in range(_LAYOUT_ITERATIONS):
+        for i in range(n):
+            xi, yi = pts[i]
+            sx = sy = sw = 0.0
+            wi, ti = weight[i], target[i]
+            for j in range(n):
+                if j == i:
+                    continue
+                xj, yj = pts[j]
+                dx, dy = xi - xj, yi - yj
+                d = math.hypot(dx, dy) or 1e-9
+                w = wi[j]
+                sx += w * (xj + ti[j] * dx / d)
+                sy += w * (yj + ti[j] * dy / d)
+                sw += w
+            pts[i] = [sx / sw, sy / sw]
+    return {c: (round(pts[idx[c]][0], 4), round(pts[idx[c]][1], 4)) for c in names}
+
+
+_PROJECTION_CACHE: dict[int, tuple[Any, dict]] = {}
+
+
+def _projected(map) -> dict[str, tuple[float, float]]:
+    hit = _PROJECTION_CACHE.get(id(map))
+    if hit is not None and hit[0] is map:
+        return hit[1]
+    pos = project(map)
+    if len(_PROJECTION_CACHE) > 16:
+        _PROJECTION_CACHE.clear()
+    _PROJECTION_CACHE[id(map)] = (map, pos)
+    return pos
+
+
+class _Geometry:
+    """Everything about a map's layout that does not depend on claims; computed once per (map, height)."""
+
+    def __init__(self, map, height: int):
+        self.pos = _projected(map)
+        xs = [p[0] for p in self.pos.values()]
+        ys = [p[1] for p in self.pos.values()]
+        span_x, span_y = (max(xs) - min(xs)) or 1.0, (max(ys) - min(ys)) or 1.0
+        # data units per pixel at the nominal size (the axis with less room decides, as with scaleanchor)
+        self.upp = max(span_x * 1.08 / (_NOMINAL_WIDTH - 40), span_y * 1.1 / max(height - 150, 200))
+        pad = 4 * self.upp * 10
+        self.x_range = (min(xs) - pad * 1.5, max(xs) + pad * 1.5)
+        self.y_range = (min(ys) - pad, max(ys) + pad)
+        self.routes = {r.id: r for r in map.routes}
+        self.order = [r.id for r in map.routes]
+        self.centre: dict[str, list[tuple[float, float]]] = {}     # route id -> centre polyline (offset, clipped)
+        self.spaces: dict[str, list[list[tuple[float, float]]]] = {}
+        self.mid: dict[str, tuple[float, float]] = {}
+        self.ends: dict[str, tuple[str, str]] = {}                 # canonical (a, b) of the centre polyline
+        self._build(map)
+
+    # geometry helpers --------------------------------------------------------------------------------------
+    def _build(self, map) -> None:
+        u = self.upp
+        groups: dict[tuple[str, str], list] = defaultdict(list)
+        for r in map.routes:
+            a, b = sorted((_name(r.a), _name(r.b)))
+            groups[(a, b)].append(r)
+        for (a, b), rs in groups.items():
+            rs.sort(key=lambda r: (r.index, r.id))
+            base = self._centre_line(a, b)
+            n = len(rs)
+            for k, r in enumerate(rs):
+                off = (k - (n - 1) / 2) * _PARALLEL_SEP * u
+                line = _offset(base, off) if off else base
+                line = _clip(line, _CITY_CLEAR * u, _CITY_CLEAR * u)
+                self.centre[r.id] = line
+                self.ends[r.id] = (a, b)
+                self.spaces[r.id] = _split(line, max(1, int(r.length)), _GAP * u)
+                self.mid[r.id] = _point_at(line, _length(line) / 2)
+
+    def _centre_line(self, a: str, b: str) -> list[tuple[float, float]]:
+        """Straight, or a gentle quadratic curve when the straight line would run over another city."""
+        p, q = self.pos[a], self.pos[b]
+        dx, dy = q[0] - p[0], q[1] - p[1]
+        d = math.hypot(dx, dy) or 1e-9
+        ux, uy = dx / d, dy / d
+        nx, ny = -uy, ux
+        clear = _BEND_CLEAR * self.upp
+        bend = 0.0
+        for name, c in sorted(self.pos.items()):
+            if name in (a, b):
+                continue
+            t = ((c[0] - p[0]) * ux + (c[1] - p[1]) * uy) / d
+            if not 0.08 < t < 0.92:
+                continue
+            side = (c[0] - p[0]) * nx + (c[1] - p[1]) * ny        # signed distance of the city from the line
+            if abs(side) >= clear:
+                continue
+            need = (clear + abs(side)) / (2 * t * (1 - t))         # control offset that gives the clearance at t
+            need = -need if side > 0 else need
+            if abs(need) > abs(bend):
+                bend = need
+        if not bend:
+            return [p, q]
+        cx, cy = (p[0] + q[0]) / 2 + nx * bend, (p[1] + q[1]) / 2 + ny * bend
+        pts = []
+        for i in range(25):
+            t = i / 24
+            pts.append(((1 - t) ** 2 * p[0] + 2 * t * (1 - t) * cx + t * t * q[0],
+                        (1 - t) ** 2 * p[1] + 2 * t * (1 - t) * cy + t * t * q[1]))
+        return pts
+
+
+def _length(line) -> float:
+    return sum(math.dist(line[i], line[i + 1]) for i in range(len(line) - 1))
+
+
+def _point_at(line, s: float) -> tuple[float, float]:
+    for i in range(len(line) - 1):
+        seg = math.dist(line[i], line[i + 1])
+        if s <= seg or i == len(line) - 2:
+            t = 0.0 if seg == 0 else min(max(s / seg, 0.0), 1.0)
+            return (line[i][0] + (line[i + 1][0] - line[i][0]) * t, line[i][1] + (line[i + 1][1] - line[i][1]) * t)
+        s -= seg
+    return line[-1]
+
+
+def _direction_at(line, s: float) -> tuple[float, float]:
+    for i in range(len(line) - 1):
+        seg = math.dist(line[i], line[i + 1])
+        if s <= seg or i == len(line) - 2:
+            return ((line[i + 1][0] - line[i][0]) / (seg or 1), (line[i + 1][1] - line[i][1]) / (seg or 1))
+        s -= seg
+    return (1.0, 0.0)
+
+
+def _sub(line, s0: float, s1: float) -> list[tuple[float, float]]:
+    """The part of a polyline between arc lengths s0 and s1."""
+    out = [_point_at(line, s0)]
+    acc = 0.0
+    for i in range(len(line) - 1):
+        acc += math.dist(line[i], line[i + 1])
+        if s0 < acc < s1:
+            out.append(line[i + 1])
+    out.append(_point_at(line, s1))
+    return out
+
+
+def _clip(line, start: float, end: float):
+    total = _length(line)
+    start, end = min(start, total * 0.3), min(end, total * 0.3)
+    return _sub(line, start, total - end)
+
+
+def _offset(line, off: float):
+    out = []
+    for i, p in enumerate(line):
+        a, b = line[max(i - 1, 0)], line[min(i + 1, len(line) - 1)]
+        dx, dy = b[0] - a[0], b[1] - a[1]
+        d = math.hypot(dx, dy) or 1.0
+        out.append((p[0] - dy / d * off, p[1] + dx / d * off))
+    return out
+
+
+def _split(line, n: int, gap: float) -> list[list[tuple[float, float]]]:
+    total = _length(line)
+    gap = min(gap, total * 0.3 / max(n - 1, 1))
+    seg = (total - gap * (n - 1)) / n
+    return [_sub(line, k * (seg + gap), k * (seg + gap) + seg) for k in range(n)]
+
+
+_GEOMETRY_CACHE: dict[tuple[int, int], tuple[Any, _Geometry]] = {}
+
+
+def _geometry(map, height: int) -> _Geometry:
+    key = (id(map), height)
+    hit = _GEOMETRY_CACHE.get(key)
+    if hit is not None and hit[0] is map:
+        return hit[1]
+    g = _Geometry(map, height)
+    if len(_GEOMETRY_CACHE) > 16:
+        _GEOMETRY_CACHE.clear()
+    _GEOMETRY_CACHE[key] = (map, g)
+    return g
+
+
+def _polyline_xy(lines) -> tuple[list, list, list]:
+    """x, y, customdata of (route id, polyline) pairs joined with None separators; customdata = route id."""
+    xs: list = []
+    ys: list = []
+    ids: list = []
+    for rid, line in lines:
+        if xs:
+            xs.append(None)
+            ys.append(None)
+            ids.append(None)
+        for x, y in line:
+            xs.append(round(x, 4))
+            ys.append(round(y, 4))
+            ids.append(rid)
+    return xs, ys, ids
+
+
+# --------------------------------------------------------------------------------------------------------------
+# Text
+# --------------------------------------------------------------------------------------------------------------
+def route_hover(map, route, owner_name: str | None, closed: bool, points_table: Mapping[int, int] = USA_POINTS,
+                *, closed_rule: str = "USA-CLAIM-8") -> str:
+    """Hover text of one route, e.g. ``Denver–Omaha · 4 spaces · purple (Pu) · 7 points · free``.
+
+    Extra lines say tunnel / ferry / double route. ``owner_name`` None means free.
+    """
+    colour = route.colour
+    code = CARD_CODES.get(colour, colour[:2].title())
+    colour_text = f"gray ({code}, any one colour)" if colour == GRAY else f"{colour} ({code})"
+    n = int(route.length)
+    points = points_table.get(n)
+    points_text = f"{points} point{'s' if points != 1 else ''}" if points is not None else "? points"
+    if owner_name is not None:
+        status = f"claimed by {owner_name}"
+    elif closed:
+        status = f"closed ({closed_rule})"
+    else:
+        status = "free"
+    lines = [f"{_name(route.a)}–{_name(route.b)} · {n} space{'s' if n != 1 else ''} · {colour_text} · "
+             f"{points_text} · {status}"]
+    if getattr(route, "tunnel", False):
+        lines.append("tunnel: draw 3 cards when claiming; each one of the route's colour (or a locomotive) "
+                     "costs one more card")
+    locos = int(getattr(route, "ferry_locos", 0) or 0)
+    if locos:
+        lines.append(f"ferry: needs {locos} locomotive{'s' if locos != 1 else ''}")
+    twins = _twins(map, route)
+    if twins:
+        other = ", ".join(f"{t.colour} {t.id}" for t in twins)
+        lines.append(f"double route with {other}")
+    if closed and owner_name is None:
+        lines.append("closed: with 2–3 players only one route of a double route may be used")
+    lines.append(f"route id {route.id}")
+    return "<br>".join(lines)
+
+
+def _twins(map, route) -> tuple:
+    twins = getattr(map, "twins", None)
+    if twins is not None:
+        try:
+            return tuple(twins(route.id))
+        except (KeyError, ValueError, TTRError):
+            return ()
+    if not route.double_group:
+        return ()
+    return tuple(r for r in map.routes if r.id != route.id and r.double_group == route.double_group)
+
+
+# --------------------------------------------------------------------------------------------------------------
+# City label placement
+# --------------------------------------------------------------------------------------------------------------
+# plotly textposition -> (dx, dy) direction of the label box from the city, in label-box units
+_LABEL_SLOTS: tuple[tuple[str, float, float, float], ...] = (
+    # position, horizontal anchor (-1 left of city .. +1 right), vertical (-1 below .. +1 above), preference cost
+    ("top center", 0.0, 1.0, 0.0),
+    ("bottom center", 0.0, -1.0, 0.4),
+    ("middle right", 1.0, 0.0, 0.6),
+    ("middle left", -1.0, 0.0, 0.6),
+    ("top right", 1.0, 1.0, 1.0),
+    ("top left", -1.0, 1.0, 1.0),
+    ("bottom right", 1.0, -1.0, 1.2),
+    ("bottom left", -1.0, -1.0, 1.2),
+)
+_FONT_PX = 12
+_CITY_MARKER = 11
+
+
+def _label_box(x, y, text, slot, upp):
+    _, hx, vy, _ = slot
+    w = (len(text) * _FONT_PX * 0.58 + 2) * upp
+    h = (_FONT_PX + 2) * upp
+    r = (_CITY_MARKER / 2 + 2) * upp
+    if hx == 0:
+        x0 = x - w / 2
+    elif hx > 0:
+        x0 = x + r
+    else:
+        x0 = x - r - w
+    if vy == 0:
+        y0 = y - h / 2
+    elif vy > 0:
+        y0 = y + r
+    else:
+        y0 = y - r - h
+    return (x0, y0, x0 + w, y0 + h)
+
+
+def _place_labels(map, geo: _Geometry) -> dict[str, str]:
+    upp = geo.upp
+    samples: list[tuple[float, float]] = []
+    for line in geo.centre.values():
+        total = _length(line)
+        steps = max(2, int(total / (3 * upp)))
+        samples.extend(_point_at(line, total * i / steps) for i in range(steps + 1))
+    cities = [_name(c) for c in map.cities]
+
+    def crowd(name):
+        x, y = geo.pos[name]
+        return -sum(1 for o in cities if o != name and math.dist(geo.pos[o], (x, y)) < 70 * upp)
+
+    placed: list[tuple[float, float, float, float]] = []
+    result: dict[str, str] = {}
+    for name in sorted(cities, key=lambda n: (crowd(n), n)):
+        x, y = geo.pos[name]
+        best = None
+        for slot in _LABEL_SLOTS:
+            box = _label_box(x, y, name, slot, upp)
+            x0, y0, x1, y1 = box
+            cost = slot[3]
+            cost += 0.35 * sum(1 for sx, sy in samples if x0 <= sx <= x1 and y0 <= sy <= y1)
+            for o in cities:
+                if o != name:
+                    ox, oy = geo.pos[o]
+                    rr = (_CITY_MARKER / 2 + 2) * upp
+                    if x0 - rr <= ox <= x1 + rr and y0 - rr <= oy <= y1 + rr:
+                        cost += 20
+            for b in placed:
+                if x0 < b[2] and b[0] < x1 and y0 < b[3] and b[1] < y1:
+                    cost += 30
+            if x0 < geo.x_range[0] or x1 > geo.x_range[1] or y0 < geo.y_range[0] or y1 > geo.y_range[1]:
+                cost += 10
+            if best is None or cost < best[0]:
+                best = (cost, slot[0], box)
+        result[name] = best[1]
+        placed.append(best[2])
+    return result
+
+
+_LABEL_CACHE: dict[int, tuple[Any, dict[str, str]]] = {}
+
+
+def _labels(map, geo: _Geometry) -> dict[str, str]:
+    hit = _LABEL_CACHE.get(id(geo))
+    if hit is not None and hit[0] is geo:
+        return hit[1]
+    res = _place_labels(map, geo)
+    if len(_LABEL_CACHE) > 16:
+        _LABEL_CACHE.clear()
+    _LABEL_CACHE[id(geo)] = (geo, res)
+    return res
+
+
+# --------------------------------------------------------------------------------------------------------------
+# Building the traces
+# --------------------------------------------------------------------------------------------------------------
+def _trail_walk(geo: _Geometry, trail: Sequence[str]) -> list[tuple[str, bool]] | None:
+    """(route id, reversed?) per trail step so consecutive routes share a city; None if it is not a trail."""
+    if not trail:
+        return []
+    first = geo.routes[trail[0]]
+    for start in (_name(first.a), _name(first.b)):
+        here = start
+        steps = []
+        for rid in trail:
+            r = geo.routes[rid]
+            a, b = _name(r.a), _name(r.b)
+            if here not in (a, b):
+                break
+            canon_a, _ = geo.ends[rid]
+            steps.append((rid, here != canon_a))
+            here = b if here == a else a
+        else:
+            return steps
+    return None
+
+
+def _check_ids(geo: _Geometry, ids, what: str) -> None:
+    for rid in ids:
+        if rid not in geo.routes:
+            raise TTRError(f"{what}: unknown route id {rid!r} (not on this map)")
+
+
+def _traces(map, *, owners, closed, player_names, player_colours, stations, highlight, trail, trail_label,
+            points_table, closed_rule, height) -> tuple[list[dict], dict]:
+    geo = _geometry(map, height)
+    owners = dict(owners or {})
+    closed = set(closed)
+    stations = dict(stations or {})
+    n_seats = len(player_colours)
+    names = list(player_names) if player_names is not None else [c.title() for c in player_colours]
+    if len(names) > n_seats:
+        raise TTRError(f"{len(names)} player names but only {n_seats} player colours")
+    names += [c.title() for c in player_colours[len(names):]]
+    _check_ids(geo, owners, "owners")
+    _check_ids(geo, closed, "closed")
+    for rid, seat in owners.items():
+        if not 0 <= seat < n_seats:
+            raise TTRError(f"owners: route {rid} has seat {seat}, but seats are 0..{n_seats - 1}")
+    for city, seat in stations.items():
+        if city not in geo.pos:
+            raise TTRError(f"stations: unknown city {city!r}")
+        if not 0 <= seat < n_seats:
+            raise TTRError(f"stations: city {city} has seat {seat}, but seats are 0..{n_seats - 1}")
+    if len(highlight) > MAX_HIGHLIGHTS:
+        raise TTRError(f"at most {MAX_HIGHLIGHTS} highlights, got {len(highlight)}")
+    for label, ids in highlight:
+        _check_ids(geo, ids, f"highlight {label!r}")
+    _check_ids(geo, trail, "trail")
+    hex_of = [_player_hex(c) for c in player_colours]
+    upp = geo.upp
+    traces: list[dict] = []
+
+    def scatter(meta, name, **kw):
+        d = dict(type="scatter", meta=meta, name=name, x=kw.pop("x", []), y=kw.pop("y", []),
+                 customdata=kw.pop("customdata", []),
+                 showlegend=kw.pop("showlegend", False), hoverinfo=kw.pop("hoverinfo", "skip"),
+                 visible=kw.pop("visible", True))
+        d.update(kw)
+        traces.append(d)
+        return d
+
+    # 1. highlight glows (under everything)
+    for i in range(MAX_HIGHLIGHTS):
+        if i < len(highlight):
+            label, ids = highlight[i]
+            x, y, cd = _polyline_xy((r, geo.centre[r]) for r in ids)
+            scatter(f"highlight:{i}", str(label), x=x, y=y, customdata=cd, mode="lines", showlegend=True,
+                    line=dict(color=HIGHLIGHT_HEX[i], width=22), opacity=0.55, legendgroup=f"highlight:{i}",
+                    legendrank=200 + i)
+        else:
+            scatter(f"highlight:{i}", f"highlight {i + 1}", mode="lines", line=dict(color=HIGHLIGHT_HEX[i], width=22),
+                    opacity=0.55, legendgroup=f"highlight:{i}", legendrank=200 + i)
+
+    # 1b. trail: a halo along its routes (under them); arrowheads and step numbers are added near the top
+    walk = _trail_walk(geo, trail) if trail else []
+    if walk is None:                     # not a connected trail: draw each route in its own direction
+        walk = [(rid, False) for rid in trail]
+    x, y, cd = _polyline_xy((rid, geo.centre[rid][::-1] if rev else geo.centre[rid]) for rid, rev in walk)
+    scatter("trail", str(trail_label), x=x, y=y, customdata=cd, mode="lines", showlegend=bool(trail),
+            line=dict(color=TRAIL_HEX, width=21), opacity=0.45, legendgroup="trail", legendrank=250)
+
+    free = [rid for rid in geo.order if rid not in owners and rid not in closed]
+    claimed = [rid for rid in geo.order if rid in owners]
+    closed_ids = [rid for rid in geo.order if rid in closed and rid not in owners]
+    tunnels = [rid for rid in geo.order if getattr(geo.routes[rid], "tunnel", False) and rid not in closed_ids]
+    has_tunnels = any(getattr(r, "tunnel", False) for r in map.routes)
+    has_ferries = any(getattr(r, "ferry_locos", 0) for r in map.routes)
+
+    # 2. tunnel borders: a wide dotted dark line under the spaces
+    x, y, cd = _polyline_xy((rid, sp) for rid in tunnels for sp in geo.spaces[rid])
+    scatter("tunnels", "tunnel (dotted border)", x=x, y=y, customdata=cd, mode="lines", showlegend=has_tunnels,
+            line=dict(color="#3b2a1a", width=_SPACE_W + 9, dash="dot"), legendgroup="map", legendrank=300)
+    # 3. outlines + spaces of free routes
+    x, y, cd = _polyline_xy((rid, sp) for rid in free for sp in geo.spaces[rid])
+    scatter("outlines", "route outlines", x=x, y=y, customdata=cd, mode="lines",
+            line=dict(color="#3a3a3a", width=_SPACE_W + _OUTLINE_EXTRA))
+    for colour in COLOURS + (GRAY,):
+        ids = [rid for rid in free if geo.routes[rid].colour == colour]
+        x, y, cd = _polyline_xy((rid, sp) for rid in ids for sp in geo.spaces[rid])
+        scatter(f"spaces:{colour}", f"{colour} routes", x=x, y=y, customdata=cd, mode="lines",
+                line=dict(color=CARD_HEX[colour], width=_SPACE_W))
+    # 4. closed routes, faded
+    x, y, cd = _polyline_xy((rid, sp) for rid in closed_ids for sp in geo.spaces[rid])
+    scatter("closed", "closed (2–3 players)", x=x, y=y, customdata=cd, mode="lines", showlegend=bool(closed_ids),
+            line=dict(color="rgba(120,120,120,0.35)", width=_SPACE_W - 2), legendgroup="map", legendrank=310)
+    # 5. claimed routes: black outline, then one trace per seat in its colour
+    x, y, cd = _polyline_xy((rid, sp) for rid in claimed for sp in geo.spaces[rid])
+    scatter("claimed-outline", "claimed outlines", x=x, y=y, customdata=cd, mode="lines",
+            line=dict(color="#111111", width=_CLAIM_W + 4))
+    active = set(owners.values()) | set(stations.values())
+    for seat in range(n_seats):
+        ids = [rid for rid in claimed if owners[rid] == seat]
+        x, y, cd = _polyline_xy((rid, sp) for rid in ids for sp in geo.spaces[rid])
+        show = seat < len(player_names) if player_names is not None else seat in active
+        scatter(f"seat:{seat}", names[seat], x=x, y=y, customdata=cd, mode="lines+markers", showlegend=show,
+                line=dict(color=hex_of[seat], width=_CLAIM_W),
+                marker=dict(size=0.01, symbol=OWNER_SYMBOLS[seat % len(OWNER_SYMBOLS)], color=hex_of[seat],
+                            line=dict(color="#111111", width=1.5)),
+                legendrank=100 + seat)
+    # 6. ferry locomotive marks on the first `ferry_locos` spaces of each ferry
+    fx, fy, fcd = [], [], []
+    for rid in geo.order:
+        locos = int(getattr(geo.routes[rid], "ferry_locos", 0) or 0)
+        if not locos or rid in closed_ids:
+            continue
+        sps = geo.spaces[rid]
+        for k in _ferry_spaces(len(sps), locos):
+            px, py = _point_at(sps[k], _length(sps[k]) / 2)
+            fx.append(round(px, 4))
+            fy.append(round(py, 4))
+            fcd.append(rid)
+    scatter("ferries", "ferry: locomotive space", x=fx, y=fy, customdata=fcd, mode="markers", showlegend=has_ferries,
+            marker=dict(symbol="circle", size=7, color="#111111", line=dict(color="#ffffff", width=1.5)),
+            legendgroup="map", legendrank=301)
+    # 7. trail steps: an arrowhead at 70 % of each route (pointing along the trail) and its number at 30 %
+    px_, py_, psym, pang, psize, ptext, phover, pcd = [], [], [], [], [], [], [], []
+    for k, (rid, rev) in enumerate(walk):
+        line = geo.centre[rid][::-1] if rev else geo.centre[rid]
+        total = _length(line)
+        r = geo.routes[rid]
+        frm, to = geo.ends[rid][::-1] if rev else geo.ends[rid]
+        hover = f"{trail_label}, step {k + 1}: {frm} → {to} ({r.length} spaces, {rid})"
+        for frac, sym, text in ((0.72, "arrow", ""), (0.28, "circle", str(k + 1))):
+            p = _point_at(line, frac * total)
+            dx, dy = _direction_at(line, frac * total)
+            px_.append(round(p[0], 4)), py_.append(round(p[1], 4))
+            psym.append(sym)
+            pang.append(round(math.degrees(math.atan2(dx, dy)), 1) if sym == "arrow" else 0)
+            psize.append(15 if sym == "arrow" else 17)
+            ptext.append(text)
+            phover.append(hover)
+            pcd.append(rid)
+    scatter("trail-steps", f"{trail_label} steps", x=px_, y=py_, customdata=pcd, mode="markers+text", text=ptext,
+            hovertext=phover, hoverinfo="text", textposition="middle center",
+            textfont=dict(color="#ffffff", size=10, family="Arial Black, Arial, sans-serif"),
+            marker=dict(symbol=psym, size=psize, angle=pang, color=TRAIL_HEX, line=dict(color="#ffffff", width=1.5)),
+            legendgroup="trail")
+    # 8. stations
+    sx, sy, scol, ssym, shover = [], [], [], [], []
+    for city in sorted(stations):
+        seat = stations[city]
+        x0, y0 = geo.pos[city]
+        sx.append(round(x0, 4)), sy.append(round(y0 + 2 * upp, 4))
+        scol.append(hex_of[seat])
+        ssym.append("triangle-up")
+        shover.append(f"{city} · station of {names[seat]}")
+    scatter("stations", "stations", x=sx, y=sy, customdata=sorted(stations), mode="markers", hovertext=shover, hoverinfo="text",
+            marker=dict(symbol=ssym, size=26, color=scol, line=dict(color="#111111", width=1.5)))
+    # 9. cities
+    labels = _labels(map, geo)
+    cx, cy, ctext, cpos, chover = [], [], [], [], []
+    for c in map.cities:
+        name = _name(c)
+        cx.append(geo.pos[name][0]), cy.append(geo.pos[name][1])
+        ctext.append(name)
+        cpos.append(labels[name])
+        chover.append(_city_hover(map, name))
+    scatter("cities", "cities", x=cx, y=cy, customdata=ctext, mode="markers+text", text=ctext, textposition=cpos,
+            hovertext=chover, hoverinfo="text", cliponaxis=False,
+            textfont=dict(size=_FONT_PX, color=INK, family="Arial, Helvetica, sans-serif", shadow="auto"),
+            marker=dict(symbol="circle", size=_CITY_MARKER, color="#fffdf5", line=dict(color=INK, width=2.2)))
+    # 10. route midpoints: the click targets
+    mx, my, mid, msym, mcol, msize, mop, mhover, mline = [], [], [], [], [], [], [], [], []
+    for rid in geo.order:
+        r = geo.routes[rid]
+        x0, y0 = geo.mid[rid]
+        mx.append(round(x0, 4)), my.append(round(y0, 4)), mid.append(rid)
+        seat = owners.get(rid)
+        if seat is not None:
+            msym.append(OWNER_SYMBOLS[seat % len(OWNER_SYMBOLS)])
+            mcol.append(hex_of[seat])
+            msize.append(14)
+            mop.append(1.0)
+            mline.append("#111111")
+        else:
+            msym.append(CARD_SYMBOLS.get(r.colour, "circle"))
+            mcol.append(CARD_HEX.get(r.colour, r.colour))
+            msize.append(10 if r.colour != GRAY else 9)
+            mop.append(0.35 if rid in closed else 1.0)
+            mline.append("#333333")
+        owner_name = names[seat] if seat is not None else None
+        mhover.append(route_hover(map, r, owner_name, rid in closed, points_table, closed_rule=closed_rule))
+    scatter("routes", "routes", x=mx, y=my, mode="markers", customdata=mid, hovertext=mhover, hoverinfo="text",
+            marker=dict(symbol=msym, color=mcol, size=msize, opacity=mop, line=dict(color=mline, width=1.5)))
+
+    layout = dict(title=_title(map, None))
+    return traces, layout
+
+
+def _ferry_spaces(n: int, locos: int) -> list[int]:
+    """Which spaces of an n-space ferry carry the locomotive marks (spread out, centre first)."""
+    locos = min(locos, n)
+    if locos == n:
+        return list(range(n))
+    if locos == 1:
+        return [n // 2] if n % 2 else [n // 2 - 1]
+    return sorted({round(i * (n - 1) / (locos - 1)) for i in range(locos)})
+
+
+def _city_hover(map, name: str) -> str:
+    nbrs: dict[str, list[str]] = defaultdict(list)
+    for r in map.routes:
+        a, b = _name(r.a), _name(r.b)
+        if name in (a, b):
+            other = b if a == name else a
+            nbrs[other].append(f"{r.length} {CARD_CODES.get(r.colour, r.colour)}")
+    parts = [f"{o} ({', '.join(v)})" for o, v in sorted(nbrs.items())]
+    lines = [f"<b>{name}</b> · {len(parts)} neighbour{'s' if len(parts) != 1 else ''}"]
+    row = ""
+    for p in parts:
+        if row and len(row) + len(p) > 60:
+            lines.append(row.rstrip(", "))
+            row = ""
+        row += p + ", "
+    if row:
+        lines.append(row.rstrip(", "))
+    return "<br>".join(lines)
+
+
+def _title(map, title: str | None) -> str:
+    text = title if title is not None else str(getattr(map, "name", "") or getattr(map, "key", "board"))
+    if getattr(map, "provisional", False) and "PROVISIONAL" not in text:
+        text = f"{text} — PROVISIONAL"
+    return text
+
+
+# --------------------------------------------------------------------------------------------------------------
+# Public API
+# --------------------------------------------------------------------------------------------------------------
+def board_figure(map, *, owners: Mapping[str, int] | None = None, closed: Collection[str] = (),
+                 player_names: Sequence[str] | None = None, player_colours: Sequence[str] = PLAYER_COLOURS,
+                 stations: Mapping[str, int] | None = None,
+                 highlight: Sequence[tuple[str, Sequence[str]]] = (),
+                 trail: Sequence[str] = (), trail_label: str = "Longest trail",
+                 title: str | None = None, height: int = 650,
+                 points_table: Mapping[int, int] = USA_POINTS, closed_rule: str = "USA-CLAIM-8") -> go.Figure:
+    """The board as a ``go.Figure`` (see the module docstring for the trace structure).
+
+    ``owners``: route id -> seat; ``closed``: route ids closed to everybody; ``stations``: city -> seat;
+    ``highlight``: up to four ``(label, route ids)`` drawn as glowing halos; ``trail``: ordered route ids drawn
+    with arrows and step numbers. Click targets are the markers of the trace named ``"routes"``
+    (``customdata`` = route id).
+    """
+    traces, _ = _traces(map, owners=owners, closed=closed, player_names=player_names,
+                        player_colours=tuple(player_colours), stations=stations, highlight=tuple(highlight),
+                        trail=tuple(trail), trail_label=trail_label, points_table=points_table,
+                        closed_rule=closed_rule, height=height)
+    geo = _geometry(map, height)
+    fig = go.Figure(data=[go.Scatter({k: v for k, v in t.items() if k != "type"}) for t in traces])
+    annotations = []
+    top = 60
+    if getattr(map, "provisional", False):
+        note = getattr(map, "provisional_note", "") or "This map's data is provisional."
+        annotations.append(dict(
+            text=f"<b>PROVISIONAL MAP</b> — {_wrap(note, 110)}", xref="paper", yref="paper", x=0.0, y=1.0,
+            xanchor="left", yanchor="bottom", showarrow=False, align="left",
+            font=dict(size=12, color="#8a1c00"), bgcolor="#fff0d6", bordercolor="#d9480f", borderwidth=1.5,
+            borderpad=5))
+        top = 60 + 18 * (1 + _wrap(note, 110).count("<br>"))
+    fig.update_layout(
+        title=dict(text=_title(map, title), x=0.01, xanchor="left", y=0.985, yanchor="top",
+                   font=dict(size=20, color=INK)),
+        height=height, margin=dict(l=10, r=10, t=top + 10, b=40),
+        paper_bgcolor=BACKGROUND, plot_bgcolor=BACKGROUND,
+        xaxis=dict(visible=False, range=list(geo.x_range), constrain="domain"),
+        yaxis=dict(visible=False, range=list(geo.y_range), scaleanchor="x", scaleratio=1, constrain="domain"),
+        hovermode="closest", hoverlabel=dict(bgcolor="#ffffff", font_size=12, align="left"),
+        legend=dict(orientation="h", x=0.0, xanchor="left", y=0.0, yanchor="top", font=dict(size=12),
+                    bgcolor="rgba(255,255,255,0.6)", itemsizing="constant", groupclick="toggleitem",
+                    tracegroupgap=4),
+        annotations=annotations, dragmode="pan", clickmode="event",
+        font=dict(family="Arial, Helvetica, sans-serif"),
+        meta=dict(ttr_board=str(getattr(map, "key", "")), seats=len(player_colours)),
+    )
+    return fig
+
+
+def update_board(fig, map, *, owners: Mapping[str, int] | None = None, closed: Collection[str] = (),
+                 player_names: Sequence[str] | None = None, player_colours: Sequence[str] = PLAYER_COLOURS,
+                 stations: Mapping[str, int] | None = None,
+                 highlight: Sequence[tuple[str, Sequence[str]]] = (),
+                 trail: Sequence[str] = (), trail_label: str = "Longest trail",
+                 title: str | None = None, height: int | None = None,
+                 points_table: Mapping[int, int] = USA_POINTS, closed_rule: str = "USA-CLAIM-8") -> None:
+    """Redraw claims/highlights/trail of a figure made by ``board_figure`` in place.
+
+    Works on ``go.Figure`` and ``go.FigureWidget`` (inside ``batch_update()``: one message to the browser).
+    Traces keep their number, order and ``meta`` keys; only data, legend labels and visibility change.
+    ``height`` None keeps the figure's height.
+    """
+    if height is None:
+        height = fig.layout.height or 650
+    traces, _ = _traces(map, owners=owners, closed=closed, player_names=player_names,
+                        player_colours=tuple(player_colours), stations=stations, highlight=tuple(highlight),
+                        trail=tuple(trail), trail_label=trail_label, points_table=points_table,
+                        closed_rule=closed_rule, height=height)
+    meta = fig.layout.meta if isinstance(fig.layout.meta, dict) else {}
+    if meta.get("ttr_board") != str(getattr(map, "key", "")) or [t.meta for t in fig.data] != [t["meta"] for t in traces]:
+        raise TTRError("update_board: this figure was not made by board_figure for this map "
+                       "(its traces differ); make a new one with board_figure")
+    with fig.batch_update():
+        for old, new in zip(fig.data, traces):
+            for key, value in new.items():
+                if key in ("type", "meta"):
+                    continue
+                if isinstance(value, dict):
+                    old[key].update(value)
+                else:
+                    old[key] = value
+        fig.layout.title.text = _title(map, title)
+        if fig.layout.height != height:
+            fig.layout.height = height
+
+
+def trace_index(fig, key: str) -> int:
+    """Position of the trace with ``meta == key`` (e.g. ``"routes"``, ``"seat:1"``, ``"highlight:0"``)."""
+    for i, t in enumerate(fig.data):
+        if t.meta == key:
+            return i
+    raise KeyError(key)
+
+
+def board_png(fig, path, width: int = 1200, height: int = 800, scale: float = 1.0) -> str:
+    """Write the figure as a PNG with kaleido (offline; needs Chromium, e.g. Debian's ``chromium``)."""
+    import plotly.io as pio
+
+    static = go.Figure(fig) if isinstance(fig, go.FigureWidget) else fig
+    static = go.Figure(static)
+    static.update_layout(height=height, width=width)
+    pio.write_image(static, str(path), format="png", width=width, height=height, scale=scale)
+    return str(path)
+
+
+def _wrap(text: str, width: int) -> str:
+    words = str(text).split()
+    lines, row = [], ""
+    for w in words:
+        if row and len(row) + 1 + len(w) > width:
+            lines.append(row)
+            row = w
+        else:
+            row = f"{row} {w}" if row else w
+    if row:
+        lines.append(row)
+    return "<br>".join(lines)

@@ -1,0 +1,201 @@
+"""Scoring as a breakdown: routes, each ticket ±, the longest trail (the trail itself), extras, totals, and the
+winner with the tie-break that decided it (USA-SCORE-1..4). ``score`` works at any moment of a game: before
+the end it answers "what if the game ended now".
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Sequence
+
+from .engine import seat_name
+from .state import FREE, GameState
+from .trail import Trail, longest_trail
+from .variants import Variant, get_variant
+
+
+@dataclass(frozen=True)
+class TicketResult:
+    id: str
+    a: str
+    b: str
+    points: int
+    completed: bool
+    path: tuple[str, ...] = ()          # route ids joining a and b (for completed tickets)
+    via: tuple[str, ...] = ()           # borrowed routes used (Europe stations)
+
+    @property
+    def value(self) -> int:
+        return self.points if self.completed else -self.points
+
+
+@dataclass(frozen=True)
+class PlayerScore:
+    seat: int
+    name: str
+    route_points: int
+    routes: tuple[str, ...]
+    tickets: tuple[TicketResult, ...]
+    longest: Trail
+    longest_bonus: int
+    extras: tuple[tuple[str, int], ...] = ()     # (label, points): e.g. ("stations not built", 8)
+    notes: tuple[str, ...] = ()                  # e.g. which route each station borrowed
+    stats: tuple[tuple[str, int], ...] = ()      # tie-break figures a feature adds (e.g. ("stations_used", 1))
+
+    @property
+    def ticket_points(self) -> int:
+        return sum(t.value for t in self.tickets)
+
+    @property
+    def completed(self) -> int:
+        return sum(1 for t in self.tickets if t.completed)
+
+    @property
+    def total(self) -> int:
+        return self.route_points + self.ticket_points + self.longest_bonus + sum(p for _, p in self.extras)
+
+    def stat(self, key: str, default: int = 0) -> int:
+        return dict(self.stats).get(key, default)
+
+    def to_dict(self) -> dict:
+        return {
+            "seat": self.seat, "name": self.name, "route_points": self.route_points, "routes": list(self.routes),
+            "tickets": [{"id": t.id, "a": t.a, "b": t.b, "points": t.points, "completed": t.completed,
+                         "value": t.value, "path": list(t.path), "via": list(t.via)} for t in self.tickets],
+            "ticket_points": self.ticket_points, "completed": self.completed,
+            "longest": {"length": self.longest.length, "routes": list(self.longest.routes), "cities": list(self.longest.cities)},
+            "longest_bonus": self.longest_bonus, "extras": [list(e) for e in self.extras], "notes": list(self.notes),
+            "total": self.total,
+        }
+
+
+@dataclass(frozen=True)
+class ScoreSheet:
+    players: tuple[PlayerScore, ...]
+    winners: tuple[int, ...]
+    decided_by: str          # how the winner was found, with the rule id
+    final: bool              # False: the game is not over, this is "if it ended now"
+
+    def to_dict(self) -> dict:
+        return {"players": [p.to_dict() for p in self.players], "winners": list(self.winners),
+                "decided_by": self.decided_by, "final": self.final}
+
+    def table(self) -> str:
+        """A plain-text breakdown (the CLI prints it; notebooks show it when there is no kernel)."""
+        extra_labels: list[str] = []
+        for p in self.players:
+            for label, _ in p.extras:
+                if label not in extra_labels:
+                    extra_labels.append(label)
+        head = ["", "routes", "tickets", "longest", *extra_labels, "total"]
+        rows = []
+        for p in self.players:
+            ex = dict(p.extras)
+            rows.append([p.name, str(p.route_points), f"{p.ticket_points:+d} ({p.completed}/{len(p.tickets)})",
+                         f"{p.longest.length}{' +' + str(p.longest_bonus) if p.longest_bonus else ''}",
+                         *[str(ex.get(label, 0)) for label in extra_labels], str(p.total)])
+        widths = [max(len(r[i]) for r in [head] + rows) for i in range(len(head))]
+        lines = ["  ".join(c.ljust(w) if i == 0 else c.rjust(w) for i, (c, w) in enumerate(zip(r, widths))) for r in [head] + rows]
+        lines.append(("Winner: " if len(self.winners) == 1 else "Winners: ")
+                     + ", ".join(self.players[w].name for w in self.winners) + f" — {self.decided_by}")
+        return "\n".join(lines)
+
+
+def owned_edges(v: Variant, state: GameState, seat: int) -> list[tuple[str, str, int, str]]:
+    return [(r.a, r.b, r.length, r.id) for r in v.map.routes if state.claims[r.index] == seat]
+
+
+def connect_path(edges: Sequence[tuple[str, str, int, str]], a: str, b: str) -> tuple[str, ...] | None:
+    """Route ids of a path a→b over ``edges`` (fewest routes; ties by route id), or None (USA-TICKET-4)."""
+    if a == b:
+        return ()
+    adj: dict[str, list[tuple[str, str]]] = {}
+    for x, y, _, rid in sorted(edges, key=lambda e: e[3]):
+        adj.setdefault(x, []).append((y, rid))
+        adj.setdefault(y, []).append((x, rid))
+    prev: dict[str, tuple[str, str]] = {a: ("", "")}
+    frontier = [a]
+    while frontier:
+        nxt = []
+        for city in frontier:
+            for other, rid in adj.get(city, ()):
+                if other not in prev:
+                    prev[other] = (city, rid)
+                    if other == b:
+                        path = []
+                        while other != a:
+                            other, rid2 = prev[other]
+                            path.append(rid2)
+                        return tuple(reversed(path))
+                    nxt.append(other)
+        frontier = nxt
+    return None
+
+
+def ticket_results(v: Variant, seat_tickets: Sequence[str], edges: Sequence[tuple[str, str, int, str]],
+                   borrowed: frozenset[str] = frozenset()) -> tuple[TicketResult, ...]:
+    out = []
+    for tid in seat_tickets:
+        t = v.map.ticket(tid)
+        path = connect_path(edges, t.a, t.b)
+        out.append(TicketResult(t.id, t.a, t.b, t.points, path is not None, path or (),
+                                tuple(r for r in (path or ()) if r in borrowed)))
+    return tuple(out)
+
+
+def score(state: GameState) -> ScoreSheet:
+    v = get_variant(state.variant)
+    st = v.settings
+    players = []
+    for seat, p in enumerate(state.players):
+        edges = owned_edges(v, state, seat)
+        routes = tuple(e[3] for e in edges)
+        route_points = sum(v.route_points(e[2]) for e in edges)       # USA-SCORE-1, recounted from the board
+        players.append(PlayerScore(seat=seat, name=seat_name(seat), route_points=route_points, routes=routes,
+                                   tickets=ticket_results(v, p.tickets, edges),   # USA-SCORE-2 / USA-TICKET-4
+                                   longest=longest_trail(edges), longest_bonus=0))
+    if st.longest_bonus:                                              # USA-SCORE-3: ties all get it
+        best = max(ps.longest.length for ps in players)
+        if best > 0:
+            players = [ps if ps.longest.length != best else _with(ps, longest_bonus=st.longest_bonus) for ps in players]
+    sheet = {"players": players}
+    for f in v.features:
+        f.score(v, state, sheet)
+    players = sheet["players"]
+    winners, decided_by = _winners(v, players)
+    return ScoreSheet(tuple(players), winners, decided_by, state.phase == "over")
+
+
+def _with(ps: PlayerScore, **changes) -> PlayerScore:
+    from dataclasses import replace
+    return replace(ps, **changes)
+
+
+_TIE_BREAKS = {
+    # name: (key: larger is better, words)
+    "tickets": (lambda ps: ps.completed, "most completed tickets"),
+    "longest": (lambda ps: 1 if ps.longest_bonus else 0, "holds the longest-path bonus"),
+    "fewest_stations": (lambda ps: -ps.stat("stations_used"), "fewest stations used"),
+    "goods": (lambda ps: ps.stat("goods_tokens"), "most goods tokens"),
+    "big_cities": (lambda ps: ps.stat("big_cities"), "most Big Cities cards"),
+}
+
+
+def _winners(v: Variant, players: Sequence[PlayerScore]) -> tuple[tuple[int, ...], str]:
+    """USA-SCORE-4: most points; ties broken by the variant's chain; still tied: shared victory."""
+    rule = v.rule("USA-SCORE-4")
+    best = max(ps.total for ps in players)
+    tied = [ps for ps in players if ps.total == best]
+    if len(tied) == 1:
+        return (tied[0].seat,), f"most points ({best}) ({rule})"
+    steps = [f"tied on {best} points"]
+    for name in v.settings.tie_breaks:
+        key, words = _TIE_BREAKS[name]
+        top = max(key(ps) for ps in tied)
+        tied = [ps for ps in tied if key(ps) == top]
+        steps.append(words)
+        if len(tied) == 1:
+            return (tied[0].seat,), f"{', then '.join(steps)} ({rule})"
+    return tuple(ps.seat for ps in tied), f"{', then '.join(steps)}: still tied, the victory is shared ({rule}; sharing is an interpretation)"
+
+
+__all__ = ["TicketResult", "PlayerScore", "ScoreSheet", "score", "connect_path", "ticket_results", "owned_edges"]

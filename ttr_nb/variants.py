@@ -1,0 +1,180 @@
+"""Variants are settings + features, looked up by name in a registry (no ``if variant == ...`` anywhere).
+
+``Settings`` holds the numbers and tables of a rule book; a ``Feature`` is a small hook object for a mechanic
+the base game lacks (tunnels, stations, passengers, express cards ...). The engine calls the hooks at fixed
+points; the base game (USA) has no features at all.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from functools import cached_property
+from typing import TYPE_CHECKING, Any, Mapping, Sequence
+
+from .cards import CARD_NAMES
+from .errors import TTRError
+
+if TYPE_CHECKING:  # pragma: no cover
+    from .maps import Map, Route
+    from .state import GameState, Pending
+
+
+@dataclass(frozen=True)
+class Settings:
+    trains: int = 45                                   # USA-COMP-2
+    min_players: int = 2                               # USA-COMP-5
+    max_players: int = 5
+    start_hand: int = 4                                # USA-SETUP-2
+    market_size: int = 5
+    market_loco_limit: int = 3                         # USA-DRAW-6: 3 face-up locomotives reset the market
+    route_points: Mapping[int, int] = field(default_factory=lambda: {1: 1, 2: 2, 3: 4, 4: 7, 5: 10, 6: 15})
+    setup_deals: tuple[tuple[str, int], ...] = (("regular", 3),)   # USA-SETUP-3
+    setup_min_keep: int = 2
+    setup_returns: str = "bottom"                      # "bottom" of the deck, or "out" of the game (Europe)
+    decks_out_after_setup: tuple[str, ...] = ()        # Europe: the undealt long tickets leave the game
+    ticket_deck: str = "regular"                       # where USA-TICKET-1 draws from
+    ticket_draw: int = 3
+    ticket_min_keep: int = 1                           # USA-TICKET-2
+    end_trains: int = 2                                # USA-END-1
+    longest_bonus: int = 10                            # USA-SCORE-3
+    twin_min_players: int = 4                          # USA-CLAIM-8: both twins usable from this many players
+    tie_breaks: tuple[str, ...] = ("tickets", "longest")   # USA-SCORE-4
+    max_market_resets: int = 20                        # interpretation of USA-DRAW-6 "if it cannot be avoided, stop"
+
+
+class Feature:
+    """Hooks a mechanic into the engine. Every method has a do-nothing default.
+
+    ``tx`` arguments are the engine's mutable transaction (``ttr_nb.engine.Tx``): a feature changes the state
+    only through it, so a refused action changes nothing.
+    """
+
+    name: str = ""
+    pending_kinds: tuple[str, ...] = ()               # pending sub-steps this feature owns
+
+    def setup(self, variant: "Variant", tx) -> None: ...
+
+    def turn_actions(self, variant: "Variant", state: "GameState", seat: int) -> list:
+        """Extra whole-turn actions (in defined order), e.g. building a station."""
+        return []
+
+    def pending_actions(self, variant: "Variant", state: "GameState", pending: "Pending") -> list:
+        return []
+
+    def handles(self, action) -> bool:
+        return False
+
+    def check(self, variant: "Variant", state: "GameState", action, seat: int) -> None:
+        """Raise IllegalAction if ``action`` (one this feature handles) is illegal."""
+
+    def apply(self, variant: "Variant", tx, action, seat: int) -> None: ...
+
+    def on_claim(self, variant: "Variant", tx, seat: int, route: "Route", payment) -> bool:
+        """Called before a claim takes effect; return True when the feature took over (e.g. a tunnel)."""
+        return False
+
+    def claim_payment_problem(self, variant: "Variant", route: "Route", payment) -> tuple[str, str] | None:
+        """(reason, rule id) when a payment breaks a feature's rule (e.g. ferry locomotives), else None."""
+        return None
+
+    def min_locos(self, route: "Route") -> int:
+        return 0
+
+    def trains_elsewhere(self, state: "GameState", seat: int) -> int:
+        """Trains of ``seat`` the feature placed off the routes (for the train-count invariant)."""
+        return 0
+
+    def held_cards(self, state: "GameState") -> list[int]:
+        """Card kinds the feature holds outside the usual piles (for conservation checks)."""
+        return []
+
+    def score(self, variant: "Variant", state: "GameState", sheet: dict) -> None:
+        """Adjust a score sheet in place (extra lines, ticket completion via borrowed routes ...)."""
+
+    def validate(self, variant: "Variant", state: "GameState", problems: list[str]) -> None: ...
+
+    def observe(self, variant: "Variant", state: "GameState", seat: int | None, view: dict) -> None: ...
+
+
+@dataclass(frozen=True)
+class Variant:
+    key: str
+    name: str
+    map_key: str
+    rule_prefix: str                                   # "USA", "EU", ...
+    settings: Settings = field(default_factory=Settings)
+    features: tuple[Feature, ...] = ()
+    aliases: tuple[str, ...] = ()
+    rule_map: Mapping[str, str] = field(default_factory=dict)   # base rule family -> this variant's id ("USA-DRAW" -> "EU-DRAW-1")
+    description: str = ""
+    card_kinds: int = len(CARD_NAMES)
+
+    @cached_property
+    def map(self) -> "Map":
+        from .maps import load_map
+        return load_map(self.map_key)
+
+    def rule(self, rule_id: str) -> str:
+        """This variant's citation for a base rule: for Europe, USA-DRAW-4 is cited as "EU-DRAW-1/USA-DRAW-4"."""
+        if rule_id.startswith(self.rule_prefix + "-"):
+            return rule_id
+        family = rule_id.rsplit("-", 1)[0]
+        own = self.rule_map.get(rule_id) or self.rule_map.get(family)
+        return f"{own}/{rule_id}" if own else rule_id
+
+    def route_points(self, length: int) -> int:
+        return self.settings.route_points.get(length, 0)
+
+    def feature(self, name: str) -> Feature | None:
+        for f in self.features:
+            if f.name == name:
+                return f
+        return None
+
+    @cached_property
+    def deck_counts(self) -> tuple[int, ...]:
+        counts = [0] * self.card_kinds
+        for name, n in self.map.deck:
+            counts[CARD_NAMES.index(name)] = n
+        return tuple(counts)
+
+
+_REGISTRY: dict[str, Variant] = {}
+_ALIASES: dict[str, str] = {}
+
+
+def register(variant: Variant) -> Variant:
+    _REGISTRY[variant.key] = variant
+    for name in (variant.key, *variant.aliases):
+        _ALIASES[name.lower()] = variant.key
+    return variant
+
+
+def get_variant(name: "str | Variant") -> Variant:
+    if isinstance(name, Variant):
+        return name
+    _load_builtin()
+    key = _ALIASES.get(str(name).strip().lower())
+    if key is None:
+        raise TTRError(f"unknown variant {name!r}; known: {', '.join(available_variants())}")
+    return _REGISTRY[key]
+
+
+def available_variants() -> list[str]:
+    _load_builtin()
+    return sorted(_REGISTRY)
+
+
+_BUILTIN = ("usa",)   # modules under ttr_nb that register the shipped variants
+_loaded = False
+
+
+def _load_builtin() -> None:
+    global _loaded
+    if not _loaded:
+        _loaded = True
+        import importlib
+        for module in _BUILTIN:
+            importlib.import_module(f"ttr_nb.{module}")
+
+
+__all__ = ["Settings", "Feature", "Variant", "register", "get_variant", "available_variants"]
