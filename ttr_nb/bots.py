@@ -15,7 +15,7 @@ from .actions import Action, Claim, DrawDeck, DrawFaceUp, DrawTickets, KeepTicke
 from .cards import CARD_NAMES, COLOURS, GRAY, LOCO
 from .engine import claimable_routes, legal_actions, route_payments, seat_name
 from .errors import TTRError
-from .rng import choice_index, stream
+from .rng import Counter
 from .state import FREE, GameState
 from .variants import Variant, get_variant
 
@@ -26,18 +26,6 @@ class Bot(Protocol):
     def choose(self, state: GameState, seat: int) -> tuple[Action, str]: ...
 
 
-def affordable(v: Variant, route, hand: Sequence[int], min_locos: int = 0) -> bool:
-    """Whether some legal payment exists for ``route`` from ``hand`` (fast test, no enumeration)."""
-    locos = hand[LOCO]
-    if locos < min_locos:
-        return False
-    if route.colour == GRAY:
-        best = max(hand[: len(COLOURS)])
-    else:
-        best = hand[_colour_index(route.colour)]
-    return min(best, route.length - min_locos) + locos >= route.length and (best > 0 or locos >= route.length)
-
-
 _COLOUR_INDEX = {c: i for i, c in enumerate(COLOURS)}
 
 
@@ -45,53 +33,48 @@ def _colour_index(colour: str) -> int:
     return _COLOUR_INDEX[colour]
 
 
-def _min_locos(v: Variant, route) -> int:
-    return max((f.min_locos(route) for f in v.features), default=0)
-
-
 class RandomBot:
     """Uniform over the kinds of action available (draw / claim / tickets / variant actions), then uniform within
-    the kind. (Uniform over all actions would almost always claim: one route has many legal payments.)"""
+    the kind. (Uniform over all actions would almost always claim: one route has many legal payments.)
+
+    The kinds are tried in a random order and the first available one is taken — the same distribution as
+    listing the available kinds first, without scanning every route on every turn.
+    """
 
     def __init__(self, seed: int = 0):
         self.seed = seed
         self.name = "random"
 
     def choose(self, state: GameState, seat: int) -> tuple[Action, str]:
-        r = stream(self.seed, f"random-bot/{seat}", state.ply)
+        r = Counter(self.seed, seat, state.ply, state.seed)
         v = get_variant(state.variant)
         if state.pending:
             acts = legal_actions(state, seat)
-            a = acts[choice_index(r, len(acts))]
-            return a, "picks at random among the legal choices"
-        kinds: list[tuple[str, object]] = []
-        if state.deck or any(state.discard):          # USA-DRAW-8: otherwise no train card may be drawn
-            kinds.append(("draw", None))
-        hand = state.players[seat].hand
-        routes = [rt for rt in claimable_routes(v, state, seat) if affordable(v, rt, hand, _min_locos(v, rt))]
-        if routes:
-            kinds.append(("claim", routes))
-        if state.ticket_deck(v.settings.ticket_deck):
-            kinds.append(("tickets", None))
-        extra = [a for f in v.features for a in f.turn_actions(v, state, seat)]
-        if extra:
-            kinds.append(("extra", extra))
-        if not kinds:
-            acts = legal_actions(state, seat)
-            return acts[0], "nothing else is possible"
-        kind, data = kinds[choice_index(r, len(kinds))]
-        if kind == "draw":
-            opts: list[Action] = [DrawDeck(seat=seat)] + [
-                DrawFaceUp(slot=i + 1, seat=seat) for i, c in enumerate(state.market) if c is not None]
-            return opts[choice_index(r, len(opts))], "draws a train card at random"
-        if kind == "claim":
-            route = data[choice_index(r, len(data))]
-            pays = route_payments(v, route, hand)
-            return Claim(route=route.id, payment=pays[choice_index(r, len(pays))], seat=seat), \
-                f"claims {route.a}–{route.b} at random"
-        if kind == "tickets":
-            return DrawTickets(seat=seat), "draws tickets at random"
-        return data[choice_index(r, len(data))], "picks a variant action at random"
+            return acts[r.index(len(acts))], "picks at random among the legal choices"
+        kinds = ["draw", "claim", "tickets"] + (["extra"] if v.features else [])
+        while kinds:
+            kind = kinds.pop(r.index(len(kinds)))
+            if kind == "draw":
+                if state.deck or any(state.discard):      # USA-DRAW-8: otherwise no train card may be drawn
+                    opts = [DrawDeck(seat=seat)] + [DrawFaceUp(slot=i + 1, seat=seat)
+                                                    for i, c in enumerate(state.market) if c is not None]
+                    return opts[r.index(len(opts))], "draws a train card at random"
+            elif kind == "claim":
+                routes = claimable_routes(v, state, seat, affordable_only=True)
+                if routes:
+                    route = routes[r.index(len(routes))]
+                    pays = route_payments(v, route, state.players[seat].hand)
+                    return (Claim(route=route.id, payment=pays[r.index(len(pays))], seat=seat),
+                            f"claims {route.a}–{route.b} at random")
+            elif kind == "tickets":
+                if state.ticket_deck(v.settings.ticket_deck):
+                    return DrawTickets(seat=seat), "draws tickets at random"
+            else:
+                extra = [a for f in v.features for a in f.turn_actions(v, state, seat)]
+                if extra:
+                    return extra[r.index(len(extra))], "picks a variant action at random"
+        acts = legal_actions(state, seat)
+        return acts[0], "nothing else is possible"
 
 
 # ---------------------------------------------------------------------------------------------
@@ -323,7 +306,7 @@ class MixedBot:
         self._greedy = GreedyBot(seed)
 
     def choose(self, state: GameState, seat: int) -> tuple[Action, str]:
-        r = stream(self.seed, f"mixed-bot/{seat}", state.ply)
+        r = Counter(self.seed, seat, state.ply, state.seed, 1)
         if r.random() < self.strength:
             a, why = self._greedy.choose(state, seat)
             return a, f"[greedy] {why}"
@@ -347,4 +330,4 @@ def make_bot(spec: str, seed: int = 0) -> Bot:
     return MixedBot(strength, seed)
 
 
-__all__ = ["Bot", "RandomBot", "GreedyBot", "MixedBot", "make_bot", "cheapest_path", "plan_for", "Plan", "affordable"]
+__all__ = ["Bot", "RandomBot", "GreedyBot", "MixedBot", "make_bot", "cheapest_path", "plan_for", "Plan"]

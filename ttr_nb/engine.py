@@ -58,7 +58,7 @@ class Tx:
         self.deck = list(s.deck)
         self.market = list(s.market)
         self.discard = list(s.discard)
-        self.ticket_decks = {name: list(ids) for name, ids in s.ticket_decks}
+        self.ticket_decks = None          # copied on first use (see decks()): most actions never touch tickets
         self.tickets_out = s.tickets_out
         self.claims = s.claims          # a tuple; replaced (not mutated) when a route is claimed
         self.players = list(s.players)
@@ -156,9 +156,16 @@ class Tx:
         self.event("claim", "USA-CLAIM-9", f"{seat_name(seat)} claimed {route.a}–{route.b} ({route.length}) for {points} points")
 
     # -- tickets -------------------------------------------------------------------------------
+    def decks(self) -> dict[str, list[str]]:
+        """The ticket decks, as mutable lists (copied from the state on first use)."""
+        if self.ticket_decks is None:
+            self.ticket_decks = {name: list(ids) for name, ids in self.s.ticket_decks}
+        return self.ticket_decks
+
     def offer_tickets(self, seat: int, deck: str, n: int, min_keep: int, returns: str) -> None:
-        pile = self.ticket_decks.setdefault(deck, [])
-        offered, self.ticket_decks[deck] = pile[:n], pile[n:]
+        decks = self.decks()
+        pile = decks.setdefault(deck, [])
+        offered, decks[deck] = pile[:n], pile[n:]
         self.pending.append(Pending("choose_tickets", seat, (("min_keep", min_keep), ("offered", tuple(offered)), ("returns", returns))))
 
     def ticket_deck_of(self, ticket_id: str) -> str:
@@ -198,7 +205,8 @@ class Tx:
         return GameState(
             variant=s.variant, n_players=s.n_players, seed=s.seed,
             deck=tuple(self.deck), market=tuple(self.market), discard=tuple(self.discard),
-            ticket_decks=tuple(sorted((k, tuple(v)) for k, v in self.ticket_decks.items())),
+            ticket_decks=s.ticket_decks if self.ticket_decks is None else tuple(
+                sorted((k, tuple(v)) for k, v in self.ticket_decks.items())),
             tickets_out=tuple(self.tickets_out), claims=self.claims, players=tuple(self.players),
             phase=self.phase, current=self.current, pending=tuple(self.pending),
             final_turns_left=self.final_turns_left, turn=self.turn, ply=s.ply + 1, passes=self.passes,
@@ -241,13 +249,13 @@ def new_game(variant: str | Variant = "usa", players: int = 4, seed: int = 0, *,
     for seat in range(players):                       # USA-SETUP-3
         offered: list[str] = []
         for deck_name, n in st.setup_deals:
-            pile = tx.ticket_decks.get(deck_name, [])
+            pile = tx.decks().get(deck_name, [])
             offered += pile[:n]
-            tx.ticket_decks[deck_name] = pile[n:]
+            tx.decks()[deck_name] = pile[n:]
         tx.pending.append(Pending("choose_tickets", seat, (("min_keep", st.setup_min_keep), ("offered", tuple(offered)),
                                                            ("returns", st.setup_returns))))
     for deck_name in st.decks_out_after_setup:        # EU-SETUP-2
-        tx.tickets_out = tuple(tx.tickets_out) + tuple(tx.ticket_decks.pop(deck_name, []))
+        tx.tickets_out = tuple(tx.tickets_out) + tuple(tx.decks().pop(deck_name, []))
     for f in v.features:
         f.setup(v, tx)
     state = tx.freeze()
@@ -549,7 +557,7 @@ def _apply_keep(tx: Tx, action: KeepTickets, seat: int, pending: Pending) -> Non
             where = "out of the game"
         else:                                      # USA-SETUP-3 / USA-TICKET-2: bottom of the deck
             for t in returned:
-                tx.ticket_decks.setdefault(tx.ticket_deck_of(t), []).append(t)
+                tx.decks().setdefault(tx.ticket_deck_of(t), []).append(t)
             where = "to the bottom of the ticket deck"
         tx.event("tickets_returned", _pending_rule(tx.v, pending),
                  f"{seat_name(seat)} kept {len(kept)} ticket{'s' if len(kept) != 1 else ''} and returned {len(returned)} {where}")
@@ -569,18 +577,20 @@ def _apply_keep(tx: Tx, action: KeepTickets, seat: int, pending: Pending) -> Non
 
 def route_payments(v: Variant, route, hand: Sequence[int]) -> list[Payment]:
     """Every legal set of cards for ``route`` from ``hand``: by colour, fewest locomotives first; all-locomotive last."""
+    t = v.route_table
     length = route.length
     locos = hand[LOCO]
-    min_locos = max((f.min_locos(route) for f in v.features), default=0)
+    min_locos = t.min_locos[route.index]
     if locos < min_locos:
         return []
-    colours = range(len(COLOURS)) if route.colour == GRAY else (COLOURS.index(route.colour),)
+    c0 = t.colour[route.index]
     out: list[Payment] = []
-    for c in colours:
+    low = max(1, length - locos)
+    for c in (range(LOCO) if c0 < 0 else (c0,)):
         have = hand[c]
-        top = min(have, length - min_locos)
-        low = max(1, length - locos)
-        for k in range(top, low - 1, -1):
+        if have < low:
+            continue
+        for k in range(min(have, length - min_locos), low - 1, -1):
             out.append(((c, k), (LOCO, length - k)) if k < length else ((c, k),))
     if locos >= length:
         out.append(((LOCO, length),))
@@ -630,17 +640,34 @@ def _pending_actions(v: Variant, state: GameState, p: Pending) -> list[Action]:
     return []
 
 
-def claimable_routes(v: Variant, state: GameState, seat: int) -> list:
-    """Routes ``seat`` may claim now, ignoring the cards (free, not a forbidden twin, enough trains)."""
+def claimable_routes(v: Variant, state: GameState, seat: int, *, affordable_only: bool = False) -> list:
+    """Routes ``seat`` may claim now: free, not a forbidden twin (USA-CLAIM-7/8), enough trains (USA-CLAIM-4);
+    with ``affordable_only`` also payable from the hand (some legal payment exists)."""
+    t = v.route_table
     trains = state.players[seat].trains
     claims = state.claims
+    small = state.n_players < v.settings.twin_min_players
+    hand = state.players[seat].hand
+    locos = hand[LOCO]
+    best_colour = max(hand[:LOCO])
+    lengths, colours, twins, min_locos = t.length, t.colour, t.twins, t.min_locos
     out = []
-    for route in v.map.routes:
-        if claims[route.index] != FREE or route.length > trains:
+    for i, owner in enumerate(claims):
+        if owner != FREE:
             continue
-        if route.double_group is not None and twin_problem(v, state, seat, route):
+        length = lengths[i]
+        if length > trains:
             continue
-        out.append(route)
+        if affordable_only:
+            c = colours[i]
+            have = best_colour if c < 0 else hand[c]
+            m = min_locos[i]
+            if locos < m or (min(have, length - m) + locos < length) or (have == 0 and locos < length):
+                continue
+        tw = twins[i]
+        if tw and any(claims[j] == seat or (small and claims[j] != FREE) for j in tw):
+            continue
+        out.append(t.routes[i])
     return out
 
 
@@ -650,7 +677,7 @@ def turn_actions(v: Variant, state: GameState, seat: int) -> list[Action]:
         out.append(DrawDeck(seat=seat))
         out += [DrawFaceUp(slot=i + 1, seat=seat) for i, c in enumerate(state.market) if c is not None]
     hand = state.players[seat].hand
-    for route in claimable_routes(v, state, seat):
+    for route in claimable_routes(v, state, seat, affordable_only=True):
         out += [Claim(route=route.id, payment=pay, seat=seat) for pay in route_payments(v, route, hand)]
     if state.ticket_deck(v.settings.ticket_deck):
         out.append(DrawTickets(seat=seat))

@@ -33,3 +33,33 @@ def choice_index(r: random.Random, n: int) -> int:
     if n <= 0:
         raise ValueError("choice from an empty sequence")
     return min(int(r.random() * n), n - 1)
+
+
+_M64 = (1 << 64) - 1
+
+
+def _splitmix64(x: int) -> int:
+    x = (x + 0x9E3779B97F4A7C15) & _M64
+    x = ((x ^ (x >> 30)) * 0xBF58476D1CE4E5B9) & _M64
+    x = ((x ^ (x >> 27)) * 0x94D049BB133111EB) & _M64
+    return x ^ (x >> 31)
+
+
+class Counter:
+    """A tiny counter-based generator (SplitMix64) for bots: pure integer arithmetic, so it is the same on every
+    machine and Python version, and creating one per decision costs about a microsecond."""
+
+    __slots__ = ("_x",)
+
+    def __init__(self, *key: int):
+        x = 0x243F6A8885A308D3
+        for k in key:
+            x = _splitmix64(x ^ (int(k) & _M64))
+        self._x = x
+
+    def random(self) -> float:
+        self._x = (self._x + 0x9E3779B97F4A7C15) & _M64
+        return _splitmix64(self._x) / 18446744073709551616.0
+
+    def index(self, n: int) -> int:
+        return choice_index(self, n)

@@ -131,11 +131,28 @@ class Variant:
         return None
 
     @cached_property
+    def route_table(self) -> "RouteTable":
+        return RouteTable(self)
+
+    @cached_property
     def deck_counts(self) -> tuple[int, ...]:
         counts = [0] * self.card_kinds
         for name, n in self.map.deck:
             counts[CARD_NAMES.index(name)] = n
         return tuple(counts)
+
+
+class RouteTable:
+    """Per-variant arrays over the map's routes, for the hot loops (legal claims, random bots)."""
+
+    def __init__(self, v: Variant):
+        from .cards import COLOURS
+        routes = v.map.routes
+        self.routes = routes
+        self.length = tuple(r.length for r in routes)
+        self.colour = tuple(-1 if r.colour == "gray" else COLOURS.index(r.colour) for r in routes)
+        self.twins = tuple(tuple(t.index for t in v.map.twins(r.id)) for r in routes)
+        self.min_locos = tuple(max((f.min_locos(r) for f in v.features), default=0) for r in routes)
 
 
 _REGISTRY: dict[str, Variant] = {}
@@ -152,6 +169,9 @@ def register(variant: Variant) -> Variant:
 def get_variant(name: "str | Variant") -> Variant:
     if isinstance(name, Variant):
         return name
+    hit = _REGISTRY.get(name)             # fast path: the state's own key
+    if hit is not None:
+        return hit
     _load_builtin()
     key = _ALIASES.get(str(name).strip().lower())
     if key is None:

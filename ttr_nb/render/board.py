@@ -81,6 +81,9 @@ _CITY_CLEAR = 9         # gap between a city centre and the first space
 _PARALLEL_SEP = 10      # distance between the centre lines of parallel routes
 _GAP = 3                # gap between two spaces
 _BEND_CLEAR = 12        # a route passing closer than this to another city is bent away from it
+_PAD_X, _PAD_Y = 40, 22  # room around the outermost cities for their names
+_TITLE_MARGIN = 44
+_LEGEND_BOX = (235, 175)  # room kept for the legend in a corner of the plot
 
 
 def _name(x: Any) -> str:
@@ -190,11 +193,17 @@ class _Geometry:
         xs = [p[0] for p in self.pos.values()]
         ys = [p[1] for p in self.pos.values()]
         span_x, span_y = (max(xs) - min(xs)) or 1.0, (max(ys) - min(ys)) or 1.0
-        # data units per pixel at the nominal size (the axis with less room decides, as with scaleanchor)
-        self.upp = max(span_x * 1.08 / (_NOMINAL_WIDTH - 40), span_y * 1.1 / max(height - 150, 200))
-        pad = 4 * self.upp * 10
-        self.x_range = (min(xs) - pad * 1.5, max(xs) + pad * 1.5)
-        self.y_range = (min(ys) - pad, max(ys) + pad)
+        # pixels per data unit at the nominal size: the axis with less room decides, as scaleanchor does
+        self.top, self.bottom = _margins(map)
+        wp, hp = _NOMINAL_WIDTH - 20, max(height - self.top - self.bottom, 200)
+        ppu = min((wp - 2 * _PAD_X) / span_x, (hp - 2 * _PAD_Y) / span_y)
+        self.upp = 1.0 / ppu
+        self.x_range = (min(xs) - _PAD_X * self.upp, max(xs) + _PAD_X * self.upp)
+        self.y_range = (min(ys) - _PAD_Y * self.upp, max(ys) + _PAD_Y * self.upp)
+        # what plotly shows at the nominal size: constrain="range" widens the axis that has room to spare
+        cx, cy = sum(self.x_range) / 2, sum(self.y_range) / 2
+        self.view_x = (cx - wp * self.upp / 2, cx + wp * self.upp / 2)
+        self.view_y = (cy - hp * self.upp / 2, cy + hp * self.upp / 2)
         self.routes = {r.id: r for r in map.routes}
         self.order = [r.id for r in map.routes]
         self.centre: dict[str, list[tuple[float, float]]] = {}     # route id -> centre polyline (offset, clipped)
@@ -327,6 +336,39 @@ def _geometry(map, height: int) -> _Geometry:
         _GEOMETRY_CACHE.clear()
     _GEOMETRY_CACHE[key] = (map, g)
     return g
+
+
+def _provisional_text(map) -> str:
+    note = getattr(map, "provisional_note", "") or "This map's data is provisional: it may still change."
+    return f"<b>PROVISIONAL MAP</b> — {_wrap(note, 120)}"
+
+
+def _margins(map) -> tuple[int, int]:
+    """(top, bottom) margins in px: the title, and the provisional note under it when there is one."""
+    top = _TITLE_MARGIN
+    if getattr(map, "provisional", False):
+        top += 16 * (1 + _provisional_text(map).count("<br>")) + 14
+    return top, 8
+
+
+def _legend_corner(geo: "_Geometry") -> dict:
+    """Legend placement: the corner of the plot (at the nominal size) with the fewest cities and routes in it."""
+    w, h = _LEGEND_BOX[0] * geo.upp, _LEGEND_BOX[1] * geo.upp
+    (x0, x1), (y0, y1) = geo.view_x, geo.view_y
+    pts = list(geo.pos.values())
+    for line in geo.centre.values():
+        total = _length(line)
+        pts.extend(_point_at(line, total * i / 8) for i in range(9))
+    best = None
+    for rank, (xa, ya) in enumerate((("left", "bottom"), ("left", "top"), ("right", "bottom"), ("right", "top"))):
+        bx0 = x0 if xa == "left" else x1 - w
+        by0 = y0 if ya == "bottom" else y1 - h
+        hits = sum(1 for px, py in pts if bx0 <= px <= bx0 + w and by0 <= py <= by0 + h)
+        hits += 10 * sum(1 for px, py in geo.pos.values() if bx0 <= px <= bx0 + w and by0 <= py <= by0 + h)
+        if best is None or (hits, rank) < best[0]:
+            best = ((hits, rank), xa, ya)
+    _, xa, ya = best
+    return dict(x=0.005 if xa == "left" else 0.995, xanchor=xa, y=0.005 if ya == "bottom" else 0.995, yanchor=ya)
 
 
 def _polyline_xy(lines) -> tuple[list, list, list]:
@@ -468,7 +510,7 @@ def _place_labels(map, geo: _Geometry) -> dict[str, str]:
             for b in placed:
                 if x0 < b[2] and b[0] < x1 and y0 < b[3] and b[1] < y1:
                     cost += 30
-            if x0 < geo.x_range[0] or x1 > geo.x_range[1] or y0 < geo.y_range[0] or y1 > geo.y_range[1]:
+            if x0 < geo.view_x[0] or x1 > geo.view_x[1] or y0 < geo.view_y[0] or y1 > geo.view_y[1]:
                 cost += 10
             if best is None or cost < best[0]:
                 best = (cost, slot[0], box)
@@ -590,7 +632,7 @@ def _traces(map, *, owners, closed, player_names, player_colours, stations, high
     # 2. tunnel borders: a wide dotted dark line under the spaces
     x, y, cd = _polyline_xy((rid, sp) for rid in tunnels for sp in geo.spaces[rid])
     scatter("tunnels", "tunnel (dotted border)", x=x, y=y, customdata=cd, mode="lines", showlegend=has_tunnels,
-            line=dict(color="#3b2a1a", width=_SPACE_W + 9, dash="dot"), legendgroup="map", legendrank=300)
+            line=dict(color="#1d1d1d", width=_SPACE_W + 7, dash="3px,3px"), legendgroup="map", legendrank=300)
     # 3. outlines + spaces of free routes
     x, y, cd = _polyline_xy((rid, sp) for rid in free for sp in geo.spaces[rid])
     scatter("outlines", "route outlines", x=x, y=y, customdata=cd, mode="lines",
@@ -769,26 +811,22 @@ def board_figure(map, *, owners: Mapping[str, int] | None = None, closed: Collec
     geo = _geometry(map, height)
     fig = go.Figure(data=[go.Scatter({k: v for k, v in t.items() if k != "type"}) for t in traces])
     annotations = []
-    top = 60
     if getattr(map, "provisional", False):
-        note = getattr(map, "provisional_note", "") or "This map's data is provisional."
         annotations.append(dict(
-            text=f"<b>PROVISIONAL MAP</b> — {_wrap(note, 110)}", xref="paper", yref="paper", x=0.0, y=1.0,
-            xanchor="left", yanchor="bottom", showarrow=False, align="left",
-            font=dict(size=12, color="#8a1c00"), bgcolor="#fff0d6", bordercolor="#d9480f", borderwidth=1.5,
-            borderpad=5))
-        top = 60 + 18 * (1 + _wrap(note, 110).count("<br>"))
+            text=_provisional_text(map), xref="paper", yref="paper", x=0.0, y=1.0, xanchor="left",
+            yanchor="bottom", yshift=4, showarrow=False, align="left", font=dict(size=12, color="#8a1c00"),
+            bgcolor="#fff0d6", bordercolor="#d9480f", borderwidth=1.5, borderpad=4))
     fig.update_layout(
-        title=dict(text=_title(map, title), x=0.01, xanchor="left", y=0.985, yanchor="top",
-                   font=dict(size=20, color=INK)),
-        height=height, margin=dict(l=10, r=10, t=top + 10, b=40),
+        title=dict(text=_title(map, title), x=0.01, xanchor="left", y=1.0, yanchor="top", yref="container",
+                   pad=dict(t=10), font=dict(size=19, color=INK)),
+        height=height, margin=dict(l=10, r=10, t=geo.top, b=geo.bottom, autoexpand=False),
         paper_bgcolor=BACKGROUND, plot_bgcolor=BACKGROUND,
-        xaxis=dict(visible=False, range=list(geo.x_range), constrain="domain"),
-        yaxis=dict(visible=False, range=list(geo.y_range), scaleanchor="x", scaleratio=1, constrain="domain"),
+        xaxis=dict(visible=False, range=list(geo.x_range), constrain="range"),
+        yaxis=dict(visible=False, range=list(geo.y_range), scaleanchor="x", scaleratio=1, constrain="range"),
         hovermode="closest", hoverlabel=dict(bgcolor="#ffffff", font_size=12, align="left"),
-        legend=dict(orientation="h", x=0.0, xanchor="left", y=0.0, yanchor="top", font=dict(size=12),
-                    bgcolor="rgba(255,255,255,0.6)", itemsizing="constant", groupclick="toggleitem",
-                    tracegroupgap=4),
+        legend=dict(**_legend_corner(geo), orientation="v", font=dict(size=12), bgcolor="rgba(255,255,255,0.75)",
+                    bordercolor="#bbbbbb", borderwidth=1, itemsizing="constant", groupclick="toggleitem",
+                    tracegroupgap=6),
         annotations=annotations, dragmode="pan", clickmode="event",
         font=dict(family="Arial, Helvetica, sans-serif"),
         meta=dict(ttr_board=str(getattr(map, "key", "")), seats=len(player_colours)),
