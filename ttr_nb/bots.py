@@ -13,7 +13,7 @@ from typing import Protocol, Sequence
 
 from .actions import Action, Claim, DrawDeck, DrawFaceUp, DrawTickets, KeepTickets
 from .cards import CARD_NAMES, COLOURS, GRAY, LOCO
-from .engine import claimable_routes, legal_actions, route_payments, seat_name
+from .engine import claim_problem, claimable_routes, legal_actions, route_payments, seat_name
 from .errors import TTRError
 from .rng import Counter
 from .state import FREE, GameState
@@ -60,9 +60,8 @@ class RandomBot:
                                                     for i, c in enumerate(state.market) if c is not None]
                     return opts[r.index(len(opts))], "draws a train card at random"
             elif kind == "claim":
-                routes = claimable_routes(v, state, seat, affordable_only=True)
-                if routes:
-                    route = routes[r.index(len(routes))]
+                route = _random_claimable(v, state, seat, r)
+                if route is not None:
                     pays = route_payments(v, route, state.players[seat].hand)
                     return (Claim(route=route.id, payment=pays[r.index(len(pays))], seat=seat),
                             f"claims {route.a}–{route.b} at random")
@@ -75,6 +74,21 @@ class RandomBot:
                     return extra[r.index(len(extra))], "picks a variant action at random"
         acts = legal_actions(state, seat)
         return acts[0], "nothing else is possible"
+
+
+def _random_claimable(v: Variant, state: GameState, seat: int, r: Counter):
+    """A route drawn uniformly from those ``seat`` can claim and pay for now, or None.
+
+    Rejection sampling over all routes first (cheap when many are claimable); after 8 misses a full scan.
+    Both stages pick uniformly from the same set, so the result is uniform either way."""
+    routes = v.route_table.routes
+    hand = state.players[seat].hand
+    for _ in range(8):
+        route = routes[r.index(len(routes))]
+        if claim_problem(v, state, seat, route, None) is None and route_payments(v, route, hand):
+            return route
+    options = claimable_routes(v, state, seat, affordable_only=True)
+    return options[r.index(len(options))] if options else None
 
 
 # ---------------------------------------------------------------------------------------------

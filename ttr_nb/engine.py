@@ -135,7 +135,7 @@ class Tx:
         hand = list(p.hand)
         for k, n in payment:
             hand[k] += sign * n
-        self.players[seat] = replace_fields(p, hand=tuple(hand))
+        self.players[seat] = PlayerState(tuple(hand), p.trains, p.tickets, p.route_points, p.ext)
 
     def give_card(self, seat: int, card: int) -> None:
         self.change_hand(seat, ((card, 1),), 1)
@@ -380,7 +380,7 @@ def check(state: GameState, action: Action | str) -> tuple[Action, int]:
     if getattr(action, "seat", None) is None:
         action = action.with_seat(seat)
     kind = pending.kind if pending else None
-    feature = next((f for f in v.features if f.handles(action)), None)
+    feature = next((f for f in v.features if f.handles(action)), None) if v.features else None
     if kind is not None and kind not in ("choose_tickets", "second_card"):
         if feature is None or kind not in feature.pending_kinds:
             raise _deny(v, f"{seat_name(seat)} must first finish the pending step ({kind.replace('_', ' ')})",
@@ -492,7 +492,7 @@ def _apply(state: GameState, action: Action | str, events: list | None) -> GameS
     if pending is not None and pending.kind not in ("choose_tickets", "second_card"):
         next(f for f in v.features if f.handles(action)).apply(v, tx, action, seat)
         return tx.freeze()
-    feature = next((f for f in v.features if f.handles(action)), None)
+    feature = next((f for f in v.features if f.handles(action)), None) if v.features else None
     if feature is not None:
         tx.passes = 0
         feature.apply(v, tx, action, seat)
@@ -640,34 +640,61 @@ def _pending_actions(v: Variant, state: GameState, p: Pending) -> list[Action]:
     return []
 
 
-def claimable_routes(v: Variant, state: GameState, seat: int, *, affordable_only: bool = False) -> list:
-    """Routes ``seat`` may claim now: free, not a forbidden twin (USA-CLAIM-7/8), enough trains (USA-CLAIM-4);
-    with ``affordable_only`` also payable from the hand (some legal payment exists)."""
+def _free_buckets(v: Variant, claims: tuple[int, ...]) -> tuple[list[tuple[int, int]], ...]:
+    """Free routes grouped by colour (index 8 = gray) as (length, route index) sorted by length — cached for the
+    claims tuple it was computed from (states share that tuple until a route is claimed)."""
     t = v.route_table
-    trains = state.players[seat].trains
+    cache = t.free_cache
+    if cache is not None and cache[0] is claims:
+        return cache[1]
+    buckets: tuple[list[tuple[int, int]], ...] = tuple([] for _ in range(LOCO + 1))
+    for i in t.by_length:
+        if claims[i] == FREE:
+            c = t.colour[i]
+            buckets[c if c >= 0 else LOCO].append((t.length[i], i))
+    t.free_cache = (claims, buckets)
+    return buckets
+
+
+def claimable_routes(v: Variant, state: GameState, seat: int, *, affordable_only: bool = False) -> list:
+    """Routes ``seat`` may claim now (in route order): free, not a forbidden twin (USA-CLAIM-7/8), enough trains
+    (USA-CLAIM-4); with ``affordable_only`` also payable from the hand (some legal payment exists)."""
+    t = v.route_table
+    player = state.players[seat]
+    trains = player.trains
     claims = state.claims
-    small = state.n_players < v.settings.twin_min_players
-    hand = state.players[seat].hand
+    hand = player.hand
     locos = hand[LOCO]
     best_colour = max(hand[:LOCO])
-    lengths, colours, twins, min_locos = t.length, t.colour, t.twins, t.min_locos
-    out = []
-    for i, owner in enumerate(claims):
-        if owner != FREE:
-            continue
-        length = lengths[i]
-        if length > trains:
+    twins, min_locos = t.twins, t.min_locos
+    found = []
+    for c, bucket in enumerate(_free_buckets(v, claims)):
+        if not bucket:
             continue
         if affordable_only:
-            c = colours[i]
-            have = best_colour if c < 0 else hand[c]
+            have = best_colour if c == LOCO else hand[c]
+            limit = have + locos if have else locos
+            if limit > trains:
+                limit = trains
+        else:
+            limit = trains
+        for length, i in bucket:
+            if length > limit:
+                break
             m = min_locos[i]
-            if locos < m or (min(have, length - m) + locos < length) or (have == 0 and locos < length):
+            if affordable_only and m and (locos < m or (min(have, length - m) + locos < length)
+                                          or (have == 0 and locos < length)):
                 continue
+            found.append(i)
+    found.sort()
+    small = state.n_players < v.settings.twin_min_players
+    routes = t.routes
+    out = []
+    for i in found:
         tw = twins[i]
         if tw and any(claims[j] == seat or (small and claims[j] != FREE) for j in tw):
             continue
-        out.append(t.routes[i])
+        out.append(routes[i])
     return out
 
 

@@ -334,8 +334,10 @@ def replace_fields(obj: Any, **changes: Any) -> Any:
     """A fast ``dataclasses.replace`` for the slotted frozen classes above (no __post_init__ to run)."""
     cls = type(obj)
     new = object.__new__(cls)
+    setter = object.__setattr__
+    get = changes.get
     for name in cls.__slots__:
-        object.__setattr__(new, name, changes[name] if name in changes else getattr(obj, name))
+        setter(new, name, get(name, getattr(obj, name)))
     return new
 
 

@@ -153,6 +153,8 @@ class RouteTable:
         self.colour = tuple(-1 if r.colour == "gray" else COLOURS.index(r.colour) for r in routes)
         self.twins = tuple(tuple(t.index for t in v.map.twins(r.id)) for r in routes)
         self.min_locos = tuple(max((f.min_locos(r) for f in v.features), default=0) for r in routes)
+        self.by_length = tuple(sorted(range(len(routes)), key=lambda i: (routes[i].length, i)))
+        self.free_cache = None       # (claims tuple, free routes by colour): see engine._free_buckets
 
 
 _REGISTRY: dict[str, Variant] = {}

@@ -83,7 +83,7 @@ _GAP = 3                # gap between two spaces
 _BEND_CLEAR = 12        # a route passing closer than this to another city is bent away from it
 _PAD_X, _PAD_Y = 40, 22  # room around the outermost cities for their names
 _TITLE_MARGIN = 44
-_LEGEND_BOX = (235, 175)  # room kept for the legend in a corner of the plot
+_LEGEND_BOX = (215, 160)  # room kept for the legend in a corner of the plot
 
 
 def _name(x: Any) -> str:
@@ -500,7 +500,8 @@ def _place_labels(map, geo: _Geometry) -> dict[str, str]:
             box = _label_box(x, y, name, slot, upp)
             x0, y0, x1, y1 = box
             cost = slot[3]
-            cost += 0.35 * sum(1 for sx, sy in samples if x0 <= sx <= x1 and y0 <= sy <= y1)
+            m = 5 * upp                         # half a route's drawn width
+            cost += 0.35 * sum(1 for sx, sy in samples if x0 - m <= sx <= x1 + m and y0 - m <= sy <= y1 + m)
             for o in cities:
                 if o != name:
                     ox, oy = geo.pos[o]
@@ -608,11 +609,11 @@ def _traces(map, *, owners, closed, player_names, player_colours, stations, high
             label, ids = highlight[i]
             x, y, cd = _polyline_xy((r, geo.centre[r]) for r in ids)
             scatter(f"highlight:{i}", str(label), x=x, y=y, customdata=cd, mode="lines", showlegend=True,
-                    line=dict(color=HIGHLIGHT_HEX[i], width=22), opacity=0.55, legendgroup=f"highlight:{i}",
+                    line=dict(color=HIGHLIGHT_HEX[i], width=22), opacity=0.55, legendgroup="highlights",
                     legendrank=200 + i)
         else:
             scatter(f"highlight:{i}", f"highlight {i + 1}", mode="lines", line=dict(color=HIGHLIGHT_HEX[i], width=22),
-                    opacity=0.55, legendgroup=f"highlight:{i}", legendrank=200 + i)
+                    opacity=0.55, legendgroup="highlights", legendrank=200 + i)
 
     # 1b. trail: a halo along its routes (under them); arrowheads and step numbers are added near the top
     walk = _trail_walk(geo, trail) if trail else []
@@ -659,7 +660,7 @@ def _traces(map, *, owners, closed, player_names, player_colours, stations, high
                 line=dict(color=hex_of[seat], width=_CLAIM_W),
                 marker=dict(size=0.01, symbol=OWNER_SYMBOLS[seat % len(OWNER_SYMBOLS)], color=hex_of[seat],
                             line=dict(color="#111111", width=1.5)),
-                legendrank=100 + seat)
+                legendgroup="players", legendrank=100 + seat)
     # 6. ferry locomotive marks on the first `ferry_locos` spaces of each ferry
     fx, fy, fcd = [], [], []
     for rid in geo.order:
@@ -683,20 +684,21 @@ def _traces(map, *, owners, closed, player_names, player_colours, stations, high
         r = geo.routes[rid]
         frm, to = geo.ends[rid][::-1] if rev else geo.ends[rid]
         hover = f"{trail_label}, step {k + 1}: {frm} → {to} ({r.length} spaces, {rid})"
-        for frac, sym, text in ((0.72, "arrow", ""), (0.28, "circle", str(k + 1))):
+        for frac, sym, text in ((0.72, "triangle-up", ""), (0.28, "circle", str(k + 1))):
             p = _point_at(line, frac * total)
             dx, dy = _direction_at(line, frac * total)
             px_.append(round(p[0], 4)), py_.append(round(p[1], 4))
             psym.append(sym)
-            pang.append(round(math.degrees(math.atan2(dx, dy)), 1) if sym == "arrow" else 0)
-            psize.append(15 if sym == "arrow" else 17)
+            pang.append(round(math.degrees(math.atan2(dx, dy)), 1) if text == "" else 0)
+            psize.append(13 if text == "" else 17)
             ptext.append(text)
             phover.append(hover)
             pcd.append(rid)
     scatter("trail-steps", f"{trail_label} steps", x=px_, y=py_, customdata=pcd, mode="markers+text", text=ptext,
             hovertext=phover, hoverinfo="text", textposition="middle center",
             textfont=dict(color="#ffffff", size=10, family="Arial Black, Arial, sans-serif"),
-            marker=dict(symbol=psym, size=psize, angle=pang, color=TRAIL_HEX, line=dict(color="#ffffff", width=1.5)),
+            marker=dict(symbol=psym, size=psize, angle=pang, color=TRAIL_HEX, opacity=1,  # sizes array: else 0.7
+                        line=dict(color="#ffffff", width=1.5)),
             legendgroup="trail")
     # 8. stations
     sx, sy, scol, ssym, shover = [], [], [], [], []
@@ -824,9 +826,9 @@ def board_figure(map, *, owners: Mapping[str, int] | None = None, closed: Collec
         xaxis=dict(visible=False, range=list(geo.x_range), constrain="range"),
         yaxis=dict(visible=False, range=list(geo.y_range), scaleanchor="x", scaleratio=1, constrain="range"),
         hovermode="closest", hoverlabel=dict(bgcolor="#ffffff", font_size=12, align="left"),
-        legend=dict(**_legend_corner(geo), orientation="v", font=dict(size=12), bgcolor="rgba(255,255,255,0.75)",
+        legend=dict(**_legend_corner(geo), orientation="v", font=dict(size=11), bgcolor="rgba(255,255,255,0.8)",
                     bordercolor="#bbbbbb", borderwidth=1, itemsizing="constant", groupclick="toggleitem",
-                    tracegroupgap=6),
+                    tracegroupgap=3, itemwidth=30),
         annotations=annotations, dragmode="pan", clickmode="event",
         font=dict(family="Arial, Helvetica, sans-serif"),
         meta=dict(ttr_board=str(getattr(map, "key", "")), seats=len(player_colours)),

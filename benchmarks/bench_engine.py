@@ -1,0 +1,76 @@
+"""Speed figures for the rules core (printed, never asserted). Run: python benchmarks/bench_engine.py [--games N]
+
+Targets (issue "The rules engine and the USA game"):
+  - random 4-player USA games per second on one core      >= 200
+  - exact longest trail, one player owning every USA route < 100 ms
+  - `import ttr_nb` (rules only)                           < 150 ms
+"""
+from __future__ import annotations
+
+import argparse
+import os
+import statistics
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+
+def random_games(variant: str, games: int, players: int = 4) -> tuple[float, float]:
+    from ttr_nb.bots import RandomBot
+    from ttr_nb.engine import apply, new_game, to_move
+    plies = 0
+    start = time.perf_counter()
+    for g in range(games):
+        bots = [RandomBot(g * 10 + i) for i in range(players)]
+        state = new_game(variant, players, g)
+        while state.phase != "over":
+            seat = to_move(state)[0]
+            action, _ = bots[seat].choose(state, seat)
+            state = apply(state, action)
+            plies += 1
+    elapsed = time.perf_counter() - start
+    return games / elapsed, plies / games
+
+
+def longest_whole_map(map_key: str, repeat: int = 7) -> tuple[float, int]:
+    from ttr_nb.maps import load_map
+    from ttr_nb.trail import longest_trail
+    m = load_map(map_key)
+    edges = [(r.a, r.b, r.length, r.id) for r in m.routes]
+    times = []
+    for _ in range(repeat):
+        t = time.perf_counter()
+        trail = longest_trail(edges)
+        times.append(time.perf_counter() - t)
+    return statistics.median(times) * 1000, trail.length
+
+
+def import_time(repeat: int = 7) -> float:
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
+    code = "import time; t=time.perf_counter(); import ttr_nb; print(time.perf_counter()-t)"
+    subprocess.run([sys.executable, "-c", "import ttr_nb"], cwd=ROOT, env=env, check=True)  # write the bytecode once
+    times = [float(subprocess.run([sys.executable, "-c", code], cwd=ROOT, env=env, check=True, capture_output=True,
+                                  text=True).stdout) for _ in range(repeat)]
+    return statistics.median(times) * 1000
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--games", type=int, default=300)
+    args = parser.parse_args()
+    print(f"python {sys.version.split()[0]} on {os.cpu_count()} cores (one core used), load {os.getloadavg()[0]:.2f}")
+    rate, plies = random_games("usa", args.games)
+    print(f"random 4-player USA games:            {rate:7.1f} games/s  ({plies:.0f} plies/game; target >= 200)")
+    ms, length = longest_whole_map("usa")
+    print(f"longest trail, all 100 USA routes:    {ms:7.2f} ms       (length {length}; target < 100 ms)")
+    ms, length = longest_whole_map("europe")
+    print(f"longest trail, all 101 Europe routes: {ms:7.2f} ms       (length {length})")
+    print(f"import ttr_nb (bytecode cached):      {import_time():7.1f} ms       (target < 150 ms)")
+
+
+if __name__ == "__main__":
+    main()

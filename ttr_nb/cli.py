@@ -1,0 +1,179 @@
+"""The ``ttr-nb`` command line.
+
+    ttr-nb play usa --players 4 --bots greedy,random,greedy,mixed:0.5 --seed 7
+    ttr-nb simulate usa --games 200 --players 4 --bots random
+    ttr-nb check-map maps/usa.json
+    ttr-nb variants
+"""
+from __future__ import annotations
+
+import argparse
+import statistics
+import sys
+import time
+from typing import Sequence, TextIO
+
+from .errors import TTRError
+
+
+def _bots(spec: str, players: int, seed: int):
+    from .bots import make_bot
+    names = [s.strip() for s in spec.split(",") if s.strip()] or ["greedy"]
+    if len(names) == 1:
+        names = names * players
+    if len(names) != players:
+        raise TTRError(f"--bots names {len(names)} bots for {players} players; give one, or one per player")
+    return [make_bot(name, seed * 100 + i) for i, name in enumerate(names)], names
+
+
+def play(variant: str, players: int, bots: str, seed: int, out: TextIO, quiet: bool = False) -> int:
+    from .engine import seat_name
+    from .game import Game
+    game = Game(variant, players, seed)
+    bot_list, names = _bots(bots, players, seed)
+    v = game.variant
+    print(f"{v.name} — {players} players, seed {seed}", file=out)
+    if v.map.provisional:
+        print(f"PROVISIONAL board: {v.map.provisional_note}", file=out)
+    print("Players: " + ", ".join(f"{seat_name(i)} ({names[i]})" for i in range(players)), file=out)
+    last_turn = -1
+    while not game.is_over:
+        state = game.state
+        seat = game.to_move()[0]
+        action, reason = bot_list[seat].choose(state, seat)
+        ply = game.push(action)
+        if quiet:
+            continue
+        if state.phase != "setup" and state.turn != last_turn:
+            last_turn = state.turn
+            print(f"\nTurn {state.turn + 1} · {seat_name(seat)}", file=out)
+        print(f"  {ply.words} — {reason}", file=out)
+        for e in ply.events:
+            if e.kind not in ("claim",):
+                print(f"    ! {e}", file=out)
+    sheet = game.score()
+    print("\nFinal score", file=out)
+    print(sheet.table(), file=out)
+    for p in sheet.players:
+        done = ", ".join(f"{t.a}–{t.b} {t.value:+d}" for t in p.tickets)
+        print(f"  {p.name}: tickets {done}; longest trail {p.longest.length} trains"
+              + (f" ({' → '.join(p.longest.cities)})" if p.longest.routes else ""), file=out)
+        for note in p.notes:
+            print(f"    {note}", file=out)
+    return 0
+
+
+def simulate(variant: str, games: int, players: int, bots: str, seed: int, out: TextIO, err: TextIO) -> int:
+    from .engine import apply, new_game, to_move
+    from .scoring import score
+    if games < 1:
+        raise TTRError("--games must be at least 1")
+    totals, lengths, plies_list, completion, wins = [], [], [], [], [0] * players
+    trails = []
+    started = time.perf_counter()
+    bar_width = 30
+    for g in range(games):
+        bot_list, _ = _bots(bots, players, seed + g)
+        state = new_game(variant, players, seed + g)
+        while state.phase != "over":
+            seat = to_move(state)[0]
+            action, _ = bot_list[seat].choose(state, seat)
+            state = apply(state, action)
+        sheet = score(state)
+        totals += [p.total for p in sheet.players]
+        lengths.append(state.turn)
+        plies_list.append(state.ply)
+        for p in sheet.players:
+            if p.tickets:
+                completion.append(p.completed / len(p.tickets))
+            trails.append(p.longest.length)
+        for w in sheet.winners:
+            wins[w] += 1
+        done = g + 1
+        tty = err.isatty()
+        if tty or done == games or done % max(1, games // 10) == 0:
+            filled = bar_width * done // games
+            rate = done / max(time.perf_counter() - started, 1e-9)
+            err.write(f"{chr(13) if tty else ''}[{'#' * filled}{'.' * (bar_width - filled)}] {done}/{games} games  "
+                      f"{rate:.0f} games/s{'' if tty else chr(10)}")
+            err.flush()
+    if err.isatty():
+        err.write("\n")
+    elapsed = time.perf_counter() - started
+
+    def describe(values: Sequence[float], fmt: str = "{:.1f}") -> str:
+        qs = statistics.quantiles(values, n=4) if len(values) > 1 else [values[0]] * 3
+        return (f"mean {fmt.format(statistics.fmean(values))}, min {fmt.format(min(values))}, "
+                f"quartiles {', '.join(fmt.format(q) for q in qs)}, max {fmt.format(max(values))}")
+
+    print(f"{games} games of {variant} with {players} players, bots {bots}, seeds {seed}–{seed + games - 1}", file=out)
+    print(f"  time: {elapsed:.2f} s ({games / elapsed:.1f} games/s)", file=out)
+    print(f"  final score per player: {describe(totals)}", file=out)
+    print(f"  game length in turns: {describe(lengths)}; in plies: {describe(plies_list)}", file=out)
+    print(f"  tickets completed per player: {describe([100 * c for c in completion], '{:.0f}%')}", file=out)
+    print(f"  longest trail: {describe(trails)}", file=out)
+    from .engine import seat_name
+    print("  wins by seat (ties count for each): " + ", ".join(f"{seat_name(i)} {w}" for i, w in enumerate(wins)), file=out)
+    return 0
+
+
+def check_map(path: str, out: TextIO) -> int:
+    from .maps import check_map_file, load_map
+    problems = check_map_file(path)
+    if problems:
+        print(f"{path}: {len(problems)} problem{'s' if len(problems) != 1 else ''}", file=out)
+        for p in problems:
+            print(f"  - {p}", file=out)
+        return 1
+    m = load_map(path)
+    s = m.summary()
+    print(f"{path}: valid — {m.name}: {s.get('cities')} cities, {s.get('routes')} routes, {s.get('tickets')} tickets"
+          + (" (PROVISIONAL)" if m.provisional else ""), file=out)
+    return 0
+
+
+def main(argv: Sequence[str] | None = None, out: TextIO | None = None, err: TextIO | None = None) -> int:
+    out = out or sys.stdout
+    err = err or sys.stderr
+    parser = argparse.ArgumentParser(prog="ttr-nb", description="Ticket to Ride rules engine: play, simulate, check maps.")
+    sub = parser.add_subparsers(dest="command", required=True)
+    p = sub.add_parser("play", help="play a bot game and print it turn by turn")
+    p.add_argument("variant", nargs="?", default="usa")
+    p.add_argument("--players", type=int, default=4)
+    p.add_argument("--bots", default="greedy", help="one bot for all, or one per seat: random, greedy, mixed:0.5")
+    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--quiet", action="store_true", help="print only the final score")
+    s = sub.add_parser("simulate", help="run many bot games and print statistics")
+    s.add_argument("variant", nargs="?", default="usa")
+    s.add_argument("--games", type=int, default=100)
+    s.add_argument("--players", type=int, default=4)
+    s.add_argument("--bots", default="random")
+    s.add_argument("--seed", type=int, default=0)
+    c = sub.add_parser("check-map", help="validate a map file")
+    c.add_argument("file")
+    sub.add_parser("variants", help="list the variants and maps")
+    args = parser.parse_args(argv)
+    try:
+        if args.command == "play":
+            return play(args.variant, args.players, args.bots, args.seed, out, args.quiet)
+        if args.command == "simulate":
+            return simulate(args.variant, args.games, args.players, args.bots, args.seed, out, err)
+        if args.command == "check-map":
+            return check_map(args.file, out)
+        from .variants import available_variants, get_variant
+        for key in available_variants():
+            v = get_variant(key)
+            print(f"{key:10} {v.name} — map {v.map_key}{' (PROVISIONAL)' if v.map.provisional else ''}", file=out)
+        return 0
+    except TTRError as e:
+        print(f"ttr-nb: {e}", file=err)
+        return 2
+    except BrokenPipeError:            # e.g. piped into `head`: stop quietly
+        try:
+            sys.stdout = None  # type: ignore[assignment]
+        finally:
+            return 0
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())
