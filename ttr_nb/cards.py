@@ -13,7 +13,8 @@ GRAY = "gray"
 CARD_NAMES: tuple[str, ...] = COLOURS + (LOCOMOTIVE,)
 CARD_INDEX: dict[str, int] = {name: i for i, name in enumerate(CARD_NAMES)}
 # Short names accepted in action text ("loco" for locomotive).
-CARD_ALIASES: dict[str, int] = {**CARD_INDEX, "loco": LOCO, "pink": 0}
+# "brown" is the Swedish rule book's name for orange (USA-COMP-3); "pink" the board's name for purple.
+CARD_ALIASES: dict[str, int] = {**CARD_INDEX, "loco": LOCO, "pink": 0, "brown": 2}
 PLAYER_COLOURS: tuple[str, ...] = ("blue", "red", "green", "yellow", "black")  # USA-COMP-2
 
 

@@ -118,7 +118,8 @@ class Tx:
             shown = min(st.market_size, pool_total)
             if non_loco < shown - (limit - 1) or resets >= st.max_market_resets:
                 self.event("market_reset_stopped", "USA-DRAW-6",
-                           "Three face-up locomotives again, but the remaining cards cannot avoid it: the market stays")
+                           "Three face-up locomotives again, but the remaining cards cannot avoid it: the market stays "
+                           "(interpretation)")
                 return
             resets += 1
             for c in self.market:

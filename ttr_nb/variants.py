@@ -107,6 +107,8 @@ class Variant:
     rule_map: Mapping[str, str] = field(default_factory=dict)   # base rule family -> this variant's id ("USA-DRAW" -> "EU-DRAW-1")
     description: str = ""
     card_kinds: int = len(CARD_NAMES)
+    # Where the rule book is silent or ambiguous: (rule id, what ttr_nb does). Shown to users (notebooks, README).
+    interpretations: tuple[tuple[str, str], ...] = ()
 
     @cached_property
     def map(self) -> "Map":

@@ -1,0 +1,258 @@
+"""Shared pieces of the widget views: the board widget, message areas, panels and small HTML helpers.
+
+Everything here is kernel-side and testable without a browser: a view's handlers are plain methods, and the
+figures are ``go.FigureWidget`` objects updated in place (``update_board`` / ``update_*`` inside
+``batch_update``), never rebuilt.
+"""
+from __future__ import annotations
+
+import html
+from typing import Any, Callable, Iterable, Sequence
+
+import ipywidgets as widgets
+import plotly.graph_objects as go
+
+from ..cards import CARD_NAMES, LOCO, PLAYER_COLOURS
+from ..engine import seat_name, turn_status
+from ..errors import TTRError
+from ..state import FREE, GameState
+from ..variants import get_variant
+
+ERROR_COLOUR = "#b00020"
+OK_COLOUR = "#17692e"
+
+
+def esc(text: Any) -> str:
+    return html.escape(str(text))
+
+
+def map_of(state: GameState):
+    return get_variant(state.variant).map
+
+
+def card_label(kind: int | None) -> str:
+    return "(empty)" if kind is None else CARD_NAMES[kind]
+
+
+def seats_of(state: GameState) -> list[int]:
+    return list(range(state.n_players))
+
+
+def closed_routes(state: GameState) -> list[str]:
+    """Free routes nobody may claim any more: the twin of a claimed double route with fewer than
+    ``twin_min_players`` players (USA-CLAIM-8). Derived from the claims, like the engine does."""
+    v = get_variant(state.variant)
+    if state.n_players >= v.settings.twin_min_players:
+        return []
+    m = v.map
+    out = []
+    for r in m.routes:
+        if state.claims[r.index] == FREE and any(state.claims[t.index] != FREE for t in m.twins(r.id)):
+            out.append(r.id)
+    return out
+
+
+def owners_of(state: GameState) -> dict[str, int]:
+    m = map_of(state)
+    return {r.id: state.claims[r.index] for r in m.routes if state.claims[r.index] != FREE}
+
+
+def provisional_banner(m) -> str:
+    if not getattr(m, "provisional", False):
+        return ""
+    note = esc(getattr(m, "provisional_note", "") or "facts on this board are not yet confirmed")
+    return (f"<div style='background:#fff0d6;border:1px solid #d9480f;padding:3px 6px;color:#8a1c00'>"
+            f"<b>PROVISIONAL map:</b> {note}</div>")
+
+
+# --------------------------------------------------------------------------------------------------------------
+# the board
+
+class BoardWidget:
+    """A ``go.FigureWidget`` of the board, built once, redrawn in place from a state.
+
+    ``on_click(route_id)`` is called when a route marker (trace ``"routes"``, ``customdata`` = route id) is
+    clicked. ``show(state, highlight=...)`` skips the update when nothing it draws changed.
+    """
+
+    def __init__(self, m, *, n_players: int | None = None, on_click: Callable[[str], None] | None = None,
+                 height: int = 560, title: str | None = None):
+        from ..render import board_figure, trace_index
+        self.map = m
+        self.n_players = n_players
+        if n_players is None:
+            self._names = None
+            self._colours = PLAYER_COLOURS
+        else:
+            self._names = [seat_name(i) for i in range(n_players)]
+            self._colours = PLAYER_COLOURS[:n_players]
+        self.fig = go.FigureWidget(board_figure(m, player_names=self._names, player_colours=self._colours,
+                                                height=height, title=title))
+        self.routes_trace = self.fig.data[trace_index(self.fig, "routes")]
+        self._on_click = on_click
+        self._last_key: Any = None
+        self.updates = 0                     # how many times the figure was redrawn (tests, benchmarks)
+        if on_click is not None:
+            self.routes_trace.on_click(self._clicked)
+
+    def _clicked(self, trace, points, selector) -> None:
+        ids = list(trace.customdata or ())
+        for i in getattr(points, "point_inds", ()) or ():
+            if 0 <= i < len(ids) and self._on_click is not None:
+                self._on_click(str(ids[i]))
+
+    def draw(self, *, owners: dict[str, int] | None = None, closed: Sequence[str] = (),
+             highlight: Sequence[tuple[str, Sequence[str]]] = (), trail: Sequence[str] = (),
+             title: str | None = None, force: bool = False) -> bool:
+        """Redraw in place; returns False (and does nothing) when the picture would not change."""
+        from ..render import update_board
+        owners = dict(owners or {})
+        key = (tuple(sorted(owners.items())), tuple(closed), tuple((str(l), tuple(ids)) for l, ids in highlight),
+               tuple(trail), title)
+        if key == self._last_key and not force:
+            return False
+        update_board(self.fig, self.map, owners=owners, closed=closed, player_names=self._names,
+                     player_colours=self._colours, highlight=highlight, trail=trail, title=title)
+        self._last_key = key
+        self.updates += 1
+        return True
+
+    def show(self, state: GameState, *, highlight: Sequence[tuple[str, Sequence[str]]] = (),
+             trail: Sequence[str] = (), title: str | None = None, force: bool = False) -> bool:
+        return self.draw(owners=owners_of(state), closed=closed_routes(state), highlight=highlight, trail=trail,
+                         title=title, force=force)
+
+    def route_marker(self, route_id: str) -> dict:
+        """The click marker of ``route_id`` as the figure has it now (colour, symbol, size, hover) — for tests."""
+        t = self.routes_trace
+        i = list(t.customdata).index(route_id)
+        mk = t.marker
+
+        def pick(v):
+            return v[i] if isinstance(v, (list, tuple)) else v
+        return {"color": pick(mk.color), "symbol": pick(mk.symbol), "size": pick(mk.size),
+                "hover": pick(t.hovertext)}
+
+
+# --------------------------------------------------------------------------------------------------------------
+# message areas
+
+class MessageArea:
+    """One HTML line: refusals in red (the IllegalAction's text, which names the rule id), notes in grey."""
+
+    def __init__(self):
+        self.widget = widgets.HTML(value="")
+        self.text = ""
+        self.error: TTRError | None = None
+        self.is_error = False
+
+    def refuse(self, err: Exception | str) -> None:
+        self.error = err if isinstance(err, TTRError) else None
+        self.text = str(err)
+        self.is_error = True
+        self.widget.value = f"<div style='color:{ERROR_COLOUR}'>⛔ {esc(self.text)}</div>"
+
+    def note(self, text: str) -> None:
+        self.error = None
+        self.text = text
+        self.is_error = False
+        self.widget.value = f"<div style='color:#444'>{esc(text)}</div>" if text else ""
+
+    def ok(self, text: str) -> None:
+        self.error = None
+        self.text = text
+        self.is_error = False
+        self.widget.value = f"<div style='color:{OK_COLOUR}'>✔ {esc(text)}</div>"
+
+    def clear(self) -> None:
+        self.note("")
+
+
+def status_html(state: GameState, extra: str = "") -> str:
+    return f"<div style='font-size:1.05em'><b>{esc(turn_status(state))}</b>{extra}</div>"
+
+
+# --------------------------------------------------------------------------------------------------------------
+# tables
+
+def table_html(rows: Sequence[Sequence[Any]], head: Sequence[str] | None = None, *, max_rows: int | None = None) -> str:
+    cells = "".join("<th style='text-align:left;padding:1px 6px'>" + esc(h) + "</th>" for h in (head or ()))
+    out = [f"<table style='border-collapse:collapse;font-size:0.92em'>{'<tr>' + cells + '</tr>' if head else ''}"]
+    for r in list(rows)[:max_rows]:
+        out.append("<tr>" + "".join(f"<td style='padding:1px 6px'>{esc(c)}</td>" for c in r) + "</tr>")
+    out.append("</table>")
+    return "".join(out)
+
+
+def hand_text(hand: dict[str, int] | Sequence[int]) -> str:
+    if not isinstance(hand, dict):
+        hand = {CARD_NAMES[k]: n for k, n in enumerate(hand) if n}
+    return ", ".join(f"{n} {name}" for name, n in hand.items() if n) or "no cards"
+
+
+def ticket_words(m, tid: str) -> str:
+    try:
+        t = m.ticket(tid)
+    except TTRError:
+        return tid
+    return f"{t.id} {t.a}–{t.b} ({t.points})"
+
+
+def table_view_html(state: GameState, seat: int | None) -> str:
+    """The table as ``observe(state, seat)`` lets ``seat`` see it (None: the whole table).
+
+    Built only from the observation, so nothing hidden can leak into it.
+    """
+    from ..engine import observe
+    view = observe(state, seat)
+    m = map_of(state)
+    who = "the whole table (teacher view)" if seat is None else f"{seat_name(seat)}'s view"
+    rows = []
+    for p in view["players"]:
+        mark = "▶ " if p["seat"] == view["current"] and view["phase"] in ("play", "last_round") else ""
+        if "hand" in p:
+            hand = hand_text(p["hand"])
+        else:
+            hand = f"{p['hand_size']} cards (hidden)"
+        if "tickets" in p:
+            tickets = "; ".join(ticket_words(m, t) for t in p["tickets"]) or "none"
+        else:
+            tickets = f"{p['ticket_count']} tickets (hidden)"
+        rows.append((mark + p["name"], p["trains"], p["route_points"], hand, tickets))
+    pend = []
+    for p in view["pending"]:
+        if "data" in p and p["kind"] == "choose_tickets":
+            offered = ", ".join(ticket_words(m, t) for t in p["data"].get("offered", []))
+            pend.append(f"{seat_name(p['seat'])} chooses among {offered}")
+        elif "offered_count" in p:
+            pend.append(f"{seat_name(p['seat'])} chooses among {p['offered_count']} offered tickets (hidden)")
+        else:
+            pend.append(f"{seat_name(p['seat'])}: {p['kind'].replace('_', ' ')}")
+    market = ", ".join("—" if c is None else c for c in view["market"])
+    discard = hand_text(view["discard"]) if view["discard"] else "empty"
+    decks = ", ".join(f"{name} {n}" for name, n in view["ticket_deck_sizes"].items())
+    return (f"<div><i>Showing {esc(who)}</i><br>"
+            + table_html(rows, ["player", "trains", "route points", "hand", "tickets"])
+            + f"<div>Face-up: {esc(market)} · deck {view['deck_size']} cards · discards: {esc(discard)} · "
+              f"ticket decks: {esc(decks)}</div>"
+            + ("<div>Pending: " + esc("; ".join(pend)) + "</div>" if pend else "") + "</div>")
+
+
+def log_html(lines: Sequence[str], n: int = 14) -> str:
+    shown = list(lines)[-n:]
+    items = "".join(f"<div style='font-family:monospace;font-size:0.88em'>{esc(s)}</div>" for s in shown)
+    return f"<div style='max-height:16em;overflow-y:auto'>{items or '<i>nothing played yet</i>'}</div>"
+
+
+def bool_list(values: Iterable[bool]) -> list[bool]:
+    return [bool(v) for v in values]
+
+
+def display_widget(w) -> None:
+    from IPython.display import display
+    display(w)
+
+
+__all__ = ["BoardWidget", "MessageArea", "closed_routes", "owners_of", "map_of", "status_html", "table_html",
+           "table_view_html", "hand_text", "ticket_words", "log_html", "provisional_banner", "card_label", "esc",
+           "LOCO"]
