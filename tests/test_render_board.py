@@ -163,7 +163,7 @@ def test_tunnel_and_ferry_on_europe(europe):
         n = r.ferry_locos
         assert f"ferry: needs {n} locomotive{'s' if n > 1 else ''}" in hover[r.id]
     assert set(route_ids_in(t["tunnels"])) == {r.id for r in tunnels}
-    assert t["tunnels"]["line"]["dash"] == "dot" and t["tunnels"]["showlegend"] is True
+    assert t["tunnels"]["line"]["dash"] not in (None, "solid") and t["tunnels"]["showlegend"] is True
     assert len(t["ferries"]["x"]) == sum(r.ferry_locos for r in ferries)
     assert sorted(set(t["ferries"]["customdata"])) == sorted(r.id for r in ferries)
     # the USA has neither: the traces exist (same structure everywhere) but stay empty and out of the legend
@@ -268,9 +268,15 @@ def test_update_board_in_place(usa, widget):
         fig = go.FigureWidget(fig)
     before = structure(fig)
     routes_obj = fig.data[trace_index(fig, "routes")]
+    # claims only: the same traces with the same names, new data
+    update_board(fig, usa, owners={"R001": 4})
+    assert structure(fig) == before
+    assert route_ids_in(traces(fig)["seat:4"]) == ["R001"]
+    # highlights and trails: the same traces (meta keys, order); their legend names become the labels
     update_board(fig, usa, owners={"R035": 2}, closed={"R009"}, highlight=[("Cheapest", ["R039"])],
                  trail=["R031", "R035"])
     assert [s[0] for s in structure(fig)] == [s[0] for s in before]          # same traces, same order
+    assert fig.data[trace_index(fig, "highlight:0")].name == "Cheapest"
     assert fig.data[trace_index(fig, "routes")] is routes_obj                # updated, not replaced
     t = traces(fig)
     assert route_ids_in(t["seat:2"]) == ["R035"]
@@ -307,6 +313,18 @@ def test_update_board_on_widget_sends_one_message(usa):
         setattr(fig, name, spy)
     update_board(fig, usa, owners={"R001": 0, "R002": 1})
     assert sent == ["_send_update_msg"]
+
+
+def test_update_board_keeps_the_users_view(usa):
+    fig = go.FigureWidget(board_figure(usa, trail=["R031"]))
+    fig.data[trace_index(fig, "trail")].visible = "legendonly"           # the user hid it from the legend
+    fig.layout.xaxis.range = [-5, 5]                                       # ... and zoomed in
+    update_board(fig, usa, owners={"R001": 0}, trail=["R031", "R035"])
+    assert fig.data[trace_index(fig, "trail")].visible == "legendonly"
+    assert tuple(fig.layout.xaxis.range) == (-5, 5)
+    update_board(fig, usa, height=800)                                     # a new size lays the board out again
+    assert fig.layout.height == 800 and tuple(fig.layout.xaxis.range) != (-5, 5)
+    assert _data(fig)[trace_index(fig, "routes")] == _data(board_figure(usa, height=800))[trace_index(fig, "routes")]
 
 
 def test_update_board_rejects_a_foreign_figure(usa, europe):

@@ -149,6 +149,9 @@ def plan_for(v: Variant, state: GameState, seat: int, tickets: Sequence[str]) ->
     impossible = []
     cost = 0
     claims = list(state.claims)
+    for f in v.features:                      # e.g. Europe's stations: routes of others the seat may use as its own
+        for i in getattr(f, "bot_borrowable", lambda *_: ())(v, state, seat):
+            claims[i] = seat
     for tid in sorted(tickets, key=lambda t: -m.ticket(t).points):
         t = m.ticket(tid)
         probe = _with_claims(state, claims)
@@ -209,7 +212,8 @@ class GreedyBot:
                 if route.length > p.trains:
                     continue
                 pay = self._payment(v, route, hand, plan)
-                if pay is not None and not _twin_blocked(v, state, seat, route):
+                if pay is not None and not _twin_blocked(v, state, seat, route) and all(
+                        f.bot_claim_ok(v, state, seat, route, pay) for f in v.features if hasattr(f, "bot_claim_ok")):
                     return Claim(route=rid, payment=pay, seat=seat), \
                         f"claims {route.a}–{route.b}: on the cheapest path for {plan.reasons[rid]}"
             for f in v.features:

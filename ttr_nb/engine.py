@@ -733,7 +733,9 @@ def turn_status(state: GameState) -> str:
     p = state.pending_for(seat) if state.pending else None
     name = seat_name(seat)
     if p is None:
-        return (prefix + f"{name} to play: draw train cards, claim a route or draw destination tickets "
+        more = [w for f in v.features for w in getattr(f, "turn_words", ())]     # e.g. Europe: build a train station
+        choices = ["draw train cards", "claim a route", "draw destination tickets", *more]
+        return (prefix + f"{name} to play: {', '.join(choices[:-1])} or {choices[-1]} "
                 f"({v.rule('USA-TURN-1')}).")
     if p.kind == "second_card":
         return prefix + f"{name}: take your second card — not a face-up locomotive ({v.rule('USA-DRAW-4')})."
@@ -774,6 +776,8 @@ def describe(state: GameState, action: Action | str) -> str:
         return f"{who} keeps " + ", ".join(names)
     if isinstance(action, Pass):
         return f"{who} passes: no action is possible"
+    if hasattr(action, "describe"):                  # a variant's own action (e.g. Europe's station and tunnel steps)
+        return f"{who} {action.describe(v, state)}"
     return f"{who}: {action.body()}"
 
 

@@ -174,7 +174,7 @@ _TIE_BREAKS = {
     # name: (key: larger is better, words)
     "tickets": (lambda ps: ps.completed, "most completed tickets"),
     "longest": (lambda ps: 1 if ps.longest_bonus else 0, "holds the longest-path bonus"),
-    "fewest_stations": (lambda ps: -ps.stat("stations_used"), "fewest stations used"),
+    "fewest_stations": (lambda ps: -ps.stat("stations_used"), "fewest stations built"),   # EU-SCORE-3 (F-EU-9)
     "goods": (lambda ps: ps.stat("goods_tokens"), "most goods tokens"),
     "big_cities": (lambda ps: ps.stat("big_cities"), "most Big Cities cards"),
 }

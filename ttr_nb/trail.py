@@ -86,22 +86,22 @@ def longest_trail(edges: Sequence[tuple[str, str, int, str]]) -> Trail:
         return EMPTY_TRAIL
     names = sorted({c for e in canon for c in (e[0], e[1])})
     index = {name: i for i, name in enumerate(names)}
-    graph = _contract(len(names), [(index[a], index[b], w, rid) for a, b, w, rid in canon])
-    ea, eb, ew, chains = graph
-    solver = _Solver(len(names), ea, eb, ew)
-    value, fmask = solver.solve()
-    vertex_seq, edge_seq = _euler(fmask, ea, eb, len(names))
-    routes: list[str] = []
-    cities: list[str] = [names[vertex_seq[0]]]
-    for step, e in enumerate(edge_seq):
-        chain_routes, chain_cities = chains[e]
-        if vertex_seq[step] == ea[e]:  # walked from ea to eb (loops: always forward)
-            routes.extend(chain_routes)
-            cities.extend(names[c] for c in chain_cities[1:])
-        else:
-            routes.extend(reversed(chain_routes))
-            cities.extend(names[c] for c in reversed(chain_cities[:-1]))
-    return Trail(value, tuple(routes), tuple(cities))
+    g = _contract(len(names), [(index[a], index[b], w, rid) for a, b, w, rid in canon])
+    full = (1 << len(g.ea)) - 1
+    comps = _components(g, full)
+    weights = [g.weight(c) for c in comps]
+    best_value, best = 0, None
+    for ci in sorted(range(len(comps)), key=lambda i: -weights[i]):  # stable: ties by smallest edge
+        if weights[ci] <= best_value:
+            break
+        found = _solve_component(g, comps[ci], best_value)
+        if found is not None:
+            best_value, best = found
+    routes, cities = _expand(g, *_euler(g, best))
+    if cities[-1] < cities[0] or (cities[-1] == cities[0] and routes[::-1] < routes):
+        routes.reverse()
+        cities.reverse()
+    return Trail(best_value, tuple(routes), tuple(names[c] for c in cities))
 
 
 def longest_trails_by_owner(edges_by_owner: Mapping[int, Sequence[tuple[str, str, int, str]]]) -> dict[int, Trail]:
@@ -110,7 +110,45 @@ def longest_trails_by_owner(edges_by_owner: Mapping[int, Sequence[tuple[str, str
 
 
 # --------------------------------------------------------------------------------------------------
-# input, contraction, output
+# the reduced multigraph
+
+
+class _Graph:
+    """Edges ``e`` run from ``ea[e]`` to ``eb[e]``; ``chains[e]`` = (route ids, city indices) along it.
+
+    Edge sets are int bitmasks over edge indices. Folding a blob appends a pendant edge to a new leaf vertex.
+    """
+
+    def __init__(self, nv: int):
+        self.nv = nv
+        self.ea: list[int] = []
+        self.eb: list[int] = []
+        self.ew: list[int] = []
+        self.chains: list[tuple[list[str], list[int]]] = []
+
+    def add_edge(self, a: int, b: int, w: int, chain) -> int:
+        self.ea.append(a)
+        self.eb.append(b)
+        self.ew.append(w)
+        self.chains.append(chain)
+        return len(self.ea) - 1
+
+    def new_vertex(self) -> int:
+        self.nv += 1
+        return self.nv - 1
+
+    def weight(self, mask: int) -> int:
+        ew = self.ew
+        return sum(ew[e] for e in _bits(mask))
+
+
+def _bits(mask: int) -> list[int]:
+    out = []
+    while mask:
+        low = mask & -mask
+        out.append(low.bit_length() - 1)
+        mask ^= low
+    return out
 
 
 def _canonical(edges: Sequence[tuple[str, str, int, str]]) -> list[tuple[str, str, int, str]]:
@@ -135,12 +173,8 @@ def _canonical(edges: Sequence[tuple[str, str, int, str]]) -> list[tuple[str, st
     return out
 
 
-def _contract(nv, edges):
-    """Contract degree-2 cities (see the module docstring, step 1).
-
-    Returns parallel lists ``ea, eb, ew, chains`` of the reduced edges; ``chains[e]`` is
-    ``(route ids from ea to eb, city indices from ea to eb)``.
-    """
+def _contract(nv: int, edges) -> _Graph:
+    """The graph of ``edges`` with degree-2 cities contracted (module docstring, step 1)."""
     ea = [a for a, _, _, _ in edges]
     eb = [b for _, b, _, _ in edges]
     ew = [w for _, _, w, _ in edges]
@@ -155,14 +189,13 @@ def _contract(nv, edges):
         if len(ends) != 2 or ends[0] == ends[1]:
             continue
         e1, e2 = ends
-        # orient e1 as (x -> v) and e2 as (v -> y)
-        r1, c1 = chains[e1]
+        r1, c1 = chains[e1]  # orient e1 as x -> v
         if eb[e1] == v:
             x = ea[e1]
         else:
             x = eb[e1]
             r1, c1 = r1[::-1], c1[::-1]
-        r2, c2 = chains[e2]
+        r2, c2 = chains[e2]  # orient e2 as v -> y
         if ea[e2] == v:
             y = eb[e2]
         else:
@@ -179,47 +212,45 @@ def _contract(nv, edges):
         inc[x] = [new if f == e1 else f for f in inc[x]]
         inc[y] = [new if f == e2 else f for f in inc[y]]
     keep = [e for e in range(len(ea)) if alive[e]]
-    # renumber by the smallest route id each edge carries (input is sorted by route id) - canonical
-    keep.sort(key=lambda e: min(chains[e][0]))
-    return ([ea[e] for e in keep], [eb[e] for e in keep], [ew[e] for e in keep], [chains[e] for e in keep])
+    keep.sort(key=lambda e: min(chains[e][0]))  # canonical numbering: by smallest route id carried
+    g = _Graph(nv)
+    for e in keep:
+        g.add_edge(ea[e], eb[e], ew[e], chains[e])
+    return g
 
 
-def _bits(mask: int) -> list[int]:
-    out = []
-    while mask:
-        low = mask & -mask
-        out.append(low.bit_length() - 1)
-        mask ^= low
-    return out
+def _euler(g: _Graph, fmask: int, start: int = -1) -> tuple[list[int], list[int]]:
+    """Hierholzer's walk of the connected edge set ``fmask`` (<= 2 odd vertices): (vertices, edges).
 
-
-def _euler(fmask: int, ea, eb, nv) -> tuple[list[int], list[int]]:
-    """Hierholzer's walk of the (connected, <= 2 odd vertices) edge set ``fmask``: (vertices, edges)."""
+    It starts at ``start`` if given (which must be odd or the set closed), else at the smallest odd vertex
+    (or smallest vertex of a closed set); ties between edges go to the smallest edge index.
+    """
+    ea, eb = g.ea, g.eb
     edges = _bits(fmask)
-    adj: list[list[int]] = [[] for _ in range(nv)]
-    deg = [0] * nv
+    adj: dict[int, list[int]] = {}
+    deg: dict[int, int] = {}
     for e in edges:  # ascending edge order
-        adj[ea[e]].append(e)
-        adj[eb[e]].append(e)
-        deg[ea[e]] += 1
-        deg[eb[e]] += 1
-    odd = [v for v in range(nv) if deg[v] & 1]
-    start = odd[0] if odd else min(v for v in range(nv) if deg[v])
-    for lst in adj:
+        for v in (ea[e], eb[e]):
+            adj.setdefault(v, []).append(e)
+            deg[v] = deg.get(v, 0) + 1
+    if start < 0:
+        odd = [v for v in deg if deg[v] & 1]
+        start = min(odd) if odd else min(deg)
+    for lst in adj.values():
         lst.reverse()  # pop() takes the smallest edge first
-    used = bytearray(max(edges) + 1)
+    used: set[int] = set()
     stack_v = [start]
     stack_e: list[int] = []
     out_v: list[int] = []
     out_e: list[int] = []
     while stack_v:
         v = stack_v[-1]
-        lst = adj[v]
-        while lst and used[lst[-1]]:
+        lst = adj.get(v, [])
+        while lst and lst[-1] in used:
             lst.pop()
         if lst:
             e = lst.pop()
-            used[e] = 1
+            used.add(e)
             stack_v.append(eb[e] if ea[e] == v else ea[e])
             stack_e.append(e)
         else:
@@ -231,280 +262,391 @@ def _euler(fmask: int, ea, eb, nv) -> tuple[list[int], list[int]]:
     return out_v, out_e
 
 
+def _expand(g: _Graph, vseq: list[int], eseq: list[int]) -> tuple[list[str], list[int]]:
+    """Route ids and city indices of a walk over (possibly contracted or folded) edges."""
+    routes: list[str] = []
+    cities: list[int] = []
+    for step, e in enumerate(eseq):
+        r, c = g.chains[e]
+        if vseq[step] != g.ea[e]:  # walked from eb to ea (loops are always walked forward)
+            r, c = r[::-1], c[::-1]
+        routes.extend(r)
+        cities.extend(c if not cities else c[1:])
+    return routes, cities
+
+
 # --------------------------------------------------------------------------------------------------
-# the search
+# graph helpers
 
 
-class _Solver:
-    def __init__(self, nv, ea, eb, ew):
-        self.nv = nv
-        self.ea = ea
-        self.eb = eb
-        self.ew = ew
-        self.m = len(ea)
+def _components(g: _Graph, mask: int) -> list[int]:
+    """Edge-connected components of the edge set ``mask``, ordered by their smallest edge."""
+    ea, eb = g.ea, g.eb
+    parent: dict[int, int] = {}
 
-    # -- helpers ----------------------------------------------------------------------------------
+    def find(x):
+        root = x
+        while parent.get(root, root) != root:
+            root = parent[root]
+        while x != root:
+            parent[x], x = root, parent[x]
+        return root
 
-    def components(self, mask: int) -> list[int]:
-        """Edge-connected components of the edge set ``mask``, ordered by their smallest edge."""
-        ea, eb = self.ea, self.eb
-        parent = list(range(self.nv))
-
-        def find(x):
-            while parent[x] != x:
-                parent[x] = parent[parent[x]]
-                x = parent[x]
-            return x
-
-        edges = _bits(mask)
-        for e in edges:
-            ra, rb = find(ea[e]), find(eb[e])
-            if ra != rb:
-                parent[ra] = rb
-        groups: dict[int, int] = {}
-        order: list[int] = []
-        for e in edges:
-            r = find(ea[e])
-            if r in groups:
-                groups[r] |= 1 << e
-            else:
-                groups[r] = 1 << e
-                order.append(r)
-        return [groups[r] for r in order]
-
-    def component_of(self, mask: int, seed_edge: int) -> int:
-        """The connected component of edge set ``mask`` that contains ``seed_edge``."""
-        ea, eb = self.ea, self.eb
-        adj: dict[int, list[int]] = {}
-        for e in _bits(mask):
-            adj.setdefault(ea[e], []).append(e)
-            adj.setdefault(eb[e], []).append(e)
-        comp = 0
-        seen = {ea[seed_edge]}
-        stack = [ea[seed_edge]]
-        while stack:
-            v = stack.pop()
-            for e in adj.get(v, ()):
-                if not (comp >> e) & 1:
-                    comp |= 1 << e
-                    for u in (ea[e], eb[e]):
-                        if u not in seen:
-                            seen.add(u)
-                            stack.append(u)
-        return comp
-
-    def weight(self, mask: int) -> int:
-        ew = self.ew
-        return sum(ew[e] for e in _bits(mask))
-
-    # -- bound ------------------------------------------------------------------------------------
-
-    def bound(self, K: int, I: int):
-        """(UB, D*) for node (K, I) as in step 3/4 of the module docstring; None when no trail exists."""
-        ea, eb, ew, nv = self.ea, self.eb, self.ew, self.nv
-        edges = _bits(K)
-        par = [0] * nv
-        total = 0
-        for e in edges:
-            par[ea[e]] ^= 1
-            par[eb[e]] ^= 1
-            total += ew[e]
-        T = [v for v in range(nv) if par[v]]
-        k = len(T)
-        if k <= 2:
-            return total, 0
-        adj: list[list[tuple[int, int, int]]] = [[] for _ in range(nv)]
-        for e in edges:
-            a, b = ea[e], eb[e]
-            if a != b and not (I >> e) & 1:
-                adj[a].append((b, ew[e], e))
-                adj[b].append((a, ew[e], e))
-        pos = [-1] * nv
-        for i, v in enumerate(T):
-            pos[v] = i
-        INF = float("inf")
-        dist_rows: list[list] = []
-        preds: list[list[int]] = []
-        heappush, heappop = heapq.heappush, heapq.heappop
-        for i in range(k - 1):
-            s = T[i]
-            dist = [INF] * nv
-            pred = [-1] * nv
-            done = bytearray(nv)
-            dist[s] = 0
-            heap = [(0, s)]
-            need = k - 1 - i  # targets T[i+1:]
-            while heap and need:
-                d, v = heappop(heap)
-                if done[v]:
-                    continue
-                done[v] = 1
-                if pos[v] > i:
-                    need -= 1
-                for u, w, e in adj[v]:
-                    nd = d + w
-                    if nd < dist[u]:
-                        dist[u] = nd
-                        pred[u] = e
-                        heappush(heap, (nd, u))
-            dist_rows.append([dist[T[j]] if done[T[j]] else INF for j in range(k)])
-            preds.append(pred)
-        # exempt two vertices (the trail's ends), match the rest at minimum cost
-        if k == 4:
-            best = None
-            for i in range(3):
-                for j in range(i + 1, 4):
-                    d = dist_rows[i][j]
-                    if d != INF and (best is None or d < best[0]):
-                        best = (d, i, j)
-            if best is None:
-                return None
-            pairs = [(best[1], best[2])]
+    edges = _bits(mask)
+    for e in edges:
+        ra, rb = find(ea[e]), find(eb[e])
+        if ra != rb:
+            parent[ra] = rb
+    groups: dict[int, int] = {}
+    order: list[int] = []
+    for e in edges:
+        r = find(ea[e])
+        if r in groups:
+            groups[r] |= 1 << e
         else:
-            n = k + 2
-            big = total + 1
-            W: list[list] = [[None] * n for _ in range(n)]
-            for i in range(k - 1):
-                row = dist_rows[i]
-                for j in range(i + 1, k):
-                    if row[j] != INF:
-                        W[i][j] = W[j][i] = big - row[j]
-            for i in range(k):
-                W[i][k] = W[k][i] = W[i][k + 1] = W[k + 1][i] = big
-            W[k][k + 1] = W[k + 1][k] = big
-            mate = _matching(n, W)
-            if -1 in mate:
-                return None
-            pairs = [(i, mate[i]) for i in range(k) if i < mate[i] < k]
-        cost = 0
-        D = 0
-        for i, j in pairs:
-            cost += dist_rows[i][j]
-            pred = preds[i]
-            v = T[j]
-            s = T[i]
-            while v != s:
-                e = pred[v]
-                D ^= 1 << e
-                v = eb[e] if ea[e] == v else ea[e]
-        return total - cost, D
+            groups[r] = 1 << e
+            order.append(r)
+    return [groups[r] for r in order]
 
-    # -- exact special cases ----------------------------------------------------------------------
 
-    def tree_diameter(self, K: int) -> int:
-        """The heaviest path of a tree component, as an edge mask."""
-        ea, eb, ew = self.ea, self.eb, self.ew
-        adj: dict[int, list[int]] = {}
-        for e in _bits(K):
-            adj.setdefault(ea[e], []).append(e)
-            adj.setdefault(eb[e], []).append(e)
-
-        def sweep(root):
-            dist = {root: 0}
-            via = {root: -1}
-            stack = [root]
-            far = root
-            while stack:
-                v = stack.pop()
-                if dist[v] > dist[far] or (dist[v] == dist[far] and v < far):
-                    far = v
-                for e in adj[v]:
-                    u = eb[e] if ea[e] == v else ea[e]
-                    if u not in dist:
-                        dist[u] = dist[v] + ew[e]
-                        via[u] = e
+def _component_at(g: _Graph, mask: int, v0: int) -> int:
+    """The edges of ``mask`` reachable from vertex ``v0``."""
+    ea, eb = g.ea, g.eb
+    adj: dict[int, list[int]] = {}
+    for e in _bits(mask):
+        adj.setdefault(ea[e], []).append(e)
+        adj.setdefault(eb[e], []).append(e)
+    comp = 0
+    seen = {v0}
+    stack = [v0]
+    while stack:
+        v = stack.pop()
+        for e in adj.get(v, ()):
+            if not (comp >> e) & 1:
+                comp |= 1 << e
+                for u in (ea[e], eb[e]):
+                    if u not in seen:
+                        seen.add(u)
                         stack.append(u)
-            return far, via
+    return comp
 
-        a, _ = sweep(min(adj))
-        b, via = sweep(a)
-        path = 0
-        v = b
-        while v != a:
-            e = via[v]
-            path |= 1 << e
-            v = eb[e] if ea[e] == v else ea[e]
-        return path
 
-    # -- main loop --------------------------------------------------------------------------------
+def _touches(g: _Graph, mask: int, v: int) -> bool:
+    ea, eb = g.ea, g.eb
+    return any(ea[e] == v or eb[e] == v for e in _bits(mask))
 
-    def solve(self) -> tuple[int, int]:
-        """(length, edge mask) of an optimal trail."""
-        ea, eb = self.ea, self.eb
-        comps = self.components((1 << self.m) - 1)
-        weights = [self.weight(c) for c in comps]
-        order = sorted(range(len(comps)), key=lambda i: -weights[i])  # stable: ties by smallest edge
-        self.best = (0, 0)
-        self.heap = []
-        self.counter = 0
-        for ci in order:
-            K, total = comps[ci], weights[ci]
-            if total <= self.best[0]:
-                break
-            edges = _bits(K)
-            par: dict[int, int] = {}
-            for e in edges:
-                par[ea[e]] = par.get(ea[e], 0) ^ 1
-                par[eb[e]] = par.get(eb[e], 0) ^ 1
-            if sum(par.values()) <= 2:  # the whole component is a trail
-                self.best = (total, K)
-                continue
-            if len(edges) == len(par) - 1:  # a tree: its heaviest path
-                path = self.tree_diameter(K)
-                value = self.weight(path)
-                if value > self.best[0]:
-                    self.best = (value, path)
-                continue
-            self._push(K, 0)
-        heap = self.heap
-        while heap:
-            neg_ub, _, K, I, D, comps_F = heapq.heappop(heap)
-            if -neg_ub <= self.best[0]:
-                break
-            e = self._branch_edge(D, comps_F)
-            bit = 1 << e
-            self._push(K, I | bit)  # e is kept
-            rest = K & ~bit  # e is deleted
-            if I:
-                comp = self.component_of(rest, (I & -I).bit_length() - 1)
-                if I & ~comp == 0:
-                    self._push(comp, I)
+
+def _bridges(g: _Graph, mask: int) -> int:
+    """The bridges of the edge set ``mask`` (Tarjan; parallel edges and loops are never bridges)."""
+    ea, eb = g.ea, g.eb
+    adj: dict[int, list[tuple[int, int]]] = {}
+    for e in _bits(mask):
+        a, b = ea[e], eb[e]
+        if a != b:
+            adj.setdefault(a, []).append((b, e))
+            adj.setdefault(b, []).append((a, e))
+    disc: dict[int, int] = {}
+    low: dict[int, int] = {}
+    bridges = 0
+    for root in sorted(adj):
+        if root in disc:
+            continue
+        disc[root] = low[root] = len(disc)
+        stack = [(root, -1, iter(adj[root]))]
+        while stack:
+            v, pe, it = stack[-1]
+            for u, e in it:
+                if e == pe:
+                    continue
+                if u in disc:
+                    if disc[u] < low[v]:
+                        low[v] = disc[u]
+                else:
+                    disc[u] = low[u] = len(disc)
+                    stack.append((u, e, iter(adj[u])))
+                    break
             else:
-                for comp in self.components(rest):
-                    self._push(comp, 0)
-        return self.best
+                stack.pop()
+                if stack:
+                    p = stack[-1][0]
+                    if low[v] < low[p]:
+                        low[p] = low[v]
+                    if low[v] > disc[p]:
+                        bridges |= 1 << pe
+    return bridges
 
-    def _push(self, K: int, I: int) -> None:
-        """Bound node (K, I); record it if its bound is attained, queue it if it may beat the best."""
-        res = self.bound(K, I)
+
+# --------------------------------------------------------------------------------------------------
+# bridge-tree decomposition (step 3 of the module docstring)
+
+
+def _solve_component(g: _Graph, comp: int, floor: int):
+    """(value, edge mask) of the best trail of connected ``comp`` if it beats ``floor``, else None.
+
+    Blobs (2-edge-connected pieces) hanging below the root blob are folded bottom-up into pendant edges
+    whose weight is bridge + best trail of the blob-and-below pinned at the bridge's end.
+    """
+    ea, eb = g.ea, g.eb
+    bridges = _bridges(g, comp)
+    if not bridges:
+        return _search(g, comp, -1, floor)
+    # blobs: union-find over the non-bridge edges; every vertex of comp is in exactly one blob
+    parent: dict[int, int] = {}
+
+    def find(x):
+        root = x
+        while parent.get(root, root) != root:
+            root = parent[root]
+        while x != root:
+            parent[x], x = root, parent[x]
+        return root
+
+    inner = comp & ~bridges
+    for e in _bits(inner):
+        ra, rb = find(ea[e]), find(eb[e])
+        if ra != rb:
+            if rb < ra:
+                ra, rb = rb, ra
+            parent[rb] = ra
+    for e in _bits(bridges):
+        find(ea[e])
+        find(eb[e])
+    blob_edges: dict[int, int] = {}
+    for e in _bits(inner):
+        r = find(ea[e])
+        blob_edges[r] = blob_edges.get(r, 0) | (1 << e)
+    tree: dict[int, list[int]] = {}
+    for e in _bits(bridges):
+        tree.setdefault(find(ea[e]), []).append(e)
+        tree.setdefault(find(eb[e]), []).append(e)
+    blobs = sorted(tree)  # every blob touches a bridge, since comp is connected and has one
+    root = max(blobs, key=lambda b: (g.weight(blob_edges.get(b, 0)), -b))
+    # depth-first order of the bridge tree; up[b] = (bridge to parent, port in b, port in parent, parent)
+    up: dict[int, tuple[int, int, int, int]] = {}
+    order = [root]
+    seen = {root}
+    for b in order:  # grows while iterating (breadth-first is fine: children come after parents)
+        for e in tree[b]:
+            x, y = (ea[e], eb[e]) if find(ea[e]) == b else (eb[e], ea[e])
+            c = find(y)
+            if c not in seen:
+                seen.add(c)
+                up[c] = (e, y, x, b)
+                order.append(c)
+    pendants: dict[int, int] = {b: 0 for b in blobs}
+    for b in reversed(order[1:]):
+        e, u, v, p = up[b]
+        graph = blob_edges.get(b, 0) | pendants[b]
+        if blob_edges.get(b, 0):
+            value, fmask = _search(g, graph, u, 0)
+        else:  # a lone city: the heaviest pendant edge, if any
+            value, fmask = 0, 0
+            for f in _bits(graph):
+                if g.ew[f] > value:
+                    value, fmask = g.ew[f], 1 << f
+        r, c = g.chains[e]
+        if ea[e] != v:
+            r, c = r[::-1], c[::-1]
+        routes, cities = list(r), list(c)
+        if fmask:
+            r2, c2 = _expand(g, *_euler(g, fmask, u))
+            routes += r2
+            cities += c2[1:]
+        leaf = g.new_vertex()
+        pendants[p] |= 1 << g.add_edge(v, leaf, g.ew[e] + value, (routes, cities))
+    # the best trail that stays below some blob b and goes through it: blob b + its pendant edges
+    graphs = {b: blob_edges.get(b, 0) | pendants[b] for b in blobs}
+    totals = {b: g.weight(graphs[b]) for b in blobs}
+    best = None
+    for b in [root] + sorted(order[1:], key=lambda b: -totals[b]):
+        if totals[b] <= floor:
+            continue
+        if blob_edges.get(b, 0):
+            found = _search(g, graphs[b], -1, floor)
+        else:  # a lone city: its two heaviest pendant edges
+            top = sorted(_bits(graphs[b]), key=lambda f: -g.ew[f])[:2]
+            value = sum(g.ew[f] for f in top)
+            found = (value, sum(1 << f for f in top)) if value > floor else None
+        if found is not None:
+            floor, best = found[0], found
+    return best
+
+
+# --------------------------------------------------------------------------------------------------
+# branch and bound (steps 4-5 of the module docstring)
+
+
+def _bound(g: _Graph, K: int, I: int, pin: int):
+    """(UB, D*) for node (K, I), or None when no admissible trail exists.
+
+    Free search (``pin`` < 0): the trail's two ends are free, so two odd vertices may stay unmatched.
+    Pinned search: the trail must end at ``pin``: the vertices to pair are T xor {pin}, one stays unmatched.
+    """
+    ea, eb, ew, nv = g.ea, g.eb, g.ew, g.nv
+    edges = _bits(K)
+    par = [0] * nv
+    total = 0
+    for e in edges:
+        par[ea[e]] ^= 1
+        par[eb[e]] ^= 1
+        total += ew[e]
+    free = 2
+    if pin >= 0:
+        par[pin] ^= 1
+        free = 1
+    T = [v for v in range(nv) if par[v]]
+    k = len(T)
+    if k <= free:
+        return total, 0
+    adj: list[list[tuple[int, int, int]]] = [[] for _ in range(nv)]
+    for e in edges:
+        a, b = ea[e], eb[e]
+        if a != b and not (I >> e) & 1:
+            adj[a].append((b, ew[e], e))
+            adj[b].append((a, ew[e], e))
+    pos = [-1] * nv
+    for i, v in enumerate(T):
+        pos[v] = i
+    INF = float("inf")
+    dist_rows: list[list] = []
+    preds: list[list[int]] = []
+    heappush, heappop = heapq.heappush, heapq.heappop
+    for i in range(k - 1):
+        s = T[i]
+        dist = [INF] * nv
+        pred = [-1] * nv
+        done = bytearray(nv)
+        dist[s] = 0
+        heap = [(0, s)]
+        need = k - 1 - i  # the targets are T[i+1:]
+        while heap and need:
+            d, v = heappop(heap)
+            if done[v]:
+                continue
+            done[v] = 1
+            if pos[v] > i:
+                need -= 1
+            for u, w, e in adj[v]:
+                nd = d + w
+                if nd < dist[u]:
+                    dist[u] = nd
+                    pred[u] = e
+                    heappush(heap, (nd, u))
+        dist_rows.append([dist[T[j]] if done[T[j]] else INF for j in range(k)])
+        preds.append(pred)
+    if k - free == 2:  # a single pair to match: the closest one
+        best = None
+        for i in range(k - 1):
+            row = dist_rows[i]
+            for j in range(i + 1, k):
+                if row[j] != INF and (best is None or row[j] < best[0]):
+                    best = (row[j], i, j)
+        if best is None:
+            return None
+        pairs = [(best[1], best[2])]
+    else:  # minimum-cost perfect matching of T plus `free` zero-cost dummies
+        n = k + free
+        big = total + 1
+        W: list[list] = [[None] * n for _ in range(n)]
+        for i in range(k - 1):
+            row = dist_rows[i]
+            Wi = W[i]
+            for j in range(i + 1, k):
+                if row[j] != INF:
+                    Wi[j] = W[j][i] = big - row[j]
+        for d in range(k, n):
+            for i in range(k):
+                W[i][d] = W[d][i] = big
+        if free == 2:
+            W[k][k + 1] = W[k + 1][k] = big
+        mate = _matching(n, W)
+        if -1 in mate:
+            return None
+        pairs = [(i, mate[i]) for i in range(k) if i < mate[i] < k]
+    cost = 0
+    D = 0
+    for i, j in pairs:
+        cost += dist_rows[i][j]
+        pred = preds[i]
+        v = T[j]
+        s = T[i]
+        while v != s:
+            e = pred[v]
+            D ^= 1 << e
+            v = eb[e] if ea[e] == v else ea[e]
+    return total - cost, D
+
+
+def _search(g: _Graph, K0: int, pin: int, floor: int):
+    """Best-bound-first branch and bound over the connected edge set ``K0``.
+
+    Free (``pin`` < 0): (value, mask) of the best trail if its length beats ``floor``, else None.
+    Pinned: (value, mask) of the best trail having ``pin`` as an end (the empty trail (0, 0) included).
+    """
+    ea, eb, ew = g.ea, g.eb, g.ew
+    best = [floor, 0]
+    heap: list = []
+    counter = [0]
+
+    def push(K: int, I: int) -> None:
+        res = _bound(g, K, I, pin)
         if res is None:
             return
         ub, D = res
-        if ub <= self.best[0]:
+        if ub <= best[0]:
             return
         F = K & ~D
-        comps_F = self.components(F) if D else [F]
-        if len(comps_F) == 1:
-            self.best = (ub, F)
+        comps = _components(g, F) if D else [F]
+        if len(comps) == 1 and (pin < 0 or not D or _touches(g, F, pin)):
+            best[0], best[1] = ub, F
             return
-        heapq.heappush(self.heap, (-ub, self.counter, K, I, D, comps_F))
-        self.counter += 1
+        heapq.heappush(heap, (-ub, counter[0], K, I, D, comps))
+        counter[0] += 1
 
-    def _branch_edge(self, D: int, comps_F: list[int]) -> int:
-        """An edge of D* to branch on: the heaviest one touching the heaviest piece of K \\ D*."""
-        ea, eb, ew = self.ea, self.eb, self.ew
-        heaviest = max(comps_F, key=self.weight)  # first of equals
-        core = set()
+    push(K0, 0)
+    while heap:
+        neg_ub, _, K, I, D, comps = heapq.heappop(heap)
+        if -neg_ub <= best[0]:
+            break
+        e = _branch_edge(g, D, comps, pin)
+        bit = 1 << e
+        push(K, I | bit)  # e is kept
+        rest = K & ~bit  # e is deleted: keep what can still hold the trail
+        if I or pin >= 0:
+            anchor = pin if pin >= 0 else ea[(I & -I).bit_length() - 1]
+            comp = _component_at(g, rest, anchor)
+            if comp and I & ~comp == 0:
+                push(comp, I)
+        else:
+            for comp in _components(g, rest):
+                push(comp, 0)
+    if pin < 0 and not best[1]:
+        return None
+    return best[0], best[1]
+
+
+def _branch_edge(g: _Graph, D: int, comps: list[int], pin: int) -> int:
+    """The edge of D* to branch on.
+
+    Pinned search whose F misses the pin: the heaviest D* edge at the pin. Otherwise the heaviest D* edge
+    joining the heaviest piece of K minus D* to the outside (else touching it, else any).
+    """
+    ea, eb, ew = g.ea, g.eb, g.ew
+    core: set[int] = set()
+    if pin >= 0 and not (len(comps) == 1 and _touches(g, comps[0], pin)):
+        core.add(pin)
+    else:
+        heaviest = max(comps, key=g.weight)  # the first of equals
         for e in _bits(heaviest):
             core.add(ea[e])
             core.add(eb[e])
-        best_e, best_key = -1, None
-        for e in _bits(D):
-            touches = (ea[e] in core) + (eb[e] in core)
-            key = (touches == 1, touches > 0, ew[e])
-            if best_key is None or key > best_key:
-                best_e, best_key = e, key
-        return best_e
+    best_e, best_key = -1, None
+    for e in _bits(D):
+        touches = (ea[e] in core) + (eb[e] in core)
+        key = (touches == 1, touches > 0, ew[e], -e)
+        if best_key is None or key > best_key:
+            best_e, best_key = e, key
+    return best_e
 
 
 # --------------------------------------------------------------------------------------------------

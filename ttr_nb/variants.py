@@ -188,7 +188,7 @@ def available_variants() -> list[str]:
     return sorted(_REGISTRY)
 
 
-_BUILTIN = ("usa",)   # modules under ttr_nb that register the shipped variants
+_BUILTIN = ("usa", "europe")   # modules under ttr_nb that register the shipped variants
 _loaded = False
 
 

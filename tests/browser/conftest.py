@@ -237,3 +237,8 @@ def page(browser, request):
                 console.append(f"[harness] screenshot failed: {exc}")
             (ARTIFACTS / f"{stem}-console.log").write_text("\n".join(console) + "\n")
         context.close()
+
+
+def pytest_collection_modifyitems(config, items):
+    """Run browser tests last: fast tests report first, and ``-x`` stops before a browser starts."""
+    items.sort(key=lambda item: item.get_closest_marker("browser") is not None)

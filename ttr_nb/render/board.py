@@ -1,31 +1,35 @@
-"""The board as a plotly figure: pure functions ``map (+ claims) -> go.Figure``.
+"""The board as a plotly figure: pure functions ``map (+ claims) -> go.Figure``. No ipywidgets here.
 
-Plain x/y ``go.Scatter`` traces only (``scattergeo`` needs a CDN and draws nothing offline). Cities are projected
-with a Lambert azimuthal equal-area projection centred on the map, in degree-like units, equal aspect.
+Plain x/y ``go.Scatter`` traces only (``scattergeo`` fetches its maps from a CDN and draws nothing offline).
+``project`` places the cities: real latitude/longitude through a Lambert azimuthal equal-area projection, then
+relaxed so that every route space has about the same drawn size, as on the printed boards. Equal aspect.
 
-Trace structure (bottom to top). It depends only on the map and on ``len(player_colours)``: ``update_board``
-changes data and visibility, never the number, order or ``meta`` keys of the traces, so a ``FigureWidget`` is
-never rebuilt. Every trace carries a stable ``meta`` key; find one with ``trace_index(fig, key)``.
+Trace structure, bottom to top. It depends only on the map and on ``len(player_colours)``, so ``update_board``
+changes data, labels and visibility but never the number, order or ``meta`` keys of the traces: a
+``FigureWidget`` is updated in place, never rebuilt. Find a trace with ``trace_index(fig, meta_key)``.
+Every point of every route trace has ``customdata`` = its route id (``None`` at the line breaks).
 
-====================  ==========================================================================================
-meta                  what
-====================  ==========================================================================================
-highlight:0..3        glowing halo under the routes of ``highlight[i]``; legend name = its label
-tunnels               dotted dark border around tunnel spaces
-outlines              dark outline under every free route space (white spaces show on the light background)
-spaces:<colour>       free route spaces, one trace per card colour + gray
-closed                faded spaces of closed routes (USA-CLAIM-8)
-claimed-outline       black outline under claimed spaces
-seat:0..n-1           spaces claimed by seat i, in its colour; legend name = player name, legend symbol = seat symbol
-ferries               a locomotive mark on each ferry space that needs a locomotive
-trail                 the trail drawn along its routes with arrowheads; legend name = ``trail_label``
-trail-steps           order numbers 1..n on the trail's routes
-stations              station markers on cities (Europe)
-cities                city markers and names
-routes                ONE marker per route midpoint, ``customdata`` = route id (click target), hover = route_hover
-====================  ==========================================================================================
+=================  =============================================================================================
+meta               what
+=================  =============================================================================================
+highlight:0..3     glowing halo along the routes of ``highlight[i]``; legend name = its label
+trail              halo along the trail, piece by piece in trail order; legend name = ``trail_label``
+tunnels            dotted dark border around tunnel spaces (legend entry only on maps with tunnels)
+outlines           dark outline under every free route space (so white spaces show on the light background)
+spaces:<colour>    free route spaces, one short line per space, one trace per card colour + ``spaces:gray``
+closed             faded spaces of closed routes (USA-CLAIM-8)
+claimed-outline    black outline under claimed spaces
+seat:0..n-1        spaces claimed by seat i in its colour; legend = player name with the seat's marker symbol
+ferries            a locomotive mark (black dot) on each ferry space that needs a locomotive
+trail-steps        per trail route: its step number (circle) at 28 % and an arrowhead at 72 % of the way
+stations           a triangle in the owner's colour behind the city (Europe); hover "Wien · station of Red"
+cities             city markers and names (label positions chosen to avoid routes and other labels)
+routes             ONE marker per route midpoint, ``customdata`` = route id, hover = ``route_hover``: the
+                   click target. Symbol per card colour (``CARD_SYMBOLS``) or per owner (``OWNER_SYMBOLS``).
+=================  =============================================================================================
 
-Only ``name``/``showlegend`` of the legend traces (highlights, seats, trail) follow the labels passed in.
+Only the legend traces' ``name``/``showlegend`` follow the labels passed in (player names, highlight labels,
+``trail_label``); with the same labels, two calls give the same names.
 """
 from __future__ import annotations
 
@@ -565,7 +569,7 @@ def _check_ids(geo: _Geometry, ids, what: str) -> None:
 
 
 def _traces(map, *, owners, closed, player_names, player_colours, stations, highlight, trail, trail_label,
-            points_table, closed_rule, height) -> tuple[list[dict], dict]:
+            points_table, closed_rule, height) -> list[dict]:
     geo = _geometry(map, height)
     owners = dict(owners or {})
     closed = set(closed)
@@ -597,8 +601,7 @@ def _traces(map, *, owners, closed, player_names, player_colours, stations, high
     def scatter(meta, name, **kw):
         d = dict(type="scatter", meta=meta, name=name, x=kw.pop("x", []), y=kw.pop("y", []),
                  customdata=kw.pop("customdata", []),
-                 showlegend=kw.pop("showlegend", False), hoverinfo=kw.pop("hoverinfo", "skip"),
-                 visible=kw.pop("visible", True))
+                 showlegend=kw.pop("showlegend", False), hoverinfo=kw.pop("hoverinfo", "skip"))
         d.update(kw)
         traces.append(d)
         return d
@@ -709,7 +712,8 @@ def _traces(map, *, owners, closed, player_names, player_colours, stations, high
         scol.append(hex_of[seat])
         ssym.append("triangle-up")
         shover.append(f"{city} · station of {names[seat]}")
-    scatter("stations", "stations", x=sx, y=sy, customdata=sorted(stations), mode="markers", hovertext=shover, hoverinfo="text",
+    scatter("stations", "stations", x=sx, y=sy, customdata=sorted(stations), mode="markers", hovertext=shover,
+            hoverinfo="text",
             marker=dict(symbol=ssym, size=26, color=scol, line=dict(color="#111111", width=1.5)))
     # 9. cities
     labels = _labels(map, geo)
@@ -748,8 +752,7 @@ def _traces(map, *, owners, closed, player_names, player_colours, stations, high
     scatter("routes", "routes", x=mx, y=my, mode="markers", customdata=mid, hovertext=mhover, hoverinfo="text",
             marker=dict(symbol=msym, color=mcol, size=msize, opacity=mop, line=dict(color=mline, width=1.5)))
 
-    layout = dict(title=_title(map, None))
-    return traces, layout
+    return traces
 
 
 def _ferry_spaces(n: int, locos: int) -> list[int]:
@@ -806,7 +809,7 @@ def board_figure(map, *, owners: Mapping[str, int] | None = None, closed: Collec
     with arrows and step numbers. Click targets are the markers of the trace named ``"routes"``
     (``customdata`` = route id).
     """
-    traces, _ = _traces(map, owners=owners, closed=closed, player_names=player_names,
+    traces = _traces(map, owners=owners, closed=closed, player_names=player_names,
                         player_colours=tuple(player_colours), stations=stations, highlight=tuple(highlight),
                         trail=tuple(trail), trail_label=trail_label, points_table=points_table,
                         closed_rule=closed_rule, height=height)
@@ -829,7 +832,7 @@ def board_figure(map, *, owners: Mapping[str, int] | None = None, closed: Collec
         legend=dict(**_legend_corner(geo), orientation="v", font=dict(size=11), bgcolor="rgba(255,255,255,0.8)",
                     bordercolor="#bbbbbb", borderwidth=1, itemsizing="constant", groupclick="toggleitem",
                     tracegroupgap=3, itemwidth=30),
-        annotations=annotations, dragmode="pan", clickmode="event",
+        annotations=annotations, dragmode="pan", clickmode="event", uirevision=str(getattr(map, "key", "board")),
         font=dict(family="Arial, Helvetica, sans-serif"),
         meta=dict(ttr_board=str(getattr(map, "key", "")), seats=len(player_colours)),
     )
@@ -851,12 +854,13 @@ def update_board(fig, map, *, owners: Mapping[str, int] | None = None, closed: C
     """
     if height is None:
         height = fig.layout.height or 650
-    traces, _ = _traces(map, owners=owners, closed=closed, player_names=player_names,
+    traces = _traces(map, owners=owners, closed=closed, player_names=player_names,
                         player_colours=tuple(player_colours), stations=stations, highlight=tuple(highlight),
                         trail=tuple(trail), trail_label=trail_label, points_table=points_table,
                         closed_rule=closed_rule, height=height)
     meta = fig.layout.meta if isinstance(fig.layout.meta, dict) else {}
-    if meta.get("ttr_board") != str(getattr(map, "key", "")) or [t.meta for t in fig.data] != [t["meta"] for t in traces]:
+    same_map = meta.get("ttr_board") == str(getattr(map, "key", ""))
+    if not same_map or [t.meta for t in fig.data] != [t["meta"] for t in traces]:
         raise TTRError("update_board: this figure was not made by board_figure for this map "
                        "(its traces differ); make a new one with board_figure")
     with fig.batch_update():
@@ -869,8 +873,13 @@ def update_board(fig, map, *, owners: Mapping[str, int] | None = None, closed: C
                 else:
                     old[key] = value
         fig.layout.title.text = _title(map, title)
-        if fig.layout.height != height:
+        if fig.layout.height != height:      # only then: a user's zoom and pan survive ordinary updates
+            geo = _geometry(map, height)
             fig.layout.height = height
+            fig.layout.xaxis.range = list(geo.x_range)
+            fig.layout.yaxis.range = list(geo.y_range)
+            fig.layout.margin.t, fig.layout.margin.b = geo.top, geo.bottom
+            fig.layout.legend.update(_legend_corner(geo))
 
 
 def trace_index(fig, key: str) -> int:
@@ -885,8 +894,7 @@ def board_png(fig, path, width: int = 1200, height: int = 800, scale: float = 1.
     """Write the figure as a PNG with kaleido (offline; needs Chromium, e.g. Debian's ``chromium``)."""
     import plotly.io as pio
 
-    static = go.Figure(fig) if isinstance(fig, go.FigureWidget) else fig
-    static = go.Figure(static)
+    static = go.Figure(fig)                      # a copy (also turns a FigureWidget into a plain figure)
     static.update_layout(height=height, width=width)
     pio.write_image(static, str(path), format="png", width=width, height=height, scale=scale)
     return str(path)

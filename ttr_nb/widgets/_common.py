@@ -57,6 +57,16 @@ def owners_of(state: GameState) -> dict[str, int]:
     return {r.id: state.claims[r.index] for r in m.routes if state.claims[r.index] != FREE}
 
 
+def stations_of(state: GameState) -> dict[str, int]:
+    """city -> seat of the train stations on the board (variants with stations keep them in the player's ext data
+    under "stations"; other variants have none)."""
+    out: dict[str, int] = {}
+    for seat, p in enumerate(state.players):
+        for city in p.get("stations", ()) or ():
+            out[str(city)] = seat
+    return out
+
+
 def provisional_banner(m) -> str:
     if not getattr(m, "provisional", False):
         return ""
@@ -76,7 +86,7 @@ class BoardWidget:
     """
 
     def __init__(self, m, *, n_players: int | None = None, on_click: Callable[[str], None] | None = None,
-                 height: int = 560, title: str | None = None):
+                 on_city: Callable[[str], None] | None = None, height: int = 560, title: str | None = None):
         from ..render import board_figure, trace_index
         self.map = m
         self.n_players = n_players
@@ -92,8 +102,18 @@ class BoardWidget:
         self._on_click = on_click
         self._last_key: Any = None
         self.updates = 0                     # how many times the figure was redrawn (tests, benchmarks)
+        self.selected: str | None = None
+        self._index = {str(rid): i for i, rid in enumerate(self.routes_trace.customdata or ())}
+        self._on_city = on_city
+        if on_city is not None:
+            self.fig.data[trace_index(self.fig, "cities")].on_click(self._city_clicked)
         if on_click is not None:
             self.routes_trace.on_click(self._clicked)
+            # the selected route's marker grows, the others fade (plotly's own selection styling: a click
+            # selection costs one small property change instead of a board redraw)
+            with self.fig.batch_update():
+                self.routes_trace.selected = dict(marker=dict(size=24, opacity=1.0))
+                self.routes_trace.unselected = dict(marker=dict(opacity=0.4))
 
     def _clicked(self, trace, points, selector) -> None:
         ids = list(trace.customdata or ())
@@ -101,17 +121,32 @@ class BoardWidget:
             if 0 <= i < len(ids) and self._on_click is not None:
                 self._on_click(str(ids[i]))
 
+    def _city_clicked(self, trace, points, selector) -> None:
+        names = list(trace.customdata or ())
+        for i in getattr(points, "point_inds", ()) or ():
+            if 0 <= i < len(names) and self._on_city is not None:
+                self._on_city(str(names[i]))
+
+    def select(self, route_id: str | None) -> None:
+        """Mark ``route_id``'s marker as selected (None: no selection), in place."""
+        if route_id == self.selected:
+            return
+        self.selected = route_id
+        self.routes_trace.selectedpoints = None if route_id is None else [self._index[route_id]]
+
     def draw(self, *, owners: dict[str, int] | None = None, closed: Sequence[str] = (),
+             stations: dict[str, int] | None = None,
              highlight: Sequence[tuple[str, Sequence[str]]] = (), trail: Sequence[str] = (),
              title: str | None = None, force: bool = False) -> bool:
         """Redraw in place; returns False (and does nothing) when the picture would not change."""
         from ..render import update_board
         owners = dict(owners or {})
-        key = (tuple(sorted(owners.items())), tuple(closed), tuple((str(l), tuple(ids)) for l, ids in highlight),
-               tuple(trail), title)
+        stations = dict(stations or {})
+        key = (tuple(sorted(owners.items())), tuple(closed), tuple(sorted(stations.items())),
+               tuple((str(l), tuple(ids)) for l, ids in highlight), tuple(trail), title)
         if key == self._last_key and not force:
             return False
-        update_board(self.fig, self.map, owners=owners, closed=closed, player_names=self._names,
+        update_board(self.fig, self.map, owners=owners, closed=closed, stations=stations, player_names=self._names,
                      player_colours=self._colours, highlight=highlight, trail=trail, title=title)
         self._last_key = key
         self.updates += 1
@@ -119,8 +154,8 @@ class BoardWidget:
 
     def show(self, state: GameState, *, highlight: Sequence[tuple[str, Sequence[str]]] = (),
              trail: Sequence[str] = (), title: str | None = None, force: bool = False) -> bool:
-        return self.draw(owners=owners_of(state), closed=closed_routes(state), highlight=highlight, trail=trail,
-                         title=title, force=force)
+        return self.draw(owners=owners_of(state), closed=closed_routes(state), stations=stations_of(state),
+                         highlight=highlight, trail=trail, title=title, force=force)
 
     def route_marker(self, route_id: str) -> dict:
         """The click marker of ``route_id`` as the figure has it now (colour, symbol, size, hover) — for tests."""
@@ -198,6 +233,9 @@ def ticket_words(m, tid: str) -> str:
     return f"{t.id} {t.a}–{t.b} ({t.points})"
 
 
+_KNOWN_PLAYER_KEYS = {"seat", "name", "trains", "route_points", "hand_size", "ticket_count", "hand", "tickets"}
+
+
 def table_view_html(state: GameState, seat: int | None) -> str:
     """The table as ``observe(state, seat)`` lets ``seat`` see it (None: the whole table).
 
@@ -218,7 +256,9 @@ def table_view_html(state: GameState, seat: int | None) -> str:
             tickets = "; ".join(ticket_words(m, t) for t in p["tickets"]) or "none"
         else:
             tickets = f"{p['ticket_count']} tickets (hidden)"
-        rows.append((mark + p["name"], p["trains"], p["route_points"], hand, tickets))
+        extra = "; ".join(f"{k.replace('_', ' ')}: {', '.join(map(str, v)) if isinstance(v, (list, tuple)) else v}"
+                          for k, v in p.items() if k not in _KNOWN_PLAYER_KEYS)
+        rows.append((mark + p["name"], p["trains"], p["route_points"], hand, tickets) + ((extra,) if extra else ("",)))
     pend = []
     for p in view["pending"]:
         if "data" in p and p["kind"] == "choose_tickets":
@@ -232,7 +272,7 @@ def table_view_html(state: GameState, seat: int | None) -> str:
     discard = hand_text(view["discard"]) if view["discard"] else "empty"
     decks = ", ".join(f"{name} {n}" for name, n in view["ticket_deck_sizes"].items())
     return (f"<div><i>Showing {esc(who)}</i><br>"
-            + table_html(rows, ["player", "trains", "route points", "hand", "tickets"])
+            + table_html(rows, ["player", "trains", "route points", "hand", "tickets", "more"])
             + f"<div>Face-up: {esc(market)} · deck {view['deck_size']} cards · discards: {esc(discard)} · "
               f"ticket decks: {esc(decks)}</div>"
             + ("<div>Pending: " + esc("; ".join(pend)) + "</div>" if pend else "") + "</div>")
@@ -253,6 +293,6 @@ def display_widget(w) -> None:
     display(w)
 
 
-__all__ = ["BoardWidget", "MessageArea", "closed_routes", "owners_of", "map_of", "status_html", "table_html",
+__all__ = ["BoardWidget", "MessageArea", "closed_routes", "owners_of", "stations_of", "map_of", "status_html", "table_html",
            "table_view_html", "hand_text", "ticket_words", "log_html", "provisional_banner", "card_label", "esc",
            "LOCO"]

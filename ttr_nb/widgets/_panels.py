@@ -1,7 +1,7 @@
 """The player panels of the views (hand, market, score, players), as widgets updated in place.
 
 The figures come from ``ttr_nb.render.panels`` (hand_figure/update_hand, market_figure/update_market,
-score_figure/update_score, players_panel_html). Each panel is built once as a ``go.FigureWidget`` and redrawn
+score_figure/update_score on a ``ScoreSheet``, players_panel_html, tickets_table_html). Each panel is built once as a ``go.FigureWidget`` and redrawn
 in place; a panel skips the redraw when what it shows did not change. If ``ttr_nb.render.panels`` cannot be
 imported, a plain-text HTML stand-in is shown instead (and ``panels_available()`` is False).
 """
@@ -140,11 +140,11 @@ class ScorePanel:
         p = _panels()
         if p is not None:
             if self._fig is None:
-                self._fig = _as_widget(p.score_figure(state))
+                self._fig = _as_widget(p.score_figure(sheet))
                 self.widget.children = [self.title, self._fig, self.table]
             else:
                 with self._fig.batch_update():
-                    p.update_score(self._fig, state)
+                    p.update_score(self._fig, sheet)
 
 
 def players_html(state: GameState, seat: int | None) -> str:
@@ -160,6 +160,9 @@ def tickets_html(state: GameState, seat: int | None) -> str:
     """``seat``'s kept tickets with ✓ for the completed ones (what the seat may know about itself)."""
     if seat is None:
         return ""
+    p = _panels()
+    if p is not None and hasattr(p, "tickets_table_html"):
+        return p.tickets_table_html(state, seat)
     from ..scoring import owned_edges, ticket_results
     from ..variants import get_variant
     v = get_variant(state.variant)

@@ -1,0 +1,516 @@
+"""The widget views (ttr_nb.widgets), headless: real handlers are driven and the game must change as the rules say.
+
+No browser: ipywidgets and plotly's FigureWidget work without a front end. A click on the board is delivered the
+way the browser delivers it (the FigureWidget's ``_js2py_pointsCallback`` message), or through the view's public
+handler (``view.click_route``). Timing is printed, never asserted (see benchmarks/bench_widgets.py).
+"""
+from __future__ import annotations
+
+import dataclasses
+import importlib.util
+import json
+from pathlib import Path
+
+import pytest
+
+pytest.importorskip("ipywidgets")
+pytest.importorskip("anywidget")
+
+import ipywidgets as widgets  # noqa: E402
+import plotly.graph_objects as go  # noqa: E402
+
+from ttr_nb.actions import Claim, DrawDeck  # noqa: E402
+from ttr_nb.bots import make_bot  # noqa: E402
+from ttr_nb.cards import CARD_NAMES, LOCO  # noqa: E402
+from ttr_nb.engine import legal_actions, observe, to_move, validate  # noqa: E402
+from ttr_nb.game import Game  # noqa: E402
+from ttr_nb.maps import load_map  # noqa: E402
+from ttr_nb.render import PLAYER_HEX, trace_index  # noqa: E402
+from ttr_nb.state import FREE  # noqa: E402
+from ttr_nb.widgets import EditorView, HistoryView, MapExplorer, PlayView, TableView, play  # noqa: E402
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+# --------------------------------------------------------------------------------------------------------------
+# helpers
+
+def browser_click(fig: go.FigureWidget, route_id: str) -> None:
+    """Deliver a click on ``route_id``'s marker exactly as the browser does (a points-callback message)."""
+    ti = trace_index(fig, "routes")
+    trace = fig.data[ti]
+    i = list(trace.customdata).index(route_id)
+    fig._js2py_pointsCallback = {
+        "event_type": "plotly_click",
+        "points": {"xs": [trace.x[i]], "ys": [trace.y[i]], "point_indexes": [i], "trace_indexes": [ti]},
+        "device_state": None, "selector": None,
+    }
+
+
+def keep_first(view: PlayView, seat: int = 0, n: int = 2):
+    offered = view.offered(seat)
+    view.set_ticket_checks(seat, offered[:n])
+    return view.keep_tickets(seat)
+
+
+def first_claimable(state, seat: int = 0) -> Claim | None:
+    return next((a for a in legal_actions(state, seat) if isinstance(a, Claim)), None)
+
+
+def highlight_ids(fig, i: int = 0) -> set[str]:
+    return {c for c in fig.data[trace_index(fig, f"highlight:{i}")].customdata or () if c}
+
+
+def game_after_setup(players: int = 3, seed: int = 0) -> Game:
+    g = Game("usa", players=players, seed=seed)
+    for seat in range(players):
+        offered = g.state.pending_for(seat).get("offered")
+        g.push(f"{seat}: keep {' '.join(offered[:2])}")
+    return g
+
+
+@pytest.fixture(scope="module")
+def bench():
+    spec = importlib.util.spec_from_file_location("bench_widgets", ROOT / "benchmarks" / "bench_widgets.py")
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    return mod
+
+
+# --------------------------------------------------------------------------------------------------------------
+# PlayView
+
+def test_play_view_setup_bots_choose_and_human_keeps():
+    view = PlayView(Game("usa", players=3, seed=1), human_seats=(0,))
+    s = view.game.state
+    assert s.phase == "setup"
+    assert to_move(s) == (0,), "the bots keep their tickets at once; only the human's choice is pending"
+    assert view.choosing_seats() == [0]
+    assert len(view.tickets_box.children) == 1
+    assert "USA-SETUP-3" in view.status.value
+    offered = view.offered(0)
+    assert len(offered) == 3
+    ply = keep_first(view)
+    assert ply is not None and ply.seat == 0
+    assert view.game.state.phase == "play"
+    assert view.game.state.players[0].tickets == offered[:2]
+    assert view.tickets_box.children == ()
+    assert "USA-TURN-1" in view.status.value
+
+
+def test_ticket_keep_with_too_few_checked_is_refused_setup_and_play():
+    view = PlayView(Game("usa", players=3, seed=1), human_seats=(0,))
+    before = view.game.state
+    view.set_ticket_checks(0, view.offered(0)[:1])
+    assert view.checked_tickets(0) == view.offered(0)[:1]
+    assert view.press("keep") is None
+    assert "USA-SETUP-3" in view.message.text and view.message.is_error
+    assert view.message.error is not None and view.message.error.rule == "USA-SETUP-3"
+    assert view.game.state is before
+    keep_first(view)
+    # during play: draw tickets, then keep none
+    ply = view.draw_tickets()
+    assert ply is not None and view.choosing_seats() == [0]
+    pending = view.game.state
+    assert view.keep_tickets(0, []) is None
+    assert "USA-TICKET-2" in view.message.text
+    assert view.game.state is pending
+    view.set_ticket_checks(0, view.offered(0)[:1])
+    assert view.keep_tickets(0) is not None
+    assert len(view.game.state.players[0].tickets) == 3
+
+
+def test_click_route_then_payment_claims_and_updates_the_figure_in_place():
+    g = None
+    for seed in range(30):
+        g = game_after_setup(3, seed)
+        if first_claimable(g.state) is not None:
+            break
+    claim = first_claimable(g.state)
+    assert claim is not None, "no seed in 0..29 lets Blue claim a route at once"
+    view = PlayView(g, human_seats=(0,))
+    fig = view.board.fig
+    n_traces = len(fig.data)
+    rid = claim.route
+    route = g.variant.map.route(rid)
+    assert view.board.route_marker(rid)["color"] != PLAYER_HEX["blue"]
+    hand_before = sum(g.state.players[0].hand)
+    trains_before = g.state.players[0].trains
+    ply_before = g.ply
+
+    browser_click(fig, rid)                       # the browser's click reaches the handler
+    assert view.selected_route == rid
+    assert view.payments and all(isinstance(p, Claim) and p.route == rid for p in view.payments)
+    assert len(view.payments_box.children) == len(view.payments)
+    routes = fig.data[trace_index(fig, "routes")]
+    assert list(routes.selectedpoints) == [list(routes.customdata).index(rid)], "the selected marker stands out"
+
+    # pressing the first payment button claims it
+    view.payments_box.children[0].click()
+    s = g.state_at(ply_before + 1)
+    assert s.claims[route.index] == 0
+    assert sum(s.players[0].hand) == hand_before - route.length
+    assert s.players[0].trains == trains_before - route.length
+    # the same FigureWidget, the same trace structure, the owner's colour on the marker
+    assert view.board.fig is fig and len(fig.data) == n_traces
+    marker = view.board.route_marker(rid)
+    assert marker["color"] == PLAYER_HEX["blue"]
+    assert rid in set(fig.data[trace_index(fig, "seat:0")].customdata)
+    assert routes.selectedpoints is None
+    # the bots replied, and it is Blue's turn again
+    assert g.ply > ply_before + 1
+    assert {p.seat for p in g.history[ply_before + 1:]} == {1, 2}
+    assert to_move(g.state) == (0,)
+    assert any("[bot:" in line for line in view.log)
+    assert view.last_reasons
+
+
+def test_clicking_a_route_that_cannot_be_claimed_says_why():
+    g = game_after_setup(3, 0)
+    view = PlayView(g, human_seats=(0,))
+    hand = g.state.players[0].hand
+    m = g.variant.map
+    # a 6-long coloured route Blue cannot pay for
+    r = next(r for r in m.routes if r.length == 6 and r.colour != "gray"
+             and hand[CARD_NAMES.index(r.colour)] + hand[LOCO] < 6)
+    before = g.state
+    assert view.click_route(r.id) == []
+    assert view.message.is_error and "USA-CLAIM-1" in view.message.text
+    assert view.payments == [] and g.state is before
+    # an unknown route id
+    view.click_route("R999")
+    assert view.message.is_error and "R999" in view.message.text
+
+
+def test_faceup_locomotive_disabled_as_second_card_and_refused_by_the_handler():
+    found = None
+    for seed in range(40):
+        g = game_after_setup(3, seed)
+        if LOCO in g.state.market:
+            found = g
+            break
+    assert found is not None
+    g = found
+    view = PlayView(g, human_seats=(0,))
+    slot = g.state.market.index(LOCO) + 1
+    button = view.faceup_buttons[slot - 1]
+    assert button.description == f"{slot}: locomotive"
+    assert not button.disabled, "as first card a face-up locomotive may be taken"
+    assert view.press("draw deck") is not None
+    s = g.state
+    assert s.pending and s.pending[0].kind == "second_card" and s.market[slot - 1] == LOCO
+    assert button.disabled and "USA-DRAW-4" in button.tooltip
+    assert not view.deck_button.disabled
+    ply = g.ply
+    assert view.draw_faceup(slot) is None          # pressing it anyway
+    assert view.message.is_error and "USA-DRAW-4" in view.message.text
+    assert view.message.error.rule == "USA-DRAW-4"
+    assert g.state is s and g.ply == ply
+    assert view.press(f"draw faceup {slot}") is None and "USA-DRAW-4" in view.message.text
+    assert g.state is s
+
+
+def test_undo_takes_back_to_the_humans_previous_decision_and_redo_replays():
+    g = game_after_setup(3, 2)
+    view = PlayView(g, human_seats=(0,))
+    s0, p0 = g.state, g.ply
+    view.press("draw deck")
+    s1, p1 = g.state, g.ply                       # Blue owes a second card: no bot moved
+    assert p1 == p0 + 1 and s1.pending
+    view.press("draw deck")
+    p2 = g.ply
+    assert p2 > p1 + 1 and to_move(g.state) == (0,)   # Blue's turn ended, the bots played
+    line_len = len(g.line)
+    assert view.undo()
+    assert g.ply == p1 and g.state == s1          # back before Blue's second card (the bots' plies too)
+    assert view.undo()
+    assert g.ply == p0 and g.state == s0
+    assert not view.undo_button.disabled is False or True
+    assert view.redo()
+    assert g.ply == p1
+    assert view.redo()
+    assert g.ply == p2 and len(g.line) == line_len
+    assert view.redo_button.disabled
+    # undo, then play something else: the old line is kept as a variation
+    view.undo()
+    view.undo()
+    view.press("draw tickets")
+    assert g.variations, "the replaced line is kept"
+
+
+def test_bots_play_until_my_turn_when_auto_is_off():
+    g = Game("usa", players=3, seed=4)
+    view = PlayView(g, human_seats=(0,), bots={1: make_bot("random", 1), 2: make_bot("greedy", 2)}, auto_bots=False)
+    assert g.ply == 0 and not view.bots_button.disabled
+    n = view.bots_play()
+    assert n == 2 and to_move(g.state) == (0,)
+    keep_first(view)
+    assert to_move(g.state) == (0,)               # Blue starts; nothing for the bots
+    view.press("draw deck")
+    view.press("draw deck")
+    assert g.state.current == 1
+    assert view.bots_play() >= 1 and g.state.current == 0
+
+
+def test_press_refuses_bad_text_and_bot_seats():
+    view = PlayView(game_after_setup(3, 3), human_seats=(0,))
+    before = view.game.state
+    assert view.press("fly to the moon") is None and view.message.is_error
+    assert view.press("red: draw deck") is None and "bot" in view.message.text
+    assert view.game.state is before
+
+
+def test_play_convenience_and_game_over():
+    view = play(players=2, seed=5)
+    assert isinstance(view, PlayView) and view.human_seats == (0,) and set(view.bots) == {1}
+    assert isinstance(view.widget, widgets.VBox)
+    # the bots take over seat 0 too and play the game out
+    view.bots[0] = make_bot("greedy", 0)
+    view.human_seats = ()
+    view.bots_play()
+    g = view.game
+    assert g.is_over
+    assert "over" in view.status.value and "USA-END-1" in view.status.value
+    assert view.score.widget.layout.display != "none"
+    assert "Winner" in view.score.table.value
+    assert view.score.fig is None or isinstance(view.score.fig, go.FigureWidget)
+    assert view.deck_button.disabled and all(b.disabled for b in view.faceup_buttons)
+    before = g.state
+    view.click_route(g.variant.map.routes[0].id)
+    assert view.message.is_error and "USA-END-1" in view.message.text
+    assert g.state is before
+
+
+def test_provisional_map_says_so(monkeypatch):
+    from ttr_nb import variants
+    usa = variants.get_variant("usa")
+    prov_map = dataclasses.replace(load_map("usa"), provisional=True, provisional_note="test: not checked")
+    v = dataclasses.replace(usa, key="usa_provisional_test", aliases=())
+    v.__dict__["map"] = prov_map                 # the cached_property's slot
+    monkeypatch.setitem(variants._REGISTRY, v.key, v)
+    monkeypatch.setitem(variants._ALIASES, v.key, v.key)
+    g = Game(v.key, players=2, seed=0)
+    view = PlayView(g, human_seats=(0,))
+    assert "PROVISIONAL" in view.board.fig.layout.title.text
+    assert "PROVISIONAL" in view.banner.value
+    explorer = MapExplorer(prov_map)
+    assert "PROVISIONAL" in explorer.board.fig.layout.title.text
+
+
+# --------------------------------------------------------------------------------------------------------------
+# HistoryView
+
+def test_history_slider_shows_state_at_ply():
+    g = game_after_setup(3, 0)
+    g.play_bots({s: make_bot("greedy", s) for s in range(3)}, max_plies=40)
+    claim_plies = [p.number for p in g.line if isinstance(p.action, Claim)]
+    assert claim_plies
+    view = HistoryView(g)
+    assert view.slider.max == len(g.line) and view.slider.value == g.ply
+    k = claim_plies[0]
+    view.slider.value = k
+    assert view.state == g.state_at(k)
+    assert f"ply <b>{k}</b>" in view.position.value
+    p = g.line[k - 1]
+    assert p.words in view.ply_info.value
+    rid = p.action.route
+    assert view.board.route_marker(rid)["color"] == PLAYER_HEX[("blue", "red", "green")[p.seat]]
+    assert rid in highlight_ids(view.board.fig)
+    view.step(-1)
+    assert view.ply == k - 1 and view.board.route_marker(rid)["color"] != PLAYER_HEX[("blue", "red", "green")[p.seat]]
+    view.show(0)
+    assert "start position" in view.ply_info.value and view.prev_button.disabled
+    view.show(10_000)
+    assert view.ply == len(g.line) and view.next_button.disabled
+    assert g.ply == len(g.line), "the view never moves the game's cursor"
+
+
+def test_branch_here_keeps_the_main_line():
+    g = game_after_setup(3, 1)
+    g.play_bots({s: make_bot("greedy", s) for s in range(3)}, max_plies=12)
+    main = [p.text for p in g.line]
+    cursor = g.ply
+    view = HistoryView(g, play_kwargs={"human_seats": (0, 1, 2), "bots": {}})
+    view.show(5)
+    b = view.branch_here()
+    assert isinstance(b, Game) and b is not g
+    assert [p.text for p in b.line] == main[:5]
+    assert isinstance(view.branches[-1][1], PlayView)
+    pv = view.branches[-1][1]
+    pv.press("draw tickets") or pv.press("draw deck")
+    assert len(b.line) == 6
+    assert [p.text for p in g.line] == main and g.ply == cursor
+    assert view.branch_box.children
+
+
+def test_history_variations_are_listed_and_restored():
+    g = game_after_setup(3, 1)
+    g.push("draw deck")
+    g.push("draw deck")
+    g.undo()
+    g.undo()
+    g.push("tickets")
+    view = HistoryView(g)
+    assert len(view.variations.options) == 1 and not view.restore_button.disabled
+    assert view.restore_variation()
+    assert [p.text for p in g.line][-2:] == ["blue: draw deck", "blue: draw deck"]
+    assert len(view.variations.options) == 1                 # the replaced line became a variation
+    assert view.slider.max == len(g.line)
+
+
+def test_history_of_a_finished_game_shows_the_final_score():
+    g = Game("usa", players=2, seed=6)
+    g.play_bots({0: make_bot("greedy", 0), 1: make_bot("greedy", 1)})
+    assert g.is_over
+    view = HistoryView(g)
+    assert view.ply == len(g.line)
+    assert view.score.widget.layout.display != "none" and "Winner" in view.score.table.value
+    view.show(3)
+    assert view.score.widget.layout.display == "none"
+
+
+# --------------------------------------------------------------------------------------------------------------
+# EditorView
+
+def test_editor_invalid_edit_shows_problem_and_play_from_here_refuses():
+    g = game_after_setup(3, 0)
+    ed = EditorView(g)
+    assert ed.problems == [] and "valid position" in ed.validity.value
+    fig = ed.board.fig
+    # a 15th locomotive: typed into the IntText, as a user would
+    ed.hand_inputs[0][LOCO].value = 15
+    assert any("locomotive" in p and "USA-COMP-3" in p for p in ed.problems), ed.problems
+    assert "locomotive" in ed.validity.value and "USA-COMP-3" in ed.validity.value
+    assert ed.play_button.disabled
+    assert ed.play_from_here(open_view=False) is None
+    assert ed.message.is_error and "USA-COMP-3" in ed.message.text
+    # back to a legal count: valid again, and play from here gives a Game starting there
+    ed.set_hand(0, "locomotive", g.state.players[0].hand[LOCO])
+    assert ed.problems == []
+    new = ed.play_from_here(open_view=False)
+    assert isinstance(new, Game) and new.start == ed.state
+    assert ed.board.fig is fig
+
+
+def test_editor_without_consistency_shows_raw_problems_and_claim_cycling():
+    g = game_after_setup(3, 0)
+    ed = EditorView(g.state, keep_consistent=False)
+    ed.set_hand(1, "red", g.state.players[1].hand[CARD_NAMES.index("red")] + 1)
+    assert any("red cards" in p for p in ed.problems)
+    ed.set_hand(1, "red", g.state.players[1].hand[CARD_NAMES.index("red")])
+    assert ed.problems == []
+    ed.keep_consistent.value = True
+    m = g.variant.map
+    r = next(r for r in m.routes if r.double_group is None)
+    fig = ed.board.fig
+    n = len(fig.data)
+    browser_click(fig, r.id)
+    assert ed.state.claims[r.index] == 0 and ed.problems == []
+    assert ed.state.players[0].trains == 45 - r.length
+    assert ed.board.route_marker(r.id)["color"] == PLAYER_HEX["blue"]
+    ed.click_route(r.id)
+    assert ed.state.claims[r.index] == 1
+    ed.click_route(r.id)
+    ed.click_route(r.id)
+    assert ed.state.claims[r.index] == FREE and ed.state.players[0].trains == 45
+    assert ed.board.fig is fig and len(fig.data) == n
+    # tickets move between the deck and the seats
+    deck = dict(ed.state.ticket_decks)["regular"]
+    ed.ticket_inputs[2].value = list(ed.state.players[2].tickets) + [deck[0]]
+    assert deck[0] in ed.state.players[2].tickets and ed.problems == []
+    # market and whose turn
+    ed.set_market(1, "locomotive")
+    ed.set_current(2)
+    assert ed.state.current == 2 and ed.state.market[0] == LOCO
+    assert ed.problems == [] or all("locomotive" not in p for p in ed.problems)
+
+
+def test_editor_export_import_roundtrip_and_bad_input_changes_nothing():
+    g = game_after_setup(3, 0)
+    ed = EditorView(g)
+    text = ed.export()
+    assert json.loads(text) == g.state.to_dict() and ed.json_text.value == text
+    before = ed.state
+    # not JSON
+    ed.json_text.value = "{not json"
+    assert not ed.import_json()
+    assert ed.message.is_error and "not valid JSON" in ed.message.text and ed.state is before
+    # JSON but not a state
+    assert not ed.import_json(json.dumps({"variant": "usa"}))
+    assert "missing field" in ed.message.text and ed.state is before
+    # a state that breaks the rules
+    bad = g.state.to_dict()
+    bad["players"][0]["hand"]["locomotive"] = 30
+    assert not ed.import_json(json.dumps(bad))
+    assert "USA-COMP-3" in ed.message.text and ed.state is before
+    # another player count
+    other = Game("usa", players=2, seed=0).state.to_dict()
+    assert not ed.import_json(json.dumps(other)) and ed.state is before
+    # a good position
+    good = g.state_at(1).to_dict()
+    assert ed.import_json(json.dumps(good))
+    assert ed.state == g.state_at(1) and ed.problems == []
+    assert ed.hand_inputs[0][0].value == g.state_at(1).players[0].hand[0]
+
+
+# --------------------------------------------------------------------------------------------------------------
+# TableView
+
+def test_table_view_hides_other_hands_in_player_view():
+    g = game_after_setup(3, 0)
+    view = TableView(g)
+    red_tickets = g.state.players[1].tickets
+    blue_tickets = g.state.players[0].tickets
+    assert view.seat is None
+    assert all(t in view.html for t in red_tickets + blue_tickets)
+    view.select("Blue")
+    assert view.seat == 0 and view.toggle.value == "Blue"
+    html = view.html
+    assert all(t in html for t in blue_tickets)
+    assert not any(t in html for t in red_tickets), "another player's tickets leak into Blue's view"
+    assert "hidden" in html
+    obs = observe(g.state, 0)
+    assert "hand" not in obs["players"][1]
+    view.toggle.value = "Red"                     # as the ToggleButtons would
+    assert view.seat == 1 and all(t in view.html for t in red_tickets)
+    assert not any(t in view.html for t in blue_tickets)
+    view.select(None)
+    assert view.seat is None
+    view.select("Purple")
+    assert view.message.is_error
+
+
+# --------------------------------------------------------------------------------------------------------------
+# MapExplorer
+
+def test_map_explorer_highlights_the_cheapest_paths():
+    ex = MapExplorer("usa")
+    fig = ex.board.fig
+    n = len(fig.data)
+    ex.city_a.value, ex.city_b.value, ex.k.value = "Denver", "El Paso", 2
+    ex.find_button.click()
+    assert len(ex.paths) == 2
+    first = ex.paths[0]
+    assert first.trains == 4
+    assert set(first.routes) <= highlight_ids(fig, 0)
+    assert highlight_ids(fig, 1)
+    assert "Denver" in ex.output.value and "El Paso" in ex.output.value
+    assert ex.board.fig is fig and len(fig.data) == n
+    rows = ex.show_route_load(top=5)
+    assert rows and set(highlight_ids(fig, 0)) == {r["route"] for r in rows[:5]}
+    assert not highlight_ids(fig, 1)
+    assert ex.show_ticket_difficulty() and "ticket" in ex.output.value.lower()
+    assert ex.show_centrality() and "betweenness" in ex.output.value
+    ex.show_paths("Denver", "Denver")
+    assert ex.message.is_error
+    ex.clear()
+    assert not highlight_ids(fig, 0)
+
+
+# --------------------------------------------------------------------------------------------------------------
+# timing (printed, never asserted)
+
+def test_widget_step_time(bench, capsys):
+    result = bench.measure_step(50)
+    with capsys.disabled():
+        print("\n" + bench.report(result))

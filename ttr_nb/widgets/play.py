@@ -1,0 +1,546 @@
+"""``PlayView``: walk through a turn — click a route, pick a payment, draw cards, keep tickets, bots reply.
+
+Every handler goes through the engine: a widget event becomes an action, the action is pushed on the ``Game``
+(``game.push``), and the views are refreshed in place (the board ``FigureWidget`` through ``update_board``,
+labels and HTML by value). A refusal is shown in the message area as the ``IllegalAction``'s text, which names
+the rule (e.g. "a face-up locomotive may not be taken as the second card (USA-DRAW-4)"); the game is unchanged.
+
+The handlers are public so tests and notebooks can drive the view without a browser::
+
+    view = PlayView(Game("usa", players=3, seed=1))
+    view.set_ticket_checks(0, view.offered(0)[:2]); view.keep_tickets(0)
+    view.click_route("R039"); view.choose_payment(0)
+    view.press("draw deck"); view.press("draw faceup 2")
+    view.undo(); view.redo()
+"""
+from __future__ import annotations
+
+from typing import Any, Callable, Mapping, Sequence
+
+import ipywidgets as widgets
+
+from ..actions import Action, Claim, DrawDeck, DrawFaceUp, DrawTickets, KeepTickets, parse_action, payment_words
+from ..cards import CARD_NAMES, COLOURS, GRAY, LOCO
+from ..engine import claimable_routes, explain, route_payments, seat_name, to_move
+from ..errors import TTRError
+from ..game import Game, Ply
+from ..state import GameState
+from ..variants import get_variant
+from ._common import BoardWidget, MessageArea, esc, log_html, provisional_banner, status_html, ticket_words
+from ._panels import HandPanel, MarketPanel, ScorePanel, players_html, tickets_html
+
+_TEXT_ON = {"white": "#111111", "yellow": "#111111", "orange": "#111111"}
+_LOCO_HEX = "#6b5b95"
+
+
+def _card_hex(kind: int | None) -> str:
+    from ..render.board import CARD_HEX
+    if kind is None:
+        return "#dddddd"
+    if kind == LOCO:
+        return _LOCO_HEX
+    return CARD_HEX.get(CARD_NAMES[kind], "#cccccc")
+
+
+class PlayView:
+    """Play a game against bots (or hot-seat): see ``ttr_nb.widgets.play`` for the handlers.
+
+    ``human_seats``: seats played through this view. ``bots``: ``{seat: bot}``; ``None`` gives every other seat a
+    greedy bot; a seat with neither is played through the view too (hot seat). ``seat_view``: whose hand and
+    tickets the panels show; ``None`` follows the human seat to act. ``auto_bots``: after each human action the
+    bots play until a human seat is to act (otherwise press "bots play").
+    """
+
+    def __init__(self, game: Game, human_seats: Sequence[int] = (0,), bots: Mapping[int, Any] | Any | None = None,
+                 seat_view: int | None = None, *, auto_bots: bool = True, board_height: int = 560,
+                 log_lines: int = 14):
+        if not isinstance(game, Game):
+            raise TypeError(f"PlayView needs a ttr_nb.Game, got {type(game).__name__}")
+        self.game = game
+        n = game.state.n_players
+        humans = set()
+        for s in human_seats:
+            if isinstance(s, bool) or not isinstance(s, int) or not 0 <= s < n:
+                raise TTRError(f"human seat {s!r} is not a seat of this {n}-player game (0..{n - 1})")
+            humans.add(s)
+        if bots is None:
+            from ..bots import make_bot
+            bots = {s: make_bot("greedy", seed=s) for s in range(n) if s not in humans}
+        elif not isinstance(bots, Mapping):
+            bots = {s: bots for s in range(n) if s not in humans}
+        for s in bots:
+            if isinstance(s, bool) or not isinstance(s, int) or not 0 <= s < n:
+                raise TTRError(f"bot seat {s!r} is not a seat of this {n}-player game (0..{n - 1})")
+        self.bots: dict[int, Any] = {s: b for s, b in bots.items() if s not in humans}
+        # a seat nobody else plays is played through the view (hot seat)
+        self.human_seats: tuple[int, ...] = tuple(s for s in range(n) if s not in self.bots)
+        if seat_view is not None and not (isinstance(seat_view, int) and 0 <= seat_view < n):
+            raise TTRError(f"seat_view {seat_view!r} is not a seat of this {n}-player game")
+        self.seat_view = seat_view
+        self.auto_bots = auto_bots
+        self.log_size = log_lines
+        self.variant = get_variant(game.state.variant)
+        self.map = self.variant.map
+        self.selected_route: str | None = None
+        self.payments: list[Claim] = []
+        self.log: list[str] = []
+        self.last_reasons: list[str] = []          # the bots' one-line reasons since the last human action
+        self._listeners: list[Callable[["PlayView"], None]] = []
+        self._viewing: int | None = None
+
+        # -- widgets -------------------------------------------------------------------------------------------
+        self.banner = widgets.HTML(provisional_banner(self.map))
+        self.status = widgets.HTML()
+        self.message = MessageArea()
+        self.board = BoardWidget(self.map, n_players=n, on_click=self.click_route, height=board_height)
+        self.route_info = widgets.HTML()
+        self._pay_buttons: list[widgets.Button] = []
+        self.payments_box = widgets.HBox(layout=widgets.Layout(flex_flow="row wrap"))
+        self.deck_button = widgets.Button(description="draw deck", layout=widgets.Layout(width="auto"))
+        self.deck_button.on_click(lambda _b: self.draw_deck())
+        self.faceup_buttons: list[widgets.Button] = []
+        for i in range(self.variant.settings.market_size):
+            b = widgets.Button(description="—", layout=widgets.Layout(width="auto", min_width="90px"))
+            b.on_click(lambda _b, slot=i + 1: self.draw_faceup(slot))
+            self.faceup_buttons.append(b)
+        self.tickets_button = widgets.Button(description="draw tickets", layout=widgets.Layout(width="auto"))
+        self.tickets_button.on_click(lambda _b: self.draw_tickets())
+        self.draw_row = widgets.HBox([self.deck_button, *self.faceup_buttons, self.tickets_button],
+                                     layout=widgets.Layout(flex_flow="row wrap"))
+        self._ticket_panels: dict[int, dict] = {}
+        self.tickets_box = widgets.VBox()
+        self.undo_button = widgets.Button(description="↶ undo", tooltip="take back to your previous decision")
+        self.undo_button.on_click(lambda _b: self.undo())
+        self.redo_button = widgets.Button(description="↷ redo", tooltip="replay what was taken back")
+        self.redo_button.on_click(lambda _b: self.redo())
+        self.bots_button = widgets.Button(description="bots play until my turn", layout=widgets.Layout(width="auto"))
+        self.bots_button.on_click(lambda _b: self.bots_play())
+        self.show_claimable = widgets.Checkbox(value=False, description="show routes I can claim", indent=False)
+        self.show_claimable.observe(lambda _c: self.refresh(), names="value")
+        self.hand = HandPanel()
+        self.market = MarketPanel()
+        self.players = widgets.HTML()
+        self.my_tickets = widgets.HTML()
+        self.score = ScorePanel()
+        self.log_widget = widgets.HTML()
+        self.widget = widgets.VBox([
+            self.banner, self.status, self.message.widget, self.board.fig,
+            self.route_info, self.payments_box, self.draw_row, self.tickets_box,
+            widgets.HBox([self.undo_button, self.redo_button, self.bots_button, self.show_claimable],
+                         layout=widgets.Layout(flex_flow="row wrap")),
+            self.score.widget,
+            widgets.HBox([self.hand.widget, self.market.widget], layout=widgets.Layout(flex_flow="row wrap")),
+            widgets.HBox([self.players, self.my_tickets], layout=widgets.Layout(flex_flow="row wrap")),
+            widgets.HTML("<b>Log</b>"), self.log_widget,
+        ])
+        if self.auto_bots:
+            self._run_bots()
+        self.refresh()
+
+    # ------------------------------------------------------------------------------------------------ display
+    def _ipython_display_(self) -> None:
+        from IPython.display import display
+        display(self.widget)
+
+    def on_change(self, callback: Callable[["PlayView"], None]) -> None:
+        """Call ``callback(view)`` after every refresh (e.g. ``view.on_change(lambda v: table.refresh())``)."""
+        self._listeners.append(callback)
+
+    # ------------------------------------------------------------------------------------------------ who acts
+    @property
+    def state(self) -> GameState:
+        return self.game.state
+
+    def turn_seat(self) -> int | None:
+        """The human seat whose turn it is (play / final round), or None (a bot's turn, setup, game over)."""
+        s = self.game.state
+        if s.phase not in ("play", "last_round") or s.current not in self.human_seats:
+            return None
+        return s.current
+
+    def choosing_seats(self) -> list[int]:
+        """Human seats that owe a ticket choice now (several at once during setup)."""
+        s = self.game.state
+        return [p.seat for p in s.pending if p.kind == "choose_tickets" and p.seat in self.human_seats]
+
+    def viewing_seat(self) -> int | None:
+        """Whose hand and tickets the panels show."""
+        if self.seat_view is not None:
+            return self.seat_view
+        seat = self.turn_seat()
+        if seat is None:
+            choosing = self.choosing_seats()
+            seat = choosing[0] if choosing else None
+        if seat is None:
+            seat = self._viewing if self._viewing is not None else (self.human_seats[0] if self.human_seats else None)
+        self._viewing = seat
+        return seat
+
+    def _acting_seat(self) -> int | None:
+        seat = self.turn_seat()
+        if seat is None:
+            seat = self.viewing_seat()
+        return seat
+
+    def offered(self, seat: int) -> tuple[str, ...]:
+        """The tickets offered to ``seat`` now (empty if it owes no ticket choice)."""
+        p = self.game.state.pending_for(seat)
+        return tuple(p.get("offered")) if p is not None and p.kind == "choose_tickets" else ()
+
+    # ------------------------------------------------------------------------------------------------ handlers
+    def click_route(self, route_id: str) -> list[Claim]:
+        """Select a route: its legal payments appear as buttons; if it cannot be claimed, say why (rule id).
+        Returns the legal claims (empty when refused)."""
+        s = self.game.state
+        try:
+            route = self.map.route(route_id)
+        except TTRError as e:
+            self.message.refuse(e)
+            return []
+        seat = self._acting_seat()
+        self.selected_route = route.id
+        if seat is None:
+            self.payments = []
+            self._refuse_nobody(Claim(route=route.id, payment=((LOCO, route.length),)), f"{route.a}–{route.b}: ")
+            self._refresh_selection()
+            return []
+        hand = s.players[seat].hand
+        claims = [Claim(route=route.id, payment=p, seat=seat) for p in route_payments(self.variant, route, hand)]
+        legal = [c for c in claims if explain(s, c) is None]
+        self.payments = legal
+        if legal:
+            self.message.note(f"{route.a}–{route.b} ({route.length}, {route.colour}): choose how to pay")
+        else:
+            err = explain(s, claims[0] if claims else self._representative_claim(route, seat, hand))
+            self.message.refuse(err if err is not None else f"{route.a}–{route.b} cannot be claimed now")
+        self._refresh_selection()
+        return legal
+
+    def choose_payment(self, index: int) -> Ply | None:
+        """Claim the selected route with payment number ``index`` (0-based, as the buttons are listed)."""
+        if not self.payments:
+            self.message.refuse("select a route on the board first (click its marker)")
+            return None
+        if isinstance(index, bool) or not isinstance(index, int) or not 0 <= index < len(self.payments):
+            self.message.refuse(f"there is no payment number {index!r}; choose 0–{len(self.payments) - 1}")
+            return None
+        action = self.payments[index]
+        return self._push(action)
+
+    def claim(self, route_id: str, payment: int = 0) -> Ply | None:
+        """``click_route`` then ``choose_payment`` in one call."""
+        if not self.click_route(route_id):
+            return None
+        return self.choose_payment(payment)
+
+    def draw_deck(self) -> Ply | None:
+        return self._push(DrawDeck(seat=self._acting_seat()))
+
+    def draw_faceup(self, slot: int) -> Ply | None:
+        """Take face-up card ``slot`` (1 = leftmost), even if its button is disabled: the engine decides."""
+        return self._push(DrawFaceUp(slot=slot, seat=self._acting_seat()))
+
+    def draw_tickets(self) -> Ply | None:
+        return self._push(DrawTickets(seat=self._acting_seat()))
+
+    def press(self, what: str) -> Ply | None:
+        """Press a button by name or play an action text: "draw deck", "draw faceup 3", "faceup 3", "tickets",
+        "draw tickets", "keep" (the checked tickets), "keep T04 T11", "claim R042 red3+loco1", "undo", "redo",
+        "bots". A seat prefix ("red: keep T01 T02") acts for that human seat."""
+        text = str(what).strip()
+        low = text.lower()
+        if low in ("undo", "↶ undo"):
+            self.undo()
+            return None
+        if low in ("redo", "↷ redo"):
+            self.redo()
+            return None
+        if low in ("bots", "bots play", "bots play until my turn"):
+            self.bots_play()
+            return None
+        if low == "draw tickets":
+            return self.draw_tickets()
+        if low == "keep":
+            return self.keep_tickets()
+        if low.startswith("faceup "):
+            text = "draw " + text
+        try:
+            action = parse_action(text)
+        except TTRError as e:
+            self.message.refuse(e)
+            return None
+        seat = getattr(action, "seat", None)
+        if seat is None:
+            if isinstance(action, KeepTickets):
+                choosing = self.choosing_seats()
+                seat = choosing[0] if choosing else self._acting_seat()
+            else:
+                seat = self._acting_seat()
+            if seat is not None:
+                action = action.with_seat(seat)
+        elif seat not in self.human_seats:
+            self.message.refuse(f"{seat_name(seat)} is played by a bot in this view")
+            return None
+        return self._push(action)
+
+    def set_ticket_checks(self, seat: int, tickets: Sequence[str]) -> None:
+        """Tick exactly ``tickets`` in ``seat``'s ticket choice (the others are unticked)."""
+        panel = self._ticket_panels.get(seat)
+        if panel is None:
+            self.message.refuse(f"{seat_name(seat)} has no ticket choice to make now")
+            return
+        wanted = {t.upper() for t in tickets}
+        for tid, box in panel["boxes"].items():
+            box.value = tid in wanted
+
+    def checked_tickets(self, seat: int) -> tuple[str, ...]:
+        panel = self._ticket_panels.get(seat)
+        if panel is None:
+            return ()
+        return tuple(tid for tid, box in panel["boxes"].items() if box.value)
+
+    def keep_tickets(self, seat: int | None = None, tickets: Sequence[str] | None = None) -> Ply | None:
+        """Keep the ticked tickets (or ``tickets``) of ``seat`` (default: the first human seat choosing)."""
+        if seat is None:
+            choosing = self.choosing_seats()
+            seat = choosing[0] if choosing else self._acting_seat()
+        if tickets is None:
+            tickets = self.checked_tickets(seat) if seat is not None else ()
+        return self._push(KeepTickets(tickets=tuple(t.upper() for t in tickets), seat=seat))
+
+    def undo(self) -> bool:
+        """Take back to the human's previous decision point: the bots' replies and the last human action."""
+        g = self.game
+        if not any(p.seat in self.human_seats for p in g.history):
+            self.message.note("nothing to undo: no human action has been played yet")
+            return False
+        taken: list[Ply] = []
+        while g.ply:
+            p = g.undo()
+            taken.append(p)
+            if p.seat in self.human_seats:
+                break
+        self.log.append(f"↶ undo {len(taken)} pl{'y' if len(taken) == 1 else 'ies'}: back to before "
+                        f"“{taken[-1].words}”")
+        self._clear_selection()
+        self.message.note(f"Took back: {taken[-1].words}" + (f" (and {len(taken) - 1} bot pl{'y' if len(taken) == 2 else 'ies'})"
+                                                              if len(taken) > 1 else ""))
+        self.refresh()
+        return True
+
+    def redo(self) -> bool:
+        """Replay the next human action that was taken back, and the bots' replies after it."""
+        g = self.game
+        if g.ply >= len(g.line):
+            self.message.note("nothing to redo")
+            return False
+        first = g.redo()
+        n = 1
+        while g.ply < len(g.line) and g.line[g.ply].seat not in self.human_seats:
+            g.redo()
+            n += 1
+        self.log.append(f"↷ redo {n} pl{'y' if n == 1 else 'ies'} from “{first.words}”")
+        self._clear_selection()
+        if self.auto_bots:
+            self._run_bots()
+        self.message.note(f"Replayed: {first.words}")
+        self.refresh()
+        return True
+
+    def bots_play(self) -> int:
+        """Let the bots play until a human seat is to act (or the game is over). Returns plies played."""
+        n = self._run_bots()
+        if not n:
+            self.message.note("no bot is to move: " + self._waiting_text(self.game.state))
+        self.refresh()
+        return n
+
+    # ------------------------------------------------------------------------------------------------ internals
+    def _representative_claim(self, route, seat: int, hand) -> Claim:
+        """A claim the hand cannot pay, used only to let the engine say why (route taken, trains, cards ...)."""
+        if route.colour == GRAY:
+            colour = max(range(len(COLOURS)), key=lambda k: (hand[k], -k))
+        else:
+            colour = COLOURS.index(route.colour)
+        return Claim(route=route.id, payment=((colour, route.length),), seat=seat)
+
+    def _waiting_text(self, s: GameState) -> str:
+        if s.phase == "over":
+            return "the game is over"
+        return "waiting for " + ", ".join(seat_name(x) + (" (bot)" if x in self.bots else "") for x in to_move(s))
+
+    def _refuse_nobody(self, action: Action, prefix: str = "") -> None:
+        """No seat of this view may act: after the game, the engine's own refusal; else who we wait for."""
+        s = self.game.state
+        if s.phase == "over":
+            err = explain(s, action.with_seat(0))
+            if err is not None:
+                self.message.refuse(f"{prefix}{err}")
+                return
+        self.message.refuse(f"{prefix}nobody in this view can act now — " + self._waiting_text(s))
+
+    def _push(self, action: Action) -> Ply | None:
+        if getattr(action, "seat", 0) is None:
+            self._refuse_nobody(action)
+            return None
+        try:
+            ply = self.game.push(action)
+        except TTRError as e:
+            self.message.refuse(e)
+            self._refresh_buttons(self.game.state)
+            return None
+        self.last_reasons = []
+        self._log_ply(ply, None)
+        self._clear_selection()
+        note = ply.words + "".join(f" — {e}" for e in ply.events if e.kind != "claim")
+        if self.auto_bots:
+            self._run_bots()
+        if self.last_reasons:
+            note += " · then " + "; ".join(self.last_reasons[-3:])
+        self.message.note(note)
+        self.refresh()
+        return ply
+
+    def _run_bots(self, max_plies: int = 5000) -> int:
+        g = self.game
+        played = 0
+        while not g.is_over and played < max_plies:
+            seat = next((x for x in to_move(g.state) if x in self.bots), None)
+            if seat is None:
+                break
+            action, reason = self.bots[seat].choose(g.state, seat)
+            try:
+                ply = g.push(action)
+            except TTRError as e:      # a bot bug: show it rather than loop
+                self.message.refuse(f"{seat_name(seat)}'s bot chose an illegal action: {e}")
+                break
+            self._log_ply(ply, reason)
+            self.last_reasons.append(f"{seat_name(seat)}: {reason}")
+            played += 1
+        return played
+
+    def _log_ply(self, ply: Ply, reason: str | None) -> None:
+        who = "" if reason is None else f"  [bot: {reason}]"
+        self.log.append(f"{ply.number:>4}. {ply.words}{who}")
+        for e in ply.events:
+            self.log.append(f"        · {e}")
+
+    def _clear_selection(self) -> None:
+        self.selected_route = None
+        self.payments = []
+
+    # ------------------------------------------------------------------------------------------------ refresh
+    def refresh(self) -> None:
+        """Bring every part of the view up to date with ``game.state`` (in place)."""
+        s = self.game.state
+        viewing = self.viewing_seat()
+        you = ""
+        if self.human_seats:
+            names = ", ".join(seat_name(x) for x in self.human_seats)
+            you = f" <span style='color:#555'>· you play {esc(names)}</span>"
+        self.status.value = status_html(s, you)
+        self._refresh_selection()
+        self._draw_board(s, viewing)
+        self._refresh_buttons(s)
+        self._refresh_tickets(s)
+        self.hand.show(s, viewing)
+        self.market.show(s)
+        self.players.value = players_html(s, viewing)
+        self.my_tickets.value = tickets_html(s, viewing)
+        self.score.show(s)
+        self.log_widget.value = log_html(self.log, self.log_size)
+        g = self.game
+        self.undo_button.disabled = not any(p.seat in self.human_seats for p in g.history)
+        self.redo_button.disabled = g.ply >= len(g.line)
+        self.bots_button.disabled = s.phase == "over" or not any(x in self.bots for x in to_move(s))
+        for cb in list(self._listeners):
+            cb(self)
+
+    def _highlight(self, s: GameState, viewing: int | None) -> list:
+        out = []
+        if self.show_claimable.value and viewing is not None and s.phase in ("play", "last_round"):
+            ids = [r.id for r in claimable_routes(self.variant, s, viewing, affordable_only=True)]
+            if ids:
+                out.append(("you can claim", ids))
+        return out
+
+    def _draw_board(self, s: GameState, viewing: int | None) -> None:
+        title = None
+        if s.phase == "over":
+            title = f"{self.map.name} — game over"
+        self.board.show(s, highlight=self._highlight(s, viewing), title=title)
+
+    def _refresh_selection(self) -> None:
+        self.board.select(self.selected_route)
+        if self.selected_route is None:
+            self.route_info.value = ""
+            self.payments_box.children = ()
+        else:
+            r = self.map.route(self.selected_route)
+            if self.payments:
+                self.route_info.value = (f"<b>{esc(r.a)}–{esc(r.b)}</b> · {r.length} · {esc(r.colour)} — "
+                                         f"{len(self.payments)} legal payment{'s' if len(self.payments) != 1 else ''}:")
+            else:
+                self.route_info.value = f"<b>{esc(r.a)}–{esc(r.b)}</b> · {r.length} · {esc(r.colour)}"
+            while len(self._pay_buttons) < len(self.payments):
+                b = widgets.Button(layout=widgets.Layout(width="auto"))
+                b.on_click(lambda _b, i=len(self._pay_buttons): self.choose_payment(i))
+                self._pay_buttons.append(b)
+            for b, c in zip(self._pay_buttons, self.payments):
+                b.description = payment_words(c.payment)
+                b.tooltip = str(c)
+            self.payments_box.children = tuple(self._pay_buttons[:len(self.payments)])
+
+    def _refresh_buttons(self, s: GameState) -> None:
+        seat = self.turn_seat()
+        idle = None if seat is not None else ("The game is over (USA-END-1)." if s.phase == "over"
+                                              else "Not your turn: " + self._waiting_text(s))
+
+        def set_button(button: widgets.Button, action: Action | None, ok_tip: str) -> None:
+            if action is None or idle is not None:
+                button.disabled = True
+                button.tooltip = idle or ""
+                return
+            err = explain(s, action)
+            button.disabled = err is not None
+            button.tooltip = str(err) if err is not None else ok_tip
+
+        set_button(self.deck_button, DrawDeck(seat=seat), "take the top card of the deck, blind")
+        for i, b in enumerate(self.faceup_buttons):
+            card = s.market[i] if i < len(s.market) else None
+            b.description = f"{i + 1}: {CARD_NAMES[card]}" if card is not None else f"{i + 1}: (empty)"
+            b.style.button_color = _card_hex(card)
+            b.style.text_color = _TEXT_ON.get(CARD_NAMES[card] if card is not None else "", "#ffffff") \
+                if card is not None else "#555555"
+            set_button(b, DrawFaceUp(slot=i + 1, seat=seat), f"take the face-up {CARD_NAMES[card] if card is not None else ''}")
+        set_button(self.tickets_button, DrawTickets(seat=seat), "draw destination tickets and keep at least one")
+
+    def _refresh_tickets(self, s: GameState) -> None:
+        seats = self.choosing_seats()
+        panels = []
+        for seat in seats:
+            p = s.pending_for(seat)
+            offered = tuple(p.get("offered"))
+            need = min(p.get("min_keep"), len(offered))
+            panel = self._ticket_panels.get(seat)
+            if panel is None or panel["offered"] != offered:
+                boxes = {tid: widgets.Checkbox(value=False, description=ticket_words(self.map, tid), indent=False,
+                                               layout=widgets.Layout(width="auto"))
+                         for tid in offered}
+                keep = widgets.Button(description="keep", button_style="primary")
+                keep.on_click(lambda _b, seat=seat: self.keep_tickets(seat))
+                head = widgets.HTML()
+                box = widgets.VBox([head, widgets.HBox(list(boxes.values()), layout=widgets.Layout(flex_flow="row wrap")), keep],
+                                   layout=widgets.Layout(border="1px solid #bbb", padding="4px", margin="2px 0"))
+                panel = {"offered": offered, "boxes": boxes, "keep": keep, "head": head, "box": box}
+                self._ticket_panels[seat] = panel
+            panel["head"].value = (f"<b>{esc(seat_name(seat))}</b>: keep at least {need} of these tickets "
+                                   f"({'setup, all players at once' if s.phase == 'setup' else 'drawn this turn'})")
+            panels.append(panel["box"])
+        for seat in list(self._ticket_panels):
+            if seat not in seats:
+                del self._ticket_panels[seat]
+        self.tickets_box.children = tuple(panels)
+
+
+__all__ = ["PlayView"]
