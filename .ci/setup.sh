@@ -28,7 +28,7 @@ for arg in "$@"; do
     case "$arg" in
         --browser) want_browser=1 ;;
         --force) force=1 ;;
-        -h|--help) sed -n '2,14p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'; exit 0 ;;
+        -h|--help) sed -n '2,/^set -euo/p' "${BASH_SOURCE[0]}" | grep '^#' | sed 's/^# \{0,1\}//'; exit 0 ;;
         *) echo "setup.sh: unknown argument '$arg' (try --help)" >&2; exit 2 ;;
     esac
 done
@@ -40,6 +40,13 @@ pip_q() {
 }
 die() { echo "[setup] ERROR: $*" >&2; exit 1; }
 start=$SECONDS
+
+# Two setups of the same venv at once (two test runs on one machine) would fight inside pip: take turns.
+if command -v flock >/dev/null 2>&1; then
+    lock="${TMPDIR:-/tmp}/ttr_nb-setup-$(printf '%s' "$VENV" | sha256sum | cut -c1-12).lock"
+    exec 9>"$lock"
+    flock -w 900 9 || die "another setup of $VENV has held $lock for 15 minutes"
+fi
 
 # --- 1. the virtualenv -------------------------------------------------------------------------
 if [ -x "$VENV/bin/python" ] && ! "$VENV/bin/python" -c 'import sys; sys.exit(sys.version_info < (3, 11))' 2>/dev/null; then
@@ -100,7 +107,7 @@ if [ "$want_browser" = 1 ]; then
         log "installing Debian's chromium: $install_cmd"
         export DEBIAN_FRONTEND=noninteractive
         apt_install() {
-            apt-get update -qq && apt-get install -y -qq --no-install-recommends chromium
+            apt-get update -qq && apt-get install -y -qq -o DPkg::Lock::Timeout=120 --no-install-recommends chromium
         }
         if ! apt_install; then
             log "apt-get failed; retrying once in 10 s"

@@ -12,9 +12,10 @@ cd "$ROOT"
 VENV="${TTR_NB_VENV:-.venv}"
 case "$VENV" in /*) ;; *) VENV="$ROOT/$VENV" ;; esac
 
-t0=$SECONDS
+now() { date +%s.%N; }
+t0=$(now)
 bash .ci/setup.sh --browser
-setup_s=$((SECONDS - t0))
+setup_s=$(awk -v a="$t0" -v b="$(now)" 'BEGIN { printf "%.1f", b - a }')
 echo "[test] phase setup: ${setup_s} s"
 
 args=(tests)
@@ -29,7 +30,6 @@ fi
 export TTR_NB_REQUIRE_BROWSER=1          # a missing browser is an error here, never a skip
 export TTR_NB_SETUP_SECONDS="$setup_s"   # printed by .ci/pytest_phases.py in pytest's summary
 export PYTHONPATH="$ROOT/.ci${PYTHONPATH:+:$PYTHONPATH}"
-export PYTHONDONTWRITEBYTECODE=1
 
 echo "[test] phase pytest: $VENV/bin/python -m pytest ${args[*]} $*"
 set +e

@@ -114,7 +114,7 @@ def parts(reps: int = 30) -> str:
     import plotly.graph_objects as go
     from ttr_nb.game import Game
     from ttr_nb.render import board_figure, update_board
-    from ttr_nb.widgets._common import closed_routes, owners_of
+    from ttr_nb.widgets._common import closed_routes
     start = rich_position()
     game = Game(start=start)
     rids = claimable(start)
@@ -128,15 +128,33 @@ def parts(reps: int = 30) -> str:
         game.undo()
     m = game.variant.map
     fig = go.FigureWidget(board_figure(m, player_colours=("blue", "red")))
-    upd = []
+    upd, upd_cpu = [], []
     for i in range(reps):
-        s = game.state_at(0) if i % 2 else Game(start=start).state
         owners = {rids[i % 2]: 0}
+        c = time.process_time()
         t = time.perf_counter()
-        update_board(fig, m, owners=owners, closed=closed_routes(s), player_colours=("blue", "red"))
+        update_board(fig, m, owners=owners, closed=closed_routes(start), player_colours=("blue", "red"))
         upd.append((time.perf_counter() - t) * 1000)
-    return (f"  parts: game.push {_summary(push)}\n"
-            f"         update_board on a FigureWidget {_summary(upd)}")
+        upd_cpu.append((time.process_time() - c) * 1000)
+    from ttr_nb.render import panels
+    hand = go.FigureWidget(panels.hand_figure(start, 0))
+    market = go.FigureWidget(panels.market_figure(start))
+    states = [start, game.branch(0).state]
+    game.push(acts[0])
+    states[1] = game.state
+    hand_cpu, market_cpu = [], []
+    for i in range(reps):
+        c = time.process_time()
+        panels.update_hand(hand, states[i % 2], 0)
+        hand_cpu.append((time.process_time() - c) * 1000)
+        c = time.process_time()
+        panels.update_market(market, states[i % 2])
+        market_cpu.append((time.process_time() - c) * 1000)
+    return (f"  parts: game.push (a claim)                 {_summary(push)}\n"
+            f"         update_board on a FigureWidget      {_summary(upd)}\n"
+            f"         update_board, CPU time             {_summary(upd_cpu)}\n"
+            f"         update_hand, CPU time              {_summary(hand_cpu)}\n"
+            f"         update_market, CPU time            {_summary(market_cpu)}")
 
 
 def main(argv=None) -> int:

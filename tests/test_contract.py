@@ -46,6 +46,10 @@ def player_counts(variant: str) -> list[int]:
 CASES = [(v, n) for v in VARIANTS for n in player_counts(v)]
 CASE_IDS = [f"{v}-{n}p" for v, n in CASES]
 SEEDS = [0, 1, pytest.param(2, marks=pytest.mark.slow), pytest.param(11, marks=pytest.mark.slow)]
+# bot games: every bot on the fast seeds; the slow seeds add random games (greedy planning is the costly part)
+GAMES = [(0, "random"), (0, "greedy"), (0, "mixed:0.5"), (1, "random"), (1, "greedy"), (1, "mixed:0.5"),
+         pytest.param(2, "random", marks=pytest.mark.slow), pytest.param(11, "random", marks=pytest.mark.slow),
+         pytest.param(2, "greedy", marks=pytest.mark.slow)]
 
 
 def test_every_variant_is_covered():
@@ -127,8 +131,7 @@ def check_conservation(v, s: GameState) -> None:
 
 # ------------------------------------------------------------------------------------------------ 1. games finish
 
-@pytest.mark.parametrize("spec", BOT_SPECS)
-@pytest.mark.parametrize("seed", SEEDS)
+@pytest.mark.parametrize("seed,spec", GAMES)
 @pytest.mark.parametrize("variant,n", CASES, ids=CASE_IDS)
 def test_bot_games_finish_and_stay_valid(variant, n, seed, spec):
     v = get_variant(variant)
@@ -137,11 +140,13 @@ def test_bot_games_finish_and_stay_valid(variant, n, seed, spec):
     assert final.phase == "over", f"not over after {len(actions)} plies (bound {MAX_PLIES})"
     assert len(actions) < MAX_PLIES
     assert to_move(final) == () and legal_actions(final) == []
-    # validate() after EVERY ply, and the independent counts
+    # validate() after EVERY ply of the random games (every 5th of the others) and at the end; independent counts
+    every = 1 if spec == "random" else 5
     for i, s in enumerate(states):
         assert s.ply == i
-        assert validate(s) == [], f"ply {i}: {validate(s)}"
-        check_conservation(v, s)
+        if i % every == 0 or i == len(states) - 1:
+            assert validate(s) == [], f"ply {i}: {validate(s)}"
+            check_conservation(v, s)
     # claims never change hands; the game never goes back a phase
     order = {"setup": 0, "play": 1, "last_round": 2, "over": 3}
     for a, b in zip(states, states[1:]):
@@ -162,7 +167,7 @@ def test_every_legal_action_applies(variant, n, seed):
     v = get_variant(variant)
     states, _ = play(variant, n, seed, "random")
     checked = 0
-    for s in sample(states, 25):
+    for s in sample(states, 15):
         legal = legal_actions(s)
         assert legal == legal_actions(s), "legal_actions is not deterministic"
         assert len(set(legal)) == len(legal), "legal_actions lists an action twice"
@@ -615,7 +620,7 @@ def test_bots_are_stateless(spec):
 @pytest.mark.parametrize("variant,n", CASES, ids=CASE_IDS)
 def test_state_dict_and_json_round_trip_at_every_ply(variant, n, spec):
     states, _ = play(variant, n, 0, spec)
-    for s in states:
+    for s in states[:: 1 if spec == "random" else 3]:
         d = s.to_dict()
         text = json.dumps(d, allow_nan=False)
         back = GameState.from_dict(json.loads(text))

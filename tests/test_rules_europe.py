@@ -11,7 +11,6 @@ import re
 from collections import Counter
 from fractions import Fraction
 from itertools import combinations, product
-from math import comb
 from pathlib import Path
 
 import pytest
@@ -288,6 +287,12 @@ def test_EU_CLAIM_1_colour_and_double_routes_as_usa():
     s2 = set_hand(s2, 1, black=3)
     e = refusal(s2, Claim(route="R017", payment=((k("black"), 3),)))    # 2 players: the twin is closed
     assert e.rule == "EU-CLAIM-1/USA-CLAIM-8"
+    # a double route joins the same two cities with the same length; side-by-side routes to other cities are not one
+    groups: dict = {}
+    for r in M.routes:
+        if r.double_group:
+            groups.setdefault(r.double_group, set()).add((frozenset(r.cities), r.length))
+    assert groups and all(len(g) == 1 for g in groups.values())
 
 
 def test_EU_CLAIM_2_route_points_1_2_4_7_15_21():
@@ -975,3 +980,22 @@ def started_usa() -> GameState:
     for p in s.pending:
         s = apply(s, KeepTickets(tickets=p.get("offered")[:2], seat=p.seat))
     return s
+
+
+@pytest.mark.parametrize("action", [
+    BuildStation(city="Wien", payment=((7, -1), (8, 2))), BuildStation(city="Wien", payment=((7, True),)),
+    BuildStation(city="Wien", payment="red1"), BuildStation(city=7, payment=((7, 1),)),
+    BuildStation(city="Wien", payment=((7, 1), (7, 0))), BuildStation(city="Wien", payment=((7, 1.0),)),
+])
+def test_malformed_station_objects_are_bad_actions(action):
+    s = set_hand(started(2), 0, red=2, locomotive=2)
+    with pytest.raises(BadAction):
+        apply(s, action)
+
+
+@pytest.mark.parametrize("payment", [((7, 2), (8, -1)), ((7, 1.0),), "red1", ((7, 1), (7, 0)), ((9, 1),)])
+def test_malformed_tunnel_payments_are_bad_actions(payment):
+    s = tunnel_start({"red": 3}, ("red", "blue", "white"))
+    s2, _ = go(s, "claim R014 red2")
+    with pytest.raises(BadAction):
+        apply(s2, TunnelPay(payment=payment))

@@ -19,10 +19,10 @@ pytest.importorskip("anywidget")
 import ipywidgets as widgets  # noqa: E402
 import plotly.graph_objects as go  # noqa: E402
 
-from ttr_nb.actions import Claim, DrawDeck  # noqa: E402
+from ttr_nb.actions import Claim  # noqa: E402
 from ttr_nb.bots import make_bot  # noqa: E402
 from ttr_nb.cards import CARD_NAMES, LOCO  # noqa: E402
-from ttr_nb.engine import legal_actions, observe, to_move, validate  # noqa: E402
+from ttr_nb.engine import legal_actions, observe, to_move  # noqa: E402
 from ttr_nb.game import Game  # noqa: E402
 from ttr_nb.maps import load_map  # noqa: E402
 from ttr_nb.render import PLAYER_HEX, trace_index  # noqa: E402
@@ -96,6 +96,21 @@ def test_play_view_setup_bots_choose_and_human_keeps():
     assert view.game.state.players[0].tickets == offered[:2]
     assert view.tickets_box.children == ()
     assert "USA-TURN-1" in view.status.value
+
+
+def test_simultaneous_setup_one_panel_per_human_seat():
+    g = Game("usa", players=3, seed=2)
+    view = PlayView(g, human_seats=(0, 2))
+    assert view.choosing_seats() == [0, 2] and len(view.tickets_box.children) == 2
+    assert to_move(g.state) == (0, 2)                 # Red's bot has kept its tickets
+    view.set_ticket_checks(2, view.offered(2))
+    box = view._ticket_panels[2]["keep"]
+    box.click()                                       # Green's keep button
+    assert len(g.state.players[2].tickets) == 3 and view.choosing_seats() == [0]
+    assert len(view.tickets_box.children) == 1
+    assert view.press("keep") is None and "USA-SETUP-3" in view.message.text   # nothing ticked for Blue
+    keep_first(view, 0, 3)
+    assert g.state.phase == "play"
 
 
 def test_ticket_keep_with_too_few_checked_is_refused_setup_and_play():
@@ -225,7 +240,7 @@ def test_undo_takes_back_to_the_humans_previous_decision_and_redo_replays():
     assert g.ply == p1 and g.state == s1          # back before Blue's second card (the bots' plies too)
     assert view.undo()
     assert g.ply == p0 and g.state == s0
-    assert not view.undo_button.disabled is False or True
+    assert not view.undo_button.disabled and not view.redo_button.disabled
     assert view.redo()
     assert g.ply == p1
     assert view.redo()
@@ -367,6 +382,16 @@ def test_history_of_a_finished_game_shows_the_final_score():
     assert view.score.widget.layout.display != "none" and "Winner" in view.score.table.value
     view.show(3)
     assert view.score.widget.layout.display == "none"
+    # the other views on a finished game
+    table = TableView(g)
+    assert "Winner" in table.score.table.value and "USA-END-1" in table.status.value
+    table.select("Red")
+    assert "Winner" in table.score.table.value
+    ed = EditorView(g)
+    assert ed.problems == [] and "over" in ed.status.value
+    again = ed.play_from_here()
+    assert again is not None and again.is_over
+    assert ed.play_view is not None and "Winner" in ed.play_view.score.table.value
 
 
 # --------------------------------------------------------------------------------------------------------------
@@ -480,6 +505,17 @@ def test_table_view_hides_other_hands_in_player_view():
     assert view.message.is_error
 
 
+def test_table_and_history_follow_a_play_view():
+    g = game_after_setup(3, 0)
+    pv = PlayView(g, human_seats=(0,))
+    table, hist = TableView(g, seat=0), HistoryView(g)
+    table.follow(pv)
+    hist.follow(pv)
+    pv.press("draw tickets")
+    assert hist.slider.max == len(g.line) and hist.ply == g.ply
+    assert "choosing from" in table.table.value or "chooses among" in table.table.value
+
+
 # --------------------------------------------------------------------------------------------------------------
 # MapExplorer
 
@@ -514,3 +550,74 @@ def test_widget_step_time(bench, capsys):
     result = bench.measure_step(50)
     with capsys.disabled():
         print("\n" + bench.report(result))
+
+
+# --------------------------------------------------------------------------------------------------------------
+# a variant with features (Europe): stations through a city click, the tunnel step as option buttons
+
+def browser_click_city(fig: go.FigureWidget, city: str) -> None:
+    ti = trace_index(fig, "cities")
+    trace = fig.data[ti]
+    i = list(trace.customdata).index(city)
+    fig._js2py_pointsCallback = {
+        "event_type": "plotly_click",
+        "points": {"xs": [trace.x[i]], "ys": [trace.y[i]], "point_indexes": [i], "trace_indexes": [ti]},
+        "device_state": None, "selector": None,
+    }
+
+
+def europe_after_setup(seed: int) -> Game:
+    g = Game("europe", players=3, seed=seed)
+    for seat in range(3):
+        offered = g.state.pending_for(seat).get("offered")
+        g.push(f"{seat}: keep {' '.join(offered[:2])}")
+    return g
+
+
+def test_europe_station_by_clicking_a_city():
+    g = europe_after_setup(0)
+    view = PlayView(g, human_seats=(0, 1, 2), bots={})
+    fig = view.board.fig
+    browser_click_city(fig, "Wien")
+    assert view.selected_city == "Wien" and view.payments
+    assert all(getattr(a, "city", None) == "Wien" for a in view.payments)
+    assert len(view.payments_box.children) == len(view.payments)
+    view.payments_box.children[0].click()
+    assert g.state.players[0].get("stations") == ("Wien",)
+    assert "Wien" in fig.data[trace_index(fig, "stations")].customdata
+    # Red may not build in Wien too: the engine's refusal, with its rule id
+    assert view.click_city("Wien") == []
+    assert view.message.is_error and "EU-STATION" in view.message.text
+    assert "stations: Wien" in TableView(g).table.value
+
+
+def test_europe_tunnel_step_is_answered_with_option_buttons():
+    for seed in range(40):
+        g = europe_after_setup(seed)
+        m = g.variant.map
+        tunnels = [a for a in legal_actions(g.state, 0) if isinstance(a, Claim) and m.route(a.route).tunnel]
+        if tunnels:
+            break
+    assert tunnels
+    view = PlayView(g, human_seats=(0, 1, 2), bots={})
+    view.click_route(tunnels[0].route)
+    i = next(i for i, a in enumerate(view.payments) if a == tunnels[0])
+    view.choose_payment(i)
+    s = g.state
+    if s.pending and s.pending[0].kind == "tunnel":
+        assert view.step_options and len(view.options_box.children) == len(view.step_options)
+        assert "EU-TUNNEL" in view.step_info.value
+        assert view.draw_deck() is None and view.message.is_error       # the step must be answered first
+        withdraw = next(k for k, a in enumerate(view.step_options) if "withdraw" in str(a))
+        view.options_box.children[withdraw].click()
+        assert g.state.claims[m.route(tunnels[0].route).index] == FREE
+        assert not g.state.pending and g.state.current == 1
+    else:                                   # no extra card was needed: the tunnel was claimed at once
+        assert s.claims[m.route(tunnels[0].route).index] == 0
+    assert view.step_options == [] and view.options_box.children == ()
+
+
+def test_usa_city_click_has_nothing_to_do():
+    view = PlayView(game_after_setup(3, 0), human_seats=(0,))
+    assert view.click_city("Denver") == []
+    assert not view.message.is_error and "nothing to do" in view.message.text

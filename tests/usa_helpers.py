@@ -153,6 +153,7 @@ def position(n_players: int = 4, *, seed: int = 1, hands: Mapping[int, Mapping[s
         out: tuple[str, ...] = ()
     else:
         out = tuple(t.id for t in USA.tickets if t.id not in all_held and t.id not in ticket_deck)
+        assert not out, f"tickets nowhere (the USA has no out-of-game pile): {out}"
     state = replace(base, deck=tuple(deck), market=mkt, discard=tuple(disc),
                     ticket_decks=(("regular", tuple(ticket_deck)),), tickets_out=out, claims=tuple(owner),
                     players=tuple(players), phase=phase, current=current, pending=tuple(pending),
@@ -189,8 +190,9 @@ def assert_refused(state: GameState, action, rules: str | Iterable[str]) -> Ille
     assert snapshot(state) == before
     again = explain(state, action)
     assert isinstance(again, IllegalAction) and again.rule == err.rule
-    body = parse_action(action).body() if isinstance(action, str) else action.body()
-    assert body not in {a.body() for a in legal_actions(state)}
+    act = parse_action(action) if isinstance(action, str) else action
+    seat = getattr(act, "seat", None)
+    assert act.body() not in {a.body() for a in legal_actions(state, seat)}
     return err
 
 

@@ -203,6 +203,8 @@ class Tx:
 
     def freeze(self) -> GameState:
         s = self.s
+        if None in self.market and (self.deck or any(self.discard)):
+            self.refill_market()       # USA-DRAW-2: an empty face-up slot is filled as soon as cards exist again
         return GameState(
             variant=s.variant, n_players=s.n_players, seed=s.seed,
             deck=tuple(self.deck), market=tuple(self.market), discard=tuple(self.discard),
@@ -322,10 +324,31 @@ def twin_problem(v: Variant, state: GameState, seat: int, route) -> tuple[str, s
     return None
 
 
+def malformed_payment(v: Variant, payment) -> str | None:
+    """A payment must be ((card kind, count > 0), ...) with each kind once (hand-built Action objects may not be)."""
+    try:
+        items = list(payment)
+        ok = all(isinstance(k, int) and not isinstance(k, bool) and isinstance(n, int) and not isinstance(n, bool)
+                 for k, n in items)
+    except (TypeError, ValueError):
+        return f"a payment must be pairs of (card kind, count), got {payment!r:.80}"
+    if not ok:
+        return f"a payment must be pairs of whole numbers (card kind, count), got {payment!r:.80}"
+    kinds = [k for k, _ in items]
+    if any(not 0 <= k < v.card_kinds for k in kinds):
+        return "that payment names a card this variant does not use"
+    if any(n <= 0 for _, n in items):
+        return f"every count in a payment must be at least 1, got {payment!r:.80}"
+    if len(set(kinds)) != len(kinds):
+        return "a payment names the same card twice"
+    return None
+
+
 def payment_problem(v: Variant, route, payment: Payment, hand: Sequence[int]) -> tuple[str, str] | None:
     """USA-CLAIM-1..3 (and feature rules such as ferries): is this a valid set of cards for the route?"""
-    if any(not 0 <= k < v.card_kinds for k, _ in payment):
-        return "that payment names a card this variant does not use", "USA-CLAIM-1"
+    problem = malformed_payment(v, payment)
+    if problem:
+        return problem, "USA-CLAIM-1"
     size = sum(n for _, n in payment)
     if size != route.length:
         return (f"{route.a}–{route.b} has {route.length} spaces, so it takes exactly {route.length} cards; "
@@ -377,6 +400,7 @@ def check(state: GameState, action: Action | str) -> tuple[Action, int]:
         action = parse_action(action)
     elif not isinstance(action, Action):
         raise BadAction(f"an action must be text or an Action, got {type(action).__name__}")
+    _check_fields(v, action)
     seat, pending = _resolve(v, state, action)
     if getattr(action, "seat", None) is None:
         action = action.with_seat(seat)
@@ -443,6 +467,32 @@ def check(state: GameState, action: Action | str) -> tuple[Action, int]:
     else:
         raise BadAction(f"{action}: this action is not part of {v.name}")
     return action, seat
+
+
+def _is_int(x) -> bool:
+    return isinstance(x, int) and not isinstance(x, bool)
+
+
+def _check_fields(v: Variant, action: Action) -> None:
+    """Hand-built action objects get the checks the parser gives text (types, duplicates): BadAction."""
+    seat = getattr(action, "seat", None)
+    if seat is not None and not _is_int(seat):
+        raise BadAction(f"{action!r}: seat must be a whole number or None, got {seat!r}")
+    if isinstance(action, DrawFaceUp) and not _is_int(action.slot):
+        raise BadAction(f"{action!r}: the face-up slot must be a whole number 1–5, got {action.slot!r}")
+    if isinstance(action, Claim):
+        if not isinstance(action.route, str):
+            raise BadAction(f"{action!r}: the route must be a route id such as 'R042'")
+        if not isinstance(action.payment, tuple):
+            raise BadAction(f"{action!r}: the payment must be a tuple of (card kind, count) pairs")
+        problem = malformed_payment(v, action.payment)
+        if problem:
+            raise BadAction(f"{action!r}: {problem}")
+    if isinstance(action, KeepTickets):
+        if not isinstance(action.tickets, tuple) or not all(isinstance(t, str) for t in action.tickets):
+            raise BadAction(f"{action!r}: the tickets must be a tuple of ticket ids")
+        if len(set(action.tickets)) != len(action.tickets):
+            raise BadAction(f"{action}: a ticket is named twice")
 
 
 def _pending_rule(v: Variant, pending: Pending) -> str:
@@ -717,8 +767,10 @@ def turn_actions(v: Variant, state: GameState, seat: int) -> list[Action]:
 # ---------------------------------------------------------------------------------------------
 # what a learner sees
 
-def turn_status(state: GameState) -> str:
-    """Where we are in the turn, in words, with the rule that governs the step."""
+def turn_status(state: GameState, viewer: int | None = None) -> str:
+    """Where we are in the turn, in words, with the rule that governs the step.
+
+    ``viewer``: the seat reading it (offered tickets of other seats are not named); None = the whole table."""
     v = get_variant(state.variant)
     if state.phase == "over":
         return f"The game is over ({v.rule('USA-END-1')})."
@@ -740,8 +792,10 @@ def turn_status(state: GameState) -> str:
     if p.kind == "second_card":
         return prefix + f"{name}: take your second card — not a face-up locomotive ({v.rule('USA-DRAW-4')})."
     if p.kind == "choose_tickets":
-        return (prefix + f"{name}: keep at least {min(p.get('min_keep'), len(p.get('offered')))} of "
-                f"{', '.join(p.get('offered'))} ({v.rule(_pending_rule(v, p))}).")
+        offered = p.get("offered")
+        which = ", ".join(offered) if viewer is None or viewer == seat else f"the {len(offered)} offered tickets"
+        return (prefix + f"{name}: keep at least {min(p.get('min_keep'), len(offered))} of "
+                f"{which} ({v.rule(_pending_rule(v, p))}).")
     return prefix + f"{name}: {p.get('text') or p.kind.replace('_', ' ')} ({v.rule(_pending_rule(v, p))})."
 
 
@@ -814,7 +868,7 @@ def observe(state: GameState, seat: int | None = None) -> dict:
         "deck_size": len(state.deck), "discard": {CARD_NAMES[k]: n for k, n in enumerate(state.discard) if n},
         "ticket_deck_sizes": {name: len(ids) for name, ids in state.ticket_decks},
         "tickets_out_count": len(state.tickets_out), "claims": list(state.claims), "players": players,
-        "pending": pending, "status": turn_status(state),
+        "pending": pending, "status": turn_status(state, seat),
     }
     for f in v.features:
         f.observe(v, state, seat, view)

@@ -32,7 +32,7 @@ from typing import ClassVar, Sequence
 from .actions import Action, Payment, parse_payment, payment_str, payment_words, register_action
 from .cards import CARD_NAMES, LOCO
 from .errors import BadAction, IllegalAction, MapError, TTRError
-from .scoring import connect_path, owned_edges, ticket_results
+from .scoring import owned_edges, ticket_results
 from .state import FREE, GameState, Pending, pairs_set
 from .variants import Feature, Settings, Variant, get_variant, register
 
@@ -124,6 +124,20 @@ def _parse_tunnel(words: list[str], text: str) -> Action:
 
 register_action("station", _parse_station)
 register_action("tunnel", _parse_tunnel)
+
+
+def _shape_problem(action, v: Variant) -> None:
+    """Action objects built in code must be as strict as parsed text: (kind, count) pairs, whole positive counts,
+    each kind once, kinds of this variant; a station's city is text."""
+    pay = getattr(action, "payment", ())
+    ok = isinstance(pay, tuple) and all(
+        isinstance(t, tuple) and len(t) == 2 and all(type(x) is int for x in t) and t[1] > 0
+        and 0 <= t[0] < v.card_kinds for t in pay) and len({t[0] for t in pay}) == len(pay)
+    if not ok:
+        raise BadAction(f"{action!r}: a payment is a tuple of (card kind, count) pairs with whole positive counts, "
+                        "each kind once (e.g. ((7, 2), (8, 1)) = red2+loco1)")
+    if isinstance(action, BuildStation) and not isinstance(action.city, str):
+        raise BadAction(f"{action!r}: the city must be a name (text)")
 
 
 def _payment_of(payment) -> Payment:
@@ -260,6 +274,8 @@ class Tunnels(Feature):
             tx.event("tunnel", "EU-TUNNEL-6", f"{who} plays {payment_words(payment)} for the tunnel {where}: there are "
                                               "no cards to turn up, so there is no risk of extra cards")
             tx.claim_route(seat, route, payment)
+            if any(c is None for c in tx.market):
+                tx.refill_market()
             tx.end_turn()
             return True
         extra = tunnel_extra(payment, revealed)
@@ -308,10 +324,9 @@ class Tunnels(Feature):
                                 "whose turned-up cards call for extra cards", v.rule("EU-TUNNEL-2"), action, seat)
         if isinstance(action, TunnelWithdraw):
             return                                     # EU-TUNNEL-4: always allowed ("or will not pay")
+        _shape_problem(action, v)
         rid, played, revealed, extra = _tunnel_data(p)
         pay = action.payment
-        if any(not 0 <= k < v.card_kinds for k, _ in pay):
-            raise BadAction(f"{action}: the payment names a card this variant does not use")
         size = sum(n for _, n in pay)
         if size != extra:
             raise IllegalAction(f"the turned-up cards call for exactly {_cards(extra, None)} more; the payment has {size}",
@@ -546,6 +561,7 @@ class Stations(Feature):
                 for pay in pays]
 
     def check(self, v, state, action, seat) -> None:
+        _shape_problem(action, v)
         try:
             city = v.map.city(action.city).name
         except MapError:
@@ -563,8 +579,6 @@ class Stations(Feature):
                                 "station: a city holds at most one station, and two players may never have stations "
                                 "in the same city", v.rule("EU-STATION-1"), action, seat)
         pay = action.payment
-        if any(not 0 <= k < v.card_kinds for k, _ in pay):
-            raise BadAction(f"{action}: the payment names a card this variant does not use")
         cost = len(built) + 1
         size = sum(n for _, n in pay)
         what = "1 card of any colour" if cost == 1 else f"{cost} cards of one colour"

@@ -7,7 +7,8 @@ from .variants import Settings, Variant, register
 USA_INTERPRETATIONS: tuple[tuple[str, str], ...] = (
     ("USA-DRAW-6", "Three or more face-up locomotives reset the market, again while it happens. The book does not say "
                    "when to stop if it cannot be avoided: ttr_nb stops when the cards outside the hands hold fewer "
-                   "non-locomotives than a legal market needs, or after 20 resets in a row."),
+                   "non-locomotives than a legal market needs (a safety net also stops after 1000 resets in a row, "
+                   "which no real deck reaches)."),
     ("USA-DRAW-8", "As the book says literally: with deck and discard pile both empty no train card may be drawn, "
                    "face-up cards included. If that happens after a first card, the turn ends with one card."),
     ("USA-TURN-1", "A player who can do nothing at all (no card to draw, no route to pay for, no ticket left) passes; "

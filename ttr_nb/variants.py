@@ -38,7 +38,7 @@ class Settings:
     longest_bonus: int = 10                            # USA-SCORE-3
     twin_min_players: int = 4                          # USA-CLAIM-8: both twins usable from this many players
     tie_breaks: tuple[str, ...] = ("tickets", "longest")   # USA-SCORE-4
-    max_market_resets: int = 20                        # interpretation of USA-DRAW-6 "if it cannot be avoided, stop"
+    max_market_resets: int = 1000                      # a safety net only: the "cannot be avoided" test stops first
 
 
 class Feature:

@@ -16,7 +16,7 @@ from __future__ import annotations
 from .editor import EditorView
 from .explorer import MapExplorer
 from .history import HistoryView
-from .play import PlayView
+from .playview import PlayView
 from .table import TableView
 
 

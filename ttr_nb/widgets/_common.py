@@ -7,12 +7,12 @@ figures are ``go.FigureWidget`` objects updated in place (``update_board`` / ``u
 from __future__ import annotations
 
 import html
-from typing import Any, Callable, Iterable, Sequence
+from typing import Any, Callable, Sequence
 
 import ipywidgets as widgets
 import plotly.graph_objects as go
 
-from ..cards import CARD_NAMES, LOCO, PLAYER_COLOURS
+from ..cards import CARD_NAMES, PLAYER_COLOURS
 from ..engine import seat_name, turn_status
 from ..errors import TTRError
 from ..state import FREE, GameState
@@ -256,9 +256,12 @@ def table_view_html(state: GameState, seat: int | None) -> str:
             tickets = "; ".join(ticket_words(m, t) for t in p["tickets"]) or "none"
         else:
             tickets = f"{p['ticket_count']} tickets (hidden)"
-        extra = "; ".join(f"{k.replace('_', ' ')}: {', '.join(map(str, v)) if isinstance(v, (list, tuple)) else v}"
+        extra = "; ".join(f"{k.replace('_', ' ')}: "
+                          + ((', '.join(map(str, v)) or 'none') if isinstance(v, (list, tuple)) else str(v))
                           for k, v in p.items() if k not in _KNOWN_PLAYER_KEYS)
         rows.append((mark + p["name"], p["trains"], p["route_points"], hand, tickets) + ((extra,) if extra else ("",)))
+    if not any(r[-1] for r in rows):
+        rows = [r[:-1] for r in rows]
     pend = []
     for p in view["pending"]:
         if "data" in p and p["kind"] == "choose_tickets":
@@ -272,7 +275,7 @@ def table_view_html(state: GameState, seat: int | None) -> str:
     discard = hand_text(view["discard"]) if view["discard"] else "empty"
     decks = ", ".join(f"{name} {n}" for name, n in view["ticket_deck_sizes"].items())
     return (f"<div><i>Showing {esc(who)}</i><br>"
-            + table_html(rows, ["player", "trains", "route points", "hand", "tickets", "more"])
+            + table_html(rows, ["player", "trains", "route points", "hand", "tickets", "more"][:len(rows[0]) if rows else 5])
             + f"<div>Face-up: {esc(market)} · deck {view['deck_size']} cards · discards: {esc(discard)} · "
               f"ticket decks: {esc(decks)}</div>"
             + ("<div>Pending: " + esc("; ".join(pend)) + "</div>" if pend else "") + "</div>")
@@ -284,15 +287,7 @@ def log_html(lines: Sequence[str], n: int = 14) -> str:
     return f"<div style='max-height:16em;overflow-y:auto'>{items or '<i>nothing played yet</i>'}</div>"
 
 
-def bool_list(values: Iterable[bool]) -> list[bool]:
-    return [bool(v) for v in values]
-
-
-def display_widget(w) -> None:
-    from IPython.display import display
-    display(w)
 
 
 __all__ = ["BoardWidget", "MessageArea", "closed_routes", "owners_of", "stations_of", "map_of", "status_html", "table_html",
-           "table_view_html", "hand_text", "ticket_words", "log_html", "provisional_banner", "card_label", "esc",
-           "LOCO"]
+           "table_view_html", "hand_text", "ticket_words", "log_html", "provisional_banner", "card_label", "esc"]

@@ -18,7 +18,7 @@ from typing import Any, Mapping, Sequence
 
 import ipywidgets as widgets
 
-from ..cards import CARD_NAMES, LOCO
+from ..cards import CARD_NAMES
 from ..engine import seat_name, validate
 from ..errors import StateError, TTRError
 from ..game import Game
@@ -127,7 +127,7 @@ class EditorView:
             self.tabs.set_title(i, title)
         self.widget = widgets.VBox([self.banner, self.status, self.validity, self.message.widget, self.keep_consistent,
                                     self.board.fig, self.tabs, self.play_button, self.result_box])
-        self._after_edit(board=True)
+        self._after_edit()
 
     def _ipython_display_(self) -> None:
         from IPython.display import display
@@ -261,7 +261,7 @@ class EditorView:
                 players[new] = replace_fields(p, trains=p.trains - r.length, route_points=p.route_points + pts)
         self.state = replace_fields(s, claims=tuple(claims), players=tuple(players))
         self.message.note(f"{r.a}–{r.b} ({r.id}): " + ("free" if new == FREE else f"claimed by {seat_name(new)}"))
-        self._after_edit(board=True)
+        self._after_edit()
         return True
 
     def click_route(self, route_id: str) -> int | None:
@@ -358,7 +358,7 @@ class EditorView:
                                 f"position is {state.variant} with {state.n_players} players — open a new EditorView")
             return False
         self.state = state
-        self._after_edit(board=True)
+        self._after_edit()
         return True
 
     # ------------------------------------------------------------------------------------------------ checks
@@ -385,7 +385,7 @@ class EditorView:
             return None
         self.games.append(game)
         if open_view:
-            from .play import PlayView
+            from .playview import PlayView
             self.play_view = PlayView(game, **self.play_kwargs)
             self.result_box.children = (widgets.HTML("<hr><b>Playing from the edited position</b>"),
                                         self.play_view.widget)
@@ -431,7 +431,7 @@ class EditorView:
             self.message.refuse("import: the position breaks the rules: " + "; ".join(problems) + "; nothing changed")
             return False
         self.state = state
-        self._after_edit(board=True)
+        self._after_edit()
         self.message.ok("imported the position" + (" (with problems, see above)" if problems else ""))
         return True
 
@@ -460,7 +460,7 @@ class EditorView:
         finally:
             self._syncing = False
 
-    def _after_edit(self, board: bool = False) -> None:
+    def _after_edit(self) -> None:
         s = self.state
         self._sync_widgets()
         problems = self.validate()

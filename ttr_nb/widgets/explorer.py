@@ -4,13 +4,11 @@ The numbers come from ``ttr_nb.analysis``.
 """
 from __future__ import annotations
 
-from typing import Any
-
 import ipywidgets as widgets
 
 from ..errors import TTRError
 from ..maps import Map, load_map
-from ._common import BoardWidget, MessageArea, esc, provisional_banner
+from ._common import BoardWidget, MessageArea, provisional_banner
 
 MAX_PATHS = 4          # highlight layers on the board (render.board.MAX_HIGHLIGHTS)
 

@@ -7,12 +7,11 @@ cursor, so a ``PlayView`` on the same game is not disturbed.
 """
 from __future__ import annotations
 
-from typing import Any, Mapping, Sequence
+from typing import Any, Mapping
 
 import ipywidgets as widgets
 
 from ..actions import Claim
-from ..engine import seat_name, turn_status
 from ..errors import TTRError
 from ..game import Game
 from ..state import GameState
@@ -122,7 +121,7 @@ class HistoryView:
         if kind == "history":
             v = HistoryView(g, branch_view=self.branch_view, play_kwargs=self.play_kwargs)
         else:
-            from .play import PlayView
+            from .playview import PlayView
             v = PlayView(g, **self.play_kwargs)
         self.branches.append((g, v))
         self.branch_box.children = (widgets.HTML(f"<hr><b>What-if from ply {ply}</b> (the main line is kept)"),
@@ -146,6 +145,10 @@ class HistoryView:
         self.message.ok(f"restored variation {index}: the line after ply {at} is now the main line")
         self.refresh(ply=at + 1 if at is not None and at < len(self.game.line) else at)
         return True
+
+    def follow(self, view) -> None:
+        """Stay at the game's current ply whenever ``view`` (a ``PlayView`` on the same game) changes."""
+        view.on_change(lambda v: self.refresh(ply=v.game.ply))
 
     def refresh(self, ply: int | None = None) -> None:
         """Re-read the game (its line may have grown or changed) and show ``ply`` (default: keep the ply shown,

@@ -4,16 +4,13 @@ another player's hand, tickets or offered tickets.
 """
 from __future__ import annotations
 
-from typing import Any
-
 import ipywidgets as widgets
 
 from ..engine import seat_name
-from ..errors import TTRError
 from ..game import Game
 from ..state import GameState
 from ..variants import get_variant
-from ._common import BoardWidget, MessageArea, esc, provisional_banner, status_html, table_view_html
+from ._common import BoardWidget, MessageArea, provisional_banner, status_html, table_view_html
 from ._panels import HandPanel, ScorePanel, tickets_html
 
 WHOLE_TABLE = "whole table"
@@ -76,6 +73,10 @@ class TableView:
             self.toggle.value = label        # the observer refreshes
         else:
             self.refresh()
+
+    def follow(self, view) -> None:
+        """Refresh whenever ``view`` (a ``PlayView`` on the same game) changes."""
+        view.on_change(lambda _v: self.refresh())
 
     def refresh(self) -> None:
         """Re-read the game's current state."""

@@ -11,6 +11,8 @@ The handlers are public so tests and notebooks can drive the view without a brow
     view.set_ticket_checks(0, view.offered(0)[:2]); view.keep_tickets(0)
     view.click_route("R039"); view.choose_payment(0)
     view.press("draw deck"); view.press("draw faceup 2")
+    view.click_city("Wien"); view.choose_payment(0)        # Europe: a station
+    view.choose_option(0)                                   # Europe: answer a pending tunnel step
     view.undo(); view.redo()
 """
 from __future__ import annotations
@@ -19,9 +21,11 @@ from typing import Any, Callable, Mapping, Sequence
 
 import ipywidgets as widgets
 
-from ..actions import Action, Claim, DrawDeck, DrawFaceUp, DrawTickets, KeepTickets, parse_action, payment_words
+from ..actions import (Action, Claim, DrawDeck, DrawFaceUp, DrawTickets, KeepTickets, Pass, parse_action,
+                       payment_words)
 from ..cards import CARD_NAMES, COLOURS, GRAY, LOCO
-from ..engine import claimable_routes, explain, route_payments, seat_name, to_move
+from ..engine import (claimable_routes, describe, explain, legal_actions, route_payments, seat_name, to_move,
+                      turn_status)
 from ..errors import TTRError
 from ..game import Game, Ply
 from ..state import GameState
@@ -43,7 +47,7 @@ def _card_hex(kind: int | None) -> str:
 
 
 class PlayView:
-    """Play a game against bots (or hot-seat): see ``ttr_nb.widgets.play`` for the handlers.
+    """Play a game against bots (or hot-seat): see the module ``ttr_nb.widgets.playview`` for the handlers.
 
     ``human_seats``: seats played through this view. ``bots``: ``{seat: bot}``; ``None`` gives every other seat a
     greedy bot; a seat with neither is played through the view too (hot seat). ``seat_view``: whose hand and
@@ -82,7 +86,8 @@ class PlayView:
         self.variant = get_variant(game.state.variant)
         self.map = self.variant.map
         self.selected_route: str | None = None
-        self.payments: list[Claim] = []
+        self.selected_city: str | None = None
+        self.payments: list[Action] = []           # legal actions for the selected route (or city)
         self.log: list[str] = []
         self.last_reasons: list[str] = []          # the bots' one-line reasons since the last human action
         self._listeners: list[Callable[["PlayView"], None]] = []
@@ -92,7 +97,12 @@ class PlayView:
         self.banner = widgets.HTML(provisional_banner(self.map))
         self.status = widgets.HTML()
         self.message = MessageArea()
-        self.board = BoardWidget(self.map, n_players=n, on_click=self.click_route, height=board_height)
+        self.board = BoardWidget(self.map, n_players=n, on_click=self.click_route, on_city=self.click_city,
+                                 height=board_height)
+        self.step_options: list[Action] = []       # answers to a variant's pending step (tunnel ...) or "pass"
+        self._option_buttons: list[widgets.Button] = []
+        self.step_info = widgets.HTML()
+        self.options_box = widgets.HBox(layout=widgets.Layout(flex_flow="row wrap"))
         self.route_info = widgets.HTML()
         self._pay_buttons: list[widgets.Button] = []
         self.payments_box = widgets.HBox(layout=widgets.Layout(flex_flow="row wrap"))
@@ -125,7 +135,7 @@ class PlayView:
         self.log_widget = widgets.HTML()
         self.widget = widgets.VBox([
             self.banner, self.status, self.message.widget, self.board.fig,
-            self.route_info, self.payments_box, self.draw_row, self.tickets_box,
+            self.route_info, self.payments_box, self.step_info, self.options_box, self.draw_row, self.tickets_box,
             widgets.HBox([self.undo_button, self.redo_button, self.bots_button, self.show_claimable],
                          layout=widgets.Layout(flex_flow="row wrap")),
             self.score.widget,
@@ -199,6 +209,7 @@ class PlayView:
             return []
         seat = self._acting_seat()
         self.selected_route = route.id
+        self.selected_city = None
         if seat is None:
             self.payments = []
             self._refuse_nobody(Claim(route=route.id, payment=((LOCO, route.length),)), f"{route.a}–{route.b}: ")
@@ -215,6 +226,46 @@ class PlayView:
             self.message.refuse(err if err is not None else f"{route.a}–{route.b} cannot be claimed now")
         self._refresh_selection()
         return legal
+
+    def click_city(self, city: str) -> list[Action]:
+        """Select a city: the variant's legal actions there (e.g. Europe's stations, one per payment) appear as
+        buttons; if there are none, say why. Returns the legal actions (empty when there are none)."""
+        s = self.game.state
+        try:
+            name = self.map.city(city).name
+        except TTRError as e:
+            self.message.refuse(e)
+            return []
+        seat = self._acting_seat()
+        self.selected_route = None
+        self.selected_city = name
+        if seat is None:
+            self.payments = []
+            self.message.refuse(f"{name}: nobody in this view can act now — {self._waiting_text(s)}")
+            self._refresh_selection()
+            return []
+        acts = [a for a in legal_actions(s, seat) if getattr(a, "city", None) == name]
+        self.payments = acts
+        if acts:
+            self.message.note(f"{name}: choose one")
+        else:
+            err = self._city_refusal(s, seat, name)
+            if err is not None:
+                self.message.refuse(err)
+            else:
+                self.message.note(f"{name}: nothing to do in a city in {self.variant.name}")
+        self._refresh_selection()
+        return acts
+
+    def choose_option(self, index: int) -> Ply | None:
+        """Answer the pending step of a variant (e.g. Europe's tunnel: pay or withdraw) with option ``index``."""
+        if not self.step_options:
+            self.message.refuse("there is no pending step to answer")
+            return None
+        if isinstance(index, bool) or not isinstance(index, int) or not 0 <= index < len(self.step_options):
+            self.message.refuse(f"there is no option number {index!r}; choose 0–{len(self.step_options) - 1}")
+            return None
+        return self._push(self.step_options[index])
 
     def choose_payment(self, index: int) -> Ply | None:
         """Claim the selected route with payment number ``index`` (0-based, as the buttons are listed)."""
@@ -356,6 +407,23 @@ class PlayView:
         return n
 
     # ------------------------------------------------------------------------------------------------ internals
+    def _city_refusal(self, s: GameState, seat: int, city: str):
+        """Why no city action is legal here: the engine's refusal of a representative action (a legal one moved
+        to this city, or — with stations — a one-card station), or None when the variant has no city actions."""
+        elsewhere = next((a for a in legal_actions(s, seat) if getattr(a, "city", None) not in (None, city)), None)
+        if elsewhere is not None:
+            import dataclasses
+            return explain(s, dataclasses.replace(elsewhere, city=city))
+        if self.variant.feature("stations") is not None:
+            hand = s.players[seat].hand
+            built = len(s.players[seat].get("stations", ()) or ())
+            colour = max(range(len(COLOURS)), key=lambda k: (hand[k], -k))
+            try:
+                return explain(s, parse_action(f"station {city} {CARD_NAMES[colour]}{built + 1}").with_seat(seat))
+            except TTRError as e:
+                return e
+        return None
+
     def _representative_claim(self, route, seat: int, hand) -> Claim:
         """A claim the hand cannot pay, used only to let the engine say why (route taken, trains, cards ...)."""
         if route.colour == GRAY:
@@ -427,6 +495,7 @@ class PlayView:
 
     def _clear_selection(self) -> None:
         self.selected_route = None
+        self.selected_city = None
         self.payments = []
 
     # ------------------------------------------------------------------------------------------------ refresh
@@ -440,6 +509,7 @@ class PlayView:
             you = f" <span style='color:#555'>· you play {esc(names)}</span>"
         self.status.value = status_html(s, you)
         self._refresh_selection()
+        self._refresh_step(s)
         self._draw_board(s, viewing)
         self._refresh_buttons(s)
         self._refresh_tickets(s)
@@ -472,24 +542,56 @@ class PlayView:
 
     def _refresh_selection(self) -> None:
         self.board.select(self.selected_route)
-        if self.selected_route is None:
+        if self.selected_route is None and self.selected_city is None:
             self.route_info.value = ""
             self.payments_box.children = ()
-        else:
+            return
+        if self.selected_route is not None:
             r = self.map.route(self.selected_route)
-            if self.payments:
-                self.route_info.value = (f"<b>{esc(r.a)}–{esc(r.b)}</b> · {r.length} · {esc(r.colour)} — "
-                                         f"{len(self.payments)} legal payment{'s' if len(self.payments) != 1 else ''}:")
-            else:
-                self.route_info.value = f"<b>{esc(r.a)}–{esc(r.b)}</b> · {r.length} · {esc(r.colour)}"
-            while len(self._pay_buttons) < len(self.payments):
-                b = widgets.Button(layout=widgets.Layout(width="auto"))
-                b.on_click(lambda _b, i=len(self._pay_buttons): self.choose_payment(i))
-                self._pay_buttons.append(b)
-            for b, c in zip(self._pay_buttons, self.payments):
-                b.description = payment_words(c.payment)
-                b.tooltip = str(c)
-            self.payments_box.children = tuple(self._pay_buttons[:len(self.payments)])
+            what = f"<b>{esc(r.a)}–{esc(r.b)}</b> · {r.length} · {esc(r.colour)}"
+            kind = "payment"
+        else:
+            what = f"<b>{esc(self.selected_city)}</b>"
+            kind = "choice"
+        n = len(self.payments)
+        self.route_info.value = what + (f" — {n} legal {kind}{'s' if n != 1 else ''}:" if n else "")
+        while len(self._pay_buttons) < n:
+            b = widgets.Button(layout=widgets.Layout(width="auto"))
+            b.on_click(lambda _b, i=len(self._pay_buttons): self.choose_payment(i))
+            self._pay_buttons.append(b)
+        for b, a in zip(self._pay_buttons, self.payments):
+            pay = getattr(a, "payment", None)
+            b.description = payment_words(pay) if pay is not None and self.selected_route is not None else \
+                describe(self.game.state, a).split(" ", 1)[-1]
+            b.tooltip = str(a)
+        self.payments_box.children = tuple(self._pay_buttons[:n])
+
+    def _refresh_step(self, s: GameState) -> None:
+        """A variant's pending step for a human seat (tunnel ...), or a turn where only passing is possible:
+        its legal answers as buttons."""
+        seat = s.current if s.phase in ("play", "last_round") and s.current in self.human_seats else None
+        opts: list[Action] = []
+        text = ""
+        if seat is not None:
+            p = s.pending_for(seat) if s.pending else None
+            if p is not None and p.kind not in ("choose_tickets", "second_card"):
+                opts = legal_actions(s, seat)
+                text = f"<b>{esc(turn_status(s))}</b>"
+            elif p is None and not s.pending:
+                acts = legal_actions(s, seat)
+                if len(acts) == 1 and isinstance(acts[0], Pass):
+                    opts = acts
+                    text = f"<b>{esc(seat_name(seat))}</b> cannot do anything: pass (USA-DRAW-8)"
+        self.step_options = opts
+        self.step_info.value = text
+        while len(self._option_buttons) < len(opts):
+            b = widgets.Button(layout=widgets.Layout(width="auto"), button_style="warning")
+            b.on_click(lambda _b, i=len(self._option_buttons): self.choose_option(i))
+            self._option_buttons.append(b)
+        for b, a in zip(self._option_buttons, opts):
+            b.description = describe(s, a).split(" ", 1)[-1]
+            b.tooltip = str(a)
+        self.options_box.children = tuple(self._option_buttons[:len(opts)])
 
     def _refresh_buttons(self, s: GameState) -> None:
         seat = self.turn_seat()
