@@ -835,6 +835,29 @@ def describe(state: GameState, action: Action | str) -> str:
     return f"{who}: {action.body()}"
 
 
+def closed_routes(state: GameState) -> list[str]:
+    """Free routes nobody may claim any more: the twin of a claimed double route with fewer than
+    ``twin_min_players`` players (USA-CLAIM-8). Derived from the claims, never stored."""
+    v = get_variant(state.variant)
+    if state.n_players >= v.settings.twin_min_players:
+        return []
+    claims = state.claims
+    t = v.route_table
+    return [r.id for r in t.routes
+            if claims[r.index] == FREE and any(claims[j] != FREE for j in t.twins[r.index])]
+
+
+def board_marks(state: GameState) -> dict:
+    """What a board plot shows of a state: route owners, closed twins, and the marks features add
+    (Europe: ``stations`` city → seat). Public information only."""
+    v = get_variant(state.variant)
+    marks = {"owners": {r.id: state.claims[r.index] for r in v.map.routes if state.claims[r.index] != FREE},
+             "closed": closed_routes(state), "stations": {}}
+    for f in v.features:
+        f.board_marks(v, state, marks)
+    return marks
+
+
 def observe(state: GameState, seat: int | None = None) -> dict:
     """What ``seat`` may see; ``None`` = the whole table (teacher view). Deck order is hidden from everyone.
 
@@ -1028,5 +1051,5 @@ def require_valid(state: GameState) -> GameState:
 
 
 __all__ = ["Event", "Tx", "new_game", "to_move", "legal_actions", "apply", "step", "check", "explain", "is_legal",
-           "observe", "validate", "require_valid", "turn_status", "describe", "route_payments", "claim_problem",
+           "observe", "validate", "require_valid", "turn_status", "closed_routes", "board_marks", "describe", "route_payments", "claim_problem",
            "payment_problem", "twin_problem", "claimable_routes", "turn_actions", "seat_name"]

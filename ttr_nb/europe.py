@@ -407,6 +407,9 @@ class Tunnels(Feature):
             if 0 <= p.seat < state.n_players and state.players[p.seat].trains < route.length:
                 problems.append(f"{who} has too few trains for the pending tunnel {rid}")
 
+    def board_marks(self, v, state, marks) -> None:
+        marks["stations"].update(station_owners(state))
+
     def observe(self, v, state, seat, view) -> None:
         view["tunnel"] = None
         for p in state.pending:

@@ -94,6 +94,9 @@ class Feature:
 
     def observe(self, variant: "Variant", state: "GameState", seat: int | None, view: dict) -> None: ...
 
+    def board_marks(self, variant: "Variant", state: "GameState", marks: dict) -> None:
+        """Add public board marks (e.g. marks["stations"][city] = seat) for plots."""
+
 
 @dataclass(frozen=True)
 class Variant:

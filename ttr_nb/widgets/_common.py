@@ -13,7 +13,8 @@ import ipywidgets as widgets
 import plotly.graph_objects as go
 
 from ..cards import CARD_NAMES, PLAYER_COLOURS
-from ..engine import seat_name, turn_status
+from ..engine import board_marks, seat_name, turn_status
+from ..engine import closed_routes as _engine_closed_routes
 from ..errors import TTRError
 from ..state import FREE, GameState
 from ..variants import get_variant
@@ -39,32 +40,17 @@ def seats_of(state: GameState) -> list[int]:
 
 
 def closed_routes(state: GameState) -> list[str]:
-    """Free routes nobody may claim any more: the twin of a claimed double route with fewer than
-    ``twin_min_players`` players (USA-CLAIM-8). Derived from the claims, like the engine does."""
-    v = get_variant(state.variant)
-    if state.n_players >= v.settings.twin_min_players:
-        return []
-    m = v.map
-    out = []
-    for r in m.routes:
-        if state.claims[r.index] == FREE and any(state.claims[t.index] != FREE for t in m.twins(r.id)):
-            out.append(r.id)
-    return out
+    """Closed twins (USA-CLAIM-8), from the engine."""
+    return _engine_closed_routes(state)
 
 
 def owners_of(state: GameState) -> dict[str, int]:
-    m = map_of(state)
-    return {r.id: state.claims[r.index] for r in m.routes if state.claims[r.index] != FREE}
+    return board_marks(state)["owners"]
 
 
 def stations_of(state: GameState) -> dict[str, int]:
-    """city -> seat of the train stations on the board (variants with stations keep them in the player's ext data
-    under "stations"; other variants have none)."""
-    out: dict[str, int] = {}
-    for seat, p in enumerate(state.players):
-        for city in p.get("stations", ()) or ():
-            out[str(city)] = seat
-    return out
+    """city -> seat of the train stations on the board (from the variant's features; empty without stations)."""
+    return board_marks(state)["stations"]
 
 
 def provisional_banner(m) -> str:
