@@ -132,6 +132,28 @@ def check_map(path: str, out: TextIO) -> int:
     return 0
 
 
+def picture(variant: str, out_path: str, seed: int, plies: int, out: TextIO) -> int:
+    """A board from a seeded greedy game, with the leader's longest trail drawn (the README picture)."""
+    from .bots import GreedyBot
+    from .engine import board_marks, seat_name
+    from .game import Game
+    from .render.board import board_figure, board_png
+    from .scoring import score
+    if plies < 0:
+        raise TTRError("--plies must be 0 or more")
+    game = Game(variant, 4, seed)
+    game.play_bots(GreedyBot(seed), max_plies=plies)
+    sheet = score(game.state)
+    best = max(sheet.players, key=lambda p: (p.longest.length, -p.seat))
+    marks = board_marks(game.state)
+    fig = board_figure(game.variant.map, owners=marks["owners"], closed=marks["closed"], stations=marks["stations"],
+                       trail=best.longest.routes, trail_label=f"Longest trail ({seat_name(best.seat)}, {best.longest.length})",
+                       title=f"{game.variant.name} — seeded game {seed}, after {game.ply} plies")
+    board_png(fig, out_path)
+    print(f"wrote {out_path}", file=out)
+    return 0
+
+
 def main(argv: Sequence[str] | None = None, out: TextIO | None = None, err: TextIO | None = None) -> int:
     out = out or sys.stdout
     err = err or sys.stderr
@@ -152,6 +174,11 @@ def main(argv: Sequence[str] | None = None, out: TextIO | None = None, err: Text
     c = sub.add_parser("check-map", help="validate a map file")
     c.add_argument("file")
     sub.add_parser("variants", help="list the variants and maps")
+    pic = sub.add_parser("picture", help="draw the board of a seeded bot game to a PNG (needs plotly, kaleido, Chromium)")
+    pic.add_argument("variant", nargs="?", default="usa")
+    pic.add_argument("--out", required=True)
+    pic.add_argument("--seed", type=int, default=3)
+    pic.add_argument("--plies", type=int, default=200)
     args = parser.parse_args(argv)
     try:
         if args.command == "play":
@@ -160,6 +187,8 @@ def main(argv: Sequence[str] | None = None, out: TextIO | None = None, err: Text
             return simulate(args.variant, args.games, args.players, args.bots, args.seed, out, err)
         if args.command == "check-map":
             return check_map(args.file, out)
+        if args.command == "picture":
+            return picture(args.variant, args.out, args.seed, args.plies, out)
         from .variants import available_variants, get_variant
         for key in available_variants():
             v = get_variant(key)
