@@ -14,24 +14,9 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "benchmarks"))
 
-
-def random_games(variant: str, games: int, players: int = 4, seed0: int = 0) -> tuple[float, float]:
-    """Games per second and plies per game: every seat a RandomBot, as in bench_engine.py."""
-    from ttr_nb.bots import RandomBot
-    from ttr_nb.engine import apply, new_game, to_move
-    plies = 0
-    start = time.perf_counter()
-    for g in range(seed0, seed0 + games):
-        bots = [RandomBot(g * 10 + i) for i in range(players)]
-        state = new_game(variant, players, g)
-        while state.phase != "over":
-            seat = to_move(state)[0]
-            action, _ = bots[seat].choose(state, seat)
-            state = apply(state, action)
-            plies += 1
-    elapsed = time.perf_counter() - start
-    return games / elapsed, plies / games
+from bench_engine import random_games  # noqa: E402  (the same random-bot measurement as for USA)
 
 
 def station_endgame(seed: int = 0):

@@ -94,28 +94,26 @@ def _random_claimable(v: Variant, state: GameState, seat: int, r: Counter):
 # ---------------------------------------------------------------------------------------------
 # greedy
 
-def cheapest_path(v: Variant, state: GameState, seat: int, a: str, b: str) -> tuple[int, tuple[str, ...]] | None:
-    """Trains still needed to join a and b, and the routes of one cheapest path: own routes cost 0, free routes
-    their length, routes of others (and closed twins) cannot be used. None when a and b can no longer be joined."""
+def distances(v: Variant, state: GameState, seat: int, start: str, *, target: str | None = None,
+              borrowable: frozenset[int] = frozenset()) -> tuple[dict[str, int], dict[str, tuple[str, str]]]:
+    """Dijkstra from ``start`` in trains still needed: own (and ``borrowable``) routes cost 0, free routes their
+    length; routes of others and closed twins (USA-CLAIM-7/8) cannot be used. Stops early at ``target``.
+    Returns (trains to each reached city, previous (city, route id) on a cheapest path)."""
     m = v.map
-    best = {a: 0}
+    best = {start: 0}
     prev: dict[str, tuple[str, str]] = {}
-    heap = [(0, a)]
+    heap = [(0, start)]
     claims = state.claims
     n_small = state.n_players < v.settings.twin_min_players
     while heap:
         d, city = heapq.heappop(heap)
-        if city == b:
-            path = []
-            while city != a:
-                city, rid = prev[city]
-                path.append(rid)
-            return d, tuple(reversed(path))
+        if city == target:
+            break
         if d > best.get(city, 1 << 30):
             continue
         for r in m.routes_at(city):
             owner = claims[r.index]
-            if owner == seat:
+            if owner == seat or r.index in borrowable:
                 cost = 0
             elif owner == FREE:
                 if r.double_group is not None and any(
@@ -130,7 +128,22 @@ def cheapest_path(v: Variant, state: GameState, seat: int, a: str, b: str) -> tu
                 best[other] = nd
                 prev[other] = (city, r.id)
                 heapq.heappush(heap, (nd, other))
-    return None
+    return best, prev
+
+
+def cheapest_path(v: Variant, state: GameState, seat: int, a: str, b: str,
+                  borrowable: frozenset[int] = frozenset()) -> tuple[int, tuple[str, ...]] | None:
+    """Trains still needed to join a and b, and the routes of one cheapest path (see ``distances``).
+    None when a and b can no longer be joined."""
+    best, prev = distances(v, state, seat, a, target=b, borrowable=borrowable)
+    if b not in best:
+        return None
+    path = []
+    city = b
+    while city != a:
+        city, rid = prev[city]
+        path.append(rid)
+    return best[b], tuple(reversed(path))
 
 
 @dataclass(frozen=True)
@@ -348,4 +361,4 @@ def make_bot(spec: str, seed: int = 0) -> Bot:
     return MixedBot(strength, seed)
 
 
-__all__ = ["Bot", "RandomBot", "GreedyBot", "MixedBot", "make_bot", "cheapest_path", "plan_for", "Plan"]
+__all__ = ["Bot", "RandomBot", "GreedyBot", "MixedBot", "make_bot", "cheapest_path", "distances", "plan_for", "Plan"]

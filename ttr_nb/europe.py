@@ -730,34 +730,9 @@ class Stations(Feature):
 
 
 def _distances(v: Variant, state: GameState, seat: int, start: str, borrowable: frozenset[int]) -> dict[str, int]:
-    """Trains needed from ``start`` to every reachable city: own and borrowable routes 0, free routes their length
-    (closed twins excluded, as ``bots.cheapest_path``)."""
-    import heapq
-    m = v.map
-    claims = state.claims
-    small = state.n_players < v.settings.twin_min_players
-    best = {start: 0}
-    heap = [(0, start)]
-    while heap:
-        d, city = heapq.heappop(heap)
-        if d > best[city]:
-            continue
-        for r in m.routes_at(city):
-            owner = claims[r.index]
-            if owner == seat or r.index in borrowable:
-                cost = 0
-            elif owner == FREE:
-                if r.double_group is not None and any(
-                        claims[t.index] == seat or (small and claims[t.index] != FREE) for t in m.twins(r.id)):
-                    continue
-                cost = r.length
-            else:
-                continue
-            other = r.b if r.a == city else r.a
-            if d + cost < best.get(other, 1 << 30):
-                best[other] = d + cost
-                heapq.heappush(heap, (d + cost, other))
-    return best
+    """Trains needed from ``start`` to every reachable city, borrowable routes free (``bots.distances``)."""
+    from .bots import distances
+    return distances(v, state, seat, start, borrowable=borrowable)[0]
 
 
 # ---------------------------------------------------------------------------------------------
