@@ -109,52 +109,56 @@ def report(result: dict, label: str = "widget step") -> str:
     return "\n".join(lines)
 
 
-def parts(reps: int = 30) -> str:
-    """Where the time goes: the engine push alone, and update_board alone on a FigureWidget."""
+def _timed(fn, reps: int) -> tuple[list[float], list[float]]:
+    """(CPU ms, wall ms) of ``reps`` calls ``fn(i)``."""
+    cpu, wall = [], []
+    for i in range(reps):
+        c = time.process_time()
+        t = time.perf_counter()
+        fn(i)
+        wall.append((time.perf_counter() - t) * 1000)
+        cpu.append((time.process_time() - c) * 1000)
+    return cpu, wall
+
+
+def parts(reps: int = 50) -> str:
+    """Where the time goes: the engine push alone, and each figure update alone on a ``FigureWidget``, every
+    call alternating between two positions (before / after a claim), so each one really changes the figure."""
     import plotly.graph_objects as go
+    from ttr_nb.engine import legal_actions
     from ttr_nb.game import Game
-    from ttr_nb.render import board_figure, update_board
+    from ttr_nb.render import board_figure, panels, update_board
+    from ttr_nb.scoring import score
     from ttr_nb.widgets._common import closed_routes
     start = rich_position()
     game = Game(start=start)
     rids = claimable(start)
-    from ttr_nb.engine import legal_actions
     acts = [next(a for a in legal_actions(start, 0) if getattr(a, "route", None) == rid) for rid in rids]
-    push = []
-    for i in range(reps):
-        t = time.perf_counter()
+
+    def push(i):
         game.push(acts[i % 2])          # alternating: never the action the redo line holds, so a real step
-        push.append((time.perf_counter() - t) * 1000)
         game.undo()
+    rows = [("game.push (a claim) + undo", _timed(push, reps))]
     m = game.variant.map
-    fig = go.FigureWidget(board_figure(m, player_colours=("blue", "red")))
-    upd, upd_cpu = [], []
-    for i in range(reps):
-        owners = {rids[i % 2]: 0}
-        c = time.process_time()
-        t = time.perf_counter()
-        update_board(fig, m, owners=owners, closed=closed_routes(start), player_colours=("blue", "red"))
-        upd.append((time.perf_counter() - t) * 1000)
-        upd_cpu.append((time.process_time() - c) * 1000)
-    from ttr_nb.render import panels
+    board = go.FigureWidget(board_figure(m, player_colours=("blue", "red")))
+    closed = closed_routes(start)
+    rows.append(("update_board", _timed(lambda i: update_board(board, m, owners={rids[i % 2]: 0}, closed=closed,
+                                                                player_colours=("blue", "red")), reps)))
+    game.push(acts[0])
+    states = [start, game.state]
+    sheets = [score(s) for s in states]
     hand = go.FigureWidget(panels.hand_figure(start, 0))
     market = go.FigureWidget(panels.market_figure(start))
-    states = [start, game.branch(0).state]
-    game.push(acts[0])
-    states[1] = game.state
-    hand_cpu, market_cpu = [], []
-    for i in range(reps):
-        c = time.process_time()
-        panels.update_hand(hand, states[i % 2], 0)
-        hand_cpu.append((time.process_time() - c) * 1000)
-        c = time.process_time()
-        panels.update_market(market, states[i % 2])
-        market_cpu.append((time.process_time() - c) * 1000)
-    return (f"  parts: game.push (a claim)                 {_summary(push)}\n"
-            f"         update_board on a FigureWidget      {_summary(upd)}\n"
-            f"         update_board, CPU time             {_summary(upd_cpu)}\n"
-            f"         update_hand, CPU time              {_summary(hand_cpu)}\n"
-            f"         update_market, CPU time            {_summary(market_cpu)}")
+    sheet_fig = go.FigureWidget(panels.score_figure(sheets[0]))
+    rows.append(("update_hand", _timed(lambda i: panels.update_hand(hand, states[(i + 1) % 2], 0), reps)))
+    rows.append(("update_market", _timed(lambda i: panels.update_market(market, states[(i + 1) % 2]), reps)))
+    rows.append(("update_score (sheet given)", _timed(lambda i: panels.update_score(sheet_fig, sheets[(i + 1) % 2]),
+                                                      reps)))
+    rows.append(("scoring.score (the sheet)", _timed(lambda i: score(states[i % 2]), reps)))
+    out = [f"  parts, {reps} calls each, on FigureWidgets (CPU time; wall time in brackets):"]
+    for label, (cpu, wall) in rows:
+        out.append(f"    {label:28s} {_summary(cpu)}   (wall median {statistics.median(wall):6.2f} ms)")
+    return "\n".join(out)
 
 
 def main(argv=None) -> int:
@@ -165,7 +169,7 @@ def main(argv=None) -> int:
     import ttr_nb.widgets  # noqa: F401
     print(f"import ttr_nb.widgets: {(time.perf_counter() - t) * 1000:.0f} ms")
     print(report(measure_step(args.reps)))
-    print(parts())
+    print(parts(args.reps))
     print(report(measure_step(max(10, args.reps // 5), with_bot=True), "step with a greedy bot's reply"))
     return 0
 

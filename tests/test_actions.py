@@ -209,10 +209,10 @@ def test_shuffled_is_a_pure_function():
 
 def test_counter_stream_is_pinned():
     c = Counter(1, 2, 3)
-    assert [c.random() for _ in range(3)] == [0.6655812689241372, 0.1049711716009141, 0.8897273656192004]
+    assert [c.random() for _ in range(3)] == [0.9103127507274519, 0.7515800001932321, 0.16455716540265158]
     c = Counter(0)
-    assert [c.index(10) for _ in range(10)] == [5, 6, 2, 1, 2, 4, 8, 1, 6, 3]
-    assert Counter().random().hex() == "0x1.282e068e46291p-1"
+    assert [c.index(10) for _ in range(10)] == [1, 4, 6, 5, 3, 5, 3, 2, 2, 4]
+    assert Counter().random().hex() == "0x1.0d575c42e2811p-1"
     # keys are reduced to 64 bits: huge and negative keys are fine and still reproducible
     assert Counter(-1, 2**70).random() == Counter(-1, 2**70).random()
     assert Counter(1, 2).random() != Counter(2, 1).random()

@@ -152,6 +152,9 @@ def test_bot_games_finish_and_stay_valid(variant, n, seed, spec):
     for a, b in zip(states, states[1:]):
         assert all(x == FREE or x == y for x, y in zip(a.claims, b.claims))
         assert order[a.phase] <= order[b.phase]
+    # every action played has a text form that parses back to it (a game record is a list of texts)
+    for a in actions:
+        assert parse_action(str(a)) == a, f"{a!r} -> {str(a)!r} does not round-trip"
     # the bots only ever play listed actions (canonical: the same object legal_actions has)
     for s, a in list(zip(states, actions))[seed % 4::4]:
         assert a in legal_actions(s), f"bot played {a} which is not in legal_actions at ply {s.ply}"
@@ -300,7 +303,7 @@ def test_unlisted_actions_raise_and_change_nothing(variant, n, seed):
         assert legal_actions(s) == legal
     assert refused > 500 and accepted > 10
     # the refusals cite the rules they enforce
-    assert {"USA-TURN", "USA-CLAIM", "USA-DRAW"} <= rules | {r.split("/")[-1] for r in rules}
+    assert {"USA-TURN", "USA-CLAIM", "USA-DRAW"} <= rules
 
 
 def play_state(variant: str, n: int, seed: int = 0) -> GameState:

@@ -13,7 +13,7 @@ from typing import Protocol, Sequence
 
 from .actions import Action, Claim, DrawDeck, DrawFaceUp, DrawTickets, KeepTickets
 from .cards import CARD_NAMES, COLOURS, GRAY, LOCO
-from .engine import claim_problem, claimable_routes, legal_actions, route_payments, seat_name
+from .engine import claimable_routes, draw_actions, legal_actions, route_payments, seat_name
 from .errors import TTRError
 from .rng import Counter
 from .state import FREE, GameState
@@ -49,15 +49,16 @@ class RandomBot:
         r = Counter(self.seed, seat, state.ply, state.seed)
         v = get_variant(state.variant)
         if state.pending:
-            acts = legal_actions(state, seat)
+            p = state.pending_for(seat)
+            acts = (draw_actions(state, seat, second=True) if p is not None and p.kind == "second_card"
+                    else legal_actions(state, seat))
             return acts[r.index(len(acts))], "picks at random among the legal choices"
         kinds = ["draw", "claim", "tickets"] + (["extra"] if v.features else [])
         while kinds:
             kind = kinds.pop(r.index(len(kinds)))
             if kind == "draw":
-                if state.deck or any(state.discard):      # USA-DRAW-8: otherwise no train card may be drawn
-                    opts = [DrawDeck(seat=seat)] + [DrawFaceUp(slot=i + 1, seat=seat)
-                                                    for i, c in enumerate(state.market) if c is not None]
+                opts = draw_actions(state, seat, second=False)    # empty when USA-DRAW-8 forbids drawing
+                if opts:
                     return opts[r.index(len(opts))], "draws a train card at random"
             elif kind == "claim":
                 route = _random_claimable(v, state, seat, r)
@@ -79,16 +80,33 @@ class RandomBot:
 def _random_claimable(v: Variant, state: GameState, seat: int, r: Counter):
     """A route drawn uniformly from those ``seat`` can claim and pay for now, or None.
 
-    Rejection sampling over all routes first (cheap when many are claimable); after 8 misses a full scan.
-    Both stages pick uniformly from the same set, so the result is uniform either way."""
-    routes = v.route_table.routes
-    hand = state.players[seat].hand
+    Rejection sampling over all routes first (cheap when many are claimable); after 8 misses a full scan
+    (``claimable_routes``). Both stages pick uniformly from the same set, so the result is uniform either way;
+    a test checks the quick per-route test against ``claimable_routes``."""
+    t = v.route_table
+    n = len(t.routes)
+    player = state.players[seat]
+    hand, trains, claims = player.hand, player.trains, state.claims
+    small = state.n_players < v.settings.twin_min_players
     for _ in range(8):
-        route = routes[r.index(len(routes))]
-        if claim_problem(v, state, seat, route, None) is None and route_payments(v, route, hand):
-            return route
+        i = r.index(n)
+        if claims[i] == FREE and t.length[i] <= trains and _affordable(t, i, hand) and not any(
+                claims[j] == seat or (small and claims[j] != FREE) for j in t.twins[i]):
+            return t.routes[i]
     options = claimable_routes(v, state, seat, affordable_only=True)
     return options[r.index(len(options))] if options else None
+
+
+def _affordable(t, i: int, hand) -> bool:
+    """Some legal payment for route ``i`` exists in ``hand`` (same test as engine.claimable_routes)."""
+    length = t.length[i]
+    locos = hand[LOCO]
+    c = t.colour[i]
+    have = max(hand[:LOCO]) if c < 0 else hand[c]
+    m = t.min_locos[i]
+    if m:
+        return locos >= m and min(have, length - m) + locos >= length and (have > 0 or locos >= length)
+    return locos >= length or (have > 0 and have + locos >= length)
 
 
 # ---------------------------------------------------------------------------------------------

@@ -16,6 +16,7 @@ second card (USA-DRAW-4)".
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import lru_cache
 from itertools import combinations
 from typing import Iterable, Sequence
 
@@ -24,7 +25,7 @@ from .actions import (Action, Claim, DrawDeck, DrawFaceUp, DrawTickets, KeepTick
 from .cards import CARD_NAMES, COLOURS, GRAY, LOCO, PLAYER_COLOURS
 from .errors import BadAction, IllegalAction, StateError, TTRError
 from .rng import shuffled
-from .state import FREE, GameState, Pending, PlayerState, pairs_get, replace_fields
+from .state import FREE, GameState, Pending, PlayerState, build, pairs_get, replace_fields
 from .variants import Variant, get_variant
 
 
@@ -111,7 +112,7 @@ class Tx:
         st = self.v.settings
         limit = st.market_loco_limit
         resets = 0
-        while sum(1 for c in self.market if c == LOCO) >= limit:
+        while self.market.count(LOCO) >= limit:
             pool = [c for c in self.market if c is not None] + self.deck
             pool_total = len(pool) + sum(self.discard)
             non_loco = sum(1 for c in pool if c != LOCO) + sum(self.discard) - self.discard[LOCO]
@@ -136,10 +137,13 @@ class Tx:
         hand = list(p.hand)
         for k, n in payment:
             hand[k] += sign * n
-        self.players[seat] = PlayerState(tuple(hand), p.trains, p.tickets, p.route_points, p.ext)
+        self.players[seat] = build(PlayerState, (tuple(hand), p.trains, p.tickets, p.route_points, p.ext))
 
     def give_card(self, seat: int, card: int) -> None:
-        self.change_hand(seat, ((card, 1),), 1)
+        p = self.players[seat]
+        hand = p.hand
+        self.players[seat] = build(PlayerState, (hand[:card] + (hand[card] + 1,) + hand[card + 1:], p.trains,
+                                                 p.tickets, p.route_points, p.ext))
 
     def set_player(self, seat: int, **changes) -> None:
         self.players[seat] = replace_fields(self.players[seat], **changes)
@@ -205,16 +209,11 @@ class Tx:
         s = self.s
         if None in self.market and (self.deck or any(self.discard)):
             self.refill_market()       # USA-DRAW-2: an empty face-up slot is filled as soon as cards exist again
-        return GameState(
-            variant=s.variant, n_players=s.n_players, seed=s.seed,
-            deck=tuple(self.deck), market=tuple(self.market), discard=tuple(self.discard),
-            ticket_decks=s.ticket_decks if self.ticket_decks is None else tuple(
-                sorted((k, tuple(v)) for k, v in self.ticket_decks.items())),
-            tickets_out=tuple(self.tickets_out), claims=self.claims, players=tuple(self.players),
-            phase=self.phase, current=self.current, pending=tuple(self.pending),
-            final_turns_left=self.final_turns_left, turn=self.turn, ply=s.ply + 1, passes=self.passes,
-            shuffles=self.shuffles, first_player=s.first_player, ext=self.ext,
-        )
+        return build(GameState, (          # field order of GameState
+            s.variant, s.n_players, s.seed, tuple(self.deck), tuple(self.market), tuple(self.discard),
+            s.ticket_decks if self.ticket_decks is None else tuple(sorted((k, tuple(v)) for k, v in self.ticket_decks.items())),
+            tuple(self.tickets_out), self.claims, tuple(self.players), self.phase, self.current, tuple(self.pending),
+            self.final_turns_left, self.turn, s.ply + 1, self.passes, self.shuffles, s.first_player, self.ext))
 
 
 # ---------------------------------------------------------------------------------------------
@@ -326,29 +325,27 @@ def twin_problem(v: Variant, state: GameState, seat: int, route) -> tuple[str, s
 
 def malformed_payment(v: Variant, payment) -> str | None:
     """A payment must be ((card kind, count > 0), ...) with each kind once (hand-built Action objects may not be)."""
+    seen = set()
     try:
-        items = list(payment)
-        ok = all(isinstance(k, int) and not isinstance(k, bool) and isinstance(n, int) and not isinstance(n, bool)
-                 for k, n in items)
+        for k, n in payment:
+            if type(k) is not int or type(n) is not int:
+                return f"a payment must be pairs of whole numbers (card kind, count), got {payment!r:.80}"
+            if not 0 <= k < v.card_kinds:
+                return "that payment names a card this variant does not use"
+            if n <= 0:
+                return f"every count in a payment must be at least 1, got {payment!r:.80}"
+            if k in seen:
+                return "a payment names the same card twice"
+            seen.add(k)
     except (TypeError, ValueError):
         return f"a payment must be pairs of (card kind, count), got {payment!r:.80}"
-    if not ok:
-        return f"a payment must be pairs of whole numbers (card kind, count), got {payment!r:.80}"
-    kinds = [k for k, _ in items]
-    if any(not 0 <= k < v.card_kinds for k in kinds):
-        return "that payment names a card this variant does not use"
-    if any(n <= 0 for _, n in items):
-        return f"every count in a payment must be at least 1, got {payment!r:.80}"
-    if len(set(kinds)) != len(kinds):
-        return "a payment names the same card twice"
     return None
 
 
 def payment_problem(v: Variant, route, payment: Payment, hand: Sequence[int]) -> tuple[str, str] | None:
     """USA-CLAIM-1..3 (and feature rules such as ferries): is this a valid set of cards for the route?"""
-    problem = malformed_payment(v, payment)
-    if problem:
-        return problem, "USA-CLAIM-1"
+    if any(not 0 <= k < v.card_kinds for k, _ in payment):     # well-formed: check() ran malformed_payment
+        return "that payment names a card this variant does not use", "USA-CLAIM-1"
     size = sum(n for _, n in payment)
     if size != route.length:
         return (f"{route.a}–{route.b} has {route.length} spaces, so it takes exactly {route.length} cards; "
@@ -443,6 +440,8 @@ def check(state: GameState, action: Action | str) -> tuple[Action, int]:
         problem = claim_problem(v, state, seat, route, action.payment)
         if problem:
             raise _deny(v, problem[0], problem[1], action, seat)
+        if route.id != action.route or list(action.payment) != sorted(action.payment):
+            action = replace_fields(action, route=route.id, payment=tuple(sorted(action.payment)))
     elif isinstance(action, DrawTickets):
         st = v.settings
         if not state.ticket_deck(st.ticket_deck):
@@ -459,6 +458,9 @@ def check(state: GameState, action: Action | str) -> tuple[Action, int]:
         if len(action.tickets) < need:
             raise _deny(v, f"{seat_name(seat)} must keep at least {need} of the {len(offered)} offered tickets",
                         _pending_rule(v, pending), action, seat)
+        canonical = tuple(t for t in offered if t in action.tickets)     # the order legal_actions lists
+        if canonical != action.tickets:
+            action = replace_fields(action, tickets=canonical)
     elif isinstance(action, Pass):
         others = [a for a in legal_actions(state, seat) if not isinstance(a, Pass)]
         if others:
@@ -476,11 +478,15 @@ def _is_int(x) -> bool:
 def _check_fields(v: Variant, action: Action) -> None:
     """Hand-built action objects get the checks the parser gives text (types, duplicates): BadAction."""
     seat = getattr(action, "seat", None)
-    if seat is not None and not _is_int(seat):
+    if seat is not None and type(seat) is not int:
         raise BadAction(f"{action!r}: seat must be a whole number or None, got {seat!r}")
-    if isinstance(action, DrawFaceUp) and not _is_int(action.slot):
-        raise BadAction(f"{action!r}: the face-up slot must be a whole number 1–5, got {action.slot!r}")
-    if isinstance(action, Claim):
+    kind = type(action)
+    if kind is DrawDeck:
+        return
+    if kind is DrawFaceUp:
+        if type(action.slot) is not int:
+            raise BadAction(f"{action!r}: the face-up slot must be a whole number 1–5, got {action.slot!r}")
+    elif kind is Claim:
         if not isinstance(action.route, str):
             raise BadAction(f"{action!r}: the route must be a route id such as 'R042'")
         if not isinstance(action.payment, tuple):
@@ -488,7 +494,7 @@ def _check_fields(v: Variant, action: Action) -> None:
         problem = malformed_payment(v, action.payment)
         if problem:
             raise BadAction(f"{action!r}: {problem}")
-    if isinstance(action, KeepTickets):
+    elif kind is KeepTickets:
         if not isinstance(action.tickets, tuple) or not all(isinstance(t, str) for t in action.tickets):
             raise BadAction(f"{action!r}: the tickets must be a tuple of ticket ids")
         if len(set(action.tickets)) != len(action.tickets):
@@ -593,7 +599,12 @@ def _apply_draw(tx: Tx, action: DrawDeck | DrawFaceUp, seat: int, second: bool) 
         tx.event("one_card", "USA-DRAW-8", f"No second card can be taken: {seat_name(seat)}'s turn ends with one card")
         tx.end_turn()
         return
-    tx.pending.append(Pending("second_card", seat))
+    tx.pending.append(_second_card_pending(seat))
+
+
+@lru_cache(maxsize=None)
+def _second_card_pending(seat: int) -> Pending:
+    return Pending("second_card", seat)
 
 
 def _apply_keep(tx: Tx, action: KeepTickets, seat: int, pending: Pending) -> None:
@@ -648,6 +659,28 @@ def route_payments(v: Variant, route, hand: Sequence[int]) -> list[Payment]:
     return out
 
 
+@lru_cache(maxsize=None)
+def draw_deck_action(seat: int) -> DrawDeck:
+    """Draw actions are immutable values: one shared object per seat (and slot) saves building them every ply."""
+    return DrawDeck(seat=seat)
+
+
+@lru_cache(maxsize=None)
+def draw_faceup_action(slot: int, seat: int) -> DrawFaceUp:
+    return DrawFaceUp(slot=slot, seat=seat)
+
+
+def draw_actions(state: GameState, seat: int, second: bool) -> list[Action]:
+    """The legal card draws (USA-DRAW-1..4, USA-DRAW-8): blind, then each face-up slot (no locomotive as second)."""
+    if not _can_draw(state.deck, state.discard):
+        return []
+    out: list[Action] = [draw_deck_action(seat)]
+    for i, c in enumerate(state.market):
+        if c is not None and not (second and c == LOCO):
+            out.append(draw_faceup_action(i + 1, seat))
+    return out
+
+
 def legal_actions(state: GameState, seat: int | None = None) -> list[Action]:
     """Every legal action, complete and in a defined order, with its seat filled in.
 
@@ -681,10 +714,7 @@ def _pending_actions(v: Variant, state: GameState, p: Pending) -> list[Action]:
         return [KeepTickets(tickets=combo, seat=p.seat)
                 for size in range(len(offered), need - 1, -1) for combo in combinations(offered, size)]
     if p.kind == "second_card":
-        if not _can_draw(state.deck, state.discard):
-            return []
-        return [DrawDeck(seat=p.seat)] + [DrawFaceUp(slot=i + 1, seat=p.seat) for i, c in enumerate(state.market)
-                                          if c is not None and c != LOCO]
+        return draw_actions(state, p.seat, second=True)
     for f in v.features:
         if p.kind in f.pending_kinds:
             return f.pending_actions(v, state, p)
@@ -750,10 +780,7 @@ def claimable_routes(v: Variant, state: GameState, seat: int, *, affordable_only
 
 
 def turn_actions(v: Variant, state: GameState, seat: int) -> list[Action]:
-    out: list[Action] = []
-    if _can_draw(state.deck, state.discard):
-        out.append(DrawDeck(seat=seat))
-        out += [DrawFaceUp(slot=i + 1, seat=seat) for i, c in enumerate(state.market) if c is not None]
+    out = draw_actions(state, seat, second=False)
     hand = state.players[seat].hand
     for route in claimable_routes(v, state, seat, affordable_only=True):
         out += [Claim(route=route.id, payment=pay, seat=seat) for pay in route_payments(v, route, hand)]

@@ -1,8 +1,9 @@
 """``Game``: the engine for people — push, undo, redo, jump, branch, history with events, save and load.
 
 A game is a start state plus a line of actions. Moving back (``undo``, ``goto``) keeps the actions ahead as a
-redo line; pushing a different action there does not throw that line away: it is kept in ``variations``
-(``restore_variation`` brings it back). Nothing a user played is ever lost.
+redo line; pushing a different action there does not throw that line away: the whole old line is kept in
+``variations`` as (ply where it parted, every action from the start), and ``restore_variation`` brings it
+back. Nothing a user played is ever lost.
 
 Save files are JSON (``format: ttr_nb-game``, versioned), validated on load by replaying every action through
 the rules, and written atomically (temp file + rename), so a crash never leaves half a file.
@@ -53,7 +54,7 @@ class Game:
             self.start = new_game(variant, players, seed, first_player=first_player)
         self._line: list[Ply] = []        # the current line, including plies ahead of the cursor (redo)
         self._cursor = 0                  # how many plies of the line are applied
-        self.variations: list[tuple[int, tuple[str, ...]]] = []   # (ply they branched off after, actions)
+        self.variations: list[tuple[int, tuple[str, ...]]] = []   # (ply where it parted, its whole line of actions)
 
     # -- reading -------------------------------------------------------------------------------
     @property
@@ -121,7 +122,7 @@ class Game:
             self._cursor += 1
             return ahead[0]
         if ahead:
-            self.variations.append((self._cursor, tuple(p.text for p in ahead)))
+            self.variations.append((self._cursor, tuple(p.text for p in self._line)))
         ply = Ply(self._cursor + 1, act.seat, act, text, describe(before, act), tuple(events), new_state)
         del self._line[self._cursor:]
         self._line.append(ply)
@@ -171,20 +172,24 @@ class Game:
         return g
 
     def restore_variation(self, index: int) -> None:
-        """Make a stored variation the current line again (the line it replaces becomes a variation)."""
-        if not isinstance(index, int) or not 0 <= index < len(self.variations):
+        """Make a stored variation the current line again (the line it replaces becomes a variation); the cursor
+        goes to the end of the restored line."""
+        if isinstance(index, bool) or not isinstance(index, int) or not 0 <= index < len(self.variations):
             raise TTRError(f"there is no variation {index!r}; this game has {len(self.variations)}")
-        at, actions = self.variations[index]
+        _, actions = self.variations[index]
         saved = (list(self._line), self._cursor, list(self.variations))
-        current_tail = tuple(p.text for p in self._line[at:])
+        current = tuple(p.text for p in self._line)
+        common = 0
+        while common < min(len(current), len(actions)) and current[common] == actions[common]:
+            common += 1
         try:
             del self.variations[index]
-            self._cursor = at
-            del self._line[at:]
-            for a in actions:
+            self._cursor = common
+            del self._line[common:]
+            for a in actions[common:]:
                 self.push(a)
-            if current_tail:
-                self.variations.append((at, current_tail))
+            if current[common:]:
+                self.variations.append((common, current))
         except TTRError:
             self._line, self._cursor, self.variations = saved
             raise
@@ -220,7 +225,7 @@ class Game:
             "format": SAVE_FORMAT, "version": SAVE_VERSION, "variant": s.variant, "players": s.n_players,
             "seed": s.seed, "first_player": s.first_player,
             "actions": [p.text for p in self._line], "cursor": self._cursor,
-            "variations": [{"after": at, "actions": list(acts)} for at, acts in self.variations],
+            "variations": [{"parted_at": at, "actions": list(acts)} for at, acts in self.variations],
         }
         if s != fresh:
             doc["start"] = s.to_dict()      # an edited position: stored whole
@@ -261,7 +266,7 @@ class Game:
             raise bad(f"unknown field(s): {', '.join(extra)}")
         if doc["format"] != SAVE_FORMAT:
             raise bad(f"'format' must be {SAVE_FORMAT!r}, got {str(doc['format'])[:40]!r}")
-        if doc["version"] != SAVE_VERSION or isinstance(doc["version"], bool):
+        if type(doc["version"]) is not int or doc["version"] != SAVE_VERSION:
             raise bad(f"version {str(doc['version'])[:20]!r} is not supported (this ttr_nb reads version {SAVE_VERSION})")
         for key, lo, hi in (("players", 1, 8), ("seed", 0, 2**63 - 1), ("first_player", 0, 7), ("cursor", 0, MAX_ACTIONS)):
             v = doc[key]
@@ -301,17 +306,22 @@ class Game:
                 game.push(text)
             except TTRError as e:
                 raise bad(f"action {i + 1} ({text[:60]!r}) cannot be replayed: {e}") from None
+        main = tuple(p.text for p in game._line)
         for j, var in enumerate(variations):
-            if (not isinstance(var, dict) or set(var) != {"after", "actions"} or isinstance(var["after"], bool)
-                    or not isinstance(var["after"], int) or not 0 <= var["after"] <= len(actions)
-                    or not isinstance(var["actions"], list) or not all(isinstance(a, str) for a in var["actions"])):
-                raise bad(f"variations[{j}] must be {{'after': ply, 'actions': [texts]}}")
-            probe = game.branch(var["after"])
+            if (not isinstance(var, dict) or set(var) != {"parted_at", "actions"} or isinstance(var["parted_at"], bool)
+                    or not isinstance(var["parted_at"], int) or not isinstance(var["actions"], list)
+                    or len(var["actions"]) > MAX_ACTIONS or not all(isinstance(a, str) for a in var["actions"])
+                    or not 0 <= var["parted_at"] <= len(var["actions"])):
+                raise bad(f"variations[{j}] must be {{'parted_at': ply, 'actions': [every action text of that line]}}")
+            common = 0
+            while common < min(len(main), len(var["actions"])) and main[common] == var["actions"][common]:
+                common += 1
+            probe = game.branch(common)
             try:
-                probe.push_many(var["actions"])
+                probe.push_many(var["actions"][common:])
             except TTRError as e:
                 raise bad(f"variations[{j}] cannot be replayed: {e}") from None
-            game.variations.append((var["after"], tuple(p.text for p in probe._line[var["after"]:])))
+            game.variations.append((var["parted_at"], tuple(p.text for p in probe._line)))
         game._cursor = doc["cursor"]
         return game
 
@@ -328,11 +338,15 @@ class Game:
             text = path.read_text(encoding="utf-8")
         except UnicodeDecodeError:
             raise SaveFileError(f"{path}: not a text file (not UTF-8)") from None
+        except OSError as e:
+            raise SaveFileError(f"{path}: cannot read the save file ({e.strerror or e})") from None
         try:
             doc = json.loads(text, parse_constant=_reject_constant)
         except json.JSONDecodeError as e:
             raise SaveFileError(f"{path}: not valid JSON (line {e.lineno}, column {e.colno}: {e.msg}); "
                                 "the file may be truncated or damaged") from None
+        except RecursionError:
+            raise SaveFileError(f"{path}: the JSON is nested too deeply to be a save file") from None
         except ValueError as e:
             raise SaveFileError(f"{path}: {e}") from None
         return cls.from_dict(doc, source=str(path))

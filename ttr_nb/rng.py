@@ -53,13 +53,19 @@ class Counter:
 
     def __init__(self, *key: int):
         x = 0x243F6A8885A308D3
-        for k in key:
-            x = _splitmix64(x ^ (int(k) & _M64))
-        self._x = x
+        for k in key:                      # a polynomial fold of the key, mixed once
+            x = (x * 0x100000001B3 + (int(k) & _M64)) & _M64
+        self._x = _splitmix64(x)
+
+    def _next(self) -> int:
+        self._x = (self._x + 0x9E3779B97F4A7C15) & _M64
+        return _splitmix64(self._x)
 
     def random(self) -> float:
-        self._x = (self._x + 0x9E3779B97F4A7C15) & _M64
-        return _splitmix64(self._x) / 18446744073709551616.0
+        return self._next() / 18446744073709551616.0
 
     def index(self, n: int) -> int:
-        return choice_index(self, n)
+        """A uniform-enough index in range(n) (multiply-shift on 64 bits; n is tiny here)."""
+        if n <= 0:
+            raise ValueError("choice from an empty sequence")
+        return (self._next() * n) >> 64

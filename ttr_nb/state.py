@@ -11,7 +11,7 @@ route is closed (USA-CLAIM-8) is derived from the claims, never stored, so it ca
 from __future__ import annotations
 
 from dataclasses import dataclass, field, fields
-from typing import Any, Iterable, Mapping
+from typing import Any, Iterable, Mapping, Sequence
 
 from .cards import CARD_NAMES
 from .errors import StateError
@@ -330,14 +330,35 @@ def _decode_state(d: Any, n_kinds: int) -> GameState:
     )
 
 
+def _slot_setters(cls) -> tuple:
+    return tuple((name, cls.__dict__[name].__set__) for name in cls.__slots__)
+
+
+_SETTERS: dict[type, tuple] = {}
+
+
 def replace_fields(obj: Any, **changes: Any) -> Any:
-    """A fast ``dataclasses.replace`` for the slotted frozen classes above (no __post_init__ to run)."""
+    """A fast ``dataclasses.replace`` for the slotted frozen classes above (no __post_init__ to run): the slot
+    descriptors are set directly, which is what the frozen ``__init__`` does, minus its per-field overhead."""
     cls = type(obj)
+    setters = _SETTERS.get(cls)
+    if setters is None:
+        setters = _SETTERS[cls] = _slot_setters(cls)
     new = object.__new__(cls)
-    setter = object.__setattr__
     get = changes.get
-    for name in cls.__slots__:
-        setter(new, name, get(name, getattr(obj, name)))
+    for name, setter in setters:
+        setter(new, get(name, getattr(obj, name)))
+    return new
+
+
+def build(cls, values: Sequence[Any]) -> Any:
+    """Construct a slotted frozen dataclass from all its field values in declaration order, quickly."""
+    setters = _SETTERS.get(cls)
+    if setters is None:
+        setters = _SETTERS[cls] = _slot_setters(cls)
+    new = object.__new__(cls)
+    for (_, setter), value in zip(setters, values):
+        setter(new, value)
     return new
 
 

@@ -39,6 +39,7 @@ from collections.abc import Collection, Mapping, Sequence
 from typing import Any
 
 import plotly.graph_objects as go
+from plotly.basedatatypes import Undefined
 
 from ..cards import COLOURS, GRAY, PLAYER_COLOURS
 from ..errors import TTRError
@@ -73,6 +74,9 @@ OWNER_SYMBOLS: tuple[str, ...] = ("circle-x", "square-x", "diamond-x", "star-tri
 HIGHLIGHT_HEX: tuple[str, ...] = ("#ffb300", "#00b8e6", "#66dd00", "#ff5c8a")
 MAX_HIGHLIGHTS = len(HIGHLIGHT_HEX)
 TRAIL_HEX = "#e6007e"
+#: Marker style of the selected route / of the other routes while one is selected (trace "routes").
+SELECTED_STYLE: Mapping[str, Any] = {"marker": {"size": 24, "opacity": 1.0}}
+UNSELECTED_STYLE: Mapping[str, Any] = {"marker": {"opacity": 0.4}}
 BACKGROUND = "#f6f1e4"
 INK = "#222222"
 
@@ -215,6 +219,16 @@ class _Geometry:
         self.mid: dict[str, tuple[float, float]] = {}
         self.ends: dict[str, tuple[str, str]] = {}                 # canonical (a, b) of the centre polyline
         self._build(map)
+        self._space_xy: dict[str, tuple[list, list, list]] = {}
+        self._hover: dict[tuple, str] = {}         # route_hover results (they depend on a few arguments only)
+        self.cities: tuple | None = None           # the cities trace's arrays (they never change)
+
+    def space_xy(self, rid: str) -> tuple[list, list, list]:
+        """x, y, customdata of one route's spaces, as ``_polyline_xy`` draws them (computed once)."""
+        hit = self._space_xy.get(rid)
+        if hit is None:
+            hit = self._space_xy[rid] = _polyline_xy((rid, sp) for sp in self.spaces[rid])
+        return hit
 
     # geometry helpers --------------------------------------------------------------------------------------
     def _build(self, map) -> None:
@@ -373,6 +387,23 @@ def _legend_corner(geo: "_Geometry") -> dict:
             best = ((hits, rank), xa, ya)
     _, xa, ya = best
     return dict(x=0.005 if xa == "left" else 0.995, xanchor=xa, y=0.005 if ya == "bottom" else 0.995, yanchor=ya)
+
+
+def _spaces_xy(geo: "_Geometry", rids) -> tuple[list, list, list]:
+    """``_polyline_xy`` of the spaces of routes ``rids`` (same result), from per-route pieces made once."""
+    xs: list = []
+    ys: list = []
+    ids: list = []
+    for rid in rids:
+        x, y, cd = geo.space_xy(rid)
+        if xs:
+            xs.append(None)
+            ys.append(None)
+            ids.append(None)
+        xs += x
+        ys += y
+        ids += cd
+    return xs, ys, ids
 
 
 def _polyline_xy(lines) -> tuple[list, list, list]:
@@ -634,30 +665,30 @@ def _traces(map, *, owners, closed, player_names, player_colours, stations, high
     has_ferries = any(getattr(r, "ferry_locos", 0) for r in map.routes)
 
     # 2. tunnel borders: a wide dotted dark line under the spaces
-    x, y, cd = _polyline_xy((rid, sp) for rid in tunnels for sp in geo.spaces[rid])
+    x, y, cd = _spaces_xy(geo, tunnels)
     scatter("tunnels", "tunnel (dotted border)", x=x, y=y, customdata=cd, mode="lines", showlegend=has_tunnels,
             line=dict(color="#1d1d1d", width=_SPACE_W + 7, dash="3px,3px"), legendgroup="map", legendrank=300)
     # 3. outlines + spaces of free routes
-    x, y, cd = _polyline_xy((rid, sp) for rid in free for sp in geo.spaces[rid])
+    x, y, cd = _spaces_xy(geo, free)
     scatter("outlines", "route outlines", x=x, y=y, customdata=cd, mode="lines",
             line=dict(color="#3a3a3a", width=_SPACE_W + _OUTLINE_EXTRA))
     for colour in COLOURS + (GRAY,):
         ids = [rid for rid in free if geo.routes[rid].colour == colour]
-        x, y, cd = _polyline_xy((rid, sp) for rid in ids for sp in geo.spaces[rid])
+        x, y, cd = _spaces_xy(geo, ids)
         scatter(f"spaces:{colour}", f"{colour} routes", x=x, y=y, customdata=cd, mode="lines",
                 line=dict(color=CARD_HEX[colour], width=_SPACE_W))
     # 4. closed routes, faded
-    x, y, cd = _polyline_xy((rid, sp) for rid in closed_ids for sp in geo.spaces[rid])
+    x, y, cd = _spaces_xy(geo, closed_ids)
     scatter("closed", "closed (2–3 players)", x=x, y=y, customdata=cd, mode="lines", showlegend=bool(closed_ids),
             line=dict(color="rgba(120,120,120,0.35)", width=_SPACE_W - 2), legendgroup="map", legendrank=310)
     # 5. claimed routes: black outline, then one trace per seat in its colour
-    x, y, cd = _polyline_xy((rid, sp) for rid in claimed for sp in geo.spaces[rid])
+    x, y, cd = _spaces_xy(geo, claimed)
     scatter("claimed-outline", "claimed outlines", x=x, y=y, customdata=cd, mode="lines",
             line=dict(color="#111111", width=_CLAIM_W + 4))
     active = set(owners.values()) | set(stations.values())
     for seat in range(n_seats):
         ids = [rid for rid in claimed if owners[rid] == seat]
-        x, y, cd = _polyline_xy((rid, sp) for rid in ids for sp in geo.spaces[rid])
+        x, y, cd = _spaces_xy(geo, ids)
         show = seat < len(player_names) if player_names is not None else seat in active
         scatter(f"seat:{seat}", names[seat], x=x, y=y, customdata=cd, mode="lines+markers", showlegend=show,
                 line=dict(color=hex_of[seat], width=_CLAIM_W),
@@ -692,7 +723,8 @@ def _traces(map, *, owners, closed, player_names, player_colours, stations, high
             dx, dy = _direction_at(line, frac * total)
             px_.append(round(p[0], 4)), py_.append(round(p[1], 4))
             psym.append(sym)
-            pang.append(round(math.degrees(math.atan2(dx, dy)), 1) if text == "" else 0)
+            # normalised as plotly's validator does, so that raw updates equal a validated fresh figure
+            pang.append((round(math.degrees(math.atan2(dx, dy)), 1) + 180) % 360 - 180 if text == "" else 0)
             psize.append(13 if text == "" else 17)
             ptext.append(text)
             phover.append(hover)
@@ -716,20 +748,24 @@ def _traces(map, *, owners, closed, player_names, player_colours, stations, high
             hoverinfo="text",
             marker=dict(symbol=ssym, size=26, color=scol, line=dict(color="#111111", width=1.5)))
     # 9. cities
-    labels = _labels(map, geo)
-    cx, cy, ctext, cpos, chover = [], [], [], [], []
-    for c in map.cities:
-        name = _name(c)
-        cx.append(geo.pos[name][0]), cy.append(geo.pos[name][1])
-        ctext.append(name)
-        cpos.append(labels[name])
-        chover.append(_city_hover(map, name))
+    if geo.cities is None:                      # the same for every call: computed once per map and size
+        labels = _labels(map, geo)
+        cx, cy, ctext, cpos, chover = [], [], [], [], []
+        for c in map.cities:
+            name = _name(c)
+            cx.append(geo.pos[name][0]), cy.append(geo.pos[name][1])
+            ctext.append(name)
+            cpos.append(labels[name])
+            chover.append(_city_hover(map, name))
+        geo.cities = (cx, cy, ctext, cpos, chover)
+    cx, cy, ctext, cpos, chover = (list(v) for v in geo.cities)
     scatter("cities", "cities", x=cx, y=cy, customdata=ctext, mode="markers+text", text=ctext, textposition=cpos,
             hovertext=chover, hoverinfo="text", cliponaxis=False,
             textfont=dict(size=_FONT_PX, color=INK, family="Arial, Helvetica, sans-serif", shadow="auto"),
             marker=dict(symbol="circle", size=_CITY_MARKER, color="#fffdf5", line=dict(color=INK, width=2.2)))
     # 10. route midpoints: the click targets
     mx, my, mid, msym, mcol, msize, mop, mhover, mline = [], [], [], [], [], [], [], [], []
+    hover_key = (tuple(points_table.items()), closed_rule)
     for rid in geo.order:
         r = geo.routes[rid]
         x0, y0 = geo.mid[rid]
@@ -748,9 +784,20 @@ def _traces(map, *, owners, closed, player_names, player_colours, stations, high
             mop.append(0.35 if rid in closed else 1.0)
             mline.append("#333333")
         owner_name = names[seat] if seat is not None else None
-        mhover.append(route_hover(map, r, owner_name, rid in closed, points_table, closed_rule=closed_rule))
+        key = (rid, owner_name, rid in closed, hover_key)
+        text = geo._hover.get(key)
+        if text is None:
+            if len(geo._hover) > 20_000:
+                geo._hover.clear()
+            text = geo._hover[key] = route_hover(map, r, owner_name, rid in closed, points_table,
+                                                 closed_rule=closed_rule)
+        mhover.append(text)
     scatter("routes", "routes", x=mx, y=my, mode="markers", customdata=mid, hovertext=mhover, hoverinfo="text",
-            marker=dict(symbol=msym, color=mcol, size=msize, opacity=mop, line=dict(color=mline, width=1.5)))
+            marker=dict(symbol=msym, color=mcol, size=msize, opacity=mop, line=dict(color=mline, width=1.5)),
+            # a selected route (``selectedpoints``, set by the widgets on a click) grows, the others fade:
+            # plotly's own selection styling, so a selection costs one small property change, not a redraw
+            selected={"marker": dict(SELECTED_STYLE["marker"])},
+            unselected={"marker": dict(UNSELECTED_STYLE["marker"])})
 
     return traces
 
@@ -793,6 +840,134 @@ def _title(map, title: str | None) -> str:
 
 
 # --------------------------------------------------------------------------------------------------------------
+# Updating a figure in place: send only what changed
+# --------------------------------------------------------------------------------------------------------------
+_NOT_DATA = frozenset(("type", "meta", "uid"))
+_APPLIED = "_ttr_applied"          # private attribute of a figure: what the update functions last applied to it
+
+
+def _flatten(d: Mapping[str, Any], prefix: str = "", out: dict | None = None) -> dict[str, Any]:
+    """Plain nested dicts -> {"marker.line.color": value, ...}; a list of dicts (layout annotations) is
+    flattened by index ("annotations[0].text"); every other value (data arrays too) is a leaf."""
+    if out is None:
+        out = {}
+    for k, v in d.items():
+        if not prefix and k in _NOT_DATA:
+            continue
+        if isinstance(v, dict) and v:
+            _flatten(v, f"{prefix}{k}.", out)
+        elif isinstance(v, list) and v and all(isinstance(e, dict) for e in v):
+            for i, e in enumerate(v):
+                _flatten(e, f"{prefix}{k}[{i}].", out)
+        else:
+            out[prefix + k] = v
+    return out
+
+
+def _changes(new: dict[str, Any], old: dict[str, Any] | None) -> dict[str, Any]:
+    """The entries of ``new`` that differ from ``old`` (all of them without ``old``); keys that were set before and
+    are no longer wanted become None (plotly's "unset")."""
+    if old is None:
+        return dict(new)
+    out = {k: v for k, v in new.items() if k not in old or old[k] != v}
+    out.update((k, None) for k in old if k not in new)
+    return out
+
+
+def _cache_of(fig):
+    """(trace objects, flat trace dicts, flat layout) last applied to ``fig`` by ``_apply``; None when there is
+    none or the figure's traces were replaced since."""
+    cache = getattr(fig, _APPLIED, None)
+    if cache is None:
+        return None
+    data = fig.data
+    if len(cache[0]) != len(data) or any(a is not b for a, b in zip(cache[0], data)):
+        return None
+    return cache
+
+
+def _remember(fig, traces: Sequence[Mapping[str, Any]], layout: Mapping[str, Any]) -> None:
+    """Record that ``fig`` was just built from ``traces``/``layout`` (so its first update is already a diff)."""
+    object.__setattr__(fig, _APPLIED, (tuple(fig.data), [_flatten(t) for t in traces], _flatten(layout)))
+
+
+def as_figure_widget(fig) -> go.FigureWidget:
+    """``fig`` as a ``go.FigureWidget`` (itself if it is one). What ``update_board`` / ``panels.update_*`` know
+    about ``fig`` carries over, so the widget's first update sends only what changed, like every later one."""
+    if isinstance(fig, go.FigureWidget):
+        return fig
+    widget = go.FigureWidget(fig)
+    cache = _cache_of(fig)
+    if cache is not None:                    # the widget holds a copy of exactly these values
+        object.__setattr__(widget, _APPLIED, (tuple(widget.data), cache[1], cache[2]))
+        checked = getattr(fig, "_ttr_board_checked", None)
+        if checked is not None:
+            object.__setattr__(widget, "_ttr_board_checked", checked)
+    return widget
+
+
+def _list_lengths(layout: Mapping[str, Any]) -> dict[str, int]:
+    return {k: len(v) for k, v in layout.items() if isinstance(v, list) and v and all(isinstance(e, dict) for e in v)}
+
+
+def _apply(fig, traces: Sequence[Mapping[str, Any]], layout: Mapping[str, Any], *,
+           force_layout: Mapping[str, Any] | None = None) -> None:
+    """Make ``fig`` show ``traces`` (plain dicts, one per trace of ``fig``, same order) and ``layout`` (a plain dict
+    of the layout properties to manage), sending only what changed: ONE ``plotly_update`` (one message for a
+    ``FigureWidget``), no validation (the dicts come from the same code that built the figure, and that was
+    validated), no ``go`` objects built.
+
+    What was applied is remembered on the figure; the next call compares against it, so unchanged properties
+    (most of the board) cost nothing. A figure met for the first time (e.g. a fresh ``board_figure`` or a
+    ``FigureWidget`` made from one) is compared by plotly itself against its current values, so it is correct
+    too, only slower once. Assumption: between calls, nobody but these functions changes the managed properties
+    (user zoom, legend clicks and selections touch other properties). ``force_layout`` entries are always sent.
+    Inside someone else's ``batch_update()`` the changes are assigned as ordinary (validated) properties instead,
+    so they join that batch.
+    """
+    data = fig.data
+    cache = _cache_of(fig)
+    old_traces = cache[1] if cache is not None else [None] * len(data)
+    old_layout = cache[2] if cache is not None else None
+    flat_traces = [_flatten(t) for t in traces]
+    flat_layout = _flatten(layout)
+    restyle: dict[str, list] = {}
+    indexes: list[int] = []
+    for i, (new, old) in enumerate(zip(flat_traces, old_traces)):
+        diff = _changes(new, old)
+        if not diff:
+            continue
+        slot = len(indexes)
+        indexes.append(i)
+        for k, v in diff.items():
+            restyle.setdefault(k, [Undefined] * slot).append(v)
+        for vals in restyle.values():
+            if len(vals) == slot:
+                vals.append(Undefined)
+    relayout = _changes(flat_layout, old_layout)
+    relayout.update(force_layout or {})
+    # a list of dicts (annotations) that changes length cannot be patched by index: assign it whole
+    lengths = _list_lengths(layout)
+    whole = {k: layout[k] for k, n in lengths.items() if len(fig.layout[k] or ()) != n}
+    if whole or getattr(fig, "_in_batch_mode", False):
+        batch = getattr(fig, "batch_update", None)
+        with batch():
+            for k, v in whole.items():
+                fig.layout[k] = v
+            for k, v in relayout.items():
+                if not any(k.startswith(f"{w}[") for w in whole):
+                    fig.layout[k] = v
+            for slot, i in enumerate(indexes):
+                trace = data[i]
+                for k, vals in restyle.items():
+                    if vals[slot] is not Undefined:
+                        trace[k] = vals[slot]
+    elif restyle or relayout:
+        fig.plotly_update(restyle_data=restyle, relayout_data=relayout, trace_indexes=indexes)
+    object.__setattr__(fig, _APPLIED, (tuple(data), flat_traces, flat_layout))
+
+
+# --------------------------------------------------------------------------------------------------------------
 # Public API
 # --------------------------------------------------------------------------------------------------------------
 def board_figure(map, *, owners: Mapping[str, int] | None = None, closed: Collection[str] = (),
@@ -815,6 +990,7 @@ def board_figure(map, *, owners: Mapping[str, int] | None = None, closed: Collec
                         closed_rule=closed_rule, height=height)
     geo = _geometry(map, height)
     fig = go.Figure(data=[go.Scatter({k: v for k, v in t.items() if k != "type"}) for t in traces])
+    managed_layout = {"title": {"text": _title(map, title)}}       # what update_board keeps up to date
     annotations = []
     if getattr(map, "provisional", False):
         annotations.append(dict(
@@ -836,6 +1012,8 @@ def board_figure(map, *, owners: Mapping[str, int] | None = None, closed: Collec
         font=dict(family="Arial, Helvetica, sans-serif"),
         meta=dict(ttr_board=str(getattr(map, "key", "")), seats=len(player_colours)),
     )
+    _remember(fig, traces, managed_layout)
+    object.__setattr__(fig, "_ttr_board_checked", (str(getattr(map, "key", "")), [t["meta"] for t in traces]))
     return fig
 
 
@@ -848,9 +1026,10 @@ def update_board(fig, map, *, owners: Mapping[str, int] | None = None, closed: C
                  points_table: Mapping[int, int] = USA_POINTS, closed_rule: str = "USA-CLAIM-8") -> None:
     """Redraw claims/highlights/trail of a figure made by ``board_figure`` in place.
 
-    Works on ``go.Figure`` and ``go.FigureWidget`` (inside ``batch_update()``: one message to the browser).
-    Traces keep their number, order and ``meta`` keys; only data, legend labels and visibility change.
-    ``height`` None keeps the figure's height.
+    Works on ``go.Figure`` and ``go.FigureWidget``. Only the properties that changed since the last call are
+    set, in one ``plotly_update`` (one message to the browser); the new values are computed as plain dicts,
+    never as validated ``go`` objects. Traces keep their number, order and ``meta`` keys; only data, legend
+    labels and visibility change. ``height`` None keeps the figure's height.
     """
     if height is None:
         height = fig.layout.height or 650
@@ -858,28 +1037,21 @@ def update_board(fig, map, *, owners: Mapping[str, int] | None = None, closed: C
                         player_colours=tuple(player_colours), stations=stations, highlight=tuple(highlight),
                         trail=tuple(trail), trail_label=trail_label, points_table=points_table,
                         closed_rule=closed_rule, height=height)
-    meta = fig.layout.meta if isinstance(fig.layout.meta, dict) else {}
-    same_map = meta.get("ttr_board") == str(getattr(map, "key", ""))
-    if not same_map or [t.meta for t in fig.data] != [t["meta"] for t in traces]:
-        raise TTRError("update_board: this figure was not made by board_figure for this map "
-                       "(its traces differ); make a new one with board_figure")
-    with fig.batch_update():
-        for old, new in zip(fig.data, traces):
-            for key, value in new.items():
-                if key in ("type", "meta"):
-                    continue
-                if isinstance(value, dict):
-                    old[key].update(value)
-                else:
-                    old[key] = value
-        fig.layout.title.text = _title(map, title)
-        if fig.layout.height != height:      # only then: a user's zoom and pan survive ordinary updates
-            geo = _geometry(map, height)
-            fig.layout.height = height
-            fig.layout.xaxis.range = list(geo.x_range)
-            fig.layout.yaxis.range = list(geo.y_range)
-            fig.layout.margin.t, fig.layout.margin.b = geo.top, geo.bottom
-            fig.layout.legend.update(_legend_corner(geo))
+    key = str(getattr(map, "key", ""))
+    metas = [t["meta"] for t in traces]
+    if getattr(fig, "_ttr_board_checked", None) != (key, metas) or _cache_of(fig) is None:
+        meta = fig.layout.meta if isinstance(fig.layout.meta, dict) else {}
+        if meta.get("ttr_board") != key or [t.meta for t in fig.data] != metas:
+            raise TTRError("update_board: this figure was not made by board_figure for this map "
+                           "(its traces differ); make a new one with board_figure")
+    force = None
+    if fig.layout.height != height:      # only then: a user's zoom and pan survive ordinary updates
+        geo = _geometry(map, height)
+        force = {"height": height, "xaxis.range": list(geo.x_range), "yaxis.range": list(geo.y_range),
+                 "margin.t": geo.top, "margin.b": geo.bottom}
+        force.update((f"legend.{k}", v) for k, v in _legend_corner(geo).items())
+    _apply(fig, traces, {"title": {"text": _title(map, title)}}, force_layout=force)
+    object.__setattr__(fig, "_ttr_board_checked", (key, metas))
 
 
 def trace_index(fig, key: str) -> int:

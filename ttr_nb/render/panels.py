@@ -26,7 +26,6 @@ HTML: ``players_panel_html(state, seat=None)``, ``tickets_table_html(state, seat
 """
 from __future__ import annotations
 
-import contextlib
 import html
 from collections.abc import Sequence
 from typing import Any
@@ -38,7 +37,7 @@ from ..engine import observe, seat_name
 from ..errors import TTRError
 from ..state import GameState
 from ..variants import get_variant
-from .board import BACKGROUND, CARD_HEX, CARD_SYMBOLS, INK, OWNER_SYMBOLS, PLAYER_HEX
+from .board import BACKGROUND, CARD_HEX, CARD_SYMBOLS, INK, OWNER_SYMBOLS, PLAYER_HEX, _apply, _remember
 
 __all__ = ["CARD_FILL", "CARD_MARK", "hand_figure", "update_hand", "market_figure", "update_market",
            "trains_figure", "update_trains", "score_figure", "update_score", "tickets_table_html",
@@ -107,26 +106,36 @@ def _check_seat(state: GameState, seat: Any) -> int:
     return seat
 
 
-def _layout(fig: go.Figure, kind: str, *, title: str, height: int, **more) -> None:
-    fig.update_layout(
+# Every panel is built in two steps: ``_<panel>_parts`` computes its traces and layout as plain dicts (cheap: no
+# ``go`` objects, no validation), then ``<panel>_figure`` validates them once into a ``go.Figure`` and
+# ``update_<panel>`` hands them to ``board._apply``, which sends only the properties that changed since its last
+# call (one ``plotly_update``; one message for a ``FigureWidget``).
+
+def _layout(kind: str, *, title: str, height: int | None, **more) -> dict:
+    return dict(
         title=dict(text=title, x=0.01, xanchor="left", font=dict(size=16, color=INK)),
-        height=height, paper_bgcolor=BACKGROUND, plot_bgcolor=BACKGROUND, font=FONT,
-        hoverlabel=dict(bgcolor="#ffffff", font_size=12, align="left"),
+        height=height, paper_bgcolor=BACKGROUND, plot_bgcolor=BACKGROUND, font=dict(FONT),
+        hoverlabel=dict(bgcolor="#ffffff", font=dict(size=12), align="left"),
         meta={"ttr_panel": kind}, **more)
 
 
-def _update_from(fig, new: go.Figure, kind: str, who: str) -> None:
-    """Copy data and layout of ``new`` (made by the same builder) into ``fig``: trace count, order and meta stay."""
+def _managed(layout: dict) -> dict:
+    """The layout properties ``update_*`` keep up to date (height and width stay as they are)."""
+    return {k: v for k, v in layout.items() if k not in ("height", "width", "template")}
+
+
+def _figure(traces: list[dict], layout: dict) -> go.Figure:
+    fig = go.Figure(data=traces, layout=layout)
+    _remember(fig, traces, _managed(layout))
+    return fig
+
+
+def _update(fig, traces: list[dict], layout: dict, kind: str, who: str) -> None:
+    """Make ``fig`` (made by ``<kind>_figure``) show ``traces``/``layout``: trace count, order and meta stay."""
     meta = fig.layout.meta if isinstance(fig.layout.meta, dict) else {}
-    if meta.get("ttr_panel") != kind or [t.meta for t in fig.data] != [t.meta for t in new.data]:
+    if meta.get("ttr_panel") != kind or [t.meta for t in fig.data] != [t["meta"] for t in traces]:
         raise TTRError(f"{who}: this figure was not made by {kind}_figure (its traces differ); make a new one")
-    batch = getattr(fig, "batch_update", None)
-    with (batch() if callable(batch) else contextlib.nullcontext()):
-        for old, fresh in zip(fig.data, new.data):
-            data = {k: v for k, v in fresh.to_plotly_json().items() if k not in ("type", "meta", "uid")}
-            old.update(data, overwrite=True)
-        lay = {k: v for k, v in new.layout.to_plotly_json().items() if k not in ("template", "height", "width")}
-        fig.layout.update(lay, overwrite=True)
+    _apply(fig, traces, _managed(layout))
 
 
 # --------------------------------------------------------------------------------------------- hand
@@ -149,8 +158,8 @@ def _hand_parts(state: GameState, seat: int, title: str | None):
     top = max(6, max(counts, default=0)) * 1.22
     under = -0.16 * top
     hover = [_card_words(k, n) for k, n in zip(kinds, counts)]
-    bar = go.Bar(
-        x=labels, y=counts, meta="hand", name="cards", showlegend=False,
+    bar = dict(
+        type="bar", x=labels, y=counts, meta="hand", name="cards", showlegend=False,
         marker=dict(color=[CARD_FILL[k] for k in kinds], line=dict(color=INK, width=1.5),
                     pattern=dict(shape=["+" if k == LOCO else "" for k in kinds],
                                  fgcolor=LOCO_PATTERN["fgcolor"], size=LOCO_PATTERN["size"],
@@ -158,8 +167,9 @@ def _hand_parts(state: GameState, seat: int, title: str | None):
         text=[str(n) for n in counts], textposition="outside", cliponaxis=False,
         textfont=dict(size=16, color=[INK if n else "#9a9a9a" for n in counts]),
         hovertext=hover, hoverinfo="text", width=0.72)
-    marks = go.Scatter(
-        x=labels, y=[under * 0.5] * len(kinds), meta="symbols", name="card shapes", showlegend=False,
+    marks = dict(
+        type="scatter", x=labels, y=[under * 0.5] * len(kinds), meta="symbols", name="card shapes",
+        showlegend=False,
         mode="markers", hovertext=hover, hoverinfo="text",
         marker=dict(symbol=[CARD_MARK[k] for k in kinds], size=15, color=[CARD_FILL[k] for k in kinds],
                     line=dict(color=INK, width=1.5)))
@@ -176,19 +186,22 @@ def hand_figure(state: GameState, seat: int, *, title: str | None = None, height
     Colour-blind safe: the count is written on each bar, the colour's name is the axis label, and the colour's
     shape (as on the board's route markers) sits under the bar; locomotives are dark with a gold cross-hatch.
     """
+    return _figure(*_hand(state, seat, title, height))
+
+
+def _hand(state: GameState, seat: int, title: str | None, height: int | None) -> tuple[list[dict], dict]:
     traces, head, (lo, hi) = _hand_parts(state, seat, title)
-    fig = go.Figure(data=traces)
-    _layout(fig, "hand", title=head, height=height, bargap=0.25,
-            margin=dict(l=40, r=20, t=50, b=40),
-            xaxis=dict(type="category", tickfont=dict(size=13), showgrid=False, fixedrange=True),
-            yaxis=dict(range=[lo, hi], title=dict(text="cards"), dtick=2, gridcolor="#e2dccb", zeroline=True,
-                       zerolinecolor=INK, fixedrange=True))
-    return fig
+    layout = _layout("hand", title=head, height=height, bargap=0.25,
+                     margin=dict(l=40, r=20, t=50, b=40),
+                     xaxis=dict(type="category", tickfont=dict(size=13), showgrid=False, fixedrange=True),
+                     yaxis=dict(range=[lo, hi], title=dict(text="cards"), dtick=2, gridcolor="#e2dccb",
+                                zeroline=True, zerolinecolor=INK, fixedrange=True))
+    return traces, layout
 
 
 def update_hand(fig, state: GameState, seat: int, *, title: str | None = None) -> None:
-    """Redraw a ``hand_figure`` (Figure or FigureWidget) for ``state``/``seat`` in place."""
-    _update_from(fig, hand_figure(state, seat, title=title), "hand", "update_hand")
+    """Redraw a ``hand_figure`` (Figure or FigureWidget) for ``state``/``seat`` in place (only what changed)."""
+    _update(fig, *_hand(state, seat, title, None), "hand", "update_hand")
 
 
 # --------------------------------------------------------------------------------------------- market
@@ -199,6 +212,10 @@ _PILE_X = (6.55, 7.55, 8.55)
 def market_figure(state: GameState, *, title: str | None = None, height: int = 300) -> go.Figure:
     """The face-up cards as tiles numbered 1–5 (the number in ``draw faceup N``), with the train deck, the
     discard pile and the ticket deck beside them. An empty slot (deck and discards ran out) is a blank tile."""
+    return _figure(*_market(state, title, height))
+
+
+def _market(state: GameState, title: str | None, height: int | None) -> tuple[list[dict], dict]:
     state = _check_state(state)
     view = observe(state, 0)    # only public parts are used (market, pile sizes, discards): any seat's view has them
     market = view["market"]
@@ -209,8 +226,8 @@ def market_figure(state: GameState, *, title: str | None = None, height: int = 3
     hover = [f"face-up card {i}: " + ("empty — the deck and the discard pile ran out" if k is None else
                                        ("a locomotive (wild; taking it face up ends your turn)" if k == LOCO
                                         else f"a {CARD_NAMES[k]} card")) for i, k in zip(slots, kinds)]
-    tiles = go.Bar(
-        x=slots, y=[1.4] * len(slots), meta="market", name="face-up cards", showlegend=False, width=0.8,
+    tiles = dict(
+        type="bar", x=slots, y=[1.4] * len(slots), meta="market", name="face-up cards", showlegend=False, width=0.8,
         marker=dict(color=fill, line=dict(color=[EMPTY_EDGE if k is None else INK for k in kinds], width=2),
                     pattern=dict(shape=["+" if k == LOCO else "" for k in kinds],
                                  fgcolor=LOCO_PATTERN["fgcolor"], size=LOCO_PATTERN["size"],
@@ -219,9 +236,9 @@ def market_figure(state: GameState, *, title: str | None = None, height: int = 3
         textangle=0, textfont=dict(size=14, color=["#777777" if k is None else _ink_on(CARD_FILL[k]) for k in kinds]),
         hovertext=hover, hoverinfo="text")
     present = [k is not None for k in kinds]
-    marks = go.Scatter(
-        x=slots, y=[0.45] * len(slots), meta="symbols", name="card shapes", showlegend=False, mode="markers",
-        hovertext=hover, hoverinfo="text",
+    marks = dict(
+        type="scatter", x=slots, y=[0.45] * len(slots), meta="symbols", name="card shapes", showlegend=False,
+        mode="markers", hovertext=hover, hoverinfo="text",
         marker=dict(symbol=[CARD_MARK[k] if k is not None else "circle-open" for k in kinds], size=22,
                     color=[CARD_FILL[k] if k is not None else BACKGROUND for k in kinds],
                     opacity=[1 if p else 0 for p in present],
@@ -230,8 +247,8 @@ def market_figure(state: GameState, *, title: str | None = None, height: int = 3
     v = get_variant(state.variant)
     ticket_deck = view["ticket_deck_sizes"].get(v.settings.ticket_deck, 0)
     discard_words = ", ".join(f"{n} {name}" for name, n in view["discard"].items()) or "nothing"
-    piles = go.Bar(
-        x=list(_PILE_X), y=[1.4] * 3, meta="piles", name="piles", showlegend=False, width=0.8,
+    piles = dict(
+        type="bar", x=list(_PILE_X), y=[1.4] * 3, meta="piles", name="piles", showlegend=False, width=0.8,
         marker=dict(color=[CARD_BACK if deck else BACKGROUND, "#b9b3a3" if discard else BACKGROUND,
                            "#efe6cf" if ticket_deck else BACKGROUND],
                     line=dict(color=[INK, INK, INK], width=2),
@@ -244,25 +261,29 @@ def market_figure(state: GameState, *, title: str | None = None, height: int = 3
                    f"the deck runs out",
                    f"destination tickets left to draw: {ticket_deck}"],
         hoverinfo="text")
-    fig = go.Figure(data=[tiles, marks, piles])
     head = title if title is not None else "Face-up cards — take one with <i>draw faceup N</i>"
-    _layout(fig, "market", title=head, height=height, bargap=0.1, margin=dict(l=20, r=20, t=50, b=45),
-            xaxis=dict(tickvals=slots + list(_PILE_X),
-                       ticktext=[f"<b>{i}</b>" for i in slots] + ["deck", "discard", "tickets"],
-                       tickfont=dict(size=15), range=[0.45, 9.05], showgrid=False, zeroline=False, fixedrange=True),
-            yaxis=dict(visible=False, range=[0, 1.5], fixedrange=True))
-    return fig
+    layout = _layout("market", title=head, height=height, bargap=0.1, margin=dict(l=20, r=20, t=50, b=45),
+                     xaxis=dict(tickvals=slots + list(_PILE_X),
+                                ticktext=[f"<b>{i}</b>" for i in slots] + ["deck", "discard", "tickets"],
+                                tickfont=dict(size=15), range=[0.45, 9.05], showgrid=False, zeroline=False,
+                                fixedrange=True),
+                     yaxis=dict(visible=False, range=[0, 1.5], fixedrange=True))
+    return [tiles, marks, piles], layout
 
 
 def update_market(fig, state: GameState, *, title: str | None = None) -> None:
-    """Redraw a ``market_figure`` in place."""
-    _update_from(fig, market_figure(state, title=title), "market", "update_market")
+    """Redraw a ``market_figure`` in place (only what changed)."""
+    _update(fig, *_market(state, title, None), "market", "update_market")
 
 
 # --------------------------------------------------------------------------------------------- trains
 
 def trains_figure(state: GameState, *, title: str | None = None, height: int | None = None) -> go.Figure:
     """Trains left per player (public), with a dashed line at the final-round trigger (``settings.end_trains``)."""
+    return _figure(*_trains(state, title, height))
+
+
+def _trains(state: GameState, title: str | None, height: int | None) -> tuple[list[dict], dict]:
     state = _check_state(state)
     v = get_variant(state.variant)
     st = v.settings
@@ -276,40 +297,40 @@ def trains_figure(state: GameState, *, title: str | None = None, height: int | N
                      f" ({st.trains - p['trains']} on the board)")
     colours = [_player_hex(i) for i in range(state.n_players)]
     rows = list(range(len(names)))
-    bars = go.Bar(
-        y=rows, x=left, orientation="h", meta="trains", name="trains left", showlegend=False,
+    bars = dict(
+        type="bar", y=rows, x=left, orientation="h", meta="trains", name="trains left", showlegend=False,
         marker=dict(color=colours, line=dict(color=INK, width=1.2),
                     pattern=dict(shape=["", "/", ".", "x", "-"][:state.n_players] + [""] * max(0, state.n_players - 5),
                                  fgcolor="#ffffff", size=7, solidity=0.15)),
         text=[str(n) for n in left], textposition="outside", cliponaxis=False, textfont=dict(size=14),
         hovertext=hover, hoverinfo="text", width=0.7)
     rule = v.rule("USA-END-1")
-    end = go.Scatter(
-        x=[st.end_trains, st.end_trains], y=[-0.5, len(names) - 0.5], meta="end", mode="lines",
+    end = dict(
+        type="scatter", x=[st.end_trains, st.end_trains], y=[-0.5, len(names) - 0.5], meta="end", mode="lines",
         name=f"final round when a player has ≤ {st.end_trains} trains ({rule})",
         line=dict(color="#b3261e", width=2.5, dash="dash"), hoverinfo="text",
         hovertext=f"When a player ends a turn with {st.end_trains} or fewer trains, every player gets one final "
                   f"turn ({rule})", showlegend=True)
-    fig = go.Figure(data=[bars, end])
     head = title if title is not None else "Trains left"
     if state.phase == "last_round":
         head += f" — final round, {_plural(state.final_turns_left, 'turn')} left"
     elif state.phase == "over":
         head += " — the game is over"
-    _layout(fig, "trains", title=head, height=height or 90 + 42 * state.n_players,
-            margin=dict(l=20, r=30, t=50, b=30), bargap=0.3,
-            xaxis=dict(range=[0, st.trains + 2], dtick=5, gridcolor="#e2dccb", zeroline=True, zerolinecolor=INK,
-                       fixedrange=True),
-            yaxis=dict(range=[len(names) - 0.45, -0.55], tickvals=rows, ticktext=names, ticklabelstandoff=6,
-                       tickfont=dict(size=13), showgrid=False, zeroline=False, fixedrange=True),
-            legend=dict(orientation="h", x=1, xanchor="right", y=1.02, yanchor="bottom", font=dict(size=11),
-                        bgcolor="rgba(0,0,0,0)"))
-    return fig
+    layout = _layout("trains", title=head, height=height or 90 + 42 * state.n_players,
+                     margin=dict(l=20, r=30, t=50, b=30), bargap=0.3,
+                     xaxis=dict(range=[0, st.trains + 2], dtick=5, gridcolor="#e2dccb", zeroline=True,
+                                zerolinecolor=INK, fixedrange=True),
+                     yaxis=dict(range=[len(names) - 0.45, -0.55], tickvals=rows, ticktext=names,
+                                ticklabelstandoff=6, tickfont=dict(size=13), showgrid=False, zeroline=False,
+                                fixedrange=True),
+                     legend=dict(orientation="h", x=1, xanchor="right", y=1.02, yanchor="bottom",
+                                 font=dict(size=11), bgcolor="rgba(0,0,0,0)"))
+    return [bars, end], layout
 
 
 def update_trains(fig, state: GameState, *, title: str | None = None) -> None:
-    """Redraw a ``trains_figure`` in place (same number of players)."""
-    _update_from(fig, trains_figure(state, title=title, height=fig.layout.height), "trains", "update_trains")
+    """Redraw a ``trains_figure`` in place (same number of players; only what changed)."""
+    _update(fig, *_trains(state, title, None), "trains", "update_trains")
 
 
 # --------------------------------------------------------------------------------------------- score
@@ -365,13 +386,17 @@ def score_figure(sheet, *, title: str | None = None, height: int | None = None) 
     bonus and other points to the right of zero, failed tickets to the left. A triangle under each bar points at
     the net total, which is written after the bar; the winner has a star. Works on a final sheet and on
     "if it ended now" sheets (``sheet.final`` False)."""
+    return _figure(*_score(sheet, title, height))
+
+
+def _score(sheet, title: str | None, height: int | None) -> tuple[list[dict], dict]:
     players, names, values, hovers = _score_parts(sheet)
     rows = list(range(len(players)))
     traces = []
     for key, label, colour, pattern in SEGMENTS:
         vals = values[key]
-        traces.append(go.Bar(
-            y=rows, x=vals, orientation="h", meta=key, name=label, legendgroup=key,
+        traces.append(dict(
+            type="bar", y=rows, x=vals, orientation="h", meta=key, name=label, legendgroup=key,
             showlegend=key != "extras" or any(vals),
             marker=dict(color=colour, line=dict(color="#ffffff", width=1),
                         pattern=dict(shape=pattern, fgcolor="rgba(255,255,255,0.55)", size=7, solidity=0.3)),
@@ -386,37 +411,38 @@ def score_figure(sheet, *, title: str | None = None, height: int | None = None) 
                                      for i in range(len(players))] + [10])
     pad = span * 0.03
     colours = [_player_hex(p.seat) for p in players]
-    traces.append(go.Scatter(
-        y=[r + 0.43 for r in rows], x=totals, meta="total", name="net total", mode="markers",
+    traces.append(dict(
+        type="scatter", y=[r + 0.43 for r in rows], x=totals, meta="total", name="net total", mode="markers",
         marker=dict(symbol="triangle-up", size=15, color=colours, line=dict(color=INK, width=1.5)),
         hovertext=[f"{p.name}: total {p.total}" for p in players], hoverinfo="text"))
-    traces.append(go.Scatter(
-        y=rows, x=[r + pad for r in right], meta="labels", name="totals", mode="text", showlegend=False,
+    traces.append(dict(
+        type="scatter", y=rows, x=[r + pad for r in right], meta="labels", name="totals", mode="text", showlegend=False,
         text=[f"<b>= {_minus(p.total)}</b>" + ("  ★ winner" if p.seat in sheet.winners else "") for p in players],
         textposition="middle right", textfont=dict(size=15, color=INK), hoverinfo="skip"))
-    fig = go.Figure(data=traces)
     final = getattr(sheet, "final", True)
     head = title if title is not None else ("Final score" if final else "Score if the game ended now")
     lows = [values["tickets-"][i] + min(0, values["extras"][i]) for i in range(len(players))]
     lo = min(lows + [0]) - pad * 2
     label = 0.2      # the total's label takes about a fifth of an 800-pixel-wide plot: keep room for it
     hi = (max(right) + pad - label * lo) / (1 - label)
-    _layout(fig, "score", title=head, height=height or 150 + 52 * len(players), barmode="relative",
-            margin=dict(l=20, r=20, t=80, b=70),
-            xaxis=dict(range=[lo, hi], title=dict(text="points"), gridcolor="#e2dccb", zeroline=True,
-                       zerolinecolor=INK, zerolinewidth=2, fixedrange=True),
-            yaxis=dict(range=[len(rows) - 0.4, -0.6], tickvals=rows, ticktext=names, tickfont=dict(size=14),
-                       ticklabelstandoff=6, showgrid=False, zeroline=False, fixedrange=True),
-            legend=dict(orientation="h", x=0, xanchor="left", y=-0.2, yanchor="top", font=dict(size=12),
-                        traceorder="normal", bgcolor="rgba(0,0,0,0)"),
-            annotations=[dict(text=html.escape(_winner_words(sheet)), xref="paper", yref="paper", x=0, y=1.0,
-                              xanchor="left", yanchor="bottom", showarrow=False, font=dict(size=12, color="#555555"))])
-    return fig
+    layout = _layout("score", title=head, height=height or 150 + 52 * len(players), barmode="relative",
+                     margin=dict(l=20, r=20, t=80, b=70),
+                     xaxis=dict(range=[lo, hi], title=dict(text="points"), gridcolor="#e2dccb", zeroline=True,
+                                zerolinecolor=INK, zerolinewidth=2, fixedrange=True),
+                     yaxis=dict(range=[len(rows) - 0.4, -0.6], tickvals=rows, ticktext=names,
+                                tickfont=dict(size=14), ticklabelstandoff=6, showgrid=False, zeroline=False,
+                                fixedrange=True),
+                     legend=dict(orientation="h", x=0, xanchor="left", y=-0.2, yanchor="top",
+                                 font=dict(size=12), traceorder="normal", bgcolor="rgba(0,0,0,0)"),
+                     annotations=[dict(text=html.escape(_winner_words(sheet)), xref="paper", yref="paper", x=0,
+                                       y=1.0, xanchor="left", yanchor="bottom", showarrow=False,
+                                       font=dict(size=12, color="#555555"))])
+    return traces, layout
 
 
 def update_score(fig, sheet, *, title: str | None = None) -> None:
-    """Redraw a ``score_figure`` in place (same number of players)."""
-    _update_from(fig, score_figure(sheet, title=title, height=fig.layout.height), "score", "update_score")
+    """Redraw a ``score_figure`` in place (same number of players; only what changed)."""
+    _update(fig, *_score(sheet, title, None), "score", "update_score")
 
 
 # --------------------------------------------------------------------------------------------- HTML

@@ -74,6 +74,7 @@ class BoardWidget:
     def __init__(self, m, *, n_players: int | None = None, on_click: Callable[[str], None] | None = None,
                  on_city: Callable[[str], None] | None = None, height: int = 560, title: str | None = None):
         from ..render import board_figure, trace_index
+        from ..render.board import as_figure_widget
         self.map = m
         self.n_players = n_players
         if n_players is None:
@@ -82,8 +83,8 @@ class BoardWidget:
         else:
             self._names = [seat_name(i) for i in range(n_players)]
             self._colours = PLAYER_COLOURS[:n_players]
-        self.fig = go.FigureWidget(board_figure(m, player_names=self._names, player_colours=self._colours,
-                                                height=height, title=title))
+        self.fig = as_figure_widget(board_figure(m, player_names=self._names, player_colours=self._colours,
+                                                 height=height, title=title))
         self.routes_trace = self.fig.data[trace_index(self.fig, "routes")]
         self._on_click = on_click
         self._last_key: Any = None
@@ -94,12 +95,9 @@ class BoardWidget:
         if on_city is not None:
             self.fig.data[trace_index(self.fig, "cities")].on_click(self._city_clicked)
         if on_click is not None:
+            # the selected route's marker grows, the others fade: board_figure gives the "routes" trace plotly's
+            # selection styles, so a selection (``select``) costs one small property change, not a redraw
             self.routes_trace.on_click(self._clicked)
-            # the selected route's marker grows, the others fade (plotly's own selection styling: a click
-            # selection costs one small property change instead of a board redraw)
-            with self.fig.batch_update():
-                self.routes_trace.selected = dict(marker=dict(size=24, opacity=1.0))
-                self.routes_trace.unselected = dict(marker=dict(opacity=0.4))
 
     def _clicked(self, trace, points, selector) -> None:
         ids = list(trace.customdata or ())

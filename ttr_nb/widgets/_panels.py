@@ -30,7 +30,8 @@ def panels_available() -> bool:
 
 
 def _as_widget(fig) -> go.FigureWidget:
-    return fig if isinstance(fig, go.FigureWidget) else go.FigureWidget(fig)
+    from ..render.board import as_figure_widget     # keeps what the update functions know about the figure
+    return as_figure_widget(fig)
 
 
 class HandPanel:
@@ -61,9 +62,8 @@ class HandPanel:
             if self._fig is None:
                 self._fig = _as_widget(p.hand_figure(state, seat))
                 self.widget.children = [self._fig]
-            else:
-                with self._fig.batch_update():
-                    p.update_hand(self._fig, state, seat)
+            else:                   # only the changed properties, in one update message
+                p.update_hand(self._fig, state, seat)
         else:
             self.html.value = f"<div><b>{esc(seat_name(seat))}'s hand:</b> {esc(hand_text(state.players[seat].hand))}</div>"
         self.updates += 1
@@ -93,9 +93,8 @@ class MarketPanel:
             if self._fig is None:
                 self._fig = _as_widget(p.market_figure(state))
                 self.widget.children = [self._fig]
-            else:
-                with self._fig.batch_update():
-                    p.update_market(self._fig, state)
+            else:                   # only the changed properties, in one update message
+                p.update_market(self._fig, state)
         else:
             from ..cards import CARD_NAMES
             market = ", ".join("—" if c is None else CARD_NAMES[c] for c in state.market)
@@ -142,9 +141,8 @@ class ScorePanel:
             if self._fig is None:
                 self._fig = _as_widget(p.score_figure(sheet))
                 self.widget.children = [self.title, self._fig, self.table]
-            else:
-                with self._fig.batch_update():
-                    p.update_score(self._fig, sheet)
+            else:                   # only the changed properties, in one update message
+                p.update_score(self._fig, sheet)
 
 
 def players_html(state: GameState, seat: int | None) -> str:

@@ -1,0 +1,380 @@
+"""What changes from one variant to another — generated from the variants' data, never typed by hand.
+
+    >>> from ttr_nb.compare import compare_variants
+    >>> table = compare_variants("usa", "europe")
+    >>> table["route points"].values
+    ('1→1, 2→2, 3→4, 4→7, 5→10, 6→15', '1→1, 2→2, 3→4, 4→7, 6→15, 8→21')
+    >>> table["route points"].rules
+    ('USA-CLAIM-9', 'EU-CLAIM-2/USA-CLAIM-9')
+
+Every row is computed from what the engine itself uses: the variant's ``Settings`` (trains, points table, setup
+deals, where returned tickets go, end trigger, tie-break chain ...), its ``features`` (tunnels, ferries,
+stations: their own one-line description, the extra turn actions and pending steps they add, and the score lines
+they write — found by scoring a fresh game), and its map (``Map.summary()``: cities, routes, lengths, tunnels,
+ferries, tickets per deck, the train-card deck). Change a setting on a copied ``Variant`` and the table follows.
+
+Rules layer: pure Python (``as_html`` writes plain HTML text; no plotly, no ipywidgets).
+"""
+from __future__ import annotations
+
+import html
+from dataclasses import dataclass
+from typing import Callable, Iterable, Iterator, Sequence
+
+from .variants import Feature, Variant, available_variants, get_variant
+
+__all__ = ["Row", "Comparison", "compare_variants", "as_html", "as_markdown", "interpretations",
+           "interpretations_html"]
+
+
+@dataclass(frozen=True)
+class Row:
+    """One thing the variants may differ in: a value (and the rule id it comes from) per variant."""
+
+    section: str
+    topic: str
+    values: tuple[str, ...]
+    rules: tuple[str, ...]        # "" where no rule id applies (map facts)
+
+    @property
+    def same(self) -> bool:
+        return len(set(self.values)) <= 1
+
+    def to_dict(self, keys: Sequence[str] | None = None) -> dict:
+        keys = keys or [f"v{i}" for i in range(len(self.values))]
+        out = {"section": self.section, "topic": self.topic}
+        for k, value, rule in zip(keys, self.values, self.rules):
+            out[k] = value
+            out[f"{k} rule"] = rule
+        out["same"] = self.same
+        return out
+
+
+@dataclass(frozen=True)
+class Comparison:
+    """The rows of ``compare_variants``: iterate, index by position or by topic (``table["trains"]``)."""
+
+    variants: tuple[Variant, ...]
+    rows: tuple[Row, ...]
+
+    def __iter__(self) -> Iterator[Row]:
+        return iter(self.rows)
+
+    def __len__(self) -> int:
+        return len(self.rows)
+
+    def __getitem__(self, key: int | str) -> Row:
+        if isinstance(key, str):
+            for r in self.rows:
+                if r.topic == key:
+                    return r
+            raise KeyError(f"no row {key!r}; rows: {', '.join(r.topic for r in self.rows)}")
+        return self.rows[key]
+
+    @property
+    def keys(self) -> tuple[str, ...]:
+        return tuple(v.key for v in self.variants)
+
+    def differences(self) -> list[Row]:
+        return [r for r in self.rows if not r.same]
+
+    def to_dicts(self, only_differences: bool = False) -> list[dict]:
+        rows = self.differences() if only_differences else self.rows
+        return [r.to_dict(self.keys) for r in rows]
+
+    def as_html(self, only_differences: bool = False, caption: str | None = None) -> "HTMLText":
+        return as_html(self, only_differences=only_differences, caption=caption)
+
+    def as_markdown(self, only_differences: bool = False) -> str:
+        return as_markdown(self, only_differences=only_differences)
+
+    def _repr_html_(self) -> str:
+        return str(self.as_html())
+
+    def __str__(self) -> str:
+        return self.as_markdown()
+
+
+class HTMLText(str):
+    """HTML that Jupyter displays as HTML; still an ordinary ``str``."""
+
+    def _repr_html_(self) -> str:
+        return str(self)
+
+
+# --------------------------------------------------------------------------------------------- the rows
+
+def _plural(n: int, word: str, words: str | None = None) -> str:
+    return f"{n} {word if n == 1 else (words or word + 's')}"
+
+
+def _join(items: Sequence[str], last: str = "and") -> str:
+    items = list(items)
+    if not items:
+        return "—"
+    if len(items) == 1:
+        return items[0]
+    return f"{', '.join(items[:-1])} {last} {items[-1]}"
+
+
+def _lengths(lengths: Iterable[int]) -> str:
+    """1, 2, 3, 4, 5, 6 → "1–6"; gaps listed: "1–4, 6, 8"."""
+    xs = sorted(set(lengths))
+    runs: list[list[int]] = []
+    for x in xs:
+        if runs and x == runs[-1][-1] + 1:
+            runs[-1].append(x)
+        else:
+            runs.append([x])
+    return ", ".join(f"{r[0]}–{r[-1]}" if len(r) > 2 else ", ".join(map(str, r)) for r in runs)
+
+
+def _deck_words(name: str) -> str:
+    return {"regular": "regular"}.get(name, name)
+
+
+def _deals(deals) -> str:
+    return " + ".join(f"{n} {_deck_words(d)}" for d, n in deals)
+
+
+def _returns(where: str) -> str:
+    return {"bottom": "to the bottom of the ticket deck", "out": "out of the game (back in the box, unseen)"}.get(
+        where, where)
+
+
+def _tie_breaks(v: Variant) -> str:
+    from .scoring import _TIE_BREAKS
+    words = [_TIE_BREAKS[name][1] if name in _TIE_BREAKS else name for name in v.settings.tie_breaks]
+    return "most points, then " + ", then ".join(words) + "; still tied: shared"
+
+
+def _feature_line(f: Feature) -> str:
+    """A feature's own one-line description: the first sentence of its class docstring."""
+    doc = (type(f).__doc__ or "").strip().splitlines()
+    return doc[0].strip().rstrip(".") if doc else f.name
+
+
+def _turn_choices(v: Variant) -> str:
+    base = ["draw train cards", "claim a route", "draw destination tickets"]
+    more = [w for f in v.features for w in getattr(f, "turn_words", ())]
+    return _join(base + more, "or")
+
+
+def _pending_steps(v: Variant) -> str:
+    steps = ["second card (after a first card)", "choose tickets (after drawing)"]
+    steps += [f"{kind.replace('_', ' ')} ({f.name})" for f in v.features for kind in f.pending_kinds]
+    return "; ".join(steps)
+
+
+def _score_lines(v: Variant) -> str:
+    """Score lines the variant adds on top of routes, tickets and the longest path, found by scoring a fresh
+    position — and again after each feature's first legal turn action (e.g. building a station), so the
+    numbers are the ones the scoring code really uses."""
+    from .engine import apply
+    from .errors import TTRError
+    from .positions import position
+    from .scoring import score
+    try:
+        state = position(v, players=v.settings.min_players, seed=0, hands={0: {"red": 3, "locomotive": 3}})
+    except TTRError:          # a variant copied under a new key: the engine plays registered variants only
+        return "(not scored: register the variant to play it)"
+    before = dict(score(state).players[0].extras)
+    if not before:
+        return "—"
+    changes: dict[str, list[str]] = {}
+    for f in v.features:
+        acts = f.turn_actions(v, state, state.current)
+        if not acts:
+            continue
+        after = dict(score(apply(state, acts[0])).players[0].extras)
+        for label, points in before.items():
+            delta = after.get(label, 0) - points
+            if delta:
+                changes.setdefault(label, []).append(f"{delta:+d} per '{acts[0].verb}' action".replace("-", "−"))
+    return "; ".join(f"{label}: {points:+d} at the start" + (f" ({', '.join(changes[label])})" if label in changes else "")
+                     for label, points in before.items())
+
+
+def _deck(v: Variant) -> str:
+    counts = dict(v.map.deck)
+    locos = counts.pop("locomotive", 0)
+    by_n: dict[int, list[str]] = {}
+    for name, n in counts.items():
+        by_n.setdefault(n, []).append(name)
+    parts = [f"{n} × {len(names)} colours" if len(names) > 1 else f"{n} {names[0]}" for n, names in sorted(by_n.items())]
+    if locos:
+        parts.append(f"{locos} locomotives")
+    return f"{sum(dict(v.map.deck).values())} = " + " + ".join(parts)
+
+
+def _tickets_by_deck(s: dict) -> str:
+    decks = s["tickets_by_deck"]
+    pts = s["ticket_points_by_deck"]
+    return " + ".join(f"{n} {_deck_words(d)} ({pts[d]} points)" for d, n in sorted(decks.items(), key=lambda kv: kv[0] != "regular"))
+
+
+def _colours(s: dict) -> str:
+    cols = dict(s["colours"])
+    gray = cols.pop("gray", 0)
+    counts = sorted(set(cols.values()))
+    if len(counts) == 1:
+        text = f"{counts[0]} of each of {len(cols)} colours"
+    else:
+        text = ", ".join(f"{c} {n}" for c, n in cols.items())
+    return f"{text} + {gray} gray"
+
+
+Getter = Callable[[Variant], str]
+
+# (section, topic, value, base rule id or None). The rule id is cited the way each variant cites it
+# (``Variant.rule``): Europe cites USA-CLAIM-9 as "EU-CLAIM-2/USA-CLAIM-9".
+_ROWS: tuple[tuple[str, str, Getter, str | None], ...] = (
+    ("Components", "players", lambda v: f"{v.settings.min_players}–{v.settings.max_players}", "USA-COMP-5"),
+    ("Components", "trains per player", lambda v: str(v.settings.trains), "USA-COMP-2"),
+    ("Components", "train cards", _deck, "USA-COMP-3"),
+    ("Components", "ticket decks", lambda v: _tickets_by_deck(v.map.summary()), "USA-COMP-4"),
+    ("Setup", "starting hand", lambda v: _plural(v.settings.start_hand, "train card"), "USA-SETUP-2"),
+    ("Setup", "face-up cards", lambda v: f"{v.settings.market_size}; {v.settings.market_loco_limit} face-up "
+                                         "locomotives reset them", "USA-DRAW-6"),
+    ("Setup", "setup tickets", lambda v: f"deal {_deals(v.settings.setup_deals)}, keep at least "
+                                         f"{v.settings.setup_min_keep}", "USA-SETUP-3"),
+    ("Setup", "returned setup tickets", lambda v: _returns(v.settings.setup_returns), "USA-SETUP-3"),
+    ("Setup", "undealt tickets", lambda v: (", ".join(f"the undealt {d} tickets leave the game"
+                                                      for d in v.settings.decks_out_after_setup) or "—"), None),
+    ("A turn", "turn choices", _turn_choices, "USA-TURN-1"),
+    ("A turn", "steps inside a turn", _pending_steps, "USA-TURN-1"),
+    ("A turn", "drawing tickets", lambda v: f"draw {v.settings.ticket_draw} from the {v.settings.ticket_deck} deck, "
+                                            f"keep at least {v.settings.ticket_min_keep}; returns "
+                                            f"{_returns('bottom')}", "USA-TICKET-2"),
+    ("A turn", "double routes", lambda v: f"one player never both; both used only with {v.settings.twin_min_players}+ "
+                                          "players", "USA-CLAIM-8"),
+    ("A turn", "special routes and mechanics", lambda v: "; ".join(_feature_line(f) for f in v.features) or "—", None),
+    ("A turn", "route points", lambda v: ", ".join(f"{k}→{p}" for k, p in sorted(v.settings.route_points.items())),
+     "USA-CLAIM-9"),
+    ("End and scoring", "end trigger", lambda v: f"{v.settings.end_trains} or fewer trains left: one more turn each",
+     "USA-END-1"),
+    ("End and scoring", "longest path bonus", lambda v: (f"+{v.settings.longest_bonus} (ties: each)"
+                                                         if v.settings.longest_bonus else "—"), "USA-SCORE-3"),
+    ("End and scoring", "other score lines", _score_lines, None),
+    ("End and scoring", "tie-breaks", _tie_breaks, "USA-SCORE-4"),
+    ("Map", "cities", lambda v: str(v.map.summary()["cities"]), None),
+    ("Map", "routes (tracks)", lambda v: (lambda s: f"{s['routes']} ({s['double_groups']} double routes)")(v.map.summary()),
+     None),
+    ("Map", "route lengths on the map", lambda v: _lengths(v.map.summary()["lengths"]), None),
+    ("Map", "route spaces", lambda v: str(v.map.summary()["total_length"]), None),
+    ("Map", "route colours", lambda v: _colours(v.map.summary()), None),
+    ("Map", "tunnels", lambda v: str(v.map.summary()["tunnels"]), None),
+    ("Map", "ferries", lambda v: (lambda s: f"{s['ferries']} ({s['ferry_locos']} locomotive symbols)"
+                                  if s["ferries"] else "0")(v.map.summary()), None),
+    ("Map", "tickets", lambda v: (lambda s: f"{s['tickets']} worth {s['ticket_points']} points")(v.map.summary()), None),
+)
+
+
+def _rule(v: Variant, base: str | None) -> str:
+    return v.rule(base) if base else ""
+
+
+def compare_variants(*names: str | Variant, only_differences: bool = False) -> Comparison:
+    """Rows comparing two (or more) variants; ``names`` are variant names/aliases or ``Variant`` objects.
+
+    ``only_differences`` keeps the rows whose values differ. Without names: every registered variant.
+    """
+    variants = tuple(get_variant(n) for n in (names or available_variants()))
+    if not variants:
+        raise ValueError("compare_variants: name at least one variant")
+    rows = []
+    for section, topic, getter, base in _ROWS:
+        rows.append(Row(section, topic, tuple(getter(v) for v in variants),
+                        tuple(_rule(v, base) for v in variants)))
+    if only_differences:
+        rows = [r for r in rows if not r.same]
+    return Comparison(variants, tuple(rows))
+
+
+# --------------------------------------------------------------------------------------------- output
+
+def _table(c: Comparison | Iterable[Row]) -> tuple[tuple[str, ...], list[Row]]:
+    if isinstance(c, Comparison):
+        return tuple(v.name for v in c.variants), list(c.rows)
+    rows = list(c)
+    n = len(rows[0].values) if rows else 0
+    return tuple(f"variant {i + 1}" for i in range(n)), rows
+
+
+def as_html(comparison: Comparison | Iterable[Row], only_differences: bool = False,
+            caption: str | None = None) -> HTMLText:
+    """The comparison as an HTML table: one column per variant, rule ids in small print, rows that differ bold."""
+    heads, rows = _table(comparison)
+    if only_differences:
+        rows = [r for r in rows if not r.same]
+    td = "padding:3px 8px;border-bottom:1px solid #ddd;vertical-align:top;text-align:left;"
+    out = ['<table class="ttr-compare" style="border-collapse:collapse;font-size:13px">']
+    if caption:
+        out.append(f'<caption style="text-align:left;font-weight:bold;padding:4px 0">{html.escape(caption)}</caption>')
+    out.append("<thead><tr>" + "".join(f'<th style="{td}border-bottom:2px solid #888">{html.escape(h)}</th>'
+                                       for h in ("", *heads)) + "</tr></thead><tbody>")
+    section = None
+    for r in rows:
+        if r.section != section:
+            section = r.section
+            out.append(f'<tr><td colspan="{len(heads) + 1}" style="{td}background:#eee;font-weight:bold">'
+                       f"{html.escape(section)}</td></tr>")
+        weight = "" if r.same else "font-weight:bold;"
+        cells = [f'<td style="{td}{weight}">{html.escape(r.topic)}</td>']
+        for value, rule in zip(r.values, r.rules):
+            small = f'<br><span style="font-size:11px;color:#666">{html.escape(rule)}</span>' if rule else ""
+            cells.append(f'<td style="{td}{"" if r.same else "background:#fff6d6;"}">{html.escape(value)}{small}</td>')
+        out.append("<tr>" + "".join(cells) + "</tr>")
+    out.append("</tbody></table>")
+    return HTMLText("".join(out))
+
+
+def as_markdown(comparison: Comparison | Iterable[Row], only_differences: bool = False) -> str:
+    heads, rows = _table(comparison)
+    if only_differences:
+        rows = [r for r in rows if not r.same]
+    esc = lambda s: s.replace("|", "\\|")   # noqa: E731
+    lines = ["| | " + " | ".join(esc(h) for h in heads) + " |", "|---" * (len(heads) + 1) + "|"]
+    for r in rows:
+        mark = "" if r.same else " *"
+        lines.append(f"| {esc(r.topic)}{mark} | " + " | ".join(
+            esc(v) + (f" ({rule})" if rule else "") for v, rule in zip(r.values, r.rules)) + " |")
+    return "\n".join(lines)
+
+
+# --------------------------------------------------------------------------------------------- interpretations
+
+def _base_variants(v: Variant) -> list[Variant]:
+    """Variants whose rules ``v`` builds on: those whose rule prefix names ``v.rule_map`` entries (Europe → USA)."""
+    prefixes = []
+    for base_id in v.rule_map:
+        p = base_id.split("-", 1)[0]
+        if p != v.rule_prefix and p not in prefixes:
+            prefixes.append(p)
+    out = []
+    for key in available_variants():
+        other = get_variant(key)
+        if other.rule_prefix in prefixes and other.key != v.key:
+            out.append(other)
+    return out
+
+
+def interpretations(variant: str | Variant) -> list[dict]:
+    """Where the rule books are silent or ambiguous, what ttr_nb does: the variant's own interpretations, then
+    those it inherits from the variant it builds on (cited the variant's way, e.g. "EU-DRAW-1/USA-DRAW-6")."""
+    v = get_variant(variant)
+    rows = [{"rule": rule, "from": v.key, "what ttr_nb does": text} for rule, text in v.interpretations]
+    own = {r["rule"] for r in rows}
+    for base in _base_variants(v):
+        for rule, text in base.interpretations:
+            cited = v.rule(rule)
+            if cited not in own:
+                rows.append({"rule": cited, "from": base.key, "what ttr_nb does": text})
+    return rows
+
+
+def interpretations_html(variant: str | Variant) -> HTMLText:
+    from .analysis import as_html as table_html
+    v = get_variant(variant)
+    return HTMLText(table_html(interpretations(v), caption=f"{v.name}: interpretations (the rule book is silent "
+                                                           "or ambiguous)"))

@@ -1,0 +1,471 @@
+"""Small helpers for the teaching notebooks: the engine's own words, arranged for a reader.
+
+Rules layer: nothing here imports plotly or ipywidgets at module level (``board_of``, ``learner_view`` and
+``history_view`` import them when called). Every text comes from the engine — ``describe``, ``turn_status``,
+the events of ``step`` and the ``IllegalAction`` of ``explain`` — so a notebook shows exactly what the rules
+say, rule ids included.
+
+    >>> from ttr_nb.teaching import try_action
+    >>> from ttr_nb.positions import position
+    >>> s = position("usa", players=3, seed=1, market=["locomotive", "red", "blue", "green", "white"])
+    >>> first = try_action(s, "draw deck")
+    >>> first.ok, first.status
+    (True, 'Blue: take your second card — not a face-up locomotive (USA-DRAW-4).')
+    >>> second = try_action(first.state, "draw faceup 1")
+    >>> second.ok, second.rule
+    (False, 'USA-DRAW-4')
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Iterable, Sequence
+
+from .actions import (Action, Claim, DrawDeck, DrawFaceUp, DrawTickets, KeepTickets, Pass, parse_action,
+                      payment_words)
+from .bots import GreedyBot
+from .cards import CARD_NAMES, LOCO
+from .engine import (Event, board_marks, claim_problem, describe, explain, legal_actions, observe, route_payments,
+                     seat_name, step, turn_status)
+from .errors import TTRError
+from .game import Game
+from .scoring import ScoreSheet
+from .state import GameState
+from .trail import Trail
+from .variants import available_variants, get_variant
+
+__all__ = ["Outcome", "try_action", "walk", "position_text", "seat_view_text", "action_menu", "action_menu_text",
+           "payment_options", "points_table", "who_may_claim", "plies_text", "final_round_turns", "route_cities",
+           "revisited_cities", "trail_text", "longest_simple_path", "ticket_lines", "interpretations",
+           "interpretations_text", "variants_overview", "variants_text", "greedy_game", "cards_text",
+           "board_of", "zoom_to", "learner_view", "history_view", "PLAYVIEW_CLASS", "HISTORYVIEW_CLASS"]
+
+#: CSS classes put on the widget views of the notebooks (the browser test finds them by these).
+PLAYVIEW_CLASS = "ttr-playview"
+HISTORYVIEW_CLASS = "ttr-historyview"
+
+
+# ------------------------------------------------------------------------------------------------ words
+
+def cards_text(counts: Sequence[int] | dict[str, int]) -> str:
+    """'2 red + 1 locomotive' style words for a hand (a count vector or {card name: n}); 'no cards' if empty."""
+    if isinstance(counts, dict):
+        items = [(CARD_NAMES.index(k), n) for k, n in counts.items()]
+    else:
+        items = list(enumerate(counts))
+    parts = []
+    for k, n in sorted(items):
+        if n:
+            name = CARD_NAMES[k]
+            parts.append(f"{n} {name}{'s' if k == LOCO and n != 1 else ''}")
+    return ", ".join(parts) if parts else "no cards"
+
+
+def _plural(n: int, word: str) -> str:
+    return f"{n} {word}{'' if n == 1 else 's'}"
+
+
+def _ticket_words(m, tid: str) -> str:
+    t = m.ticket(tid)
+    return f"{t.id} {t.a}–{t.b} ({t.points})"
+
+
+# ------------------------------------------------------------------------------------------------ one action
+
+@dataclass(frozen=True)
+class Outcome:
+    """What happened when an action was tried: the engine's words for it, or its refusal.
+
+    ``ok``: the action was legal and applied (``state`` is the new state) — else ``state`` is the unchanged one,
+    ``error`` the refusal and ``rule`` its rule id. ``events`` are the rule-relevant things that happened on the
+    way (market reset, reshuffle, final round ...), ``status`` is ``turn_status`` afterwards.
+    """
+
+    action: str
+    ok: bool
+    words: str
+    state: GameState
+    status: str
+    events: tuple[Event, ...] = ()
+    error: TTRError | None = None
+    rule: str | None = None
+
+    @property
+    def event_kinds(self) -> list[str]:
+        return [e.kind for e in self.events]
+
+    def lines(self) -> list[str]:
+        if not self.ok:
+            return [f"⛔ refused: {self.action!r} — {self.error}"]
+        out = [f"✔ {self.words}   [{self.action}]"]
+        out += [f"   · {e}" for e in self.events]
+        out.append(f"   → {self.status}")
+        return out
+
+    def __str__(self) -> str:
+        return "\n".join(self.lines())
+
+    def _repr_pretty_(self, p, cycle) -> None:      # IPython shows the words, not the dataclass
+        p.text(str(self))
+
+
+def try_action(state: GameState, action: Action | str) -> Outcome:
+    """Try ``action`` on ``state`` through the engine: legal → applied (with events and the new status);
+    refused → the ``IllegalAction``/``BadAction`` and its rule id, the state unchanged."""
+    text = str(action).strip()
+    err = explain(state, action)
+    if err is not None:
+        return Outcome(text, False, str(err), state, turn_status(state), (), err, getattr(err, "rule", None))
+    words = describe(state, action)
+    new, events = step(state, action)
+    return Outcome(text, True, words, new, turn_status(new), tuple(events))
+
+
+def walk(state: GameState, actions: Iterable[Action | str]) -> list[Outcome]:
+    """Try several actions in a row; a refused one leaves the state as it was and the walk goes on from there."""
+    out = []
+    for a in actions:
+        o = try_action(state, a)
+        out.append(o)
+        state = o.state
+    return out
+
+
+# ------------------------------------------------------------------------------------------------ positions
+
+def position_text(state: GameState, *, deck_top: int = 0, seats: Sequence[int] | None = None) -> str:
+    """The table as a teacher sees it: status, face-up cards, piles, each player's trains, hand and tickets.
+
+    ``deck_top``: also name the next cards of the deck (hidden in a real game; shown so a reader can follow).
+    ``seats``: the players to list (default all)."""
+    m = get_variant(state.variant).map
+    view = observe(state, None)
+    lines = [turn_status(state)]
+    market = ", ".join(f"{i + 1}:{c if c is not None else '(empty)'}" for i, c in enumerate(view["market"]))
+    lines.append(f"face-up: {market}")
+    piles = f"deck: {_plural(view['deck_size'], 'card')} · discard pile: {_plural(sum(state.discard), 'card')}"
+    if deck_top:
+        top = ", ".join(CARD_NAMES[c] for c in state.deck[:deck_top]) or "nothing"
+        piles += f" · next in the deck: {top}"
+    lines.append(piles)
+    for p in view["players"]:
+        if seats is not None and p["seat"] not in seats:
+            continue
+        tickets = ", ".join(_ticket_words(m, t) for t in p["tickets"]) or "none"
+        lines.append(f"{p['name']:<6} trains {p['trains']:>2} · cards: {cards_text(p['hand'])} · tickets: {tickets}")
+    return "\n".join(lines)
+
+
+def seat_view_text(state: GameState, seat: int) -> str:
+    """What ``observe(state, seat)`` lets one seat see: its own hand and tickets, only counts for the others."""
+    m = get_variant(state.variant).map
+    view = observe(state, seat)
+    lines = [f"What {seat_name(seat)} sees — observe(state, {seat}):"]
+    pend = {p["seat"]: p for p in view["pending"]}
+    for p in view["players"]:
+        if "hand" in p:
+            cards = cards_text(p["hand"])
+            tickets = ", ".join(_ticket_words(m, t) for t in p["tickets"]) or "none yet"
+        else:
+            cards = f"{p['hand_size']} cards (hidden)"
+            tickets = f"{p['ticket_count']} (hidden)"
+        line = f"  {p['name']:<6} cards: {cards} · tickets: {tickets}"
+        q = pend.get(p["seat"])
+        if q is not None and q["kind"] == "choose_tickets":
+            if "data" in q:
+                line += " · choosing from: " + ", ".join(_ticket_words(m, t) for t in q["data"]["offered"])
+            else:
+                line += f" · choosing from {q['offered_count']} tickets (hidden)"
+        lines.append(line)
+    lines.append(f"  face-up: {', '.join(str(c) for c in view['market'])} · deck: {_plural(view['deck_size'], 'card')} "
+                 "(their order is hidden from everyone)")
+    return "\n".join(lines)
+
+
+# ------------------------------------------------------------------------------------------------ the turn
+
+_KINDS = ((DrawDeck, "draw train cards"), (DrawFaceUp, "draw train cards"), (Claim, "claim a route"),
+          (DrawTickets, "draw destination tickets"), (KeepTickets, "keep tickets"), (Pass, "pass"))
+
+
+def _kind_of(action: Action) -> str:
+    for cls, name in _KINDS:
+        if isinstance(action, cls):
+            return name
+    return getattr(action, "verb", "") or type(action).__name__
+
+
+def action_menu(state: GameState, seat: int | None = None) -> dict[str, list[str]]:
+    """``legal_actions(state, seat)`` grouped by the kind of turn (USA-TURN-1), as action texts, in the engine's
+    order: {'draw train cards': [...], 'claim a route': [...], 'draw destination tickets': [...]}."""
+    out: dict[str, list[str]] = {}
+    for a in legal_actions(state, seat):
+        out.setdefault(_kind_of(a), []).append(str(a))
+    return out
+
+
+def action_menu_text(state: GameState, seat: int | None = None, examples: int = 3) -> str:
+    menu = action_menu(state, seat)
+    lines = []
+    for kind, acts in menu.items():
+        more = f", … ({len(acts) - examples} more)" if len(acts) > examples else ""
+        extra = ""
+        if kind == "claim a route":
+            routes = sorted({a.split("claim ", 1)[1].split()[0] for a in acts})
+            extra = f" on {len(routes)} routes"
+        lines.append(f"{kind}: {len(acts)} legal action{'s' if len(acts) != 1 else ''}{extra} — "
+                     f"{', '.join(acts[:examples])}{more}")
+    return "\n".join(lines)
+
+
+# ------------------------------------------------------------------------------------------------ claiming
+
+def payment_options(state: GameState, route_id: str, seat: int | None = None) -> list[tuple[str, str]]:
+    """Every legal way ``seat`` (default: the player to move) can pay for ``route_id`` now, as
+    (action text, words) — the engine's ``route_payments``, kept only where ``explain`` agrees."""
+    v = get_variant(state.variant)
+    seat = state.current if seat is None else seat
+    route = v.map.route(route_id)
+    out = []
+    for pay in route_payments(v, route, state.players[seat].hand):
+        claim = Claim(route=route.id, payment=pay, seat=seat)
+        if explain(state, claim) is None:
+            out.append((str(claim), payment_words(pay)))
+    return out
+
+
+def points_table(variant: str = "usa") -> list[tuple[int, int]]:
+    """(route length, points) from the variant's settings (USA-CLAIM-9)."""
+    return sorted(get_variant(variant).settings.route_points.items())
+
+
+def who_may_claim(state: GameState, route_id: str) -> dict[str, str]:
+    """For every seat: 'may claim' or the engine's reason it may not (route taken, double-route rules
+    USA-CLAIM-7/8, trains USA-CLAIM-4). Cards and whose turn it is are left out: this is about the route."""
+    v = get_variant(state.variant)
+    route = v.map.route(route_id)
+    out = {}
+    for seat in range(state.n_players):
+        problem = claim_problem(v, state, seat, route, None)
+        out[seat_name(seat)] = "may claim" if problem is None else f"may not: {problem[0]} ({v.rule(problem[1])})"
+    return out
+
+
+# ------------------------------------------------------------------------------------------------ games
+
+def plies_text(game: Game, start: int = 0, end: int | None = None, *, claims: bool = True) -> str:
+    """Plies ``start+1 .. end`` of ``game``: the words of each and its events (``claims=False`` hides the routine
+    "X claimed ... for N points" events)."""
+    lines = []
+    for p in game.history[start:end]:
+        lines.append(f"{p.number:>4}. {p.words}")
+        for e in p.events:
+            if claims or e.kind != "claim":
+                lines.append(f"        · {e}")
+    return "\n".join(lines)
+
+
+def final_round_turns(game: Game) -> list[str]:
+    """The players who took a turn after the final round began (USA-END-1), in order, one entry per turn
+    (a two-card draw is one turn)."""
+    start = next((p.number for p in game.history if any(e.kind == "final_round" for e in p.events)), None)
+    if start is None:
+        return []
+    turns = []
+    for p in game.history[start:]:
+        before = game.state_at(p.number - 1)
+        if before.turn != p.state.turn:           # the turn counter moves when a turn ends
+            turns.append(seat_name(p.seat))
+    return turns
+
+
+def greedy_game(players: int = 3, seed: int = 4) -> Game:
+    """A whole seeded game between greedy bots (``GreedyBot(seed=seat)`` in every seat), played to the end."""
+    game = Game("usa", players=players, seed=seed)
+    game.play_bots({s: GreedyBot(seed=s) for s in range(players)})
+    return game
+
+
+# ------------------------------------------------------------------------------------------------ scoring
+
+def route_cities(variant: str, route_ids: Sequence[str], start: str | None = None) -> list[str]:
+    """The cities along consecutive routes (a path or trail), beginning at ``start`` (default: the end of the
+    first route not shared with the second)."""
+    m = get_variant(variant).map
+    routes = [m.route(r) for r in route_ids]
+    if not routes:
+        return [start] if start else []
+    if start is None:
+        first = routes[0]
+        if len(routes) > 1 and first.a in (routes[1].a, routes[1].b) and first.b not in (routes[1].a, routes[1].b):
+            start = first.b
+        else:
+            start = first.a
+    cities = [start]
+    for r in routes:
+        here = cities[-1]
+        if here == r.a:
+            cities.append(r.b)
+        elif here == r.b:
+            cities.append(r.a)
+        else:
+            raise TTRError(f"route {r.id} ({r.a}–{r.b}) does not start at {here}: the routes are not consecutive")
+    return cities
+
+
+def revisited_cities(trail: Trail) -> list[str]:
+    """Cities a trail passes through more than once (a closed loop's start counts once), sorted."""
+    cities = list(trail.cities)
+    if len(cities) > 1 and cities[0] == cities[-1]:
+        cities = cities[:-1]
+    return sorted({c for c in cities if cities.count(c) > 1})
+
+
+def trail_text(trail: Trail) -> str:
+    if not trail.routes:
+        return "no routes"
+    again = revisited_cities(trail)
+    note = f"; passes through {', '.join(again)} twice" if again else ""
+    return (f"{' → '.join(trail.cities)} — {trail.length} trains, {len(trail.routes)} routes "
+            f"({' '.join(trail.routes)}){note}")
+
+
+def longest_simple_path(state: GameState, seat: int) -> int:
+    """Trains on the longest path of ``seat``'s routes that never visits a city twice — NOT the rule (the rule
+    counts trails, USA-SCORE-3), shown for contrast."""
+    v = get_variant(state.variant)
+    adj: dict[str, list[tuple[str, int, str]]] = {}
+    for r in v.map.routes:
+        if state.claims[r.index] == seat:
+            adj.setdefault(r.a, []).append((r.b, r.length, r.id))
+            adj.setdefault(r.b, []).append((r.a, r.length, r.id))
+    best = 0
+
+    def go(city: str, seen: set[str], length: int) -> None:
+        nonlocal best
+        best = max(best, length)
+        for other, n, _rid in adj.get(city, ()):
+            if other not in seen:
+                seen.add(other)
+                go(other, seen, length + n)
+                seen.discard(other)
+
+    for city in sorted(adj):
+        go(city, {city}, 0)
+    return best
+
+
+def ticket_lines(sheet: ScoreSheet, seat: int, variant: str = "usa") -> list[str]:
+    """One line per ticket of ``seat`` in a score sheet: ✓/✗, points ±, and the path of routes that completes it."""
+    out = []
+    for t in sheet.players[seat].tickets:
+        if t.completed:
+            path = " → ".join(route_cities(variant, t.path, t.a)) if t.path else t.a
+            out.append(f"✓ {t.a}–{t.b}: {t.value:+d}  via {path} ({' '.join(t.path)})")
+        else:
+            out.append(f"✗ {t.a}–{t.b}: {t.value:+d}  (no path of own routes joins them)")
+    return out
+
+
+# ------------------------------------------------------------------------------------------------ variants
+
+def interpretations(variant: str = "usa") -> list[tuple[str, str]]:
+    """(rule id, what ttr_nb does) where the rule book is silent or ambiguous."""
+    return list(get_variant(variant).interpretations)
+
+
+def interpretations_text(variant: str = "usa", width: int = 110) -> str:
+    import textwrap
+    lines = []
+    for rule, text in interpretations(variant):
+        body = textwrap.wrap(text, width - 14)
+        lines.append(f"{rule:<12}  {body[0]}")
+        lines += [" " * 14 + b for b in body[1:]]
+    return "\n".join(lines)
+
+
+def variants_overview() -> list[dict[str, Any]]:
+    """One row per shipped variant: key, name, map, players, whether its board is PROVISIONAL (and why), and
+    how many interpretations it lists."""
+    rows = []
+    for key in available_variants():
+        v = get_variant(key)
+        m = v.map
+        st = v.settings
+        rows.append({"key": v.key, "name": v.name, "map": m.name, "players": f"{st.min_players}–{st.max_players}",
+                     "cities": len(m.cities), "routes": len(m.routes), "tickets": len(m.tickets),
+                     "provisional": bool(m.provisional), "provisional_note": m.provisional_note or "",
+                     "rule_prefix": v.rule_prefix, "interpretations": len(v.interpretations),
+                     "description": v.description})
+    return rows
+
+
+def variants_text() -> str:
+    lines = []
+    for r in variants_overview():
+        status = f"PROVISIONAL board — {r['provisional_note']}" if r["provisional"] else "board data confirmed"
+        lines.append(f"{r['key']:<8} {r['name']} · {r['players']} players · {r['cities']} cities, {r['routes']} "
+                     f"routes, {r['tickets']} tickets · rule ids {r['rule_prefix']}-… · {status}")
+    return "\n".join(lines)
+
+
+# ------------------------------------------------------------------------------------------------ pictures & views
+# (plotly / ipywidgets are imported only here, when called)
+
+def board_of(state: GameState, *, highlight: Sequence[tuple[str, Sequence[str]]] = (), trail: Sequence[str] = (),
+             title: str | None = None, height: int = 560, focus: Sequence[str] = (), margin: float = 3.0):
+    """A static board figure (``go.Figure``) of ``state``: owners in player colours, closed twins faded
+    (USA-CLAIM-8), stations, plus ``highlight`` layers and a ``trail`` drawn step by step.
+
+    ``focus``: city names to zoom on (the view keeps the board's proportions; ``margin`` is the room around
+    them in board units). Pan or double-click the plot to see the whole board."""
+    from .cards import PLAYER_COLOURS
+    from .render import board_figure
+    v = get_variant(state.variant)
+    marks = board_marks(state)
+    names = [seat_name(i) for i in range(state.n_players)]
+    fig = board_figure(v.map, owners=marks["owners"], closed=marks["closed"], stations=marks["stations"],
+                       player_names=names, player_colours=PLAYER_COLOURS[:state.n_players],
+                       highlight=list(highlight), trail=list(trail), title=title, height=height)
+    if focus:
+        zoom_to(fig, focus, margin)
+    return fig
+
+
+def zoom_to(fig, cities: Sequence[str], margin: float = 3.0) -> None:
+    """Set a board figure's axis ranges around ``cities`` (in place), keeping the full board's aspect ratio."""
+    from .render import trace_index
+    t = fig.data[trace_index(fig, "cities")]
+    where = {str(c): (x, y) for c, x, y in zip(t.customdata, t.x, t.y)}
+    missing = [c for c in cities if c not in where]
+    if missing:
+        raise TTRError(f"zoom_to: no city {missing[0]!r} on this board")
+    xs = [where[c][0] for c in cities]
+    ys = [where[c][1] for c in cities]
+    x0, x1 = min(xs) - margin, max(xs) + margin
+    y0, y1 = min(ys) - margin, max(ys) + margin
+    fx0, fx1 = fig.layout.xaxis.range
+    fy0, fy1 = fig.layout.yaxis.range
+    ratio = (fx1 - fx0) / (fy1 - fy0)               # width / height of the whole board
+    if (x1 - x0) / (y1 - y0) < ratio:               # too narrow: widen around the centre
+        cx, w = (x0 + x1) / 2, (y1 - y0) * ratio
+        x0, x1 = cx - w / 2, cx + w / 2
+    else:                                           # too flat: heighten
+        cy, h = (y0 + y1) / 2, (x1 - x0) / ratio
+        y0, y1 = cy - h / 2, cy + h / 2
+    fig.update_layout(xaxis_range=[x0, x1], yaxis_range=[y0, y1])
+
+
+def learner_view(players: int = 3, seed: int = 11, bots: str = "greedy", **kwargs):
+    """A ``PlayView`` for a learner: you are Blue (seat 0), greedy bots play the other seats."""
+    from .widgets import play
+    view = play("usa", players=players, seed=seed, bots=bots, **kwargs)
+    view.widget.add_class(PLAYVIEW_CLASS)
+    return view
+
+
+def history_view(game: Game, ply: int | None = 0, **kwargs):
+    """A ``HistoryView`` over ``game`` starting at ``ply`` (default the start position)."""
+    from .widgets import HistoryView
+    view = HistoryView(game, ply=ply, **kwargs)
+    view.widget.add_class(HISTORYVIEW_CLASS)
+    return view
