@@ -314,7 +314,6 @@ def play_state(variant: str, n: int, seed: int = 0) -> GameState:
 
 @pytest.mark.parametrize("variant,n", CASES, ids=CASE_IDS)
 def test_no_tickets_left_means_no_ticket_draw(variant, n):
-    v = get_variant(variant)
     s = play_state(variant, n)
     gone = tuple(t for _, ids in s.ticket_decks for t in ids)
     s = replace_fields(s, ticket_decks=tuple((name, ()) for name, _ in s.ticket_decks), tickets_out=s.tickets_out + gone)

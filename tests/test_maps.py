@@ -542,7 +542,7 @@ def test_values_can_be_built_by_hand():
 
 def test_shipped_map_fuzz_never_crashes(tmp_path):
     """Any single-field damage gives MapError (never a bare KeyError/TypeError) and check_map_file agrees."""
-    hypothesis = pytest.importorskip("hypothesis")
+    pytest.importorskip("hypothesis")
     from hypothesis import HealthCheck, given, settings, strategies as st
 
     base = usa_doc()

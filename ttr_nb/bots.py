@@ -13,7 +13,7 @@ from typing import Protocol, Sequence
 
 from .actions import Action, Claim, DrawDeck, DrawFaceUp, DrawTickets, KeepTickets
 from .cards import CARD_NAMES, COLOURS, GRAY, LOCO
-from .engine import claimable_routes, draw_actions, legal_actions, route_payments, seat_name
+from .engine import claimable_routes, draw_actions, legal_actions, route_payments
 from .errors import TTRError
 from .rng import Counter
 from .state import FREE, GameState

@@ -22,10 +22,10 @@ from typing import Iterable, Sequence
 
 from .actions import (Action, Claim, DrawDeck, DrawFaceUp, DrawTickets, KeepTickets, Pass, Payment,
                       parse_action, payment_words)
-from .cards import CARD_NAMES, COLOURS, GRAY, LOCO, PLAYER_COLOURS
+from .cards import CARD_NAMES, GRAY, LOCO, PLAYER_COLOURS
 from .errors import BadAction, IllegalAction, StateError, TTRError
 from .rng import shuffled
-from .state import FREE, GameState, Pending, PlayerState, build, pairs_get, replace_fields
+from .state import FREE, GameState, Pending, PlayerState, build, replace_fields
 from .variants import Variant, get_variant
 
 

@@ -4,11 +4,11 @@ the end it answers "what if the game ended now".
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Sequence
 
 from .engine import seat_name
-from .state import FREE, GameState
+from .state import GameState
 from .trail import Trail, longest_trail
 from .variants import Variant, get_variant
 
