@@ -38,7 +38,7 @@ class RandomBot:
     the kind. (Uniform over all actions would almost always claim: one route has many legal payments.)
 
     The kinds are tried in a random order and the first available one is taken — the same distribution as
-    listing the available kinds first, without scanning every route on every turn.
+    listing the available kinds first, without looking for claimable routes on every turn.
     """
 
     def __init__(self, seed: int = 0):
@@ -61,8 +61,9 @@ class RandomBot:
                 if opts:
                     return opts[r.index(len(opts))], "draws a train card at random"
             elif kind == "claim":
-                route = _random_claimable(v, state, seat, r)
-                if route is not None:
+                routes = claimable_routes(v, state, seat, affordable_only=True)
+                if routes:
+                    route = routes[r.index(len(routes))]
                     pays = route_payments(v, route, state.players[seat].hand)
                     return (Claim(route=route.id, payment=pays[r.index(len(pays))], seat=seat),
                             f"claims {route.a}–{route.b} at random")
@@ -75,38 +76,6 @@ class RandomBot:
                     return extra[r.index(len(extra))], "picks a variant action at random"
         acts = legal_actions(state, seat)
         return acts[0], "nothing else is possible"
-
-
-def _random_claimable(v: Variant, state: GameState, seat: int, r: Counter):
-    """A route drawn uniformly from those ``seat`` can claim and pay for now, or None.
-
-    Rejection sampling over all routes first (cheap when many are claimable); after 8 misses a full scan
-    (``claimable_routes``). Both stages pick uniformly from the same set, so the result is uniform either way;
-    a test checks the quick per-route test against ``claimable_routes``."""
-    t = v.route_table
-    n = len(t.routes)
-    player = state.players[seat]
-    hand, trains, claims = player.hand, player.trains, state.claims
-    small = state.n_players < v.settings.twin_min_players
-    for _ in range(8):
-        i = r.index(n)
-        if claims[i] == FREE and t.length[i] <= trains and _affordable(t, i, hand) and not any(
-                claims[j] == seat or (small and claims[j] != FREE) for j in t.twins[i]):
-            return t.routes[i]
-    options = claimable_routes(v, state, seat, affordable_only=True)
-    return options[r.index(len(options))] if options else None
-
-
-def _affordable(t, i: int, hand) -> bool:
-    """Some legal payment for route ``i`` exists in ``hand`` (same test as engine.claimable_routes)."""
-    length = t.length[i]
-    locos = hand[LOCO]
-    c = t.colour[i]
-    have = max(hand[:LOCO]) if c < 0 else hand[c]
-    m = t.min_locos[i]
-    if m:
-        return locos >= m and min(have, length - m) + locos >= length and (have > 0 or locos >= length)
-    return locos >= length or (have > 0 and have + locos >= length)
 
 
 # ---------------------------------------------------------------------------------------------
