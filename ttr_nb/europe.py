@@ -34,6 +34,7 @@ from .cards import CARD_NAMES, LOCO
 from .errors import BadAction, IllegalAction, MapError, TTRError
 from .scoring import owned_edges, ticket_results
 from .state import FREE, GameState, Pending, pairs_set
+from .usa import USA_INTERPRETATIONS
 from .variants import Feature, Settings, Variant, get_variant, register
 
 MAX_STATIONS = 3            # EU-COMP-2 / EU-STATION-2
@@ -855,6 +856,17 @@ EUROPE = register(Variant(
         "USA-SCORE-1": "EU-SCORE-1", "USA-SCORE-2": "EU-SCORE-1", "USA-SCORE-3": "EU-SCORE-2", "USA-SCORE-4": "EU-SCORE-3",
     },
     description="Europe 1901: ferries, tunnels, train stations and long tickets.",
+    interpretations=(
+        ("EU-TUNNEL-2", "A tunnel paid with a colour plus locomotives matches that colour (and locomotives); a gray "
+                        "tunnel takes the colour of the payment. The three cards turned up are off the table while "
+                        "they are shown, so a reshuffle in the middle of the reveal does not include them."),
+        ("EU-STATION-5", "Each station's borrowed route is chosen to maximise its owner's score; among equal "
+                         "choices, fewer borrowed routes, then the lowest route ids."),
+        ("EU-SCORE-3", "'Fewest stations used' counts the stations built (the Icelandic book's 'nota')."),
+        ("EU-STATION-3", "A single locomotive may pay for the first station: one card of any colour, and "
+                         "locomotives stand in as usual."),
+        *USA_INTERPRETATIONS,
+    ),
 ))
 
 
