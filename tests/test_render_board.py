@@ -6,16 +6,16 @@ import json
 import shutil
 import subprocess
 import sys
-import time
 
 import plotly.graph_objects as go
 import pytest
+from plotly.basedatatypes import Undefined
 
 from ttr_nb.errors import TTRError
 from ttr_nb.maps import load_map
 from ttr_nb.render import (CARD_SYMBOLS, OWNER_SYMBOLS, PLAYER_HEX, board_figure, board_png, project, route_hover,
                            trace_index, update_board)
-from ttr_nb.render.board import USA_POINTS
+from ttr_nb.render.board import USA_POINTS, as_figure_widget
 
 
 @pytest.fixture(scope="module")
@@ -313,6 +313,94 @@ def test_update_board_on_widget_sends_one_message(usa):
         setattr(fig, name, spy)
     update_board(fig, usa, owners={"R001": 0, "R002": 1})
     assert sent == ["_send_update_msg"]
+
+
+def _spy_messages(fig) -> list[tuple]:
+    """Record (method, restyle keys by trace meta, relayout keys) of every message the widget would send."""
+    sent: list[tuple] = []
+    metas = [t.meta for t in fig.data]
+    for name in ("_send_update_msg", "_send_restyle_msg", "_send_relayout_msg", "_send_addTraces_msg",
+                 "_send_deleteTraces_msg", "_send_moveTraces_msg"):
+        original = getattr(fig, name)
+
+        def spy(*args, _name=name, _original=original, **kwargs):
+            if _name == "_send_update_msg":
+                style, lay = kwargs.get("restyle_data", args[0] if args else {}), kwargs.get(
+                    "relayout_data", args[1] if len(args) > 1 else {})
+                idx = kwargs.get("trace_indexes", args[2] if len(args) > 2 else None)
+                changed = {metas[i]: sorted(k for k, vals in style.items()
+                                            if not isinstance(vals, list) or vals[n] is not Undefined)
+                           for n, i in enumerate(idx or [])}
+                sent.append((_name, changed, sorted(lay)))
+            else:
+                sent.append((_name, None, None))
+            return _original(*args, **kwargs)
+
+        setattr(fig, name, spy)
+    return sent
+
+
+@pytest.mark.parametrize("adopted", [True, False], ids=["as_figure_widget", "plain FigureWidget"])
+def test_update_board_sends_only_what_changed(usa, adopted):
+    fig = as_figure_widget(board_figure(usa)) if adopted else go.FigureWidget(board_figure(usa))
+    sent = _spy_messages(fig)
+    update_board(fig, usa)                                      # nothing changed: nothing is sent
+    assert sent == []
+    update_board(fig, usa, owners={"R001": 0})
+    (msg,) = sent
+    name, changed, relayout = msg
+    assert name == "_send_update_msg" and relayout == []
+    # a claim touches the free spaces, the claimed ones and the click markers; never the cities, highlights, ...
+    assert {"outlines", "claimed-outline", "seat:0", "routes"} <= set(changed)
+    assert not {"cities", "highlight:0", "trail", "seat:1", "stations", "ferries"} & set(changed)
+    assert "x" not in changed["routes"] and "marker.color" in changed["routes"]     # midpoints do not move
+    sent.clear()
+    update_board(fig, usa, owners={"R001": 0})                  # the same again: nothing
+    assert sent == []
+    update_board(fig, usa, owners={"R001": 0}, title="Turn 2")  # only the title
+    assert sent == [("_send_update_msg", {}, ["title.text"])]
+    assert _data(fig) == _data(board_figure(usa, owners={"R001": 0}))
+
+
+def test_update_board_matches_a_fresh_figure_step_by_step(usa, europe):
+    """Many small diffs in a row add up to exactly what board_figure draws from scratch (widget and figure)."""
+    steps = [dict(owners={"R001": 0}), dict(owners={"R001": 0, "R002": 1}, closed={"R009"}),
+             dict(owners={"R002": 1}, highlight=[("A", ["R039"]), ("B", ["R031"])], trail=["R031", "R035"]),
+             dict(owners={"R002": 1}, highlight=[("A", ["R040"])], trail=["R031"], title="x"), dict()]
+    for fig in (board_figure(usa), as_figure_widget(board_figure(usa)), go.FigureWidget(board_figure(usa))):
+        for kw in steps:
+            update_board(fig, usa, **kw)
+            assert _data(fig) == _data(board_figure(usa, **kw)), kw
+            assert fig.layout.title.text == board_figure(usa, **kw).layout.title.text
+    fig = as_figure_widget(board_figure(europe))
+    for kw in (dict(owners={"R017": 0}, stations={"Wien": 1}), dict(stations={"Wien": 0}, trail=["R017"]), dict()):
+        update_board(fig, europe, **kw)
+        assert _data(fig) == _data(board_figure(europe, **kw)), kw
+
+
+def test_update_board_joins_the_callers_batch(usa):
+    fig = as_figure_widget(board_figure(usa))
+    sent = _spy_messages(fig)
+    with fig.batch_update():
+        fig.layout.dragmode = "zoom"
+        update_board(fig, usa, owners={"R001": 1}, title="Batched")
+        assert sent == []                                        # nothing goes out before the batch ends
+    assert len(sent) == 1 and sent[0][0] == "_send_update_msg" and "dragmode" in sent[0][2]
+    assert _data(fig) == _data(board_figure(usa, owners={"R001": 1}))
+    assert fig.layout.title.text == "Batched"
+    update_board(fig, usa, owners={"R001": 1}, title="Batched")   # the batch was remembered too: nothing to send
+    assert len(sent) == 1
+
+
+def test_routes_trace_has_the_selection_styles(usa):
+    t = traces(board_figure(usa))["routes"]
+    assert t["selected"] == {"marker": {"size": 24, "opacity": 1.0}}
+    assert t["unselected"] == {"marker": {"opacity": 0.4}}
+    fig = as_figure_widget(board_figure(usa))
+    routes = fig.data[trace_index(fig, "routes")]
+    routes.selectedpoints = [3]                                  # what BoardWidget.select does
+    update_board(fig, usa, owners={"R001": 0})
+    assert list(routes.selectedpoints) == [3] and routes.selected.marker.size == 24
 
 
 def test_update_board_keeps_the_users_view(usa):

@@ -1,7 +1,6 @@
 """Game panels (ttr_nb.render.panels), checked through ``fig.to_dict()`` and the HTML text — no browser needed."""
 from __future__ import annotations
 
-import re
 import shutil
 import subprocess
 import sys
@@ -11,7 +10,7 @@ import pytest
 
 from ttr_nb.bots import GreedyBot
 from ttr_nb.cards import CARD_NAMES, LOCO, PLAYER_COLOURS
-from ttr_nb.engine import observe, seat_name
+from ttr_nb.engine import seat_name
 from ttr_nb.errors import TTRError
 from ttr_nb.game import Game
 from ttr_nb.render import panels as P
@@ -252,6 +251,38 @@ def test_update_keeps_traces_and_changes_data(name, make, update, _, widget, sta
     got_layout = fig.to_dict()["layout"]
     for key in ("title", "xaxis", "yaxis", "annotations"):
         assert got_layout.get(key) == fresh_layout.get(key)
+
+
+@pytest.mark.parametrize("name, make, update, _", CASES, ids=[c[0] for c in CASES])
+def test_update_sends_one_message_with_only_the_changes(name, make, update, _, state, earlier):
+    from ttr_nb.render.board import as_figure_widget
+    for fig in (as_figure_widget(make(earlier)), go.FigureWidget(make(earlier))):
+        sent: list[tuple] = []
+
+        def spy(*args, _sent=sent, _original=fig._send_update_msg, **kwargs):
+            _sent.append((args, kwargs))
+            return _original(*args, **kwargs)
+        for other in ("_send_restyle_msg", "_send_relayout_msg"):
+            setattr(fig, other, lambda *a, _o=other, _sent=sent, **k: _sent.append((_o,)))
+        fig._send_update_msg = spy
+        update(fig, earlier)                                   # the same position again: nothing to send
+        assert sent == []
+        update(fig, state)
+        assert len(sent) == 1 and len(sent[0]) == 2            # one plotly update message
+        style = sent[0][1].get("restyle_data", sent[0][0][0] if sent[0][0] else {})
+        assert "type" not in style and "meta" not in style    # never the structure
+        assert _data(fig) == _data(make(state))
+        update(fig, earlier)
+        update(fig, state)
+        assert len(sent) == 3 and _data(fig) == _data(make(state))
+
+
+def test_panel_update_inside_a_batch(state, earlier):
+    fig = go.FigureWidget(P.market_figure(earlier))
+    with fig.batch_update():
+        P.update_market(fig, state)
+    assert _data(fig) == _data(P.market_figure(state))
+    assert fig.layout.title.text == P.market_figure(state).layout.title.text
 
 
 def test_update_refuses_a_foreign_figure(state):

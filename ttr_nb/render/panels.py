@@ -27,7 +27,6 @@ HTML: ``players_panel_html(state, seat=None)``, ``tickets_table_html(state, seat
 from __future__ import annotations
 
 import html
-from collections.abc import Sequence
 from typing import Any
 
 import plotly.graph_objects as go
@@ -37,7 +36,7 @@ from ..engine import observe, seat_name
 from ..errors import TTRError
 from ..state import GameState
 from ..variants import get_variant
-from .board import BACKGROUND, CARD_HEX, CARD_SYMBOLS, INK, OWNER_SYMBOLS, PLAYER_HEX, _apply, _remember
+from .board import BACKGROUND, CARD_HEX, CARD_SYMBOLS, INK, PLAYER_HEX, _apply, _remember
 
 __all__ = ["CARD_FILL", "CARD_MARK", "hand_figure", "update_hand", "market_figure", "update_market",
            "trains_figure", "update_trains", "score_figure", "update_score", "tickets_table_html",
@@ -520,7 +519,7 @@ def players_panel_html(state: GameState, seat: int | None = None) -> str:
                     f"<td style='{_TD}text-align:right'>{p['trains']}</td>"
                     f"<td style='{_TD}text-align:right'>{p['route_points']}</td><td style='{_TD}'>{cards}</td>"
                     f"<td style='{_TD}'>{tickets}</td></tr>")
-    th = f"padding:4px 8px;border-bottom:2px solid #888;text-align:left;"
+    th = "padding:4px 8px;border-bottom:2px solid #888;text-align:left;"
     return (f'<div class="ttr-players" style="background:{BACKGROUND};padding:6px 8px;border-radius:6px">'
             f'<div style="font:bold 14px Arial,Helvetica,sans-serif;margin-bottom:2px">{html.escape(head)}</div>'
             f'<div style="font:12px Arial,Helvetica,sans-serif;color:#444;margin-bottom:4px">'

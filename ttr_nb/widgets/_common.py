@@ -1,8 +1,8 @@
 """Shared pieces of the widget views: the board widget, message areas, panels and small HTML helpers.
 
 Everything here is kernel-side and testable without a browser: a view's handlers are plain methods, and the
-figures are ``go.FigureWidget`` objects updated in place (``update_board`` / ``update_*`` inside
-``batch_update``), never rebuilt.
+figures are ``go.FigureWidget`` objects updated in place (``update_board`` / ``update_*``: one update message
+carrying only the properties that changed), never rebuilt.
 """
 from __future__ import annotations
 
@@ -10,13 +10,12 @@ import html
 from typing import Any, Callable, Sequence
 
 import ipywidgets as widgets
-import plotly.graph_objects as go
 
 from ..cards import CARD_NAMES, PLAYER_COLOURS
 from ..engine import board_marks, seat_name, turn_status
 from ..engine import closed_routes as _engine_closed_routes
 from ..errors import TTRError
-from ..state import FREE, GameState
+from ..state import GameState
 from ..variants import get_variant
 
 ERROR_COLOUR = "#b00020"

@@ -30,7 +30,8 @@ def panels_available() -> bool:
 
 
 def _as_widget(fig) -> go.FigureWidget:
-    from ..render.board import as_figure_widget     # keeps what the update functions know about the figure
+    # unlike go.FigureWidget(fig), keeps what the update functions know about the figure (a fast first update)
+    from ..render.board import as_figure_widget
     return as_figure_widget(fig)
 
 
