@@ -139,7 +139,6 @@ MALFORMED = [
     ("claim R001 mauve2", "unknown card 'mauve'"),
     ("claim R001 purple2+purple1", "appears twice"),
     ("claim R001 purple2+pink1", "appears twice"),
-    ("keep", "say which tickets"),
     ("keep T01 T01", "named twice"),
     ("keep T01 t01", "named twice"),
     ("keep T01 *", "not a ticket id"),
@@ -160,6 +159,20 @@ def test_malformed_text_is_a_bad_action_that_says_why(text, fragment):
     assert fragment in msg, msg
     assert repr(text) in msg, f"the message should quote the input: {msg}"
     assert isinstance(ei.value, TTRError) and isinstance(ei.value, ValueError)
+
+
+def test_keep_with_no_tickets_parses_so_the_rules_can_say_how_many_to_keep():
+    from ttr_nb import Game, IllegalAction
+    assert str(parse_action("keep")) == "keep" and parse_action("keep").tickets == ()
+    g = Game("usa", 2, 1)
+    with pytest.raises(IllegalAction) as ei:
+        g.push("blue: keep")
+    assert ei.value.rule == "USA-SETUP-3" and "at least 2" in str(ei.value)
+    assert g.ply == 0
+
+
+def test_every_error_has_a_rule_attribute():
+    assert BadAction("x").rule is None and TTRError("y").rule is None
 
 
 def test_unknown_verb_lists_the_known_ones():

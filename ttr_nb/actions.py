@@ -133,7 +133,7 @@ class KeepTickets(Action):
     verb: ClassVar[str] = "keep"
 
     def body(self) -> str:
-        return "keep " + " ".join(self.tickets)
+        return " ".join(("keep", *self.tickets))
 
 
 @dataclass(frozen=True, slots=True)
@@ -186,9 +186,7 @@ def _parse_tickets(words: list[str], text: str) -> Action:
 
 
 def _parse_keep(words: list[str], text: str) -> Action:
-    if not words:
-        raise BadAction(f"{text!r}: say which tickets to keep, e.g. 'keep T04 T11'")
-    ids = []
+    ids = []                  # 'keep' alone is well-formed: the rules then say how many must be kept
     for w in words:
         if not _TICKET_ID.match(w):
             raise BadAction(f"{text!r}: {w!r} is not a ticket id (e.g. T04)")

@@ -158,7 +158,8 @@ class Tx:
         claims = list(self.claims)
         claims[route.index] = seat
         self.claims = tuple(claims)
-        self.event("claim", "USA-CLAIM-9", f"{seat_name(seat)} claimed {route.a}–{route.b} ({route.length}) for {points} points")
+        self.event("claim", "USA-CLAIM-9", f"{seat_name(seat)} claimed {route.a}–{route.b} ({route.length}) for {points} "
+                                           f"point{'' if points == 1 else 's'}")
 
     # -- tickets -------------------------------------------------------------------------------
     def decks(self) -> dict[str, list[str]]:

@@ -3,7 +3,9 @@ from __future__ import annotations
 
 
 class TTRError(ValueError):
-    """Base class of every error ttr_nb raises on bad input."""
+    """Base class of every error ttr_nb raises on bad input. ``rule`` is the rule id it cites, if any."""
+
+    rule: str | None = None
 
 
 class IllegalAction(TTRError):
