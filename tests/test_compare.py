@@ -118,8 +118,12 @@ def test_interpretations_include_the_inherited_ones():
     assert [r["rule"] for r in usa] == [rule for rule, _ in USA.interpretations]
     eu = interpretations("europe")
     inherited = [r for r in eu if r["from"] == "usa"]
+    assert [r["what ttr_nb does"] for r in inherited] == [text for _, text in USA.interpretations]   # each once
     assert {r["rule"] for r in inherited} >= {"EU-DRAW-1/USA-DRAW-6", "EU-SCORE-3/USA-SCORE-4"}
     assert all(r["rule"] == EU.rule(rule) for r, (rule, _) in zip(inherited, USA.interpretations))
+    own = [r for r in eu if r["from"] == "europe"]
+    assert all(r["rule"].startswith("EU-") for r in own)
+    assert len(eu) == len({(r["rule"], r["what ttr_nb does"]) for r in eu})
     assert "interpretations" in interpretations_html("europe")
 
 

@@ -94,6 +94,10 @@ class Comparison:
     def __str__(self) -> str:
         return self.as_markdown()
 
+    def __repr__(self) -> str:
+        return (f"<Comparison {' vs '.join(self.keys)}: {len(self.rows)} rows, {len(self.differences())} differ "
+                "(as_html(), as_markdown(), rows)>")
+
 
 class HTMLText(str):
     """HTML that Jupyter displays as HTML; still an ordinary ``str``."""
@@ -363,13 +367,14 @@ def interpretations(variant: str | Variant) -> list[dict]:
     """Where the rule books are silent or ambiguous, what ttr_nb does: the variant's own interpretations, then
     those it inherits from the variant it builds on (cited the variant's way, e.g. "EU-DRAW-1/USA-DRAW-6")."""
     v = get_variant(variant)
-    rows = [{"rule": rule, "from": v.key, "what ttr_nb does": text} for rule, text in v.interpretations]
-    own = {r["rule"] for r in rows}
-    for base in _base_variants(v):
-        for rule, text in base.interpretations:
-            cited = v.rule(rule)
-            if cited not in own:
-                rows.append({"rule": cited, "from": base.key, "what ttr_nb does": text})
+    inherited = {(rule, text): base.key for base in _base_variants(v) for rule, text in base.interpretations}
+    rows, seen = [], set()
+    for rule, text in v.interpretations:          # a variant may list the base game's too: say where they come from
+        rows.append({"rule": v.rule(rule), "from": inherited.get((rule, text), v.key), "what ttr_nb does": text})
+        seen.add((rule, text))
+    for (rule, text), key in inherited.items():
+        if (rule, text) not in seen:
+            rows.append({"rule": v.rule(rule), "from": key, "what ttr_nb does": text})
     return rows
 
 

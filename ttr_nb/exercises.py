@@ -30,8 +30,7 @@ import html
 import re
 from typing import Any, Iterable, Sequence
 
-from .actions import Action, Claim, DrawDeck, DrawFaceUp, DrawTickets, Payment, parse_action, parse_payment, \
-    payment_str, payment_words
+from .actions import Action, Claim, Payment, parse_action, parse_payment, payment_str, payment_words
 from .cards import CARD_NAMES, COLOURS, LOCO
 from .engine import apply, describe, explain, legal_actions, seat_name
 from .errors import BadAction, TTRError

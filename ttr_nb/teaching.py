@@ -17,11 +17,11 @@ say, rule ids included.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-from typing import Any, Iterable, Sequence
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from typing import Any
 
-from .actions import (Action, Claim, DrawDeck, DrawFaceUp, DrawTickets, KeepTickets, Pass, parse_action,
-                      payment_words)
+from .actions import Action, Claim, DrawDeck, DrawFaceUp, DrawTickets, KeepTickets, Pass, payment_words
 from .bots import GreedyBot
 from .cards import CARD_NAMES, LOCO
 from .engine import (Event, board_marks, claim_problem, describe, explain, legal_actions, observe, route_payments,
@@ -34,10 +34,10 @@ from .trail import Trail
 from .variants import available_variants, get_variant
 
 __all__ = ["Outcome", "try_action", "walk", "position_text", "seat_view_text", "action_menu", "action_menu_text",
-           "payment_options", "points_table", "who_may_claim", "plies_text", "final_round_turns", "route_cities",
-           "revisited_cities", "trail_text", "longest_simple_path", "ticket_lines", "interpretations",
-           "interpretations_text", "variants_overview", "variants_text", "greedy_game", "cards_text",
-           "board_of", "zoom_to", "learner_view", "history_view", "PLAYVIEW_CLASS", "HISTORYVIEW_CLASS"]
+           "payment_options", "points_table", "who_may_claim", "plies_text", "final_round_turns", "greedy_game",
+           "route_cities", "revisited_cities", "trail_text", "longest_simple_path", "ticket_lines", "interpretations",
+           "interpretations_text", "variants_overview", "variants_text", "cards_text", "board_of", "zoom_to",
+           "learner_view", "history_view", "PLAYVIEW_CLASS", "HISTORYVIEW_CLASS"]
 
 #: CSS classes put on the widget views of the notebooks (the browser test finds them by these).
 PLAYVIEW_CLASS = "ttr-playview"
@@ -47,7 +47,8 @@ HISTORYVIEW_CLASS = "ttr-historyview"
 # ------------------------------------------------------------------------------------------------ words
 
 def cards_text(counts: Sequence[int] | dict[str, int]) -> str:
-    """'2 red + 1 locomotive' style words for a hand (a count vector or {card name: n}); 'no cards' if empty."""
+    """A hand in words, e.g. '2 blue, 1 red, 1 locomotive' (from a count vector or {card name: n});
+    'no cards' if empty."""
     if isinstance(counts, dict):
         items = [(CARD_NAMES.index(k), n) for k, n in counts.items()]
     else:
@@ -325,7 +326,7 @@ def trail_text(trail: Trail) -> str:
         return "no routes"
     again = revisited_cities(trail)
     note = f"; passes through {', '.join(again)} twice" if again else ""
-    return (f"{' → '.join(trail.cities)} — {trail.length} trains, {len(trail.routes)} routes "
+    return (f"{' → '.join(trail.cities)} — {_plural(trail.length, 'train')}, {_plural(len(trail.routes), 'route')} "
             f"({' '.join(trail.routes)}){note}")
 
 
@@ -402,7 +403,7 @@ def variants_overview() -> list[dict[str, Any]]:
 def variants_text() -> str:
     lines = []
     for r in variants_overview():
-        status = f"PROVISIONAL board — {r['provisional_note']}" if r["provisional"] else "board data confirmed"
+        status = f"PROVISIONAL board — {r['provisional_note']}" if r["provisional"] else "board not provisional"
         lines.append(f"{r['key']:<8} {r['name']} · {r['players']} players · {r['cities']} cities, {r['routes']} "
                      f"routes, {r['tickets']} tickets · rule ids {r['rule_prefix']}-… · {status}")
     return "\n".join(lines)

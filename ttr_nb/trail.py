@@ -6,57 +6,67 @@ each route at most once but may revisit cities and close loops. Its length count
 
 Algorithm
 ---------
-A set of edges F can be walked as one trail iff it is connected and has 0 or 2 odd-degree vertices (Euler).
-So the answer is ``max w(F)`` over such F, and everything below is an exact search for that F.
+A set of edges F can be walked as one trail iff it is connected and has 0 or 2 odd-degree vertices (Euler),
+so the answer is ``max w(F)`` over such F. The problem is NP-hard in general (it contains Hamiltonian path
+on cubic graphs), so the method is an exact search whose bound is usually already tight on Ticket to Ride
+networks: the whole USA and Europe boards are proved optimal without branching.
 
-1. **Contract degree-2 chains.** If a city v has exactly two route-ends, from two different routes e1, e2,
-   every optimal trail uses both or neither: a trail using e1 but not e2 meets v only once, so v is one of
-   its ends, and appending e2 there makes it strictly longer (lengths are positive). So (a)-e1-(v)-e2-(b)
-   is replaced by one edge of weight w1 + w2 (a loop when a == b) remembering the routes it stands for.
-   Other cities keep their degrees, so one pass is enough.
-2. **Components.** A trail lies in one connected component; components are handled heaviest first and a
-   component whose total weight cannot beat the best trail found so far is skipped. A component with at
-   most two odd vertices *is* a trail; a tree's best trail is its weighted diameter (two sweeps).
-3. **T-join upper bound.** For a connected edge set K with odd vertices T, any trail F inside K leaves
-   D = K \\ F, whose odd vertices are T minus the (at most two) ends of F. Such a D decomposes into paths
-   pairing all but at most two vertices of T (plus cycles), so
-   ``w(F) <= UB(K) = w(K) - min cost of a matching of all but <= 2 vertices of T`` with shortest-path
-   distances as costs (Edmonds-Johnson: a minimum T-join is a minimum-weight perfect matching on T in
-   the shortest-path metric). The matching is solved exactly by a weighted blossom algorithm (`_matching`,
-   Edmonds/Galil primal-dual, O(n^3)) with two zero-cost "dummy" partners standing for the trail ends.
-   The symmetric difference D* of the matched shortest paths attains the bound; if K \\ D* is connected it
-   is a trail of length UB(K) and therefore optimal inside K. On the full USA and Europe boards this root
-   bound is already attained.
-4. **Branch and bound** for the rest. A node is (K, I): K a connected edge set, I ⊆ K edges that must
-   be kept. The bound is UB above with I excluded from the deletable edges (infinite distances through I;
-   no perfect matching means no trail). If K \\ D* is disconnected, some edge e of D* is branched on:
-   "e is kept" (I + e) or "e is deleted" (K - e, keeping only the component that holds I, or every
-   component when I is empty). The two children partition the trails of the parent, every trail of a
-   node satisfies its bound, and each branch fixes one more edge, so the search is finite and exact.
-   Nodes are expanded best-bound first; the search stops when the best open bound is no better than the
-   best trail found, which is then optimal.
-5. The chosen edge set is walked with Hierholzer's algorithm and contracted edges are expanded back into
-   routes and cities.
+1. **Contract degree-2 cities.** If a city v has exactly two route-ends, from two different routes e1, e2,
+   every optimal trail uses both or neither: a trail using e1 but not e2 meets v once, so v is one of its
+   ends, and appending e2 there makes it strictly longer (lengths are positive). So a-e1-v-e2-b becomes
+   one edge of weight w1 + w2 (a loop when a == b) that remembers its routes and cities. Other cities keep
+   their degrees, so a single pass over the cities is enough.
+2. **Components**, heaviest first; a component not heavier than the best trail so far is skipped.
+3. **Bridge tree.** Removing a component's bridges leaves blobs (2-edge-connected pieces, possibly lone
+   cities). A trail crosses a bridge at most once, so the blobs it meets form a path in the tree of blobs
+   and bridges, and inside each blob it is one contiguous piece. Root the tree at the heaviest blob and
+   fold it bottom-up: a blob B with parent bridge (v, u), u in B, becomes a *pendant edge* from v to a new
+   leaf, of weight w(v, u) + P(B), where P(B) is the longest trail of B plus its own pendant edges that has
+   u as an end (possibly empty). Every trail has a highest blob B, and the part of it below B is made of
+   descents that end the trail - each worth at most one pendant edge - so the best trail is
+   ``max over blobs B`` of the longest trail of B plus its pendant edges; and every such trail expands back
+   to a real one of the same length. Lone cities are solved directly (heaviest one or two pendant edges),
+   so trees need no search; other blobs go to the search below, "pinned" at u for P(B) or "free".
+4. **T-join upper bound.** Let K be a connected edge set with odd vertices T and F a trail inside K with
+   odd vertices O (|O| <= 2). D = K minus F is odd exactly on T xor O and splits into edge-disjoint paths
+   pairing those vertices (plus cycles). Dropping the at most two paths that end in O leaves paths, of
+   total weight <= w(D), that pair all but at most two vertices of T. Hence ``w(F) <= w(K) - (minimum cost
+   of pairing all but two vertices of T)``, shortest-path distances as costs. A trail *pinned* at u has
+   O = {u, x} (x = u when it is closed), and the same argument with T xor {u} in place of T and only x's
+   path dropped pairs all but one vertex of T xor {u}. Such a minimum is a minimum T-join
+   (Edmonds-Johnson), computed exactly as a minimum-weight perfect matching on the metric closure with one
+   or two zero-cost dummy vertices standing for the free ends, by a weighted blossom algorithm
+   (`_matching`: Edmonds' primal-dual method in Galil's O(n^3) form, after J. van Rantwijk's mwmatching and
+   its networkx port). The symmetric difference D* of the matched shortest paths attains the bound, so
+   if K minus D* is connected (and holds the pin) it is an optimal trail of K.
+5. **Branch and bound** otherwise. A node is (K, I): K connected, I a set of edges of K that must be kept.
+   Its bound is that of step 4 with the edges of I made undeletable (distances avoid I; no perfect matching
+   means no admissible trail). If K minus D* is disconnected, branch on an edge e of D* (which is never in
+   I): "keep e" (I + e), or "delete e" (K - e, reduced to the component that holds I and the pin, or split
+   into its components when there is neither). The children partition the parent's admissible trails,
+   every admissible trail of a node obeys its bound, and each branch fixes one more edge, so the search
+   is finite and exact. Nodes are expanded best bound first and the search stops once no open bound beats
+   the best trail found, which is then optimal.
+6. The chosen edge set is walked with Hierholzer's algorithm and the contracted and folded edges are
+   expanded back into routes and cities.
 
-Determinism: the input is canonicalised first (each edge's cities sorted, edges sorted by route id, cities
-numbered in name order) and every later step - Dijkstra, the matching, branching, the heap (ties broken by
-an insertion counter) and the Euler walk (smallest edge first, starting from the alphabetically first
-odd city, or the alphabetically first city of a closed trail) - depends only on that canonical form. Hence
-the same set of routes, given in any order, yields the identical :class:`Trail`. Among several optimal
-trails the one returned is the first one this deterministic search proves optimal; no set iteration or
-``hash()`` is involved.
+Determinism: the input is canonicalised first (each edge's two cities in name order, edges sorted by route
+id, cities numbered in name order), and every later step (contraction, bridge tree, Dijkstra, matching,
+branching, the heap with an insertion counter as tie-break, and the Euler walk, which takes the smallest
+edge first) depends only on that canonical form; no set iteration order or ``hash()`` is involved. So
+the same routes, in any order, give the identical :class:`Trail`. Among several optimal trails the one
+returned is the first this deterministic search proves optimal, read in the direction whose first city is
+alphabetically smaller (for a closed trail: the direction whose route sequence is smaller).
 """
 from __future__ import annotations
 
 import heapq
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Mapping, Sequence
 
 from .errors import TTRError
 
 __all__ = ["Trail", "longest_trail", "longest_trails_by_owner"]
-
-Edge = tuple  # (city_a, city_b, length, route_id)
 
 
 @dataclass(frozen=True)
@@ -174,7 +184,7 @@ def _canonical(edges: Sequence[tuple[str, str, int, str]]) -> list[tuple[str, st
 
 
 def _contract(nv: int, edges) -> _Graph:
-    """The graph of ``edges`` with degree-2 cities contracted (module docstring, step 1)."""
+    """The graph of ``edges`` with degree-2 cities contracted (step 1 of the module docstring)."""
     ea = [a for a, _, _, _ in edges]
     eb = [b for _, b, _, _ in edges]
     ew = [w for _, _, w, _ in edges]
@@ -359,8 +369,7 @@ def _bridges(g: _Graph, mask: int) -> int:
                 if e == pe:
                     continue
                 if u in disc:
-                    if disc[u] < low[v]:
-                        low[v] = disc[u]
+                    low[v] = min(low[v], disc[u])
                 else:
                     disc[u] = low[u] = len(disc)
                     stack.append((u, e, iter(adj[u])))
@@ -369,8 +378,7 @@ def _bridges(g: _Graph, mask: int) -> int:
                 stack.pop()
                 if stack:
                     p = stack[-1][0]
-                    if low[v] < low[p]:
-                        low[p] = low[v]
+                    low[p] = min(low[p], low[v])
                     if low[v] > disc[p]:
                         bridges |= 1 << pe
     return bridges
@@ -421,11 +429,11 @@ def _solve_component(g: _Graph, comp: int, floor: int):
         tree.setdefault(find(eb[e]), []).append(e)
     blobs = sorted(tree)  # every blob touches a bridge, since comp is connected and has one
     root = max(blobs, key=lambda b: (g.weight(blob_edges.get(b, 0)), -b))
-    # depth-first order of the bridge tree; up[b] = (bridge to parent, port in b, port in parent, parent)
+    # breadth-first order of the bridge tree; up[b] = (bridge to parent, port in b, port in parent, parent)
     up: dict[int, tuple[int, int, int, int]] = {}
     order = [root]
     seen = {root}
-    for b in order:  # grows while iterating (breadth-first is fine: children come after parents)
+    for b in order:  # grows while iterating; children come after their parents
         for e in tree[b]:
             x, y = (ea[e], eb[e]) if find(ea[e]) == b else (eb[e], ea[e])
             c = find(y)
@@ -473,7 +481,7 @@ def _solve_component(g: _Graph, comp: int, floor: int):
 
 
 # --------------------------------------------------------------------------------------------------
-# branch and bound (steps 4-5 of the module docstring)
+# bound and branch and bound (steps 4-5 of the module docstring)
 
 
 def _bound(g: _Graph, K: int, I: int, pin: int):
@@ -583,7 +591,7 @@ def _search(g: _Graph, K0: int, pin: int, floor: int):
     Free (``pin`` < 0): (value, mask) of the best trail if its length beats ``floor``, else None.
     Pinned: (value, mask) of the best trail having ``pin`` as an end (the empty trail (0, 0) included).
     """
-    ea, eb, ew = g.ea, g.eb, g.ew
+    ea = g.ea
     best = [floor, 0]
     heap: list = []
     counter = [0]
@@ -626,24 +634,30 @@ def _search(g: _Graph, K0: int, pin: int, floor: int):
 
 
 def _branch_edge(g: _Graph, D: int, comps: list[int], pin: int) -> int:
-    """The edge of D* to branch on.
+    """The edge of D* to branch on (any choice keeps the search exact; this one keeps it small).
 
-    Pinned search whose F misses the pin: the heaviest D* edge at the pin. Otherwise the heaviest D* edge
-    joining the heaviest piece of K minus D* to the outside (else touching it, else any).
+    A pinned search whose F misses the pin takes the heaviest D* edge at the pin. Otherwise: a D* edge
+    joining two pieces of K minus D*, the lighter of the two as heavy as possible; else the heaviest edge.
+    Remaining ties go to the heavier edge, then the smaller index.
     """
     ea, eb, ew = g.ea, g.eb, g.ew
-    core: set[int] = set()
-    if pin >= 0 and not (len(comps) == 1 and _touches(g, comps[0], pin)):
-        core.add(pin)
-    else:
-        heaviest = max(comps, key=g.weight)  # the first of equals
-        for e in _bits(heaviest):
-            core.add(ea[e])
-            core.add(eb[e])
     best_e, best_key = -1, None
+    if pin >= 0 and not (len(comps) == 1 and _touches(g, comps[0], pin)):
+        for e in _bits(D):
+            key = ((ea[e] == pin) + (eb[e] == pin), ew[e], -e)
+            if best_key is None or key > best_key:
+                best_e, best_key = e, key
+        return best_e
+    piece: dict[int, int] = {}
+    weights = []
+    for i, c in enumerate(comps):
+        weights.append(g.weight(c))
+        for e in _bits(c):
+            piece[ea[e]] = piece[eb[e]] = i
     for e in _bits(D):
-        touches = (ea[e] in core) + (eb[e] in core)
-        key = (touches == 1, touches > 0, ew[e], -e)
+        pa, pb = piece.get(ea[e]), piece.get(eb[e])
+        joins = pa is not None and pb is not None and pa != pb
+        key = (joins, min(weights[pa], weights[pb]) if joins else 0, ew[e], -e)
         if best_key is None or key > best_key:
             best_e, best_key = e, key
     return best_e
@@ -663,8 +677,7 @@ def _matching(n: int, W: list[list]) -> list[int]:
     maxw = 0
     for v in range(n):
         for w in nbrs[v]:
-            if W[v][w] > maxw:
-                maxw = W[v][w]
+            maxw = max(maxw, W[v][w])
     mate = [-1] * n
     label = [0] * nb  # 0 free, 1 S, 2 T; +4 breadcrumb while scanning
     labeledge: list = [None] * nb
