@@ -844,6 +844,9 @@ def describe(state: GameState, action: Action | str) -> str:
             r = v.map.route(action.route)
         except TTRError:
             return f"{who} claims unknown route {action.route}"
+        if r.tunnel:     # the claim is only settled after the three cards are turned up (EU-TUNNEL-2)
+            return (f"{who} tries the tunnel {r.a}–{r.b} ({r.length}, {r.colour}) with "
+                    f"{payment_words(action.payment)}")
         return f"{who} claims {r.a}–{r.b} ({r.length}, {r.colour}) with {payment_words(action.payment)}"
     if isinstance(action, DrawTickets):
         return f"{who} draws destination tickets"

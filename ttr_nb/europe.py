@@ -291,7 +291,11 @@ class Tunnels(Feature):
             self._discard_revealed(tx, revealed)
             tx.end_turn()
             return True
-        want = "locomotives" if colour is None else f"{CARD_NAMES[colour]} cards or locomotives"
+        if colour is None:
+            want = "locomotive" if extra == 1 else "locomotives"
+        else:
+            want = (f"{CARD_NAMES[colour]} card or a locomotive" if extra == 1
+                    else f"{CARD_NAMES[colour]} cards or locomotives")
         tx.event("tunnel", rule, f"{who} plays {payment_words(payment)} for the tunnel {where} and turns up {names}"
                                  f"{short}: {extra} more {want} needed")
         tx.change_hand(seat, payment, -1)              # committed: on the table until the tunnel is resolved

@@ -426,7 +426,8 @@ def board_of(state: GameState, *, highlight: Sequence[tuple[str, Sequence[str]]]
     names = [seat_name(i) for i in range(state.n_players)]
     fig = board_figure(v.map, owners=marks["owners"], closed=marks["closed"], stations=marks["stations"],
                        player_names=names, player_colours=PLAYER_COLOURS[:state.n_players],
-                       highlight=list(highlight), trail=list(trail), title=title, height=height)
+                       highlight=list(highlight), trail=list(trail), title=title, height=height,
+                       points_table=v.settings.route_points)
     if focus:
         zoom_to(fig, focus, margin)
     return fig

@@ -1,0 +1,58 @@
+"""Re-execute the notebooks in place and tidy them for committing (no widget state, no timing metadata).
+
+    .venv/bin/python .ci/notebooks.py                 # every notebook in notebooks/
+    .venv/bin/python .ci/notebooks.py notebooks/01_usa.ipynb
+
+Widget state is never stored (a FigureWidget would add ~5 MB of plotly.js); consecutive stream outputs are
+merged so nbval compares whole printed results.
+"""
+from __future__ import annotations
+
+import sys
+import time
+from pathlib import Path
+
+import nbformat
+from nbconvert.preprocessors import ExecutePreprocessor
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def tidy(nb) -> None:
+    nb.metadata.pop("widgets", None)
+    nb.metadata.setdefault("kernelspec", {"name": "python3", "display_name": "Python 3", "language": "python"})
+    for cell in nb.cells:
+        cell.metadata.pop("execution", None)
+        if cell.cell_type != "code":
+            continue
+        merged = []
+        for out in cell.outputs:
+            if out.output_type == "stream" and merged and merged[-1].output_type == "stream" \
+                    and merged[-1].name == out.name:
+                merged[-1].text += out.text
+            else:
+                merged.append(out)
+        cell.outputs = [o for o in merged if not (o.output_type == "stream" and not o.text)]
+
+
+def run(path: Path) -> float:
+    nb = nbformat.read(path, as_version=4)
+    start = time.perf_counter()
+    ExecutePreprocessor(timeout=600, kernel_name="python3", store_widget_state=False).preprocess(
+        nb, {"metadata": {"path": str(path.parent)}})
+    tidy(nb)
+    nbformat.validate(nb)
+    nbformat.write(nb, path)
+    return time.perf_counter() - start
+
+
+def main(argv: list[str]) -> int:
+    paths = [Path(p) for p in argv] or sorted((ROOT / "notebooks").glob("*.ipynb"))
+    for path in paths:
+        seconds = run(path)
+        print(f"{path.name}: executed in {seconds:.1f} s, {path.stat().st_size / 1024:.0f} KB")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
