@@ -1,77 +1,26 @@
-"""The player panels of the views (hand, market, score, players), as widgets updated in place.
+"""The player panels of the views (hand, market, score), as widgets updated in place.
 
-The figures come from ``ttr_nb.render.panels`` (hand_figure/update_hand, market_figure/update_market,
-score_figure/update_score on a ``ScoreSheet``, players_panel_html, tickets_table_html). Each panel is built once as a ``go.FigureWidget`` and redrawn
-in place; a panel skips the redraw when what it shows did not change. If ``ttr_nb.render.panels`` cannot be
-imported, a plain-text HTML stand-in is shown instead (and ``panels_available()`` is False).
+The figures come from ``ttr_nb.render.panels``. Each panel builds its ``go.FigureWidget`` once and afterwards
+sends only what changed (``update_*``); it skips the work entirely when what it shows did not change. Next to
+each figure a one-line text says the same in words (for screen readers and for the text of ``TableView``).
 """
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Callable
 
 import ipywidgets as widgets
 import plotly.graph_objects as go
 
+from ..cards import CARD_NAMES
 from ..engine import seat_name
+from ..render import panels
+from ..render.board import as_figure_widget
 from ..state import GameState
-from ._common import esc, hand_text, map_of, ticket_words
+from ._common import esc, hand_text
 
 
-def _panels():
-    try:
-        from ..render import panels
-    except ImportError:
-        return None
-    return panels
-
-
-def panels_available() -> bool:
-    return _panels() is not None
-
-
-def _as_widget(fig) -> go.FigureWidget:
-    # unlike go.FigureWidget(fig), keeps what the update functions know about the figure (a fast first update)
-    from ..render.board import as_figure_widget
-    return as_figure_widget(fig)
-
-
-class HandPanel:
-    """The train cards of one seat."""
-
-    def __init__(self, height: int | None = None):
-        self._fig: go.FigureWidget | None = None
-        self._key: Any = None
-        self.html = widgets.HTML()
-        self.widget = widgets.VBox([self.html])
-        self.updates = 0
-
-    @property
-    def fig(self):
-        return self._fig
-
-    def show(self, state: GameState, seat: int | None) -> None:
-        if seat is None:
-            self.widget.layout.display = "none"
-            return
-        self.widget.layout.display = None
-        key = (state.variant, seat, state.players[seat].hand)
-        if key == self._key:
-            return
-        self._key = key
-        p = _panels()
-        if p is not None:
-            if self._fig is None:
-                self._fig = _as_widget(p.hand_figure(state, seat))
-                self.widget.children = [self._fig]
-            else:                   # only the changed properties, in one update message
-                p.update_hand(self._fig, state, seat)
-        else:
-            self.html.value = f"<div><b>{esc(seat_name(seat))}'s hand:</b> {esc(hand_text(state.players[seat].hand))}</div>"
-        self.updates += 1
-
-
-class MarketPanel:
-    """The face-up cards, the deck and the discard pile."""
+class _FigurePanel:
+    """A figure shown in a VBox below a one-line text; built on the first ``_draw``, updated in place after."""
 
     def __init__(self):
         self._fig: go.FigureWidget | None = None
@@ -84,95 +33,89 @@ class MarketPanel:
     def fig(self):
         return self._fig
 
-    def show(self, state: GameState) -> None:
-        key = (state.variant, state.market, len(state.deck), state.discard)
+    def _changed(self, key: Any) -> bool:
         if key == self._key:
-            return
+            return False
         self._key = key
-        p = _panels()
-        if p is not None:
-            if self._fig is None:
-                self._fig = _as_widget(p.market_figure(state))
-                self.widget.children = [self._fig]
-            else:                   # only the changed properties, in one update message
-                p.update_market(self._fig, state)
-        else:
-            from ..cards import CARD_NAMES
-            market = ", ".join("—" if c is None else CARD_NAMES[c] for c in state.market)
-            self.html.value = f"<div><b>Face-up:</b> {esc(market)} · deck {len(state.deck)} · discards {sum(state.discard)}</div>"
+        return True
+
+    def _draw(self, build: Callable[[], go.Figure], update: Callable[[go.FigureWidget], None],
+              before: tuple = (), after: tuple = ()) -> None:
+        if self._fig is None:
+            # as_figure_widget (unlike go.FigureWidget(fig)) keeps what the update functions know: a fast first update
+            self._fig = as_figure_widget(build())
+            self.widget.children = [*before, self._fig, *after]
+        else:                      # only the changed properties, in one update message
+            update(self._fig)
         self.updates += 1
 
 
-class ScorePanel:
+class HandPanel(_FigurePanel):
+    """The train cards of one seat."""
+
+    def show(self, state: GameState, seat: int | None) -> None:
+        if seat is None:
+            self.widget.layout.display = "none"
+            return
+        self.widget.layout.display = None
+        if not self._changed((state.variant, seat, state.players[seat].hand)):
+            return
+        self.html.value = f"<div><b>{esc(seat_name(seat))}'s hand:</b> {esc(hand_text(state.players[seat].hand))}</div>"
+        self._draw(lambda: panels.hand_figure(state, seat), lambda fig: panels.update_hand(fig, state, seat),
+                   before=(self.html,))
+
+
+class MarketPanel(_FigurePanel):
+    """The face-up cards, the deck and the discard pile."""
+
+    def show(self, state: GameState) -> None:
+        if not self._changed((state.variant, state.market, len(state.deck), state.discard)):
+            return
+        market = ", ".join("—" if c is None else CARD_NAMES[c] for c in state.market)
+        self.html.value = (f"<div><b>Face-up:</b> {esc(market)} · deck {len(state.deck)} · "
+                           f"discards {sum(state.discard)}</div>")
+        self._draw(lambda: panels.market_figure(state), lambda fig: panels.update_market(fig, state),
+                   before=(self.html,))
+
+
+class ScorePanel(_FigurePanel):
     """Final scores: the score figure and the plain-text breakdown. Hidden while the game is not over
     (``always=True`` shows the "if it ended now" sheet at any time)."""
 
     def __init__(self, always: bool = False):
+        super().__init__()
         self.always = always
-        self._fig: go.FigureWidget | None = None
-        self._key: Any = None
-        self.title = widgets.HTML()
+        self.title = self.html
         self.table = widgets.HTML()
-        self.widget = widgets.VBox([self.title, self.table])
+        self.widget.children = [self.title, self.table]
         self.widget.layout.display = "none"
         self.sheet = None
-
-    @property
-    def fig(self):
-        return self._fig
 
     def show(self, state: GameState) -> None:
         if not (state.phase == "over" or self.always):
             self.widget.layout.display = "none"
             return
         self.widget.layout.display = None
-        key = (state.variant, state.claims, tuple(p.tickets for p in state.players), state.phase, state.ext,
-               tuple(p.ext for p in state.players))
-        if key == self._key:
+        if not self._changed((state.variant, state.claims, tuple(p.tickets for p in state.players), state.phase,
+                              state.ext, tuple(p.ext for p in state.players))):
             return
-        self._key = key
         from ..scoring import score
-        sheet = score(state)
-        self.sheet = sheet
+        sheet = self.sheet = score(state)
         head = "Final score" if sheet.final else "Score if the game ended now"
         self.title.value = f"<h4 style='margin:4px 0'>{esc(head)}</h4>"
         self.table.value = f"<pre style='font-size:0.9em'>{esc(sheet.table())}</pre>"
-        p = _panels()
-        if p is not None:
-            if self._fig is None:
-                self._fig = _as_widget(p.score_figure(sheet))
-                self.widget.children = [self.title, self._fig, self.table]
-            else:                   # only the changed properties, in one update message
-                p.update_score(self._fig, sheet)
+        self._draw(lambda: panels.score_figure(sheet), lambda fig: panels.update_score(fig, sheet),
+                   before=(self.title,), after=(self.table,))
 
 
 def players_html(state: GameState, seat: int | None) -> str:
-    """The players' public numbers, plus ``seat``'s own hand and tickets (``render.panels.players_panel_html``)."""
-    p = _panels()
-    if p is not None:
-        return p.players_panel_html(state, seat)
-    from ._common import table_view_html
-    return table_view_html(state, seat)
+    """The players' public numbers, plus ``seat``'s own hand and tickets (built from ``observe``)."""
+    return panels.players_panel_html(state, seat)
 
 
 def tickets_html(state: GameState, seat: int | None) -> str:
-    """``seat``'s kept tickets with ✓ for the completed ones (what the seat may know about itself)."""
-    if seat is None:
-        return ""
-    p = _panels()
-    if p is not None and hasattr(p, "tickets_table_html"):
-        return p.tickets_table_html(state, seat)
-    from ..scoring import owned_edges, ticket_results
-    from ..variants import get_variant
-    v = get_variant(state.variant)
-    tickets = state.players[seat].tickets
-    if not tickets:
-        return f"<div><b>{esc(seat_name(seat))}'s tickets:</b> none yet</div>"
-    results = ticket_results(v, tickets, owned_edges(v, state, seat))
-    items = "".join(f"<li>{'✓' if r.completed else '○'} {esc(ticket_words(map_of(state), r.id))}</li>" for r in results)
-    done = sum(r.completed for r in results)
-    return (f"<div><b>{esc(seat_name(seat))}'s tickets</b> ({done}/{len(results)} completed)"
-            f"<ul style='margin:2px 0'>{items}</ul></div>")
+    """``seat``'s kept tickets, completed or not (what the seat may know about itself)."""
+    return "" if seat is None else panels.tickets_table_html(state, seat)
 
 
-__all__ = ["HandPanel", "MarketPanel", "ScorePanel", "players_html", "tickets_html", "panels_available"]
+__all__ = ["HandPanel", "MarketPanel", "ScorePanel", "players_html", "tickets_html"]
