@@ -115,7 +115,7 @@ class MapExplorer:
         n = self.top.value
         hubs = [r["city"] for r in rows[:n]]
         routes = sorted({rt.id for c in hubs[:3] for rt in self.map.routes_at(c)})
-        self._highlight([(f"routes at the top 3 hubs", routes)] if routes else [])
+        self._highlight([("routes at the top 3 hubs", routes)] if routes else [])
         self.output.value = as_html(rows, caption="City centrality (betweenness over train-weighted shortest paths)",
                                     max_rows=max(n, 15))
         self.message.note("most central: " + ", ".join(hubs[:5]))
