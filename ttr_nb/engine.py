@@ -403,7 +403,7 @@ def check(state: GameState, action: Action | str) -> tuple[Action, int]:
     if getattr(action, "seat", None) is None:
         action = action.with_seat(seat)
     kind = pending.kind if pending else None
-    feature = next((f for f in v.features if f.handles(action)), None) if v.features else None
+    feature = v.feature_for(action) if v.features else None
     if kind is not None and kind not in ("choose_tickets", "second_card"):
         if feature is None or kind not in feature.pending_kinds:
             raise _deny(v, f"{seat_name(seat)} must first finish the pending step ({kind.replace('_', ' ')})",
@@ -548,9 +548,9 @@ def _apply(state: GameState, action: Action | str, events: list | None) -> GameS
     tx = Tx(v, state, events)
     pending = state.pending_for(seat) if state.pending else None
     if pending is not None and pending.kind not in ("choose_tickets", "second_card"):
-        next(f for f in v.features if f.handles(action)).apply(v, tx, action, seat)
+        v.feature_for(action).apply(v, tx, action, seat)
         return tx.freeze()
-    feature = next((f for f in v.features if f.handles(action)), None) if v.features else None
+    feature = v.feature_for(action) if v.features else None
     if feature is not None:
         tx.passes = 0
         feature.apply(v, tx, action, seat)

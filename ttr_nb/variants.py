@@ -61,6 +61,7 @@ class Feature:
         return []
 
     def handles(self, action) -> bool:
+        """Whether this feature owns the action. Must depend only on the action's class (the answer is cached)."""
         return False
 
     def check(self, variant: "Variant", state: "GameState", action, seat: int) -> None:
@@ -128,6 +129,14 @@ class Variant:
 
     def route_points(self, length: int) -> int:
         return self.settings.route_points.get(length, 0)
+
+    def feature_for(self, action) -> Feature | None:
+        """The feature that handles this kind of action (None: a base action). Cached per action class."""
+        cache = self.__dict__.setdefault("_feature_for", {})
+        kind = type(action)
+        if kind not in cache:
+            cache[kind] = next((f for f in self.features if f.handles(action)), None)
+        return cache[kind]
 
     def feature(self, name: str) -> Feature | None:
         for f in self.features:
