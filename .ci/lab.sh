@@ -11,11 +11,6 @@ case "$VENV" in /*) ;; *) VENV="$ROOT/$VENV" ;; esac
 bash .ci/setup.sh
 
 target=notebooks/00_start_here.ipynb
-if [ ! -e "$target" ]; then
-    # `jupyter lab MISSING_FILE` exits at once; open the folder instead until the notebook exists.
-    echo "[lab] $target does not exist yet: opening $( [ -d notebooks ] && echo notebooks/ || echo the repository ) instead" >&2
-    if [ -d notebooks ]; then target=notebooks; else target=.; fi
-fi
 
 extra=()
 if [ "$(id -u)" = 0 ]; then
