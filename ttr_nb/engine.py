@@ -282,7 +282,7 @@ def _resolve(v: Variant, state: GameState, action: Action) -> tuple[int, Pending
     if state.phase == "over":
         raise IllegalAction("the game is over: no more actions", v.rule("USA-END-1"), action, seat)
     if state.pending:
-        seats = to_move(state)
+        seats = (state.pending[0].seat,) if len(state.pending) == 1 else to_move(state)
         if seat is None:
             if len(seats) > 1:
                 names = ", ".join(seat_name(s).lower() for s in seats)
@@ -413,7 +413,7 @@ def check(state: GameState, action: Action | str) -> tuple[Action, int]:
     if kind == "choose_tickets" and not isinstance(action, KeepTickets):
         raise _deny(v, f"{seat_name(seat)} must first choose which of the offered tickets to keep "
                        f"({', '.join(pending.get('offered'))})", _pending_rule(v, pending), action, seat)
-    if kind == "second_card" and not isinstance(action, DrawDeck | DrawFaceUp):
+    if kind == "second_card" and not isinstance(action, _DRAWS):
         raise _deny(v, f"{seat_name(seat)} has taken one card and must take a second one: a turn is exactly one action",
                     "USA-DRAW-1", action, seat)
     if feature is not None:
@@ -474,6 +474,9 @@ def check(state: GameState, action: Action | str) -> tuple[Action, int]:
 
 def _is_int(x) -> bool:
     return isinstance(x, int) and not isinstance(x, bool)
+
+
+_DRAWS = (DrawDeck, DrawFaceUp)
 
 
 def _check_fields(v: Variant, action: Action) -> None:
@@ -554,7 +557,7 @@ def _apply(state: GameState, action: Action | str, events: list | None) -> GameS
     if feature is not None:
         tx.passes = 0
         feature.apply(v, tx, action, seat)
-    elif isinstance(action, DrawDeck | DrawFaceUp):
+    elif isinstance(action, _DRAWS):
         _apply_draw(tx, action, seat, second=pending is not None)
     elif isinstance(action, Claim):
         tx.passes = 0
