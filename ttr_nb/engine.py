@@ -155,9 +155,11 @@ class Tx:
         p = self.players[seat]
         points = self.v.route_points(route.length)
         self.players[seat] = replace_fields(p, trains=p.trains - route.length, route_points=p.route_points + points)
-        claims = list(self.claims)
+        old = self.claims
+        claims = list(old)
         claims[route.index] = seat
         self.claims = tuple(claims)
+        _carry_free_buckets(self.v, old, self.claims, route.index)
         self.event("claim", "USA-CLAIM-9", f"{seat_name(seat)} claimed {route.a}–{route.b} ({route.length}) for {points} "
                                            f"point{'' if points == 1 else 's'}")
 
@@ -739,6 +741,20 @@ def _free_buckets(v: Variant, claims: tuple[int, ...]) -> tuple[list[tuple[int, 
             buckets[c if c >= 0 else LOCO].append((t.length[i], i))
     t.free_cache = (claims, buckets)
     return buckets
+
+
+def _carry_free_buckets(v: Variant, old: tuple[int, ...], new: tuple[int, ...], index: int) -> None:
+    """A claim frees nothing and takes one route: derive the new buckets from the cached old ones (one list
+    copied) instead of rescanning every route on the next call."""
+    t = v.route_table
+    cache = t.free_cache
+    if cache is None or cache[0] is not old:
+        return
+    c = t.colour[index]
+    b = c if c >= 0 else LOCO
+    buckets = list(cache[1])
+    buckets[b] = [entry for entry in buckets[b] if entry[1] != index]
+    t.free_cache = (new, tuple(buckets))
 
 
 def claimable_routes(v: Variant, state: GameState, seat: int, *, affordable_only: bool = False) -> list:

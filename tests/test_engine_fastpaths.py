@@ -1,0 +1,50 @@
+"""The engine's fast paths (free-route buckets carried across claims, cached draw actions) agree with the plain
+definitions of the rules at every turn of real games."""
+from __future__ import annotations
+
+import pytest
+
+from ttr_nb.actions import DrawDeck, DrawFaceUp
+from ttr_nb.bots import RandomBot
+from ttr_nb.engine import (apply, claim_problem, claimable_routes, legal_actions, new_game, route_payments, to_move)
+from ttr_nb.variants import available_variants, get_variant
+
+
+def plain_claimable(v, state, seat, affordable_only):
+    """USA-CLAIM-4/5/7/8 (and USA-CLAIM-1..3 with affordable_only), route by route, no caches."""
+    hand = state.players[seat].hand
+    return [r.id for r in v.map.routes if claim_problem(v, state, seat, r, None) is None
+            and (not affordable_only or route_payments(v, r, hand))]
+
+
+@pytest.mark.parametrize("variant", available_variants())
+@pytest.mark.parametrize("players", [2, 4])
+def test_claimable_routes_matches_the_plain_definition_all_game(variant, players):
+    v = get_variant(variant)
+    checked = 0
+    for seed in range(3):
+        s = new_game(variant, players, seed)
+        bots = [RandomBot(seed * 7 + i) for i in range(players)]
+        while s.phase != "over":
+            if not s.pending:
+                seat = s.current
+                for only in (True, False):
+                    fast = [r.id for r in claimable_routes(v, s, seat, affordable_only=only)]
+                    assert fast == plain_claimable(v, s, seat, only), (seed, s.ply)
+                    v.route_table.free_cache = None            # and again from a cold cache
+                    assert [r.id for r in claimable_routes(v, s, seat, affordable_only=only)] == fast
+                checked += 1
+            seat = to_move(s)[0]
+            s = apply(s, bots[seat].choose(s, seat)[0])
+    assert checked > 100
+
+
+def test_cached_draw_actions_are_equal_values_with_the_right_seat():
+    s = new_game("usa", 3, 2)
+    while s.phase == "setup":
+        s = apply(s, legal_actions(s)[0])
+    draws = [a for a in legal_actions(s) if isinstance(a, DrawDeck | DrawFaceUp)]
+    assert [str(a) for a in draws] == ["blue: draw deck"] + [f"blue: draw faceup {i}" for i in range(1, 6)]
+    again = [a for a in legal_actions(s) if isinstance(a, DrawDeck | DrawFaceUp)]
+    assert all(x is y for x, y in zip(draws, again))             # one shared immutable object per action
+    assert DrawFaceUp(slot=3, seat=0) == draws[3]
