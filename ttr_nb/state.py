@@ -362,12 +362,5 @@ def build(cls, values: Sequence[Any]) -> Any:
     return new
 
 
-def counts_add(counts: tuple[int, ...], other: Mapping[int, int] | tuple[int, ...], sign: int = 1) -> tuple[int, ...]:
-    out = list(counts)
-    items = other.items() if isinstance(other, Mapping) else enumerate(other)
-    for k, n in items:
-        out[k] += sign * n
-    return tuple(out)
-
 
 __all__ = ["FREE", "PHASES", "GameState", "PlayerState", "Pending", "freeze", "pairs_get", "pairs_set", "replace_fields", "field"]

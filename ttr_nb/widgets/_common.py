@@ -34,9 +34,6 @@ def card_label(kind: int | None) -> str:
     return "(empty)" if kind is None else CARD_NAMES[kind]
 
 
-def seats_of(state: GameState) -> list[int]:
-    return list(range(state.n_players))
-
 
 def closed_routes(state: GameState) -> list[str]:
     """Closed twins (USA-CLAIM-8), from the engine."""
