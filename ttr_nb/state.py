@@ -11,7 +11,7 @@ route is closed (USA-CLAIM-8) is derived from the claims, never stored, so it ca
 from __future__ import annotations
 
 from dataclasses import dataclass, field, fields
-from typing import Any, Iterable, Mapping, Sequence
+from typing import Any, Iterable, Sequence
 
 from .cards import CARD_NAMES
 from .errors import StateError
