@@ -289,11 +289,8 @@ def _expand(g: _Graph, vseq: list[int], eseq: list[int]) -> tuple[list[str], lis
 # graph helpers
 
 
-def _components(g: _Graph, mask: int) -> list[int]:
-    """Edge-connected components of the edge set ``mask``, ordered by their smallest edge."""
-    ea, eb = g.ea, g.eb
-    parent: dict[int, int] = {}
-
+def _finder(parent: dict[int, int]):
+    """``find`` of a union-find over ``parent`` (absent = its own root), with path compression."""
     def find(x):
         root = x
         while parent.get(root, root) != root:
@@ -301,7 +298,14 @@ def _components(g: _Graph, mask: int) -> list[int]:
         while x != root:
             parent[x], x = root, parent[x]
         return root
+    return find
 
+
+def _components(g: _Graph, mask: int) -> list[int]:
+    """Edge-connected components of the edge set ``mask``, ordered by their smallest edge."""
+    ea, eb = g.ea, g.eb
+    parent: dict[int, int] = {}
+    find = _finder(parent)
     edges = _bits(mask)
     for e in edges:
         ra, rb = find(ea[e]), find(eb[e])
@@ -400,15 +404,7 @@ def _solve_component(g: _Graph, comp: int, floor: int):
         return _search(g, comp, -1, floor)
     # blobs: union-find over the non-bridge edges; every vertex of comp is in exactly one blob
     parent: dict[int, int] = {}
-
-    def find(x):
-        root = x
-        while parent.get(root, root) != root:
-            root = parent[root]
-        while x != root:
-            parent[x], x = root, parent[x]
-        return root
-
+    find = _finder(parent)
     inner = comp & ~bridges
     for e in _bits(inner):
         ra, rb = find(ea[e]), find(eb[e])
