@@ -20,16 +20,6 @@ MAPS = ("usa", "europe")
 
 
 @pytest.fixture(scope="module")
-def usa():
-    return load_map("usa")
-
-
-@pytest.fixture(scope="module")
-def europe():
-    return load_map("europe")
-
-
-@pytest.fixture(scope="module")
 def midgame():
     g = Game("usa", 4, seed=3)
     g.play_bots(GreedyBot(1), max_plies=120)

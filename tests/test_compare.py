@@ -1,17 +1,15 @@
 """ttr_nb.compare: the variant comparison is generated from the variants' data (settings, features, maps)."""
 from __future__ import annotations
 
-import subprocess
-import sys
+from purity import run_blocked
+
 from dataclasses import replace
-from pathlib import Path
 
 import pytest
 
 from ttr_nb import get_variant
 from ttr_nb.compare import Comparison, as_html, as_markdown, compare_variants, interpretations, interpretations_html
 
-REPO = Path(__file__).resolve().parents[1]
 USA = get_variant("usa")
 EU = get_variant("europe")
 
@@ -132,14 +130,9 @@ def test_deterministic():
 
 
 def test_compare_imports_no_plotting_or_widgets():
-    code = (
-        "import sys, importlib.abc\n"
-        "class B(importlib.abc.MetaPathFinder):\n"
-        "    def find_spec(self, name, path=None, target=None):\n"
-        "        if name.split('.')[0] in ('plotly', 'ipywidgets', 'IPython', 'anywidget'):\n"
-        "            raise ImportError(name + ' blocked')\n"
-        "sys.meta_path.insert(0, B())\n"
-        "from ttr_nb.compare import compare_variants\n"
-        "t = compare_variants('usa', 'europe'); t.as_html(); print(len(t))\n")
-    done = subprocess.run([sys.executable, "-c", code], cwd=str(REPO), capture_output=True, text=True, timeout=120)
+    done = run_blocked("""
+        from ttr_nb.compare import compare_variants
+        t = compare_variants('usa', 'europe'); t.as_html(); print(len(t))
+        assert not attempts, attempts
+    """)
     assert done.returncode == 0, done.stderr

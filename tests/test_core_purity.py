@@ -5,34 +5,10 @@ Each check runs in a fresh interpreter, so modules other tests imported do not h
 """
 from __future__ import annotations
 
-import subprocess
-import sys
 import textwrap
 from pathlib import Path
 
-REPO = Path(__file__).resolve().parents[1]
-
-BLOCKER = textwrap.dedent('''
-    import importlib.abc, importlib.util, sys
-    sys.path.insert(0, {repo!r})
-    BLOCKED = ("plotly", "ipywidgets", "IPython", "anywidget")
-    attempts = []
-
-    class Blocker(importlib.abc.MetaPathFinder):
-        def find_spec(self, name, path=None, target=None):
-            if name.split(".")[0] in BLOCKED:
-                attempts.append(name)
-                raise ImportError(f"{{name}} is blocked: the rules core must not import it")
-            return None
-
-    sys.meta_path.insert(0, Blocker())
-    for m in BLOCKED:
-        assert m not in sys.modules, f"{{m}} was imported before the test started"
-''').format(repo=str(REPO))
-
-
-def _run(code: str) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-c", code], cwd=str(REPO), capture_output=True, text=True, timeout=120)
+from purity import BLOCKER, run_python as _run
 
 
 def test_blocker_really_blocks():
@@ -82,7 +58,7 @@ def test_rules_core_imports_and_plays_without_plotting_or_widgets(tmp_path):
 def test_import_ttr_nb_does_not_import_networkx():
     done = _run(textwrap.dedent(f'''
         import sys
-        sys.path.insert(0, {str(REPO)!r})
+        sys.path.insert(0, {str(Path(__file__).resolve().parents[1])!r})
         import ttr_nb
         import ttr_nb.engine, ttr_nb.game, ttr_nb.bots, ttr_nb.scoring, ttr_nb.maps
         assert "networkx" not in sys.modules, "import ttr_nb imported networkx"

@@ -2,9 +2,8 @@
 deterministic for its seed, and the module imports no plotting or widget library."""
 from __future__ import annotations
 
-import subprocess
-import sys
-from pathlib import Path
+from purity import run_blocked
+
 
 import pytest
 
@@ -16,7 +15,6 @@ from ttr_nb.exercises import (EXERCISES, FindLongest, IsItLegal, LegalPayments, 
                               Feedback, make_exercise)
 from ttr_nb.scoring import score
 
-REPO = Path(__file__).resolve().parents[1]
 SEEDS = range(4)
 CASES = [(cls, variant) for cls in EXERCISES.values() for variant in ("usa", "europe")
          if not (cls is TunnelExtra and variant == "usa")]
@@ -307,19 +305,14 @@ def test_board_is_a_plotly_figure_with_the_highlight():
 
 
 def test_exercises_import_no_plotting_or_widgets():
-    code = (
-        "import sys, importlib.abc\n"
-        "class B(importlib.abc.MetaPathFinder):\n"
-        "    def find_spec(self, name, path=None, target=None):\n"
-        "        if name.split('.')[0] in ('plotly', 'ipywidgets', 'IPython', 'anywidget'):\n"
-        "            raise ImportError(name + ' blocked')\n"
-        "sys.meta_path.insert(0, B())\n"
-        "from ttr_nb.exercises import EXERCISES\n"
-        "for cls in EXERCISES.values():\n"
-        "    ex = cls(1, variant='europe')\n"
-        "    assert ex.check(ex.solution()), cls\n"
-        "    str(ex.prompt())\n"
-        "print('ok')\n")
-    done = subprocess.run([sys.executable, "-c", code], cwd=str(REPO), capture_output=True, text=True, timeout=120)
+    done = run_blocked("""
+        from ttr_nb.exercises import EXERCISES
+        for cls in EXERCISES.values():
+            ex = cls(1, variant='europe')
+            assert ex.check(ex.solution()), cls
+            str(ex.prompt())
+        assert not attempts, attempts
+        print('ok')
+    """)
     assert done.returncode == 0, done.stderr
     assert done.stdout.strip() == "ok"

@@ -20,16 +20,6 @@ REFERENCE = Path(__file__).resolve().parents[1].parent / "shared" / "reference"
 BOARDS = {"usa": "Ticket to Ride (USA)", "europe": "Ticket to Ride: Europe"}
 
 
-@pytest.fixture(scope="module")
-def usa() -> Map:
-    return load_map("usa")
-
-
-@pytest.fixture(scope="module")
-def europe() -> Map:
-    return load_map("europe")
-
-
 def usa_doc() -> dict:
     return json.loads((maps_dir() / "usa.json").read_text(encoding="utf-8"))
 

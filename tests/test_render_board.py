@@ -18,16 +18,6 @@ from ttr_nb.render import (CARD_SYMBOLS, OWNER_SYMBOLS, PLAYER_HEX, board_figure
 from ttr_nb.render.board import USA_POINTS, as_figure_widget
 
 
-@pytest.fixture(scope="module")
-def usa():
-    return load_map("usa")
-
-
-@pytest.fixture(scope="module")
-def europe():
-    return load_map("europe")
-
-
 def traces(fig) -> dict[str, dict]:
     """meta key -> trace dict."""
     return {t["meta"]: t for t in fig.to_dict()["data"]}

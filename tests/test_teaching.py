@@ -1,10 +1,8 @@
 """ttr_nb.teaching: the helpers the teaching notebooks call (every one of them, with real positions)."""
 from __future__ import annotations
 
-import subprocess
-import sys
-import textwrap
-from pathlib import Path
+from purity import run_blocked
+
 from types import SimpleNamespace
 
 import pytest
@@ -17,7 +15,6 @@ from ttr_nb.errors import TTRError
 from ttr_nb.positions import position
 from ttr_nb.trail import Trail
 
-REPO = Path(__file__).resolve().parents[1]
 
 # Blue's routes make a loop through Denver: the longest trail (16) passes Denver twice; a simple path gets 9.
 LOOP = {"R037": 0, "R035": 0, "R058": 0, "R032": 0, "R039": 0, "R050": 0}
@@ -339,24 +336,12 @@ def test_learner_view_and_history_view():
 
 
 def test_teaching_imports_without_plotly_or_widgets():
-    code = textwrap.dedent(f'''
-        import importlib.abc, sys
-        sys.path.insert(0, {str(REPO)!r})
-        BLOCKED = ("plotly", "ipywidgets", "IPython", "anywidget")
-
-        class Blocker(importlib.abc.MetaPathFinder):
-            def find_spec(self, name, path=None, target=None):
-                if name.split(".")[0] in BLOCKED:
-                    raise ImportError(name + " is blocked")
-                return None
-
-        sys.meta_path.insert(0, Blocker())
+    done = run_blocked("""
         from ttr_nb import teaching
         from ttr_nb.positions import position
         print(teaching.try_action(position("usa", players=2, seed=1), "draw deck").status)
         assert not [m for m in sys.modules if m.split(".")[0] in BLOCKED]
         print("OK")
-    ''')
-    done = subprocess.run([sys.executable, "-c", code], cwd=str(REPO), capture_output=True, text=True, timeout=120)
+    """)
     assert done.returncode == 0, done.stderr
     assert done.stdout.strip().endswith("OK") and "take your second card" in done.stdout

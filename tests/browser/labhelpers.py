@@ -168,3 +168,27 @@ def save_screenshot(page, name: str, locator=None) -> Path:
         locator.scroll_into_view_if_needed()
     page.screenshot(path=str(path))
     return path
+
+
+def find_view(page, selector: str, min_plots: int):
+    """The widget view matching ``selector``, scrolled into sight with its first board drawn; also checks that
+    at least ``min_plots`` plotly figures drew in the page."""
+    from playwright.sync_api import expect
+
+    view = page.locator(selector)
+    expect(view).to_have_count(1, timeout=60_000)
+    view.scroll_into_view_if_needed()
+    view.locator(".js-plotly-plot .main-svg").first.wait_for(state="visible", timeout=60_000)
+    n_plots = page.evaluate("() => document.querySelectorAll('.js-plotly-plot').length")
+    assert n_plots >= min_plots, f"only {n_plots} plotly figures in the page"
+    return view
+
+
+def keep_tickets(view, labels, status) -> None:
+    """Tick the checkboxes of ``labels`` in a PlayView and press keep; waits until it is Blue's turn."""
+    from playwright.sync_api import expect
+
+    for label in labels:
+        view.locator(".widget-checkbox", has_text=label).locator("input[type=checkbox]").check()
+    view.get_by_role("button", name="keep", exact=True).click()
+    expect(status).to_contain_text("Blue to play", timeout=30_000)

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import pytest
 
-from labhelpers import open_and_run_all, save_screenshot
+from labhelpers import find_view, keep_tickets, open_and_run_all, save_screenshot
 
 NOTEBOOK = "02_europe.ipynb"
 PLAYERS, SEED = 3, 21          # as in the notebook: play("europe", players=3, seed=21)
@@ -57,12 +57,7 @@ def test_02_europe_runs_and_the_playview_plays(lab_server, page):
     # the static figures (plotly mimetype) and the two widget views drew
     page.locator(".js-plotly-plot .main-svg").first.wait_for(state="attached", timeout=60_000)
     expect(page.locator(".ttr-historyview")).to_have_count(1, timeout=60_000)
-    view = page.locator(VIEW)
-    expect(view).to_have_count(1, timeout=60_000)
-    view.scroll_into_view_if_needed()
-    view.locator(".js-plotly-plot .main-svg").first.wait_for(state="visible", timeout=60_000)
-    n_plots = page.evaluate("() => document.querySelectorAll('.js-plotly-plot').length")
-    assert n_plots >= 8, f"only {n_plots} plotly figures in the page"
+    view = find_view(page, VIEW, min_plots=8)
     board = page.evaluate(_JS_BOARD, VIEW)
     assert "error" not in board, board
     assert board["svg"] and board["tunnels"] and board["ferries"] and board["markers"] == 101, board
@@ -71,10 +66,7 @@ def test_02_europe_runs_and_the_playview_plays(lab_server, page):
     expect(status).to_contain_text("waiting for Blue", timeout=30_000)
 
     # 1. keep the long ticket and one regular one
-    for label in labels[:2]:
-        view.locator(".widget-checkbox", has_text=label).locator("input[type=checkbox]").check()
-    view.get_by_role("button", name="keep", exact=True).click()
-    expect(status).to_contain_text("Blue to play", timeout=30_000)
+    keep_tickets(view, labels[:2], status)
     expect(status).to_contain_text("build a train station", timeout=30_000)
 
     # 2. a first card, blind

@@ -16,7 +16,7 @@ import re
 
 import pytest
 
-from labhelpers import open_and_run_all, save_screenshot
+from labhelpers import find_view, keep_tickets, open_and_run_all, save_screenshot
 
 NOTEBOOK = "01_usa.ipynb"
 PLAYERS, SEED = 3, 11          # as in the notebook: learner_view(players=3, seed=11)
@@ -68,22 +68,14 @@ def test_01_usa_runs_and_the_playview_plays(lab_server, page):
 
     # static figures (plotly mimetype) and the widget boards drew
     page.locator(".js-plotly-plot .main-svg").first.wait_for(state="attached", timeout=60_000)
-    view = page.locator(VIEW)
-    expect(view).to_have_count(1, timeout=60_000)
-    view.scroll_into_view_if_needed()
+    view = find_view(page, VIEW, min_plots=9)
     board = view.locator(".js-plotly-plot").first
-    board.locator(".main-svg").first.wait_for(state="visible", timeout=60_000)
-    n_plots = page.evaluate("() => document.querySelectorAll('.js-plotly-plot').length")
-    assert n_plots >= 9, f"only {n_plots} plotly figures in the page"
 
     status = view.locator(".widget-html", has_text="USA-").first
     expect(status).to_contain_text("waiting for Blue", timeout=30_000)
 
     # 1. keep two tickets
-    for label in ticket_labels[:2]:
-        view.locator(".widget-checkbox", has_text=label).locator("input[type=checkbox]").check()
-    view.get_by_role("button", name="keep", exact=True).click()
-    expect(status).to_contain_text("Blue to play", timeout=30_000)
+    keep_tickets(view, ticket_labels[:2], status)
 
     # 2. click a route marker on the board: the legal payments appear
     board.scroll_into_view_if_needed()
