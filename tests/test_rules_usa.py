@@ -271,7 +271,7 @@ def test_USA_TURN_1_exactly_one_action_per_turn():
 
 
 def test_USA_TURN_1_pass_only_when_no_action_at_all_is_possible():
-    """Interpretation (ttr_nb/usa.py): no card to draw, no route payable, no ticket left -> pass."""
+    """Interpretation (ttr_nb/games/usa.py): no card to draw, no route payable, no ticket left -> pass."""
     s = position(2, deck_size=0, rest_to=1, ticket_deck=[], tickets={1: ALL_T})
     assert s.players[0].hand_size == 0
     assert legal_bodies(s) == {"pass"}
@@ -441,7 +441,7 @@ def test_USA_DRAW_6_avoidable_reset_repeats_until_a_legal_market():
     """Digest: "repeat while it happens again; if the remaining cards cannot avoid it, stop". Here 3
     non-locomotives remain among 17 cards, so a market with fewer than 3 locomotives exists: the engine must keep
     resetting. The engine stops after 20 resets in a row (Settings.max_market_resets, listed in
-    ttr_nb/usa.py USA_INTERPRETATIONS) and leaves 5 face-up locomotives, which neither the digest nor the book
+    ttr_nb/games/usa.py USA_INTERPRETATIONS) and leaves 5 face-up locomotives, which neither the digest nor the book
     allows (L60: "Om det skulle finnas 3 lokkort uppvända vid något tillfälle ska alla 5 korten slängas")."""
     s = position(2, seed=2, market=["red", "blue", L, L, "green"], deck_top=[L] * 12 + ["yellow"],
                  deck_size=13, rest_to=1)

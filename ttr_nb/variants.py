@@ -200,7 +200,7 @@ def available_variants() -> list[str]:
     return sorted(_REGISTRY)
 
 
-_BUILTIN = ("usa", "europe")   # modules under ttr_nb that register the shipped variants
+_BUILTIN = ("usa", "europe")   # modules under ttr_nb.games that register the shipped variants
 _loaded = False
 
 
@@ -210,7 +210,7 @@ def _load_builtin() -> None:
         _loaded = True
         import importlib
         for module in _BUILTIN:
-            importlib.import_module(f"ttr_nb.{module}")
+            importlib.import_module(f"ttr_nb.games.{module}")
 
 
 __all__ = ["Settings", "Feature", "Variant", "register", "get_variant", "available_variants"]

@@ -1,0 +1,879 @@
+"""Ticket to Ride Europe (../shared/rules/europe.md): settings + three features on the shared engine.
+
+Nothing here forks the engine. Europe is the USA game with other numbers (``Settings``: the route table with
+lengths 6 and 8, one long + three regular tickets at setup whose returns leave the game, the tie-break chain)
+and three mechanics plugged in through ``Feature`` hooks:
+
+* :class:`Ferries` (EU-FERRY-1/2): one locomotive per locomotive symbol, in legal payments and in refusals.
+* :class:`Tunnels` (EU-TUNNEL-1..7): the played cards are committed, three cards are turned up, and a pending
+  ``tunnel`` step asks for the extra cards (``tunnel pay red1``) or a withdrawal (``tunnel withdraw``).
+* :class:`Stations` (EU-STATION-1..6): ``station Wien red2`` builds one; at the end each station borrows at most
+  one route of another player into its city, the same for every ticket, chosen to maximise its owner's score.
+
+Also here: :func:`tunnel_odds`, the chances of 0–3 extra tunnel cards as one seat can see them.
+
+Interpretations (the rule book is silent; marked where a user sees them):
+
+* A tunnel paid with colour + locomotives matches the colour of its coloured cards; a gray tunnel takes the colour
+  of the payment (F-EU-7 a/b). While the three cards are turned up, the played and already-revealed cards are off
+  the table, so a reshuffle in the middle of the reveal does not include them (F-EU-7 c).
+* The borrowed routes are chosen to maximise the station owner's score (EU-STATION-5); among equal choices, fewer
+  borrowed routes, then the lowest route ids.
+* EU-SCORE-3 "fewest stations used" counts stations *built* (the book's "nota" = put on the board; F-EU-9).
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from fractions import Fraction
+from itertools import product
+from math import comb
+from typing import ClassVar, Sequence
+
+from ..actions import Action, Payment, parse_payment, payment_str, payment_words, register_action
+from ..cards import CARD_NAMES, LOCO
+from ..errors import BadAction, IllegalAction, MapError, TTRError
+from ..scoring import owned_edges, ticket_results
+from ..state import FREE, GameState, Pending, pairs_set
+from .usa import USA_INTERPRETATIONS
+from ..variants import Feature, Settings, Variant, get_variant, register
+
+MAX_STATIONS = 3            # EU-COMP-2 / EU-STATION-2
+STATION_BONUS = 4           # EU-STATION-6: points per station not built
+TUNNEL_REVEAL = 3           # EU-TUNNEL-2
+
+
+def _seat_name(seat: int) -> str:
+    from ..engine import seat_name
+    return seat_name(seat)
+
+
+def _ordinal(n: int) -> str:
+    return {1: "1st", 2: "2nd", 3: "3rd"}.get(n, f"{n}th")
+
+
+def _cards(n: int, kind: int | None) -> str:
+    if kind is None:
+        return f"{n} card{'s' if n != 1 else ''}"
+    name = "locomotive" if kind == LOCO else f"{CARD_NAMES[kind]} card"
+    return f"{n} {name}{'s' if n != 1 else ''}"
+
+
+# ---------------------------------------------------------------------------------------------
+# actions: ``station CITY PAYMENT``, ``tunnel pay PAYMENT``, ``tunnel withdraw``
+
+@dataclass(frozen=True, slots=True)
+class BuildStation(Action):
+    """Build a train station in ``city`` paying ``payment`` (EU-STATION-1..3). Text: ``station Wien red2``."""
+
+    city: str = ""
+    payment: Payment = ()
+    seat: int | None = None
+    verb: ClassVar[str] = "station"
+
+    def body(self) -> str:
+        return f"station {self.city} {payment_str(self.payment)}"
+
+    def describe(self, v: Variant, state: GameState) -> str:
+        return f"builds a station in {self.city} with {payment_words(self.payment)}"
+
+
+@dataclass(frozen=True, slots=True)
+class TunnelPay(Action):
+    """Pay the extra cards a tunnel's turned-up cards call for (EU-TUNNEL-2/3). Text: ``tunnel pay red1``."""
+
+    payment: Payment = ()
+    seat: int | None = None
+    verb: ClassVar[str] = "tunnel"
+
+    def body(self) -> str:
+        return f"tunnel pay {payment_str(self.payment)}"
+
+    def describe(self, v: Variant, state: GameState) -> str:
+        return f"pays {payment_words(self.payment)} more and completes the tunnel"
+
+
+@dataclass(frozen=True, slots=True)
+class TunnelWithdraw(Action):
+    """Do not pay: take the played cards back, the route stays free, the turn ends (EU-TUNNEL-4)."""
+
+    seat: int | None = None
+    verb: ClassVar[str] = "tunnel"
+
+    def body(self) -> str:
+        return "tunnel withdraw"
+
+    def describe(self, v: Variant, state: GameState) -> str:
+        return "withdraws from the tunnel and takes the played cards back"
+
+
+def _parse_station(words: list[str], text: str) -> Action:
+    if len(words) < 2:
+        raise BadAction(f"{text!r}: write 'station CITY PAYMENT', e.g. 'station Wien red2' (the payment is the last word)")
+    city = " ".join(words[:-1])
+    if len(city) > 60 or not all(ch.isalpha() or ch in " .'-" for ch in city):
+        raise BadAction(f"{text!r}: {city!r} is not a city name")
+    return BuildStation(city=city, payment=parse_payment(words[-1], repr(text)))
+
+
+def _parse_tunnel(words: list[str], text: str) -> Action:
+    if words == ["withdraw"]:
+        return TunnelWithdraw()
+    if len(words) == 2 and words[0] == "pay":
+        return TunnelPay(payment=parse_payment(words[1], repr(text)))
+    raise BadAction(f"{text!r}: write 'tunnel pay PAYMENT' (e.g. 'tunnel pay red1') or 'tunnel withdraw'")
+
+
+register_action("station", _parse_station)
+register_action("tunnel", _parse_tunnel)
+
+
+def _shape_problem(action, v: Variant) -> None:
+    """Action objects built in code must be as strict as parsed text: (kind, count) pairs, whole positive counts,
+    each kind once, kinds of this variant; a station's city is text."""
+    pay = getattr(action, "payment", ())
+    ok = isinstance(pay, tuple) and all(
+        isinstance(t, tuple) and len(t) == 2 and all(type(x) is int for x in t) and t[1] > 0
+        and 0 <= t[0] < v.card_kinds for t in pay) and len({t[0] for t in pay}) == len(pay)
+    if not ok:
+        raise BadAction(f"{action!r}: a payment is a tuple of (card kind, count) pairs with whole positive counts, "
+                        "each kind once (e.g. ((7, 2), (8, 1)) = red2+loco1)")
+    if isinstance(action, BuildStation) and not isinstance(action.city, str):
+        raise BadAction(f"{action!r}: the city must be a name (text)")
+
+
+def _payment_of(payment) -> Payment:
+    if isinstance(payment, str):
+        return parse_payment(payment.strip(), repr(payment))
+    return tuple(sorted((int(k), int(n)) for k, n in payment if n))
+
+
+def _merge(*payments: Payment) -> Payment:
+    counts: dict[int, int] = {}
+    for pay in payments:
+        for k, n in pay:
+            counts[k] = counts.get(k, 0) + n
+    return tuple(sorted((k, n) for k, n in counts.items() if n))
+
+
+def _one_colour_payments(hand: Sequence[int], size: int) -> list[Payment]:
+    """Every set of ``size`` cards of one colour (locomotives standing in) from ``hand``: by colour, fewest
+    locomotives first; all-locomotive last (the order of ``engine.route_payments``)."""
+    locos = hand[LOCO]
+    low = max(1, size - locos)
+    out: list[Payment] = []
+    for c in range(LOCO):
+        for k in range(min(hand[c], size), low - 1, -1):
+            out.append(((c, k), (LOCO, size - k)) if k < size else ((c, k),))
+    if locos >= size:
+        out.append(((LOCO, size),))
+    return out
+
+
+# ---------------------------------------------------------------------------------------------
+# ferries
+
+class Ferries(Feature):
+    """EU-FERRY-1/2: a ferry needs one locomotive per locomotive symbol; the other spaces take any one colour."""
+
+    name = "ferries"
+
+    def min_locos(self, route) -> int:
+        return route.ferry_locos
+
+    def claim_payment_problem(self, variant, route, payment):
+        need = route.ferry_locos
+        if not need:
+            return None
+        have = dict(payment).get(LOCO, 0)
+        if have >= need:
+            return None
+        rest = route.length - need
+        return (f"{route.a}–{route.b} is a ferry with {need} locomotive symbol{'s' if need != 1 else ''}: it takes "
+                f"{_cards(need, LOCO)} plus {rest} card{'s' if rest != 1 else ''} of any one colour (or more "
+                f"locomotives); the payment has {_cards(have, LOCO)}", "EU-FERRY-2")
+
+
+# ---------------------------------------------------------------------------------------------
+# tunnels
+
+def tunnel_colour(payment: Payment) -> int | None:
+    """The colour the turned-up cards must match: the payment's coloured cards, or None for all locomotives
+    (EU-TUNNEL-3). A gray tunnel takes the colour of the payment (interpretation, F-EU-7 b)."""
+    colours = [k for k, _ in payment if k != LOCO]
+    return colours[0] if colours else None
+
+
+def tunnel_extra(payment: Payment, revealed: Sequence[int]) -> int:
+    """Extra cards needed: turned-up cards of the played colour, and locomotives (EU-TUNNEL-2); with an
+    all-locomotive payment only locomotives count (EU-TUNNEL-3)."""
+    colour = tunnel_colour(payment)
+    return sum(1 for c in revealed if c == LOCO or c == colour)
+
+
+def tunnel_extra_payments(hand: Sequence[int], played: Payment, extra: int) -> list[Payment]:
+    """Every exact payment of the ``extra`` cards from ``hand``: played colour + locomotives (most colour first),
+    or locomotives only after an all-locomotive payment (EU-TUNNEL-3)."""
+    colour = tunnel_colour(played)
+    locos = hand[LOCO]
+    if colour is None:
+        return [((LOCO, extra),)] if locos >= extra else []
+    out: list[Payment] = []
+    for k in range(min(hand[colour], extra), max(0, extra - locos) - 1, -1):
+        if k == extra:
+            out.append(((colour, k),))
+        elif k == 0:
+            out.append(((LOCO, extra),))
+        else:
+            out.append(((colour, k), (LOCO, extra - k)))
+    return out
+
+
+def _tunnel_data(pending: Pending) -> tuple[str, Payment, tuple[int, ...], int]:
+    """(route id, played payment, revealed card kinds, extra) of a pending tunnel; raises TTRError if garbled."""
+    rid = pending.get("route")
+    played = pending.get("played")
+    revealed = pending.get("revealed")
+    extra = pending.get("extra")
+    if not isinstance(rid, str) or not isinstance(played, str) or not isinstance(revealed, tuple) \
+            or isinstance(extra, bool) or not isinstance(extra, int):
+        raise TTRError("the pending tunnel step lacks route, played, revealed or extra")
+    kinds = []
+    for name in revealed:
+        if name not in CARD_NAMES:
+            raise TTRError(f"the pending tunnel step names an unknown card {name!r}")
+        kinds.append(CARD_NAMES.index(name))
+    return rid, parse_payment(played, "pending tunnel"), tuple(kinds), extra
+
+
+def _tunnel_pending(state: GameState, seat: int) -> Pending | None:
+    p = state.pending_for(seat) if state.pending else None
+    return p if p is not None and p.kind == "tunnel" else None
+
+
+class Tunnels(Feature):
+    """EU-TUNNEL-1..7 as a pending step: claim → cards committed, 3 turned up → pay the extra or withdraw."""
+
+    name = "tunnels"
+    pending_kinds = ("tunnel",)
+
+    def handles(self, action) -> bool:
+        return isinstance(action, TunnelPay | TunnelWithdraw)
+
+    # -- the claim -----------------------------------------------------------------------------
+    def on_claim(self, v, tx, seat, route, payment) -> bool:
+        if not route.tunnel:
+            return False
+        who = _seat_name(seat)
+        where = f"{route.a}–{route.b}"
+        revealed: list[int] = []
+        for _ in range(TUNNEL_REVEAL):                  # EU-TUNNEL-2, with reshuffle and short deck (EU-TUNNEL-6)
+            card = tx.draw_card()
+            if card is None:
+                break
+            revealed.append(card)
+        if not revealed:
+            tx.event("tunnel", "EU-TUNNEL-6", f"{who} plays {payment_words(payment)} for the tunnel {where}: there are "
+                                              "no cards to turn up, so there is no risk of extra cards")
+            tx.claim_route(seat, route, payment)
+            if any(c is None for c in tx.market):
+                tx.refill_market()
+            tx.end_turn()
+            return True
+        extra = tunnel_extra(payment, revealed)
+        colour = tunnel_colour(payment)
+        names = ", ".join(CARD_NAMES[c] for c in revealed)
+        rule = "EU-TUNNEL-3" if colour is None else "EU-TUNNEL-2"
+        short = "" if len(revealed) == TUNNEL_REVEAL else f" (only {len(revealed)} card{'s' if len(revealed) != 1 else ''} left to turn up, EU-TUNNEL-6)"
+        if extra == 0:
+            tx.event("tunnel", rule, f"{who} plays {payment_words(payment)} for the tunnel {where} and turns up "
+                                     f"{names}{short}: nothing matches, no extra cards")
+            tx.claim_route(seat, route, payment)
+            self._discard_revealed(tx, revealed)
+            tx.end_turn()
+            return True
+        if colour is None:
+            want = "locomotive" if extra == 1 else "locomotives"
+        else:
+            want = (f"{CARD_NAMES[colour]} card or a locomotive" if extra == 1
+                    else f"{CARD_NAMES[colour]} cards or locomotives")
+        tx.event("tunnel", rule, f"{who} plays {payment_words(payment)} for the tunnel {where} and turns up {names}"
+                                 f"{short}: {extra} more {want} needed")
+        tx.change_hand(seat, payment, -1)              # committed: on the table until the tunnel is resolved
+        text = (f"the tunnel {where} ({route.id}) turned up {names}: pay {extra} more {want} "
+                f"('tunnel pay …') or withdraw and take back {payment_words(payment)} ('tunnel withdraw')")
+        data = (("extra", extra), ("played", payment_str(payment)), ("revealed", tuple(CARD_NAMES[c] for c in revealed)),
+                ("route", route.id), ("rule", rule), ("text", text))
+        tx.pending.append(Pending("tunnel", seat, data))
+        return True
+
+    @staticmethod
+    def _discard_revealed(tx, revealed: Sequence[int]) -> None:
+        for c in revealed:                             # EU-TUNNEL-5
+            tx.discard[c] += 1
+        tx.event("tunnel_discard", "EU-TUNNEL-5",
+                 f"The {len(revealed)} turned-up card{'s' if len(revealed) != 1 else ''} go to the discard pile")
+        if any(c is None for c in tx.market):
+            tx.refill_market()                         # USA-DRAW-2: an empty face-up slot is filled once cards exist
+
+    # -- the pending step ----------------------------------------------------------------------
+    def pending_actions(self, v, state, pending) -> list:
+        rid, played, revealed, extra = _tunnel_data(pending)
+        hand = state.players[pending.seat].hand
+        return [TunnelPay(payment=pay, seat=pending.seat) for pay in tunnel_extra_payments(hand, played, extra)] \
+            + [TunnelWithdraw(seat=pending.seat)]
+
+    def check(self, v, state, action, seat) -> None:
+        p = _tunnel_pending(state, seat)
+        if p is None:
+            raise IllegalAction(f"{_seat_name(seat)} has no tunnel waiting: '{action.body()}' answers a tunnel claim "
+                                "whose turned-up cards call for extra cards", v.rule("EU-TUNNEL-2"), action, seat)
+        if isinstance(action, TunnelWithdraw):
+            return                                     # EU-TUNNEL-4: always allowed ("or will not pay")
+        _shape_problem(action, v)
+        rid, played, revealed, extra = _tunnel_data(p)
+        pay = action.payment
+        size = sum(n for _, n in pay)
+        if size != extra:
+            raise IllegalAction(f"the turned-up cards call for exactly {_cards(extra, None)} more; the payment has {size}",
+                                v.rule("EU-TUNNEL-2"), action, seat)
+        colour = tunnel_colour(played)
+        wrong = [k for k, _ in pay if k != LOCO and k != colour]
+        if wrong and colour is None:
+            raise IllegalAction("the tunnel was played with locomotives only, so the extra cards must be locomotives "
+                                f"too, not {CARD_NAMES[wrong[0]]}", v.rule("EU-TUNNEL-3"), action, seat)
+        if wrong:
+            raise IllegalAction(f"the tunnel was played with {CARD_NAMES[colour]}: the extra cards must be "
+                                f"{CARD_NAMES[colour]} or locomotives, not {CARD_NAMES[wrong[0]]}",
+                                v.rule("EU-TUNNEL-2"), action, seat)
+        hand = state.players[seat].hand
+        for k, n in pay:
+            if hand[k] < n:
+                raise IllegalAction(f"the payment needs {_cards(n, k)} but the hand holds {hand[k]}; a player who cannot "
+                                    "pay withdraws ('tunnel withdraw') and takes the played cards back",
+                                    v.rule("EU-TUNNEL-4"), action, seat)
+
+    def apply(self, v, tx, action, seat) -> None:
+        p = next(q for q in tx.pending if q.seat == seat and q.kind == "tunnel")
+        rid, played, revealed, extra = _tunnel_data(p)
+        route = v.map.route(rid)
+        who = _seat_name(seat)
+        tx.pending = [q for q in tx.pending if q is not p]
+        tx.change_hand(seat, played, +1)               # back from the table
+        if isinstance(action, TunnelPay):
+            tx.event("tunnel_paid", p.get("rule") or "EU-TUNNEL-2",
+                     f"{who} pays {payment_words(action.payment)} more for the tunnel {route.a}–{route.b}")
+            tx.claim_route(seat, route, _merge(played, action.payment))
+        else:
+            tx.event("tunnel_withdrawn", "EU-TUNNEL-4",
+                     f"{who} withdraws from the tunnel {route.a}–{route.b}: the played cards go back to the hand, "
+                     "the route stays free and the turn is over")
+        self._discard_revealed(tx, revealed)
+        tx.end_turn()
+
+    # -- bookkeeping ---------------------------------------------------------------------------
+    def held_cards(self, state) -> list[int]:
+        out: list[int] = []
+        for p in state.pending:
+            if p.kind == "tunnel":
+                try:
+                    rid, played, revealed, extra = _tunnel_data(p)
+                except TTRError:
+                    continue                           # reported by validate
+                out += [k for k, n in played for _ in range(n)] + list(revealed)
+        return out
+
+    def validate(self, v, state, problems) -> None:
+        for p in state.pending:
+            if p.kind != "tunnel":
+                continue
+            who = _seat_name(p.seat) if 0 <= p.seat < state.n_players else f"seat {p.seat}"
+            try:
+                rid, played, revealed, extra = _tunnel_data(p)
+                route = v.map.route(rid)
+            except TTRError as e:
+                problems.append(f"{who}'s pending tunnel is unreadable: {e}")
+                continue
+            if state.phase not in ("play", "last_round"):
+                problems.append(f"{who} has a pending tunnel outside play")
+            if not route.tunnel:
+                problems.append(f"{who}'s pending tunnel names {rid} ({route.a}–{route.b}), which is not a tunnel")
+            if state.claims[route.index] != FREE:
+                problems.append(f"{who}'s pending tunnel {rid} is already claimed")
+            from ..engine import payment_problem
+            problem = payment_problem(v, route, played, [dict(played).get(k, 0) for k in range(v.card_kinds)])
+            if problem:
+                problems.append(f"{who}'s pending tunnel {rid}: the played cards are not a legal payment: {problem[0]}")
+            if not 1 <= len(revealed) <= TUNNEL_REVEAL:
+                problems.append(f"{who}'s pending tunnel {rid} has {len(revealed)} turned-up cards (1–3 expected; "
+                                f"with none it is claimed at once, {v.rule('EU-TUNNEL-6')})")
+            if extra != tunnel_extra(played, revealed) or extra <= 0:
+                problems.append(f"{who}'s pending tunnel {rid} asks for {extra} extra cards but the turned-up cards "
+                                f"call for {tunnel_extra(played, revealed)} ({v.rule('EU-TUNNEL-2')})")
+            if 0 <= p.seat < state.n_players and state.players[p.seat].trains < route.length:
+                problems.append(f"{who} has too few trains for the pending tunnel {rid}")
+
+    def board_marks(self, v, state, marks) -> None:
+        marks["stations"].update(station_owners(state))
+
+    def observe(self, v, state, seat, view) -> None:
+        view["tunnel"] = None
+        for p in state.pending:
+            if p.kind == "tunnel":
+                try:
+                    rid, played, revealed, extra = _tunnel_data(p)
+                except TTRError:
+                    continue
+                # public: the played cards lie on the table and the three cards are turned face up (N-EU-2)
+                view["tunnel"] = {"seat": p.seat, "route": rid, "played": payment_str(played),
+                                  "revealed": [CARD_NAMES[c] for c in revealed], "extra": extra}
+
+    # -- the greedy bot ------------------------------------------------------------------------
+    bot_min_can_pay = 0.75
+
+    def bot_claim_ok(self, v, state, seat, route, payment) -> bool:
+        """Try a tunnel only when the extra cards will most likely be in hand (in the final round: always)."""
+        if not route.tunnel or state.phase == "last_round":
+            return True
+        return tunnel_odds(state, seat, route.id, payment).can_pay >= self.bot_min_can_pay
+
+    def bot_pending(self, v, state, pending):
+        rid, played, revealed, extra = _tunnel_data(pending)
+        route = v.map.route(rid)
+        acts = self.pending_actions(v, state, pending)
+        pays = [a for a in acts if isinstance(a, TunnelPay)]
+        if pays:
+            best = min(pays, key=lambda a: (dict(a.payment).get(LOCO, 0), a.payment))
+            return best, (f"pays {payment_words(best.payment)} more to finish the tunnel {route.a}–{route.b} "
+                          f"({v.rule('EU-TUNNEL-2')})")
+        return acts[-1], (f"cannot pay the {extra} extra card{'s' if extra != 1 else ''} for {route.a}–{route.b}: "
+                          f"withdraws and takes the cards back ({v.rule('EU-TUNNEL-4')})")
+
+
+# ---------------------------------------------------------------------------------------------
+# stations
+
+def stations_of(state: GameState, seat: int) -> tuple[str, ...]:
+    """The cities where ``seat`` built stations, in the order built."""
+    return tuple(state.players[seat].get("stations", ()))
+
+
+def station_owners(state: GameState) -> dict[str, int]:
+    """city -> seat of the station there."""
+    return {city: seat for seat in range(state.n_players) for city in stations_of(state, seat)}
+
+
+@dataclass(frozen=True)
+class Borrowing:
+    """The routes a player's stations borrow at scoring (EU-STATION-4/5): one entry per station, in build order."""
+
+    seat: int
+    stations: tuple[str, ...]
+    routes: tuple[str | None, ...]         # route id borrowed by each station, or None
+    gain: int                              # ticket points gained over borrowing nothing
+    combinations: int                      # choices examined (after pruning)
+
+
+def station_candidates(v: Variant, state: GameState, seat: int, city: str) -> list:
+    """Routes of other players into or out of ``city`` (EU-STATION-4), in route order."""
+    return [r for r in v.map.routes_at(city) if state.claims[r.index] not in (FREE, seat)]
+
+
+def best_borrowing(v: Variant, state: GameState, seat: int) -> Borrowing:
+    """Choose one borrowed route (or none) per station, maximising the owner's ticket points (EU-STATION-5).
+
+    Ticket completion is connectivity, so the own network is reduced to its connected components: a borrowed
+    route matters only by the two components it joins. Candidates joining the same pair are merged, candidates
+    inside one component dropped; the remaining combinations (at most 11³) are tried with a tiny union-find.
+    Ties: fewer borrowed routes, then the lowest route ids (interpretation).
+    """
+    m = v.map
+    stations = stations_of(state, seat)
+    none = Borrowing(seat, stations, (None,) * len(stations), 0, 0)
+    if not stations:
+        return none
+    parent: dict[str, str] = {}
+
+    def root(x: str) -> str:
+        while x in parent:
+            x = parent[x]
+        return x
+
+    for r in m.routes:
+        if state.claims[r.index] == seat:
+            a, b = root(r.a), root(r.b)
+            if a != b:
+                parent[a] = b
+    open_tickets = []
+    for tid in state.players[seat].tickets:
+        t = m.ticket(tid)
+        a, b = root(t.a), root(t.b)
+        if a != b:
+            open_tickets.append((a, b, t.points))
+    if not open_tickets:
+        return none
+    options: list[list[tuple[str, str, str] | None]] = []
+    for city in stations:
+        seen: set[frozenset] = set()
+        opts: list[tuple[str, str, str] | None] = [None]
+        for r in sorted(station_candidates(v, state, seat, city), key=lambda r: r.id):
+            a, b = root(r.a), root(r.b)
+            key = frozenset((a, b))
+            if a == b or key in seen:
+                continue
+            seen.add(key)
+            opts.append((r.id, a, b))
+        options.append(opts)
+    best_key = None
+    best_choice: tuple = ()
+    count = 0
+    for choice in product(*options):
+        count += 1
+        up: dict[str, str] = {}
+
+        def find(x: str) -> str:
+            while x in up:
+                x = up[x]
+            return x
+
+        for opt in choice:
+            if opt is not None:
+                a, b = find(opt[1]), find(opt[2])
+                if a != b:
+                    up[a] = b
+        gain = sum(p for a, b, p in open_tickets if find(a) == find(b)) if up else 0
+        key = (gain, -sum(1 for o in choice if o is not None))
+        if best_key is None or key > best_key:       # product() runs in id order: the first of equals has the lowest ids
+            best_key, best_choice = key, choice
+    # 2 × points: an open ticket turns from −p into +p
+    return Borrowing(seat, stations, tuple(None if o is None else o[0] for o in best_choice), 2 * best_key[0], count)
+
+
+class Stations(Feature):
+    """EU-STATION-1..6: build (1/2/3 cards of one colour), borrow one route each at the end, +4 per unbuilt."""
+
+    name = "stations"
+    turn_words = ("build a train station",)
+
+    def handles(self, action) -> bool:
+        return isinstance(action, BuildStation)
+
+    def turn_actions(self, v, state, seat) -> list:
+        built = stations_of(state, seat)
+        if len(built) >= MAX_STATIONS:
+            return []
+        pays = _one_colour_payments(state.players[seat].hand, len(built) + 1)
+        if not pays:
+            return []
+        taken = station_owners(state)
+        return [BuildStation(city=c.name, payment=pay, seat=seat) for c in v.map.cities if c.name not in taken
+                for pay in pays]
+
+    def check(self, v, state, action, seat) -> None:
+        _shape_problem(action, v)
+        try:
+            city = v.map.city(action.city).name
+        except MapError:
+            from ..maps import _suggest
+            raise BadAction(f"{action}: the {v.map.name} map has no city {action.city!r}"
+                            f"{_suggest(action.city, [c.name for c in v.map.cities])}") from None
+        built = stations_of(state, seat)
+        who = _seat_name(seat)
+        if len(built) >= MAX_STATIONS:
+            raise IllegalAction(f"{who} has built all {MAX_STATIONS} stations ({', '.join(built)}): at most three per game",
+                                v.rule("EU-STATION-2"), action, seat)
+        owner = station_owners(state).get(city)
+        if owner is not None:
+            raise IllegalAction(f"{city} already has {'your' if owner == seat else _seat_name(owner) + chr(39) + 's'} "
+                                "station: a city holds at most one station, and two players may never have stations "
+                                "in the same city", v.rule("EU-STATION-1"), action, seat)
+        pay = action.payment
+        cost = len(built) + 1
+        size = sum(n for _, n in pay)
+        what = "1 card of any colour" if cost == 1 else f"{cost} cards of one colour"
+        if size != cost:
+            raise IllegalAction(f"{who}'s {_ordinal(cost)} station costs {what} (locomotives may stand in); the "
+                                f"payment has {size}", v.rule("EU-STATION-3"), action, seat)
+        colours = [k for k, _ in pay if k != LOCO]
+        if len(colours) > 1:
+            raise IllegalAction(f"a station is paid with cards of one colour (locomotives may stand in): the payment "
+                                f"mixes {' and '.join(CARD_NAMES[k] for k in colours)}", v.rule("EU-STATION-3"), action, seat)
+        hand = state.players[seat].hand
+        for k, n in pay:
+            if hand[k] < n:
+                raise IllegalAction(f"the payment needs {_cards(n, k)} but the hand holds {hand[k]}",
+                                    v.rule("EU-STATION-3"), action, seat)
+
+    def apply(self, v, tx, action, seat) -> None:
+        city = v.map.city(action.city).name
+        p = tx.players[seat]
+        built = tuple(p.get("stations", ())) + (city,)
+        tx.change_hand(seat, action.payment, -1)
+        tx.discard_cards(action.payment)               # EU-STATION-3
+        tx.set_player(seat, ext=pairs_set(p.ext, "stations", built))
+        tx.event("station", "EU-STATION-3",
+                 f"{_seat_name(seat)} builds {'a' if len(built) == 1 else 'their ' + _ordinal(len(built))} station in "
+                 f"{city} for {payment_words(action.payment)}: at the end it may borrow one route of another player "
+                 f"into {city}")
+        if any(c is None for c in tx.market):
+            tx.refill_market()
+        tx.end_turn()
+
+    # -- scoring -------------------------------------------------------------------------------
+    def score(self, v, state, sheet) -> None:
+        players = []
+        owners = [_seat_name(s) for s in range(state.n_players)]
+        for ps in sheet["players"]:
+            seat = ps.seat
+            stations = stations_of(state, seat)
+            built = len(stations)
+            extras = ps.extras + (("stations not built", STATION_BONUS * (MAX_STATIONS - built)),)   # EU-STATION-6
+            notes = list(ps.notes)
+            tickets = ps.tickets
+            if stations:
+                choice = best_borrowing(v, state, seat)
+                borrowed = [v.map.route(rid) for rid in choice.routes if rid is not None]
+                if borrowed:
+                    edges = owned_edges(v, state, seat) + [(r.a, r.b, r.length, r.id) for r in borrowed]
+                    tickets = ticket_results(v, state.players[seat].tickets, edges, frozenset(r.id for r in borrowed))
+                for city, rid in zip(stations, choice.routes):
+                    if rid is None:
+                        notes.append(f"station in {city}: no route borrowed (no route of another player into {city} "
+                                     f"completes a ticket) ({v.rule('EU-STATION-4')})")
+                    else:
+                        r = v.map.route(rid)
+                        users = [t.id for t in tickets if rid in t.via]
+                        notes.append(f"station in {city} borrowed {rid} ({r.a}–{r.b}, {r.colour}, "
+                                     f"{owners[state.claims[r.index]]}) for {', '.join(users) or 'no ticket'} "
+                                     f"({v.rule('EU-STATION-5')})")
+            players.append(replace(ps, tickets=tickets, extras=extras, notes=tuple(notes),
+                                   stats=ps.stats + (("stations_used", built),)))    # EU-SCORE-3: stations built
+        sheet["players"] = players
+
+    # -- bookkeeping ---------------------------------------------------------------------------
+    def validate(self, v, state, problems) -> None:
+        where: dict[str, list[int]] = {}
+        for seat, p in enumerate(state.players):
+            stations = p.get("stations", ())
+            if not isinstance(stations, tuple) or not all(isinstance(c, str) for c in stations):
+                problems.append(f"{_seat_name(seat)}'s stations must be a list of city names")
+                continue
+            if len(stations) > MAX_STATIONS:
+                problems.append(f"{_seat_name(seat)} has {len(stations)} stations; a player has only {MAX_STATIONS} "
+                                f"({v.rule('EU-STATION-2')})")
+            for city in stations:
+                try:
+                    name = v.map.city(city).name
+                except MapError:
+                    problems.append(f"{_seat_name(seat)} has a station in {city!r}, which is not a city of the map")
+                    continue
+                if name != city:
+                    problems.append(f"{_seat_name(seat)}'s station city {city!r} should be written {name!r}")
+                where.setdefault(name, []).append(seat)
+        for city, seats in sorted(where.items()):
+            if len(seats) > 1:
+                problems.append(f"{city} has {len(seats)} stations ({', '.join(_seat_name(s) for s in seats)}); a city "
+                                f"holds at most one ({v.rule('EU-STATION-1')})")
+
+    def observe(self, v, state, seat, view) -> None:
+        for entry in view["players"]:                  # stations stand on the board: public
+            built = stations_of(state, entry["seat"])
+            entry["stations"] = list(built)
+            entry["stations_left"] = MAX_STATIONS - len(built)
+
+    # -- the greedy bot ------------------------------------------------------------------------
+    def bot_borrowable(self, v, state, seat) -> frozenset[int]:
+        """Routes of others at the seat's stations: the greedy planner treats them as its own (optimistic: a
+        station really borrows only one of them)."""
+        return frozenset(r.index for city in stations_of(state, seat) for r in station_candidates(v, state, seat, city))
+
+    def bot_turn(self, v, state, seat, plan):
+        """Build a station when a ticket became impossible and one borrowed route would make it possible again —
+        only with cards to spare (a colour the plan does not need)."""
+        built = stations_of(state, seat)
+        if len(built) >= MAX_STATIONS or not plan.impossible:
+            return None
+        p = state.players[seat]
+        cost = len(built) + 1
+        need: dict[int, int] = {}
+        for rid in plan.routes:
+            r = v.map.route(rid)
+            if r.colour != "gray":
+                k = CARD_NAMES.index(r.colour)
+                need[k] = need.get(k, 0) + r.length
+        spare = sorted(((p.hand[c] - need.get(c, 0), c) for c in range(LOCO)), reverse=True)
+        if not spare or spare[0][0] < cost:
+            return None
+        colour = spare[0][1]
+        taken = station_owners(state)
+        borrowable = self.bot_borrowable(v, state, seat)
+        best = None
+        for tid in plan.impossible:
+            t = v.map.ticket(tid)
+            da = _distances(v, state, seat, t.a, borrowable)
+            db = _distances(v, state, seat, t.b, borrowable)
+            for r in v.map.routes:
+                owner = state.claims[r.index]
+                if owner in (FREE, seat):
+                    continue
+                for x, y in ((r.a, r.b), (r.b, r.a)):
+                    if x in da and y in db:
+                        cost_trains = da[x] + db[y]
+                        if cost_trains > p.trains:
+                            continue
+                        for city in (x, y):
+                            if city in taken:
+                                continue
+                            key = (-(2 * t.points - cost_trains), city, r.id)
+                            if best is None or key < best[0]:
+                                best = (key, city, r, t, owner)
+        if best is None:
+            return None
+        _, city, r, t, owner = best
+        return (BuildStation(city=city, payment=((colour, cost),), seat=seat),
+                f"builds a station in {city}: {t.a}–{t.b} is blocked, but the station can borrow {_seat_name(owner)}'s "
+                f"{r.a}–{r.b} ({v.rule('EU-STATION-4')})")
+
+
+def _distances(v: Variant, state: GameState, seat: int, start: str, borrowable: frozenset[int]) -> dict[str, int]:
+    """Trains needed from ``start`` to every reachable city, borrowable routes free (``bots.distances``)."""
+    from ..bots import distances
+    return distances(v, state, seat, start, borrowable=borrowable)[0]
+
+
+# ---------------------------------------------------------------------------------------------
+# tunnel odds
+
+@dataclass(frozen=True)
+class TunnelOdds:
+    """The chances of needing 0, 1, 2, 3 extra cards for a tunnel, as one seat can see them."""
+
+    route: str
+    payment: Payment
+    exact: tuple[Fraction, Fraction, Fraction, Fraction]
+    revealed: int                 # how many cards will be turned up (3, fewer on a short deck: EU-TUNNEL-6)
+    unseen: int                   # cards the seat cannot see (deck + other hands)
+    unseen_matching: int          # of those, how many would call for an extra card
+    can_pay: Fraction             # chance that the extra cards are in the hand after the payment
+
+    @property
+    def probabilities(self) -> tuple[float, float, float, float]:
+        return tuple(float(p) for p in self.exact)
+
+    @property
+    def expected(self) -> Fraction:
+        return sum((k * p for k, p in enumerate(self.exact)), Fraction(0))
+
+    def to_dict(self) -> dict:
+        return {"route": self.route, "payment": payment_str(self.payment),
+                "exact": [str(p) for p in self.exact], "probabilities": list(self.probabilities),
+                "expected": float(self.expected), "revealed": self.revealed, "unseen": self.unseen,
+                "unseen_matching": self.unseen_matching, "can_pay": float(self.can_pay)}
+
+    def __str__(self) -> str:
+        parts = ", ".join(f"{k} extra: {p:.1%}" for k, p in enumerate(self.probabilities))
+        return f"{self.route} with {payment_str(self.payment)}: {parts} (can pay: {float(self.can_pay):.1%})"
+
+
+def _hypergeometric(pool: int, good: int, draws: int) -> list[Fraction]:
+    total = comb(pool, draws)
+    return [Fraction(comb(good, k) * comb(pool - good, draws - k), total) for k in range(draws + 1)]
+
+
+def tunnel_odds(state: GameState, seat: int, route_id: str, payment) -> TunnelOdds:
+    """P(0, 1, 2, 3 extra cards) for ``seat`` claiming tunnel ``route_id`` with ``payment`` (text or Payment).
+
+    What the seat sees: its hand, the face-up cards, the discard pile (and a pending tunnel's cards). Every other
+    card — the deck and the other hands — is unseen and equally likely to be anywhere, so the cards turned up from
+    the deck are a draw without replacement from the unseen pool (hypergeometric). On a short deck the rest come
+    from the reshuffled discard pile, whose make-up is known (EU-TUNNEL-6).
+    """
+    v = get_variant(state.variant)
+    route = v.map.route(route_id)
+    if not route.tunnel:
+        raise TTRError(f"{route.id} ({route.a}–{route.b}) is not a tunnel")
+    pay = _payment_of(payment)
+    colour = tunnel_colour(pay)
+
+    def matching(counts: Sequence[int]) -> int:
+        return counts[LOCO] + (0 if colour is None else counts[colour])
+
+    seen = list(state.players[seat].hand)
+    for c in state.market:
+        if c is not None:
+            seen[c] += 1
+    for k, n in enumerate(state.discard):
+        seen[k] += n
+    for f in v.features:
+        for c in f.held_cards(state):
+            seen[c] += 1
+    unseen = [total - s for total, s in zip(v.deck_counts, seen)]
+    pool = sum(unseen)
+    good = matching(unseen)
+    from_deck = min(TUNNEL_REVEAL, len(state.deck))
+    discard_total = sum(state.discard)
+    from_discard = min(TUNNEL_REVEAL - from_deck, discard_total)
+    dist = _hypergeometric(pool, good, from_deck) if from_deck else [Fraction(1)]
+    if from_discard:
+        second = _hypergeometric(discard_total, matching(state.discard), from_discard)
+        conv = [Fraction(0)] * (len(dist) + len(second) - 1)
+        for i, p in enumerate(dist):
+            for j, q in enumerate(second):
+                conv[i + j] += p * q
+        dist = conv
+    exact = tuple((dist + [Fraction(0)] * 4)[:4])
+    hand = state.players[seat].hand
+    played = dict(pay)
+    spare = hand[LOCO] - played.get(LOCO, 0) + (0 if colour is None else hand[colour] - played.get(colour, 0))
+    can_pay = sum((p for k, p in enumerate(exact) if k <= spare), Fraction(0))
+    return TunnelOdds(route.id, pay, exact, from_deck + from_discard, pool, good, can_pay)
+
+
+# ---------------------------------------------------------------------------------------------
+# the variant
+
+EUROPE_SETTINGS = Settings(
+    trains=45,                                                      # EU-COMP-2
+    route_points={1: 1, 2: 2, 3: 4, 4: 7, 6: 15, 8: 21},           # EU-CLAIM-2
+    setup_deals=(("long", 1), ("regular", 3)),                      # EU-SETUP-2/3
+    setup_min_keep=2,                                               # EU-SETUP-4
+    setup_returns="out",                                            # EU-SETUP-4: back in the box, unseen
+    decks_out_after_setup=("long",),                                # EU-SETUP-2: the other long tickets too
+    ticket_deck="regular",                                          # EU-TICKET-1
+    end_trains=2,                                                   # EU-END-1
+    longest_bonus=10,                                               # EU-SCORE-2
+    tie_breaks=("tickets", "fewest_stations", "longest"),           # EU-SCORE-3
+)
+
+EUROPE = register(Variant(
+    key="europe",
+    name="Ticket to Ride Europe",
+    map_key="europe",
+    rule_prefix="EU",
+    settings=EUROPE_SETTINGS,
+    features=(Ferries(), Tunnels(), Stations()),
+    aliases=("eu", "ticket to ride europe", "evropa", "europa"),
+    rule_map={
+        "USA-COMP-1": "EU-COMP-1", "USA-COMP-2": "EU-COMP-2", "USA-COMP-3": "EU-COMP-3", "USA-COMP-4": "EU-COMP-4",
+        "USA-SETUP-2": "EU-SETUP-1", "USA-SETUP-3": "EU-SETUP-4", "USA-SETUP-4": "EU-SETUP-5",
+        "USA-TURN": "EU-TURN-1", "USA-DRAW": "EU-DRAW-1", "USA-CLAIM": "EU-CLAIM-1", "USA-CLAIM-9": "EU-CLAIM-2",
+        "USA-TICKET": "EU-TICKET-1", "USA-TICKET-4": "EU-SCORE-1", "USA-END": "EU-END-1",
+        "USA-SCORE-1": "EU-SCORE-1", "USA-SCORE-2": "EU-SCORE-1", "USA-SCORE-3": "EU-SCORE-2", "USA-SCORE-4": "EU-SCORE-3",
+    },
+    description="Europe 1901: ferries, tunnels, train stations and long tickets.",
+    interpretations=(
+        ("EU-TUNNEL-2", "A tunnel paid with a colour plus locomotives matches that colour (and locomotives); a gray "
+                        "tunnel takes the colour of the payment. The three cards turned up are off the table while "
+                        "they are shown, so a reshuffle in the middle of the reveal does not include them."),
+        ("EU-STATION-5", "Each station's borrowed route is chosen to maximise its owner's score; among equal "
+                         "choices, fewer borrowed routes, then the lowest route ids."),
+        ("EU-SCORE-3", "'Fewest stations used' counts the stations built (the Icelandic book's 'nota')."),
+        ("EU-STATION-3", "A single locomotive may pay for the first station: one card of any colour, and "
+                         "locomotives stand in as usual."),
+        *USA_INTERPRETATIONS,
+    ),
+))
+
+
+__all__ = ["EUROPE", "EUROPE_SETTINGS", "Ferries", "Tunnels", "Stations", "BuildStation", "TunnelPay", "TunnelWithdraw",
+           "tunnel_colour", "tunnel_extra", "tunnel_extra_payments", "tunnel_odds", "TunnelOdds", "best_borrowing",
+           "Borrowing", "station_candidates", "stations_of", "station_owners"]
