@@ -83,6 +83,10 @@ def _player_hex(seat: int) -> str:
     return PLAYER_HEX.get(name, name)
 
 
+def _coloured(text: str, colour: str) -> str:
+    return text if colour == INK else f'<span style="color:{colour}">{text}</span>'
+
+
 def _plural(n: int, word: str, words: str | None = None) -> str:
     return f"{n} {word if n == 1 else (words or word + 's')}"
 
@@ -163,8 +167,9 @@ def _hand_parts(state: GameState, seat: int, title: str | None):
                     pattern=dict(shape=["+" if k == LOCO else "" for k in kinds],
                                  fgcolor=LOCO_PATTERN["fgcolor"], size=LOCO_PATTERN["size"],
                                  solidity=LOCO_PATTERN["solidity"])),
-        text=[str(n) for n in counts], textposition="outside", cliponaxis=False,
-        textfont=dict(size=16, color=[INK if n else "#9a9a9a" for n in counts]),
+        # one text colour per bar goes into the text itself: plotly.js warns about colour arrays in textfont
+        text=[_coloured(str(n), INK if n else "#9a9a9a") for n in counts], textposition="outside", cliponaxis=False,
+        textfont=dict(size=16, color=INK),
         hovertext=hover, hoverinfo="text", width=0.72)
     marks = dict(
         type="scatter", x=labels, y=[under * 0.5] * len(kinds), meta="symbols", name="card shapes",
@@ -231,8 +236,8 @@ def _market(state: GameState, title: str | None, height: int | None) -> tuple[li
                     pattern=dict(shape=["+" if k == LOCO else "" for k in kinds],
                                  fgcolor=LOCO_PATTERN["fgcolor"], size=LOCO_PATTERN["size"],
                                  solidity=LOCO_PATTERN["solidity"])),
-        text=[f"<b>{w}</b>" for w in words], textposition="inside", insidetextanchor="start",
-        textangle=0, textfont=dict(size=14, color=["#777777" if k is None else _ink_on(CARD_FILL[k]) for k in kinds]),
+        text=[_coloured(f"<b>{w}</b>", "#777777" if k is None else _ink_on(CARD_FILL[k])) for w, k in zip(words, kinds)],
+        textposition="inside", insidetextanchor="start", textangle=0, textfont=dict(size=14, color=INK),
         hovertext=hover, hoverinfo="text")
     present = [k is not None for k in kinds]
     marks = dict(
@@ -252,9 +257,9 @@ def _market(state: GameState, title: str | None, height: int | None) -> tuple[li
                            "#efe6cf" if ticket_deck else BACKGROUND],
                     line=dict(color=[INK, INK, INK], width=2),
                     pattern=dict(shape=["", "/", ""], fgcolor="#8c8576", size=8, solidity=0.2)),
-        text=[f"<b>{deck}</b><br>cards", f"<b>{discard}</b><br>cards", f"<b>{ticket_deck}</b><br>tickets"],
-        textposition="inside", insidetextanchor="middle", textangle=0,
-        textfont=dict(size=15, color=["#ffffff" if deck else INK, INK, INK]),
+        text=[_coloured(f"<b>{deck}</b><br>cards", "#ffffff" if deck else INK), f"<b>{discard}</b><br>cards",
+              f"<b>{ticket_deck}</b><br>tickets"],
+        textposition="inside", insidetextanchor="middle", textangle=0, textfont=dict(size=15, color=INK),
         hovertext=[f"train deck: {_plural(deck, 'card')} face down",
                    f"discard pile: {_plural(discard, 'card')} ({discard_words}); shuffled into a new deck when "
                    f"the deck runs out",

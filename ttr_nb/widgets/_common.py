@@ -1,7 +1,7 @@
 """Shared pieces of the widget views: the board widget, message areas, panels and small HTML helpers.
 
 Everything here is kernel-side and testable without a browser: a view's handlers are plain methods, and the
-figures are ``go.FigureWidget`` objects updated in place (``update_board`` / ``update_*``: one update message
+figures are shown by ``plotfig.FigureView`` and updated in place (``update_board`` / ``update_*``: one patch message
 carrying only the properties that changed), never rebuilt.
 """
 from __future__ import annotations
@@ -61,7 +61,7 @@ def provisional_banner(m) -> str:
 # the board
 
 class BoardWidget:
-    """A ``go.FigureWidget`` of the board, built once, redrawn in place from a state.
+    """The board in a ``FigureView`` (``self.view``), built once, redrawn in place from a state.
 
     ``on_click(route_id)`` is called when a route marker (trace ``"routes"``, ``customdata`` = route id) is
     clicked. ``show(state, highlight=...)`` skips the update when nothing it draws changed.
@@ -70,7 +70,7 @@ class BoardWidget:
     def __init__(self, m, *, n_players: int | None = None, on_click: Callable[[str], None] | None = None,
                  on_city: Callable[[str], None] | None = None, height: int = 560, title: str | None = None):
         from ..render import board_figure, trace_index
-        from ..render.board import as_figure_widget
+        from .plotfig import figure_view
         self.map = m
         self.n_players = n_players
         if n_players is None:
@@ -79,8 +79,11 @@ class BoardWidget:
         else:
             self._names = [seat_name(i) for i in range(n_players)]
             self._colours = PLAYER_COLOURS[:n_players]
-        self.fig = as_figure_widget(board_figure(m, player_names=self._names, player_colours=self._colours,
-                                                 height=height, title=title))
+        #: what a layout shows (an ipywidget); ``fig`` is the figure it draws, changed in place by ``draw``
+        self._view = figure_view(board_figure(m, player_names=self._names, player_colours=self._colours,
+                                              height=height, title=title),
+                                 aspect=height / 1000, css_classes=["ttr-board"], loading_text="Drawing the board ...")
+        self.fig = self._view.figure
         self.routes_trace = self.fig.data[trace_index(self.fig, "routes")]
         self._on_click = on_click
         self._last_key: Any = None
@@ -94,6 +97,11 @@ class BoardWidget:
             # the selected route's marker grows, the others fade: board_figure gives the "routes" trace plotly's
             # selection styles, so a selection (``select``) costs one small property change, not a redraw
             self.routes_trace.on_click(self._clicked)
+
+    @property
+    def view(self):
+        """The ``FigureView`` to put in a layout (the current one, should the browser have asked for a fresh one)."""
+        return self._view.current()
 
     def _clicked(self, trace, points, selector) -> None:
         ids = list(trace.customdata or ())

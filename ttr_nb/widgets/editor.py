@@ -126,7 +126,7 @@ class EditorView:
         for i, title in enumerate(["turn & trains", "hands", "market", "tickets", "JSON"]):
             self.tabs.set_title(i, title)
         self.widget = widgets.VBox([self.banner, self.status, self.validity, self.message.widget, self.keep_consistent,
-                                    self.board.fig, self.tabs, self.play_button, self.result_box])
+                                    self.board.view, self.tabs, self.play_button, self.result_box])
         self._after_edit()
 
     def _ipython_display_(self) -> None:

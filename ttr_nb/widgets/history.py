@@ -70,7 +70,7 @@ class HistoryView:
         self.widget = widgets.VBox([
             self.banner,
             widgets.HBox([self.player, self.prev_button, self.slider, self.next_button, self.position]),
-            self.status, self.message.widget, self.board.fig, self.ply_info, self.score.widget, self.table,
+            self.status, self.message.widget, self.board.view, self.ply_info, self.score.widget, self.table,
             widgets.HBox([self.branch_button]),
             widgets.HBox([self.variations, self.restore_button]),
             self.branch_box,

@@ -134,7 +134,7 @@ class PlayView:
         self.score = ScorePanel()
         self.log_widget = widgets.HTML()
         self.widget = widgets.VBox([
-            self.banner, self.status, self.message.widget, self.board.fig,
+            self.banner, self.status, self.message.widget, self.board.view,
             self.route_info, self.payments_box, self.step_info, self.options_box, self.draw_row, self.tickets_box,
             widgets.HBox([self.undo_button, self.redo_button, self.bots_button, self.show_claimable],
                          layout=widgets.Layout(flex_flow="row wrap")),
