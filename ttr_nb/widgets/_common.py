@@ -19,6 +19,14 @@ from ..state import GameState
 from ..variants import get_variant
 
 ERROR_COLOUR = "#b00020"
+
+#: Styles of the views (an HTML widget may carry a <style> element; the rules are scoped to ttr_nb's classes).
+VIEW_CSS = """<style>
+.ttr-playview .ttr-strip > * { margin: 2px 12px 2px 0; }
+.ttr-playview .ttr-side { margin-left: 8px; }
+.ttr-playview .ttr-draws .widget-button { margin: 2px 3px 2px 0; }
+.ttr-projector .ttr-playview, .ttr-projector { font-size: 130%; }
+</style>"""
 OK_COLOUR = "#17692e"
 
 
@@ -173,7 +181,8 @@ class MessageArea:
         self.error = err if isinstance(err, TTRError) else None
         self.text = str(err)
         self.is_error = True
-        self.widget.value = f"<div style='color:{ERROR_COLOUR}'>⛔ {esc(self.text)}</div>"
+        self.widget.value = (f"<div class='ttr-refusal' style='color:{ERROR_COLOUR};border-left:4px solid {ERROR_COLOUR};"
+                             f"padding-left:6px'><b>Not allowed:</b> {esc(self.text)}</div>")
 
     def note(self, text: str) -> None:
         self.error = None
@@ -185,7 +194,7 @@ class MessageArea:
         self.error = None
         self.text = text
         self.is_error = False
-        self.widget.value = f"<div style='color:{OK_COLOUR}'>✔ {esc(text)}</div>"
+        self.widget.value = f"<div style='color:{OK_COLOUR}'><b>Done:</b> {esc(text)}</div>"
 
     def clear(self) -> None:
         self.note("")
@@ -269,13 +278,43 @@ def table_view_html(state: GameState, seat: int | None) -> str:
             + ("<div>Pending: " + esc("; ".join(pend)) + "</div>" if pend else "") + "</div>")
 
 
-def log_html(lines: Sequence[str], n: int = 14) -> str:
-    shown = list(lines)[-n:]
-    items = "".join(f"<div style='font-family:monospace;font-size:0.88em'>{esc(s)}</div>" for s in shown)
-    return f"<div style='max-height:16em;overflow-y:auto'>{items or '<i>nothing played yet</i>'}</div>"
+def log_html(lines: Sequence[str], n: int = 14, *, newest_first: bool = False) -> str:
+    """The last ``n`` lines of a log (the first ``n`` when ``newest_first``: the lines are then newest first)."""
+    shown = list(lines)[:n] if newest_first else list(lines)[-n:]
+    items = "".join(f"<div style='font-size:12px;padding:1px 0;border-bottom:1px solid #eee'>{esc(s)}</div>"
+                    for s in shown)
+    head = "<b>Log</b> <span style='color:#666'>(newest first)</span>" if newest_first else "<b>Log</b>"
+    return (f"<div class='ttr-log' style='font-family:Arial,Helvetica,sans-serif;margin-top:4px'>{head}"
+            f"<div style='max-height:22em;overflow-y:auto'>{items or '<i>nothing played yet</i>'}</div></div>")
+
+
+def public_words(game, ply, before: GameState | None, viewer: int | None) -> tuple[str, list[str]]:
+    """What ``viewer`` may read about ``ply`` (another seat's move): its words and events, without that seat's
+    secrets (which tickets it kept, which card a blind draw gave it)."""
+    from ..engine import describe
+    if before is None:
+        before = game.state_at(ply.number - 1)
+    try:
+        words = describe(before, ply.action, viewer=viewer)
+    except TypeError:                      # an engine without viewer-aware descriptions
+        words = _public_describe(before, ply)
+    events = []
+    for e in ply.events:
+        text_for = getattr(e, "text_for", None)
+        events.append(text_for(viewer) if text_for is not None else str(e))
+    return words, events
+
+
+def _public_describe(state: GameState, ply) -> str:
+    from ..actions import KeepTickets
+    from ..engine import describe
+    if isinstance(ply.action, KeepTickets):
+        n = len(ply.action.tickets)
+        return f"{seat_name(ply.seat)} keeps {n} ticket{'' if n == 1 else 's'}"
+    return describe(state, ply.action)
 
 
 
 
 __all__ = ["BoardWidget", "MessageArea", "closed_routes", "owners_of", "stations_of", "map_of", "status_html", "table_html",
-           "table_view_html", "hand_text", "ticket_words", "log_html", "provisional_banner", "card_label", "esc"]
+           "table_view_html", "hand_text", "ticket_words", "log_html", "public_words", "provisional_banner", "card_label", "esc"]
