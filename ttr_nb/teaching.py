@@ -1,9 +1,14 @@
-"""Small helpers for the teaching notebooks: the engine's own words, arranged for a reader.
+"""Small helpers for the teaching notebooks: the engine's own words, arranged for a reader — and the one
+namespace a notebook imports.
+
+Each notebook starts with one line, ``import ttr_nb.teaching as ttr``: this module re-exports what a lesson uses
+(``ttr.Game``, ``ttr.position``, ``ttr.observe`` ...), and the figures, views, exercises and analyses are loaded
+on first use (``ttr.board_figure``, ``ttr.play``, ``ttr.LegalPayments``, ``ttr.cheapest_paths`` ...).
 
 Rules layer: nothing here imports plotly or ipywidgets at module level (``board_of``, ``learner_view`` and
-``history_view`` import them when called). Every text comes from the engine — ``describe``, ``turn_status``,
-the events of ``step`` and the ``IllegalAction`` of ``explain`` — so a notebook shows exactly what the rules
-say, rule ids included.
+``history_view`` and the lazily loaded names import them when called). Every text comes from the engine —
+``describe``, ``turn_status``, the events of ``step`` and the ``IllegalAction`` of ``explain`` — so a notebook
+shows exactly what the rules say, rule ids included.
 
     >>> from ttr_nb.teaching import try_action
     >>> from ttr_nb.positions import position
@@ -34,10 +39,10 @@ from .trail import Trail
 from .variants import available_variants, get_variant
 
 __all__ = ["Outcome", "try_action", "walk", "position_text", "seat_view_text", "action_menu", "action_menu_text",
-           "payment_options", "points_table", "who_may_claim", "plies_text", "final_round_turns", "greedy_game",
+           "payment_options", "points_table", "who_may_claim", "moves_text", "final_round_turns", "greedy_game",
            "route_cities", "revisited_cities", "trail_text", "longest_simple_path", "ticket_lines", "interpretations",
            "interpretations_text", "variants_overview", "variants_text", "cards_text", "board_of", "zoom_to",
-           "learner_view", "history_view", "PLAYVIEW_CLASS", "HISTORYVIEW_CLASS"]
+           "learner_view", "history_view", "bar_chart", "state_from_json", "PLAYVIEW_CLASS", "HISTORYVIEW_CLASS"]
 
 #: CSS classes put on the widget views of the notebooks (the browser test finds them by these).
 PLAYVIEW_CLASS = "ttr-playview"
@@ -67,7 +72,7 @@ def _plural(n: int, word: str) -> str:
 
 def _ticket_words(m, tid: str) -> str:
     t = m.ticket(tid)
-    return f"{t.id} {t.a}–{t.b} ({t.points})"
+    return f"{t.a}–{t.b} ({t.points})"
 
 
 # ------------------------------------------------------------------------------------------------ one action
@@ -96,8 +101,8 @@ class Outcome:
 
     def lines(self) -> list[str]:
         if not self.ok:
-            return [f"⛔ refused: {self.action!r} — {self.error}"]
-        out = [f"✔ {self.words}   [{self.action}]"]
+            return [f"REFUSED  {self.action!r}: {self.error}"]
+        out = [f"ok  {self.words}   [{self.action}]"]
         out += [f"   · {e}" for e in self.events]
         out.append(f"   → {self.status}")
         return out
@@ -253,9 +258,10 @@ def who_may_claim(state: GameState, route_id: str) -> dict[str, str]:
 
 # ------------------------------------------------------------------------------------------------ games
 
-def plies_text(game: Game, start: int = 0, end: int | None = None, *, claims: bool = True) -> str:
-    """Plies ``start+1 .. end`` of ``game``: the words of each and its events (``claims=False`` hides the routine
-    "X claimed ... for N points" events)."""
+def moves_text(game: Game, start: int = 0, end: int | None = None, *, claims: bool = True) -> str:
+    """Moves ``start+1 .. end`` of ``game`` (each decision is one move: a card drawn, a route claimed, tickets
+    kept): the words of each and its events (``claims=False`` hides the routine "X claimed ... for N points"
+    events)."""
     lines = []
     for p in game.history[start:end]:
         lines.append(f"{p.number:>4}. {p.words}")
@@ -326,8 +332,7 @@ def trail_text(trail: Trail) -> str:
         return "no routes"
     again = revisited_cities(trail)
     note = f"; passes through {', '.join(again)} twice" if again else ""
-    return (f"{' → '.join(trail.cities)} — {_plural(trail.length, 'train')}, {_plural(len(trail.routes), 'route')} "
-            f"({' '.join(trail.routes)}){note}")
+    return f"{' → '.join(trail.cities)} — {_plural(trail.length, 'train')}, {_plural(len(trail.routes), 'route')}{note}"
 
 
 def longest_simple_path(state: GameState, seat: int) -> int:
@@ -356,14 +361,15 @@ def longest_simple_path(state: GameState, seat: int) -> int:
 
 
 def ticket_lines(sheet: ScoreSheet, seat: int, variant: str = "usa") -> list[str]:
-    """One line per ticket of ``seat`` in a score sheet: ✓/✗, points ±, and the path of routes that completes it."""
+    """One line per ticket of ``seat`` in a score sheet: completed or not, points ±, and the path of routes that
+    completes it."""
     out = []
     for t in sheet.players[seat].tickets:
         if t.completed:
             path = " → ".join(route_cities(variant, t.path, t.a)) if t.path else t.a
-            out.append(f"✓ {t.a}–{t.b}: {t.value:+d}  via {path} ({' '.join(t.path)})")
+            out.append(f"completed      {t.a}–{t.b}: {t.value:+d}  via {path}")
         else:
-            out.append(f"✗ {t.a}–{t.b}: {t.value:+d}  (no path of own routes joins them)")
+            out.append(f"not completed  {t.a}–{t.b}: {t.value:+d}  (no path of own routes joins them)")
     return out
 
 
@@ -407,6 +413,18 @@ def variants_text() -> str:
         lines.append(f"{r['key']:<8} {r['name']} · {r['players']} players · {r['cities']} cities, {r['routes']} "
                      f"routes, {r['tickets']} tickets · rule ids {r['rule_prefix']}-… · {status}")
     return "\n".join(lines)
+
+
+def state_from_json(text: str) -> GameState:
+    """A position from the JSON text an ``EditorView`` exports (or ``json.dumps(state.to_dict())``); a clear
+    ``StateError`` when the text is not such a position."""
+    import json
+    from .errors import StateError
+    try:
+        data = json.loads(text)
+    except (TypeError, ValueError) as e:
+        raise StateError(f"not the JSON text of a position: {e}") from None
+    return GameState.from_dict(data)
 
 
 # ------------------------------------------------------------------------------------------------ pictures & views
@@ -465,9 +483,58 @@ def learner_view(players: int = 3, seed: int = 11, bots: str = "greedy", **kwarg
     return view
 
 
+def bar_chart(labels: Sequence[str], values: Sequence[float], *, title: str = "", height: int = 380):
+    """A horizontal bar chart (``go.Figure``), first label on top — for a quick look at a list of numbers."""
+    import plotly.graph_objects as go
+    return go.Figure(go.Bar(x=list(values)[::-1], y=list(labels)[::-1], orientation="h"),
+                     layout=dict(title=title, height=height, margin=dict(l=120, r=20, t=50, b=40)))
+
+
 def history_view(game: Game, ply: int | None = 0, **kwargs):
     """A ``HistoryView`` over ``game`` starting at ``ply`` (default the start position)."""
     from .widgets import HistoryView
     view = HistoryView(game, ply=ply, **kwargs)
     view.widget.add_class(HISTORYVIEW_CLASS)
     return view
+
+
+# ------------------------------------------------------------------------------------------------ the lesson namespace
+# ``import ttr_nb.teaching as ttr`` is the one import line of a notebook. The rules names below are imported with
+# this module; the rest (figures, views, exercises, analyses) load on first use, so a notebook that only reads
+# rules never imports plotly or ipywidgets.
+
+from . import maps as _maps, scoring as _scoring, variants as _variants  # noqa: E402
+from .actions import parse_action  # noqa: E402,F401
+from .bots import make_bot  # noqa: E402,F401
+from .engine import apply, closed_routes, is_legal, new_game, to_move, validate  # noqa: E402,F401
+from .positions import position  # noqa: E402,F401
+from .state import FREE  # noqa: E402,F401
+
+load_map, available_maps, Map = _maps.load_map, _maps.available_maps, _maps.Map
+score = _scoring.score
+
+_LAZY = {
+    "ttr_nb.render": ("board_figure",),
+    "ttr_nb.render.panels": ("market_figure", "score_figure", "hand_figure"),
+    "ttr_nb.widgets": ("play", "PlayView", "HistoryView", "EditorView", "TableView", "MapExplorer"),
+    "ttr_nb.exercises": ("EXERCISES", "make_exercise", "LegalPayments", "IsItLegal", "TicketDone", "FindLongest",
+                         "ScoreThis", "TunnelExtra"),
+    "ttr_nb.analysis": ("as_html", "cheapest_paths", "city_centrality", "route_ticket_load", "ticket_difficulty"),
+    "ttr_nb.compare": ("compare_variants", "interpretations_html"),
+    "ttr_nb.games.europe": ("best_borrowing", "station_candidates", "stations_of", "tunnel_odds"),
+}
+_LAZY_NAMES = {name: module for module, names in _LAZY.items() for name in names}
+
+
+def __getattr__(name: str):
+    module = _LAZY_NAMES.get(name)
+    if module is None:
+        raise AttributeError(f"module 'ttr_nb.teaching' has no attribute {name!r}")
+    import importlib
+    value = getattr(importlib.import_module(module), name)
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted(set(globals()) | set(_LAZY_NAMES))
