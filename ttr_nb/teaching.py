@@ -41,7 +41,7 @@ from .variants import available_variants, get_variant
 __all__ = ["Outcome", "try_action", "walk", "position_text", "seat_view_text", "action_menu", "action_menu_text",
            "payment_options", "points_table", "who_may_claim", "moves_text", "final_round_turns", "greedy_game",
            "route_cities", "revisited_cities", "trail_text", "longest_simple_path", "ticket_lines", "interpretations",
-           "interpretations_text", "variants_overview", "variants_text", "cards_text", "board_of", "zoom_to",
+           "interpretations_text", "variants_overview", "variants_text", "variant_status", "variant_status_text", "PLANNED", "cards_text", "board_of", "zoom_to",
            "learner_view", "history_view", "bar_chart", "state_from_json", "PLAYVIEW_CLASS", "HISTORYVIEW_CLASS"]
 
 #: CSS classes put on the widget views of the notebooks (the browser test finds them by these).
@@ -425,6 +425,39 @@ def state_from_json(text: str) -> GameState:
     except (TypeError, ValueError) as e:
         raise StateError(f"not the JSON text of a position: {e}") from None
     return GameState.from_dict(data)
+
+
+#: Games whose rules are digested but whose engine is not in this package yet: (variant key, name). A variant
+#: registered under the same key is never "coming" (see ``variant_status``).
+PLANNED = (("maerklin", "Ticket to Ride Märklin"), ("south_korea", "Ticket to Ride South Korea"),
+           ("cardgame", "Ticket to Ride: The Card Game"))
+
+_STATUS_WORDS = {"done": "done: playable, all of its rules in the engine",
+                 "provisional": "playable, PROVISIONAL board",
+                 "coming": "coming: rules digested, no engine in this package yet"}
+
+
+def variant_status() -> dict[str, str]:
+    """Every game ttr_nb knows of → 'done' (registered, board confirmed), 'provisional' (registered, its board
+    marked ``Map.provisional``) or 'coming' (in ``PLANNED``, not registered). The notebooks' claims are tested
+    against this."""
+    out = {r["key"]: "provisional" if r["provisional"] else "done" for r in variants_overview()}
+    for key, _name in PLANNED:
+        out.setdefault(key, "coming")
+    return out
+
+
+def variant_status_text() -> str:
+    """One line per game: key, name and status (with the board's provisional note where it has one)."""
+    rows = {r["key"]: r for r in variants_overview()}
+    names = {**{k: n for k, n in PLANNED}, **{k: r["name"] for k, r in rows.items()}}
+    lines = []
+    for key, status in variant_status().items():
+        words = _STATUS_WORDS[status]
+        if status == "provisional":
+            words += f" ({rows[key]['provisional_note']})"
+        lines.append(f"{key:<12} {names[key]:<32} {words}")
+    return "\n".join(lines)
 
 
 # ------------------------------------------------------------------------------------------------ pictures & views
