@@ -69,10 +69,10 @@ class Feedback(tuple):
         return f"Feedback(ok={self[0]}, explanation={self[1]!r})"
 
     def __str__(self) -> str:
-        return ("✔ right. " if self[0] else "✘ not quite. ") + self[1]
+        return ("Right. " if self[0] else "Not quite. ") + self[1]
 
     def _repr_html_(self) -> str:
-        colour, mark = ("#17692e", "✔ right") if self[0] else ("#b00020", "✘ not quite")
+        colour, mark = ("#17692e", "Right") if self[0] else ("#b00020", "Not quite")
         body = "<br>".join(html.escape(line) for line in self[1].split("\n"))
         return (f'<div style="border-left:4px solid {colour};padding:4px 10px;margin:4px 0">'
                 f'<b style="color:{colour}">{mark}</b><br>{body}</div>')
