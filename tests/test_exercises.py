@@ -55,7 +55,7 @@ def test_feedback_is_a_pair_that_is_false_when_wrong():
     ok, text = fb
     assert (ok, text) == (False, "no (USA-CLAIM-1)")
     assert not fb and fb.rules == ("USA-CLAIM-1",)
-    assert "✘" in fb._repr_html_() and "✔" in Feedback(True, "yes")._repr_html_()
+    assert "Not quite" in fb._repr_html_() and "Right" in Feedback(True, "yes")._repr_html_()
 
 
 def test_make_exercise_and_unknown_kinds():

@@ -139,9 +139,10 @@ def test_action_menu_groups_legal_actions_by_kind():
     setup = Game("usa", players=2, seed=3).state
     assert list(T.action_menu(setup, 0)) == ["keep tickets"]
     text = T.action_menu_text(s, examples=2)
-    assert text.splitlines()[0] == ("draw train cards: 6 legal actions — blue: draw deck, blue: draw faceup 1, … "
+    assert text.splitlines()[0] == ("draw train cards: 6 legal actions — blue: draw deck; blue: draw faceup 1; … "
                                     "(4 more)")
-    n_routes = len({a.split()[2] for a in menu["claim a route"]})
+    n_routes = len({a.split("claim ", 1)[1].rsplit(" ", 1)[0] for a in menu["claim a route"]})   # city texts
+    assert n_routes > 10 and not any("R0" in a for a in menu["claim a route"])
     assert f"on {n_routes} routes" in text
     assert text.splitlines()[-1] == "draw destination tickets: 1 legal action — blue: tickets"
 

@@ -29,7 +29,7 @@ from typing import Any
 from .actions import Action, Claim, DrawDeck, DrawFaceUp, DrawTickets, KeepTickets, Pass, payment_words
 from .bots import GreedyBot
 from .cards import CARD_NAMES, LOCO
-from .engine import (Event, board_marks, claim_problem, describe, explain, legal_actions, observe, route_payments,
+from .engine import (Event, board_marks, check, claim_problem, describe, explain, legal_actions, observe, route_payments,
                      seat_name, step, turn_status)
 from .errors import TTRError
 from .names import route_text
@@ -122,9 +122,17 @@ def try_action(state: GameState, action: Action | str) -> Outcome:
     err = explain(state, action)
     if err is not None:
         return Outcome(text, False, str(err), state, turn_status(state), (), err, getattr(err, "rule", None))
+    text = _canonical_text(state, action, text)
     words = describe(state, action)
     new, events = step(state, action)
     return Outcome(text, True, words, new, turn_status(new), tuple(events))
+
+
+def _canonical_text(state: GameState, action: Action | str, typed: str) -> str:
+    """The engine's text of a legal action (cities, not ids; the map's spelling), with the seat prefix only
+    where it was typed."""
+    canon = str(check(state, action)[0])
+    return canon if ":" in typed else canon.split(": ", 1)[-1]       # city names hold no colon
 
 
 def walk(state: GameState, actions: Iterable[Action | str]) -> list[Outcome]:
@@ -217,10 +225,10 @@ def action_menu_text(state: GameState, seat: int | None = None, examples: int = 
         more = f", … ({len(acts) - examples} more)" if len(acts) > examples else ""
         extra = ""
         if kind == "claim a route":
-            routes = sorted({a.split("claim ", 1)[1].split()[0] for a in acts})
+            routes = {a.route for a in legal_actions(state, seat) if isinstance(a, Claim)}
             extra = f" on {len(routes)} routes"
         lines.append(f"{kind}: {len(acts)} legal action{'s' if len(acts) != 1 else ''}{extra} — "
-                     f"{', '.join(acts[:examples])}{more}")
+                     f"{'; '.join(acts[:examples])}{more.replace(',', ';', 1)}")
     return "\n".join(lines)
 
 
