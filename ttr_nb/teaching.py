@@ -43,7 +43,8 @@ __all__ = ["Outcome", "try_action", "walk", "position_text", "seat_view_text", "
            "payment_options", "points_table", "who_may_claim", "moves_text", "final_round_turns", "greedy_game",
            "route_cities", "revisited_cities", "trail_text", "longest_simple_path", "ticket_lines", "interpretations",
            "interpretations_text", "variants_overview", "variants_text", "variant_status", "variant_status_text", "PLANNED", "cards_text", "board_of", "zoom_to",
-           "learner_view", "history_view", "bar_chart", "state_from_json", "PLAYVIEW_CLASS", "HISTORYVIEW_CLASS"]
+           "learner_view", "history_view", "bar_chart", "state_from_json", "route_ids", "route_names", "ticket_names",
+           "position", "PLAYVIEW_CLASS", "HISTORYVIEW_CLASS"]
 
 #: CSS classes put on the widget views of the notebooks (the browser test finds them by these).
 PLAYVIEW_CLASS = "ttr-playview"
@@ -469,6 +470,42 @@ def variant_status_text() -> str:
     return "\n".join(lines)
 
 
+# ------------------------------------------------------------------------------------------------ names
+
+def route_ids(variant, refs: Iterable[str]) -> list[str]:
+    """Route ids for routes named by their cities ("Denver–Omaha", "Denver–Salt Lake City (red)") or by id."""
+    from .names import find_route
+    m = get_variant(variant).map
+    return [find_route(m, r).id for r in refs]
+
+
+def route_names(variant, ids: Iterable[str]) -> list[str]:
+    """The city texts of routes given by id or city text, e.g. ['Denver–Salt Lake City (red)']."""
+    from .names import route_text
+    m = get_variant(variant).map
+    return [route_text(m, r) for r in route_ids(variant, ids)]
+
+
+def ticket_names(variant, ids: Iterable[str]) -> str:
+    """Tickets in words: 'Helena–Los Angeles (8), Duluth–Houston (8)' (ids or city texts)."""
+    from .names import find_ticket, ticket_words
+    m = get_variant(variant).map
+    return ticket_words(m, [find_ticket(m, t).id for t in ids])
+
+
+def position(variant: str = "usa", *args, claims: dict | None = None, tickets: dict | None = None,
+             **kwargs) -> GameState:
+    """``ttr_nb.positions.position`` with routes and tickets named by their cities (ids work too):
+    ``claims={"Denver–Omaha": 0}``, ``tickets={0: ["Denver–El Paso"]}``. See that function for the rest."""
+    from .names import find_ticket
+    m = get_variant(variant).map
+    if claims is not None:
+        claims = dict(zip(route_ids(variant, claims), claims.values()))
+    if tickets is not None:
+        tickets = {seat: [find_ticket(m, t).id for t in held] for seat, held in tickets.items()}
+    return _position(variant, *args, claims=claims, tickets=tickets, **kwargs)
+
+
 # ------------------------------------------------------------------------------------------------ pictures & views
 # (plotly / ipywidgets are imported only here, when called)
 
@@ -477,6 +514,7 @@ def board_of(state: GameState, *, highlight: Sequence[tuple[str, Sequence[str]]]
     """A static board figure (``go.Figure``) of ``state``: owners in player colours, closed twins faded
     (USA-CLAIM-8), stations, plus ``highlight`` layers and a ``trail`` drawn step by step.
 
+    Routes in ``highlight`` and ``trail`` are named by their cities ("Denver–Omaha") or ids.
     ``focus``: city names to zoom on (the view keeps the board's proportions; ``margin`` is the room around
     them in board units). Pan or double-click the plot to see the whole board."""
     from .cards import PLAYER_COLOURS
@@ -484,9 +522,10 @@ def board_of(state: GameState, *, highlight: Sequence[tuple[str, Sequence[str]]]
     v = get_variant(state.variant)
     marks = board_marks(state)
     names = [seat_name(i) for i in range(state.n_players)]
+    highlight = [(label, route_ids(v, refs)) for label, refs in highlight]
     fig = board_figure(v.map, owners=marks["owners"], closed=marks["closed"], stations=marks["stations"],
                        player_names=names, player_colours=PLAYER_COLOURS[:state.n_players],
-                       highlight=list(highlight), trail=list(trail), title=title, height=height,
+                       highlight=highlight, trail=route_ids(v, trail), title=title, height=height,
                        points_table=v.settings.route_points)
     if focus:
         zoom_to(fig, focus, margin)
@@ -549,7 +588,7 @@ from . import maps as _maps, scoring as _scoring, variants as _variants  # noqa:
 from .actions import parse_action  # noqa: E402,F401
 from .bots import make_bot  # noqa: E402,F401
 from .engine import apply, closed_routes, is_legal, new_game, to_move, validate  # noqa: E402,F401
-from .positions import position  # noqa: E402,F401
+from .positions import position as _position  # noqa: E402
 from .state import FREE  # noqa: E402,F401
 
 load_map, available_maps, Map = _maps.load_map, _maps.available_maps, _maps.Map
