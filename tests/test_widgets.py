@@ -486,8 +486,11 @@ def test_editor_export_import_roundtrip_and_bad_input_changes_nothing():
 def test_table_view_hides_other_hands_in_player_view():
     g = game_after_setup(3, 0)
     view = TableView(g)
-    red_tickets = g.state.players[1].tickets
-    blue_tickets = g.state.players[0].tickets
+    def words(tid):
+        t = g.variant.map.ticket(tid)
+        return f"{t.a}–{t.b} ({t.points})"
+    red_tickets = [words(t) for t in g.state.players[1].tickets]
+    blue_tickets = [words(t) for t in g.state.players[0].tickets]
     assert view.seat is None
     assert all(t in view.html for t in red_tickets + blue_tickets)
     view.select("Blue")

@@ -593,7 +593,7 @@ class PlayView:
         title = None
         if s.phase == "over":
             title = f"{self.map.name} — game over"
-        self.board.show(s, highlight=self._highlight(s, viewing), title=title)
+        self.board.show(s, highlight=self._highlight(s, viewing), title=title, viewer=viewing)
 
     def _refresh_selection(self) -> None:
         self.board.select(self.selected_route)
