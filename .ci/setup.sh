@@ -1,9 +1,11 @@
 #!/usr/bin/env bash
 # Make the project's virtualenv ready; idempotent (a second run takes about a second).
 #
-#   bash .ci/setup.sh            venv + `pip install -e ".[test]"` + JupyterLab overrides
-#   bash .ci/setup.sh --browser  ... and make sure Debian's Chromium is at /usr/bin/chromium
-#   bash .ci/setup.sh --force    reinstall even if pyproject.toml has not changed
+#   bash .ci/setup.sh              venv + `pip install -e ".[test]"` + JupyterLab overrides (the test command)
+#   bash .ci/setup.sh --notebook   venv + `pip install -e ".[notebook]"`: only what running needs (the run command);
+#                                  a venv that already has the test extra is left as it is (it holds the notebook extra)
+#   bash .ci/setup.sh --browser    ... and make sure Debian's Chromium is at /usr/bin/chromium
+#   bash .ci/setup.sh --force      reinstall even if pyproject.toml has not changed
 #
 # Environment:
 #   TTR_NB_VENV    where the venv lives (default .venv, relative to the repo root)
@@ -24,8 +26,10 @@ STAMP="$VENV/.ttr_nb-install-stamp"
 
 want_browser=0
 force=0
+extra=test
 for arg in "$@"; do
     case "$arg" in
+        --notebook) extra=notebook ;;
         --browser) want_browser=1 ;;
         --force) force=1 ;;
         -h|--help) sed -n '2,/^set -euo/p' "${BASH_SOURCE[0]}" | grep '^#' | sed 's/^# \{0,1\}//'; exit 0 ;;
@@ -64,20 +68,22 @@ if [ ! -x "$VENV/bin/python" ]; then
         || die "'$PYTHON -m venv' failed (Debian: apt-get install python3-venv)."
 fi
 
-# --- 2. the package and its test extra, only when pyproject.toml changed ------------------------
+# --- 2. the package and its extra, only when pyproject.toml changed ------------------------------
 # hatchling refuses to build when the force-included maps/ folder is missing (an empty folder is
 # not kept by git, so a fresh clone may lack it before the first map lands).
 mkdir -p maps
-want_stamp="$(sha256sum pyproject.toml | cut -d' ' -f1) $("$VENV/bin/python" -c 'import sys; print(sys.version.split()[0])')"
+# The stamp records what was installed: "<sha256 of pyproject.toml> <python version> <extra>". The test extra
+# includes the notebook extra, so a test venv also serves the run command.
+base_stamp="$(sha256sum pyproject.toml | cut -d' ' -f1) $("$VENV/bin/python" -c 'import sys; print(sys.version.split()[0])')"
 have_stamp="$(cat "$STAMP" 2>/dev/null || true)"
-if [ "$force" = 1 ] || [ "$want_stamp" != "$have_stamp" ]; then
-    log "installing ttr-nb[test] (editable) into $VENV"
+if [ "$force" = 0 ] && { [ "$have_stamp" = "$base_stamp $extra" ] || [ "$have_stamp" = "$base_stamp test" ]; }; then
+    log "ttr-nb[${have_stamp##* }] is up to date in $VENV (pyproject.toml unchanged)"
+else
+    log "installing ttr-nb[$extra] (editable) into $VENV"
     rm -f "$STAMP"
     pip_q install --quiet --upgrade pip
-    pip_q install --quiet -e ".[test]"
-    echo "$want_stamp" > "$STAMP"
-else
-    log "ttr-nb[test] is up to date in $VENV (pyproject.toml unchanged)"
+    pip_q install --quiet -e ".[$extra]"
+    echo "$base_stamp $extra" > "$STAMP"
 fi
 
 # --- 3. JupyterLab: no news toast, no update check (they cover the page in browser tests) -------
