@@ -164,3 +164,36 @@ def test_run_command_prints_an_address_that_opens_00_start_here(tmp_path):
             proc.kill()
             proc.wait()
         proc.stdout.close()
+
+
+@pytest.mark.slow
+def test_setup_installs_only_the_notebook_extra_for_running_and_is_idempotent(tmp_path):
+    """.ci/setup.sh --notebook (the run command's setup) installs ttr-nb[notebook]; run again it does nothing; the
+    test setup then adds the test extra, which also serves the run command. The venv reuses this environment's
+    packages through a .pth file and pip runs without an index, so nothing is downloaded."""
+    import sysconfig
+    venv = tmp_path / "venv"
+    subprocess.run([sys.executable, "-m", "venv", "--without-pip", str(venv)], check=True, timeout=120)
+    site = Path(subprocess.run([str(venv / "bin" / "python"), "-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])"],
+                               capture_output=True, text=True, check=True).stdout.strip())
+    (site / "_reuse_deps.pth").write_text(sysconfig.get_paths()["purelib"] + "\n", encoding="utf-8")
+    env = {**os.environ, "TTR_NB_VENV": str(venv), "PIP_NO_INDEX": "1", "PIP_NO_BUILD_ISOLATION": "0",
+           "PIP_DISABLE_PIP_VERSION_CHECK": "1", "TMPDIR": str(tmp_path)}
+    env.pop("PYTHONPATH", None)
+
+    def setup(*args) -> str:
+        done = subprocess.run(["bash", str(REPO / ".ci" / "setup.sh"), *args], env=env, capture_output=True,
+                              text=True, timeout=600)
+        assert done.returncode == 0, done.stdout + done.stderr
+        return done.stdout
+
+    assert "installing ttr-nb[notebook] (editable)" in setup("--notebook")
+    assert (venv / ".ttr_nb-install-stamp").read_text().split()[-1] == "notebook"
+    assert "ttr-nb[notebook] is up to date" in setup("--notebook")
+    assert "installing ttr-nb[test] (editable)" in setup()
+    assert "ttr-nb[test] is up to date" in setup("--notebook")       # the test extra includes the notebook extra
+    assert "ttr-nb[test] is up to date" in setup()
+    found = subprocess.run([str(venv / "bin" / "python"), "-c", "import ttr_nb.maps as m; print(m.maps_dir())"],
+                           cwd=tmp_path, env=env, capture_output=True, text=True, timeout=120)
+    assert Path(found.stdout.strip()) == REPO / "maps", found.stderr
+    assert (venv / "share" / "jupyter" / "lab" / "settings" / "overrides.json").is_file()
