@@ -38,6 +38,8 @@ for arg in "$@"; do
 done
 
 log() { echo "[setup] $*"; }
+# sha256 of stdin or a file: sha256sum (Linux) or shasum (macOS).
+sha256() { if command -v sha256sum >/dev/null 2>&1; then sha256sum "$@"; else shasum -a 256 "$@"; fi; }
 # This machine's pip.conf names a local extra index that may be absent: drop pip's warning about it.
 pip_q() {
     "$VENV/bin/python" -m pip "$@" 2>&1 | { grep -v "is neither a file nor a directory" || true; }
@@ -47,7 +49,7 @@ start=$SECONDS
 
 # Two setups of the same venv at once (two test runs on one machine) would fight inside pip: take turns.
 if command -v flock >/dev/null 2>&1; then
-    lock="${TMPDIR:-/tmp}/ttr_nb-setup-$(printf '%s' "$VENV" | sha256sum | cut -c1-12).lock"
+    lock="${TMPDIR:-/tmp}/ttr_nb-setup-$(printf '%s' "$VENV" | sha256 | cut -c1-12).lock"
     exec 9>"$lock"
     flock -w 900 9 || die "another setup of $VENV has held $lock for 15 minutes"
 fi
@@ -74,7 +76,7 @@ fi
 mkdir -p maps
 # The stamp records what was installed: "<sha256 of pyproject.toml> <python version> <extra>". The test extra
 # includes the notebook extra, so a test venv also serves the run command.
-base_stamp="$(sha256sum pyproject.toml | cut -d' ' -f1) $("$VENV/bin/python" -c 'import sys; print(sys.version.split()[0])')"
+base_stamp="$(sha256 pyproject.toml | cut -d' ' -f1) $("$VENV/bin/python" -c 'import sys; print(sys.version.split()[0])')"
 have_stamp="$(cat "$STAMP" 2>/dev/null || true)"
 if [ "$force" = 0 ] && { [ "$have_stamp" = "$base_stamp $extra" ] || [ "$have_stamp" = "$base_stamp test" ]; }; then
     log "ttr-nb[${have_stamp##* }] is up to date in $VENV (pyproject.toml unchanged)"

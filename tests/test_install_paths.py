@@ -197,3 +197,13 @@ def test_setup_installs_only_the_notebook_extra_for_running_and_is_idempotent(tm
                            cwd=tmp_path, env=env, capture_output=True, text=True, timeout=120)
     assert Path(found.stdout.strip()) == REPO / "maps", found.stderr
     assert (venv / "share" / "jupyter" / "lab" / "settings" / "overrides.json").is_file()
+
+
+def test_readme_gives_each_install_path_tested_here():
+    readme = (REPO / "README.md").read_text(encoding="utf-8")
+    for command in ("bash .ci/lab.sh", "bash .ci/test.sh", 'pip install "ttr-nb[notebook]"', "ttr-nb notebooks ~/ttr_nb",
+                    "jupyter lab ~/ttr_nb/00_start_here.ipynb", ".venv\\Scripts\\python -m pip install -e \".[notebook]\"",
+                    "nbviewer"):
+        assert command in readme, command
+    for heading in ("**Windows**", "**macOS**", "**A shared JupyterHub (a class).**", "**Reading without running"):
+        assert heading in readme, heading
