@@ -166,3 +166,12 @@ def test_pages_define_the_ids_of_the_specification(page):
     if digest.is_file():
         spec = re.findall(r"^- ([A-Z]+-[A-Z]+-\d+) ", digest.read_text(encoding="utf-8"), re.M)
         assert ids == spec
+
+
+def test_every_interpretation_the_code_declares_is_marked_on_its_rule():
+    from ttr_nb.variants import available_variants, get_variant
+    by_id = {rid: text for page in PAGES for rid, text in sections(page).items()}
+    declared = {rid for key in available_variants() for rid, _ in get_variant(key).interpretations}
+    assert declared
+    unmarked = sorted(rid for rid in declared if "**Interpretation:**" not in by_id.get(rid, ""))
+    assert unmarked == []
