@@ -593,3 +593,16 @@ def test_import_is_light():
             "print(sorted(m for m in ('networkx', 'json', 'csv', 'pathlib', 'importlib.resources') if m in sys.modules))")
     out = subprocess.run([sys.executable, "-c", code], cwd=REPO, capture_output=True, text=True, check=True).stdout
     assert "networkx" not in out.splitlines()[1]          # networkx only inside Map.graph()
+
+
+def test_module_rebuild_check_runs_without_warnings():
+    """``python -m ttr_nb.maps rebuild --check`` (the command the docs give) prints no runpy RuntimeWarning:
+    ``import ttr_nb`` does not load the map module first."""
+    import subprocess
+    import sys
+    from pathlib import Path
+    repo = Path(__file__).resolve().parents[1]
+    done = subprocess.run([sys.executable, "-W", "error", "-m", "ttr_nb.maps", "rebuild", "--check"], cwd=repo,
+                          capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert "Warning" not in done.stderr and "up to date" in done.stdout

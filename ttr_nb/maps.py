@@ -1317,7 +1317,6 @@ def main(argv=None, out=None, prog: str = "ttr-nb maps") -> int:
 
 
 if __name__ == "__main__":
-    # ``python -m ttr_nb.maps`` runs a second copy of this module (``import ttr_nb`` has already loaded it, and
-    # runpy warns about that): hand over to the loaded one. Warning-free: ``python -m ttr_nb maps ...``.
-    from ttr_nb.maps import main as _main
-    raise SystemExit(_main(prog="python -m ttr_nb.maps"))
+    # ``import ttr_nb`` does not load this module (see ttr_nb/__init__.py), so ``python -m ttr_nb.maps`` runs it
+    # once, without a runpy warning; ``python -m ttr_nb maps ...`` and ``ttr-nb maps ...`` are the same command.
+    raise SystemExit(main(prog="python -m ttr_nb.maps"))
