@@ -479,6 +479,11 @@ class PlayView:
         self._log_ply(ply, None, before)
         self._clear_selection()
         note = ply.words + "".join(f" — {e}" for e in ply.events if e.kind != "claim")
+        if isinstance(ply.action, DrawDeck):          # a blind draw: tell the drawer which card it gave
+            got = [k for k, (a, b) in enumerate(zip(before.players[ply.seat].hand, ply.state.players[ply.seat].hand))
+                   if b > a]
+            if got:
+                note += f" — {seat_name(ply.seat)} got a {CARD_NAMES[got[0]]} card"
         if self.auto_bots:
             self._run_bots()
         if self.last_reasons:
@@ -632,6 +637,10 @@ class PlayView:
             if p is not None and p.kind not in ("choose_tickets", "second_card"):
                 opts = legal_actions(s, seat)
                 text = f"<b>{esc(turn_status(s))}</b>"
+                revealed = p.get("revealed") if hasattr(p, "get") else None
+                if revealed:                          # e.g. the three cards a tunnel turned up, shown as cards
+                    text += "<div>Turned up: " + panels.cards_html(
+                        [CARD_NAMES.index(c) if isinstance(c, str) else c for c in revealed]) + "</div>"
             elif p is None and not s.pending:
                 acts = legal_actions(s, seat)
                 if len(acts) == 1 and isinstance(acts[0], Pass):
