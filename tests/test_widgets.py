@@ -681,7 +681,7 @@ def test_a_blind_draw_tells_the_drawer_which_card_it_gave():
     view.draw_deck()
     after = g.state.players[0].hand
     (got,) = [k for k in range(len(after)) if after[k] > before[k]]
-    assert f"got a {CARD_NAMES[got]} card" in view.message.text
+    assert f"drew a {CARD_NAMES[got]} card" in view.message.text
 
 
 def test_the_selected_route_is_haloed_and_the_viewers_ticket_cities_are_ringed():

@@ -323,30 +323,10 @@ def log_html(lines: Sequence[str], n: int = 14, *, newest_first: bool = False) -
             f"<div style='max-height:22em;overflow-y:auto'>{items or '<i>nothing played yet</i>'}</div></div>")
 
 
-def public_words(game, ply, before: GameState | None, viewer: int | None) -> tuple[str, list[str]]:
-    """What ``viewer`` may read about ``ply`` (another seat's move): its words and events, without that seat's
-    secrets (which tickets it kept, which card a blind draw gave it)."""
-    from ..engine import describe
-    if before is None:
-        before = game.state_at(ply.number - 1)
-    try:
-        words = describe(before, ply.action, viewer=viewer)
-    except TypeError:                      # an engine without viewer-aware descriptions
-        words = _public_describe(before, ply)
-    events = []
-    for e in ply.events:
-        text_for = getattr(e, "text_for", None)
-        events.append(text_for(viewer) if text_for is not None else str(e))
-    return words, events
-
-
-def _public_describe(state: GameState, ply) -> str:
-    from ..actions import KeepTickets
-    from ..engine import describe
-    if isinstance(ply.action, KeepTickets):
-        n = len(ply.action.tickets)
-        return f"{seat_name(ply.seat)} keeps {n} ticket{'' if n == 1 else 's'}"
-    return describe(state, ply.action)
+def public_words(ply, viewer: int | None) -> tuple[str, list[str]]:
+    """What ``viewer`` may read about ``ply``: its words and events, without another seat's secrets (which
+    tickets it kept, which card a blind draw gave it). ``viewer`` None is the whole table (a teacher)."""
+    return ply.words_for(viewer), [e.text_for(viewer) for e in ply.events]
 
 
 
