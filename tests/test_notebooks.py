@@ -269,13 +269,13 @@ def _hidden_ticket_words(state, seat: int) -> set[str]:
     """City pairs of every ticket another seat holds or is choosing from, that ``seat`` does not also see."""
     v = ttr.get_variant(state.variant)
     words = lambda tids: {f"{v.map.ticket(t).a}–{v.map.ticket(t).b}" for t in tids}        # noqa: E731
-    own = words(state.players[seat].tickets) | words(state.pending_for(seat).get("offered") or ()
-                                                     if state.pending_for(seat) else ())
+    mine = state.pending_for(seat)
+    own = words(state.players[seat].tickets) | words((mine.get("offered") or ()) if mine is not None else ())
     other = set()
-    for p in state.players:
-        if p.seat != seat:
+    for other_seat, p in enumerate(state.players):
+        if other_seat != seat:
             other |= words(p.tickets)
-            pend = state.pending_for(p.seat)
+            pend = state.pending_for(other_seat)
             if pend is not None:
                 other |= words(pend.get("offered") or ())
     return other - own
