@@ -42,9 +42,9 @@ from .variants import available_variants, get_variant
 __all__ = ["Outcome", "try_action", "walk", "position_text", "seat_view_text", "action_menu", "action_menu_text",
            "payment_options", "points_table", "who_may_claim", "moves_text", "final_round_turns", "greedy_game",
            "route_cities", "revisited_cities", "trail_text", "longest_simple_path", "ticket_lines", "interpretations",
-           "interpretations_text", "variants_overview", "variants_text", "variant_status", "variant_status_text", "PLANNED", "cards_text", "board_of", "zoom_to",
-           "learner_view", "history_view", "bar_chart", "state_from_json", "route_ids", "route_names", "ticket_names",
-           "position", "PLAYVIEW_CLASS", "HISTORYVIEW_CLASS"]
+           "interpretations_text", "variants_overview", "variants_text", "variant_status", "variant_status_text",
+           "PLANNED", "cards_text", "board_of", "zoom_to", "learner_view", "history_view", "bar_chart", "state_from_json",
+           "route_ids", "route_names", "ticket_names", "position", "PLAYVIEW_CLASS", "HISTORYVIEW_CLASS"]
 
 #: CSS classes put on the widget views of the notebooks (the browser test finds them by these).
 PLAYVIEW_CLASS = "ttr-playview"
