@@ -9,7 +9,7 @@ Save files are JSON (``format: ttr_nb-game``, versioned), validated on load by r
 the rules, and written atomically (temp file + rename), so a crash never leaves half a file.
 
 Loading is bounded: at most ``MAX_SAVE_BYTES`` read from a regular file (folders, devices and pipes are refused
-without being opened), no duplicate keys, at most ``MAX_VARIATIONS`` variations and ``MAX_REPLAY`` actions to
+without being opened), no duplicate keys, at most ``MAX_VARIATIONS`` (200) variations and ``MAX_REPLAY`` (20,000) actions to
 replay in all (the main line plus every variation's own part). Saving keeps an existing file's permissions,
 writes *through* a symbolic link (the link stays, its target gets the new content), and removes its temp file on
 any failure.
@@ -38,7 +38,7 @@ SAVE_VERSION = 1
 MAX_SAVE_BYTES = 20_000_000
 MAX_ACTIONS = 20_000           # actions in one line (a whole game is a few hundred)
 MAX_VARIATIONS = 200           # stored variations in one save file
-MAX_REPLAY = 50_000            # actions replayed to load a file: the main line plus each variation's own part
+MAX_REPLAY = 20_000            # actions replayed to load a file: the main line plus each variation's own part
 
 
 @dataclass(frozen=True)
