@@ -74,7 +74,7 @@ PLAYER_HEX: Mapping[str, str] = {
 OWNER_SYMBOLS: tuple[str, ...] = ("circle-x", "square-x", "diamond-x", "star-triangle-up", "hexagram", "bowtie",
                                   "hourglass", "star-square")
 HIGHLIGHT_HEX: tuple[str, ...] = ("#ffb300", "#00b8e6", "#66dd00", "#ff5c8a")
-SELECTED_HEX = "#111111"       # the halo of the selected route
+SELECTED_HEX = "#00d5ff"       # the halo of the selected route
 MARKED_HEX = "#d81b60"         # the ring around a marked city (the viewer's ticket cities)
 MAX_HIGHLIGHTS = len(HIGHLIGHT_HEX)
 TRAIL_HEX = "#e6007e"
@@ -95,7 +95,7 @@ _GAP = 3                # gap between two spaces
 _BEND_CLEAR = 12        # a route passing closer than this to another city is bent away from it
 _PAD_X, _PAD_Y = 40, 22  # room around the outermost cities (their names may go further: see _place_labels)
 _TITLE_MARGIN = 44
-_LEGEND_MARGIN = 34        # room under the map for the legend (one row at full width; plotly wraps a long one)
+_LEGEND_MARGIN = 46        # room under the map for the legend (two rows of entries)
 
 
 def _name(x: Any) -> str:
@@ -668,7 +668,6 @@ def _traces(map, *, owners, closed, player_names, player_colours, stations, high
     scatter("trail", str(trail_label), x=x, y=y, customdata=cd, mode="lines", showlegend=bool(trail),
             line=dict(color=TRAIL_HEX, width=21), opacity=0.45, legendgroup="trail", legendrank=250)
 
-    free = [rid for rid in geo.order if rid not in owners and rid not in closed]
     claimed = [rid for rid in geo.order if rid in owners]
     closed_ids = [rid for rid in geo.order if rid in closed and rid not in owners]
     tunnels = [rid for rid in geo.order if getattr(geo.routes[rid], "tunnel", False) and rid not in closed_ids]
@@ -1036,7 +1035,7 @@ def board_figure(map, *, owners: Mapping[str, int] | None = None, closed: Collec
         # the legend under the map, never over it
         legend=dict(orientation="h", x=0, xanchor="left", y=0, yanchor="top", font=dict(size=13),
                     bgcolor="rgba(255,255,255,0)", itemsizing="constant", groupclick="toggleitem",
-                    tracegroupgap=3, itemwidth=30, entrywidthmode="pixels"),
+                    traceorder="normal", itemwidth=30),
         annotations=annotations, dragmode="pan", clickmode="event", uirevision=str(getattr(map, "key", "board")),
         font=dict(family="Arial, Helvetica, sans-serif"),
         meta=dict(ttr_board=str(getattr(map, "key", "")), seats=len(player_colours)),
