@@ -303,3 +303,20 @@ def test_player_view_outputs_show_no_hidden_ticket(path, monkeypatch):
             assert secret, f"{path.name} cell {i}: nothing hidden to check"
             shown = [w for w in secret if w in out.getvalue() or w in _output_text(cell)]
             assert not shown, f"{path.name} cell {i}: seat {seat} is shown other seats' tickets {shown}"
+
+
+def test_ci_tidy_moves_nbval_comments_into_tags_and_hides_lesson_checks():
+    import importlib.util
+    import nbformat
+    spec = importlib.util.spec_from_file_location("ci_notebooks", NOTEBOOKS.parent / ".ci" / "notebooks.py")
+    ci = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(ci)
+    nb = nbformat.v4.new_notebook()
+    nb.metadata["widgets"] = {"state": {}}
+    nb.cells = [nbformat.v4.new_code_cell("# NBVAL_CHECK_OUTPUT\nprint(1)"),
+                nbformat.v4.new_code_cell("assert True", metadata={"tags": ["lesson-check"]}),
+                nbformat.v4.new_code_cell("x = 1  # NBVAL_SKIP is only a marker on a line of its own")]
+    ci.tidy(nb)
+    assert nb.cells[0].source == "print(1)" and nb.cells[0].metadata["tags"] == ["nbval-check-output"]
+    assert nb.cells[1].metadata["jupyter"]["source_hidden"] is True
+    assert "tags" not in nb.cells[2].metadata and "widgets" not in nb.metadata

@@ -571,10 +571,10 @@ def bar_chart(labels: Sequence[str], values: Sequence[float], *, title: str = ""
                      layout=dict(title=title, height=height, margin=dict(l=120, r=20, t=50, b=40)))
 
 
-def history_view(game: Game, ply: int | None = 0, **kwargs):
-    """A ``HistoryView`` over ``game`` starting at ``ply`` (default the start position)."""
+def history_view(game: Game, move: int | None = 0, **kwargs):
+    """A ``HistoryView`` over ``game`` showing the position after ``move`` moves (default 0: the start)."""
     from .widgets import HistoryView
-    view = HistoryView(game, ply=ply, **kwargs)
+    view = HistoryView(game, ply=move, **kwargs)
     view.widget.add_class(HISTORYVIEW_CLASS)
     return view
 
