@@ -70,11 +70,24 @@ def test_check_map_cli_with_a_nul_byte_prints_no_traceback(tmp_path, capsys):
 def test_dev_zero_a_fifo_and_a_folder_are_refused_without_reading(tmp_path):
     fifo = tmp_path / "pipe.json"
     os.mkfifo(fifo)                           # nobody writes: opening it for reading would block for ever
+    # should the guard ever break, a writer unblocks the open after a while: the test then fails, never hangs
+    import threading
+
+    def unblock():
+        try:
+            fd = os.open(fifo, os.O_WRONLY)
+            os.close(fd)
+        except OSError:
+            pass
+    guard = threading.Timer(30, unblock)
+    guard.daemon = True
+    guard.start()
     for path in ("/dev/zero", fifo):
         with pytest.raises(SaveFileError, match="not a regular file"):
             Game.load(path)
         with pytest.raises(MapError, match="not a regular file"):
             load_map(Path(path))
+    guard.cancel()
     with pytest.raises(SaveFileError, match="folder"):
         Game.load(tmp_path)
     with pytest.raises(MapError, match="folder"):
