@@ -4,8 +4,9 @@
                                pile, locomotives of a stack first (CG-TURN-1)
     yard green3+loco1          play two or more cards of one colour into the rail yard, locomotives on top
     yard blue1+red1+yellow1    play exactly three cards of three different colours (CG-YARD-1/2)
-    complete T04 T11           at the end of a round: complete these tickets from the on-the-track pile
-    complete                   ... or none of them (CG-END-2)
+    complete T04               at the end of a round: complete this ticket from the on-the-track pile
+    complete done              ... and complete no more (CG-END-2; one ticket per action, so the list of
+                               legal actions stays short however many tickets a player holds)
 
 Registered with ``ttr_nb.actions.register_action``, so ``ttr_nb.parse_action`` reads them.
 """
@@ -39,13 +40,13 @@ class PlayYard(Action):
 
 
 @dataclass(frozen=True, slots=True)
-class CompleteTickets(Action):
-    tickets: tuple[str, ...] = ()
+class CompleteTicket(Action):
+    ticket: str | None = None          # None: done, complete no more tickets this round
     seat: int | None = None
     verb: ClassVar[str] = "complete"
 
     def body(self) -> str:
-        return " ".join(("complete", *self.tickets))
+        return f"complete {self.ticket or 'done'}"
 
 
 _TICKET_ID = re.compile(r"^[A-Za-z][A-Za-z0-9_-]{0,15}$")
@@ -64,18 +65,18 @@ def _parse_yard(words: list[str], text: str) -> Action:
 
 
 def _parse_complete(words: list[str], text: str) -> Action:
-    ids: list[str] = []
-    for w in words:
-        if not _TICKET_ID.match(w):
-            raise BadAction(f"{text!r}: {w!r} is not a ticket id (e.g. T04)")
-        if w.upper() in ids:
-            raise BadAction(f"{text!r}: ticket {w.upper()} is named twice")
-        ids.append(w.upper())
-    return CompleteTickets(tickets=tuple(ids))
+    if len(words) != 1:
+        raise BadAction(f"{text!r}: complete one ticket at a time ('complete T04', then 'complete T11'), and "
+                        "'complete done' when finished")
+    if words[0].lower() == "done":
+        return CompleteTicket()
+    if not _TICKET_ID.match(words[0]):
+        raise BadAction(f"{text!r}: {words[0]!r} is not a ticket id (e.g. T04)")
+    return CompleteTicket(ticket=words[0].upper())
 
 
 register_action("track", _parse_track)
 register_action("yard", _parse_yard)
 register_action("complete", _parse_complete)
 
-__all__ = ["MoveToTrack", "PlayYard", "CompleteTickets"]
+__all__ = ["MoveToTrack", "PlayYard", "CompleteTicket"]

@@ -12,6 +12,10 @@ matching condition of the bipartite graph cards × circles, in closed form.
 The best choices (most points; most tickets) are found by an exact depth-first search over the tickets with
 pruning — an infeasible set has no feasible superset, and a branch whose remaining points cannot beat the best
 found is cut — never by a greedy pick. ``benchmarks/bench_cardgame.py`` times it for 12 tickets and 40 cards.
+
+The engine lets a player complete one ticket per action (``complete T04`` ... ``complete done``): paying each
+ticket from what the earlier ones left, own colours first, is feasible exactly when the whole set is (the
+shortfalls add up colour by colour), so the step-by-step check is the set check.
 """
 from __future__ import annotations
 
@@ -43,36 +47,6 @@ def cards_used(needs: Sequence[Needs], have: Sequence[int]) -> tuple[int, ...]:
             total[c] += need[c]
     used = [min(total[c], have[c]) for c in range(LOCO)]
     return tuple(used) + (sum(total) - sum(used),)
-
-
-def feasible_sets(needs: Sequence[Needs], have: Sequence[int]) -> list[tuple[int, ...]]:
-    """Every feasible set of ticket indices (the empty set included), each as sorted indices, in search order."""
-    n = len(needs)
-    out: list[tuple[int, ...]] = []
-    total = [0] * LOCO
-    locos = have[LOCO]
-    chosen: list[int] = []
-
-    def deficit() -> int:
-        return sum(t - have[c] for c, t in enumerate(total) if t > have[c])
-
-    def walk(i: int) -> None:
-        if i == n:
-            out.append(tuple(chosen))
-            return
-        need = needs[i]
-        for c in range(LOCO):
-            total[c] += need[c]
-        if deficit() <= locos:
-            chosen.append(i)
-            walk(i + 1)
-            chosen.pop()
-        for c in range(LOCO):
-            total[c] -= need[c]
-        walk(i + 1)
-
-    walk(0)
-    return out
 
 
 def best_set(needs: Sequence[Needs], points: Sequence[int], have: Sequence[int], *,
@@ -119,4 +93,4 @@ def best_set(needs: Sequence[Needs], points: Sequence[int], have: Sequence[int],
     return best[1]
 
 
-__all__ = ["shortfall", "feasible", "cards_used", "feasible_sets", "best_set"]
+__all__ = ["shortfall", "feasible", "cards_used", "best_set"]

@@ -8,7 +8,7 @@
 A turn (CG-TURN-1/2): ``track`` (step 1, owed whenever the rail yard holds cards), then one of: two card draws
 (``draw deck`` / ``draw faceup N``), a rail-yard play (``yard green3+loco1``, ``yard blue1+red1+yellow1``), or
 ``tickets`` followed by ``keep ...``. When the deck runs out every player has one more turn (CG-END-1); then all
-players at once choose which tickets to complete (``complete T04 T11``, CG-END-2); with 4 players a second round
+players at once choose which tickets to complete (``complete T04``, one at a time, then ``complete done``; CG-END-2); with 4 players a second round
 follows (CG-END-4). Rule ids: ../shared/rules/cardgame.md, documented in docs/rules/cardgame.md.
 """
 from __future__ import annotations
@@ -25,8 +25,8 @@ from ..errors import BadAction, IllegalAction, StateError, TTRError
 from ..rng import shuffled
 from ..state import Pending
 from ..variants import get_game
-from .actions import CompleteTickets, MoveToTrack, PlayYard
-from .completion import best_set, cards_used, feasible_sets, shortfall
+from .actions import CompleteTicket, MoveToTrack, PlayYard
+from .completion import best_set, cards_used, shortfall
 from .data import CardData, load_cards
 from .state import N_COLOURS, N_KINDS, CardPlayer, CardState
 
@@ -115,7 +115,7 @@ class Tx:
         self.final = -1
         self.turn += 1
         self.pending = [Pending("complete_tickets", i, (("rule", "CG-END-2"),))
-                        for i, p in enumerate(self.players) if p.tickets]
+                        for i, p in enumerate(self.players) if completable(p)]
         self.event("round_over", "CG-END-2", f"Round {self.round} is over: each player completes tickets from their "
                                              "on-the-track pile (the piles are now shown)")
         if not self.pending:
@@ -283,7 +283,9 @@ def _check_fields(action: Action) -> None:
                     or not 0 <= item[0] < N_KINDS or item[1] <= 0 or item[0] in seen):
                 raise BadAction(f"{action!r}: the cards must be (card kind 0–8, count ≥ 1) pairs, each kind once")
             seen.add(item[0])
-    if isinstance(action, KeepTickets | CompleteTickets):
+    if isinstance(action, CompleteTicket) and action.ticket is not None and not isinstance(action.ticket, str):
+        raise BadAction(f"{action!r}: the ticket must be a ticket id or None (done)")
+    if isinstance(action, KeepTickets):
         if not isinstance(action.tickets, tuple) or not all(isinstance(t, str) for t in action.tickets):
             raise BadAction(f"{action!r}: the tickets must be a tuple of ticket ids")
         if len(set(action.tickets)) != len(action.tickets):
@@ -373,16 +375,16 @@ def check(state: CardState, action: Action | str) -> tuple[Action, int]:
     if kind == "to_track":
         raise IllegalAction(f"step 1 first: {seat_name(seat)} must move one card of each colour from the rail yard "
                             "onto the on-the-track pile ('track')", "CG-TURN-1", action, seat)
-    if kind == "complete_tickets" or isinstance(action, CompleteTickets):
-        if kind != "complete_tickets" or not isinstance(action, CompleteTickets):
+    if kind == "complete_tickets" or isinstance(action, CompleteTicket):
+        if kind != "complete_tickets" or not isinstance(action, CompleteTicket):
             raise IllegalAction("tickets are completed only at the end of a round, all players at once; "
-                                + ("choose with 'complete T.. T..'" if kind else "the round is not over"),
+                                + ("choose with 'complete T04' or 'complete done'" if kind else "the round is not over"),
                                 "CG-END-2", action, seat)
-        problem = completion_problem(state, seat, action.tickets)
-        if problem:
-            raise IllegalAction(problem[0], problem[1], action, seat)
-        canonical = tuple(t for t in state.players[seat].tickets if t in action.tickets)
-        return (replace(action, tickets=canonical) if canonical != action.tickets else action), seat
+        if action.ticket is not None:
+            problem = completion_problem(state, seat, [action.ticket])
+            if problem:
+                raise IllegalAction(problem[0], problem[1], action, seat)
+        return action, seat
     if kind == "choose_tickets" or isinstance(action, KeepTickets):
         rule = pending.get("rule") if kind == "choose_tickets" else "CG-TICKET-1"
         if kind != "choose_tickets" or not isinstance(action, KeepTickets):
@@ -477,7 +479,7 @@ def _apply(state: CardState, action: Action | str, events: list | None) -> CardS
                                                            ("rule", "CG-TICKET-1"))))
     elif isinstance(action, KeepTickets):
         _apply_keep(tx, action, seat, pending)
-    elif isinstance(action, CompleteTickets):
+    elif isinstance(action, CompleteTicket):
         _apply_complete(tx, action, seat)
     elif isinstance(action, Pass):
         tx.event("pass", "CG-TURN-2", f"{seat_name(seat)} can do nothing and passes (interpretation)")
@@ -582,18 +584,30 @@ def _apply_keep(tx: Tx, action: KeepTickets, seat: int, pending: Pending) -> Non
     tx.end_turn()
 
 
-def _apply_complete(tx: Tx, action: CompleteTickets, seat: int) -> None:
+def completable(p: CardPlayer) -> list[str]:
+    """The open tickets that the on-the-track pile can still complete, each on its own."""
+    data = load_cards()
+    return [t for t in p.tickets if shortfall(data.ticket(t).needs, p.track) <= p.track[LOCO]]
+
+
+def _apply_complete(tx: Tx, action: CompleteTicket, seat: int) -> None:
+    """CG-END-2, one ticket at a time: a set can be completed exactly when each ticket in turn can be paid from what
+    the earlier ones left (own colour first, locomotives for the rest), so the steps check the whole set."""
     data = load_cards()
     p = tx.players[seat]
-    used = cards_used([data.ticket(t).needs for t in action.tickets], p.track)
-    tx.set(seat, tickets=tuple(t for t in p.tickets if t not in action.tickets),
-           completed=p.completed + action.tickets,
-           track=tuple(a - b for a, b in zip(p.track, used)), spent=tuple(a + b for a, b in zip(p.spent, used)))
-    tx.drop_pending(seat)
-    pts = sum(data.ticket(t).points for t in action.tickets)
-    tx.event("completed", "CG-END-2", f"{seat_name(seat)} completes {len(action.tickets)} ticket"
-                                      f"{'s' if len(action.tickets) != 1 else ''} for {pts} points"
-                                      + (f": {_ticket_words(data, action.tickets)}" if action.tickets else ""))
+    if action.ticket is None:
+        tx.drop_pending(seat)
+        tx.event("completed", "CG-END-2", f"{seat_name(seat)} completes no more tickets")
+    else:
+        t = data.ticket(action.ticket)
+        used = cards_used([t.needs], p.track)
+        tx.set(seat, tickets=tuple(x for x in p.tickets if x != t.id), completed=p.completed + (t.id,),
+               track=tuple(a - b for a, b in zip(p.track, used)), spent=tuple(a + b for a, b in zip(p.spent, used)))
+        words = " + ".join(_cards(n, k) for k, n in enumerate(used) if n)
+        tx.event("completed", "CG-END-2", f"{seat_name(seat)} completes {t} with {words}")
+        if not completable(tx.players[seat]):
+            tx.drop_pending(seat)
+            tx.event("completed", "CG-END-2", f"{seat_name(seat)}'s on-the-track pile can complete no more tickets")
     if not tx.pending:
         tx.finish_round()
 
@@ -629,17 +643,6 @@ def yard_plays(state: CardState, seat: int) -> list[PlayYard]:
     for combo in combinations(free, st.mixed_play):
         out.append(PlayYard(payment=tuple((c, 1) for c in combo), seat=seat))
     return out
-
-
-def completion_choices(state: CardState, seat: int) -> list[tuple[str, ...]]:
-    """Every set of ``seat``'s open tickets its on-the-track pile can complete: most points first, then more
-    tickets, then ticket order."""
-    data = load_cards()
-    p = state.players[seat]
-    tickets = [data.ticket(t) for t in p.tickets]
-    sets = feasible_sets([t.needs for t in tickets], p.track)
-    sets.sort(key=lambda s: (-sum(tickets[i].points for i in s), -len(s), s))
-    return [tuple(p.tickets[i] for i in s) for s in sets]
 
 
 def best_completion(state: CardState, seat: int, by: str = "points") -> tuple[str, ...]:
@@ -681,7 +684,8 @@ def _pending_actions(state: CardState, p: Pending) -> list[Action]:
         return [KeepTickets(tickets=combo, seat=p.seat)
                 for size in range(len(offered), need - 1, -1) for combo in combinations(offered, size)]
     if p.kind == "complete_tickets":
-        return [CompleteTickets(tickets=t, seat=p.seat) for t in completion_choices(state, p.seat)]
+        return [CompleteTicket(ticket=t, seat=p.seat) for t in completable(state.players[p.seat])] + \
+            [CompleteTicket(seat=p.seat)]
     return []
 
 
@@ -698,8 +702,8 @@ def turn_status(state: CardState, viewer: int | None = None) -> str:
                 f"waiting for {waiting} (CG-SETUP-4).")
     if state.phase == "complete":
         text = (f"End of round {state.round}: each player chooses which tickets to complete from their on-the-track "
-                f"pile, all at once — waiting for {waiting} (CG-END-2).")
-        if viewer is not None and state.pending_for(viewer) is not None:
+                f"pile ('complete T04', ..., 'complete done'), all at once — waiting for {waiting} (CG-END-2).")
+        if viewer is not None and state.pending_for(viewer) is not None:      # the best choices, found exactly
             best = best_completion(state, viewer)
             most = best_completion(state, viewer, by="tickets")
             text += (f" Best for {seat_name(viewer)}: {_ticket_words(data, best)} "
@@ -752,9 +756,10 @@ def describe(state: CardState, action: Action | str, viewer: int | None = None) 
         if not own:
             return f"{who} keeps {len(action.tickets)} ticket{'s' if len(action.tickets) != 1 else ''}"
         return f"{who} keeps " + (_ticket_words(data, [t for t in action.tickets if data.has_ticket(t)]))
-    if isinstance(action, CompleteTickets):
-        names = [t for t in action.tickets if data.has_ticket(t)]
-        return f"{who} completes " + (_ticket_words(data, names) if names else "no tickets")
+    if isinstance(action, CompleteTicket):
+        if action.ticket is None:
+            return f"{who} completes no more tickets"
+        return f"{who} completes " + (str(data.ticket(action.ticket)) if data.has_ticket(action.ticket) else action.ticket)
     if isinstance(action, Pass):
         return f"{who} passes: nothing is possible"
     return f"{who}: {action.body()}"
@@ -941,4 +946,4 @@ def score(state: CardState):
 
 __all__ = ["new_game", "to_move", "legal_actions", "apply", "step", "check", "explain", "is_legal", "observe",
            "validate", "require_valid", "turn_status", "describe", "score", "state_from_dict", "yard_plays",
-           "yard_problem", "completion_choices", "best_completion", "draw_actions", "opponents_stack"]
+           "yard_problem", "completable", "best_completion", "draw_actions", "opponents_stack"]
