@@ -40,7 +40,8 @@ def _cards(n: int, kind: int) -> str:
 
 
 def _ticket_words(data: CardData, ids: Sequence[str]) -> str:
-    return ", ".join(str(data.ticket(t)) for t in ids) or "none"
+    """City names with the id a player types and the points: 'Chicago–Miami (T12, 10)'."""
+    return ", ".join(f"{t.a}–{t.b} ({t.id}, {t.points})" for t in map(data.ticket, ids)) or "none"
 
 
 # ---------------------------------------------------------------------------------------------
