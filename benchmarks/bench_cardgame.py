@@ -1,0 +1,88 @@
+"""Card Game speed figures (printed, never asserted). Run: python benchmarks/bench_cardgame.py [--games N]
+
+Targets (issue 11, "Ticket to Ride: The Card Game"):
+  - random 4-player Card Game games per second (reported)
+  - the exact end-of-round completion for a player with 12 tickets and 40 on-the-track cards   < 50 ms
+"""
+from __future__ import annotations
+
+import argparse
+import random
+import statistics
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+
+def random_games(games: int, players: int = 4, seed0: int = 0) -> tuple[float, float]:
+    """Games per CPU second (every seat a RandomBot, through the public ``ttr_nb.engine`` entry points when they
+    dispatch to the Card Game, else its own engine) and plies per game."""
+    from ttr_nb.cardgame.bots import RandomBot
+    from ttr_nb.cardgame.engine import apply, new_game, to_move
+    plies = 0
+    start = time.process_time()
+    for g in range(seed0, seed0 + games):
+        bots = [RandomBot(g * 10 + i) for i in range(players)]
+        state = new_game("cardgame", players, g)
+        while state.phase != "over":
+            seat = to_move(state)[0]
+            action, _ = bots[seat].choose(state, seat)
+            state = apply(state, action)
+            plies += 1
+    elapsed = time.process_time() - start
+    return games / elapsed, plies / games
+
+
+def completion_times(cases: int, tickets: int = 12, cards: int = 40, seed: int = 1) -> dict[str, list[float]]:
+    """Milliseconds for the exact best choices (most points; most tickets) and for the legal completion actions of a
+    player holding ``tickets`` tickets with ``cards`` on-the-track cards, over random seeded cases."""
+    from ttr_nb.cardgame.completion import best_set
+    from ttr_nb.cardgame.data import load_cards
+    from ttr_nb.cardgame.engine import best_completion, legal_actions
+    from ttr_nb.state import Pending
+    sys.path.insert(0, str(ROOT / "tests"))
+    from cardgame_helpers import make
+    data = load_cards()
+    rng = random.Random(seed)
+    out: dict[str, list[float]] = {"best by points": [], "best by tickets": [], "legal actions": [],
+                                   "worst case (all tickets payable)": []}
+    for _ in range(cases):
+        chosen = rng.sample(data.tickets, tickets)
+        pool = [k for k, n in enumerate(data.deck) for _ in range(n)]
+        have = [0] * 9
+        for c in rng.sample(pool, cards):
+            have[c] += 1
+        s = make(2, tracks={0: tuple(have)}, tickets={0: tuple(t.id for t in chosen)}, phase="complete",
+                 pending=(Pending("complete_tickets", 0, (("rule", "CG-END-2"),)),))
+        for label, fn in (("best by points", lambda: best_completion(s, 0)),
+                          ("best by tickets", lambda: best_completion(s, 0, by="tickets")),
+                          ("legal actions", lambda: legal_actions(s, 0))):
+            t = time.perf_counter()
+            fn()
+            out[label].append(1000 * (time.perf_counter() - t))
+        needs, points = [t.needs for t in chosen], [t.points for t in chosen]
+        rich = [10] * 8 + [16]                            # every subset payable: the search cannot prune on cards
+        t = time.perf_counter()
+        best_set(needs, points, rich)
+        out["worst case (all tickets payable)"].append(1000 * (time.perf_counter() - t))
+    return out
+
+
+def main(argv=None) -> int:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--games", type=int, default=100)
+    ap.add_argument("--cases", type=int, default=200)
+    args = ap.parse_args(argv)
+    rate, plies = random_games(args.games)
+    print(f"random 4-player Card Game games: {rate:.1f} games/s (CPU), {plies:.0f} plies per game, {args.games} games")
+    for label, ms in completion_times(args.cases).items():
+        print(f"completion, 12 tickets / 40 cards, {label}: median {statistics.median(ms):.2f} ms, "
+              f"max {max(ms):.2f} ms over {len(ms)} cases (target < 50 ms)")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
