@@ -546,6 +546,12 @@ def test_CG_END_4_four_players_second_round():
 
 # ------------------------------------------------------------------------------------------------ scoring
 
+def test_CG_SCORE_3_open_tickets_subtract_at_the_end():
+    s = make(2, tickets={0: ("T46", "T01")})
+    p0 = score(s).players[0]
+    assert p0.total == -27 and [t.value for t in p0.tickets] == [-22, -5]
+
+
 def test_CG_SCORE_1_and_3_completed_tickets_add_open_tickets_subtract():
     s = make(2, completed={0: ("T01", "T44")}, spent={0: counts(yellow=1, blue=2, white=2)}, tickets={0: ("T46",)})
     sheet = score(s)
