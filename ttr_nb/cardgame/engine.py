@@ -545,7 +545,6 @@ def _apply_yard(tx: Tx, action: PlayYard, seat: int) -> None:
     if LOCO in counts:
         locos[colours[0]] += counts[LOCO]     # on top of the stack (CG-YARD-2)
     tx.set(seat, hand=tuple(hand), yard=tuple(yard), yard_locos=tuple(locos))
-    tx.event("yard", "CG-YARD-1", f"{seat_name(seat)} played {payment_words(action.payment)} into the rail yard")
     size = sum(counts.values()) if len(colours) == 1 else 1
     for c in colours:                         # CG-YARD-4: train robbing
         for i, q in enumerate(tx.players):
@@ -936,6 +935,38 @@ def require_valid(state: CardState) -> CardState:
     return state
 
 
+def bot(kind: str, seed: int = 0):
+    """This game's bot of a kind ("random", "greedy"): ``ttr_nb.bots`` hands Card Game states to it."""
+    from .bots import GreedyBot, RandomBot
+    kinds = {"random": RandomBot, "greedy": GreedyBot}
+    if kind not in kinds:
+        raise TTRError(f"the Card Game has no {kind!r} bot; known: {', '.join(kinds)}")
+    return kinds[kind](seed)
+
+
+def game_html(game) -> str:
+    """The HTML summary of a ``ttr_nb.Game`` of the Card Game (``Game._repr_html_``)."""
+    import html
+    s = game.state
+    g = get_game(s.variant)
+    rows = []
+    for i, p in enumerate(s.players):
+        mark = "▶ " if i in to_move(s) else ""
+        yard = ", ".join(f"{COLOURS[c]} {p.yard[c]}" + (f"+{p.yard_locos[c]} loco" if p.yard_locos[c] else "")
+                         for c in range(N_COLOURS) if p.yard[c]) or "—"
+        rows.append(f"<tr><td>{mark}{html.escape(seat_name(i))}</td><td>{p.hand_size}</td><td>{html.escape(yard)}</td>"
+                    f"<td>{sum(p.track)}</td><td>{len(p.tickets)}</td><td>{len(p.completed)}</td></tr>")
+    market = ", ".join("—" if c is None else CARD_NAMES[c] for c in s.market)
+    last = "".join(f"<li>{html.escape(p.words)}</li>" for p in game.history[-5:])
+    warn = (f"<p style='color:#a40'><b>PROVISIONAL data:</b> {html.escape(g.provisional_note)}</p>"
+            if g.provisional else "")
+    return (f"<div><b>{html.escape(g.name)}</b> — {s.n_players} players, seed {s.seed}, round {s.round}, "
+            f"ply {game.ply}{warn}<p>{html.escape(turn_status(s))}</p>"
+            "<table><tr><th>player</th><th>cards</th><th>rail yard</th><th>on the track</th><th>open tickets</th>"
+            f"<th>completed</th></tr>{''.join(rows)}</table><p>Face-up: {market} · deck {len(s.deck)} · "
+            f"tickets {len(s.ticket_deck)}</p>{'<ol>' + last + '</ol>' if last else ''}</div>")
+
+
 def state_from_dict(d) -> CardState:
     return CardState.from_dict(d)
 
@@ -947,4 +978,4 @@ def score(state: CardState):
 
 __all__ = ["new_game", "to_move", "legal_actions", "apply", "step", "check", "explain", "is_legal", "observe",
            "validate", "require_valid", "turn_status", "describe", "score", "state_from_dict", "yard_plays",
-           "yard_problem", "completable", "best_completion", "draw_actions", "opponents_stack"]
+           "yard_problem", "completable", "best_completion", "bot", "game_html", "draw_actions", "opponents_stack"]
