@@ -620,3 +620,16 @@ def test_text_actions_round_trip():
         with pytest.raises(BadAction):
             parse_action(bad)
     assert parse_action("complete t04") == CompleteTicket(ticket="T04")
+
+
+def test_CG_END_4_a_second_round_with_too_few_cards_starts_in_its_last_round():
+    hands = {0: counts(purple=10, blue=10), 1: counts(orange=10, white=10), 2: counts(green=10, yellow=10),
+             3: counts(black=10, red=5)}
+    s = assert_valid(make(4, hands=hands, tracks={0: counts(yellow=0, loco=1)}, tickets={0: ("T01",)},
+                          market=["red", "red", None, None, None], deck_size=0, phase="complete",
+                          pending=(Pending("complete_tickets", 0, (("rule", "CG-END-2"),)),)))
+    s2, events = E.step(s, "complete T01")
+    assert s2.round == 2 and s2.phase == "last_round" and s2.final_turns_left == 4 and not s2.deck
+    assert [p.hand_size for p in s2.players] == [24, 24, 24, 19] and None not in s2.market
+    assert [e.kind for e in events][-2:] == ["round_two", "last_round"]
+    assert_valid(s2)
