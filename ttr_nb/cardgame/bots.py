@@ -73,7 +73,7 @@ class GreedyBot:
                     return CompleteTicket(seat=seat), "no further ticket adds points: done"
                 pts = sum(data.ticket(t).points for t in best)
                 return (CompleteTicket(ticket=best[0], seat=seat),
-                        f"completes {data.ticket(best[0])}: part of the best set it can pay for ({pts} points)")
+                        f"part of the best set it can still pay for ({pts} points, found exactly)")
             if pending.kind == "choose_tickets":
                 return self._keep(state, seat, pending)
             if pending.kind == "second_card":
@@ -171,8 +171,8 @@ class GreedyBot:
                 if best is None or key > best[0]:
                     best = (key, combo)
         combo = best[1]
-        words = ", ".join(str(data.ticket(t)) for t in combo) or "none"
-        return KeepTickets(tickets=combo, seat=seat), f"keeps {words}: the most points for the cards it can gather"
+        return KeepTickets(tickets=combo, seat=seat), (f"keeps {len(combo)}: the most points for the cards it can "
+                                                        "gather")
 
 
 __all__ = ["RandomBot", "GreedyBot", "still_needed"]

@@ -120,7 +120,7 @@ class CardState:
 
 
 _STATE_FIELDS = [f.name for f in fields(CardState)]
-_PLAYER_FIELDS = [f.name for f in fields(CardPlayer)]
+_PLAYER_FIELDS = [f.name for f in fields(CardPlayer) if f.name != "yard_locos"]   # in JSON, "yard" holds both
 
 
 def _ids(v: Any, where: str) -> tuple[str, ...]:
