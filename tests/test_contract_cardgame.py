@@ -12,7 +12,6 @@ find the Card Game's rules module from ``state.variant``: no special case above 
 """
 from __future__ import annotations
 
-import functools
 import json
 from dataclasses import replace
 
@@ -29,27 +28,15 @@ from ttr_nb.engine import apply, explain, legal_actions, new_game, observe, step
 from ttr_nb.errors import BadAction, IllegalAction, TTRError
 from ttr_nb.state import GameState, Pending
 
+from test_contract import play as contract_play
+
 PLAYERS = [2, 3, 4]
 GAMES = [(0, "random"), (0, "greedy"), (0, "mixed:0.5"), (1, "random"), (1, "greedy"), (1, "mixed:0.5")]
-MAX_PLIES = 4000
 
 
-@functools.lru_cache(maxsize=None)
 def play(n: int, seed: int, spec: str):
-    s = new_game("cardgame", n, seed)
-    bots = [make_bot(spec, seed * 10 + i) for i in range(n)]
-    states, actions = [s], []
-    for _ in range(MAX_PLIES):
-        if s.phase == "over":
-            break
-        seats = to_move(s)
-        seat = seats[s.ply % len(seats)]
-        action, reason = bots[seat].choose(s, seat)
-        assert isinstance(reason, str) and reason
-        s = apply(s, action)
-        states.append(s)
-        actions.append(action)
-    return tuple(states), tuple(actions)
+    """A whole bot game (cached), played by the board contract's own loop: nothing Card-Game specific."""
+    return contract_play("cardgame", n, seed, spec)
 
 
 def sample(states, count: int):
@@ -318,3 +305,18 @@ def test_property_random_legal_sequences_stay_valid(n, seed, picks):
         legal = legal_actions(s)
         s = apply(s, legal[pick % len(legal)])
         assert validate(s) == []
+
+
+def test_cli_plays_and_simulates_the_card_game():
+    import io
+
+    from ttr_nb.cli import main
+    out, err = io.StringIO(), io.StringIO()
+    assert main(["play", "cardgame", "--players", "4", "--seed", "1"], out, err) == 0
+    text = out.getvalue()
+    assert "PROVISIONAL data" in text and "Train robbing" in text and "Final score" in text and "CG-END-4" in text
+    out = io.StringIO()
+    assert main(["simulate", "card game", "--games", "3", "--players", "2", "--bots", "greedy,random"], out, err) == 0
+    assert "Big Cities cards" in out.getvalue()
+    out = io.StringIO()
+    assert main(["variants"], out, err) == 0 and "cardgame" in out.getvalue()

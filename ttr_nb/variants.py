@@ -207,7 +207,7 @@ def get_game(name):
     _load_builtin()
     key = _ALIASES.get(str(name).strip().lower())
     if key is None:
-        raise TTRError(f"unknown game {name!r}; known: {', '.join(available_games())}")
+        raise TTRError(f"unknown variant {name!r}; known: {', '.join(available_games())}")
     return _REGISTRY[key]
 
 
