@@ -320,3 +320,20 @@ def test_cli_plays_and_simulates_the_card_game():
     assert "Big Cities cards" in out.getvalue()
     out = io.StringIO()
     assert main(["variants"], out, err) == 0 and "cardgame" in out.getvalue()
+
+
+def test_greedy_bot_plays_sensibly_with_reasons():
+    wins, reasons = 0, []
+    for seed in range(4):
+        g = Game("cardgame", players=2, seed=seed)
+        bots = {0: make_bot("greedy", seed), 1: make_bot("random", seed)}
+        while not g.is_over:
+            seat = g.to_move()[0]
+            action, why = bots[seat].choose(g.state, seat)
+            if seat == 0:
+                reasons.append(why)
+            g.push(action)
+        wins += g.score().winners == (0,)
+    assert wins >= 3
+    text = " ".join(reasons)
+    assert "its tickets need" in text and "best set" in text and "step 1" in text
