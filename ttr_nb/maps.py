@@ -242,7 +242,8 @@ class Map:
         return self._city_by_name[self._city_name(name)]
 
     def route(self, route_id: str) -> Route:
-        """The route with this id (e.g. "R017"). MapError if there is none."""
+        """The route with this id (e.g. "R017") or city text ("Denver–Omaha", see ``ttr_nb.names``). MapError if
+        there is none."""
         if isinstance(route_id, Route):
             route_id = route_id.id
         try:
@@ -250,10 +251,16 @@ class Map:
         except (KeyError, TypeError):
             if isinstance(route_id, str) and route_id.upper() in self._route_by_id:
                 return self._route_by_id[route_id.upper()]
+            if isinstance(route_id, str) and any(d in route_id for d in "–—-"):
+                from .names import find_route
+                try:
+                    return find_route(self, route_id)
+                except MapError as e:
+                    raise MapError(f"{self.key}: {e}") from None
             raise MapError(f"{self.key}: unknown route {route_id!r}{_suggest(route_id, self._route_by_id)}") from None
 
     def ticket(self, ticket_id: str) -> Ticket:
-        """The ticket with this id (e.g. "T04"). MapError if there is none."""
+        """The ticket with this id (e.g. "T04") or city text ("Helena–Los Angeles"). MapError if there is none."""
         if isinstance(ticket_id, Ticket):
             ticket_id = ticket_id.id
         try:
@@ -261,6 +268,12 @@ class Map:
         except (KeyError, TypeError):
             if isinstance(ticket_id, str) and ticket_id.upper() in self._ticket_by_id:
                 return self._ticket_by_id[ticket_id.upper()]
+            if isinstance(ticket_id, str) and any(d in ticket_id for d in "–—-"):
+                from .names import find_ticket
+                try:
+                    return find_ticket(self, ticket_id)
+                except MapError as e:
+                    raise MapError(f"{self.key}: {e}") from None
             raise MapError(f"{self.key}: unknown ticket {ticket_id!r}{_suggest(ticket_id, self._ticket_by_id)}") from None
 
     def twins(self, route_id: str) -> tuple[Route, ...]:
