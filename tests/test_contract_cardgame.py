@@ -337,3 +337,26 @@ def test_greedy_bot_plays_sensibly_with_reasons():
     assert wins >= 3
     text = " ".join(reasons)
     assert "its tickets need" in text and "best set" in text and "step 1" in text
+
+
+def test_history_words_and_events_keep_secrets_from_other_seats():
+    from ttr_nb.cardgame.data import load_cards
+    from ttr_nb.cards import CARD_NAMES
+    data = load_cards()
+    g = Game("cardgame", players=3, seed=2)
+    g.play_bots(make_bot("mixed:0.5", 4))
+    checked = 0
+    for ply in g.history:
+        other = (ply.seat + 1) % 3
+        if isinstance(ply.action, KeepTickets) and ply.action.tickets:
+            for name in ply.action.tickets:
+                assert name not in ply.words_for(other) and name in ply.words_for(ply.seat)
+                assert all(name not in e for e in ply.events_for(other))
+            checked += 1
+        for e in ply.events:
+            if e.kind == "deck_card":
+                assert not any(c in e.text_for(other) for c in CARD_NAMES)
+                assert any(c in e.text_for(ply.seat) for c in CARD_NAMES)
+                checked += 1
+    assert checked > 10
+    assert data.ticket_text("T12") == "Chicago–Miami"

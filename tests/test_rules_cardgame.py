@@ -429,7 +429,7 @@ def _completion(track, tickets, n=2):
 def test_CG_END_2_each_card_serves_one_ticket_locomotives_replace_any_colour():
     # T12 Chicago–Miami: yellow + red; T13 New York–Miami: blue + red
     s = _completion(counts(yellow=1, red=1, blue=1, loco=1), ["T12", "T13"])
-    s = E.apply(s, "complete T12")
+    s = E.apply(s, "complete Miami-Chicago")                # by cities, either order (ids are accepted too)
     assert s.players[0].spent == counts(yellow=1, red=1)
     s = E.apply(s, "complete T13")                          # blue + a locomotive for the second red
     assert s.players[0].completed == ("T12", "T13") and s.players[0].track == counts()
@@ -453,7 +453,7 @@ def test_CG_END_2_the_engine_offers_the_best_choice_exactly():
     s = _completion(counts(red=2, blue=1, yellow=1), ["T06", "T13", "T12"])
     best = E.best_completion(s, 0)
     assert sum(d.ticket(t).points for t in best) == 20 and set(best) == {"T13", "T12"}
-    assert "T12" in E.turn_status(s, 0) and "CG-END-2" in E.turn_status(s, 0)
+    assert "Chicago–Miami (10)" in E.turn_status(s, 0) and "CG-END-2" in E.turn_status(s, 0)
     assert "Best for" not in E.turn_status(s, 1)
 
 
@@ -613,7 +613,7 @@ def test_interpretations_are_listed_on_the_registry_entry():
 
 def test_text_actions_round_trip():
     for text in ("track", "yard green3+loco1", "yard purple1+blue1+red1", "complete T04", "complete done",
-                 "blue: complete done", "red: yard red2"):
+                 "blue: complete done", "red: yard red2", "complete Chicago–Miami", "red: complete New York–Chicago (5 #2)"):
         a = parse_action(text)
         assert parse_action(str(a)) == a and str(a) == text
     for bad in ("complete T01 T02", "complete", "track now", "yard", "yard red0"):
@@ -633,3 +633,20 @@ def test_CG_END_4_a_second_round_with_too_few_cards_starts_in_its_last_round():
     assert [p.hand_size for p in s2.players] == [24, 24, 24, 19] and None not in s2.market
     assert [e.kind for e in events][-2:] == ["round_two", "last_round"]
     assert_valid(s2)
+
+
+def test_tickets_are_named_by_their_cities_and_ids_are_accepted():
+    s = E.new_game("cardgame", 2, 0)
+    offered = s.pending[0].get("offered")
+    names = [load_cards().ticket_text(t) for t in offered]
+    assert E.legal_actions(s, 0)[0] == KeepTickets(tickets=tuple(names), seat=0)
+    by_id, _ = E.check(s, KeepTickets(tickets=(offered[1].lower(),), seat=0))
+    assert by_id.tickets == (names[1],)
+    assert E.apply(s, by_id) == E.apply(s, f"blue: keep {names[1]}")
+    with pytest.raises(BadAction, match="named twice"):
+        E.apply(s, KeepTickets(tickets=(offered[1], names[1]), seat=0))
+    assert load_cards().ticket_text("T01") == "Chicago–New York (5 #1)"      # two tickets join Chicago and New York
+    s = _completion(counts(yellow=1, blue=1), ["T01", "T02"])
+    with pytest.raises(BadAction, match="say which"):
+        E.apply(s, "complete Chicago-New York")
+    assert E.apply(s, "complete New York–Chicago (5 #2)").players[0].completed == ("T02",)

@@ -4,7 +4,8 @@
                                pile, locomotives of a stack first (CG-TURN-1)
     yard green3+loco1          play two or more cards of one colour into the rail yard, locomotives on top
     yard blue1+red1+yellow1    play exactly three cards of three different colours (CG-YARD-1/2)
-    complete T04               at the end of a round: complete this ticket from the on-the-track pile
+    complete Chicago–Miami     at the end of a round: complete this ticket from the on-the-track pile (named by its
+                               cities like every ticket, ``ttr_nb.names``; its id, ``complete T12``, is accepted too)
     complete done              ... and complete no more (CG-END-2; one ticket per action, so the list of
                                legal actions stays short however many tickets a player holds)
 
@@ -12,11 +13,10 @@ Registered with ``ttr_nb.actions.register_action``, so ``ttr_nb.parse_action`` r
 """
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
 from typing import ClassVar
 
-from ..actions import Action, Payment, parse_payment, payment_str, register_action
+from ..actions import Action, Payment, _ref, parse_payment, payment_str, register_action
 from ..errors import BadAction
 
 
@@ -49,9 +49,6 @@ class CompleteTicket(Action):
         return f"complete {self.ticket or 'done'}"
 
 
-_TICKET_ID = re.compile(r"^[A-Za-z][A-Za-z0-9_-]{0,15}$")
-
-
 def _parse_track(words: list[str], text: str) -> Action:
     if words:
         raise BadAction(f"{text!r}: 'track' takes nothing after it")
@@ -65,14 +62,16 @@ def _parse_yard(words: list[str], text: str) -> Action:
 
 
 def _parse_complete(words: list[str], text: str) -> Action:
-    if len(words) != 1:
-        raise BadAction(f"{text!r}: complete one ticket at a time ('complete T04', then 'complete T11'), and "
+    original = text.strip().partition(":")[2] if ":" in text else text    # the words as typed (the parser lower-cases)
+    words = original.split()[1:]
+    if not words:
+        raise BadAction(f"{text!r}: name the ticket to complete ('complete Chicago–Miami'), or write 'complete done'")
+    if "," in original:
+        raise BadAction(f"{text!r}: complete one ticket at a time ('complete Chicago–Miami', then the next), and "
                         "'complete done' when finished")
-    if words[0].lower() == "done":
+    if words == ["done"] or words == ["DONE"]:
         return CompleteTicket()
-    if not _TICKET_ID.match(words[0]):
-        raise BadAction(f"{text!r}: {words[0]!r} is not a ticket id (e.g. T04)")
-    return CompleteTicket(ticket=words[0].upper())
+    return CompleteTicket(ticket=_ref(words, text, "ticket", "Chicago–Miami"))
 
 
 register_action("track", _parse_track)

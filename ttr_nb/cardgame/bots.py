@@ -11,6 +11,7 @@ from __future__ import annotations
 from itertools import combinations
 
 from ..actions import Action, DrawDeck, DrawFaceUp, DrawTickets, KeepTickets
+from ..bots import Reason
 from ..cards import COLOURS, LOCO
 from ..rng import Counter
 from .actions import CompleteTicket, PlayYard
@@ -31,7 +32,7 @@ class RandomBot:
         r = Counter(self.seed, seat, state.ply, state.seed)
         if state.pending:
             acts = legal_actions(state, seat)
-            return acts[r.index(len(acts))], "picks at random among the legal choices"
+            return acts[r.index(len(acts))], Reason("picks at random among the legal choices")
         kinds = ["draw", "yard", "tickets"]
         while kinds:
             kind = kinds.pop(r.index(len(kinds)))
@@ -39,8 +40,8 @@ class RandomBot:
                                   yard_plays(state, seat) if kind == "yard" else
                                   [DrawTickets(seat=seat)] if state.ticket_deck else [])
             if opts:
-                return opts[r.index(len(opts))], f"picks a {kind} action at random"
-        return legal_actions(state, seat)[0], "nothing else is possible"
+                return opts[r.index(len(opts))], Reason(f"picks a {kind} action at random")
+        return legal_actions(state, seat)[0], Reason("nothing else is possible")
 
 
 def still_needed(state: CardState, seat: int) -> list[int]:
@@ -70,15 +71,15 @@ class GreedyBot:
             if pending.kind == "complete_tickets":
                 best = best_completion(state, seat)        # exact; its first ticket, then the rest on later steps
                 if not best:
-                    return CompleteTicket(seat=seat), "no further ticket adds points: done"
+                    return CompleteTicket(seat=seat), Reason("no further ticket adds points: done")
                 pts = sum(data.ticket(t).points for t in best)
-                return (CompleteTicket(ticket=best[0], seat=seat),
-                        f"part of the best set it can still pay for ({pts} points, found exactly)")
+                return (CompleteTicket(ticket=data.ticket_text(best[0]), seat=seat),
+                        Reason(f"part of the best set it can still pay for ({pts} points, found exactly)"))
             if pending.kind == "choose_tickets":
                 return self._keep(state, seat, pending)
             if pending.kind == "second_card":
                 return self._draw(state, seat, second=True)
-            return legal_actions(state, seat)[0], "step 1: moves a card of each colour onto the on-the-track pile"
+            return legal_actions(state, seat)[0], Reason("step 1: moves a card of each colour onto the on-the-track pile")
         need = still_needed(state, seat)
         last_turn = state.phase == "last_round"
         plays = yard_plays(state, seat)
@@ -90,7 +91,7 @@ class GreedyBot:
         spare = sum(p.track[:N_COLOURS]) + p.track[LOCO] - sum(sum(data.ticket(t).needs) for t in p.tickets)
         if (state.ticket_deck and not last_turn and len(state.deck) > 20 and sum(need) <= 1
                 and spare + p.yard_size >= 3):
-            return DrawTickets(seat=seat), "its tickets are nearly covered: draws new ones"
+            return DrawTickets(seat=seat), Reason("its tickets are nearly covered: draws new ones", "draws tickets")
         return self._draw(state, seat, second=False)
 
     # -- rail yard -------------------------------------------------------------------------
@@ -113,19 +114,17 @@ class GreedyBot:
         return value
 
     @staticmethod
-    def _play_reason(state: CardState, seat: int, play: PlayYard, need: list[int]) -> str:
+    def _play_reason(state: CardState, seat: int, play: PlayYard, need: list[int]) -> Reason:
         counts = dict(play.payment)
         colours = [k for k in counts if k != LOCO]
         robbed = [COLOURS[c] for c in colours if opponents_stack(state, seat, c)]
         wanted = [COLOURS[c] for c in colours if need[c]]
-        parts = []
-        if robbed:
-            parts.append(f"robs the {', '.join(robbed)} stack of an opponent")
-        if wanted:
-            parts.append(f"its tickets need {', '.join(wanted)}")
+        public = [f"robs the {', '.join(robbed)} stack of an opponent"] if robbed else []
+        parts = public + ([f"its tickets need {', '.join(wanted)}"] if wanted else [])
         if not parts:
             parts.append("keeps cards moving towards the on-the-track pile")
-        return "plays into the rail yard: " + "; ".join(parts)
+        return Reason("plays into the rail yard: " + "; ".join(parts),
+                      "plays into the rail yard" + (": " + public[0] if public else ""))
 
     # -- drawing ---------------------------------------------------------------------------
     def _draw(self, state: CardState, seat: int, second: bool) -> tuple[Action, str]:
@@ -141,16 +140,18 @@ class GreedyBot:
                 best = (key, i, c)
         if best is not None:
             _, i, c = best
-            return DrawFaceUp(slot=i + 1, seat=seat), f"takes face-up {COLOURS[c]}: its tickets still need {need[c]}"
+            took = f"takes face-up {COLOURS[c]}"
+            return DrawFaceUp(slot=i + 1, seat=seat), Reason(f"{took}: its tickets still need {need[c]}", took)
         if not second and LOCO in state.market and sum(need) >= 3:
             i = state.market.index(LOCO)
-            return DrawFaceUp(slot=i + 1, seat=seat), "takes the face-up locomotive: it can stand in for any colour"
+            return DrawFaceUp(slot=i + 1, seat=seat), Reason("takes the face-up locomotive: it can stand in for any "
+                                                             "colour")
         if state.deck:
-            return DrawDeck(seat=seat), "draws blind: no face-up card helps its tickets"
+            return DrawDeck(seat=seat), Reason("draws blind: no face-up card helps its tickets", "draws blind")
         acts = draw_actions(state, seat, second)
         if acts:
-            return acts[0], "the deck is empty: takes a face-up card"
-        return legal_actions(state, seat)[0], "nothing useful is left"
+            return acts[0], Reason("the deck is empty: takes a face-up card")
+        return legal_actions(state, seat)[0], Reason("nothing useful is left")
 
     # -- tickets ---------------------------------------------------------------------------
     @staticmethod
@@ -171,8 +172,9 @@ class GreedyBot:
                 if best is None or key > best[0]:
                     best = (key, combo)
         combo = best[1]
-        return KeepTickets(tickets=combo, seat=seat), (f"keeps {len(combo)}: the most points for the cards it can "
-                                                        "gather")
+        names = tuple(data.ticket_text(t) for t in combo)
+        n = f"keeps {len(combo)} ticket{'s' if len(combo) != 1 else ''}"
+        return KeepTickets(tickets=names, seat=seat), Reason(f"{n}: the most points for the cards it can gather", n)
 
 
 __all__ = ["RandomBot", "GreedyBot", "still_needed"]

@@ -63,7 +63,17 @@ class BigCity:
 
 
 @dataclass(frozen=True)
+class CardCity:
+    name: str
+    lat: float
+    lon: float
+
+
+@dataclass(frozen=True, eq=False)
 class CardData:
+    """The cards. It answers the few questions ``ttr_nb.names`` asks of a map (``tickets``, ``routes``, ``city``,
+    ``name``), so tickets are named by their cities the same way as on the boards."""
+
     name: str
     deck: tuple[int, ...]                   # count per card kind
     tickets: tuple[CardTicket, ...]
@@ -73,22 +83,40 @@ class CardData:
     provisional_note: str
     provenance: Mapping
 
+    routes: tuple = ()                      # no board
+
+    def __post_init__(self):
+        from ..maps import _fold
+        object.__setattr__(self, "_ticket_by_id", {t.id: t for t in self.tickets})
+        object.__setattr__(self, "_route_by_id", {})
+        object.__setattr__(self, "_cities", {_fold(c[0]): CardCity(*c) for c in self.cities})
+
     def ticket(self, ticket_id: str) -> CardTicket:
-        t = self._by_id.get(ticket_id)
+        t = self._ticket_by_id.get(ticket_id)
         if t is None:
             raise MapError(f"the Card Game has no ticket {ticket_id!r} (tickets are T01–T{len(self.tickets):02d})")
         return t
 
-    @property
-    def _by_id(self) -> dict[str, CardTicket]:
-        cache = self.__dict__.get("_ids")
-        if cache is None:
-            cache = {t.id: t for t in self.tickets}
-            object.__setattr__(self, "_ids", cache)
-        return cache
-
     def has_ticket(self, ticket_id: str) -> bool:
-        return ticket_id in self._by_id
+        return ticket_id in self._ticket_by_id
+
+    def city(self, name: str) -> CardCity:
+        from ..maps import _fold
+        found = self._cities.get(_fold(name.strip())) if isinstance(name, str) else None
+        if found is None:
+            raise MapError(f"no ticket of the Card Game names the city {name!r}")
+        return found
+
+    def find_ticket(self, ref: str) -> CardTicket:
+        """The ticket named by its id ("T12") or its cities ("Chicago–Miami"); MapError if none."""
+        from ..names import find_ticket
+        return find_ticket(self, ref)
+
+    def ticket_text(self, ticket_id: str) -> str:
+        """A ticket's canonical name: its cities ("Chicago–Miami"; "Chicago–New York (5 #1)" where two tickets join
+        the same cities)."""
+        from ..names import ticket_text
+        return ticket_text(self, ticket_id)
 
 
 # ---------------------------------------------------------------------------------------------

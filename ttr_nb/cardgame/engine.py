@@ -21,7 +21,8 @@ from ..actions import (Action, DrawDeck, DrawFaceUp, DrawTickets, KeepTickets, P
                        payment_words)
 from ..cards import CARD_NAMES, COLOURS, LOCO
 from ..engine import Event, seat_name
-from ..errors import BadAction, IllegalAction, StateError, TTRError
+from ..errors import BadAction, IllegalAction, MapError, StateError, TTRError
+from ..names import ticket_words
 from ..rng import shuffled
 from ..state import Pending
 from ..variants import get_game
@@ -40,8 +41,16 @@ def _cards(n: int, kind: int) -> str:
 
 
 def _ticket_words(data: CardData, ids: Sequence[str]) -> str:
-    """City names with the id a player types and the points: 'Chicago–Miami (T12, 10)'."""
-    return ", ".join(f"{t.a}–{t.b} ({t.id}, {t.points})" for t in map(data.ticket, ids)) or "none"
+    """Tickets by their cities, with points: 'Chicago–Miami (10), Dallas–Miami (9)' (``ttr_nb.names``)."""
+    return ticket_words(data, ids) or "none"
+
+
+def _ticket_id(data: CardData, ref: str) -> str | None:
+    """The id of the ticket ``ref`` names (its cities, or its id), None when it names none."""
+    try:
+        return data.find_ticket(ref).id
+    except MapError:
+        return None
 
 
 # ---------------------------------------------------------------------------------------------
@@ -68,9 +77,11 @@ class Tx:
         self.turn = s.turn
         self.shuffles = s.shuffles
 
-    def event(self, kind: str, rule: str, text: str) -> None:
+    def event(self, kind: str, rule: str, text: str, seat: int | None = None, private: str | None = None,
+              own: str | None = None) -> None:
+        """``text`` is public; ``private``/``own`` the wording for ``seat`` (and the teacher) where it is secret."""
         if self.events is not None:
-            self.events.append(Event(kind, rule, text))
+            self.events.append(Event(kind, rule, text, seat, private, own))
 
     def set(self, seat: int, **changes) -> None:
         self.players[seat] = replace(self.players[seat], **changes)
@@ -340,7 +351,7 @@ def completion_problem(state: CardState, seat: int, tickets: Sequence[str]) -> t
     p = state.players[seat]
     stray = [t for t in tickets if t not in p.tickets]
     if stray:
-        return f"{seat_name(seat)} does not hold {', '.join(stray)} as an open ticket", "CG-END-2"
+        return f"{seat_name(seat)} does not hold {_ticket_words(data, stray)} as an open ticket", "CG-END-2"
     need = [0] * LOCO
     for t in tickets:
         for c, n in enumerate(data.ticket(t).needs[:LOCO]):
@@ -355,6 +366,17 @@ def completion_problem(state: CardState, seat: int, tickets: Sequence[str]) -> t
 
 
 _STEP2 = (DrawDeck, DrawFaceUp, PlayYard, DrawTickets, Pass)
+
+
+def _keep_ids(data: CardData, action: KeepTickets) -> list[str | None]:
+    """The ids a KeepTickets names (None: no such ticket); the same ticket named twice is refused."""
+    ids: list[str | None] = []
+    for ref in action.tickets:
+        tid = _ticket_id(data, ref)
+        if tid is not None and tid in ids:
+            raise BadAction(f"{action}: the ticket {data.ticket_text(tid)} is named twice")
+        ids.append(tid)
+    return ids
 
 
 def check(state: CardState, action: Action | str) -> tuple[Action, int]:
@@ -381,27 +403,36 @@ def check(state: CardState, action: Action | str) -> tuple[Action, int]:
             raise IllegalAction("tickets are completed only at the end of a round, all players at once; "
                                 + ("choose with 'complete T04' or 'complete done'" if kind else "the round is not over"),
                                 "CG-END-2", action, seat)
-        if action.ticket is not None:
-            problem = completion_problem(state, seat, [action.ticket])
-            if problem:
-                raise IllegalAction(problem[0], problem[1], action, seat)
-        return action, seat
+        if action.ticket is None:
+            return action, seat
+        data = load_cards()
+        try:
+            tid = data.find_ticket(action.ticket).id
+        except MapError as e:
+            raise BadAction(f"{action}: {e}") from None
+        problem = completion_problem(state, seat, [tid])
+        if problem:
+            raise IllegalAction(problem[0], problem[1], action, seat)
+        name = data.ticket_text(tid)
+        return (replace(action, ticket=name) if name != action.ticket else action), seat
     if kind == "choose_tickets" or isinstance(action, KeepTickets):
         rule = pending.get("rule") if kind == "choose_tickets" else "CG-TICKET-1"
         if kind != "choose_tickets" or not isinstance(action, KeepTickets):
             raise IllegalAction(f"{seat_name(seat)} must first choose which of the offered tickets to keep"
                                 if kind else "there are no offered tickets to choose from; draw tickets first",
                                 rule, action, seat)
+        data = load_cards()
         offered = pending.get("offered")
-        stray = [t for t in action.tickets if t not in offered]
+        ids = _keep_ids(data, action)
+        stray = [ref for ref, t in zip(action.tickets, ids) if t not in offered]
         if stray:
             raise IllegalAction(f"{', '.join(stray)} {'was' if len(stray) == 1 else 'were'} not offered to "
-                                f"{seat_name(seat)} (offered: {', '.join(offered)})", rule, action, seat)
+                                f"{seat_name(seat)} (offered: {_ticket_words(data, offered)})", rule, action, seat)
         need = min(pending.get("min_keep"), len(offered))
         if len(action.tickets) < need:
             raise IllegalAction(f"{seat_name(seat)} must keep at least {need} of the {len(offered)} offered tickets",
                                 rule, action, seat)
-        canonical = tuple(t for t in offered if t in action.tickets)
+        canonical = tuple(data.ticket_text(t) for t in offered if t in ids)     # the order legal_actions lists
         return (replace(action, tickets=canonical) if canonical != action.tickets else action), seat
     if kind == "second_card" and not isinstance(action, DrawDeck | DrawFaceUp):
         raise IllegalAction(f"{seat_name(seat)} has taken one card and must take a second one", "CG-DRAW-1", action, seat)
@@ -513,6 +544,9 @@ def _apply_draw(tx: Tx, action: DrawDeck | DrawFaceUp, seat: int, second: bool) 
     if isinstance(action, DrawDeck):
         card = tx.draw()
         faceup_loco = False
+        name = "locomotive" if card == LOCO else f"{CARD_NAMES[card]} card"
+        tx.event("deck_card", "CG-DRAW-1", f"{seat_name(seat)} drew a card from the deck", seat,
+                 f"{seat_name(seat)} drew a {name} from the deck", f"You drew a {name} from the deck")
     else:
         i = action.slot - 1
         card = tx.market[i]
@@ -562,14 +596,18 @@ def _apply_yard(tx: Tx, action: PlayYard, seat: int) -> None:
 
 
 def _apply_keep(tx: Tx, action: KeepTickets, seat: int, pending: Pending) -> None:
+    data = load_cards()
     offered = pending.get("offered")
-    kept = tuple(t for t in offered if t in action.tickets)
-    returned = [t for t in offered if t not in action.tickets]
+    ids = _keep_ids(data, action)
+    kept = tuple(t for t in offered if t in ids)
+    returned = [t for t in offered if t not in ids]
     tx.set(seat, tickets=tx.players[seat].tickets + kept)
     tx.drop_pending(seat)
+    kept_words = _ticket_words(data, kept)
     if pending.get("returns") == "shuffle":           # CG-SETUP-4
         tx.tickets += returned
-        tx.event("tickets_returned", "CG-SETUP-4", f"{seat_name(seat)} kept {len(kept)} of the {len(offered)} tickets")
+        tx.event("tickets_returned", "CG-SETUP-4", f"{seat_name(seat)} kept {len(kept)} of the {len(offered)} tickets",
+                 seat, f"{seat_name(seat)} kept {kept_words}", f"You kept {kept_words}")
         if not tx.pending:
             tx.tickets = shuffled(sorted(tx.tickets), tx.s.seed, "tickets", 1)
             tx.phase = "play"
@@ -579,8 +617,10 @@ def _apply_keep(tx: Tx, action: KeepTickets, seat: int, pending: Pending) -> Non
             tx.begin_turn()
         return
     tx.tickets += returned                            # CG-TICKET-1: to the bottom
-    tx.event("tickets_returned", "CG-TICKET-1", f"{seat_name(seat)} kept {len(kept)} ticket{'s' if len(kept) != 1 else ''} "
-                                                f"and put {len(returned)} under the ticket deck")
+    counted = f"kept {len(kept)} ticket{'s' if len(kept) != 1 else ''} and put {len(returned)} under the ticket deck"
+    tx.event("tickets_returned", "CG-TICKET-1", f"{seat_name(seat)} {counted}", seat,
+             f"{seat_name(seat)} kept {kept_words} and put {len(returned)} under the ticket deck",
+             f"You kept {kept_words} and put {len(returned)} under the ticket deck")
     tx.end_turn()
 
 
@@ -599,12 +639,12 @@ def _apply_complete(tx: Tx, action: CompleteTicket, seat: int) -> None:
         tx.drop_pending(seat)
         tx.event("completed", "CG-END-2", f"{seat_name(seat)} completes no more tickets")
     else:
-        t = data.ticket(action.ticket)
+        t = data.find_ticket(action.ticket)
         used = cards_used([t.needs], p.track)
         tx.set(seat, tickets=tuple(x for x in p.tickets if x != t.id), completed=p.completed + (t.id,),
                track=tuple(a - b for a, b in zip(p.track, used)), spent=tuple(a + b for a, b in zip(p.spent, used)))
         words = " + ".join(_cards(n, k) for k, n in enumerate(used) if n)
-        tx.event("completed", "CG-END-2", f"{seat_name(seat)} completes {t} with {words}")
+        tx.event("completed", "CG-END-2", f"{seat_name(seat)} completes {_ticket_words(data, [t.id])} with {words}")
         if not completable(tx.players[seat]):
             tx.drop_pending(seat)
             tx.event("completed", "CG-END-2", f"{seat_name(seat)}'s on-the-track pile can complete no more tickets")
@@ -681,10 +721,13 @@ def _pending_actions(state: CardState, p: Pending) -> list[Action]:
     if p.kind == "choose_tickets":
         offered = p.get("offered")
         need = min(p.get("min_keep"), len(offered))
+        data = load_cards()
+        names = tuple(data.ticket_text(t) for t in offered)
         return [KeepTickets(tickets=combo, seat=p.seat)
-                for size in range(len(offered), need - 1, -1) for combo in combinations(offered, size)]
+                for size in range(len(names), need - 1, -1) for combo in combinations(names, size)]
     if p.kind == "complete_tickets":
-        return [CompleteTicket(ticket=t, seat=p.seat) for t in completable(state.players[p.seat])] + \
+        data = load_cards()
+        return [CompleteTicket(ticket=data.ticket_text(t), seat=p.seat) for t in completable(state.players[p.seat])] + \
             [CompleteTicket(seat=p.seat)]
     return []
 
@@ -728,7 +771,7 @@ def turn_status(state: CardState, viewer: int | None = None) -> str:
     if p.kind == "second_card":
         return prefix + f"{name}: take your second card — not a face-up locomotive (CG-DRAW-2)."
     offered = p.get("offered")
-    which = ", ".join(offered) if viewer is None or viewer == seat else f"the {len(offered)} drawn tickets"
+    which = _ticket_words(data, offered) if viewer is None or viewer == seat else f"the {len(offered)} drawn tickets"
     return prefix + f"{name}: keep any of {which}, even none (CG-TICKET-1)."
 
 
@@ -738,7 +781,9 @@ def describe(state: CardState, action: Action | str, viewer: int | None = None) 
     if isinstance(action, str):
         action = parse_action(action)
     seat = getattr(action, "seat", None)
-    seat = state.current if seat is None else seat
+    if seat is None:
+        acting = to_move(state)
+        seat = acting[0] if len(acting) == 1 else state.current
     who = seat_name(seat)
     own = viewer is None or viewer == seat
     if isinstance(action, MoveToTrack):
@@ -755,11 +800,13 @@ def describe(state: CardState, action: Action | str, viewer: int | None = None) 
     if isinstance(action, KeepTickets):
         if not own:
             return f"{who} keeps {len(action.tickets)} ticket{'s' if len(action.tickets) != 1 else ''}"
-        return f"{who} keeps " + (_ticket_words(data, [t for t in action.tickets if data.has_ticket(t)]))
+        ids = [_ticket_id(data, t) for t in action.tickets]
+        return f"{who} keeps " + (_ticket_words(data, [t for t in ids if t]) if action.tickets else "no tickets")
     if isinstance(action, CompleteTicket):
         if action.ticket is None:
             return f"{who} completes no more tickets"
-        return f"{who} completes " + (str(data.ticket(action.ticket)) if data.has_ticket(action.ticket) else action.ticket)
+        tid = _ticket_id(data, action.ticket)
+        return f"{who} completes " + (_ticket_words(data, [tid]) if tid else action.ticket)
     if isinstance(action, Pass):
         return f"{who} passes: nothing is possible"
     return f"{who}: {action.body()}"
