@@ -15,25 +15,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
-
-
-def random_games(games: int, players: int = 4, seed0: int = 0) -> tuple[float, float]:
-    """Games per CPU second (every seat a RandomBot, through the public ``ttr_nb.engine`` entry points when they
-    dispatch to the Card Game, else its own engine) and plies per game."""
-    from ttr_nb.cardgame.bots import RandomBot
-    from ttr_nb.cardgame.engine import apply, new_game, to_move
-    plies = 0
-    start = time.process_time()
-    for g in range(seed0, seed0 + games):
-        bots = [RandomBot(g * 10 + i) for i in range(players)]
-        state = new_game("cardgame", players, g)
-        while state.phase != "over":
-            seat = to_move(state)[0]
-            action, _ = bots[seat].choose(state, seat)
-            state = apply(state, action)
-            plies += 1
-    elapsed = time.process_time() - start
-    return games / elapsed, plies / games
+sys.path.insert(0, str(ROOT / "benchmarks"))
 
 
 def completion_times(cases: int, tickets: int = 12, cards: int = 40, seed: int = 1) -> dict[str, list[float]]:
@@ -76,7 +58,8 @@ def main(argv=None) -> int:
     ap.add_argument("--games", type=int, default=100)
     ap.add_argument("--cases", type=int, default=200)
     args = ap.parse_args(argv)
-    rate, plies = random_games(args.games)
+    from bench_engine import random_games          # the board benchmark's loop: the same public entry points
+    rate, plies = random_games("cardgame", args.games)
     print(f"random 4-player Card Game games: {rate:.1f} games/s (CPU), {plies:.0f} plies per game, {args.games} games")
     for label, ms in completion_times(args.cases).items():
         print(f"completion, 12 tickets / 40 cards, {label}: median {statistics.median(ms):.2f} ms, "
