@@ -80,11 +80,6 @@ def to_track(seat: int) -> Pending:
     return Pending("to_track", seat, (("rule", "CG-TURN-1"),))
 
 
-def ticket_offer(seat: int, ids, min_keep: int = 0) -> Pending:
-    return Pending("choose_tickets", seat, (("min_keep", min_keep), ("offered", tuple(ids)), ("returns", "bottom"),
-                                            ("rule", "CG-TICKET-1")))
-
-
 def after_setup(n: int, seed: int = 0) -> CardState:
     """A new game with every player keeping all six tickets."""
     s = new_game("cardgame", n, seed)

@@ -18,7 +18,7 @@ from ttr_nb.cardgame.scoring import score
 from ttr_nb.errors import BadAction, IllegalAction, TTRError
 from ttr_nb.state import Pending
 
-from cardgame_helpers import after_setup, assert_valid, counts, make, ticket_offer, to_track
+from cardgame_helpers import after_setup, assert_valid, counts, make, to_track
 
 SHARED = Path(__file__).resolve().parents[2] / "shared" / "reference" / "cardgame"
 BLUE, RED, GREEN, YELLOW = CARD_INDEX["blue"], CARD_INDEX["red"], CARD_INDEX["green"], CARD_INDEX["yellow"]

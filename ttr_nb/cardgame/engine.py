@@ -8,7 +8,7 @@
 A turn (CG-TURN-1/2): ``track`` (step 1, owed whenever the rail yard holds cards), then one of: two card draws
 (``draw deck`` / ``draw faceup N``), a rail-yard play (``yard green3+loco1``, ``yard blue1+red1+yellow1``), or
 ``tickets`` followed by ``keep ...``. When the deck runs out every player has one more turn (CG-END-1); then all
-players at once choose which tickets to complete (``complete T04``, one at a time, then ``complete done``; CG-END-2); with 4 players a second round
+players at once choose which tickets to complete (``complete Chicago–Miami``, one at a time, then ``complete done``; CG-END-2); with 4 players a second round
 follows (CG-END-4). Rule ids: ../shared/rules/cardgame.md, documented in docs/rules/cardgame.md.
 """
 from __future__ import annotations
@@ -17,11 +17,10 @@ from dataclasses import replace
 from itertools import combinations
 from typing import Sequence
 
-from ..actions import (Action, DrawDeck, DrawFaceUp, DrawTickets, KeepTickets, Pass, parse_action, payment_from_counts,
-                       payment_words)
+from ..actions import Action, DrawDeck, DrawFaceUp, DrawTickets, KeepTickets, Pass, parse_action, payment_words
 from ..cards import CARD_NAMES, COLOURS, LOCO
-from ..engine import Event, seat_name
-from ..errors import BadAction, IllegalAction, MapError, StateError, TTRError
+from ..engine import Event, explain, is_legal, require_valid, seat_name   # these three call check/validate
+from ..errors import BadAction, IllegalAction, MapError, TTRError
 from ..names import ticket_words
 from ..rng import shuffled
 from ..state import Pending
@@ -401,7 +400,7 @@ def check(state: CardState, action: Action | str) -> tuple[Action, int]:
     if kind == "complete_tickets" or isinstance(action, CompleteTicket):
         if kind != "complete_tickets" or not isinstance(action, CompleteTicket):
             raise IllegalAction("tickets are completed only at the end of a round, all players at once; "
-                                + ("choose with 'complete T04' or 'complete done'" if kind else "the round is not over"),
+                                + ("choose with 'complete CITY–CITY' or 'complete done'" if kind else "the round is not over"),
                                 "CG-END-2", action, seat)
         if action.ticket is None:
             return action, seat
@@ -467,18 +466,6 @@ def check(state: CardState, action: Action | str) -> tuple[Action, int]:
             raise IllegalAction(f"passing is only allowed when nothing else is possible; {seat_name(seat)} can still "
                                 f"act (e.g. {others[0].body()})", "CG-TURN-2", action, seat)
     return action, seat
-
-
-def explain(state: CardState, action: Action | str) -> TTRError | None:
-    try:
-        check(state, action)
-    except TTRError as e:
-        return e
-    return None
-
-
-def is_legal(state: CardState, action: Action | str) -> bool:
-    return explain(state, action) is None
 
 
 # ---------------------------------------------------------------------------------------------
@@ -745,7 +732,7 @@ def turn_status(state: CardState, viewer: int | None = None) -> str:
                 f"waiting for {waiting} (CG-SETUP-4).")
     if state.phase == "complete":
         text = (f"End of round {state.round}: each player chooses which tickets to complete from their on-the-track "
-                f"pile ('complete T04', ..., 'complete done'), all at once — waiting for {waiting} (CG-END-2).")
+                f"pile ('complete Chicago–Miami', ..., 'complete done'), all at once — waiting for {waiting} (CG-END-2).")
         if viewer is not None and state.pending_for(viewer) is not None:      # the best choices, found exactly
             best = best_completion(state, viewer)
             most = best_completion(state, viewer, by="tickets")
@@ -854,6 +841,7 @@ def observe(state: CardState, seat: int | None = None) -> dict:
         "discard": {CARD_NAMES[k]: n for k, n in enumerate(state.discard) if n},
         "ticket_deck_size": len(state.ticket_deck), "players": players, "pending": pending,
         "big_cities": big_city_standings(state), "status": turn_status(state, seat),
+        "provisional_note": load_cards().provisional_note if load_cards().provisional else "",
     }
 
 
@@ -973,13 +961,6 @@ def validate(state: CardState) -> list[str]:
     if state.final_turns_left > n:
         problems.append(f"{state.final_turns_left} last turns left but only {n} players")
     return problems
-
-
-def require_valid(state: CardState) -> CardState:
-    problems = validate(state)
-    if problems:
-        raise StateError("invalid state: " + "; ".join(problems))
-    return state
 
 
 def bot(kind: str, seed: int = 0):
