@@ -360,3 +360,12 @@ def test_history_words_and_events_keep_secrets_from_other_seats():
                 checked += 1
     assert checked > 10
     assert data.ticket_text("T12") == "Chicago–Miami"
+
+
+def test_an_edited_start_position_saves_and_loads(tmp_path):
+    from cardgame_helpers import counts, make
+    g = Game(start=make(3, hands={0: counts(red=3)}, yards={1: {"blue": (2, 0)}}))
+    g.push("yard red3")
+    g.push("track")
+    h = Game.load(g.save(tmp_path / "edited.json"))
+    assert h.start == g.start and h.state == g.state and h.actions() == ["blue: yard red3", "red: track"]
