@@ -1153,8 +1153,20 @@ def validate(state: GameState) -> list[str]:
                 problems.append(f"{seat_name(p.seat)}'s ticket choice offers no tickets")
             if not isinstance(p.get("min_keep"), int):
                 problems.append(f"{seat_name(p.seat)}'s ticket choice has no min_keep")
+    known = {"choose_tickets", "second_card"} | {k for f in v.features for k in f.pending_kinds}
+    for p in state.pending:
+        if p.kind not in known:
+            problems.append(f"a pending step of unknown kind {p.kind[:40]!r} (known: {', '.join(sorted(known))})")
     for f in v.features:
         f.validate(v, state, problems)
+    if not problems and state.phase != "over":
+        try:
+            stuck = not legal_actions(state)
+        except (TTRError, ValueError, TypeError, KeyError, IndexError) as e:
+            problems.append(f"the legal actions of this position cannot be listed: {e}")
+        else:
+            if stuck:
+                problems.append("no player has a legal action, yet the game is not over: nobody could play on")
     return problems
 
 
