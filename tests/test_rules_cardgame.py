@@ -650,3 +650,10 @@ def test_tickets_are_named_by_their_cities_and_ids_are_accepted():
     with pytest.raises(BadAction, match="say which"):
         E.apply(s, "complete Chicago-New York")
     assert E.apply(s, "complete New York–Chicago (5 #2)").players[0].completed == ("T02",)
+
+
+def test_validate_finds_a_stuck_position_and_unknown_steps():
+    s = make(2, pending=(Pending("dance", 0, ()),))
+    assert any("cannot be pending" in p for p in E.validate(s))
+    s = make(2, deck_size=0, market=["loco", None, None, None, None], pending=(Pending("second_card", 0, ()),))
+    assert any("nobody could play on" in p for p in E.validate(s))

@@ -960,6 +960,14 @@ def validate(state: CardState) -> list[str]:
         problems.append(f"phase {state.phase!r} does not fit final_turns_left = {state.final_turns_left} (CG-END-1)")
     if state.final_turns_left > n:
         problems.append(f"{state.final_turns_left} last turns left but only {n} players")
+    if not problems and state.phase != "over":
+        try:
+            stuck = not legal_actions(state)
+        except (TTRError, ValueError, TypeError, KeyError, IndexError) as e:
+            problems.append(f"the legal actions of this position cannot be listed: {e}")
+        else:
+            if stuck:
+                problems.append("no player has a legal action, yet the game is not over: nobody could play on")
     return problems
 
 
