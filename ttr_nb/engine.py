@@ -522,7 +522,7 @@ def _check_fields(v: Variant, action: Action) -> None:
             raise BadAction(f"{action!r}: the face-up slot must be a whole number 1–5, got {action.slot!r}")
     elif kind is Claim:
         if not isinstance(action.route, str):
-            raise BadAction(f"{action!r}: the route must be a route id such as 'R042'")
+            raise BadAction(f"{action!r}: the route must be text: its cities, such as 'Denver–Omaha', or its id")
         if not isinstance(action.payment, tuple):
             raise BadAction(f"{action!r}: the payment must be a tuple of (card kind, count) pairs")
         problem = malformed_payment(v, action.payment)
@@ -530,7 +530,7 @@ def _check_fields(v: Variant, action: Action) -> None:
             raise BadAction(f"{action!r}: {problem}")
     elif kind is KeepTickets:
         if not isinstance(action.tickets, tuple) or not all(isinstance(t, str) for t in action.tickets):
-            raise BadAction(f"{action!r}: the tickets must be a tuple of ticket ids")
+            raise BadAction(f"{action!r}: the tickets must be a tuple of texts (each ticket's cities, or its id)")
         if len(set(action.tickets)) != len(action.tickets):
             raise BadAction(f"{action}: a ticket is named twice")
 
