@@ -6,7 +6,7 @@ nbval runs them (``pytest --nbval-lax --nbval-current-env notebooks/``); these t
   checks that only guard a lesson (``assert``) live in hidden cells tagged ``lesson-check``;
 * one import line per notebook: ``import ttr_nb.teaching as ttr``;
 * plain words: no "ply", no glyph that needs an emoji font, cities rather than route or ticket ids in the lessons;
-* every claim about a game's status (done / provisional / coming) agrees with the code;
+* every claim about a game's status (done / provisional / rules engine / coming) agrees with the code;
 * a cell tagged ``player-view`` shows only what that seat may see (USA-TICKET-3): it is re-run here and its
   output searched for every hidden ticket of the other seats;
 * 00_start_here lists every notebook; notebooks stay small and carry no widget state.
@@ -23,6 +23,7 @@ from pathlib import Path
 import pytest
 
 import ttr_nb.teaching as ttr
+from ttr_nb.variants import get_game
 
 NOTEBOOKS = Path(__file__).resolve().parents[1] / "notebooks"
 PATHS = sorted(NOTEBOOKS.glob("*.ipynb"))
@@ -169,6 +170,8 @@ def test_lessons_name_cities_not_route_or_ticket_ids(path):
 # ----------------------------------------------------------------------------------------------- status claims
 
 _STATUS_PHRASES = {
+    # a game whose rules engine is in the package but whose lesson is not (its provisional data may be named too)
+    "engine": r"\brules engine\b",
     "coming": r"\bin progress\b|\bplanned\b|\bcoming\b|\bto come\b|\bnot yet\b|\bno engine\b|\bwill come\b",
     "provisional": r"\bprovisional\b|\bstand-ins?\b",
     "done": r"\bcomplete\b|\bdone\b|\bfinished\b",
@@ -181,8 +184,10 @@ def _game_names() -> dict[str, str]:
     for key, name in ttr.PLANNED:
         names[key.replace("_", " ")] = key
         names[re.sub(r"^Ticket to Ride:? (The )?", "", name).strip("() ")] = key
-    for key in ttr.available_variants():
-        v = ttr.get_variant(key)
+    for key in ttr.variant_status():
+        if key in dict(ttr.PLANNED) and ttr.variant_status()[key] == "coming":
+            continue
+        v = get_game(key)
         names[key] = key
         names[re.sub(r"^Ticket to Ride:? (The )?", "", v.name).strip("() ")] = key
     return {n.lower(): k for n, k in names.items() if n}
@@ -202,11 +207,15 @@ def status_claims(text: str) -> list[tuple[str, str, str]]:
         for status, pattern in _STATUS_PHRASES.items():
             if re.search(pattern, low):
                 out += [(g, status, sentence.strip()) for g in sorted(games)]
+                if status == "engine":
+                    break
     return out
 
 
 def test_status_claims_reader_understands_examples():
     assert ("europe", "coming", "Europe is in progress.") in status_claims("Europe is in progress. USA-DRAW-4 holds.")
+    assert [(g, s) for g, s, _ in status_claims("The Card Game has its rules engine (provisional tickets).")] == \
+        [("cardgame", "engine")]
     assert {(g, s) for g, s, _ in status_claims("Märklin, South Korea and the Card Game are planned.")} == \
         {("maerklin", "coming"), ("south_korea", "coming"), ("cardgame", "coming")}
     assert status_claims("Read 02_europe (02_europe.ipynb) for tunnels.") == []

@@ -442,30 +442,48 @@ def state_from_json(text: str) -> GameState:
 PLANNED = (("maerklin", "Ticket to Ride Märklin"), ("south_korea", "Ticket to Ride South Korea"),
            ("cardgame", "Ticket to Ride: The Card Game"))
 
+#: The games that have their lesson notebook (and views) already: variant key -> notebook.
+LESSON_NOTEBOOKS = {"usa": "01_usa.ipynb", "europe": "02_europe.ipynb"}
+
 _STATUS_WORDS = {"done": "done: playable, all of its rules in the engine",
                  "provisional": "playable, PROVISIONAL board",
+                 "engine": "rules engine: play it from Python or with ttr-nb play; its lesson is still to be written",
                  "coming": "coming: rules digested, no engine in this package yet"}
 
 
 def variant_status() -> dict[str, str]:
-    """Every game ttr_nb knows of → 'done' (registered, board confirmed), 'provisional' (registered, its board
-    marked ``Map.provisional``) or 'coming' (in ``PLANNED``, not registered). The notebooks' claims are tested
-    against this."""
-    out = {r["key"]: "provisional" if r["provisional"] else "done" for r in variants_overview()}
+    """Every game ttr_nb knows of → 'done' (registered, with its lesson, board confirmed), 'provisional' (the
+    same with its board marked ``Map.provisional``), 'engine' (registered: its rules are in the engine, but it has
+    no lesson notebook yet) or 'coming' (in ``PLANNED``, not registered). The notebooks' claims are tested against
+    this."""
+    from .variants import available_games, get_game
+    out = {}
+    for key in available_games():
+        if key not in LESSON_NOTEBOOKS:
+            out[key] = "engine"
+        else:
+            out[key] = "provisional" if get_game(key).provisional else "done"
     for key, _name in PLANNED:
         out.setdefault(key, "coming")
     return out
 
 
 def variant_status_text() -> str:
-    """One line per game: key, name and status (with the board's provisional note where it has one)."""
-    rows = {r["key"]: r for r in variants_overview()}
-    names = {**{k: n for k, n in PLANNED}, **{k: r["name"] for k, r in rows.items()}}
+    """One line per game: key, name and status (with a provisional note where the game has one)."""
+    from .variants import get_game
+    names = dict(PLANNED)
+    notes = {}
+    for key, status in variant_status().items():
+        if status != "coming":
+            game = get_game(key)
+            names[key] = game.name
+            if game.provisional:
+                notes[key] = game.provisional_note or "provisional facts"
     lines = []
     for key, status in variant_status().items():
         words = _STATUS_WORDS[status]
-        if status == "provisional":
-            words += f" ({rows[key]['provisional_note']})"
+        if key in notes:
+            words += f" (PROVISIONAL: {notes[key]})" if status != "provisional" else f" ({notes[key]})"
         lines.append(f"{key:<12} {names[key]:<32} {words}")
     return "\n".join(lines)
 
