@@ -179,6 +179,13 @@ def main(argv: Sequence[str] | None = None, out: TextIO | None = None, err: Text
     pic.add_argument("--out", required=True)
     pic.add_argument("--seed", type=int, default=3)
     pic.add_argument("--plies", type=int, default=200)
+    lite = sub.add_parser("lite", help="JupyterLite: `lite build OUT` makes an offline site that runs the notebooks in a browser")
+    lite_build = lite.add_subparsers(dest="lite_command", required=True).add_parser(
+        "build", help="build the static site into OUT (needs network to PyPI and npm the first time)")
+    lite_build.add_argument("out")
+    lite_build.add_argument("--cache", help="download and build-tool cache (default ~/.cache/ttr-nb/lite)")
+    lite_build.add_argument("--notebooks", help="notebooks folder (default: the checkout's notebooks/)")
+    lite_build.add_argument("--wheel", help="a ttr_nb wheel to put in the site (default: built from the checkout)")
     args = parser.parse_args(argv)
     try:
         if args.command == "play":
@@ -189,6 +196,12 @@ def main(argv: Sequence[str] | None = None, out: TextIO | None = None, err: Text
             return check_map(args.file, out)
         if args.command == "picture":
             return picture(args.variant, args.out, args.seed, args.plies, out)
+        if args.command == "lite":
+            from .lite import build
+            report = build(args.out, cache=args.cache, notebooks=args.notebooks, wheel=args.wheel,
+                           log=lambda line: print(f"[lite] {line}", file=err, flush=True))
+            print(report.summary(), file=out)
+            return 0
         from .variants import available_variants, get_variant
         for key in available_variants():
             v = get_variant(key)
