@@ -897,13 +897,18 @@ def as_figure_widget(fig) -> go.FigureWidget:
     if isinstance(fig, go.FigureWidget):
         return fig
     widget = go.FigureWidget(fig)
+    _transfer_cache(fig, widget)
+    return widget
+
+
+def _transfer_cache(fig, copy) -> None:
+    """``copy`` was just made from ``fig`` and holds exactly its values: let it inherit what ``_apply`` knows."""
     cache = _cache_of(fig)
-    if cache is not None:                    # the widget holds a copy of exactly these values
-        object.__setattr__(widget, _APPLIED, (tuple(widget.data), cache[1], cache[2]))
+    if cache is not None:
+        object.__setattr__(copy, _APPLIED, (tuple(copy.data), cache[1], cache[2]))
         checked = getattr(fig, "_ttr_board_checked", None)
         if checked is not None:
-            object.__setattr__(widget, "_ttr_board_checked", checked)
-    return widget
+            object.__setattr__(copy, "_ttr_board_checked", checked)
 
 
 def _list_lengths(layout: Mapping[str, Any]) -> dict[str, int]:
