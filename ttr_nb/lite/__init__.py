@@ -266,28 +266,27 @@ _IMAGE_TYPES = {".png": "image/png", ".jpg": "image/jpeg", ".jpeg": "image/jpeg"
                 ".svg": "image/svg+xml"}
 
 
-def _attach_images(cell: dict, folder: Path) -> None:
-    """Relative images in markdown become cell attachments: JupyterLab would first request the raw relative
-    address from the page (a 404 in Lite) before resolving it."""
+def _inline_images(cell: dict, folder: Path) -> None:
+    """Relative images in markdown become data: addresses. JupyterLab first sets the raw address on the
+    <img> and only then resolves it, so a relative path (or an attachment:) is requested from the page as
+    is: a 404 (or an unknown-scheme error) in Lite."""
     source = "".join(cell.get("source", []))
 
-    def attach(m: re.Match) -> str:
+    def inline(m: re.Match) -> str:
         path = folder / m.group(2)
         if not path.is_file():
             return m.group(0)
-        name = path.name
-        mime = _IMAGE_TYPES[path.suffix.lower()]
-        cell.setdefault("attachments", {})[name] = {mime: base64.b64encode(path.read_bytes()).decode("ascii")}
-        return f"![{m.group(1)}](attachment:{name})"
+        data = base64.b64encode(path.read_bytes()).decode("ascii")
+        return f"![{m.group(1)}](data:{_IMAGE_TYPES[path.suffix.lower()]};base64,{data})"
 
-    new = _IMAGE_LINK.sub(attach, source)
+    new = _IMAGE_LINK.sub(inline, source)
     if new != source:
         cell["source"] = new.splitlines(keepends=True)
 
 
 def _lite_notebook(src: Path, dest: Path) -> None:
     """Copy for the browser: Lite's kernel is named ``python``; outputs cleared (the kernel makes them);
-    relative images attached."""
+    relative images inlined."""
     nb = json.loads(src.read_text(encoding="utf-8"))
     nb.setdefault("metadata", {})["kernelspec"] = dict(LITE_KERNEL)
     nb["metadata"].pop("widgets", None)
@@ -296,7 +295,7 @@ def _lite_notebook(src: Path, dest: Path) -> None:
             cell["outputs"] = []
             cell["execution_count"] = None
         elif cell.get("cell_type") == "markdown":
-            _attach_images(cell, src.parent)
+            _inline_images(cell, src.parent)
     dest.write_text(json.dumps(nb, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
 
 

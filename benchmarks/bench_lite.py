@@ -1,0 +1,73 @@
+"""The JupyterLite site's figures (printed, never asserted). Run: python benchmarks/bench_lite.py [--no-browser]
+
+1. ``ttr-nb lite build`` into a temp folder, timed, with the Lite cache as it is (run twice to see a warm
+   build: the build venv, the Pyodide runtime and the wheels are cached; a cold build also downloads them).
+2. The site's size: MB on disk, files, and as a ``.tar.gz`` (what a teacher uploads), and its biggest parts.
+3. Unless ``--no-browser``: tests/browser/test_lite.py in Chromium (it serves the cached site with
+   ``python -m http.server``), then its timings per notebook: page opened -> kernel ready, "Run All" ->
+   first board drawn, "Run All" -> all cells done.
+"""
+from __future__ import annotations
+
+import argparse
+import io
+import json
+import subprocess
+import sys
+import tarfile
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+if str(ROOT) not in sys.path:
+    sys.path.insert(0, str(ROOT))
+
+
+def tree_size(path: Path) -> tuple[int, int]:
+    files = [p for p in path.rglob("*") if p.is_file()]
+    return sum(p.stat().st_size for p in files), len(files)
+
+
+def targz_size(path: Path) -> int:
+    buf = io.BytesIO()
+    with tarfile.open(fileobj=buf, mode="w:gz") as tar:
+        tar.add(path, arcname=path.name)
+    return buf.tell()
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--no-browser", action="store_true", help="only build and measure the folder")
+    args = parser.parse_args()
+    from ttr_nb.lite import build
+
+    with tempfile.TemporaryDirectory() as tmp:
+        site = Path(tmp) / "site"
+        started = time.perf_counter()
+        report = build(site, log=lambda line: print(f"  [lite] {line}", flush=True))
+        print(f"build: {time.perf_counter() - started:.1f} s wall ({', '.join(f'{k} {v:.1f} s' for k, v in report.timings.items())})")
+        size, files = tree_size(site)
+        print(f"site: {size / 1e6:.1f} MB in {files} files; as tar.gz {targz_size(site) / 1e6:.1f} MB")
+        parts = {p.name: tree_size(p)[0] for p in site.iterdir() if p.is_dir()}
+        wheels = sum(p.stat().st_size for p in (site / "static" / "pyodide").glob("*.whl"))
+        print("  parts: " + ", ".join(f"{k} {v / 1e6:.1f}" for k, v in sorted(parts.items(), key=lambda kv: -kv[1]))
+              + f" MB; of static/, the wheels {wheels / 1e6:.1f} MB ({len(report.packages)} packages)")
+    if args.no_browser:
+        return 0
+    timings = ROOT / "tests" / "browser" / "artifacts" / "lite-timings.json"
+    timings.unlink(missing_ok=True)
+    done = subprocess.run([sys.executable, "-m", "pytest", "-p", "no:cacheprovider", "-q",
+                           "tests/browser/test_lite.py", "-k", "runs_offline"], cwd=ROOT)
+    if not timings.is_file():
+        print("no timings recorded (see the pytest output above)")
+        return done.returncode or 1
+    print("notebook               kernel ready   first board   all cells   (s after page open / after Run All)")
+    for name, t in json.loads(timings.read_text()).items():
+        first = "-" if t["first_board_s"] is None else f"{t['first_board_s']:.1f}"
+        print(f"  {name:22} {t['kernel_ready_s']:10.1f} {first:>13} {t['run_all_s']:11.1f}")
+    return done.returncode
+
+
+if __name__ == "__main__":
+    sys.exit(main())
