@@ -234,6 +234,6 @@ def test_static_copy_reads_without_a_kernel(lite_page, lite_site, name):
     figures, _ = committed(name)
     page.wait_for_function(f"() => document.querySelectorAll('.js-plotly-plot').length >= {len(figures)}")
     drawn = page.evaluate(_JS_PLOTS)
-    assert sorted(map(tuple, drawn)) == sorted(map(tuple, figures))
+    assert Counter(map(tuple, drawn)) == Counter(map(tuple, figures))
     assert lite_page.blocked == [], f"requests that tried to leave the machine: {lite_page.blocked}"
     assert lite_page.errors == [], f"console errors: {lite_page.errors}"
