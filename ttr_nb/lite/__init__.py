@@ -14,7 +14,9 @@ How it is built (every download is cached, so a second build takes seconds plus 
    own wheels from the pyodide-kernel extension and the ttr-nb wheel; ``pyodide-lock.json`` is written
    for exactly those wheels (own sha256, dependencies under the browser's markers), so it works with the
    build venv on Python 3.11 (the ``[lock]`` extra of the kernel would need 3.12).
-4. ``jupyter lite build``; every locked package is pre-loaded when the kernel starts (no ``%pip``).
+4. ``jupyter lite build``; every locked package is pre-loaded when the kernel starts (no ``%pip``), and the
+   kernel's start-up file (``kernel_startup.py``) imports plotly and the widgets and draws one board off-screen,
+   so the first board after "Run All" is quick.
 5. Static HTML copies of the notebooks (committed outputs; plotly boards drawn by a local plotly.js) in
    ``read/``, and an ``index.html`` linking both.
 
@@ -66,6 +68,8 @@ PYODIDE_FILES = ("pyodide.mjs", "pyodide.js", "pyodide.asm.mjs", "pyodide.asm.wa
 SITE_MARKER = ".ttr-nb-lite-site"
 LITE_KERNEL = {"name": "python", "display_name": "Python (Pyodide)", "language": "python"}
 STEPS = Path(__file__).with_name("_venv_steps.py")
+# In the browser: the kernel's IPython runs this file as it starts (imports + one board drawn off-screen).
+STARTUP = f"/lib/python{PYODIDE_PYTHON.rsplit('.', 1)[0]}/site-packages/ttr_nb/lite/kernel_startup.py"
 
 Log = Callable[[str], None]
 
@@ -402,7 +406,7 @@ def build(out: str | Path, *, cache: str | Path | None = None, notebooks: str | 
                 "litePluginSettings": {
                     "@jupyterlite/pyodide-kernel-extension:kernel": {
                         "disablePyPIFallback": True,
-                        "loadPyodideOptions": {"packages": packages},
+                        "loadPyodideOptions": {"packages": packages, "env": {"PYTHONSTARTUP": STARTUP}},
                     },
                 },
             },
