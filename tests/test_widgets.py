@@ -22,7 +22,7 @@ import plotly.graph_objects as go  # noqa: E402
 from ttr_nb.actions import Claim  # noqa: E402
 from ttr_nb.bots import make_bot  # noqa: E402
 from ttr_nb.cards import CARD_NAMES, LOCO  # noqa: E402
-from ttr_nb.engine import legal_actions, observe, to_move  # noqa: E402
+from ttr_nb.engine import check, legal_actions, observe, to_move  # noqa: E402
 from ttr_nb.game import Game  # noqa: E402
 from ttr_nb.maps import load_map  # noqa: E402
 from ttr_nb.render import PLAYER_HEX, trace_index  # noqa: E402
@@ -148,7 +148,7 @@ def test_click_route_then_payment_claims_and_updates_the_figure_in_place():
     view = PlayView(g, human_seats=(0,))
     fig = view.board.fig
     n_traces = len(fig.data)
-    rid = claim.route
+    rid = g.variant.map.route(claim.route).id        # the board knows routes by id; actions name their cities
     route = g.variant.map.route(rid)
     assert view.board.route_marker(rid)["color"] != PLAYER_HEX["blue"]
     hand_before = sum(g.state.players[0].hand)
@@ -330,7 +330,7 @@ def test_history_slider_shows_state_at_ply():
     assert f"ply <b>{k}</b>" in view.position.value
     p = g.line[k - 1]
     assert p.words in view.ply_info.value
-    rid = p.action.route
+    rid = g.variant.map.route(p.action.route).id
     assert view.board.route_marker(rid)["color"] == PLAYER_HEX[("blue", "red", "green")[p.seat]]
     assert rid in highlight_ids(view.board.fig)
     view.step(-1)
@@ -486,8 +486,11 @@ def test_editor_export_import_roundtrip_and_bad_input_changes_nothing():
 def test_table_view_hides_other_hands_in_player_view():
     g = game_after_setup(3, 0)
     view = TableView(g)
-    red_tickets = g.state.players[1].tickets
-    blue_tickets = g.state.players[0].tickets
+    def words(tid):
+        t = g.variant.map.ticket(tid)
+        return f"{t.a}–{t.b} ({t.points})"
+    red_tickets = [words(t) for t in g.state.players[1].tickets]
+    blue_tickets = [words(t) for t in g.state.players[0].tickets]
     assert view.seat is None
     assert all(t in view.html for t in red_tickets + blue_tickets)
     view.select("Blue")
@@ -597,7 +600,7 @@ def test_europe_tunnel_step_is_answered_with_option_buttons():
     assert tunnels
     view = PlayView(g, human_seats=(0, 1, 2), bots={})
     view.click_route(tunnels[0].route)
-    i = next(i for i, a in enumerate(view.payments) if a == tunnels[0])
+    i = next(i for i, a in enumerate(view.payments) if check(g.state, a)[0] == tunnels[0])
     view.choose_payment(i)
     s = g.state
     if s.pending and s.pending[0].kind == "tunnel":
@@ -617,3 +620,99 @@ def test_usa_city_click_has_nothing_to_do():
     view = PlayView(game_after_setup(3, 0), human_seats=(0,))
     assert view.click_city("Denver") == []
     assert not view.message.is_error and "nothing to do" in view.message.text
+
+
+# --------------------------------------------------------------------------------------------------------------
+# what a player's view may show (USA-TICKET-3: tickets are secret; hands are secret)
+
+def _all_text(w) -> str:
+    """Every HTML value, description and tooltip in a widget tree: what the browser can show."""
+    out = []
+    seen = set()
+
+    def walk(x):
+        if id(x) in seen:
+            return
+        seen.add(id(x))
+        for attr in ("value", "description", "tooltip", "placeholder"):
+            v = getattr(x, attr, None)
+            if isinstance(v, str):
+                out.append(v)
+        for c in getattr(x, "children", ()) or ():
+            walk(c)
+    walk(w)
+    return "\n".join(out)
+
+
+def _ticket_names(g: Game, seat: int) -> list[str]:
+    m = g.variant.map
+    return [f"{m.ticket(t).a}–{m.ticket(t).b}" for t in g.state.players[seat].tickets]
+
+
+@pytest.mark.parametrize("seed", [1, 4, 9])
+def test_USA_TICKET_3_a_players_view_never_shows_the_bots_tickets(seed):
+    g = Game("usa", players=3, seed=seed)
+    view = PlayView(g, human_seats=(0,), bots={1: make_bot("greedy", seed=1), 2: make_bot("greedy", seed=2)})
+    keep_first(view, 0, 2)
+    for _ in range(12):                                  # a few turns: the bots draw and keep tickets too
+        if view.turn_seat() is None:
+            break
+        if view.state.pending_for(0) is not None and view.offered(0):
+            keep_first(view, 0, 1)
+        else:
+            view.press("draw tickets") if _ % 4 == 3 else view.press("draw deck")
+    text = _all_text(view.widget) + "\n".join(view.log_lines())
+    secrets = [name for seat in (1, 2) for name in _ticket_names(g, seat) if name not in _ticket_names(g, 0)]
+    assert secrets, "the bots must hold tickets for this test to mean anything"
+    leaked = [name for name in secrets if name in text]
+    assert not leaked, f"Blue's view shows the bots' secret tickets {leaked}"
+    assert any("keeps" in line and "ticket" in line for line in view.log_lines())   # the public wording is there
+    # the swap check: the same view may show its own tickets, and a teacher view shows the bots' ones
+    assert any(name in text for name in _ticket_names(g, 0))
+    teacher = PlayView(g, human_seats=(), bots={s: make_bot("greedy", seed=s) for s in range(3)}, auto_bots=False)
+    teacher_text = "\n".join(teacher.log_lines()) + "\n".join(g.history[i].words for i in range(len(g.history)))
+    assert any(name in teacher_text for name in secrets)
+
+
+def test_a_blind_draw_tells_the_drawer_which_card_it_gave():
+    g = game_after_setup(3, 2)
+    view = PlayView(g, human_seats=(0, 1, 2), bots={})
+    before = list(g.state.players[0].hand)
+    view.draw_deck()
+    after = g.state.players[0].hand
+    (got,) = [k for k in range(len(after)) if after[k] > before[k]]
+    assert f"drew a {CARD_NAMES[got]} card" in view.message.text
+
+
+def test_the_selected_route_is_haloed_and_the_viewers_ticket_cities_are_ringed():
+    g = game_after_setup(3, 0)
+    view = PlayView(g, human_seats=(0,), bots={1: make_bot("random", seed=1), 2: make_bot("random", seed=2)})
+    fig = view.board.fig
+    halo = fig.data[trace_index(fig, "selected")]
+    assert not list(halo.customdata or ())
+    view.click_route("R001")
+    assert "R001" in set(halo.customdata) and view.board.selected == "R001"
+    view.click_route("R002")
+    assert set(c for c in halo.customdata if c) == {"R002"}
+    rings = fig.data[trace_index(fig, "marked-cities")]
+    m = g.variant.map
+    mine = {c for t in g.state.players[0].tickets for c in (m.ticket(t).a, m.ticket(t).b)}
+    assert set(rings.customdata) == mine
+    assert all("your ticket" in h for h in rings.hovertext)
+
+
+def test_projector_enlarges_new_boards_and_refuses_nonsense():
+    from ttr_nb.widgets import projector
+    usa = load_map("usa")
+    try:
+        projector(True, 1.5)
+        big = PlayView(game_after_setup(3, 0), human_seats=(0, 1, 2), bots={}).board.fig
+        projector(False)
+        small = PlayView(game_after_setup(3, 0), human_seats=(0, 1, 2), bots={}).board.fig
+        size = lambda f: f.data[trace_index(f, "cities")].textfont.size   # noqa: E731
+        assert size(small) >= 13 and size(big) >= 1.4 * size(small)
+        with pytest.raises(ValueError):
+            projector(True, 9)
+    finally:
+        projector(False)
+    assert usa is load_map("usa")

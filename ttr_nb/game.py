@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Any, Iterable
 
 from .actions import Action
-from .engine import (Event, check, describe, legal_actions, new_game, observe, require_valid, seat_name, step, to_move,
+from .engine import (PUBLIC, Event, check, describe, legal_actions, new_game, observe, require_valid, seat_name, step, to_move,
                      turn_status, validate)
 from .errors import SaveFileError, TTRError
 from .state import GameState
@@ -33,7 +33,10 @@ MAX_ACTIONS = 20_000
 
 @dataclass(frozen=True)
 class Ply:
-    """One applied action: its canonical text, the words for it, and the rule-relevant events it caused."""
+    """One applied action: its canonical text, the words for it, and the rule-relevant events it caused.
+
+    ``text`` (the record) and ``words`` are the teacher's view: a ``keep`` names the tickets kept. What one seat
+    may read: ``words_for(viewer)`` ("Red keeps 2 tickets") and ``events_for(viewer)``."""
 
     number: int                # 1-based: ply 1 is the first action
     seat: int
@@ -42,6 +45,16 @@ class Ply:
     words: str
     events: tuple[Event, ...]
     state: GameState           # the state after it
+    public_words: str = ""     # ``words`` as every other seat may read them
+
+    def words_for(self, viewer: int | None) -> str:
+        if viewer is None or viewer == self.seat:
+            return self.words
+        return self.public_words or self.words
+
+    def events_for(self, viewer: int | None) -> list[str]:
+        """The events' texts (with rule ids) as ``viewer`` may read them."""
+        return [e.str_for(viewer) for e in self.events]
 
 
 class Game:
@@ -92,8 +105,8 @@ class Game:
     def to_move(self) -> tuple[int, ...]:
         return to_move(self.state)
 
-    def status(self) -> str:
-        return turn_status(self.state)
+    def status(self, viewer: int | None = None) -> str:
+        return turn_status(self.state, viewer)
 
     def observe(self, seat: int | None = None) -> dict:
         return observe(self.state, seat)
@@ -123,7 +136,8 @@ class Game:
             return ahead[0]
         if ahead:
             self.variations.append((self._cursor, tuple(p.text for p in self._line)))
-        ply = Ply(self._cursor + 1, act.seat, act, text, describe(before, act), tuple(events), new_state)
+        ply = Ply(self._cursor + 1, act.seat, act, text, describe(before, act), tuple(events), new_state,
+                  describe(before, act, PUBLIC))
         del self._line[self._cursor:]
         self._line.append(ply)
         self._cursor += 1
@@ -366,7 +380,7 @@ class Game:
             rows.append(f"<tr><td>{mark}{html.escape(seat_name(i))}</td><td>{p.trains}</td><td>{p.route_points}</td>"
                         f"<td>{p.hand_size}</td><td>{len(p.tickets)}</td></tr>")
         market = ", ".join("—" if c is None else html.escape(_card(c)) for c in s.market)
-        last = "".join(f"<li>{html.escape(p.words)}" + "".join(f" <em>— {html.escape(str(e))}</em>" for e in p.events
+        last = "".join(f"<li>{html.escape(p.words)}" + "".join(f" <em>— {html.escape(e.str_for(None))}</em>" for e in p.events
                                                                if e.kind != "claim") + "</li>" for p in self.history[-5:])
         warn = (f"<p style='color:#a40'><b>PROVISIONAL board:</b> {html.escape(v.map.provisional_note)}</p>"
                 if v.map.provisional else "")

@@ -251,7 +251,7 @@ def _ttr_wheel(root: Path | None, wheel: Path | None, venv: Path, work: Path, lo
             raise TTRError(f"--wheel {wheel}: not a ttr_nb-*.whl file")
         return wheel
     if root is None:
-        raise TTRError("this ttr_nb is not a source checkout: pass --wheel (a ttr_nb wheel) and --notebooks DIR")
+        raise TTRError("this ttr_nb is not a source checkout: pass --wheel (the ttr_nb wheel to put in the site)")
     log(f"building the ttr-nb wheel from {root}")
     dest = work / "dist"
     _run(_pip(venv) + ["wheel", "--quiet", "--no-deps", "--wheel-dir", dest, root], "building the ttr-nb wheel")
@@ -352,9 +352,11 @@ def build(out: str | Path, *, cache: str | Path | None = None, notebooks: str | 
     cache = Path(cache) if cache else default_cache()
     cache.mkdir(parents=True, exist_ok=True)
     root = source_root()
-    nb_dir = Path(notebooks) if notebooks else (root / "notebooks" if root else None)
-    if nb_dir is None:
-        raise TTRError("no notebooks folder: pass --notebooks DIR (e.g. one made by `ttr-nb notebooks DIR`)")
+    if notebooks:
+        nb_dir = Path(notebooks)
+    else:
+        from ..shipped import notebooks_dir
+        nb_dir = notebooks_dir()
     sources = _notebooks(nb_dir)
 
     def lap(name: str, t0: float) -> float:

@@ -527,6 +527,11 @@ def players_panel_html(state: GameState, seat: int | None = None) -> str:
             f"<th style='{th}'>tickets</th></tr></thead><tbody>{''.join(rows)}</tbody></table></div>")
 
 
+def cards_html(kinds) -> str:
+    """Single cards (e.g. the three a tunnel turned up) as card chips, in order."""
+    return "".join(_chip(k, 1, "the table").replace("<b>1</b> ", "") for k in kinds)
+
+
 def hand_html(state: GameState, seat: int) -> str:
     """``seat``'s train cards as a row of coloured card chips (colour, a letter-free pattern for locomotives, the
     count and the name: readable without colour vision too)."""

@@ -478,7 +478,8 @@ class PlayView:
         self.last_reasons = []
         self._log_ply(ply, None, before)
         self._clear_selection()
-        note = ply.words + "".join(f" — {e}" for e in ply.events if e.kind != "claim")
+        # the acting seat's own wording: a blind draw says which card it gave ("You drew a red card ...")
+        note = ply.words + "".join(f" — {e.text_for(ply.seat)}" for e in ply.events if e.kind != "claim")
         if self.auto_bots:
             self._run_bots()
         if self.last_reasons:
@@ -503,7 +504,7 @@ class PlayView:
                 break
             self._log_ply(ply, reason, before)
             self.last_reasons.append(f"{seat_name(seat)}: {reason}" if self.may_see_secrets_of(seat)
-                                     else public_words(g, ply, before, self.viewing_seat())[0])
+                                     else ply.words_for(self.viewing_seat()))
             played += 1
         return played
 
@@ -527,25 +528,23 @@ class PlayView:
         return viewer is None or viewer == seat
 
     def _words_for_log(self, ply: Ply) -> str:
-        if self.may_see_secrets_of(ply.seat):
-            return ply.words
-        before = self.game.state_at(ply.number - 1)
-        return public_words(self.game, ply, before, self.viewing_seat())[0]
+        return ply.words_for(None if self.may_see_secrets_of(ply.seat) else self.viewing_seat())
 
     def log_lines(self) -> list[str]:
         """The log as this view shows it, newest first: other seats' secrets stay hidden until the game ends."""
         out: list[str] = []
         viewer = None if (not self.human_seats or self.game.state.phase == "over") else self.viewing_seat()
-        for ply, reason, before, note in self._entries:
+        for ply, reason, _before, note in self._entries:
             if ply is None:
                 out.append(note)
                 continue
-            if viewer is None or viewer == ply.seat:
-                words, events = ply.words, [str(e) for e in ply.events]
-                if reason:
-                    words += f"  [bot: {reason}]"
-            else:
-                words, events = public_words(self.game, ply, before, viewer)
+            words, events = public_words(ply, viewer)
+            if reason:
+                text_for = getattr(reason, "text_for", None)
+                shown = text_for(viewer, ply.seat) if text_for is not None else (
+                    str(reason) if viewer is None or viewer == ply.seat else "")
+                if shown:
+                    words += f"  [bot: {shown}]"
             out.append(f"{ply.number}. {words}" + "".join(f" · {e}" for e in events))
         return out[::-1]
 
@@ -593,7 +592,7 @@ class PlayView:
         title = None
         if s.phase == "over":
             title = f"{self.map.name} — game over"
-        self.board.show(s, highlight=self._highlight(s, viewing), title=title)
+        self.board.show(s, highlight=self._highlight(s, viewing), title=title, viewer=viewing)
 
     def _refresh_selection(self) -> None:
         self.board.select(self.selected_route)
@@ -632,6 +631,10 @@ class PlayView:
             if p is not None and p.kind not in ("choose_tickets", "second_card"):
                 opts = legal_actions(s, seat)
                 text = f"<b>{esc(turn_status(s))}</b>"
+                revealed = p.get("revealed") if hasattr(p, "get") else None
+                if revealed:                          # e.g. the three cards a tunnel turned up, shown as cards
+                    text += "<div>Turned up: " + panels.cards_html(
+                        [CARD_NAMES.index(c) if isinstance(c, str) else c for c in revealed]) + "</div>"
             elif p is None and not s.pending:
                 acts = legal_actions(s, seat)
                 if len(acts) == 1 and isinstance(acts[0], Pass):

@@ -478,7 +478,7 @@ def live_figure(fig: go.Figure) -> LiveFigure:
     """A ``LiveFigure`` copy of ``fig``; what ``ttr_nb.render``'s update functions know about ``fig`` carries over
     (so the first update sends only what changed)."""
     from ..render.board import _transfer_cache
-    live = LiveFigure(fig)
+    live = LiveFigure(fig, _validate=False)     # a copy of a figure plotly has validated already
     _transfer_cache(fig, live)
     return live
 
