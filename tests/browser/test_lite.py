@@ -3,8 +3,8 @@
 The site is built once per source state (a hash of ttr_nb/, maps/, notebooks/ and pyproject.toml) into the
 Lite cache and reused. Every request that is not to the local server is blocked and counted: the count
 must be 0 (the kernel's worker requests are routed too). Each notebook
-runs all its cells in the Pyodide kernel; every plotly figure in the page has traces, the boards of the
-committed outputs drew with the same trace names, and the console has no error. Timings (kernel ready,
+runs all its cells in the Pyodide kernel; every plotly figure in the page has traces, each figure of the
+committed outputs drew again (known by its first trace's name), and the console has no error. Timings (kernel ready,
 first board) go to ``artifacts/lite-timings.json``; they are printed by benchmarks/bench_lite.py, never asserted.
 """
 from __future__ import annotations
@@ -207,8 +207,11 @@ def test_notebook_runs_offline_in_jupyterlite(lite_page, name):
         drawn = page.evaluate(_JS_PLOTS)
         empty = [i for i, names in enumerate(drawn) if not names]
         assert not empty, f"{name}: plotly figures {empty} of {len(drawn)} have no traces"
-        missing = Counter(tuple(f) for f in figures) - Counter(tuple(d) for d in drawn)
-        assert not missing, f"{name}: boards of the committed outputs not drawn: {dict(missing)}; drawn: {drawn}"
+        # Each committed figure drew again, known by its first trace (a board's highlight label such as "the
+        # double route Denver–Salt Lake City", or a panel's first part): the other trace names follow the
+        # render layer, which may move ahead of the committed outputs.
+        missing = Counter(f[0] for f in figures if f) - Counter(d[0] for d in drawn)
+        assert not missing, f"{name}: figures of the committed outputs not drawn: {dict(missing)}; drawn: {drawn}"
         views = page.evaluate("() => document.querySelectorAll('.jp-OutputArea-output .widget-box, "
                               ".jp-OutputArea-output .jupyter-widgets').length")
         assert views >= widgets, f"{name}: {views} widget views in the page, the committed outputs have {widgets}"

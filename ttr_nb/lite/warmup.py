@@ -12,6 +12,7 @@ from __future__ import annotations
 
 def warm() -> None:
     import nbformat  # noqa: F401  (plotly's fig.show() checks for it)
+    import networkx  # noqa: F401  (Map.graph() and ttr_nb.analysis; seconds to import in the browser)
     import plotly.io
 
     import ttr_nb.widgets  # noqa: F401  (ipywidgets, anywidget, the board widget)
