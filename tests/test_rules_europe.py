@@ -392,7 +392,7 @@ def test_EU_TUNNEL_2_three_cards_turned_up_matching_colour_or_locomotive():
     assert s3.players[0].trains == 42 and s3.players[0].route_points == 4      # points by length (F-EU-7 d)
     assert s3.discard[k("black")] == s.discard[k("black")] + 5 + 1
     assert kinds(events)[:3] == ["tunnel_paid", "claim", "tunnel_discard"] and s3.current == 1
-    assert describe(s2, "tunnel pay black2") == "Blue pays 2 black more and completes the tunnel"
+    assert describe(s2, "tunnel pay black2") == "Blue pays 2 black more and completes the tunnel Madrid–Pamplona (black)"
 
 
 def test_EU_TUNNEL_2_a_reshuffle_while_turning_up_leaves_the_table_cards_out():

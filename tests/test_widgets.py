@@ -327,7 +327,7 @@ def test_history_slider_shows_state_at_ply():
     k = claim_plies[0]
     view.slider.value = k
     assert view.state == g.state_at(k)
-    assert f"ply <b>{k}</b>" in view.position.value
+    assert f"move <b>{k}</b>" in view.position.value
     p = g.line[k - 1]
     assert p.words in view.ply_info.value
     rid = g.variant.map.route(p.action.route).id
@@ -716,3 +716,21 @@ def test_projector_enlarges_new_boards_and_refuses_nonsense():
     finally:
         projector(False)
     assert usa is load_map("usa")
+
+
+def test_USA_TICKET_3_a_seats_history_view_hides_the_others_kept_tickets_until_the_end():
+    g = game_after_setup(3, 5)
+    g.play_bots({s: make_bot("greedy", s) for s in range(3)}, max_plies=30)
+    keeps = [p for p in g.line if p.seat == 1 and type(p.action).__name__ == "KeepTickets"]
+    assert keeps
+    red = HistoryView(g, seat=0)
+    teacher = HistoryView(g)
+    names = _ticket_names(g, 1)
+    for view in (red, teacher):
+        view.show(keeps[0].number)
+    secret = [n for n in names if n not in _ticket_names(g, 0)]
+    assert secret
+    assert not any(n in _all_text(red.widget) for n in secret)
+    assert any(n in _all_text(teacher.widget) for n in secret)          # the swap check: the teacher sees them
+    with pytest.raises(Exception):
+        HistoryView(g, seat=7)

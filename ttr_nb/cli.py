@@ -15,6 +15,7 @@ import argparse
 import statistics
 import sys
 import time
+from pathlib import Path
 from typing import Sequence, TextIO
 
 from .errors import TTRError
@@ -136,15 +137,39 @@ def check_map(path: str, out: TextIO) -> int:
     return 0
 
 
+PICTURE_FORMATS = {".png": "png", ".svg": "svg"}
+
+
+def picture_target(out_path: str) -> tuple[Path, str]:
+    """Where ``--out`` writes and in which format (from its ending); TTRError naming the problem before any work."""
+    from .files import checked_path
+    try:
+        target = Path(checked_path(out_path))
+    except TTRError as e:
+        raise TTRError(f"--out {out_path[:200]!r}: {e}") from None
+    fmt = PICTURE_FORMATS.get(target.suffix.lower())
+    if fmt is None:
+        raise TTRError(f"--out {out_path}: cannot write a {target.suffix or 'file without an ending'!s} picture; "
+                       f"supported formats: {', '.join(PICTURE_FORMATS)}")
+    folder = target.parent if str(target.parent) else Path(".")
+    if not folder.is_dir():
+        raise TTRError(f"--out {out_path}: the folder {folder} does not exist (create it first)")
+    if target.is_dir():
+        raise TTRError(f"--out {out_path}: is a folder; give a file name ending in {' or '.join(PICTURE_FORMATS)}")
+    return target, fmt
+
+
 def picture(variant: str, out_path: str, seed: int, plies: int, out: TextIO) -> int:
-    """A board from a seeded greedy game, with the leader's longest trail drawn (the README picture)."""
+    """A board from a seeded greedy game, with the leader's longest trail drawn (the README picture), written as
+    PNG or SVG according to the ending of ``out_path``."""
     from .bots import GreedyBot
     from .engine import board_marks, seat_name
     from .game import Game
-    from .render.board import board_figure, board_png
     from .scoring import score
     if plies < 0:
         raise TTRError("--plies must be 0 or more")
+    target, fmt = picture_target(out_path)
+    from .render.board import board_figure, board_png
     game = Game(variant, 4, seed)
     game.play_bots(GreedyBot(seed), max_plies=plies)
     sheet = score(game.state)
@@ -153,8 +178,14 @@ def picture(variant: str, out_path: str, seed: int, plies: int, out: TextIO) -> 
     fig = board_figure(game.variant.map, owners=marks["owners"], closed=marks["closed"], stations=marks["stations"],
                        trail=best.longest.routes, trail_label=f"Longest trail ({seat_name(best.seat)}, {best.longest.length})",
                        title=f"{game.variant.name} — seeded game {seed}, after {game.ply} plies")
-    board_png(fig, out_path)
-    print(f"wrote {out_path}", file=out)
+    try:
+        if fmt == "png":
+            board_png(fig, target)
+        else:
+            fig.write_image(str(target), format="svg", width=1200, height=800)
+    except OSError as e:
+        raise TTRError(f"--out {out_path}: cannot write the picture ({e.strerror or e})") from None
+    print(f"wrote {out_path} ({fmt.upper()})", file=out)
     return 0
 
 
@@ -189,7 +220,8 @@ def main(argv: Sequence[str] | None = None, out: TextIO | None = None, err: Text
     c = sub.add_parser("check-map", help="validate a map file")
     c.add_argument("file")
     sub.add_parser("variants", help="list the variants and maps")
-    pic = sub.add_parser("picture", help="draw the board of a seeded bot game to a PNG (needs plotly, kaleido, Chromium)")
+    pic = sub.add_parser("picture", help="draw the board of a seeded bot game to a .png or .svg file (needs plotly, "
+                                         "kaleido, Chromium)")
     pic.add_argument("variant", nargs="?", default="usa")
     pic.add_argument("--out", required=True)
     pic.add_argument("--seed", type=int, default=3)

@@ -522,7 +522,7 @@ def _check_fields(v: Variant, action: Action) -> None:
             raise BadAction(f"{action!r}: the face-up slot must be a whole number 1–5, got {action.slot!r}")
     elif kind is Claim:
         if not isinstance(action.route, str):
-            raise BadAction(f"{action!r}: the route must be a route id such as 'R042'")
+            raise BadAction(f"{action!r}: the route must be text: its cities, such as 'Denver–Omaha', or its id")
         if not isinstance(action.payment, tuple):
             raise BadAction(f"{action!r}: the payment must be a tuple of (card kind, count) pairs")
         problem = malformed_payment(v, action.payment)
@@ -530,7 +530,7 @@ def _check_fields(v: Variant, action: Action) -> None:
             raise BadAction(f"{action!r}: {problem}")
     elif kind is KeepTickets:
         if not isinstance(action.tickets, tuple) or not all(isinstance(t, str) for t in action.tickets):
-            raise BadAction(f"{action!r}: the tickets must be a tuple of ticket ids")
+            raise BadAction(f"{action!r}: the tickets must be a tuple of texts (each ticket's cities, or its id)")
         if len(set(action.tickets)) != len(action.tickets):
             raise BadAction(f"{action}: a ticket is named twice")
 
@@ -1153,8 +1153,20 @@ def validate(state: GameState) -> list[str]:
                 problems.append(f"{seat_name(p.seat)}'s ticket choice offers no tickets")
             if not isinstance(p.get("min_keep"), int):
                 problems.append(f"{seat_name(p.seat)}'s ticket choice has no min_keep")
+    known = {"choose_tickets", "second_card"} | {k for f in v.features for k in f.pending_kinds}
+    for p in state.pending:
+        if p.kind not in known:
+            problems.append(f"a pending step of unknown kind {p.kind[:40]!r} (known: {', '.join(sorted(known))})")
     for f in v.features:
         f.validate(v, state, problems)
+    if not problems and state.phase != "over":
+        try:
+            stuck = not legal_actions(state)
+        except (TTRError, ValueError, TypeError, KeyError, IndexError) as e:
+            problems.append(f"the legal actions of this position cannot be listed: {e}")
+        else:
+            if stuck:
+                problems.append("no player has a legal action, yet the game is not over: nobody could play on")
     return problems
 
 

@@ -391,9 +391,9 @@ def _label(path) -> str:
     try:
         if p.resolve().parent == maps_dir().resolve():
             return f"maps/{p.name}"
-    except (MapError, OSError):
+    except (MapError, OSError, ValueError):    # ValueError: a NUL byte in the path (refused when it is read)
         pass
-    return str(path)
+    return repr(str(path)) if "\x00" in str(path) else str(path)
 
 
 _CACHE: dict[str, Map] = {}
@@ -483,20 +483,12 @@ class _Bad:
 
 def _read_document(path, label):
     """(parsed?, document, problems). Problems found while parsing (duplicate keys) do not stop the checks."""
-    from pathlib import Path
     import json
-    p = Path(path)
+    from .files import FileProblem, read_bounded
     try:
-        if p.is_dir():
-            return False, None, [f"{label}: is a folder, not a map file"]
-        size = p.stat().st_size
-        if size > MAX_FILE_BYTES:
-            return False, None, [f"{label}: the file is {size} bytes; a map file may be at most {MAX_FILE_BYTES}"]
-        raw = p.read_bytes()
-    except FileNotFoundError:
-        return False, None, [f"{label}: no such map file"]
-    except OSError as e:
-        return False, None, [f"{label}: cannot read the file: {e.strerror or e}"]
+        raw = read_bounded(path, MAX_FILE_BYTES, "map file")      # regular files only, never more than the limit
+    except FileProblem as e:
+        return False, None, [f"{label}: {e}"]
     try:
         text = raw.decode("utf-8-sig")
     except UnicodeDecodeError as e:
@@ -523,6 +515,10 @@ def _read_document(path, label):
         doc = json.loads(text, object_pairs_hook=pairs_hook, parse_int=parse_int,
                          parse_constant=lambda c: _Bad(c))
     except json.JSONDecodeError as e:
+        if not text.lstrip().startswith(("{", "[")):
+            # not JSON at all: say so without quoting the file (it may be any file on the machine)
+            return False, None, [f"{label}: not a map file: a map file is a JSON object starting with '{{' "
+                                 f"(invalid JSON: {e.msg} at line {e.lineno}, column {e.colno})"]
         lines = text.splitlines() or [""]
         line = lines[min(e.lineno, len(lines)) - 1]
         start = max(0, e.colno - 50)

@@ -90,7 +90,7 @@ class TunnelPay(Action):
         return f"tunnel pay {payment_str(self.payment)}"
 
     def describe(self, v: Variant, state: GameState) -> str:
-        return f"pays {payment_words(self.payment)} more and completes the tunnel"
+        return f"pays {payment_words(self.payment)} more and completes the tunnel{_tunnel_words(v, state, self.seat)}"
 
 
 @dataclass(frozen=True, slots=True)
@@ -104,7 +104,16 @@ class TunnelWithdraw(Action):
         return "tunnel withdraw"
 
     def describe(self, v: Variant, state: GameState) -> str:
-        return "withdraws from the tunnel and takes the played cards back"
+        return f"withdraws from the tunnel{_tunnel_words(v, state, self.seat)} and takes the played cards back"
+
+
+def _tunnel_words(v: Variant, state: GameState, seat: int | None) -> str:
+    """' Wien–Zagrab' — the tunnel a seat's pending step is about ('' if there is none)."""
+    pending = _tunnel_pending(state, state.current if seat is None else seat)
+    try:
+        return f" {route_text(v.map, pending.get('route'))}" if pending is not None else ""
+    except TTRError:
+        return ""
 
 
 def _parse_station(words: list[str], text: str) -> Action:

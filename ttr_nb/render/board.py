@@ -93,7 +93,7 @@ _CITY_CLEAR = 9         # gap between a city centre and the first space
 _PARALLEL_SEP = 10      # distance between the centre lines of parallel routes
 _GAP = 3                # gap between two spaces
 _BEND_CLEAR = 12        # a route passing closer than this to another city is bent away from it
-_PAD_X, _PAD_Y = 40, 22  # room around the outermost cities (their names may go further: see _place_labels)
+_PAD_X, _PAD_Y = 40, 22  # room around the outermost cities (their names go above or below them: _place_labels)
 _TITLE_MARGIN = 44
 _LEGEND_MARGIN = 46        # room under the map for the legend (two rows of entries)
 
@@ -527,6 +527,8 @@ def _place_labels(map, geo: _Geometry, font_px: float = _FONT_PX) -> dict[str, s
 
     placed: list[tuple[float, float, float, float]] = []
     result: dict[str, str] = {}
+    xs = [p[0] for p in geo.pos.values()]
+    left, right = min(xs) - 12 * upp, max(xs) + 12 * upp
     for name in sorted(cities, key=lambda n: (crowd(n), n)):
         x, y = geo.pos[name]
         best = None
@@ -545,8 +547,8 @@ def _place_labels(map, geo: _Geometry, font_px: float = _FONT_PX) -> dict[str, s
             for b in placed:
                 if x0 < b[2] and b[0] < x1 and y0 < b[3] and b[1] < y1:
                     cost += 30
-            if x0 < geo.view_x[0] or x1 > geo.view_x[1] or y0 < geo.view_y[0] or y1 > geo.view_y[1]:
-                cost += 100                     # a name cut off at the edge is worse than one over a route
+            if x0 < left or x1 > right or y0 < geo.view_y[0] or y1 > geo.view_y[1]:
+                cost += 100     # beside the outermost cities: cut off when the board is drawn narrow (any width)
             if best is None or cost < best[0]:
                 best = (cost, slot[0], box)
         result[name] = best[1]

@@ -96,7 +96,7 @@ class BoardWidget:
 
     def __init__(self, m, *, n_players: int | None = None, on_click: Callable[[str], None] | None = None,
                  on_city: Callable[[str], None] | None = None, height: int = 560, title: str | None = None,
-                 scale: float | None = None):
+                 scale: float | None = None, max_height_vh: float = 0.0):
         from ..render import board_figure, trace_index
         from .plotfig import figure_view
         self.map = m
@@ -110,9 +110,15 @@ class BoardWidget:
         #: what a layout shows (an ipywidget); ``fig`` is the figure it draws, changed in place by ``draw``
         self.scale = PROJECTOR["scale"] if scale is None else float(scale)
         self._last_draw: dict | None = None
-        self._view = figure_view(board_figure(m, player_names=self._names, player_colours=self._colours,
-                                              height=height, title=title, scale=self.scale),
-                                 aspect=height / 1000, css_classes=["ttr-board"], loading_text="Drawing the board ...")
+        fig = board_figure(m, player_names=self._names, player_colours=self._colours, height=height, title=title,
+                           scale=self.scale)
+        margin = fig.layout.margin
+        (x0, x1), (y0, y1) = fig.layout.xaxis.range, fig.layout.yaxis.range
+        # as wide as its container, and exactly as tall as the map needs at that width (plus title and legend)
+        self._view = figure_view(fig, aspect=(y1 - y0) / (x1 - x0),
+                                 extra_height=margin.t + margin.b, extra_width=margin.l + margin.r,
+                                 max_height_vh=max_height_vh,
+                                 css_classes=["ttr-board"], loading_text="Drawing the board ...")
         self.fig = self._view.figure
         self.routes_trace = self.fig.data[trace_index(self.fig, "routes")]
         self._on_click = on_click

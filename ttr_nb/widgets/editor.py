@@ -472,7 +472,7 @@ class EditorView:
             self.validity.value = f"<div style='color:{OK_COLOUR}'><b>This is a valid position</b></div>"
         self.play_button.disabled = bool(problems)
         self.play_button.tooltip = "the position has problems (see above)" if problems else "start a game from here"
-        self.status.value = status_html(s, f" <span style='color:#555'>· phase {esc(s.phase)}, turn {s.turn}, ply {s.ply}</span>")
+        self.status.value = status_html(s, f" <span style='color:#555'>· phase {esc(s.phase)}, turn {s.turn}, move {s.ply}</span>")
         self.board.show(s, title=f"{self.map.name} — editor")
 
 

@@ -28,12 +28,18 @@ class HistoryView:
     """
 
     def __init__(self, game: Game, *, ply: int | None = None, branch_view: str = "play",
-                 play_kwargs: Mapping[str, Any] | None = None, board_height: int = 520):
+                 play_kwargs: Mapping[str, Any] | None = None, board_height: int = 520, seat: int | None = None):
         if not isinstance(game, Game):
             raise TypeError(f"HistoryView needs a ttr_nb.Game, got {type(game).__name__}")
         if branch_view not in ("play", "history"):
             raise TTRError(f"branch_view must be 'play' or 'history', got {branch_view!r}")
+        if seat is not None and not (isinstance(seat, int) and not isinstance(seat, bool)
+                                     and 0 <= seat < game.start.n_players):
+            raise TTRError(f"seat {seat!r} is not a seat of this {game.start.n_players}-player game")
         self.game = game
+        #: whose view this is: None = the teacher's (everything); a seat sees only what it may (USA-TICKET-3),
+        #: everything once the game is over
+        self.seat = seat
         self.branch_view = branch_view
         self.play_kwargs = dict(play_kwargs or {})
         self.variant = get_variant(game.start.variant)
@@ -59,7 +65,7 @@ class HistoryView:
         self.ply_info = widgets.HTML()
         self.table = widgets.HTML()
         self.score = ScorePanel()
-        self.branch_button = widgets.Button(description="branch here", tooltip="a what-if copy of the game at this ply",
+        self.branch_button = widgets.Button(description="branch here", tooltip="a what-if copy of the game at this move",
                                             button_style="info")
         self.branch_button.on_click(lambda _b: self.branch_here())
         self.variations = widgets.Dropdown(options=[], description="variations", layout=widgets.Layout(width="70%"))
@@ -94,7 +100,7 @@ class HistoryView:
     def show(self, ply: int) -> GameState:
         """Show ply ``ply`` (clamped to 0..len(line)) and return its state."""
         if isinstance(ply, bool) or not isinstance(ply, int):
-            self.message.refuse(f"ply must be a whole number, got {ply!r}")
+            self.message.refuse(f"the move number must be a whole number, got {ply!r}")
             return self.state
         ply = max(0, min(ply, len(self.game.line)))
         if self.slider.value != ply:
@@ -124,9 +130,9 @@ class HistoryView:
             from .playview import PlayView
             v = PlayView(g, **self.play_kwargs)
         self.branches.append((g, v))
-        self.branch_box.children = (widgets.HTML(f"<hr><b>What-if from ply {ply}</b> (the main line is kept)"),
+        self.branch_box.children = (widgets.HTML(f"<hr><b>What-if from move {ply}</b> (the main line is kept)"),
                                     v.widget)
-        self.message.ok(f"branched a what-if game at ply {ply}; the main line keeps its {len(self.game.line)} plies")
+        self.message.ok(f"branched a what-if game at move {ply}; the main line keeps its {len(self.game.line)} moves")
         return g
 
     def restore_variation(self, index: int | None = None) -> bool:
@@ -142,7 +148,7 @@ class HistoryView:
         except TTRError as e:
             self.message.refuse(e)
             return False
-        self.message.ok(f"restored variation {index}: the line after ply {at} is now the main line")
+        self.message.ok(f"restored variation {index}: the line after move {at} is now the main line")
         self.refresh(ply=at + 1 if at is not None and at < len(self.game.line) else at)
         return True
 
@@ -161,7 +167,7 @@ class HistoryView:
         opts = []
         for i, (at, acts) in enumerate(self.game.variations):
             first = acts[0] if acts else ""
-            opts.append((f"{i}: after ply {at} — {first} … ({len(acts)} plies)", i))
+            opts.append((f"{i}: after move {at} — {first} … ({len(acts)} moves)", i))
         self.variations.options = opts
         self.variations.value = opts[0][1] if opts else None
         self.restore_button.disabled = not opts
@@ -185,23 +191,26 @@ class HistoryView:
             where = " <span style='color:#a60'>(ahead of the game's position: its redo line)</span>"
         elif ply == g.ply:
             where = " <span style='color:#17692e'>(the game's current position)</span>"
-        self.position.value = f"ply <b>{ply}</b> of {len(line)}{where}"
+        self.position.value = f"move <b>{ply}</b> of {len(line)}{where}"
+        viewer = None if self.seat is None or g.state_at(len(line)).phase == "over" else self.seat
         self.status.value = status_html(s)
         self.prev_button.disabled = ply <= 0
         self.next_button.disabled = ply >= len(line)
         highlight = []
         if ply:
             p = line[ply - 1]
-            words = f"<b>{ply}. {esc(p.words)}</b> <code>{esc(p.text)}</code>"
-            events = "".join(f"<li>{esc(e)}</li>" for e in p.events)
+            words = f"<b>{ply}. {esc(p.words_for(viewer))}</b>"
+            if viewer is None or viewer == p.seat:               # the record text may name kept tickets
+                words += f" <code>{esc(p.text)}</code>"
+            events = "".join(f"<li>{esc(e)}</li>" for e in p.events_for(viewer))
             self.ply_info.value = f"<div>{words}{'<ul style=margin:2px>' + events + '</ul>' if events else ''}</div>"
             if isinstance(p.action, Claim):
                 r = self.map.route(p.action.route)
-                highlight = [(f"ply {ply}: {r.a}–{r.b}", [r.id])]
+                highlight = [(f"move {ply}: {r.a}–{r.b}", [r.id])]
         else:
             self.ply_info.value = "<div><b>0.</b> the start position</div>"
-        self.board.show(s, highlight=highlight, title=f"{self.map.name} — ply {ply}")
-        self.table.value = table_view_html(s, None)
+        self.board.show(s, highlight=highlight, title=f"{self.map.name} — move {ply}", viewer=self.seat)
+        self.table.value = table_view_html(s, viewer)
         self.score.show(s)
 
 

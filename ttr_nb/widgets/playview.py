@@ -99,8 +99,9 @@ class PlayView:
         self.banner = widgets.HTML(VIEW_CSS + provisional_banner(self.map))
         self.status = widgets.HTML()
         self.message = MessageArea()
+        # at most 62 % of the window tall: the hand, the draws and the buttons stay on the screen with it
         self.board = BoardWidget(self.map, n_players=n, on_click=self.click_route, on_city=self.click_city,
-                                 height=board_height)
+                                 height=board_height, max_height_vh=62)
         self.step_options: list[Action] = []       # answers to a variant's pending step (tunnel ...) or "pass"
         self._option_buttons: list[widgets.Button] = []
         self.step_info = widgets.HTML()
@@ -137,12 +138,15 @@ class PlayView:
         self.my_tickets = widgets.HTML()
         self.score = ScorePanel()
         self.log_widget = widgets.HTML()
-        # One screen: the board with the table and the log beside it; under it the hand, the draws and the
-        # controls in one strip; what a decision needs (payments, tickets, a tunnel) appears just below.
-        side = widgets.VBox([self.players, self.my_tickets, self.log_widget],
-                            layout=widgets.Layout(width="300px", min_width="240px", flex="0 0 300px"))
+        # One screen: the board with the decision at hand, the table and the log beside it; under it the hand, the
+        # draws and the controls in one strip.
+        # side by side when there is room for a 560 px board and the 300 px column, else the column under the board
+        # what a decision needs (tickets to keep, how to pay, a tunnel) comes first in the column, beside the board
+        side = widgets.VBox([self.tickets_box, self.route_info, self.payments_box, self.step_info, self.options_box,
+                             self.players, self.my_tickets, self.log_widget],
+                            layout=widgets.Layout(flex="1 0 300px", max_width="100%"))
         side.add_class("ttr-side")
-        board_box = widgets.Box([self.board.view], layout=widgets.Layout(flex="1 1 0%", min_width="0"))
+        board_box = widgets.Box([self.board.view], layout=widgets.Layout(flex="1000 1 560px", min_width="0"))
         self._board_box = board_box
         self.draw_row.add_class("ttr-draws")
         strip = widgets.HBox([self.hand, self.draw_row,
@@ -153,9 +157,8 @@ class PlayView:
         self.widget = widgets.VBox([
             self.banner,
             widgets.HBox([self.status, self.message.widget], layout=widgets.Layout(flex_flow="row wrap")),
-            widgets.HBox([board_box, side], layout=widgets.Layout(width="100%")),
+            widgets.HBox([board_box, side], layout=widgets.Layout(width="100%", flex_flow="row wrap")),
             strip,
-            self.route_info, self.payments_box, self.step_info, self.options_box, self.tickets_box,
             self.score.widget,
         ], layout=widgets.Layout(width="100%"))
         self.widget.add_class("ttr-playview")
@@ -685,7 +688,7 @@ class PlayView:
             panel = self._ticket_panels.get(seat)
             if panel is None or panel["offered"] != offered:
                 boxes = {tid: widgets.Checkbox(value=False, description=ticket_words(self.map, tid), indent=False,
-                                               layout=widgets.Layout(width="auto"))
+                                               layout=widgets.Layout(width="auto", margin="0 8px 0 0"))
                          for tid in offered}
                 keep = widgets.Button(description="keep", button_style="primary")
                 keep.on_click(lambda _b, seat=seat: self.keep_tickets(seat))

@@ -137,7 +137,11 @@ export default {
     const sizeOf = () => {
       const w = Math.floor(box.getBoundingClientRect().width || el.getBoundingClientRect().width);
       const a = aspect();
-      return a > 0 ? { width: w, height: Math.round(w * a) + (model.get("extra_height") || 0) } : { width: w };
+      // the plot area keeps the aspect; the margins (title, legend) keep their pixels
+      const plotW = Math.max(w - (model.get("extra_width") || 0), 50);
+      const cap = model.get("max_height_vh") > 0 ? window.innerHeight * model.get("max_height_vh") / 100 : Infinity;
+      const h = Math.round(plotW * a) + (model.get("extra_height") || 0);
+      return a > 0 ? { width: w, height: Math.max(200, Math.min(h, Math.round(cap))) } : { width: w };
     };
     box.style.minHeight = ((figure.layout || {}).height || 400) + "px";
 
@@ -359,7 +363,9 @@ def _figure_json(fig: go.Figure) -> dict:
 class FigureView(anywidget.AnyWidget):
     """Shows a ``LiveFigure`` (``self.figure``) and keeps it drawn; see the module docstring.
 
-    ``aspect`` > 0 makes the figure as wide as its container and ``aspect`` × width (+ ``extra_height``) tall.
+    ``aspect`` > 0 makes the figure as wide as its container, and its plot area (the width less ``extra_width``)
+    ``aspect`` times as tall as wide, plus ``extra_height`` (margins for a title or a legend); ``max_height_vh``
+    > 0 caps the height at that share of the window (so what goes with the figure stays on the screen).
     Clicks on points reach the callbacks registered with ``trace.on_click`` as with ``go.FigureWidget``.
     """
 
@@ -370,6 +376,8 @@ class FigureView(anywidget.AnyWidget):
     config = traitlets.Dict().tag(sync=True)
     aspect = traitlets.Float(0.0).tag(sync=True)
     extra_height = traitlets.Int(0).tag(sync=True)
+    extra_width = traitlets.Int(0).tag(sync=True)
+    max_height_vh = traitlets.Float(0.0).tag(sync=True)     # > 0: never taller than this % of the window
     css_classes = traitlets.List(traitlets.Unicode()).tag(sync=True)
     loading_text = traitlets.Unicode("Drawing ...").tag(sync=True)
     js_version = traitlets.Unicode("").tag(sync=True)
@@ -447,6 +455,7 @@ class FigureView(anywidget.AnyWidget):
         if not boxes:
             return None
         fresh = FigureView(self._live, config=self.config, aspect=self.aspect, extra_height=self.extra_height,
+                           extra_width=self.extra_width, max_height_vh=self.max_height_vh,
                            css_classes=list(self.css_classes), loading_text=self.loading_text,
                            hello_timeout_ms=self.hello_timeout_ms)
         self.replaced_by = fresh
