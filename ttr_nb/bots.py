@@ -22,7 +22,7 @@ from .errors import TTRError
 from .names import route_text, ticket_text
 from .rng import Counter
 from .state import FREE, GameState
-from .variants import Variant, get_variant
+from .variants import Variant, get_variant, rules_of
 
 
 class Reason(str):
@@ -78,6 +78,8 @@ class RandomBot:
         self.name = "random"
 
     def choose(self, state: GameState, seat: int) -> tuple[Action, str]:
+        if state.__class__ is not GameState:        # a game with its own rules module plays with its own bots
+            return rules_of(state).bot(self.name, self.seed).choose(state, seat)
         r = Counter(self.seed, seat, state.ply, state.seed)
         v = get_variant(state.variant)
         if state.pending:
@@ -223,6 +225,8 @@ class GreedyBot:
         self.name = "greedy"
 
     def choose(self, state: GameState, seat: int) -> tuple[Action, str]:
+        if state.__class__ is not GameState:        # a game with its own rules module plays with its own bots
+            return rules_of(state).bot(self.name, self.seed).choose(state, seat)
         v = get_variant(state.variant)
         pending = state.pending_for(seat) if state.pending else None
         if pending is not None and pending.kind == "choose_tickets":

@@ -34,12 +34,13 @@ def _bots(spec: str, players: int, seed: int):
 def play(variant: str, players: int, bots: str, seed: int, out: TextIO, quiet: bool = False) -> int:
     from .engine import seat_name
     from .game import Game
+    from .variants import get_game
     game = Game(variant, players, seed)
     bot_list, names = _bots(bots, players, seed)
-    v = game.variant
+    v = get_game(variant)
     print(f"{v.name} — {players} players, seed {seed}", file=out)
-    if v.map.provisional:
-        print(f"PROVISIONAL board: {v.map.provisional_note}", file=out)
+    if v.provisional:
+        print(f"PROVISIONAL data: {v.provisional_note}", file=out)
     print("Players: " + ", ".join(f"{seat_name(i)} ({names[i]})" for i in range(players)), file=out)
     last_turn = -1
     while not game.is_over:
@@ -59,12 +60,8 @@ def play(variant: str, players: int, bots: str, seed: int, out: TextIO, quiet: b
     sheet = game.score()
     print("\nFinal score", file=out)
     print(sheet.table(), file=out)
-    for p in sheet.players:
-        done = ", ".join(f"{t.a}–{t.b} {t.value:+d}" for t in p.tickets)
-        print(f"  {p.name}: tickets {done}; longest trail {p.longest.length} trains"
-              + (f" ({' → '.join(p.longest.cities)})" if p.longest.routes else ""), file=out)
-        for note in p.notes:
-            print(f"    {note}", file=out)
+    for line in sheet.details():
+        print(line, file=out)
     return 0
 
 
@@ -74,7 +71,7 @@ def simulate(variant: str, games: int, players: int, bots: str, seed: int, out: 
     if games < 1:
         raise TTRError("--games must be at least 1")
     totals, lengths, plies_list, completion, wins = [], [], [], [], [0] * players
-    trails = []
+    figures: dict[str, list[int]] = {}
     started = time.perf_counter()
     bar_width = 30
     for g in range(games):
@@ -91,7 +88,8 @@ def simulate(variant: str, games: int, players: int, bots: str, seed: int, out: 
         for p in sheet.players:
             if p.tickets:
                 completion.append(p.completed / len(p.tickets))
-            trails.append(p.longest.length)
+        for label, values in sheet.figures().items():
+            figures.setdefault(label, []).extend(values)
         for w in sheet.winners:
             wins[w] += 1
         done = g + 1
@@ -116,7 +114,8 @@ def simulate(variant: str, games: int, players: int, bots: str, seed: int, out: 
     print(f"  final score per player: {describe(totals)}", file=out)
     print(f"  game length in turns: {describe(lengths)}; in plies: {describe(plies_list)}", file=out)
     print(f"  tickets completed per player: {describe([100 * c for c in completion], '{:.0f}%')}", file=out)
-    print(f"  longest trail: {describe(trails)}", file=out)
+    for label, values in figures.items():
+        print(f"  {label}: {describe(values)}", file=out)
     from .engine import seat_name
     print("  wins by seat (ties count for each): " + ", ".join(f"{seat_name(i)} {w}" for i, w in enumerate(wins)), file=out)
     return 0
@@ -254,10 +253,10 @@ def main(argv: Sequence[str] | None = None, out: TextIO | None = None, err: Text
                            log=lambda line: print(f"[lite] {line}", file=err, flush=True))
             print(report.summary(), file=out)
             return 0
-        from .variants import available_variants, get_variant
-        for key in available_variants():
-            v = get_variant(key)
-            print(f"{key:10} {v.name} — map {v.map_key}{' (PROVISIONAL)' if v.map.provisional else ''}", file=out)
+        from .variants import available_games, get_game
+        for key in available_games():
+            v = get_game(key)
+            print(f"{key:10} {v.name} — {v.summary}{' (PROVISIONAL)' if v.provisional else ''}", file=out)
         return 0
     except TTRError as e:
         print(f"ttr-nb: {e}", file=err)

@@ -27,7 +27,7 @@ from .errors import BadAction, IllegalAction, MapError, StateError, TTRError
 from .names import find_route, find_ticket, route_labels, route_text, ticket_text, ticket_words
 from .rng import shuffled
 from .state import FREE, GameState, Pending, PlayerState, build, replace_fields
-from .variants import Variant, get_variant
+from .variants import Variant, get_game, get_variant, rules_of
 
 
 @dataclass(frozen=True, slots=True)
@@ -1180,3 +1180,63 @@ def require_valid(state: GameState) -> GameState:
 __all__ = ["PUBLIC", "Event", "Tx", "new_game", "to_move", "legal_actions", "apply", "step", "check", "explain", "is_legal",
            "observe", "validate", "require_valid", "turn_status", "closed_routes", "board_marks", "describe", "route_payments", "claim_problem",
            "payment_problem", "twin_problem", "claimable_routes", "turn_actions", "seat_name"]
+
+
+# ---------------------------------------------------------------------------------------------
+# other rules engines (the Card Game): the registry names each game's rules module (``variants.rules_of``). These
+# entry points hand a state that is not a board ``GameState`` to its module, and ``new_game`` goes by the game's
+# registry entry; board states take the functions above unchanged (explain, is_legal and require_valid need no
+# wrapper: they call check and validate).
+
+_board = {name: globals()[name] for name in ("to_move", "legal_actions", "apply", "step", "check", "observe",
+                                             "validate", "turn_status", "describe", "new_game")}
+
+
+def to_move(state):   # noqa: F811  (the entry point)
+    return _board["to_move"](state) if state.__class__ is GameState else rules_of(state).to_move(state)
+
+
+def legal_actions(state, seat=None):   # noqa: F811  (the entry point)
+    if state.__class__ is GameState:
+        return _board["legal_actions"](state, seat)
+    return rules_of(state).legal_actions(state, seat)
+
+
+def apply(state, action):   # noqa: F811  (the entry point)
+    return _board["apply"](state, action) if state.__class__ is GameState else rules_of(state).apply(state, action)
+
+
+def step(state, action):   # noqa: F811  (the entry point)
+    return _board["step"](state, action) if state.__class__ is GameState else rules_of(state).step(state, action)
+
+
+def check(state, action):   # noqa: F811  (the entry point)
+    return _board["check"](state, action) if state.__class__ is GameState else rules_of(state).check(state, action)
+
+
+def observe(state, seat=None):   # noqa: F811  (the entry point)
+    return _board["observe"](state, seat) if state.__class__ is GameState else rules_of(state).observe(state, seat)
+
+
+def validate(state):   # noqa: F811  (the entry point)
+    return _board["validate"](state) if state.__class__ is GameState else rules_of(state).validate(state)
+
+
+def turn_status(state, *args, **kwargs):   # noqa: F811  (the entry point)
+    fn = _board["turn_status"] if state.__class__ is GameState else rules_of(state).turn_status
+    return fn(state, *args, **kwargs)
+
+
+def describe(state, *args, **kwargs):   # noqa: F811  (the entry point)
+    fn = _board["describe"] if state.__class__ is GameState else rules_of(state).describe
+    return fn(state, *args, **kwargs)
+
+
+def new_game(variant="usa", *args, **kwargs):   # noqa: F811  (the entry point)
+    game = get_game(variant)
+    fn = _board["new_game"] if game.rules == __name__ else rules_of(game.key).new_game
+    return fn(game if game.rules == __name__ else game.key, *args, **kwargs)
+
+
+for _name, _fn in _board.items():
+    globals()[_name].__doc__ = _fn.__doc__

@@ -19,8 +19,9 @@ Every exercise has
 
 The same ``seed`` (and options) always gives the same exercise, on every machine: positions come from
 ``ttr_nb.positions.position`` and from bot games, randomness from ``ttr_nb.rng`` streams. Answers may be given
-as Python values or as text: payments ``"red3+loco1"``, actions ``"claim R042 red3+loco1"``, route ids
-``"R039 R050"``, ticket ids ``"T04, T11"``, ``"yes"``/``"no"``, ``"42"``.
+as Python values or as text: payments ``"red3+loco1"``, actions ``"claim Denver–Omaha purple4"``, routes
+``"Denver–Santa Fe, Santa Fe–El Paso"``, tickets ``"Denver–El Paso, Boston–Miami"`` (ids such as ``"R039 R050"``
+or ``"T04 T11"`` work too), ``"yes"``/``"no"``, ``"42"``.
 
 Rules layer: no plotly, ipywidgets or IPython at import time.
 """
@@ -34,6 +35,7 @@ from .actions import Action, Claim, Payment, parse_action, parse_payment, paymen
 from .cards import CARD_NAMES, COLOURS, LOCO
 from .engine import apply, describe, explain, legal_actions, seat_name
 from .errors import BadAction, TTRError
+from .names import find_route, find_ticket, route_text, ticket_text
 from .names import route_text
 from .positions import position
 from .rng import choice_index, stream
@@ -70,10 +72,10 @@ class Feedback(tuple):
         return f"Feedback(ok={self[0]}, explanation={self[1]!r})"
 
     def __str__(self) -> str:
-        return ("✔ right. " if self[0] else "✘ not quite. ") + self[1]
+        return ("Right. " if self[0] else "Not quite. ") + self[1]
 
     def _repr_html_(self) -> str:
-        colour, mark = ("#17692e", "✔ right") if self[0] else ("#b00020", "✘ not quite")
+        colour, mark = ("#17692e", "Right") if self[0] else ("#b00020", "Not quite")
         body = "<br>".join(html.escape(line) for line in self[1].split("\n"))
         return (f'<div style="border-left:4px solid {colour};padding:4px 10px;margin:4px 0">'
                 f'<b style="color:{colour}">{mark}</b><br>{body}</div>')
@@ -117,12 +119,12 @@ def _route_words(v: Variant, rid: str) -> str:
         extra.append(f"ferry with {r.ferry_locos} locomotive symbol{'s' if r.ferry_locos != 1 else ''}")
     if r.double_group:
         extra.append("one track of a double route")
-    return f"{r.id} {r.a}–{r.b} ({r.length}, {r.colour}{', ' + ', '.join(extra) if extra else ''})"
+    return f"{route_text(v.map, r)} ({r.length}, {r.colour}{', ' + ', '.join(extra) if extra else ''})"
 
 
 def _ticket_words(v: Variant, tid: str) -> str:
     t = v.map.ticket(tid)
-    return f"{t.id} {t.a}–{t.b} ({t.points}{', long' if t.deck == 'long' else ''})"
+    return f"{ticket_text(v.map, t)} ({t.points}{', long' if t.deck == 'long' else ''})"
 
 
 def _pick(r, items: Sequence):
@@ -501,7 +503,7 @@ class IsItLegal(Exercise):
         players = _pick(self.rng, (2, 3, 4))
         hand, pay = self._pay_for(mine)
         s = position(self.variant, players=players, seed=self.seed, hands={0: hand}, claims={theirs.id: 1})
-        return s, f"claim {mine.id} {pay}", (f"{players} players. Red owns {_route_words(self.v, theirs.id)}. Blue "
+        return s, f"claim {route_text(self.v.map, mine)} {pay}", (f"{players} players. Red owns {_route_words(self.v, theirs.id)}. Blue "
                                              f"claims the parallel track {_route_words(self.v, mine.id)} with {pay}."), \
             f"with {self.v.settings.twin_min_players} or more players both tracks of a double route are used, by " \
             "different players (USA-CLAIM-8)"
@@ -511,7 +513,7 @@ class IsItLegal(Exercise):
         mine, other = group[0], group[1]
         hand, pay = self._pay_for(other)
         s = position(self.variant, players=4, seed=self.seed, hands={0: hand}, claims={mine.id: 0})
-        return s, f"claim {other.id} {pay}", (f"4 players. Blue already owns {_route_words(self.v, mine.id)} and now "
+        return s, f"claim {route_text(self.v.map, other)} {pay}", (f"4 players. Blue already owns {_route_words(self.v, mine.id)} and now "
                                               f"claims the parallel track {_route_words(self.v, other.id)} with {pay}."), ""
 
     def _route_colour(self):
@@ -531,7 +533,7 @@ class IsItLegal(Exercise):
             pay = f"{colour}{route.length - 1}+loco1"
             lesson = "a gray route takes a set of any one colour, and a locomotive may stand in (USA-CLAIM-2/3)"
         s = position(self.variant, players=2, seed=self.seed, hands={0: hand})
-        return s, f"claim {route.id} {pay}", f"Blue claims {_route_words(self.v, route.id)} with {pay}.", lesson
+        return s, f"claim {route_text(self.v.map, route)} {pay}", f"Blue claims {_route_words(self.v, route.id)} with {pay}.", lesson
 
     def _mixed_colours(self):
         r = self.rng
@@ -544,7 +546,7 @@ class IsItLegal(Exercise):
         p = sorted([(CARD_NAMES.index(c1), a), (CARD_NAMES.index(c2), 1)])
         pay = payment_str(tuple(p))
         s = position(self.variant, players=2, seed=self.seed, hands={0: hand})
-        return s, f"claim {route.id} {pay}", (f"Blue claims the gray route {_route_words(self.v, route.id)} with {pay} "
+        return s, f"claim {route_text(self.v.map, route)} {pay}", (f"Blue claims the gray route {_route_words(self.v, route.id)} with {pay} "
                                               "(gray takes any colour, after all)."), ""
 
     def _too_few_trains(self):
@@ -563,7 +565,7 @@ class IsItLegal(Exercise):
         s = position(self.variant, players=2, seed=self.seed, trains={0: left}, hands={0: hand})
         lesson = "a player may spend their last trains: enough trains for the route is all it takes (USA-CLAIM-4)" \
             if route.length <= left else ""
-        return s, f"claim {route.id} {pay}", (
+        return s, f"claim {route_text(self.v.map, route)} {pay}", (
             f"Blue has {left} trains left and claims {_route_words(self.v, route.id)} with {pay}."), lesson
 
     def _two_actions(self):
@@ -571,7 +573,7 @@ class IsItLegal(Exercise):
         route = _pick(r, [x for x in self.v.map.routes if x.colour != "gray" and x.length == 2 and not x.tunnel])
         s = position(self.variant, players=2, seed=self.seed, hands={0: {route.colour: 2}})
         s = apply(s, "draw deck")
-        return s, f"claim {route.id} {route.colour}2", (f"Blue has drawn one card blind and now, in the same turn, "
+        return s, f"claim {route_text(self.v.map, route)} {route.colour}2", (f"Blue has drawn one card blind and now, in the same turn, "
                                                         f"claims {_route_words(self.v, route.id)} with {route.colour}2."), ""
 
     def _already_claimed(self):
@@ -580,7 +582,7 @@ class IsItLegal(Exercise):
                           and not x.double_group and not x.tunnel])
         s = position(self.variant, players=3, seed=self.seed, hands={0: {route.colour: route.length}},
                      claims={route.id: 2})
-        return s, f"claim {route.id} {route.colour}{route.length}", (
+        return s, f"claim {route_text(self.v.map, route)} {route.colour}{route.length}", (
             f"Green owns {_route_words(self.v, route.id)}. Blue claims it too, with {route.colour}{route.length}."), ""
 
     def _ferry_locomotives(self):
@@ -592,7 +594,7 @@ class IsItLegal(Exercise):
         hand, pay = _payment_hand(colour, route.length - locos, locos)
         s = position(self.variant, players=2, seed=self.seed, hands={0: hand})
         lesson = "a ferry takes one locomotive per locomotive symbol, the other spaces any one colour (EU-FERRY-2)"
-        return s, f"claim {route.id} {pay}", f"Blue claims {_route_words(self.v, route.id)} with {pay}.", \
+        return s, f"claim {route_text(self.v.map, route)} {pay}", f"Blue claims {_route_words(self.v, route.id)} with {pay}.", \
             lesson if right else ""
 
     def _station_city_taken(self):
@@ -694,8 +696,9 @@ class ScoreThis(Exercise):
         ps = self.player
         lines = [f"routes: {ps.route_points} ({self.rule('USA-SCORE-1')})"]
         for t in ps.tickets:
-            how = (" via " + ", ".join(t.via) + " (a station's borrowed route)") if t.via else ""
-            lines.append(f"ticket {t.id} {t.a}–{t.b}: {t.value:+d} ({'completed' + how if t.completed else 'not completed'}, "
+            how = (" via " + ", ".join(route_text(self.v.map, r) for r in t.via) + " (a station's borrowed route)"
+                   if t.via else "")
+            lines.append(f"ticket {t.a}–{t.b}: {t.value:+d} ({'completed' + how if t.completed else 'not completed'}, "
                          f"{self.rule('USA-TICKET-4')})")
         lines.append(f"longest path: {ps.longest.length} trains → {ps.longest_bonus:+d} ({self.rule('USA-SCORE-3')})")
         for label, points in ps.extras:
@@ -781,18 +784,26 @@ def _walk(v: Variant, routes: Sequence[str]) -> tuple[list[str] | None, str]:
                 break
             cities.append(r.b if cities[-1] == r.a else r.a)
     i, at, r = best
-    return None, f"{r.id} ({r.a}–{r.b}) does not continue from {at}: a path goes on from where the last route ended"
+    return None, f"{route_text(v.map, r)} does not continue from {at}: a path goes on from where the last route ended"
 
 
-def _parse_ids(answer: Any, upper: bool = True) -> list[str]:
+def _parse_refs(v: Variant, answer: Any, find) -> list[str]:
+    """The ids of the routes or tickets an answer names: by their cities, separated by commas or semicolons
+    ("Denver–Santa Fe, Santa Fe–El Paso"), or by ids ("R039 R050"); ``find`` is ``names.find_route`` or
+    ``names.find_ticket``. An unknown name raises a ``MapError`` that says what was not found."""
     out = []
     for item in _as_list(answer):
         if not isinstance(item, str):
             item = getattr(item, "id", str(item))
-        for w in _split(item.strip("[]()")):
-            w = w.strip("'\"[]()")
-            if w and w.lower() not in _NONE_WORDS:
-                out.append(w.upper() if upper else w)
+        for part in re.split(r"[,;\n]+", item):
+            part = part.strip().strip("'\"[]").strip()
+            if not part or part.lower() in _NONE_WORDS:
+                continue
+            words = part.split()
+            if all(re.fullmatch(r"[A-Za-z]\d+", w) for w in words):
+                out += [find(v.map, w).id for w in words]
+            else:
+                out.append(find(v.map, part).id)
     return out
 
 
@@ -823,30 +834,31 @@ class FindLongest(Exercise):
         v = self.v
         name = seat_name(self.seat)
         return _prompt(f"{self.title} ({v.name}, seed {self.seed})",
-                       [f"{name}'s routes: " + "; ".join(f"{rid} {a}–{b} ({n})" for a, b, n, rid in
+                       [f"{name}'s routes: " + "; ".join(f"{route_text(v.map, rid)} ({n})" for a, b, n, rid in
                                                          sorted(self.edges, key=lambda e: e[3]))],
                        f"Which routes make {name}'s longest continuous path? Give them in travel order.",
                        "A path may pass a city again and close a loop, but uses each route once; its length counts "
-                       "trains. Answer route ids, e.g. 'R039 R050'.")
+                       "trains. Answer the routes by their cities, in travel order, e.g. "
+                       "'Denver–Santa Fe, Santa Fe–El Paso'.")
 
     def solution(self) -> list[str]:
-        return list(self.best.routes)
+        return [route_text(self.v.map, r) for r in self.best.routes]
 
     def check(self, answer: Any) -> Feedback:
         rule = self.rule("USA-SCORE-3")
         try:
-            ids = [self.v.map.route(r).id for r in _parse_ids(answer)]
+            ids = _parse_refs(self.v, answer, find_route)
         except TTRError as e:
             return Feedback(False, f"I could not read the answer: {e}", [rule])
         name = seat_name(self.seat)
         mine = {e[3] for e in self.edges}
         if not ids:
             return Feedback(False, f"give at least one route; {name}'s longest path is {self.best.length} trains", [rule])
-        stray = [r for r in ids if r not in mine]
+        stray = [route_text(self.v.map, r) for r in ids if r not in mine]
         if stray:
             return Feedback(False, f"{', '.join(stray)} {'is' if len(stray) == 1 else 'are'} not {name}'s: the path "
                                    f"uses only {name}'s own routes ({rule})", [rule])
-        twice = [r for r in dict.fromkeys(ids) if ids.count(r) > 1]
+        twice = [route_text(self.v.map, r) for r in dict.fromkeys(ids) if ids.count(r) > 1]
         if twice:
             return Feedback(False, f"{', '.join(twice)} is used twice: a path uses each route at most once, though it "
                                    f"may pass a city again ({rule})", [rule])
@@ -902,10 +914,10 @@ class TicketDone(Exercise):
                              f"into its city ({self.rule('EU-STATION-4')})")
         return _prompt(f"{self.title} ({v.name}, seed {self.seed})", lines,
                        f"Which of {name}'s tickets are completed?",
-                       "Answer the ticket ids, e.g. 'T04 T11' (or 'none').")
+                       "Answer the tickets by their cities, e.g. 'Denver–El Paso, Boston–Miami' (or 'none').")
 
     def solution(self) -> list[str]:
-        return [t.id for t in self.results if t.completed]
+        return [ticket_text(self.v.map, t.id) for t in self.results if t.completed]
 
     def _why(self, t) -> str:
         m = self.v.map
@@ -913,26 +925,30 @@ class TicketDone(Exercise):
             cities = [t.a]
             for rid in t.path:
                 cities.append(m.route(rid).other(cities[-1]))
-            via = f"; borrowing {', '.join(t.via)} through a station ({self.rule('EU-STATION-4')})" if t.via else ""
-            return f"{t.id} {t.a}–{t.b} is completed: {' – '.join(cities)}{via}"
-        return (f"{t.id} {t.a}–{t.b} is not completed: no continuous path of {seat_name(self.seat)}'s routes joins "
+            via = f"; borrowing {', '.join(route_text(m, r) for r in t.via)} through a station ({self.rule('EU-STATION-4')})" if t.via else ""
+            return f"{t.a}–{t.b} is completed: {' – '.join(cities)}{via}"
+        return (f"{t.a}–{t.b} is not completed: no continuous path of {seat_name(self.seat)}'s routes joins "
                 f"{t.a} and {t.b}, so it costs {t.points} ({self.rule('USA-TICKET-4')})")
 
     def check(self, answer: Any) -> Feedback:
         rule = self.rule("USA-TICKET-4")
-        given = [x.upper() for x in _parse_ids(answer)]
+        try:
+            given = _parse_refs(self.v, answer, find_ticket)
+        except TTRError as e:
+            return Feedback(False, f"I could not read the answer: {e}", [rule])
         ids = {t.id for t in self.results}
-        stray = [x for x in given if x not in ids]
+        stray = [ticket_text(self.v.map, x) for x in given if x not in ids]
         if stray:
             return Feedback(False, f"{', '.join(stray)} {'is' if len(stray) == 1 else 'are'} not among "
-                                   f"{seat_name(self.seat)}'s tickets ({', '.join(sorted(ids))})", [rule])
-        right = set(self.solution())
+                                   f"{seat_name(self.seat)}'s tickets "
+                                   f"({', '.join(ticket_text(self.v.map, t.id) for t in self.results)})", [rule])
+        right = self.solution()
         wrong = [t for t in self.results if (t.id in given) != t.completed]
         rules = [rule] + ([self.rule("EU-STATION-4")] if any(t.via for t in self.results) else [])
         if not wrong:
             return Feedback(True, "\n".join(self._why(t) for t in self.results), rules)
         lines = [self._why(t) for t in wrong]
-        lines.append(f"Completed: {', '.join(sorted(right)) or 'none'}.")
+        lines.append(f"Completed: {', '.join(right) or 'none'}.")
         return Feedback(False, "\n".join(lines), rules)
 
     def solution_highlight(self):

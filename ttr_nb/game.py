@@ -31,7 +31,7 @@ from .engine import (PUBLIC, Event, check, describe, legal_actions, new_game, ob
 from .errors import SaveFileError, TTRError
 from .files import checked_path, read_bounded
 from .state import GameState
-from .variants import get_variant
+from .variants import get_game, rules_of
 
 SAVE_FORMAT = "ttr_nb-game"
 SAVE_VERSION = 1
@@ -86,7 +86,7 @@ class Game:
 
     @property
     def variant(self):
-        return get_variant(self.start.variant)
+        return get_game(self.start.variant)
 
     @property
     def ply(self) -> int:
@@ -321,7 +321,7 @@ class Game:
         if not isinstance(doc["variant"], str):
             raise bad("'variant' must be text")
         try:
-            get_variant(doc["variant"])
+            get_game(doc["variant"])
         except TTRError as e:
             raise bad(str(e)) from None
         actions = doc["actions"]
@@ -336,7 +336,7 @@ class Game:
         try:
             if "start" in doc:
                 start = GameState.from_dict(doc["start"])
-                if (start.variant, start.n_players, start.seed) != (get_variant(doc["variant"]).key, doc["players"], doc["seed"]):
+                if (start.variant, start.n_players, start.seed) != (get_game(doc["variant"]).key, doc["players"], doc["seed"]):
                     raise bad("'start' does not match the variant, players and seed of the file")
                 problems = validate(start)
                 if problems:
@@ -408,6 +408,8 @@ class Game:
 
     def _repr_html_(self) -> str:
         s = self.state
+        if s.__class__ is not GameState:             # a game with its own rules module renders its own summary
+            return rules_of(s).game_html(self)
         v = self.variant
         rows = []
         for i, p in enumerate(s.players):
