@@ -228,6 +228,13 @@ def main(argv: Sequence[str] | None = None, out: TextIO | None = None, err: Text
     nb = sub.add_parser("notebooks", help="copy the notebooks into a folder (never overwrites a file you changed)")
     nb.add_argument("dir", help="the folder to copy them into (created if missing), e.g. ~/ttr_nb")
     sub.add_parser("maps", help="map files: rebuild [--check] from maps/sources, check, summary (ttr-nb maps -h)")
+    lite = sub.add_parser("lite", help="JupyterLite: `lite build OUT` makes an offline site that runs the notebooks in a browser")
+    lite_build = lite.add_subparsers(dest="lite_command", required=True).add_parser(
+        "build", help="build the static site into OUT (needs network to PyPI and npm the first time)")
+    lite_build.add_argument("out")
+    lite_build.add_argument("--cache", help="download and build-tool cache (default ~/.cache/ttr-nb/lite)")
+    lite_build.add_argument("--notebooks", help="notebooks folder (default: the shipped notebooks)")
+    lite_build.add_argument("--wheel", help="a ttr_nb wheel to put in the site (default: built from the checkout)")
     args = parser.parse_args(argv)
     try:
         if args.command == "play":
@@ -240,6 +247,12 @@ def main(argv: Sequence[str] | None = None, out: TextIO | None = None, err: Text
             return picture(args.variant, args.out, args.seed, args.plies, out)
         if args.command == "notebooks":
             return notebooks(args.dir, out)
+        if args.command == "lite":
+            from .lite import build
+            report = build(args.out, cache=args.cache, notebooks=args.notebooks, wheel=args.wheel,
+                           log=lambda line: print(f"[lite] {line}", file=err, flush=True))
+            print(report.summary(), file=out)
+            return 0
         from .variants import available_games, get_game
         for key in available_games():
             v = get_game(key)

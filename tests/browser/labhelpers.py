@@ -127,8 +127,15 @@ def open_notebook(page, base_url: str, notebook_name: str, timeout_s: float = 12
     url = f"{base_url.rstrip('/')}/lab/tree/{quote(notebook_name)}?reset"
     page.goto(url, wait_until="domcontentloaded", timeout=timeout_s * 1000)
     page.wait_for_function("() => !!window.jupyterapp", timeout=timeout_s * 1000)
-    left_ms = max(1000, int((deadline - time.monotonic()) * 1000))
-    return page.evaluate(_JS_WAIT_FOR_KERNEL, {"path": notebook_name, "timeoutMs": left_ms})
+    return wait_for_kernel(page, notebook_name, max(1.0, deadline - time.monotonic()))
+
+
+def wait_for_kernel(page, notebook_name: str, timeout_s: float) -> str:
+    """Wait (in the page) until the notebook ``notebook_name`` is open and its kernel connected and idle.
+
+    Needs ``window.jupyterapp`` (JupyterLab's ``expose_app_in_browser``; JupyterLite's ``exposeAppInBrowser``).
+    """
+    return page.evaluate(_JS_WAIT_FOR_KERNEL, {"path": notebook_name, "timeoutMs": int(timeout_s * 1000)})
 
 
 def run_all(page, notebook_name: str, timeout_s: float = 120, allow_errors: bool = False) -> list[dict]:
