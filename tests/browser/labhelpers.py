@@ -910,12 +910,14 @@ def keep_tickets(view, labels, status) -> None:
 # Pixel position (page coordinates) of a route's click marker on the first board inside ``selector``.
 _JS_MARKER_XY = r"""
 ([selector, routeId]) => {
-  const gd = document.querySelector(selector + ' .js-plotly-plot');
+  const plots = Array.from(document.querySelectorAll(selector + ' .js-plotly-plot'));
+  const gd = plots.find((p) => p.data && p.data.some((t) => t.meta === 'routes')) || plots[0];
   if (!gd || !gd._fullLayout) return {error: 'no plot in ' + selector};
   const i = gd.data.findIndex((t) => t.meta === 'routes');
-  if (i < 0) return {error: 'no routes trace'};
+  if (i < 0) return {error: `no routes trace in ${plots.length} plot(s)`};
   const j = Array.from(gd.data[i].customdata).indexOf(routeId);
   if (j < 0) return {error: 'no marker for ' + routeId};
+  gd.scrollIntoView({block: 'center'});
   const fl = gd._fullLayout;
   const box = gd.getBoundingClientRect();
   return {
@@ -929,7 +931,6 @@ _JS_MARKER_XY = r"""
 
 def route_marker_xy(page, selector: str, route_id: str) -> dict:
     """Scroll the board of ``selector`` into view and return the page coordinates of ``route_id``'s marker."""
-    page.locator(selector).locator(".js-plotly-plot").first.scroll_into_view_if_needed()
     xy = page.evaluate(_JS_MARKER_XY, [selector, route_id])
     assert "error" not in xy, xy
     return xy
