@@ -15,7 +15,7 @@ from ttr_nb.errors import TTRError
 from ttr_nb.maps import load_map
 from ttr_nb.render import (CARD_SYMBOLS, OWNER_SYMBOLS, PLAYER_HEX, board_figure, board_png, project, route_hover,
                            trace_index, update_board)
-from ttr_nb.render.board import USA_POINTS, as_figure_widget
+from ttr_nb.render.board import CARD_HEX, USA_POINTS, as_figure_widget
 
 
 def traces(fig) -> dict[str, dict]:
@@ -173,8 +173,13 @@ def test_owners_recolour_the_right_routes(usa):
         assert t[f"seat:{seat}"]["showlegend"] is (seat in owners.values())
     assert t["seat:3"]["name"] == "Yellow"
     assert sorted(set(route_ids_in(t["claimed-outline"]))) == sorted(owners)
-    free_ids = {rid for key, tr in t.items() if key.startswith("spaces:") for rid in route_ids_in(tr)}
-    assert not free_ids & set(owners)
+    # the route's own colour stays under the trains: claimed routes keep their coloured spaces
+    space_ids = {rid for key, tr in t.items() if key.startswith("spaces:") for rid in route_ids_in(tr)}
+    assert set(owners) <= space_ids
+    for rid in owners:
+        assert rid in route_ids_in(t[f"spaces:{usa.route(rid).colour}"])
+    # no train is drawn in a card colour: a claim never looks like a free route of that colour
+    assert not {PLAYER_HEX[c] for c in ("blue", "red", "green", "yellow", "black")} & set(CARD_HEX.values())
     routes = t["routes"]
     sym = dict(zip(routes["customdata"], routes["marker"]["symbol"]))
     col = dict(zip(routes["customdata"], routes["marker"]["color"]))
@@ -340,8 +345,9 @@ def test_update_board_sends_only_what_changed(usa, adopted):
     (msg,) = sent
     name, changed, relayout = msg
     assert name == "_send_update_msg" and relayout == []
-    # a claim touches the free spaces, the claimed ones and the click markers; never the cities, highlights, ...
-    assert {"outlines", "claimed-outline", "seat:0", "routes"} <= set(changed)
+    # a claim touches the trains and the click markers; never the route spaces, cities, highlights, ...
+    assert {"claimed-outline", "seat:0", "routes"} <= set(changed)
+    assert "outlines" not in changed and not any(k.startswith("spaces:") for k in changed)   # the route stays drawn
     assert not {"cities", "highlight:0", "trail", "seat:1", "stations", "ferries"} & set(changed)
     assert "x" not in changed["routes"] and "marker.color" in changed["routes"]     # midpoints do not move
     sent.clear()

@@ -1,4 +1,4 @@
-"""Ticket to Ride Europe: one scenario test (at least) per rule id of ../shared/rules/europe.md (EU-*), plus
+"""Ticket to Ride Europe: one scenario test (at least) per rule id of docs/rules/europe.md (EU-*), plus
 tunnel odds against an exact enumeration, station borrowing against a brute force, and a quick contract run.
 
 Positions are built from a real game by moving cards and tickets (never by inventing them), so every position
@@ -29,7 +29,7 @@ from ttr_nb.variants import get_variant
 
 EU = get_variant("europe")
 M = EU.map
-RULES = Path(__file__).resolve().parents[2] / "shared" / "rules" / "europe.md"
+RULES = Path(__file__).resolve().parents[1] / "docs" / "rules" / "europe.md"
 
 
 # ---------------------------------------------------------------------------------------------

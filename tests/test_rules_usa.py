@@ -1,9 +1,9 @@
-"""Scenario tests, one or more per rule id of ../shared/rules/usa.md (Ticket to Ride, USA).
+"""Scenario tests, one or more per rule id of docs/rules/usa.md (Ticket to Ride, USA).
 
 Each test is named after the rule it checks (USA-DRAW-4 -> test_USA_DRAW_4_...). Positions are built exactly
 with tests/usa_helpers.position() (cards moved between piles, validate() == [] for every one) and then played
-through the public engine API. Where the Swedish rule book (../shared/seeds/000_aef33dd432fc7659.txt, "L60"
-= line 60) says more than the digest, the book wins, and the test quotes the line.
+through the public engine API. Where the Swedish rule book ("L60" = line 60 of the plain-text edition the project
+was specified from) says more than the rule page, the book wins, and the test quotes the line.
 """
 from __future__ import annotations
 

@@ -1,7 +1,7 @@
 """The widget views (ttr_nb.widgets), headless: real handlers are driven and the game must change as the rules say.
 
-No browser: ipywidgets and plotly's FigureWidget work without a front end. A click on the board is delivered the
-way the browser delivers it (the FigureWidget's ``_js2py_pointsCallback`` message), or through the view's public
+No browser: ipywidgets and the figure views work without a front end. A click on the board is delivered the
+way the browser delivers it (the ``FigureView``'s click message), or through the view's public
 handler (``view.click_route``). Timing is printed, never asserted (see benchmarks/bench_widgets.py).
 """
 from __future__ import annotations
@@ -35,16 +35,18 @@ ROOT = Path(__file__).resolve().parents[1]
 # --------------------------------------------------------------------------------------------------------------
 # helpers
 
-def browser_click(fig: go.FigureWidget, route_id: str) -> None:
-    """Deliver a click on ``route_id``'s marker exactly as the browser does (a points-callback message)."""
+def browser_click(fig, route_id: str) -> None:
+    """Deliver a click on ``route_id``'s marker exactly as the browser does (the FigureView's click message)."""
     ti = trace_index(fig, "routes")
-    trace = fig.data[ti]
-    i = list(trace.customdata).index(route_id)
-    fig._js2py_pointsCallback = {
-        "event_type": "plotly_click",
-        "points": {"xs": [trace.x[i]], "ys": [trace.y[i]], "point_indexes": [i], "trace_indexes": [ti]},
-        "device_state": None, "selector": None,
-    }
+    i = list(fig.data[ti].customdata).index(route_id)
+    _send_click(fig, ti, i)
+
+
+def _send_click(fig, ti: int, i: int) -> None:
+    """The message the browser's FigureView sends for a click on point ``i`` of trace ``ti``."""
+    view = fig._ttr_view()
+    assert view is not None, "the figure is not shown by a FigureView"
+    view._on_msg(view, {"type": "click", "points": [{"trace": ti, "index": i, "x": 0, "y": 0}]}, [])
 
 
 def keep_first(view: PlayView, seat: int = 0, n: int = 2):
@@ -288,7 +290,7 @@ def test_play_convenience_and_game_over():
     assert "over" in view.status.value and "USA-END-1" in view.status.value
     assert view.score.widget.layout.display != "none"
     assert "Winner" in view.score.table.value
-    assert view.score.fig is None or isinstance(view.score.fig, go.FigureWidget)
+    assert view.score.fig is None or isinstance(view.score.fig, go.Figure)
     assert view.deck_button.disabled and all(b.disabled for b in view.faceup_buttons)
     before = g.state
     view.click_route(g.variant.map.routes[0].id)
@@ -484,8 +486,11 @@ def test_editor_export_import_roundtrip_and_bad_input_changes_nothing():
 def test_table_view_hides_other_hands_in_player_view():
     g = game_after_setup(3, 0)
     view = TableView(g)
-    red_tickets = g.state.players[1].tickets
-    blue_tickets = g.state.players[0].tickets
+    def words(tid):
+        t = g.variant.map.ticket(tid)
+        return f"{t.a}–{t.b} ({t.points})"
+    red_tickets = [words(t) for t in g.state.players[1].tickets]
+    blue_tickets = [words(t) for t in g.state.players[0].tickets]
     assert view.seat is None
     assert all(t in view.html for t in red_tickets + blue_tickets)
     view.select("Blue")
@@ -555,15 +560,9 @@ def test_widget_step_time(bench, capsys):
 # --------------------------------------------------------------------------------------------------------------
 # a variant with features (Europe): stations through a city click, the tunnel step as option buttons
 
-def browser_click_city(fig: go.FigureWidget, city: str) -> None:
+def browser_click_city(fig, city: str) -> None:
     ti = trace_index(fig, "cities")
-    trace = fig.data[ti]
-    i = list(trace.customdata).index(city)
-    fig._js2py_pointsCallback = {
-        "event_type": "plotly_click",
-        "points": {"xs": [trace.x[i]], "ys": [trace.y[i]], "point_indexes": [i], "trace_indexes": [ti]},
-        "device_state": None, "selector": None,
-    }
+    _send_click(fig, ti, list(fig.data[ti].customdata).index(city))
 
 
 def europe_after_setup(seed: int) -> Game:

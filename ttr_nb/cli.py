@@ -4,6 +4,10 @@
     ttr-nb simulate usa --games 200 --players 4 --bots random
     ttr-nb check-map maps/usa.json
     ttr-nb variants
+    ttr-nb notebooks ~/ttr_nb        # copy the shipped notebooks out (never overwrites your edits)
+    ttr-nb maps rebuild [--check]    # regenerate maps/*.json from maps/sources/
+
+Also runs as ``python -m ttr_nb ...``.
 """
 from __future__ import annotations
 
@@ -154,9 +158,20 @@ def picture(variant: str, out_path: str, seed: int, plies: int, out: TextIO) -> 
     return 0
 
 
+def notebooks(target: str, out: TextIO) -> int:
+    from .shipped import copy_notebooks
+    report = copy_notebooks(target)
+    print(report, file=out)
+    return 0
+
+
 def main(argv: Sequence[str] | None = None, out: TextIO | None = None, err: TextIO | None = None) -> int:
     out = out or sys.stdout
     err = err or sys.stderr
+    argv = list(sys.argv[1:] if argv is None else argv)
+    if argv[:1] == ["maps"]:                 # its own sub-commands and --help: ttr_nb.maps.main
+        from .maps import main as maps_main
+        return maps_main(argv[1:], out=out)
     parser = argparse.ArgumentParser(prog="ttr-nb", description="Ticket to Ride rules engine: play, simulate, check maps.")
     sub = parser.add_subparsers(dest="command", required=True)
     p = sub.add_parser("play", help="play a bot game and print it turn by turn")
@@ -179,6 +194,9 @@ def main(argv: Sequence[str] | None = None, out: TextIO | None = None, err: Text
     pic.add_argument("--out", required=True)
     pic.add_argument("--seed", type=int, default=3)
     pic.add_argument("--plies", type=int, default=200)
+    nb = sub.add_parser("notebooks", help="copy the notebooks into a folder (never overwrites a file you changed)")
+    nb.add_argument("dir", help="the folder to copy them into (created if missing), e.g. ~/ttr_nb")
+    sub.add_parser("maps", help="map files: rebuild [--check] from maps/sources, check, summary (ttr-nb maps -h)")
     args = parser.parse_args(argv)
     try:
         if args.command == "play":
@@ -189,6 +207,8 @@ def main(argv: Sequence[str] | None = None, out: TextIO | None = None, err: Text
             return check_map(args.file, out)
         if args.command == "picture":
             return picture(args.variant, args.out, args.seed, args.plies, out)
+        if args.command == "notebooks":
+            return notebooks(args.dir, out)
         from .variants import available_variants, get_variant
         for key in available_variants():
             v = get_variant(key)

@@ -10,7 +10,7 @@
     validate(state)                    -> every broken invariant, as text
     turn_status(state)                 -> where we are in the turn, in words, with the rule id
 
-Rule ids from ``../shared/rules`` are cited in every refusal, e.g. "a face-up locomotive may not be your
+Rule ids from ``docs/rules/<game>.md`` are cited in every refusal, e.g. "a face-up locomotive may not be your
 second card (USA-DRAW-4)".
 """
 from __future__ import annotations

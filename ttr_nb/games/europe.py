@@ -1,4 +1,4 @@
-"""Ticket to Ride Europe (../shared/rules/europe.md): settings + three features on the shared engine.
+"""Ticket to Ride Europe (docs/rules/europe.md): settings + three features on the shared engine.
 
 Nothing here forks the engine. Europe is the USA game with other numbers (``Settings``: the route table with
 lengths 6 and 8, one long + three regular tickets at setup whose returns leave the game, the tie-break chain)

@@ -14,7 +14,7 @@ import plotly.graph_objects as go
 from ..cards import CARD_NAMES
 from ..engine import seat_name
 from ..render import panels
-from ..render.board import as_figure_widget
+from .plotfig import figure_view
 from ..state import GameState
 from ._common import esc, hand_text
 
@@ -42,9 +42,10 @@ class _FigurePanel:
     def _draw(self, build: Callable[[], go.Figure], update: Callable[[go.FigureWidget], None],
               before: tuple = (), after: tuple = ()) -> None:
         if self._fig is None:
-            # as_figure_widget (unlike go.FigureWidget(fig)) keeps what the update functions know: a fast first update
-            self._fig = as_figure_widget(build())
-            self.widget.children = [*before, self._fig, *after]
+            # figure_view keeps what the update functions know: the first update is a small patch too
+            self.view = figure_view(build())
+            self._fig = self.view.figure
+            self.widget.children = [*before, self.view, *after]
         else:                      # only the changed properties, in one update message
             update(self._fig)
         self.updates += 1

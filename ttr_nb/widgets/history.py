@@ -45,12 +45,12 @@ class HistoryView:
         self.message = MessageArea()
         top = len(game.line)
         start = game.ply if ply is None else ply
-        self.slider = widgets.IntSlider(value=start, min=0, max=top, description="ply", continuous_update=True,
+        self.slider = widgets.IntSlider(value=start, min=0, max=top, description="move", continuous_update=True,
                                         layout=widgets.Layout(width="60%"))
         self.player = widgets.Play(value=start, min=0, max=top, interval=700, description="play")
         widgets.jslink((self.player, "value"), (self.slider, "value"))   # browser side: no round trip
-        self.prev_button = widgets.Button(description="◀", tooltip="previous ply", layout=widgets.Layout(width="44px"))
-        self.next_button = widgets.Button(description="▶", tooltip="next ply", layout=widgets.Layout(width="44px"))
+        self.prev_button = widgets.Button(description="◀", tooltip="previous move", layout=widgets.Layout(width="44px"))
+        self.next_button = widgets.Button(description="▶", tooltip="next move", layout=widgets.Layout(width="44px"))
         self.prev_button.on_click(lambda _b: self.step(-1))
         self.next_button.on_click(lambda _b: self.step(1))
         self.position = widgets.HTML()
@@ -70,7 +70,7 @@ class HistoryView:
         self.widget = widgets.VBox([
             self.banner,
             widgets.HBox([self.player, self.prev_button, self.slider, self.next_button, self.position]),
-            self.status, self.message.widget, self.board.fig, self.ply_info, self.score.widget, self.table,
+            self.status, self.message.widget, self.board.view, self.ply_info, self.score.widget, self.table,
             widgets.HBox([self.branch_button]),
             widgets.HBox([self.variations, self.restore_button]),
             self.branch_box,

@@ -30,8 +30,9 @@ from ..errors import TTRError
 from ..game import Game, Ply
 from ..state import GameState
 from ..variants import get_variant
-from ._common import BoardWidget, MessageArea, esc, log_html, provisional_banner, status_html, ticket_words
-from ._panels import HandPanel, MarketPanel, ScorePanel, players_html, tickets_html
+from ..render import panels
+from ._common import VIEW_CSS, BoardWidget, MessageArea, esc, log_html, provisional_banner, public_words, status_html, ticket_words
+from ._panels import ScorePanel
 
 _TEXT_ON = {"white": "#111111", "yellow": "#111111", "orange": "#111111"}
 _LOCO_HEX = "#6b5b95"
@@ -88,13 +89,14 @@ class PlayView:
         self.selected_route: str | None = None
         self.selected_city: str | None = None
         self.payments: list[Action] = []           # legal actions for the selected route (or city)
-        self.log: list[str] = []
+        self.log: list[str] = []                   # the teacher's log (everything), oldest first
+        self._entries: list[tuple] = []            # (ply or None, bot reason, state before, note) for the views
         self.last_reasons: list[str] = []          # the bots' one-line reasons since the last human action
         self._listeners: list[Callable[["PlayView"], None]] = []
         self._viewing: int | None = None
 
         # -- widgets -------------------------------------------------------------------------------------------
-        self.banner = widgets.HTML(provisional_banner(self.map))
+        self.banner = widgets.HTML(VIEW_CSS + provisional_banner(self.map))
         self.status = widgets.HTML()
         self.message = MessageArea()
         self.board = BoardWidget(self.map, n_players=n, on_click=self.click_route, on_city=self.click_city,
@@ -110,7 +112,7 @@ class PlayView:
         self.deck_button.on_click(lambda _b: self.draw_deck())
         self.faceup_buttons: list[widgets.Button] = []
         for i in range(self.variant.settings.market_size):
-            b = widgets.Button(description="—", layout=widgets.Layout(width="auto", min_width="90px"))
+            b = widgets.Button(description="-", layout=widgets.Layout(width="auto", min_width="74px"))
             b.on_click(lambda _b, slot=i + 1: self.draw_faceup(slot))
             self.faceup_buttons.append(b)
         self.tickets_button = widgets.Button(description="draw tickets", layout=widgets.Layout(width="auto"))
@@ -119,30 +121,45 @@ class PlayView:
                                      layout=widgets.Layout(flex_flow="row wrap"))
         self._ticket_panels: dict[int, dict] = {}
         self.tickets_box = widgets.VBox()
-        self.undo_button = widgets.Button(description="↶ undo", tooltip="take back to your previous decision")
+        self.undo_button = widgets.Button(description="Undo", tooltip="take back to your previous decision",
+                                          layout=widgets.Layout(width="auto"))
         self.undo_button.on_click(lambda _b: self.undo())
-        self.redo_button = widgets.Button(description="↷ redo", tooltip="replay what was taken back")
+        self.redo_button = widgets.Button(description="Redo", tooltip="replay what was taken back",
+                                          layout=widgets.Layout(width="auto"))
         self.redo_button.on_click(lambda _b: self.redo())
         self.bots_button = widgets.Button(description="bots play until my turn", layout=widgets.Layout(width="auto"))
         self.bots_button.on_click(lambda _b: self.bots_play())
-        self.show_claimable = widgets.Checkbox(value=False, description="show routes I can claim", indent=False)
+        self.show_claimable = widgets.Checkbox(value=False, description="show routes I can claim", indent=False,
+                                               layout=widgets.Layout(width="auto"))
         self.show_claimable.observe(lambda _c: self.refresh(), names="value")
-        self.hand = HandPanel()
-        self.market = MarketPanel()
+        self.hand = widgets.HTML()
         self.players = widgets.HTML()
         self.my_tickets = widgets.HTML()
         self.score = ScorePanel()
         self.log_widget = widgets.HTML()
+        # One screen: the board with the table and the log beside it; under it the hand, the draws and the
+        # controls in one strip; what a decision needs (payments, tickets, a tunnel) appears just below.
+        side = widgets.VBox([self.players, self.my_tickets, self.log_widget],
+                            layout=widgets.Layout(width="300px", min_width="240px", flex="0 0 300px"))
+        side.add_class("ttr-side")
+        board_box = widgets.Box([self.board.view], layout=widgets.Layout(flex="1 1 0%", min_width="0"))
+        self._board_box = board_box
+        self.draw_row.add_class("ttr-draws")
+        strip = widgets.HBox([self.hand, self.draw_row,
+                              widgets.HBox([self.undo_button, self.redo_button, self.bots_button, self.show_claimable],
+                                           layout=widgets.Layout(flex_flow="row wrap", align_items="center"))],
+                             layout=widgets.Layout(flex_flow="row wrap", align_items="center"))
+        strip.add_class("ttr-strip")
         self.widget = widgets.VBox([
-            self.banner, self.status, self.message.widget, self.board.fig,
-            self.route_info, self.payments_box, self.step_info, self.options_box, self.draw_row, self.tickets_box,
-            widgets.HBox([self.undo_button, self.redo_button, self.bots_button, self.show_claimable],
-                         layout=widgets.Layout(flex_flow="row wrap")),
+            self.banner,
+            widgets.HBox([self.status, self.message.widget], layout=widgets.Layout(flex_flow="row wrap")),
+            widgets.HBox([board_box, side], layout=widgets.Layout(width="100%")),
+            strip,
+            self.route_info, self.payments_box, self.step_info, self.options_box, self.tickets_box,
             self.score.widget,
-            widgets.HBox([self.hand.widget, self.market.widget], layout=widgets.Layout(flex_flow="row wrap")),
-            widgets.HBox([self.players, self.my_tickets], layout=widgets.Layout(flex_flow="row wrap")),
-            widgets.HTML("<b>Log</b>"), self.log_widget,
-        ])
+        ], layout=widgets.Layout(width="100%"))
+        self.widget.add_class("ttr-playview")
+        self.board.view.add_class("ttr-board")
         if self.auto_bots:
             self._run_bots()
         self.refresh()
@@ -371,10 +388,10 @@ class PlayView:
             taken.append(p)
             if p.seat in self.human_seats:
                 break
-        self.log.append(f"↶ undo {len(taken)} pl{'y' if len(taken) == 1 else 'ies'}: back to before "
-                        f"“{taken[-1].words}”")
+        self._log_note(f"Undo: {len(taken)} move{'' if len(taken) == 1 else 's'} taken back, to before "
+                       f"\"{self._words_for_log(taken[-1])}\"")
         self._clear_selection()
-        self.message.note(f"Took back: {taken[-1].words}" + (f" (and {len(taken) - 1} bot pl{'y' if len(taken) == 2 else 'ies'})"
+        self.message.note(f"Took back: {taken[-1].words}" + (f" (and {len(taken) - 1} bot move{'' if len(taken) == 2 else 's'})"
                                                               if len(taken) > 1 else ""))
         self.refresh()
         return True
@@ -390,7 +407,7 @@ class PlayView:
         while g.ply < len(g.line) and g.line[g.ply].seat not in self.human_seats:
             g.redo()
             n += 1
-        self.log.append(f"↷ redo {n} pl{'y' if n == 1 else 'ies'} from “{first.words}”")
+        self._log_note(f"Redo: {n} move{'' if n == 1 else 's'} replayed from \"{self._words_for_log(first)}\"")
         self._clear_selection()
         if self.auto_bots:
             self._run_bots()
@@ -451,6 +468,7 @@ class PlayView:
         if getattr(action, "seat", 0) is None:
             self._refuse_nobody(action)
             return None
+        before = self.game.state
         try:
             ply = self.game.push(action)
         except TTRError as e:
@@ -458,7 +476,7 @@ class PlayView:
             self._refresh_buttons(self.game.state)
             return None
         self.last_reasons = []
-        self._log_ply(ply, None)
+        self._log_ply(ply, None, before)
         self._clear_selection()
         note = ply.words + "".join(f" — {e}" for e in ply.events if e.kind != "claim")
         if self.auto_bots:
@@ -477,21 +495,59 @@ class PlayView:
             if seat is None:
                 break
             action, reason = self.bots[seat].choose(g.state, seat)
+            before = g.state
             try:
                 ply = g.push(action)
             except TTRError as e:      # a bot bug: show it rather than loop
                 self.message.refuse(f"{seat_name(seat)}'s bot chose an illegal action: {e}")
                 break
-            self._log_ply(ply, reason)
-            self.last_reasons.append(f"{seat_name(seat)}: {reason}")
+            self._log_ply(ply, reason, before)
+            self.last_reasons.append(f"{seat_name(seat)}: {reason}" if self.may_see_secrets_of(seat)
+                                     else public_words(g, ply, before, self.viewing_seat())[0])
             played += 1
         return played
 
-    def _log_ply(self, ply: Ply, reason: str | None) -> None:
+    def _log_ply(self, ply: Ply, reason: str | None, before: GameState | None = None) -> None:
         who = "" if reason is None else f"  [bot: {reason}]"
         self.log.append(f"{ply.number:>4}. {ply.words}{who}")
         for e in ply.events:
             self.log.append(f"        · {e}")
+        self._entries.append((ply, reason, before, None))
+
+    def _log_note(self, text: str) -> None:
+        self.log.append(text)
+        self._entries.append((None, None, None, text))
+
+    def may_see_secrets_of(self, seat: int) -> bool:
+        """Whether this view may show ``seat``'s secrets (its tickets, hand, its bot's ticket-driven reasons): its
+        own seats, everything once the game is over, and all of it in a teacher view (no human seat)."""
+        if self.game.state.phase == "over" or not self.human_seats:
+            return True
+        viewer = self.viewing_seat()
+        return viewer is None or viewer == seat
+
+    def _words_for_log(self, ply: Ply) -> str:
+        if self.may_see_secrets_of(ply.seat):
+            return ply.words
+        before = self.game.state_at(ply.number - 1)
+        return public_words(self.game, ply, before, self.viewing_seat())[0]
+
+    def log_lines(self) -> list[str]:
+        """The log as this view shows it, newest first: other seats' secrets stay hidden until the game ends."""
+        out: list[str] = []
+        viewer = None if (not self.human_seats or self.game.state.phase == "over") else self.viewing_seat()
+        for ply, reason, before, note in self._entries:
+            if ply is None:
+                out.append(note)
+                continue
+            if viewer is None or viewer == ply.seat:
+                words, events = ply.words, [str(e) for e in ply.events]
+                if reason:
+                    words += f"  [bot: {reason}]"
+            else:
+                words, events = public_words(self.game, ply, before, viewer)
+            out.append(f"{ply.number}. {words}" + "".join(f" · {e}" for e in events))
+        return out[::-1]
 
     def _clear_selection(self) -> None:
         self.selected_route = None
@@ -513,12 +569,11 @@ class PlayView:
         self._draw_board(s, viewing)
         self._refresh_buttons(s)
         self._refresh_tickets(s)
-        self.hand.show(s, viewing)
-        self.market.show(s)
-        self.players.value = players_html(s, viewing)
-        self.my_tickets.value = tickets_html(s, viewing)
+        self.hand.value = panels.hand_html(s, viewing) if viewing is not None else ""
+        self.players.value = panels.players_compact_html(s, viewing)
+        self.my_tickets.value = panels.tickets_compact_html(s, viewing) if viewing is not None else ""
         self.score.show(s)
-        self.log_widget.value = log_html(self.log, self.log_size)
+        self.log_widget.value = log_html(self.log_lines(), self.log_size, newest_first=True)
         g = self.game
         self.undo_button.disabled = not any(p.seat in self.human_seats for p in g.history)
         self.redo_button.disabled = g.ply >= len(g.line)
@@ -538,7 +593,7 @@ class PlayView:
         title = None
         if s.phase == "over":
             title = f"{self.map.name} — game over"
-        self.board.show(s, highlight=self._highlight(s, viewing), title=title)
+        self.board.show(s, highlight=self._highlight(s, viewing), title=title, viewer=viewing)
 
     def _refresh_selection(self) -> None:
         self.board.select(self.selected_route)

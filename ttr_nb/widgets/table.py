@@ -39,7 +39,7 @@ class TableView:
         self.hand = HandPanel()
         self.tickets = widgets.HTML()
         self.score = ScorePanel()
-        self.widget = widgets.VBox([self.banner, self.toggle, self.status, self.message.widget, self.board.fig,
+        self.widget = widgets.VBox([self.banner, self.toggle, self.status, self.message.widget, self.board.view,
                                     self.table, widgets.HBox([self.hand.widget, self.tickets]), self.score.widget])
         self.refresh()
 
