@@ -57,7 +57,7 @@ def test_02_europe_runs_and_the_playview_plays(lab_server, page):
     # the static figures (plotly mimetype) and the two widget views drew
     page.locator(".js-plotly-plot .main-svg").first.wait_for(state="attached", timeout=60_000)
     expect(page.locator(".ttr-historyview")).to_have_count(1, timeout=60_000)
-    view = find_view(page, VIEW, min_plots=8)
+    view = find_view(page, VIEW, min_plots=1)   # every figure is checked in test_notebooks.py
     board = page.evaluate(_JS_BOARD, VIEW)
     assert "error" not in board, board
     assert board["svg"] and board["tunnels"] and board["ferries"] and board["markers"] == 101, board

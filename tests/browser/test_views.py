@@ -4,7 +4,8 @@
   (USA-DRAW-4), the second card, the bots' turns, a claim where the learner picks one of several payments, undo.
 * HistoryView: drag the slider, branch a what-if game and play a move in it.
 * EditorView: give a route an owner by clicking its marker; edit a hand in its "hands" tab.
-* Secrets: a player's view (against bots, and hot seat) shows no kept or offered ticket and no hand of another seat.
+* Secrets: a player's view (PlayView against bots, hot seat, TableView for a seat) shows no kept or offered ticket
+  and no hand of another seat.
 
 After every step: the kernel has the expected game (read from the kernel), the page shows the kernel's words, and
 every figure of the notebook draws what the kernel holds (``check_figures``); no console error or warning.
@@ -43,7 +44,7 @@ def test_playview_turns_by_clicks(lab_server, page, console):
     open_and_run_all(page, lab_server.url, nb)
     view = page.locator(".t-play")
     expect(view).to_have_count(1, timeout=WAIT_S * 1000)
-    check_figures(page, nb, min_figures=2, what="PlayView at the start")
+    check_figures(page, nb, min_figures=1, what="PlayView at the start")
 
     # 1. the initial tickets: tick the first two offered, keep
     offered = kernel_json(page, nb, "[__import__('ttr_nb.widgets._common', fromlist=['x']).ticket_words(view.map, t) "
@@ -86,7 +87,7 @@ def test_playview_turns_by_clicks(lab_server, page, console):
     bot_words = kernel_json(page, nb, "[p.words for p in view.game.history if p.seat != 0][-2:]")
     for words in bot_words:
         wait_text(view, words, "the bots' moves in the log")
-    check_figures(page, nb, min_figures=2, what="after the bots' turns")
+    check_figures(page, nb, min_figures=1, what="after the bots' turns")
 
     # 5. a claim where Blue chooses how to pay
     choices = kernel_json(page, nb, "__ttr_payment_choices(view, 0)", PAYMENT_CHOICES)
@@ -102,13 +103,13 @@ def test_playview_turns_by_clicks(lab_server, page, console):
     paid = kernel_eval(page, nb, "__import__('ttr_nb.actions', fromlist=['x']).payment_words("
                                  "next(p for p in reversed(view.game.history) if p.seat == 0).action.payment)")
     assert paid == route["payments"][1], (paid, route)
-    check_figures(page, nb, min_figures=2, what="after Blue's claim")
+    check_figures(page, nb, min_figures=1, what="after Blue's claim")
 
     # 6. undo: back to before the claim
     _button(view, r"undo").click()
     wait_kernel(page, nb, f"{_owner('view.game.state', route['route'])} is None", "undo reached the game")
     assert kernel_eval(page, nb, "view.turn_seat()") == 0
-    check_figures(page, nb, min_figures=2, what="after undo")
+    check_figures(page, nb, min_figures=1, what="after undo")
     console.assert_clean("while playing in the PlayView")
 
 
@@ -157,7 +158,9 @@ def test_historyview_slider_and_branch(lab_server, page, console):
     # branch a what-if game here; its view appears and draws; a move in it leaves the main line alone
     _button(view, r"branch here").click()
     wait_kernel(page, nb, "len(hist.branches) == 1", "the branch was made")
-    assert kernel_eval(page, nb, "hist.branches[0][0].ply") == ply
+    # the branch starts from the shown position (its view's bots may have played on from there)
+    assert kernel_eval(page, nb, f"[p.text for p in hist.branches[0][0].history[:{ply}]] == "
+                                 f"[p.text for p in hist.game.line[:{ply}]] and hist.branches[0][0].ply >= {ply}")
     check_figures(page, nb, min_figures=2, what="after 'branch here'")
     main_line = kernel_eval(page, nb, "len(hist.game.line)")
     branch_view = kernel_eval(page, nb, "type(hist.branches[0][1]).__name__")
@@ -220,6 +223,16 @@ SECRET_GAMES = {
                  "spy",
                  ["spy.keep_tickets(0, spy.offered(0)[:2])", "spy.keep_tickets(1, spy.offered(1)[:2])",
                   "spy.draw_deck()", "spy.draw_deck()"], 1),
+    # a TableView showing one seat's view of a game the bots played for a while
+    "table for a seat": ("from ttr_nb import Game\n"
+                         "from ttr_nb.bots import GreedyBot\n"
+                         "from ttr_nb.widgets import TableView\n"
+                         "g = Game('usa', players=3, seed=8)\n"
+                         "g.play_bots({s: GreedyBot(seed=s) for s in range(3)}, max_plies=30)\n"
+                         "spy = TableView(g, seat=0)\n"
+                         "spy.widget.add_class('t-secrets')\n"
+                         "spy",
+                         [], 0),
 }
 
 
@@ -237,13 +250,15 @@ def test_a_player_view_shows_no_secret_of_another_seat(lab_server, page, console
     expect(view).to_have_count(1, timeout=WAIT_S * 1000)
     for move in moves:
         kernel_eval(page, nb, "None", move)
-    expected_turn = kernel_eval(page, nb, "spy.viewing_seat()")
-    assert expected_turn == seat, (kind, expected_turn)
+    playview = kernel_eval(page, nb, "hasattr(spy, 'viewing_seat')")
+    shown = kernel_eval(page, nb, "spy.viewing_seat() if hasattr(spy, 'viewing_seat') else spy.seat")
+    assert shown == seat, (kind, shown)
     status = _turn_status(page, nb, "spy")
     wait_text(view, status, "the view caught up with the moves")
     n = plies(page, nb, "spy")
-    last = kernel_eval(page, nb, "spy.game.history[-1].words")
-    wait_text(view, last, "the last move shown")
+    if playview:
+        last = kernel_eval(page, nb, "spy.game.history[-1].words")
+        wait_text(view, last, "the last move shown")
 
     secrets = secrets_of_others(page, nb, "spy", seat)
     text = view.inner_text()
