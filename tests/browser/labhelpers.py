@@ -667,6 +667,7 @@ _JS_PAGE_FIGURES = (
     const cell = cells[ci];
     if (cell.model.type !== 'code') continue;
     const outputs = cell.model.outputs.toJSON();
+    let k = -1;                       // the k-th plotly output of this cell
     for (let oi = 0; oi < outputs.length; oi++) {
       const o = outputs[oi];
       const fig = o.data && o.data['application/vnd.plotly.v1+json'];
@@ -676,8 +677,12 @@ _JS_PAGE_FIGURES = (
         if (panel.content.scrollToItem) await panel.content.scrollToItem(ci, 'center').catch(() => null);
         await show(cell.node);
       }
+      k += 1;
       const node = cell.outputArea.widgets[oi] ? cell.outputArea.widgets[oi].node : null;
-      let gd = node ? node.querySelector('.js-plotly-plot') : null;
+      // by output index; else (the output area's children need not follow the model's indexes after a
+      // reload) the k-th plotly figure in the cell's output area
+      let gd = (node ? node.querySelector('.js-plotly-plot') : null)
+        || (cell.outputArea.node.querySelectorAll('.js-plotly-plot')[k] ?? null);
       if (gd) { await show(gd); seen.add(gd); }
       statics.push({cell: ci, output: oi, expected: summary(fig.data), title: fig.layout && fig.layout.title
         ? (fig.layout.title.text ?? fig.layout.title) : null, drawn: gd ? plotInfo(gd) : null});
@@ -738,6 +743,26 @@ def _compare(page, notebook_name: str, scroll: bool) -> FigureReport:
     pf = page_figures(page, notebook_name, kfigs.keys(), scroll=scroll)
     problems, hidden, boards = [], [], []
     checked = 0
+
+    def judge(where: str, expected: list[dict], drawn: dict | None) -> None:
+        nonlocal checked
+        if drawn is None:
+            problems.append(f"{where}: not in the page")
+        elif not drawn["visible"]:
+            hidden.append(where)
+        else:
+            diff = trace_differences(expected, drawn["traces"])
+            if drawn["placeholder"]:
+                diff.insert(0, "shows the placeholder title 'Click to enter Plot title'")
+            if not drawn["svg"]:
+                diff.insert(0, "no svg drawn")
+            if diff:
+                problems.append(f"{where}: " + "; ".join(diff[:6]))
+            else:
+                checked += 1
+                if _is_board(drawn["traces"]):
+                    boards.append(drawn["traces"])
+
     if kfigs and not pf["manager"]:
         problems.append("no widget manager found in the page, though the kernel has figure widgets")
     for mid, kf in kfigs.items():
@@ -747,38 +772,9 @@ def _compare(page, notebook_name: str, scroll: bool) -> FigureReport:
                 if view.get("visible"):
                     problems.append(f"{where}: its view shows no plotly figure (text: {view.get('text')!r})")
                 continue
-            if not view["visible"]:
-                hidden.append(where)
-                continue
-            diff = trace_differences(kf["traces"], view["traces"])
-            if view["placeholder"]:
-                diff.insert(0, "shows the placeholder title 'Click to enter Plot title'")
-            if not view["svg"]:
-                diff.insert(0, "no svg drawn")
-            if diff:
-                problems.append(f"{where}: " + "; ".join(diff[:6]))
-            else:
-                checked += 1
-                if _is_board(view["traces"]):
-                    boards.append(view["traces"])
+            judge(where, kf["traces"], view)
     for st in pf["statics"]:
-        where = f"static figure in cell {st['cell']} ({st['title'] or 'untitled'})"
-        d = st["drawn"]
-        if d is None:
-            problems.append(f"{where}: not in the page")
-            continue
-        if not d["visible"]:
-            hidden.append(where)
-            continue
-        diff = trace_differences(st["expected"], d["traces"])
-        if not d["svg"]:
-            diff.insert(0, "no svg drawn")
-        if diff:
-            problems.append(f"{where}: " + "; ".join(diff[:6]))
-        else:
-            checked += 1
-            if _is_board(d["traces"]):
-                boards.append(d["traces"])
+        judge(f"static figure in cell {st['cell']} ({st['title'] or 'untitled'})", st["expected"], st["drawn"])
     for u in pf["unknown"]:
         problems.append(f"a plotly figure the kernel does not know: {len(u['traces'])} traces, title {u['title']!r}")
     return FigureReport(checked=checked, hidden=hidden, problems=problems, boards=boards, total=pf["total"])
@@ -865,6 +861,11 @@ def save_screenshot(page, name: str, locator=None) -> Path:
     return path
 
 
+def settle(page) -> None:
+    """Wait two animation frames: what was just scrolled or changed is painted (a condition, not a sleep)."""
+    page.evaluate("() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)))")
+
+
 SCREEN_SIZES = [(1440, 900), (1024, 768)]
 
 
@@ -886,7 +887,7 @@ def screenshots_of_notebook(page, notebook_name: str, stem: str, max_views: int 
             step = max(1, -(-n // max_views))
             for k, i in enumerate(range(0, n, step)):
                 page.evaluate("(i) => window.__ttrShots[i].scrollIntoView({block: 'start'})", i)
-                page.evaluate("() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)))")
+                settle(page)
                 shots.append(save_screenshot(page, f"{stem}-{w}x{h}-{k + 1:02d}"))
     finally:
         if before:

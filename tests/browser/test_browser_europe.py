@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import pytest
 
-from labhelpers import find_view, keep_tickets, open_and_run_all, save_screenshot
+from labhelpers import find_view, keep_tickets, open_and_run_all, save_screenshot, settle
 
 NOTEBOOK = "02_europe.ipynb"
 PLAYERS, SEED = 3, 21          # as in the notebook: play("europe", players=3, seed=21)
@@ -82,6 +82,6 @@ def test_02_europe_runs_and_the_playview_plays(lab_server, page):
     assert after["svg"] and after["traces"] == board["traces"], (board, after)   # updated in place, not rebuilt
 
     view.evaluate("el => el.scrollIntoView({block: 'start'})")     # status line, board and buttons in the shot
-    page.wait_for_timeout(300)
+    settle(page)
     shot = save_screenshot(page, "browser_europe_playview")
     assert shot.stat().st_size > 10_000

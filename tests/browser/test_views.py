@@ -16,9 +16,9 @@ import re
 
 import pytest
 
-from labhelpers import WAIT_S, check_figures, click_route_marker, kernel_eval, kernel_json, open_and_run_all
-from viewhelpers import (EDITOR_CELLS, HISTORY_CELLS, PAYMENT_CHOICES, PLAY_CELLS, pair_patterns, plies,
-                         secrets_of_others, wait_kernel, wait_text, write_notebook)
+from labhelpers import WAIT_S, check_figures, click_route_marker, kernel_eval, kernel_json
+from viewhelpers import (EDITOR_CELLS, HISTORY_CELLS, PAYMENT_CHOICES, PLAY_CELLS, open_scratch_view, pair_patterns,
+                         plies, secrets_of_others, wait_kernel, wait_text)
 
 
 def _turn_status(page, nb, var="view"):
@@ -40,10 +40,7 @@ def test_playview_turns_by_clicks(lab_server, page, console):
     from playwright.sync_api import expect
 
     nb = "t_play.ipynb"
-    write_notebook(lab_server.root_dir / nb, PLAY_CELLS)
-    open_and_run_all(page, lab_server.url, nb)
-    view = page.locator(".t-play")
-    expect(view).to_have_count(1, timeout=WAIT_S * 1000)
+    view = open_scratch_view(page, lab_server, nb, PLAY_CELLS, ".t-play")
     check_figures(page, nb, min_figures=1, what="PlayView at the start")
 
     # 1. the initial tickets: tick the first two offered, keep
@@ -134,13 +131,9 @@ def drag_slider(page, view, target: int, lo: int, hi: int, steps: int = 20) -> N
 @pytest.mark.browser
 @pytest.mark.slow
 def test_historyview_slider_and_branch(lab_server, page, console):
-    from playwright.sync_api import expect
 
     nb = "t_history.ipynb"
-    write_notebook(lab_server.root_dir / nb, HISTORY_CELLS)
-    open_and_run_all(page, lab_server.url, nb)
-    view = page.locator(".t-history")
-    expect(view).to_have_count(1, timeout=WAIT_S * 1000)
+    view = open_scratch_view(page, lab_server, nb, HISTORY_CELLS, ".t-history")
     check_figures(page, nb, min_figures=1, what="HistoryView at ply 10")
 
     top = kernel_eval(page, nb, "len(hist.game.line)")
@@ -181,10 +174,7 @@ def test_editorview_edits(lab_server, page, console):
     from playwright.sync_api import expect
 
     nb = "t_editor.ipynb"
-    write_notebook(lab_server.root_dir / nb, EDITOR_CELLS)
-    open_and_run_all(page, lab_server.url, nb)
-    view = page.locator(".t-editor")
-    expect(view).to_have_count(1, timeout=WAIT_S * 1000)
+    view = open_scratch_view(page, lab_server, nb, EDITOR_CELLS, ".t-editor")
     check_figures(page, nb, min_figures=1, what="EditorView at the start")
 
     # a free route (from the kernel), clicked: Blue owns it, and the board shows it
@@ -240,14 +230,10 @@ SECRET_GAMES = {
 @pytest.mark.slow
 @pytest.mark.parametrize("kind", list(SECRET_GAMES))
 def test_a_player_view_shows_no_secret_of_another_seat(lab_server, page, console, kind):
-    from playwright.sync_api import expect
 
     cell, moves, seat = SECRET_GAMES[kind]
     nb = f"t_secrets_{kind.replace(' ', '_')}.ipynb"
-    write_notebook(lab_server.root_dir / nb, [cell])
-    open_and_run_all(page, lab_server.url, nb)
-    view = page.locator(".t-secrets")
-    expect(view).to_have_count(1, timeout=WAIT_S * 1000)
+    view = open_scratch_view(page, lab_server, nb, [cell], ".t-secrets")
     for move in moves:
         kernel_eval(page, nb, "None", move)
     playview = kernel_eval(page, nb, "hasattr(spy, 'viewing_seat')")

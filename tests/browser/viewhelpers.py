@@ -10,7 +10,7 @@ import json
 import re
 from pathlib import Path
 
-from labhelpers import WAIT_S, kernel_eval, kernel_json, wait_until
+from labhelpers import WAIT_S, kernel_eval, kernel_json, open_and_run_all, wait_until
 
 PLAY_SEED = 5      # USA, 3 players: a locomotive is face up at the start (checked against the kernel in the test)
 
@@ -24,6 +24,18 @@ def write_notebook(path: Path, cells: list[str]) -> Path:
     }
     path.write_text(json.dumps(nb, indent=1))
     return path
+
+
+def open_scratch_view(page, server, nb: str, cells: list[str], selector: str):
+    """Write the scratch notebook ``nb``, open it, run it, and return the locator of its one view ``selector``
+    (waits until the view is in the page)."""
+    from playwright.sync_api import expect
+
+    write_notebook(server.root_dir / nb, cells)
+    open_and_run_all(page, server.url, nb)
+    view = page.locator(selector)
+    expect(view).to_have_count(1, timeout=WAIT_S * 1000)
+    return view
 
 
 PLAY_CELLS = [
