@@ -642,6 +642,16 @@ _JS_PAGE_FIGURES = (
   // in a cell JupyterLab renders only near the viewport, draws once it is seen — as a reader scrolling would)
   const frames = () => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)));
   const show = async (el) => { if (scroll && el) { el.scrollIntoView({block: 'center'}); await frames(); } };
+  // JupyterLab renders only the cells near the viewport: visit each cell that shows a widget, so its views exist
+  if (scroll && panel.content.scrollToItem) {
+    const cellsNow = panel.content.widgets;
+    for (let ci = 0; ci < cellsNow.length; ci++) {
+      const outs = cellsNow[ci].model.type === 'code' ? cellsNow[ci].model.outputs.toJSON() : [];
+      if (!outs.some((o) => o.data && o.data['application/vnd.jupyter.widget-view+json'])) continue;
+      await panel.content.scrollToItem(ci, 'center').catch(() => null);
+      await frames();
+    }
+  }
   const widgetFigures = {};
   const seen = new Set();
   if (manager) {
@@ -684,8 +694,12 @@ _JS_PAGE_FIGURES = (
       let gd = (node ? node.querySelector('.js-plotly-plot') : null)
         || (cell.outputArea.node.querySelectorAll('.js-plotly-plot')[k] ?? null);
       if (gd) { await show(gd); seen.add(gd); }
+      // after a reload, plotly's JupyterLab renderer shows the PNG it saved with the output instead of a plot
+      const img = gd ? null : (node || cell.outputArea.node).querySelector('.jp-RenderedPlotly img.plot-img');
+      const drawn = gd ? plotInfo(gd) : img ? {image: true, visible: img.checkVisibility(),
+                                                 ok: img.complete && img.naturalWidth > 0} : null;
       statics.push({cell: ci, output: oi, expected: summary(fig.data), title: fig.layout && fig.layout.title
-        ? (fig.layout.title.text ?? fig.layout.title) : null, drawn: gd ? plotInfo(gd) : null});
+        ? (fig.layout.title.text ?? fig.layout.title) : null, drawn});
     }
   }
   const all = Array.from(panel.node.querySelectorAll('.js-plotly-plot'));
@@ -736,12 +750,13 @@ class FigureReport:
     problems: list[str]
     boards: list[list[dict]]          # trace summaries of every board figure (for the map checks)
     total: int                        # .js-plotly-plot elements in the notebook
+    images: list[str] = field(default_factory=list)   # static figures shown as plotly's saved PNG (after a reload)
 
 
 def _compare(page, notebook_name: str, scroll: bool) -> FigureReport:
     kfigs = kernel_figures(page, notebook_name)
     pf = page_figures(page, notebook_name, kfigs.keys(), scroll=scroll)
-    problems, hidden, boards = [], [], []
+    problems, hidden, boards, images = [], [], [], []
     checked = 0
 
     def judge(where: str, expected: list[dict], drawn: dict | None) -> None:
@@ -750,6 +765,12 @@ def _compare(page, notebook_name: str, scroll: bool) -> FigureReport:
             problems.append(f"{where}: not in the page")
         elif not drawn["visible"]:
             hidden.append(where)
+        elif drawn.get("image"):          # plotly's saved PNG of the figure (no traces to compare)
+            if drawn["ok"]:
+                checked += 1
+                images.append(where)
+            else:
+                problems.append(f"{where}: its saved picture did not load")
         else:
             diff = trace_differences(expected, drawn["traces"])
             if drawn["placeholder"]:
@@ -777,7 +798,8 @@ def _compare(page, notebook_name: str, scroll: bool) -> FigureReport:
         judge(f"static figure in cell {st['cell']} ({st['title'] or 'untitled'})", st["expected"], st["drawn"])
     for u in pf["unknown"]:
         problems.append(f"a plotly figure the kernel does not know: {len(u['traces'])} traces, title {u['title']!r}")
-    return FigureReport(checked=checked, hidden=hidden, problems=problems, boards=boards, total=pf["total"])
+    return FigureReport(checked=checked, hidden=hidden, problems=problems, boards=boards, total=pf["total"],
+                        images=images)
 
 
 def _is_board(traces: list[dict]) -> bool:
