@@ -49,6 +49,12 @@ def tidy(nb) -> None:
             else:
                 merged.append(out)
         cell.outputs = [o for o in merged if not (o.output_type == "stream" and not o.text)]
+        for out in cell.outputs:
+            # a saved widget view points at a model that no kernel has when the notebook is opened again
+            # (JupyterLab then logs "widget model not found"); the view's text fallback stays
+            data = out.get("data") if out.output_type in ("display_data", "execute_result") else None
+            if data is not None:
+                data.pop("application/vnd.jupyter.widget-view+json", None)
 
 
 def run(path: Path) -> float:

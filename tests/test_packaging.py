@@ -148,5 +148,6 @@ def test_readme_names_the_ci_commands():
     commands = [line for line in lines if line.startswith("bash .ci/")]
     assert commands[0] == "bash .ci/test.sh"
     readme = (REPO / "README.md").read_text()
+    assert "bash .ci/run" in readme                      # the test command of the README is what CI runs
     for command in commands:
         assert command in readme, command
