@@ -191,6 +191,14 @@ class GreedyBot:
         self.name = "greedy"
 
     def choose(self, state: GameState, seat: int) -> tuple[Action, str]:
+        action, why = self._choose(state, seat)
+        v = get_variant(state.variant)
+        for f in v.features:           # a variant may extend the choice (South Korea: express cards, province trains)
+            if hasattr(f, "bot_improve"):
+                action, why = f.bot_improve(v, state, seat, action, why)
+        return action, why
+
+    def _choose(self, state: GameState, seat: int) -> tuple[Action, str]:
         v = get_variant(state.variant)
         pending = state.pending_for(seat) if state.pending else None
         if pending is not None and pending.kind == "choose_tickets":

@@ -88,6 +88,10 @@ class Feature:
         """Card kinds the feature holds outside the usual piles (for conservation checks)."""
         return []
 
+    def held_tickets(self, state: "GameState") -> list[tuple[str, str]]:
+        """(ticket id, where in words) for tickets the feature holds outside decks, hands and offers (a draft)."""
+        return []
+
     def score(self, variant: "Variant", state: "GameState", sheet: dict) -> None:
         """Adjust a score sheet in place (extra lines, ticket completion via borrowed routes ...)."""
 
@@ -200,7 +204,7 @@ def available_variants() -> list[str]:
     return sorted(_REGISTRY)
 
 
-_BUILTIN = ("usa", "europe")   # modules under ttr_nb.games that register the shipped variants
+_BUILTIN = ("usa", "europe", "south_korea")   # modules under ttr_nb.games that register the shipped variants
 _loaded = False
 
 
