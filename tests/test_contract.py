@@ -126,6 +126,7 @@ def check_conservation(v, s: GameState) -> None:
     ids = [t for _, deck in s.ticket_decks for t in deck] + list(s.tickets_out)
     ids += [t for p in s.players for t in p.tickets]
     ids += [t for q in s.pending if q.kind == "choose_tickets" for t in q.get("offered")]
+    ids += [t for f in v.features for t, _ in f.held_tickets(s)]      # e.g. South Korea's draft hands
     assert sorted(ids) == sorted(t.id for t in v.map.tickets), f"tickets not conserved at ply {s.ply}"
 
 

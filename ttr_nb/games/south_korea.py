@@ -320,8 +320,18 @@ def _parse_tickets(words: list[str], text: str) -> Action:
 
 def _parse_claim(words: list[str], text: str) -> Action:
     low = [w.lower() for w in words]
-    if len(words) == 2 and not any(ch in words[0] for ch in "–-/"):
-        return _base_claim(words, text)                # a plain claim: the base game's action
+    if len(words) == 2:                                # a plain claim: the base game's action
+        try:
+            base = _base_claim(words, text)
+        except BadAction:
+            base = None
+        if base is None or any(ch in words[0] for ch in "–-/"):
+            try:                                       # a South Korea route named by its cities
+                return replace(base or _base_claim(["R0", words[1]], text), route=parse_route_word(words[0], repr(text)))
+            except BadAction:
+                if base is None:
+                    raise
+        return base
     where = repr(text)
     if len(words) < 2:
         raise BadAction(f"{where}: write 'claim ROUTE PAYMENT [+N] [province LINE]', e.g. "
