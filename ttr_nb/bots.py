@@ -71,7 +71,8 @@ class RandomBot:
                 if state.ticket_deck(v.settings.ticket_deck):
                     return DrawTickets(seat=seat), "draws tickets at random"
             else:
-                extra = [a for f in v.features for a in f.turn_actions(v, state, seat)]
+                extra = [a for f in v.features for a in (f.bot_random(v, state, seat, r) if hasattr(f, "bot_random")
+                                                         else f.turn_actions(v, state, seat))]
                 if extra:
                     return extra[r.index(len(extra))], "picks a variant action at random"
         acts = legal_actions(state, seat)

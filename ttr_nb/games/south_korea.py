@@ -711,13 +711,36 @@ class ExpressCards(Feature):
 
 def claim_payments(v: Variant, route, hand: Sequence[int], most: int) -> list[Payment]:
     """Every payment of one colour (+ locomotives) for ``route`` from ``hand`` with length..``most`` cards
-    (SK-PROV-3: extra matching cards), smallest first."""
-    from ..engine import route_payments
+    (SK-PROV-3: extra matching cards): by size, then as ``engine.route_payments`` orders them (by colour, fewest
+    locomotives first, all-locomotive last)."""
+    locos = hand[LOCO]
+    colours = range(LOCO) if route.colour == GRAY else (COLOURS.index(route.colour),)
     out: list[Payment] = []
     for size in range(route.length, most + 1):
-        if size > sum(hand):
+        low = max(1, size - locos)
+        found = False
+        for c in colours:
+            for n in range(min(hand[c], size), low - 1, -1):
+                out.append(((c, n), (LOCO, size - n)) if n < size else ((c, n),))
+                found = True
+        if locos >= size:
+            out.append(((LOCO, size),))
+            found = True
+        if not found:
             break
-        out += route_payments(v, replace(route, length=size), hand)
+    return out
+
+
+def _placeable(v: Variant, state: GameState) -> dict[str, tuple[int, int]]:
+    """line -> (lowest value that finds a free space, highest space): a train worth ``value`` can go on the line
+    exactly when lowest <= value <= highest (SK-PROV-3/4)."""
+    taken: dict[str, set[int]] = {}
+    for line, space, _ in province_trains(state):
+        taken.setdefault(line, set()).add(space)
+    out = {}
+    for line, spaces in province_lines(v).items():
+        free = [x for x in spaces if x not in taken.get(line, ())]
+        out[line] = (free[0] if free else spaces[-1] + 1, spaces[-1])
     return out
 
 
@@ -730,22 +753,42 @@ class ProvinceBoard(Feature):
         return isinstance(action, ProvinceClaim)
 
     def turn_actions(self, v, state, seat) -> list:
+        return self._claims(v, state, seat)
+
+    def bot_random(self, v, state, seat, r) -> list:
+        """The random bot's pick among province claims without listing them all: a route at random, then one of
+        its claims with a placement at random (so each route is equally likely, as for plain claims)."""
+        from ..engine import claimable_routes
+        trains = state.players[seat].trains
+        routes = [x for x in claimable_routes(v, state, seat, affordable_only=True) if trains >= x.length + 1]
+        while routes:
+            route = routes.pop(r.index(len(routes)))
+            options = self._claims(v, state, seat, (route,))
+            if options:
+                return [options[r.index(len(options))]]
+        return []
+
+    def _claims(self, v, state, seat, routes=None) -> list:
         from ..engine import claimable_routes
         p = state.players[seat]
-        lines = province_lines(v)
-        top = max(s[-1] for s in lines.values())
+        room = _placeable(v, state)
+        top = max(hi for _, hi in room.values())
         boosts = (0,) + express_left(state, seat)
         out = []
-        for route in claimable_routes(v, state, seat, affordable_only=True):
+        for route in routes if routes is not None else claimable_routes(v, state, seat, affordable_only=True):
             if p.trains < route.length + 1:
                 continue
-            targets = tuple(lines) if route.colour == GRAY else (route.colour,)
+            targets = [(line, lo, hi) for line, (lo, hi) in room.items()
+                       if (route.colour == GRAY or line == route.colour) and lo <= hi]
+            if not targets:
+                continue
             for pay in claim_payments(v, route, p.hand, top):
-                size = sum(n for _, n in pay)
+                size = pay[0][1] + (pay[1][1] if len(pay) > 1 else 0)
                 for e in boosts:
-                    for line in targets:
-                        if size + e <= lines[line][-1] and province_space(v, state, line, size + e)[0] is not None:
-                            out.append(ProvinceClaim(route=route.id, payment=pay, express=e, line=line, seat=seat))
+                    value = size + e
+                    for line, lo, hi in targets:
+                        if lo <= value <= hi:
+                            out.append(ProvinceClaim(route.id, pay, e, line, seat))
         return out
 
     def check(self, v, state, action, seat) -> None:
