@@ -323,14 +323,14 @@ def _parse_claim(words: list[str], text: str) -> Action:
     if len(words) == 2:                                # a plain claim: the base game's action
         try:
             base = _base_claim(words, text)
-        except BadAction:
-            base = None
+        except BadAction as e:
+            base, error = None, e
         if base is None or any(ch in words[0] for ch in "–-/"):
             try:                                       # a South Korea route named by its cities
                 return replace(base or _base_claim(["R0", words[1]], text), route=parse_route_word(words[0], repr(text)))
             except BadAction:
                 if base is None:
-                    raise
+                    raise error from None
         return base
     where = repr(text)
     if len(words) < 2:
@@ -347,8 +347,8 @@ def _parse_claim(words: list[str], text: str) -> Action:
             raise BadAction(f"{where}: {line!r} is not a province line (lines: {', '.join(COLOURS)})")
         rest = []
     if rest:
-        raise BadAction(f"{where}: cannot read {' '.join(rest)!r}; after the payment write an express card (+1, +2, "
-                        "+3) and/or 'province COLOUR'")
+        raise BadAction(f"{where}: cannot read {' '.join(rest)!r}; write 'claim ROUTE PAYMENT', and after the payment "
+                        "an express card (+1, +2, +3) and/or 'province COLOUR'")
     route = parse_route_word(words[0], where)
     payment = parse_payment(words[1], where)
     if not express and not line:
@@ -573,7 +573,7 @@ class TicketDraft(Feature):
             for t in pending.get("packet"):
                 plan = plan_for(v, state, seat, have + [t])
                 fits = not plan.impossible and plan.cost <= trains - 5
-                key = (fits, v.map.ticket(t).points - 0.5 * plan.cost, t)
+                key = (fits, v.map.ticket(t).points - 1.2 * plan.cost, t)
                 if best is None or key > best[0]:
                     best = (key, t)
             tk = v.map.ticket(best[1])
@@ -583,7 +583,7 @@ class TicketDraft(Feature):
         for combo in combinations(pending.get("offered"), DRAFT_KEEP):
             plan = plan_for(v, state, seat, list(combo))
             points = sum(v.map.ticket(t).points for t in combo)
-            value = points - 0.6 * plan.cost - 3 * max(0, plan.cost - (trains - 8)) - 100 * len(plan.impossible)
+            value = points - 1.0 * plan.cost - 4 * max(0, plan.cost - (trains - 12)) - 100 * len(plan.impossible)
             key = (value, combo)
             if best is None or key > best[0]:
                 best = (key, combo)
@@ -921,9 +921,12 @@ class ProvinceBoard(Feature):
         from ..actions import Claim
         if type(action) is not Claim or state.pending:
             return action, why
+        from ..bots import _completed, plan_for
         route = v.map.route(action.route)
         p = state.players[seat]
-        if p.trains - route.length < 12:
+        plan = plan_for(v, state, seat, [t for t in p.tickets if not _completed(v, state, seat, t)])
+        still = plan.cost - (route.length if route.id in plan.routes else 0)
+        if p.trains - route.length - 1 < still + 4:        # keep the trains the tickets still need, and a margin
             return action, why
         size = sum(n for _, n in action.payment)
         lines = province_lines(v)
