@@ -623,3 +623,66 @@ def test_greedy_bot_drafts_uses_express_and_places_province_trains():
     assert any("fits best" in r for r in reasons) and any("keeps" in r for r in reasons)
     assert any("province line" in r for r in reasons) and any("express" in r for r in reasons)
     assert province_trains(s)
+
+
+# ---------------------------------------------------------------------------------------------
+# the draft's secrets, and random play (hypothesis)
+
+def _swap_draft_card(s: GameState, seat: int, where: str) -> GameState:
+    """Swap one of ``seat``'s draft cards (its hand in front of it, its picks, or the cards it is passing) with the
+    top card of the route-card deck: a change only ``seat`` (and the teacher) may notice."""
+    deck = list(s.ticket_deck("regular"))
+    top = deck[0]
+    if where == "packet":
+        p = s.pending_for(seat)
+        old = p.get("packet")[0]
+        data = pairs_set(p.data, "packet", (top,) + p.get("packet")[1:])
+        pending = tuple(replace_fields(q, data=data) if q is p else q for q in s.pending)
+        players = s.players
+    else:
+        pending = s.pending
+        held = s.players[seat].get(where)
+        old = held[0]
+        pl = replace_fields(s.players[seat], ext=pairs_set(s.players[seat].ext, where, (top,) + tuple(held[1:])))
+        players = s.players[:seat] + (pl,) + s.players[seat + 1:]
+    deck[0] = old
+    return ok(replace_fields(s, pending=pending, players=players, ticket_decks=(("regular", tuple(deck)),)))
+
+
+def test_observe_during_the_draft_shows_each_seat_only_its_own_cards():
+    s = new_game("south_korea", 4, 12)
+    s = apply(s, DraftPick(ticket=s.pending_for(1).get("packet")[2], seat=1))       # red has picked and is passing
+    s = apply(s, DraftPick(ticket=s.pending_for(3).get("packet")[0], seat=3))
+    cases = [(0, "packet"), (2, "packet"), (1, "drafted"), (1, "passing"), (3, "drafted")]
+    for seat, where in cases:
+        twin = _swap_draft_card(s, seat, where)
+        for viewer in range(4):
+            same = observe(s, viewer) == observe(twin, viewer)
+            assert same == (viewer != seat), (seat, where, viewer)
+        assert observe(s, None) != observe(twin, None)
+
+
+try:
+    from hypothesis import HealthCheck, given, settings
+    from hypothesis import strategies as st
+except ImportError:                                   # pragma: no cover
+    given = None
+
+
+if given is not None:
+    @settings(max_examples=6, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+    @given(st.integers(2, 5), st.integers(0, 10**6), st.lists(st.integers(0, 10**6), min_size=60, max_size=60))
+    def test_random_legal_play_keeps_every_invariant(n, seed, picks):
+        s = new_game("south_korea", n, seed)
+        for i, pick in enumerate(picks * 2):
+            if s.phase == "over":
+                break
+            acts = legal_actions(s)
+            a = acts[pick % len(acts)]
+            assert parse_action(str(a)) == a
+            s = apply(s, a)
+            assert validate(s) == []
+            if i % 15 == 0:
+                assert GameState.from_dict(json.loads(json.dumps(s.to_dict()))) == s
+                for seat in range(n):
+                    json.dumps(observe(s, seat))
