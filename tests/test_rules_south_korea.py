@@ -23,6 +23,7 @@ from ttr_nb.games.south_korea import (PROVINCE_BONUS, DraftKeep, DraftPick, Expr
                                       ProvinceClaim, build_map_document, express_left, province_ranking,
                                       province_space, province_trains, read_province_board)
 from ttr_nb.maps import map_to_json
+from ttr_nb.positions import position
 from ttr_nb.scoring import score
 from ttr_nb.state import FREE, GameState, pairs_set, replace_fields
 from ttr_nb.variants import get_variant
@@ -60,26 +61,13 @@ def drafted(players: int = 4, seed: int = 1) -> GameState:
     return ok(s)
 
 
-def set_hand(s: GameState, seat: int, **cards: int) -> GameState:
-    """Give ``seat`` exactly these cards, moved from the bottom of the deck (its old hand goes under the deck)."""
-    deck = list(s.deck)
-    for kind, n in enumerate(s.players[seat].hand):
-        deck += [kind] * n
-    hand = [0] * SK.card_kinds
-    for name, n in cards.items():
-        for _ in range(n):
-            i = len(deck) - 1 - deck[::-1].index(k(name))
-            del deck[i]
-            hand[k(name)] += 1
-    players = list(s.players)
-    players[seat] = replace_fields(players[seat], hand=tuple(hand))
-    return ok(replace_fields(s, deck=tuple(deck), players=tuple(players)))
-
-
-def stack(s: GameState, *names: str) -> GameState:
-    deck = list(s.deck)
-    top = [deck.pop(deck.index(k(n))) for n in names]
-    return ok(replace_fields(s, deck=tuple(top + deck)))
+def table(n: int = 2, seed: int = 1, *, hands=None, deck_top=(), claims=None, trains=None) -> GameState:
+    """A position in play after a real draft (the drafted tickets kept), built by ``ttr_nb.positions.position``:
+    ``hands`` seat -> {card: count}, ``deck_top`` the next cards, ``claims`` route id -> seat, ``trains`` seat ->
+    trains left."""
+    d = drafted(n, seed)
+    return ok(position("south_korea", n, seed, hands=hands, deck_top=deck_top, claims=claims, trains=trains,
+                       tickets={i: p.tickets for i, p in enumerate(d.players)}))
 
 
 def place(s: GameState, *trains: tuple[str, int, int]) -> GameState:
@@ -89,33 +77,6 @@ def place(s: GameState, *trains: tuple[str, int, int]) -> GameState:
         players[seat] = replace_fields(players[seat], trains=players[seat].trains - 1)
     ext = pairs_set(s.ext, "province", province_trains(s) + tuple(trains))
     return ok(replace_fields(s, ext=ext, players=tuple(players)))
-
-
-def own(s: GameState, seat: int, *route_ids: str) -> GameState:
-    claims = list(s.claims)
-    p = s.players[seat]
-    trains, points = p.trains, p.route_points
-    for rid in route_ids:
-        r = M.route(rid)
-        claims[r.index] = seat
-        trains -= r.length
-        points += SK.route_points(r.length)
-    players = list(s.players)
-    players[seat] = replace_fields(p, trains=trains, route_points=points)
-    return ok(replace_fields(s, claims=tuple(claims), players=tuple(players)))
-
-
-def set_trains(s: GameState, seat: int, trains: int) -> GameState:
-    """``seat`` has only ``trains`` left: the rest stand on its own routes (taken from the map, cheapest first)."""
-    need = s.players[seat].trains - trains
-    for r in sorted(M.routes, key=lambda r: r.index):
-        if need <= 0:
-            break
-        if s.claims[r.index] == FREE and r.length <= need and not M.twins(r.id):
-            s = own(s, seat, r.id)
-            need -= r.length
-    assert need == 0
-    return ok(s)
 
 
 def namwon_jinju():
@@ -317,7 +278,7 @@ def test_SK_TURN_2_each_express_card_once_then_out_of_the_game():
 
 
 def test_SK_EXPRESS_1_boosted_draw_takes_blind_cards_first():
-    s = stack(drafted(2), "red", "green", "blue")
+    s = table(2, deck_top=("red", "green", "blue"))
     before = s.players[0].hand
     s2 = ok(apply(s, "draw deck +2"))
     hand = s2.players[0].hand
@@ -375,7 +336,7 @@ def test_SK_EXPRESS_2_no_boost_when_it_would_add_nothing():
 
 
 def test_SK_EXPRESS_3_express_on_a_claim_raises_the_space_and_needs_a_placement():
-    s = set_hand(drafted(4), 0, white=4)
+    s = table(4, hands={0: dict(white=4)})
     r = namwon_jinju()
     refused(s, ProvinceClaim(route=r.id, payment=((k("white"), 4),), express=2), "SK-EXPRESS-3", "province")
     s2 = ok(apply(s, "claim Namwon–Jinju white4 +2 province white"))
@@ -386,7 +347,7 @@ def test_SK_EXPRESS_3_express_on_a_claim_raises_the_space_and_needs_a_placement(
 # the province board
 
 def test_SK_PROV_6_the_rule_book_example_blue_lands_on_white_6():
-    s = set_hand(drafted(4), BLUE, white=4, locomotive=1)
+    s = table(4, hands={BLUE: dict(white=4, locomotive=1)})
     a = parse_action("claim Namwon–Jinju white4+loco1 +1 province white")
     assert a == ProvinceClaim(route=namwon_jinju().id, payment=((k("white"), 4), (LOCO, 1)), express=1, line="white")
     s2, events = step(s, a)
@@ -399,18 +360,18 @@ def test_SK_PROV_6_the_rule_book_example_blue_lands_on_white_6():
 
 
 def test_SK_PROV_1_placing_is_optional_and_costs_a_remaining_train():
-    s = set_hand(drafted(2), 0, white=4)
+    s = table(2, hands={0: dict(white=4)})
     plain = ok(apply(s, "claim Namwon–Jinju white4"))
     assert province_trains(plain) == () and plain.players[0].trains == 41
     placed = ok(apply(s, "claim Namwon–Jinju white4 province white"))
     assert province_trains(placed) == (("white", 4, 0),) and placed.players[0].trains == 40
-    low = set_trains(s, 0, 4)
+    low = table(2, hands={0: dict(white=4)}, trains={0: 4})
     refused(low, "claim Namwon–Jinju white4 province white", "SK-PROV-1", "one more")
     assert ok(apply(low, "claim Namwon–Jinju white4")).players[0].trains == 0
 
 
 def test_SK_PROV_2_the_line_of_the_route_colour_gray_any():
-    s = set_hand(drafted(2), 0, white=4, green=6)
+    s = table(2, hands={0: dict(white=4, green=6)})
     refused(s, "claim Namwon–Jinju white4 province red", "SK-PROV-2", "white line")
     gray = next(r for r in M.routes if r.colour == "gray" and r.length == 3 and not r.double_group)
     for line in ("red", "purple"):
@@ -421,7 +382,7 @@ def test_SK_PROV_2_the_line_of_the_route_colour_gray_any():
 
 
 def test_SK_PROV_3_space_equals_cards_played_extra_matching_cards_allowed():
-    s = set_hand(drafted(2), 0, white=7, locomotive=1)
+    s = table(2, hands={0: dict(white=7, locomotive=1)})
     s2 = ok(apply(s, "claim Namwon–Jinju white7+loco1 province white"))
     assert province_trains(s2) == (("white", 8, 0),) and s2.players[0].hand_size == 0
     assert s2.discard[k("white")] == 7 and s2.players[0].trains == 40       # trains: the route's 4 + 1
@@ -430,21 +391,21 @@ def test_SK_PROV_3_space_equals_cards_played_extra_matching_cards_allowed():
 
 
 def test_SK_PROV_3_a_space_beyond_the_line_is_refused():
-    s = set_hand(drafted(2), 0, white=7, locomotive=1)
+    s = table(2, hands={0: dict(white=7, locomotive=1)})
     e = refused(s, "claim Namwon–Jinju white7+loco1 +2 province white", "SK-PROV-3", "no space 10")
     assert "interpretation" in str(e)
     assert all(sum(n for _, n in a.payment) + a.express <= 9 for a in legal_actions(s) if isinstance(a, ProvinceClaim))
 
 
 def test_SK_PROV_4_a_taken_space_sends_the_train_to_the_first_free_lower_one():
-    s = place(set_hand(drafted(3), 0, white=4), ("white", 4, 1), ("white", 3, 2))
+    s = place(table(3, hands={0: dict(white=4)}), ("white", 4, 1), ("white", 3, 2))
     s2 = ok(apply(s, "claim Namwon–Jinju white4 province white"))
     assert ("white", 2, 0) in province_trains(s2)
     assert province_space(SK, s, "white", 4) == (2, "space 2 (space 4 is taken: the first free space below it)")
 
 
 def test_SK_PROV_4_no_free_lower_space_means_not_on_that_line():
-    s = place(set_hand(drafted(3), 0, white=4), ("white", 4, 1), ("white", 3, 2), ("white", 2, 1), ("white", 1, 2))
+    s = place(table(3, hands={0: dict(white=4)}), ("white", 4, 1), ("white", 3, 2), ("white", 2, 1), ("white", 1, 2))
     e = refused(s, "claim Namwon–Jinju white4 province white", "SK-PROV-4", "cannot go on that line")
     assert "interpretation" in str(e)
     assert ok(apply(s, "claim Namwon–Jinju white4")).claims[namwon_jinju().index] == 0     # the claim alone is fine
@@ -453,7 +414,7 @@ def test_SK_PROV_4_no_free_lower_space_means_not_on_that_line():
 
 
 def test_SK_PROV_5_province_trains_stay_and_count_against_the_45():
-    s = set_hand(drafted(2), 0, white=4)
+    s = table(2, hands={0: dict(white=4)})
     s2 = apply(s, "claim Namwon–Jinju white4 province white")
     assert SK.feature("province").trains_elsewhere(s2, 0) == 1
     bad = replace_fields(s2, players=(replace_fields(s2.players[0], trains=41),) + s2.players[1:])
@@ -465,7 +426,7 @@ def test_SK_PROV_5_province_trains_stay_and_count_against_the_45():
 
 
 def test_SK_END_1_the_end_counts_the_trains_left_in_the_supply():
-    s = set_hand(set_trains(drafted(2), 0, 7), 0, white=4)
+    s = table(2, hands={0: dict(white=4)}, trains={0: 7})
     s2 = ok(apply(s, "claim Namwon–Jinju white4"))                 # 3 left: no final round yet
     assert s2.phase == "play"
     s3 = ok(apply(s, "claim Namwon–Jinju white4 province white"))  # 2 left in supply: the final round starts
@@ -499,7 +460,7 @@ def test_SK_SCORE_2_bonuses_by_player_count_only_players_on_the_line():
 
 
 def test_SK_SCORE_1_routes_and_route_cards_as_usual():
-    s = own(drafted(2), 0, namwon_jinju().id)
+    s = table(2, claims={namwon_jinju().id: 0})
     sheet = score(s)
     assert sheet.players[0].route_points == 7 == SK.route_points(4)
     assert [t.id for t in sheet.players[0].tickets] == list(s.players[0].tickets)
@@ -507,7 +468,7 @@ def test_SK_SCORE_1_routes_and_route_cards_as_usual():
 
 
 def test_SK_SCORE_4_no_longest_path_bonus():
-    s = own(drafted(2), 0, *[r.id for r in M.routes_at("Namwon")])
+    s = table(2, claims={r.id: 0 for r in M.routes_at("Namwon")})
     sheet = score(s)
     assert sheet.players[0].longest.length > 0 and sheet.players[0].longest_bonus == 0
     assert SK.settings.longest_bonus == 0 and "longest" not in SK.settings.tie_breaks
@@ -535,12 +496,11 @@ def replace_fields_ps(ps, total: int, completed: int):
 
 def test_SK_DOUBLE_1_four_or_five_players_both_tracks_never_one_player():
     r1, r2 = M.routes_between("Busan", "Daegu")
-    s = set_hand(drafted(4), 0, black=5, white=5)
+    s = table(4, hands={0: dict(black=5, white=5), 1: dict(white=5)})
     s = ok(apply(s, Claim(route=r1.id, payment=((k("black"), 5),))))
-    s = set_hand(s, 1, white=5)
     s = ok(apply(s, Claim(route=r2.id, payment=((k("white"), 5),))))
     assert s.claims[r1.index] == 0 and s.claims[r2.index] == 1
-    s4 = set_hand(drafted(5), 0, black=5, white=5)
+    s4 = table(5, hands={0: dict(black=5, white=5)})
     s4 = apply(s4, Claim(route=r1.id, payment=((k("black"), 5),)))
     for _ in range(8):
         s4 = apply(s4, "draw deck")
@@ -550,9 +510,8 @@ def test_SK_DOUBLE_1_four_or_five_players_both_tracks_never_one_player():
 def test_SK_DOUBLE_2_two_or_three_players_the_other_track_closes():
     r1, r2 = M.routes_between("Busan", "Daegu")
     for n in (2, 3):
-        s = set_hand(drafted(n), 0, black=5)
+        s = table(n, hands={0: dict(black=5), 1: dict(white=6)})
         s = ok(apply(s, Claim(route=r1.id, payment=((k("black"), 5),))))
-        s = set_hand(s, 1, white=6)
         refused(s, Claim(route=r2.id, payment=((k("white"), 5),)), "SK-DOUBLE-2", "closed")
         refused(s, ProvinceClaim(route=r2.id, payment=((k("white"), 6),), line="white"), "SK-DOUBLE-2")
 
@@ -581,7 +540,7 @@ def test_route_words_accept_ids_dashes_and_case_and_name_the_double_track():
 
 
 def test_refusals_change_nothing_and_describe_in_words():
-    s = set_hand(drafted(2), 0, white=4)
+    s = table(2, hands={0: dict(white=4)})
     snapshot = s.to_dict()
     for bad in ("claim Namwon–Jinju white4 province red", "draw deck +4", "draft pick T01"):
         assert explain(s, bad) is not None
@@ -595,7 +554,7 @@ def test_refusals_change_nothing_and_describe_in_words():
 def test_state_round_trips_through_json_mid_draft_and_mid_game():
     s = new_game("south_korea", 4, 9)
     s = apply(s, DraftPick(ticket=s.pending_for(2).get("packet")[0], seat=2))
-    for state in (s, place(set_hand(drafted(3), 0, white=4), ("white", 4, 1))):
+    for state in (s, place(table(3, hands={0: dict(white=4)}), ("white", 4, 1))):
         assert GameState.from_dict(json.loads(json.dumps(state.to_dict()))) == state
 
 

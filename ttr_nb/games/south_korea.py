@@ -404,10 +404,7 @@ class TicketDraft(Feature):
     pending_kinds = ("draft_pick", "draft_keep")
 
     def setup(self, v, tx) -> None:
-        deals = [p for p in tx.pending if p.kind == "choose_tickets"]
-        tx.pending = [_draft_pick_pending(p.seat, p.get("offered"), 1) for p in deals]
-        for p in deals:
-            tx.set_player(p.seat, ext=pairs_set(tx.players[p.seat].ext, "drafted", ()))
+        tx.pending = [_draft_pick_pending(p.seat, p.get("offered"), 1) for p in tx.pending if p.kind == "choose_tickets"]
 
     def handles(self, action) -> bool:
         return isinstance(action, DraftPick | DraftKeep)
@@ -513,7 +510,6 @@ class TicketDraft(Feature):
     def validate(self, v, state, problems) -> None:
         picks = [p for p in state.pending if p.kind == "draft_pick"]
         keeps = [p for p in state.pending if p.kind == "draft_keep"]
-        n = state.n_players
         if (picks or keeps) and state.phase != "setup":
             problems.append(f"a draft step is pending outside setup ({v.rule('SK-SETUP-3')})")
         if picks and keeps:
@@ -541,12 +537,6 @@ class TicketDraft(Feature):
             if len(p.get("offered", ())) != DRAFT_HAND:
                 problems.append(f"{_seat_name(p.seat)} keeps from {len(p.get('offered', ()))} cards, expected "
                                 f"{DRAFT_HAND} ({v.rule('SK-SETUP-4')})")
-        if state.phase != "setup":
-            for seat, pl in enumerate(state.players):
-                if len(pl.tickets) < DRAFT_KEEP:
-                    problems.append(f"{_seat_name(seat)} has {len(pl.tickets)} route cards after the draft, at least "
-                                    f"{DRAFT_KEEP} expected ({v.rule('SK-SETUP-4')})")
-        _ = n
 
     def observe(self, v, state, seat, view) -> None:
         for entry in view["players"]:
