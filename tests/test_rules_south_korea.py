@@ -645,3 +645,10 @@ if given is not None:
                 assert GameState.from_dict(json.loads(json.dumps(s.to_dict()))) == s
                 for seat in range(n):
                     json.dumps(observe(s, seat))
+
+
+def test_comparison_table_tells_the_draft_and_the_provisional_board():
+    from ttr_nb.compare import compare_variants
+    text = str(compare_variants("usa", "south_korea", only_differences=True))
+    assert "then keep exactly 4 (SK-SETUP-3" in text and "shuffled into the deck" in text
+    assert "(SK-COMP-4/USA-COMP-4)" in text and "— (SK-SCORE-4/USA-SCORE-3)" in text

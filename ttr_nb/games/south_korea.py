@@ -402,6 +402,9 @@ class TicketDraft(Feature):
 
     name = "ticket_draft"
     pending_kinds = ("draft_pick", "draft_keep")
+    setup_words = (f"a draft: {DRAFT_HAND} dealt to each, pick 1 and pass the rest left until each has picked "
+                   f"{DRAFT_HAND}, then keep exactly {DRAFT_KEEP}")
+    setup_returns_words = "shuffled into the deck with the undealt ones"
 
     def setup(self, v, tx) -> None:
         tx.pending = [_draft_pick_pending(p.seat, p.get("offered"), 1) for p in tx.pending if p.kind == "choose_tickets"]
@@ -992,7 +995,7 @@ SOUTH_KOREA = register(Variant(
     features=(TicketDraft(), ExpressCards(), ProvinceBoard()),
     aliases=("south korea", "korea", "sk", "sydkorea"),
     rule_map={
-        "USA-COMP-2": "SK-COMP-1", "USA-COMP-5": "SK-COMP-1", "USA-COMP-3": "SK-COMP-2",
+        "USA-COMP-2": "SK-COMP-1", "USA-COMP-5": "SK-COMP-1", "USA-COMP-3": "SK-COMP-2", "USA-COMP-4": "SK-COMP-4",
         "USA-SETUP-2": "SK-SETUP-1", "USA-SETUP-3": "SK-SETUP-3", "USA-TURN-1": "SK-TURN-1",
         "USA-CLAIM-7": "SK-DOUBLE-1", "USA-CLAIM-8": "SK-DOUBLE-2", "USA-CLAIM-9": "SK-SCORE-1",
         "USA-END-1": "SK-END-1", "USA-SCORE-1": "SK-SCORE-1", "USA-SCORE-2": "SK-SCORE-1",
