@@ -925,7 +925,8 @@ class ProvinceBoard(Feature):
         lines = province_lines(v)
         best = None
         for line in (tuple(lines) if route.colour == GRAY else (route.colour,)):
-            for e in (0,) + express_left(state, seat):
+            # express cards are worth more on draws (measured): on a claim only once the end is near
+            for e in (0,) + (express_left(state, seat) if state.phase == "last_round" or p.trains < 15 else ()):
                 space, _ = province_space(v, state, line, size + e)
                 if space is None:
                     continue
