@@ -22,7 +22,7 @@ from ttr_nb.errors import BadAction, IllegalAction, TTRError
 from ttr_nb.games.south_korea import (PROVINCE_BONUS, DraftKeep, DraftPick, ExpressDraw, ExpressTickets,
                                       ProvinceClaim, build_map_document, express_left, province_ranking,
                                       province_space, province_trains, read_province_board)
-from ttr_nb.maps import map_to_json
+from ttr_nb.maps import check_map_file, map_to_json
 from ttr_nb.positions import position
 from ttr_nb.scoring import score
 from ttr_nb.state import FREE, GameState, pairs_set, replace_fields
@@ -134,6 +134,7 @@ def test_SK_COMP_5_province_board_one_line_per_colour_and_book_spaces():
 
 
 def test_map_file_is_a_rebuild_of_maps_sources():
+    assert check_map_file(REPO / "maps" / "south_korea.json") == []
     committed = (REPO / "maps" / "south_korea.json").read_text(encoding="utf-8")
     assert map_to_json(build_map_document()) == committed, "run: python -m ttr_nb.games.south_korea"
 
