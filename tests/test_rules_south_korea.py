@@ -528,6 +528,12 @@ def test_texts_round_trip_and_use_city_names(text):
     assert parse_action(str(a)) == a and str(a) == text
 
 
+def test_the_issue_s_own_notation_is_read_too():
+    a = parse_action("claim Namwon–Jinju white4 loco1 +1 province white")
+    assert a == ProvinceClaim(route=namwon_jinju().id, payment=((k("white"), 4), (LOCO, 1)), express=1, line="white")
+    assert str(a) == "claim Jinju–Namwon white4+loco1 +1 province white"
+
+
 def test_route_words_accept_ids_dashes_and_case_and_name_the_double_track():
     a = parse_action("claim jinju-namwon white4 province white")
     assert a.route == namwon_jinju().id

@@ -336,6 +336,11 @@ def _parse_claim(words: list[str], text: str) -> Action:
     if len(words) < 2:
         raise BadAction(f"{where}: write 'claim ROUTE PAYMENT [+N] [province LINE]', e.g. "
                         "'claim Namwon–Jinju white4+loco1 +1 province white'")
+    end = 2                                            # payment terms may also be apart: 'white4 loco1'
+    while end < len(low) and re.fullmatch(r"[a-z]+\d{1,3}(\+[a-z]+\d{1,3})*", low[end]):
+        end += 1
+    words = [words[0], "+".join(words[1:end])] + words[end:]
+    low = [w.lower() for w in words]
     rest = low[2:]
     express = 0
     if rest and rest[0].startswith("+"):
@@ -349,10 +354,11 @@ def _parse_claim(words: list[str], text: str) -> Action:
     if rest:
         raise BadAction(f"{where}: cannot read {' '.join(rest)!r}; write 'claim ROUTE PAYMENT', and after the payment "
                         "an express card (+1, +2, +3) and/or 'province COLOUR'")
-    route = parse_route_word(words[0], where)
     payment = parse_payment(words[1], where)
-    if not express and not line:
-        return _base_claim([route, words[1]], text)
+    if not express and not line:                       # a plain claim written with apart payment terms
+        plain = _parse_claim(words[:2], text)
+        return plain
+    route = parse_route_word(words[0], where)
     return ProvinceClaim(route=route, payment=payment, express=express, line=line)
 
 
