@@ -259,6 +259,7 @@ def test_SK_SETUP_4_keep_exactly_four_and_shuffle_the_rest_in():
 
 def test_SK_TURN_1_one_base_action_boosted_or_not():
     s = drafted(3)
+    assert "draw destination tickets or boost one of them with an unused express card" in turn_status(s)
     s2 = apply(s, DrawDeck())
     assert s2.pending[0].kind == "second_card"
     refused(s2, ExpressDraw(slot=0, express=1), "USA-DRAW-1")              # no boost in the middle of a draw

@@ -619,6 +619,7 @@ class ExpressCards(Feature):
     """SK-SETUP-2, SK-TURN-2, SK-EXPRESS-1/2: +1/+2/+3 once each, boosting a card draw or a ticket draw."""
 
     name = "express"
+    turn_words = ("boost one of them with an unused express card (+1, +2, +3)",)
 
     def setup(self, v, tx) -> None:
         for seat in range(tx.s.n_players):
@@ -983,7 +984,8 @@ SOUTH_KOREA_INTERPRETATIONS: tuple[tuple[str, str], ...] = (
     ("SK-EXPRESS-3", "An express card on a claim only raises the province space, so it needs a province placement; a "
                      "claim with extra cards also needs one."),
     ("SK-PROV-4", "Placing stays optional (the book's 'må'). If the space is taken the train goes on the first free "
-                  "space below it, that space only; if no lower space is free it cannot go on that line."),
+                  "space below it, counting down (the highest free lower space), that space only; if no lower space "
+                  "is free it cannot go on that line."),
     ("SK-PROV-3", "A value above the line's highest space (e.g. 10 on a 1–9 line) is refused: the space does not "
                   "exist, and the train does not slide down from a space beyond the line."),
     ("SK-PROV-5", "Province trains count against the 45: a claim with a placement needs the route's trains plus one, "
