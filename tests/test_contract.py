@@ -29,6 +29,7 @@ from ttr_nb.actions import Action, Claim, DrawDeck, DrawFaceUp, DrawTickets, Kee
 from ttr_nb.cards import LOCO
 from ttr_nb.engine import Event, apply, explain, legal_actions, new_game, observe, route_payments, step, to_move, validate
 from ttr_nb.errors import BadAction, IllegalAction, TTRError
+from ttr_nb.names import route_text, ticket_text
 from ttr_nb.scoring import score
 from ttr_nb.state import FREE, GameState, pairs_set, replace_fields
 from ttr_nb.variants import available_variants, get_variant
@@ -249,7 +250,18 @@ def candidate_actions(v, s: GameState, legal: list[Action]) -> list[Action]:
     return list(dict.fromkeys(out))
 
 
+def _named(cand: Action, s: GameState) -> Action:
+    """``cand`` with its route/ticket ids replaced by the city texts legal_actions lists (no rules applied)."""
+    m = get_variant(s.variant).map
+    if isinstance(cand, Claim) and cand.route in m._route_by_id:
+        return replace_fields(cand, route=route_text(m, cand.route))
+    if isinstance(cand, KeepTickets):
+        return replace_fields(cand, tickets=tuple(ticket_text(m, t) if t in m._ticket_by_id else t for t in cand.tickets))
+    return cand
+
+
 def listed(cand: Action, s: GameState, legal_set: set) -> bool:
+    cand = _named(cand, s)
     if cand.seat is None:
         seats = to_move(s)
         return len(seats) == 1 and cand.with_seat(seats[0]) in legal_set

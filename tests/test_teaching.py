@@ -151,11 +151,12 @@ def test_payment_options_are_exactly_the_legal_claims_of_the_route():
     s = position("usa", players=3, seed=1, hands={0: {"red": 3, "blue": 2, "green": 1, "locomotive": 2}})
     for rid in ("R037", "R039", "R049"):
         got = [text for text, _ in T.payment_options(s, rid)]
-        want = [str(a) for a in legal_actions(s) if getattr(a, "route", None) == rid]
+        m = get_variant(s.variant).map
+        want = [str(a) for a in legal_actions(s) if getattr(a, "route", None) and m.route(a.route).id == rid]
         assert got == want and got
-    assert T.payment_options(s, "R037") == [("blue: claim R037 red3", "3 red"),
-                                            ("blue: claim R037 red2+loco1", "2 red + 1 locomotive"),
-                                            ("blue: claim R037 red1+loco2", "1 red + 2 locomotives")]
+    assert T.payment_options(s, "R037") == [("blue: claim Denver–Salt Lake City (red) red3", "3 red"),
+                                            ("blue: claim Denver–Salt Lake City (red) red2+loco1", "2 red + 1 locomotive"),
+                                            ("blue: claim Denver–Salt Lake City (red) red1+loco2", "1 red + 2 locomotives")]
     assert T.payment_options(s, "R040") == []          # orange 6: no orange cards
     assert T.payment_options(s, "R037", seat=1) == []  # not Red's turn
 

@@ -22,7 +22,7 @@ import plotly.graph_objects as go  # noqa: E402
 from ttr_nb.actions import Claim  # noqa: E402
 from ttr_nb.bots import make_bot  # noqa: E402
 from ttr_nb.cards import CARD_NAMES, LOCO  # noqa: E402
-from ttr_nb.engine import legal_actions, observe, to_move  # noqa: E402
+from ttr_nb.engine import check, legal_actions, observe, to_move  # noqa: E402
 from ttr_nb.game import Game  # noqa: E402
 from ttr_nb.maps import load_map  # noqa: E402
 from ttr_nb.render import PLAYER_HEX, trace_index  # noqa: E402
@@ -146,7 +146,7 @@ def test_click_route_then_payment_claims_and_updates_the_figure_in_place():
     view = PlayView(g, human_seats=(0,))
     fig = view.board.fig
     n_traces = len(fig.data)
-    rid = claim.route
+    rid = g.variant.map.route(claim.route).id        # the board knows routes by id; actions name their cities
     route = g.variant.map.route(rid)
     assert view.board.route_marker(rid)["color"] != PLAYER_HEX["blue"]
     hand_before = sum(g.state.players[0].hand)
@@ -328,7 +328,7 @@ def test_history_slider_shows_state_at_ply():
     assert f"ply <b>{k}</b>" in view.position.value
     p = g.line[k - 1]
     assert p.words in view.ply_info.value
-    rid = p.action.route
+    rid = g.variant.map.route(p.action.route).id
     assert view.board.route_marker(rid)["color"] == PLAYER_HEX[("blue", "red", "green")[p.seat]]
     assert rid in highlight_ids(view.board.fig)
     view.step(-1)
@@ -601,7 +601,7 @@ def test_europe_tunnel_step_is_answered_with_option_buttons():
     assert tunnels
     view = PlayView(g, human_seats=(0, 1, 2), bots={})
     view.click_route(tunnels[0].route)
-    i = next(i for i, a in enumerate(view.payments) if a == tunnels[0])
+    i = next(i for i, a in enumerate(view.payments) if check(g.state, a)[0] == tunnels[0])
     view.choose_payment(i)
     s = g.state
     if s.pending and s.pending[0].kind == "tunnel":

@@ -34,6 +34,7 @@ from .actions import Action, Claim, Payment, parse_action, parse_payment, paymen
 from .cards import CARD_NAMES, COLOURS, LOCO
 from .engine import apply, describe, explain, legal_actions, seat_name
 from .errors import BadAction, TTRError
+from .names import route_text
 from .positions import position
 from .rng import choice_index, stream
 from .scoring import owned_edges, score
@@ -264,14 +265,22 @@ def _is_payment(x: Any) -> bool:
         for t in x)
 
 
+def _route_id(v: Variant, ref: str) -> str | None:
+    """The id of the route an action names (by id or by its cities), None if it names none."""
+    try:
+        return v.map.route(ref).id
+    except TTRError:
+        return None
+
+
 def _parse_payments(v: Variant, answer: Any, route_id: str) -> list[Payment]:
     out: list[Payment] = []
     if _is_payment(answer):
         answer = [answer]
     for item in _as_list(answer):
         if isinstance(item, Claim):
-            if item.route != route_id:
-                raise BadAction(f"{item} claims {item.route}, not {route_id}")
+            if _route_id(v, item.route) != route_id:
+                raise BadAction(f"{item} claims {item.route}, not {route_text(v.map, route_id)}")
             out.append(item.payment)
             continue
         if _is_payment(item):
@@ -285,8 +294,8 @@ def _parse_payments(v: Variant, answer: Any, route_id: str) -> list[Payment]:
                 continue
             if part.lower().startswith("claim") or ":" in part:
                 act = parse_action(part)
-                if not isinstance(act, Claim) or act.route != route_id:
-                    raise BadAction(f"{part!r} is not a claim of {route_id}")
+                if not isinstance(act, Claim) or _route_id(v, act.route) != route_id:
+                    raise BadAction(f"{part!r} is not a claim of {route_text(v.map, route_id)}")
                 out.append(act.payment)
                 continue
             for word in part.split():
@@ -320,7 +329,7 @@ class LegalPayments(Exercise):
         self.state = position(self.variant, players=2, seed=seed, hands={0: hand})
         self.seat = 0
         self.legal = [a.payment for a in legal_actions(self.state, 0)
-                      if isinstance(a, Claim) and a.route == self.route.id]
+                      if isinstance(a, Claim) and _route_id(self.v, a.route) == self.route.id]
 
     def _make_hand(self) -> dict[str, int]:
         r, route = self.rng, self.route
@@ -640,6 +649,7 @@ class IsItLegal(Exercise):
 
     def highlight(self):
         rid = getattr(self.action, "route", None)
+        rid = _route_id(self.v, rid) if rid else None
         return [("the route", [rid])] if rid else []
 
 

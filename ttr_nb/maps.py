@@ -242,7 +242,8 @@ class Map:
         return self._city_by_name[self._city_name(name)]
 
     def route(self, route_id: str) -> Route:
-        """The route with this id (e.g. "R017"). MapError if there is none."""
+        """The route with this id (e.g. "R017") or city text ("Denver–Omaha", see ``ttr_nb.names``). MapError if
+        there is none."""
         if isinstance(route_id, Route):
             route_id = route_id.id
         try:
@@ -250,10 +251,16 @@ class Map:
         except (KeyError, TypeError):
             if isinstance(route_id, str) and route_id.upper() in self._route_by_id:
                 return self._route_by_id[route_id.upper()]
+            if isinstance(route_id, str) and any(d in route_id for d in "–—-"):
+                from .names import find_route
+                try:
+                    return find_route(self, route_id)
+                except MapError as e:
+                    raise MapError(f"{self.key}: {e}") from None
             raise MapError(f"{self.key}: unknown route {route_id!r}{_suggest(route_id, self._route_by_id)}") from None
 
     def ticket(self, ticket_id: str) -> Ticket:
-        """The ticket with this id (e.g. "T04"). MapError if there is none."""
+        """The ticket with this id (e.g. "T04") or city text ("Helena–Los Angeles"). MapError if there is none."""
         if isinstance(ticket_id, Ticket):
             ticket_id = ticket_id.id
         try:
@@ -261,6 +268,12 @@ class Map:
         except (KeyError, TypeError):
             if isinstance(ticket_id, str) and ticket_id.upper() in self._ticket_by_id:
                 return self._ticket_by_id[ticket_id.upper()]
+            if isinstance(ticket_id, str) and any(d in ticket_id for d in "–—-"):
+                from .names import find_ticket
+                try:
+                    return find_ticket(self, ticket_id)
+                except MapError as e:
+                    raise MapError(f"{self.key}: {e}") from None
             raise MapError(f"{self.key}: unknown ticket {ticket_id!r}{_suggest(ticket_id, self._ticket_by_id)}") from None
 
     def twins(self, route_id: str) -> tuple[Route, ...]:
@@ -377,9 +390,9 @@ def _label(path) -> str:
     try:
         if p.resolve().parent == maps_dir().resolve():
             return f"maps/{p.name}"
-    except (MapError, OSError):
+    except (MapError, OSError, ValueError):    # ValueError: a NUL byte in the path (refused when it is read)
         pass
-    return str(path)
+    return repr(str(path)) if "\x00" in str(path) else str(path)
 
 
 _CACHE: dict[str, Map] = {}
@@ -469,20 +482,12 @@ class _Bad:
 
 def _read_document(path, label):
     """(parsed?, document, problems). Problems found while parsing (duplicate keys) do not stop the checks."""
-    from pathlib import Path
     import json
-    p = Path(path)
+    from .files import FileProblem, read_bounded
     try:
-        if p.is_dir():
-            return False, None, [f"{label}: is a folder, not a map file"]
-        size = p.stat().st_size
-        if size > MAX_FILE_BYTES:
-            return False, None, [f"{label}: the file is {size} bytes; a map file may be at most {MAX_FILE_BYTES}"]
-        raw = p.read_bytes()
-    except FileNotFoundError:
-        return False, None, [f"{label}: no such map file"]
-    except OSError as e:
-        return False, None, [f"{label}: cannot read the file: {e.strerror or e}"]
+        raw = read_bounded(path, MAX_FILE_BYTES, "map file")      # regular files only, never more than the limit
+    except FileProblem as e:
+        return False, None, [f"{label}: {e}"]
     try:
         text = raw.decode("utf-8-sig")
     except UnicodeDecodeError as e:
@@ -509,6 +514,10 @@ def _read_document(path, label):
         doc = json.loads(text, object_pairs_hook=pairs_hook, parse_int=parse_int,
                          parse_constant=lambda c: _Bad(c))
     except json.JSONDecodeError as e:
+        if not text.lstrip().startswith(("{", "[")):
+            # not JSON at all: say so without quoting the file (it may be any file on the machine)
+            return False, None, [f"{label}: not a map file: a map file is a JSON object starting with '{{' "
+                                 f"(invalid JSON: {e.msg} at line {e.lineno}, column {e.colno})"]
         lines = text.splitlines() or [""]
         line = lines[min(e.lineno, len(lines)) - 1]
         start = max(0, e.colno - 50)

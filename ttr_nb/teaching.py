@@ -27,6 +27,7 @@ from .cards import CARD_NAMES, LOCO
 from .engine import (Event, board_marks, claim_problem, describe, explain, legal_actions, observe, route_payments,
                      seat_name, step, turn_status)
 from .errors import TTRError
+from .names import route_text
 from .game import Game
 from .scoring import ScoreSheet
 from .state import GameState
@@ -228,7 +229,7 @@ def payment_options(state: GameState, route_id: str, seat: int | None = None) ->
     route = v.map.route(route_id)
     out = []
     for pay in route_payments(v, route, state.players[seat].hand):
-        claim = Claim(route=route.id, payment=pay, seat=seat)
+        claim = Claim(route=route_text(v.map, route), payment=pay, seat=seat)
         if explain(state, claim) is None:
             out.append((str(claim), payment_words(pay)))
     return out
