@@ -23,6 +23,7 @@ from ttr_nb.games.south_korea import (PROVINCE_BONUS, DraftKeep, DraftPick, Expr
                                       ProvinceClaim, build_map_document, express_left, province_ranking,
                                       province_space, province_trains, read_province_board)
 from ttr_nb.maps import check_map_file, map_to_json
+from ttr_nb.names import route_text
 from ttr_nb.positions import position
 from ttr_nb.scoring import score
 from ttr_nb.state import FREE, GameState, pairs_set, replace_fields
@@ -81,6 +82,12 @@ def place(s: GameState, *trains: tuple[str, int, int]) -> GameState:
 
 def namwon_jinju():
     return M.routes_between("Namwon", "Jinju")[0]
+
+
+def explain_ok(s: GameState, action):
+    """The action as the engine records it (canonical: the map's city text), after checking it is legal."""
+    from ttr_nb.engine import check
+    return check(s, action)[0]
 
 
 def refused(s: GameState, action, rule: str, words: str = "") -> IllegalAction:
@@ -351,14 +358,14 @@ def test_SK_EXPRESS_3_express_on_a_claim_raises_the_space_and_needs_a_placement(
 def test_SK_PROV_6_the_rule_book_example_blue_lands_on_white_6():
     s = table(4, hands={BLUE: dict(white=4, locomotive=1)})
     a = parse_action("claim Namwon–Jinju white4+loco1 +1 province white")
-    assert a == ProvinceClaim(route=namwon_jinju().id, payment=((k("white"), 4), (LOCO, 1)), express=1, line="white")
+    assert a == ProvinceClaim(route="Namwon–Jinju", payment=((k("white"), 4), (LOCO, 1)), express=1, line="white")
     s2, events = step(s, a)
     ok(s2)
     assert province_trains(s2) == (("white", 6, BLUE),)
     assert s2.players[BLUE].trains == 45 - 4 - 1 and s2.players[BLUE].hand_size == 0
     assert express_left(s2, BLUE) == (2, 3) and s2.claims[namwon_jinju().index] == BLUE
     assert any("SK-PROV-6" in str(e) and "space 6" in str(e) for e in events)
-    assert str(a.with_seat(0)) == "blue: claim Jinju–Namwon white4+loco1 +1 province white"    # the map's order
+    assert str(explain_ok(s, a)) == "blue: claim Jinju–Namwon white4+loco1 +1 province white"  # recorded: map order
 
 
 def test_SK_PROV_1_placing_is_optional_and_costs_a_remaining_train():
@@ -379,7 +386,7 @@ def test_SK_PROV_2_the_line_of_the_route_colour_gray_any():
     for line in ("red", "purple"):
         s2 = ok(apply(s, ProvinceClaim(route=gray.id, payment=((k("green"), 3),), line=line)))
         assert province_trains(s2) == ((line, 3, 0),)
-    lines = {a.line for a in legal_actions(s) if isinstance(a, ProvinceClaim) and a.route == gray.id}
+    lines = {a.line for a in legal_actions(s) if isinstance(a, ProvinceClaim) and a.route == route_text(M, gray)}
     assert lines == set(M.extra["province_board"])
 
 
@@ -523,7 +530,7 @@ def test_SK_DOUBLE_2_two_or_three_players_the_other_track_closes():
 
 @pytest.mark.parametrize("text", ["draw deck +2", "draw faceup 3 +1", "tickets +3", "draft pick T05",
                                   "draft keep T01 T02 T03 T04", "claim Jinju–Namwon white4+loco1 +1 province white",
-                                  "green: claim Busan–Changwon/gray red2 province purple", "claim Jinju–Namwon white4 +3"])
+                                  "green: claim Busan–Changwon (gray) red2 province purple", "claim Jinju–Namwon white4 +3"])
 def test_texts_round_trip_and_use_city_names(text):
     a = parse_action(text)
     assert parse_action(str(a)) == a and str(a) == text
@@ -531,16 +538,19 @@ def test_texts_round_trip_and_use_city_names(text):
 
 def test_the_issue_s_own_notation_is_read_too():
     a = parse_action("claim Namwon–Jinju white4 loco1 +1 province white")
-    assert a == ProvinceClaim(route=namwon_jinju().id, payment=((k("white"), 4), (LOCO, 1)), express=1, line="white")
-    assert str(a) == "claim Jinju–Namwon white4+loco1 +1 province white"
+    assert a == ProvinceClaim(route="Namwon–Jinju", payment=((k("white"), 4), (LOCO, 1)), express=1, line="white")
+    s = table(4, hands={BLUE: dict(white=4, locomotive=1)})
+    assert str(explain_ok(s, a)) == "blue: claim Jinju–Namwon white4+loco1 +1 province white"
 
 
 def test_route_words_accept_ids_dashes_and_case_and_name_the_double_track():
-    a = parse_action("claim jinju-namwon white4 province white")
-    assert a.route == namwon_jinju().id
-    assert parse_action("claim R067 white4 province white") == a
-    with pytest.raises(BadAction, match="double route"):
-        parse_action("claim Busan–Changwon white2 province white")
+    s = table(2, hands={0: dict(white=4, red=2)})
+    a = explain_ok(s, "claim jinju-namwon white4 province white")
+    assert a.route == "Jinju–Namwon" == route_text(M, namwon_jinju())
+    assert explain_ok(s, "claim R067 white4 province white") == a
+    with pytest.raises(BadAction, match="joined by 2 routes"):
+        apply(s, "claim Busan–Changwon red2 province white")
+    assert explain_ok(s, "claim Busan–Changwon (gray) red2 province white").route == "Busan–Changwon (gray)"
     with pytest.raises(BadAction, match="express card"):
         parse_action("draw deck +4")
     with pytest.raises(BadAction, match="province line"):
@@ -660,3 +670,14 @@ def test_comparison_table_tells_the_draft_and_the_provisional_board():
     text = str(compare_variants("usa", "south_korea", only_differences=True))
     assert "then keep exactly 4 (SK-SETUP-3" in text and "shuffled into the deck" in text
     assert "(SK-COMP-4/USA-COMP-4)" in text and "— (SK-SCORE-4/USA-SCORE-3)" in text
+
+
+def test_draft_texts_name_cities_and_bot_reasons_keep_the_draft_secret():
+    s = new_game("south_korea", 3, 8)
+    tid = s.pending_for(1).get("packet")[0]
+    t = M.ticket(tid)
+    a = explain_ok(s, f"red: draft pick {t.b.lower()}-{t.a}")
+    assert a == DraftPick(ticket=f"{t.a}–{t.b}", seat=1) and parse_action(str(a)) == a
+    assert explain_ok(s, f"red: draft pick {tid}") == a
+    action, why = GreedyBot(0).choose(s, 1)
+    assert isinstance(action, DraftPick) and action.ticket in str(why) and action.ticket not in why.public

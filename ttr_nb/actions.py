@@ -279,7 +279,7 @@ def parse_action(text: str) -> Action:
     parser = _PARSERS.get(verb)
     if parser is None:
         raise BadAction(f"{text!r}: unknown action {verb!r}; known: {', '.join(sorted(_PARSERS))}")
-    action = parser([w if verb in ("keep", "claim", "station") else w.lower() for w in words[1:]], text)
+    action = parser([w if verb in ("keep", "claim", "station", "draft") else w.lower() for w in words[1:]], text)
     return action if seat is None else action.with_seat(seat)
 
 

@@ -435,7 +435,8 @@ def check(state: GameState, action: Action | str) -> tuple[Action, int]:
             raise _deny(v, f"{seat_name(seat)} must first finish the pending step ({kind.replace('_', ' ')})",
                         _pending_rule(v, pending), action, seat)
         feature.check(v, state, action, seat)
-        return action, seat
+        canonical = getattr(feature, "canonical", None)       # e.g. South Korea: a draft pick named by its cities
+        return (action if canonical is None else canonical(v, action)), seat
     if kind == "choose_tickets" and not isinstance(action, KeepTickets):
         raise _deny(v, f"{seat_name(seat)} must first choose which of the offered tickets to keep "
                        f"({ticket_words(v.map, pending.get('offered'))})", _pending_rule(v, pending), action, seat)

@@ -21,8 +21,10 @@ from itertools import combinations
 from pathlib import Path
 from typing import ClassVar, Sequence
 
-from ..actions import Action, DrawDeck, DrawFaceUp, Payment, parse_payment, payment_str, payment_words, register_action
+from ..actions import Action, DrawDeck, DrawFaceUp, KeepTickets, Payment, parse_payment, payment_str, payment_words, register_action
 from ..actions import _PARSERS as _BASE_PARSERS
+from ..actions import _parse_keep, _ref
+from ..names import find_route, find_ticket, route_text, ticket_text, ticket_words
 from ..cards import CARD_NAMES, COLOURS, GRAY, LOCO
 from ..errors import BadAction, IllegalAction, MapError, TTRError
 from ..rng import shuffled
@@ -163,46 +165,10 @@ def province_ranking(v: Variant, state: GameState, line: str) -> list[dict]:
 # ---------------------------------------------------------------------------------------------
 # actions
 
-_ROUTE_WORD = re.compile(r"^([^–/]+?)\s*[–-]\s*([^–/]+?)(?:/([a-z]+))?$")
-
-
-def route_text(route) -> str:
-    """A route in words for action texts: 'Namwon–Jinju' (as on the map file), '/colour' for a double's track."""
-    try:
-        m = get_variant(KEY).map
-        route = m.route(route) if isinstance(route, str) else route
-    except TTRError:
-        return str(route)
-    return f"{route.a}–{route.b}" + (f"/{route.colour}" if route.double_group else "")
-
-
-def parse_route_word(word: str, where: str) -> str:
-    """'R067', 'Namwon–Jinju', 'jinju-namwon', 'Busan–Changwon/gray' → the route id on the South Korea map."""
-    m = get_variant(KEY).map
-    try:
-        return m.route(word).id
-    except MapError:
-        pass
-    hit = _ROUTE_WORD.match(word)
-    if not hit:
-        raise BadAction(f"{where}: {word!r} is not a route; write the two cities joined by a dash, e.g. Namwon–Jinju")
-    try:
-        tracks = m.routes_between(hit.group(1), hit.group(2))
-    except MapError as e:
-        raise BadAction(f"{where}: {e}") from None
-    if hit.group(3):
-        tracks = tuple(r for r in tracks if r.colour == hit.group(3))
-    if not tracks:
-        raise BadAction(f"{where}: no route {word!r} on the South Korea map")
-    if len(tracks) > 1:
-        raise BadAction(f"{where}: {hit.group(1)}–{hit.group(2)} is a double route: name the track, e.g. "
-                        + " or ".join(route_text(r) for r in tracks))
-    return tracks[0].id
-
-
 @dataclass(frozen=True, slots=True)
 class DraftPick(Action):
-    """Pick one route card of the hand in front of you (SK-SETUP-3). Text: ``draft pick T05``."""
+    """Pick one route card of the hand in front of you (SK-SETUP-3). Text: ``draft pick Gwangju–Yeosu`` (or its
+    id, ``draft pick T01``); ``ticket`` is the card's city text (canonical) or, as typed, its id."""
 
     ticket: str = ""
     seat: int | None = None
@@ -217,14 +183,15 @@ class DraftPick(Action):
 
 @dataclass(frozen=True, slots=True)
 class DraftKeep(Action):
-    """Keep exactly 4 of the 6 picked route cards (SK-SETUP-4). Text: ``draft keep T01 T02 T03 T04``."""
+    """Keep exactly 4 of the 6 picked route cards (SK-SETUP-4). Text: ``draft keep A–B, C–D, E–F, G–H`` (or ids,
+    ``draft keep T01 T02 T03 T04``)."""
 
     tickets: tuple[str, ...] = ()
     seat: int | None = None
     verb: ClassVar[str] = "draft"
 
     def body(self) -> str:
-        return " ".join(("draft keep", *self.tickets))
+        return "draft " + KeepTickets(tickets=self.tickets).body()
 
     def describe(self, v: Variant, state: GameState) -> str:
         return f"keeps {_plural(len(self.tickets), 'route card')} of the draft"
@@ -270,8 +237,9 @@ class ExpressTickets(Action):
 class ProvinceClaim(Action):
     """Claim a route and put a train on the province board (SK-PROV-1..6), optionally with an express card.
 
-    ``payment`` may hold more matching cards than the route's length (SK-PROV-3). Text:
-    ``claim Namwon–Jinju white4+loco1 +1 province white`` (``+1`` only when an express card is used)."""
+    ``payment`` may hold more matching cards than the route's length (SK-PROV-3). ``route``: the route's city text
+    (canonical) or, as typed, an id or city text. Text: ``claim Jinju–Namwon white4+loco1 +1 province white``
+    (``+1`` only when an express card is used)."""
 
     route: str = ""
     payment: Payment = ()
@@ -283,11 +251,11 @@ class ProvinceClaim(Action):
     def body(self) -> str:
         boost = f" +{self.express}" if self.express else ""
         where = f" province {self.line}" if self.line else ""
-        return f"claim {route_text(self.route)} {payment_str(self.payment)}{boost}{where}"
+        return f"claim {self.route} {payment_str(self.payment)}{boost}{where}"
 
     def describe(self, v: Variant, state: GameState) -> str:
         try:
-            r = v.map.route(self.route)
+            r = find_route(v.map, self.route)
         except TTRError:
             return f"claims unknown route {self.route}"
         boost = f" and the +{self.express} express card" if self.express else ""
@@ -318,63 +286,46 @@ def _parse_tickets(words: list[str], text: str) -> Action:
     return _base_tickets(words, text)
 
 
+_PAY_TERM = re.compile(r"[a-z]+[0-9]{1,3}(\+[a-z]+[0-9]{1,3})*", re.ASCII)
+
+
 def _parse_claim(words: list[str], text: str) -> Action:
-    low = [w.lower() for w in words]
-    if len(words) == 2:                                # a plain claim: the base game's action
-        try:
-            base = _base_claim(words, text)
-        except BadAction as e:
-            base, error = None, e
-        if base is None or any(ch in words[0] for ch in "–-/"):
-            try:                                       # a South Korea route named by its cities
-                return replace(base or _base_claim(["R0", words[1]], text), route=parse_route_word(words[0], repr(text)))
-            except BadAction:
-                if base is None:
-                    raise error from None
-        return base
+    """The base ``claim ROUTE PAYMENT``, extended: ``[+N] [province LINE]`` after the payment, and payment terms
+    also written apart (``white4 loco1``)."""
     where = repr(text)
-    if len(words) < 2:
-        raise BadAction(f"{where}: write 'claim ROUTE PAYMENT [+N] [province LINE]', e.g. "
-                        "'claim Namwon–Jinju white4+loco1 +1 province white'")
-    end = 2                                            # payment terms may also be apart: 'white4 loco1'
-    while end < len(low) and re.fullmatch(r"[a-z]+\d{1,3}(\+[a-z]+\d{1,3})*", low[end]):
-        end += 1
-    words = [words[0], "+".join(words[1:end])] + words[end:]
     low = [w.lower() for w in words]
-    rest = low[2:]
-    express = 0
-    if rest and rest[0].startswith("+"):
-        express = _express_word(rest.pop(0), where)
     line = ""
-    if rest[:1] == ["province"] and len(rest) == 2:
-        line = rest[1]
+    if len(low) >= 2 and low[-2] == "province":
+        line = low[-1]
         if line not in COLOURS:
             raise BadAction(f"{where}: {line!r} is not a province line (lines: {', '.join(COLOURS)})")
-        rest = []
-    if rest:
-        raise BadAction(f"{where}: cannot read {' '.join(rest)!r}; write 'claim ROUTE PAYMENT', and after the payment "
-                        "an express card (+1, +2, +3) and/or 'province COLOUR'")
-    payment = parse_payment(words[1], where)
-    if not express and not line:                       # a plain claim written with apart payment terms
-        plain = _parse_claim(words[:2], text)
-        return plain
-    route = parse_route_word(words[0], where)
-    return ProvinceClaim(route=route, payment=payment, express=express, line=line)
+        words, low = words[:-2], low[:-2]
+    express = 0
+    if low and low[-1].startswith("+"):
+        express = _express_word(low[-1], where)
+        words, low = words[:-1], low[:-1]
+    end = len(low)
+    while end > 1 and _PAY_TERM.fullmatch(low[end - 1]):
+        end -= 1
+    if end == len(low) or end < 1:
+        return _base_claim(words, text)                # the base parser says what is missing
+    payment_text = "+".join(low[end:])
+    if not express and not line:
+        return _base_claim(words[:end] + [payment_text], text)
+    route = _ref(words[:end], text, "route", "Jinju–Namwon")
+    return ProvinceClaim(route=route, payment=parse_payment(payment_text, where), express=express, line=line)
 
 
 def _parse_draft(words: list[str], text: str) -> Action:
-    where = repr(text)
-    ids = [w.upper() for w in words[1:]]
-    bad = [w for w in ids if not re.fullmatch(r"[A-Z][A-Z0-9_-]{0,15}", w)]
-    if bad:
-        raise BadAction(f"{where}: {bad[0]!r} is not a route card id (e.g. T05)")
-    if words[:1] == ["pick"] and len(ids) == 1:
-        return DraftPick(ticket=ids[0])
-    if words[:1] == ["keep"]:
-        if len(set(ids)) != len(ids):
-            raise BadAction(f"{where}: a route card is named twice")
-        return DraftKeep(tickets=tuple(ids))
-    raise BadAction(f"{where}: write 'draft pick T05' or 'draft keep T01 T02 T03 T04'")
+    words = [w.lower() if i == 0 else w for i, w in enumerate(words)]      # names keep their case
+    if words[:1] == ["pick"] and len(words) > 1:
+        refs = _parse_keep(words[1:], text).tickets
+        if len(refs) == 1:
+            return DraftPick(ticket=refs[0])
+    elif words[:1] == ["keep"]:
+        return DraftKeep(tickets=_parse_keep(words[1:], text).tickets)
+    raise BadAction(f"{text!r}: write 'draft pick CARD' (one route card, e.g. 'draft pick Gwangju–Yeosu') or "
+                    "'draft keep A–B, C–D, E–F, G–H'")
 
 
 register_action("draw", _parse_draw)
@@ -403,6 +354,17 @@ def _draft_keep_pending(seat: int, offered: Sequence[str]) -> Pending:
     return Pending("draft_keep", seat, (("offered", tuple(offered)), ("rule", "SK-SETUP-4"), ("text", text)))
 
 
+def _ticket_ids(v: Variant, action, refs) -> tuple[str, ...]:
+    """The ids of route cards named by id or by cities (BadAction naming the one that is unknown)."""
+    out = []
+    for ref in refs:
+        try:
+            out.append(find_ticket(v.map, ref).id)
+        except MapError as e:
+            raise BadAction(f"{action}: {e}") from None
+    return tuple(out)
+
+
 class TicketDraft(Feature):
     """SK-SETUP-3/4: simultaneous pick rounds (pass left = to the next seat), then keep exactly 4."""
 
@@ -419,9 +381,18 @@ class TicketDraft(Feature):
         return isinstance(action, DraftPick | DraftKeep)
 
     def pending_actions(self, v, state, pending) -> list:
+        m = v.map
         if pending.kind == "draft_pick":
-            return [DraftPick(ticket=t, seat=pending.seat) for t in pending.get("packet")]
-        return [DraftKeep(tickets=combo, seat=pending.seat) for combo in combinations(pending.get("offered"), DRAFT_KEEP)]
+            return [DraftPick(ticket=ticket_text(m, t), seat=pending.seat) for t in pending.get("packet")]
+        return [DraftKeep(tickets=tuple(ticket_text(m, t) for t in combo), seat=pending.seat)
+                for combo in combinations(pending.get("offered"), DRAFT_KEEP)]
+
+    @staticmethod
+    def canonical(v, action):
+        """Route cards are recorded by their cities in the map's spelling (check() already found them)."""
+        if isinstance(action, DraftPick):
+            return replace(action, ticket=ticket_text(v.map, find_ticket(v.map, action.ticket)))
+        return replace(action, tickets=tuple(ticket_text(v.map, find_ticket(v.map, t)) for t in action.tickets))
 
     def check(self, v, state, action, seat) -> None:
         p = state.pending_for(seat) if state.pending else None
@@ -435,21 +406,23 @@ class TicketDraft(Feature):
             raise IllegalAction(f"{_seat_name(seat)} cannot do that now (the draft is at: {now})", v.rule(rule),
                                 action, seat)
         if isinstance(action, DraftPick):
-            if not isinstance(action.ticket, str):
-                raise BadAction(f"{action!r}: the ticket must be a route card id")
+            (tid,) = _ticket_ids(v, action, (action.ticket,))
             packet = p.get("packet")
-            if action.ticket not in packet:
-                raise IllegalAction(f"{action.ticket} is not in the hand in front of {_seat_name(seat)} "
-                                    f"(it holds {', '.join(packet)})", v.rule(rule), action, seat)
+            if tid not in packet:
+                raise IllegalAction(f"{ticket_words(v.map, (tid,))} is not in the hand in front of {_seat_name(seat)} "
+                                    f"(it holds {ticket_words(v.map, packet)})", v.rule(rule), action, seat)
             return
-        if not isinstance(action.tickets, tuple) or not all(isinstance(t, str) for t in action.tickets) \
-                or len(set(action.tickets)) != len(action.tickets):
-            raise BadAction(f"{action!r}: the tickets must be distinct route card ids")
+        if not isinstance(action.tickets, tuple):
+            raise BadAction(f"{action!r}: the tickets must be a tuple of route cards")
+        ids = _ticket_ids(v, action, action.tickets)
+        if len(set(ids)) != len(ids):
+            raise BadAction(f"{action}: a route card is named twice")
         offered = p.get("offered")
-        stray = [t for t in action.tickets if t not in offered]
+        stray = [t for t in ids if t not in offered]
         if stray:
-            raise IllegalAction(f"{', '.join(stray)} {'is' if len(stray) == 1 else 'are'} not among "
-                                f"{_seat_name(seat)}'s picked cards ({', '.join(offered)})", v.rule(rule), action, seat)
+            raise IllegalAction(f"{ticket_words(v.map, stray)} {'is' if len(stray) == 1 else 'are'} not among "
+                                f"{_seat_name(seat)}'s picked cards ({ticket_words(v.map, offered)})", v.rule(rule),
+                                action, seat)
         if len(action.tickets) != DRAFT_KEEP:
             raise IllegalAction(f"each player keeps exactly {DRAFT_KEEP} of the {len(offered)} picked route cards — no "
                                 f"more, no fewer; the action keeps {len(action.tickets)}", v.rule(rule), action, seat)
@@ -464,9 +437,10 @@ class TicketDraft(Feature):
     def _pick(v, tx, action, seat) -> None:
         p = next(q for q in tx.pending if q.seat == seat)
         rnd = p.get("round")
-        rest = tuple(t for t in p.get("packet") if t != action.ticket)
+        (tid,) = _ticket_ids(v, action, (action.ticket,))
+        rest = tuple(t for t in p.get("packet") if t != tid)
         ps = tx.players[seat]
-        ext = pairs_set(ps.ext, "drafted", tuple(ps.get("drafted", ())) + (action.ticket,))
+        ext = pairs_set(ps.ext, "drafted", tuple(ps.get("drafted", ())) + (tid,))
         tx.set_player(seat, ext=pairs_set(ext, "passing", rest))
         tx.pending = [q for q in tx.pending if q.seat != seat]
         tx.event("draft_pick", v.rule("SK-SETUP-3"), f"{_seat_name(seat)} picks a route card (round {rnd})")
@@ -490,8 +464,9 @@ class TicketDraft(Feature):
     @staticmethod
     def _keep(v, tx, action, seat) -> None:
         p = next(q for q in tx.pending if q.seat == seat)
-        kept = tuple(t for t in p.get("offered") if t in action.tickets)
-        returned = [t for t in p.get("offered") if t not in action.tickets]
+        ids = _ticket_ids(v, action, action.tickets)
+        kept = tuple(t for t in p.get("offered") if t in ids)
+        returned = [t for t in p.get("offered") if t not in ids]
         tx.set_player(seat, tickets=tx.players[seat].tickets + kept)
         deck = v.settings.ticket_deck
         tx.decks().setdefault(deck, []).extend(returned)
@@ -563,7 +538,7 @@ class TicketDraft(Feature):
 
     # -- the greedy bot ------------------------------------------------------------------------
     def bot_pending(self, v, state, pending):
-        from ..bots import plan_for
+        from ..bots import Reason, plan_for
         seat = pending.seat
         trains = state.players[seat].trains
         if pending.kind == "draft_pick":
@@ -575,9 +550,9 @@ class TicketDraft(Feature):
                 key = (fits, v.map.ticket(t).points - 1.2 * plan.cost, t)
                 if best is None or key > best[0]:
                     best = (key, t)
-            tk = v.map.ticket(best[1])
-            return (DraftPick(ticket=best[1], seat=seat),
-                    f"picks {tk.a}–{tk.b} ({tk.points}): it fits best with the cards already picked")
+            name = ticket_words(v.map, (best[1],))
+            return (DraftPick(ticket=ticket_text(v.map, best[1]), seat=seat),
+                    Reason(f"picks {name}: it fits best with the cards already picked", "picks a route card"))
         best = None
         for combo in combinations(pending.get("offered"), DRAFT_KEEP):
             plan = plan_for(v, state, seat, list(combo))
@@ -587,8 +562,9 @@ class TicketDraft(Feature):
             if best is None or key > best[0]:
                 best = (key, combo)
         combo = best[1]
-        words = ", ".join(f"{v.map.ticket(t).a}–{v.map.ticket(t).b}" for t in combo)
-        return DraftKeep(tickets=combo, seat=seat), f"keeps {words}: they share routes, most points for the trains"
+        return (DraftKeep(tickets=tuple(ticket_text(v.map, t) for t in combo), seat=seat),
+                Reason(f"keeps {ticket_words(v.map, combo)}: they share routes, most points for the trains",
+                       f"keeps {DRAFT_KEEP} route cards"))
 
 
 def drafted_from(tx, seat: int) -> tuple[str, ...]:
@@ -702,8 +678,10 @@ class ExpressCards(Feature):
             return action, why
         if len(state.deck) + sum(state.discard) <= left[0] or state.players[seat].hand_size > 12:
             return action, why
+        from ..bots import Reason
         boosted = ExpressDraw(slot=getattr(action, "slot", 0), express=left[0], seat=seat)
-        return boosted, f"{why}; uses the +{left[0]} express card for {_plural(left[0], 'more card')} (few cards in hand)"
+        more = f"; uses the +{left[0]} express card for {_plural(left[0], 'more card')} (few cards in hand)"
+        return boosted, Reason(f"{why}{more}", f"{getattr(why, 'public', why)}{more}")
 
 
 # ---------------------------------------------------------------------------------------------
@@ -782,13 +760,14 @@ class ProvinceBoard(Feature):
                        if (route.colour == GRAY or line == route.colour) and lo <= hi]
             if not targets:
                 continue
+            name = route_text(v.map, route)
             for pay in claim_payments(v, route, p.hand, top):
                 size = pay[0][1] + (pay[1][1] if len(pay) > 1 else 0)
                 for e in boosts:
                     value = size + e
                     for line, lo, hi in targets:
                         if lo <= value <= hi:
-                            out.append(ProvinceClaim(route.id, pay, e, line, seat))
+                            out.append(ProvinceClaim(name, pay, e, line, seat))
         return out
 
     def check(self, v, state, action, seat) -> None:
@@ -796,14 +775,14 @@ class ProvinceBoard(Feature):
         if state.phase not in ("play", "last_round"):
             raise IllegalAction("routes are claimed on turns, after the draft", v.rule("SK-TURN-1"), action, seat)
         if not isinstance(action.route, str) or not isinstance(action.payment, tuple) or not isinstance(action.line, str):
-            raise BadAction(f"{action!r}: route, payment and line must be a route id, card pairs and a colour")
+            raise BadAction(f"{action!r}: route, payment and line must be a route (id or cities), card pairs and a colour")
         problem = malformed_payment(v, action.payment)
         if problem:
             raise BadAction(f"{action!r}: {problem}")
         try:
-            route = v.map.route(action.route)
-        except TTRError:
-            raise BadAction(f"{action}: the South Korea map has no route {action.route!r}") from None
+            route = find_route(v.map, action.route)
+        except MapError as e:
+            raise BadAction(f"{action}: {e}") from None
         if action.express:
             _express_problem(v, state, action, seat)
         if not action.line:
@@ -848,8 +827,14 @@ class ProvinceBoard(Feature):
             rule = "SK-PROV-3" if "ends at space" in why else "SK-PROV-4"
             raise IllegalAction(why + " (interpretation)", v.rule(rule), action, seat)
 
+    @staticmethod
+    def canonical(v, action):
+        """The route by its cities in the map's spelling, the payment in card order (check() found the route)."""
+        return replace(action, route=route_text(v.map, find_route(v.map, action.route)),
+                       payment=tuple(sorted(action.payment)))
+
     def apply(self, v, tx, action, seat) -> None:
-        route = v.map.route(action.route)
+        route = find_route(v.map, action.route)
         size = sum(n for _, n in action.payment)
         value = size + action.express
         space, how = province_space(v, tx.s, action.line, value)
@@ -921,8 +906,8 @@ class ProvinceBoard(Feature):
         from ..actions import Claim
         if type(action) is not Claim or state.pending:
             return action, why
-        from ..bots import _completed, plan_for
-        route = v.map.route(action.route)
+        from ..bots import Reason, _completed, plan_for
+        route = find_route(v.map, action.route)
         p = state.players[seat]
         plan = plan_for(v, state, seat, [t for t in p.tickets if not _completed(v, state, seat, t)])
         still = plan.cost - (route.length if route.id in plan.routes else 0)
@@ -948,8 +933,9 @@ class ProvinceBoard(Feature):
             return action, why
         _, line, e, space = best
         boost = f" with the +{e} express card" if e else ""
-        return (ProvinceClaim(route=route.id, payment=action.payment, express=e, line=line, seat=seat),
-                f"{why}; puts a train on space {space} of the {line} province line{boost}: it leads that line")
+        more = f"; puts a train on space {space} of the {line} province line{boost}: it leads that line"
+        return (ProvinceClaim(route=route_text(v.map, route), payment=action.payment, express=e, line=line, seat=seat),
+                Reason(f"{why}{more}", f"{getattr(why, 'public', why)}{more}"))
 
 
 # ---------------------------------------------------------------------------------------------
@@ -1026,5 +1012,5 @@ if __name__ == "__main__":                       # python -m ttr_nb.games.south_
 __all__ = ["SOUTH_KOREA", "SOUTH_KOREA_SETTINGS", "SOUTH_KOREA_INTERPRETATIONS", "TicketDraft", "ExpressCards",
            "ProvinceBoard", "DraftPick", "DraftKeep", "ExpressDraw", "ExpressTickets", "ProvinceClaim",
            "build_map_document", "rebuild_map", "read_province_board", "province_lines", "province_space",
-           "province_ranking", "province_trains", "express_left", "drafted", "claim_payments", "route_text",
+           "province_ranking", "province_trains", "express_left", "drafted", "claim_payments",
            "PROVINCE_BONUS"]
