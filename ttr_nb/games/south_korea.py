@@ -5,8 +5,8 @@ every user-facing surface shows ``Map.provisional_note``. Two facts the rule boo
 Namwon–Jinju is white with 4 spaces, and the white line has a space 6, the red line spaces 5 and 6.
 
 * :class:`TicketDraft` (SK-SETUP-3/4): 6 route cards each; pick rounds are simultaneous pending steps
-  (``draft pick T05``); the rest of each hand is passed to the left (the next seat) once everyone has picked;
-  after 6 picks everyone keeps exactly 4 (``draft keep T01 T02 T03 T04``); the returns are shuffled into the deck.
+  (``draft pick Gwangju–Yeosu``); the rest of each hand is passed to the left (the next seat) once everyone has picked;
+  after 6 picks everyone keeps exactly 4 (``draft keep A–B, C–D, E–F, G–H``); the returns are shuffled into the deck.
 * :class:`ExpressCards` (SK-TURN-2, SK-EXPRESS-1/2): ``draw deck +2``, ``draw faceup 3 +1``, ``tickets +3``.
 * :class:`ProvinceBoard` (SK-PROV-*, SK-EXPRESS-3, SK-SCORE-2/3): a claim with a province placement,
   ``claim Namwon–Jinju white4+loco1 +1 province white``; the line bonuses at the end.
@@ -344,13 +344,13 @@ def drafted(state: GameState, seat: int) -> tuple[str, ...]:
 
 def _draft_pick_pending(seat: int, packet: Sequence[str], rnd: int) -> Pending:
     text = (f"draft round {rnd} of {DRAFT_HAND}: pick 1 of the {_plural(len(packet), 'route card')} in your hand "
-            f"('draft pick T05'); the rest go to the player on your left")
+            f"('draft pick A–B'); the rest go to the player on your left")
     return Pending("draft_pick", seat, (("packet", tuple(packet)), ("round", rnd), ("rule", "SK-SETUP-3"), ("text", text)))
 
 
 def _draft_keep_pending(seat: int, offered: Sequence[str]) -> Pending:
     text = (f"keep exactly {DRAFT_KEEP} of your {_plural(len(offered), 'picked route card')} "
-            f"('draft keep T01 T02 T03 T04')")
+            f"('draft keep A–B, C–D, E–F, G–H')")
     return Pending("draft_keep", seat, (("offered", tuple(offered)), ("rule", "SK-SETUP-4"), ("text", text)))
 
 
