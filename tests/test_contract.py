@@ -127,6 +127,7 @@ def check_conservation(v, s: GameState) -> None:
     ids = [t for _, deck in s.ticket_decks for t in deck] + list(s.tickets_out)
     ids += [t for p in s.players for t in p.tickets]
     ids += [t for q in s.pending if q.kind == "choose_tickets" for t in q.get("offered")]
+    ids += [t for f in v.features for t, _ in f.held_tickets(s)]      # e.g. South Korea's draft hands
     assert sorted(ids) == sorted(t.id for t in v.map.tickets), f"tickets not conserved at ply {s.ply}"
 
 
@@ -431,9 +432,13 @@ def test_keep_with_a_ticket_named_twice_is_refused(variant):
     """KeepTickets(("T05", "T05")) must not count as keeping two tickets (USA-SETUP-3: keep at least 2)."""
     s = new_game(variant, 3, 1)
     q = s.pending_for(0)
+    if q.kind != "choose_tickets":      # a feature's own setup (South Korea's draft): a ticket choice during play
+        s = next(x for x in play(variant, 3, 1, "random")[0] if x.phase != "setup" and x.pending
+                 and x.pending[0].kind == "choose_tickets")
+        q = s.pending[0]
     off = q.get("offered")
-    need = q.get("min_keep")
-    cand = KeepTickets(tickets=(off[0],) * need, seat=0)
+    need = max(2, q.get("min_keep"))
+    cand = KeepTickets(tickets=(off[0],) * need, seat=q.seat)
     assert cand not in set(legal_actions(s))
     err = explain(s, cand)
     assert err is not None, f"{cand.tickets} accepted: seat 0 would keep 1 ticket where {need} are required"

@@ -28,7 +28,7 @@ def usa_doc() -> dict:
 # ------------------------------------------------------------------------------------------------ shipped files
 
 def test_available_maps_and_maps_dir():
-    assert available_maps() == ["europe", "usa"]
+    assert available_maps() == ["europe", "south_korea", "usa"]
     assert maps_dir() == REPO / "maps"          # a source checkout: the top-level maps/ folder
     assert (maps_dir() / "README.md").is_file()
 
@@ -50,7 +50,7 @@ def test_load_map_names_are_case_insensitive_and_cached(usa):
 
 
 def test_unknown_map_name_lists_the_available_ones():
-    with pytest.raises(MapError, match=r"unknown map 'atlantis'.*europe, usa"):
+    with pytest.raises(MapError, match=r"unknown map 'atlantis'.*europe, south_korea, usa"):
         load_map("atlantis")
     with pytest.raises(MapError, match="no such map file"):
         load_map("/nonexistent/board.json")

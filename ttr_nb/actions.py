@@ -274,14 +274,12 @@ def parse_action(text: str) -> Action:
         raise BadAction(f"{text!r}: empty action; try 'draw deck', 'draw faceup 1', 'claim Denver–Omaha purple4', 'tickets', "
                         "'keep Helena–Los Angeles, Duluth–Houston'")
     verb = words[0].lower()
+    from .variants import _load_builtin
+    _load_builtin()                     # the variants' verbs ("station", "draft") and extended forms ("draw deck +2")
     parser = _PARSERS.get(verb)
-    if parser is None:                  # a variant's verb ("station", "tunnel") whose module is not loaded yet
-        from .variants import available_variants
-        available_variants()
-        parser = _PARSERS.get(verb)
     if parser is None:
         raise BadAction(f"{text!r}: unknown action {verb!r}; known: {', '.join(sorted(_PARSERS))}")
-    action = parser([w if verb in ("keep", "claim", "station") else w.lower() for w in words[1:]], text)
+    action = parser([w if verb in ("keep", "claim", "station", "draft") else w.lower() for w in words[1:]], text)
     return action if seat is None else action.with_seat(seat)
 
 

@@ -105,7 +105,8 @@ class RandomBot:
                 if state.ticket_deck(v.settings.ticket_deck):
                     return DrawTickets(seat=seat), Reason("draws tickets at random")
             else:
-                extra = [a for f in v.features for a in f.turn_actions(v, state, seat)]
+                extra = [a for f in v.features for a in (f.bot_random(v, state, seat, r) if hasattr(f, "bot_random")
+                                                         else f.turn_actions(v, state, seat))]
                 if extra:
                     return extra[r.index(len(extra))], Reason("picks a variant action at random")
         acts = legal_actions(state, seat)
@@ -227,6 +228,14 @@ class GreedyBot:
     def choose(self, state: GameState, seat: int) -> tuple[Action, str]:
         if state.__class__ is not GameState:        # a game with its own rules module plays with its own bots
             return rules_of(state).bot(self.name, self.seed).choose(state, seat)
+        action, why = self._choose(state, seat)
+        v = get_variant(state.variant)
+        for f in v.features:           # a variant may extend the choice (South Korea: express cards, province trains)
+            if hasattr(f, "bot_improve"):
+                action, why = f.bot_improve(v, state, seat, action, why)
+        return action, why
+
+    def _choose(self, state: GameState, seat: int) -> tuple[Action, str]:
         v = get_variant(state.variant)
         pending = state.pending_for(seat) if state.pending else None
         if pending is not None and pending.kind == "choose_tickets":

@@ -435,7 +435,8 @@ def check(state: GameState, action: Action | str) -> tuple[Action, int]:
             raise _deny(v, f"{seat_name(seat)} must first finish the pending step ({kind.replace('_', ' ')})",
                         _pending_rule(v, pending), action, seat)
         feature.check(v, state, action, seat)
-        return action, seat
+        canonical = getattr(feature, "canonical", None)       # e.g. South Korea: a draft pick named by its cities
+        return (action if canonical is None else canonical(v, action)), seat
     if kind == "choose_tickets" and not isinstance(action, KeepTickets):
         raise _deny(v, f"{seat_name(seat)} must first choose which of the offered tickets to keep "
                        f"({ticket_words(v.map, pending.get('offered'))})", _pending_rule(v, pending), action, seat)
@@ -877,6 +878,9 @@ def turn_status(state: GameState, viewer: int | None = None) -> str:
         return f"The game is over ({v.rule('USA-END-1')})."
     if state.phase == "setup":
         waiting = ", ".join(seat_name(s) for s in to_move(state))
+        if state.pending and state.pending[0].kind != "choose_tickets":    # a feature's setup step (a draft)
+            p = state.pending[0]
+            return f"Setup: {p.get('text') or p.kind} — waiting for {waiting} ({v.rule(_pending_rule(v, p))})."
         return (f"Setup: each player keeps at least {v.settings.setup_min_keep} of the offered tickets, all at the same "
                 f"time and in secret — waiting for {waiting} ({v.rule('USA-SETUP-3')}).")
     seat = state.current
@@ -1116,6 +1120,9 @@ def validate(state: GameState) -> list[str]:
     for pend in state.pending:
         for t in pend.get("offered", ()) if pend.kind == "choose_tickets" else ():
             where.setdefault(t, []).append(f"offered to {seat_name(pend.seat)}")
+    for f in v.features:
+        for t, place in f.held_tickets(state):
+            where.setdefault(t, []).append(place)
     known = {t.id for t in m.tickets}
     for t in sorted(where):
         if t not in known:
@@ -1126,7 +1133,8 @@ def validate(state: GameState) -> list[str]:
         problems.append(f"ticket {t} is missing (not in a deck, a hand, an offer or out of the game)")
     # turn structure
     if state.phase == "setup":
-        if not state.pending or any(p.kind != "choose_tickets" for p in state.pending):
+        owned = {k for f in v.features for k in f.pending_kinds}
+        if not state.pending or any(p.kind != "choose_tickets" and p.kind not in owned for p in state.pending):
             problems.append("in setup every pending step must be an initial ticket choice")
     elif state.phase in ("play", "last_round"):
         if len(state.pending) > 1:

@@ -88,6 +88,10 @@ class Feature:
         """Card kinds the feature holds outside the usual piles (for conservation checks)."""
         return []
 
+    def held_tickets(self, state: "GameState") -> list[tuple[str, str]]:
+        """(ticket id, where in words) for tickets the feature holds outside decks, hands and offers (a draft)."""
+        return []
+
     def score(self, variant: "Variant", state: "GameState", sheet: dict) -> None:
         """Adjust a score sheet in place (extra lines, ticket completion via borrowed routes ...)."""
 
@@ -252,7 +256,7 @@ def rules_of(name) -> object:
     return mod
 
 
-_BUILTIN = ("usa", "europe", "cardgame")   # modules under ttr_nb.games that register the shipped variants
+_BUILTIN = ("usa", "europe", "south_korea", "cardgame")   # modules under ttr_nb.games that register the shipped variants
 _loaded = False
 
 
