@@ -34,7 +34,8 @@ import traitlets
 from ipywidgets import widget_serialization
 from plotly.basedatatypes import Undefined
 
-_RUNTIME_ESM = r"""
+# The page-wide promise of plotly.js, by version: the runtime resolves it, every figure view awaits it.
+_SLOT_JS = r"""
 const KEY = "__ttr_nb_plotly__";
 function slot(version) {
   const all = (globalThis[KEY] ??= {});
@@ -45,6 +46,9 @@ function slot(version) {
   }
   return all[version];
 }
+"""
+
+_RUNTIME_ESM = _SLOT_JS + r"""
 function bytesOf(value) {
   if (value instanceof DataView) return new Uint8Array(value.buffer, value.byteOffset, value.byteLength);
   if (value instanceof ArrayBuffer) return new Uint8Array(value);
@@ -81,17 +85,7 @@ export default {
 };
 """
 
-_FIGURE_ESM = r"""
-const KEY = "__ttr_nb_plotly__";
-function slot(version) {
-  const all = (globalThis[KEY] ??= {});
-  if (!all[version]) {
-    let resolve, reject;
-    const promise = new Promise((a, b) => { resolve = a; reject = b; });
-    all[version] = { promise, resolve, reject, loading: false };
-  }
-  return all[version];
-}
+_FIGURE_ESM = _SLOT_JS + r"""
 const clone = (v) => (v === undefined ? v : JSON.parse(JSON.stringify(v)));
 
 // one flush of queued patches: per trace, later values win; layout keys likewise
