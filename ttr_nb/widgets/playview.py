@@ -546,7 +546,7 @@ class PlayView:
                 text_for = getattr(reason, "text_for", None)
                 shown = text_for(viewer, ply.seat) if text_for is not None else (
                     str(reason) if viewer is None or viewer == ply.seat else "")
-                if shown:
+                if shown and shown.lower() not in words.lower():      # no "keeps 3 tickets [bot: keeps 3 tickets]"
                     words += f"  [bot: {shown}]"
             out.append(f"{ply.number}. {words}" + "".join(f" · {e}" for e in events))
         return out[::-1]
