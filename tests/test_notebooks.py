@@ -224,10 +224,12 @@ def test_status_claims_reader_understands_examples():
 def test_every_status_claim_in_the_notebooks_matches_the_code(notebook):
     path, nb = notebook
     truth = ttr.variant_status()
+    # a rules-engine game may also be PROVISIONAL (a stand-in board or deck): saying so is true
+    provisional = {k for k, s in truth.items() if s == "engine" and get_game(k).provisional}
     wrong = []
     for i, where, text in _texts(nb, code=False):
         for game, status, sentence in status_claims(text):
-            if truth.get(game) != status:
+            if truth.get(game) != status and not (status == "provisional" and game in provisional):
                 wrong.append(f"cell {i} {where}: says {game} is {status}, the code says {truth.get(game)}: {sentence!r}")
     assert not wrong, f"{path.name}:\n" + "\n".join(wrong)
 
