@@ -167,15 +167,18 @@ export default {
       busy = true;
       try {
         while (queue.length) {
-          const ops = queue;
+          let ops = queue;
           queue = [];
-          const whole = ops.findLast((op) => op.figure);
-          if (whole) {
-            await full(whole.figure);
-            continue;
+          // a whole figure replaces everything queued before it; the patches after it still apply
+          const last = ops.map((op) => Boolean(op.figure)).lastIndexOf(true);
+          if (last >= 0) {
+            await full(ops[last].figure);
+            ops = ops.slice(last + 1);
           }
-          const { restyle, relayout, indexes } = merge(ops);
-          await Plotly.update(box, restyle, relayout, indexes);
+          if (ops.length) {
+            const { restyle, relayout, indexes } = merge(ops);
+            await Plotly.update(box, restyle, relayout, indexes);
+          }
         }
       } finally {
         busy = false;
