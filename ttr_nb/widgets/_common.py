@@ -98,7 +98,8 @@ class BoardWidget:
                  on_city: Callable[[str], None] | None = None, height: int = 560, title: str | None = None,
                  scale: float | None = None, max_height_vh: float = 0.0):
         from ..render import board_figure, trace_index
-        from .plotfig import figure_view
+        from .plotfig import figure_view, plotly_runtime
+        plotly_runtime()      # first: the page starts loading plotly.js while the kernel lays out the board
         self.map = m
         self.n_players = n_players
         if n_players is None:
