@@ -69,7 +69,9 @@ HIDDEN_RUN = ["classroom.ipynb", "01_usa.ipynb"]
 @pytest.mark.parametrize("name", [n for n in HIDDEN_RUN if n in NOTEBOOKS])
 def test_views_built_in_a_hidden_tab_draw_when_shown(lab_server, page, console, name):
     copy = f"hidden-{name}"
-    shutil.copy(lab_server.root_dir / name, lab_server.root_dir / copy)
+    # the committed notebook, not the server's copy: an earlier test's Run All may have saved that one with widget
+    # views of its own kernel, which this new kernel does not have ("widget model not found")
+    shutil.copy(REPO / "notebooks" / name, lab_server.root_dir / copy)
     open_notebook(page, lab_server.url, copy, RUN_TIMEOUT_S)
     start_run_all(page, copy)
     hide_notebook(page)                    # every output, widget views included, is built while hidden
