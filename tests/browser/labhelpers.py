@@ -200,6 +200,10 @@ ALLOWED_CONSOLE: list[tuple[re.Pattern, str]] = [
      "JupyterLab: workspace does not exist yet"),
     # JupyterLab's windowed notebook (jlab_core, WindowedList.scrollToItem) warns when a cell it was asked to
     # scroll to (the active cell during Run All) has not been rendered within 10 s; a loaded machine gets there.
+    (re.compile(r"^\[error\] Could not restore the debugger state: Canceled future for debug_request message "
+                r"before replies were done @ .*/static/lab/jlab_core\."),
+     "JupyterLab's debugger sidebar asking a kernel that is being shut down or replaced (a page reload or a "
+     "reopened notebook); it comes from JupyterLab's core bundle, not from ttr_nb or plotly"),
     (re.compile(r"^\[warning\] Item with index \d+ did not appear within \d+ ms @ .*/static/lab/jlab_core\."),
      "JupyterLab: windowed notebook scroll timeout"),
     # The browser asks for a favicon the JupyterLab server does not serve under this path.
