@@ -44,13 +44,15 @@ _JS_ARM = r"""
       [t.x ? t.x.length : 0, t.marker ? t.marker.color : null, t.marker ? t.marker.size : null,
        t.line ? t.line.color : null, t.selectedpoints || null])));
   const buttons = () => Array.from(view.querySelectorAll('button')).map((b) => b.textContent + (b.disabled ? '0' : '1')).join('|');
-  const drawnBoards = () => boards().filter((gd) => gd.querySelector('.main-svg') && gd.data.length > 0).length;
+  const drawnBoards = () => boards().filter((gd) => gd.querySelector('.main-svg') && gd.data.length > 0);
+  const before = new Set(drawnBoards());
+  const newBoards = () => drawnBoards().filter((gd) => !before.has(gd)).length;
   const probes = {
     buttons: buttons,
     board: boardPrint,
     text: () => view.innerText,
     board_or_text: () => boardPrint() + view.innerText,
-    new_board: drawnBoards,
+    new_board: newBoards,
   };
   const probe = probes[kind];
   const base = probe();
@@ -61,7 +63,7 @@ _JS_ARM = r"""
       if (t.t1 !== null) return;
       let now;
       try { now = probe(); } catch (e) { now = base; }
-      if (kind === 'new_board' ? now > base : now !== base) { t.t1 = performance.now(); return; }
+      if (kind === 'new_board' ? now > 0 : now !== base) { t.t1 = performance.now(); return; }
       requestAnimationFrame(tick);
     };
     requestAnimationFrame(tick);

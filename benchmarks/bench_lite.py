@@ -14,12 +14,12 @@ is inflated; Chromium headless, site served by ``python -m http.server``):
   warm cache 38 s (ttr-nb wheel 13 s, ``jupyter lite build`` 17 s, static copies 8 s).
 * site: 70.7 MB in 562 files, 38.5 MB as tar.gz: static/ 36.2 (Pyodide runtime 13, 37 wheels 22.7 of which
   plotly 9.7 and jedi 4.9), JupyterLab build/ 17.9, read/ 8.5 (4.7 of it plotly.min.js), extensions/ 6.4.
-* kernel ready after the page opens: 44-53 s (30-76 s across runs, following the load).
-* first board after "Run All" on a ready kernel: 01_usa 4.6 s, map_explorer 4.0 s, classroom 8.2 s (a bot game
-  and two widget views come first). Before the kernel's start-up warm-up (ttr_nb/lite/warmup.py) 01_usa took
-  7.9-9.4 s and map_explorer 20.9 s; before it, plotly's first fig.show() also pushed its whole plotly.js into
-  the page.
-* all cells: 00_start_here 1.0 s, 01_usa 20.2 s, classroom 21.3 s, map_explorer 12.2 s.
+* kernel ready after the page opens: 32-49 s in the last full run (30-76 s across runs, following the load).
+* first board after "Run All" on a ready kernel, last full run (all 10 tests green): 01_usa 7.2 s, 02_europe
+  6.8 s, classroom 5.2 s, map_explorer 5.1 s (4.0-8.2 s across the runs after the warm-up). Before the kernel's
+  start-up warm-up (ttr_nb/lite/warmup.py) 01_usa took 7.9-9.4 s and 02_europe, classroom and map_explorer
+  19-21 s; before it, plotly's first fig.show() also pushed its whole plotly.js into the page.
+* all cells: 00_start_here 1.0 s, 01_usa 20.7 s, 02_europe 19.0 s, classroom 15.9 s, map_explorer 10.8 s.
 """
 from __future__ import annotations
 
