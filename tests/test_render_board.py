@@ -433,3 +433,49 @@ def test_board_png(tmp_path, europe):
     out = board_png(fig, tmp_path / "board.png", width=600, height=400)
     data = (tmp_path / "board.png").read_bytes()
     assert out.endswith("board.png") and data[:8] == b"\x89PNG\r\n\x1a\n" and len(data) > 20_000
+
+
+# ----------------------------------------------------------------------------- showing without plotly's renderers
+
+_SHOW_IN_A_SHELL = r"""
+import json, sys
+import ipykernel  # noqa: F401  (as in a Jupyter kernel)
+from IPython.core.interactiveshell import InteractiveShell
+shell = InteractiveShell.instance()
+from ttr_nb import Game
+from ttr_nb.teaching import board_of
+fig = board_of(Game("usa", players=2, seed=1).state, title="first board")
+shown = []
+shell.display_pub.publish = lambda data, metadata=None, **kw: shown.append(data)
+fig.show()
+bundle = fig._repr_mimebundle_()
+print(json.dumps({"renderers_loaded": "plotly.io._renderers" in sys.modules, "nbformat": "nbformat" in sys.modules,
+                  "shown": [sorted(d) for d in shown], "bundle": sorted(bundle),
+                  "traces": len(bundle["application/vnd.plotly.v1+json"]["data"]),
+                  "metas": [t.get("meta") for t in bundle["application/vnd.plotly.v1+json"]["data"]]}))
+"""
+
+
+def test_a_board_shows_in_a_kernel_without_loading_plotlys_renderers():
+    """The first board of a notebook must not pay for plotly.io._renderers (nbformat → jsonschema → an RFC 3987
+    grammar built at import: seconds): the figure hands Jupyter the plotly mimetype bundle itself."""
+    out = subprocess.run([sys.executable, "-c", _SHOW_IN_A_SHELL], capture_output=True, text=True, timeout=300)
+    assert out.returncode == 0, out.stderr
+    got = json.loads(out.stdout.strip().splitlines()[-1])
+    assert got["renderers_loaded"] is False and got["nbformat"] is False
+    assert got["shown"] == [["application/vnd.plotly.v1+json", "text/plain"]]
+    assert got["bundle"] == ["application/vnd.plotly.v1+json", "text/plain"]
+    assert "routes" in got["metas"] and got["traces"] > 5
+
+
+def test_the_own_bundle_is_what_plotlys_mimetype_renderer_sends(usa):
+    """Same data and layout as plotly's own ``plotly_mimetype`` renderer (which the user gets once they have
+    chosen a renderer themselves)."""
+    from ttr_nb.render.figure import MIMETYPE, Figure, mime_bundle
+    fig = board_figure(usa, title="same")
+    assert isinstance(fig, Figure)
+    ours = mime_bundle(fig)[MIMETYPE]
+    from plotly.io._renderers import renderers
+    theirs = renderers["plotly_mimetype"].to_mimebundle(fig.to_dict())[MIMETYPE]
+    assert ours["data"] == theirs["data"] and ours["layout"] == theirs["layout"]
+    assert mime_bundle(fig)["text/plain"] == "<figure: " + fig.layout.title.text + ">"

@@ -585,7 +585,9 @@ def learner_view(players: int = 3, seed: int = 11, bots: str = "greedy", **kwarg
 def bar_chart(labels: Sequence[str], values: Sequence[float], *, title: str = "", height: int = 380):
     """A horizontal bar chart (``go.Figure``), first label on top — for a quick look at a list of numbers."""
     import plotly.graph_objects as go
-    return go.Figure(go.Bar(x=list(values)[::-1], y=list(labels)[::-1], orientation="h"),
+
+    from .render.figure import Figure
+    return Figure(go.Bar(x=list(values)[::-1], y=list(labels)[::-1], orientation="h"),
                      layout=dict(title=title, height=height, margin=dict(l=120, r=20, t=50, b=40)))
 
 

@@ -43,6 +43,7 @@ from plotly.basedatatypes import Undefined
 
 from ..cards import COLOURS, GRAY, PLAYER_COLOURS
 from ..errors import TTRError
+from .figure import Figure
 
 # --------------------------------------------------------------------------------------------------------------
 # Styling tables
@@ -1018,7 +1019,7 @@ def board_figure(map, *, owners: Mapping[str, int] | None = None, closed: Collec
                         trail=tuple(trail), trail_label=trail_label, points_table=points_table,
                         closed_rule=closed_rule, height=height, selected=selected, marked=marked, scale=scale)
     geo = _geometry(map, height)
-    fig = go.Figure(data=[go.Scatter({k: v for k, v in t.items() if k != "type"}) for t in traces])
+    fig = Figure(data=[go.Scatter({k: v for k, v in t.items() if k != "type"}) for t in traces])
     managed_layout = {"title": {"text": _title(map, title)}}       # what update_board keeps up to date
     annotations = []
     if getattr(map, "provisional", False):

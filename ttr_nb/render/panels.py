@@ -37,6 +37,7 @@ from ..errors import TTRError
 from ..state import GameState
 from ..variants import get_variant
 from .board import BACKGROUND, CARD_HEX, CARD_SYMBOLS, INK, PLAYER_HEX, _apply, _remember
+from .figure import Figure
 
 __all__ = ["CARD_FILL", "CARD_MARK", "hand_figure", "update_hand", "market_figure", "update_market",
            "trains_figure", "update_trains", "score_figure", "update_score", "tickets_table_html",
@@ -126,7 +127,7 @@ def _managed(layout: dict) -> dict:
 
 
 def _figure(traces: list[dict], layout: dict) -> go.Figure:
-    fig = go.Figure(data=traces, layout=layout)
+    fig = Figure(data=traces, layout=layout)
     _remember(fig, traces, _managed(layout))
     return fig
 
