@@ -976,7 +976,30 @@ def route_marker_xy(page, selector: str, route_id: str) -> dict:
     return xy
 
 
-def click_route_marker(page, selector: str, route_id: str) -> None:
-    xy = route_marker_xy(page, selector, route_id)
-    page.mouse.move(xy["x"], xy["y"])
-    page.mouse.click(xy["x"], xy["y"])
+_JS_HOVERED = r"""
+([selector, routeId]) => {
+  const gd = Array.from(document.querySelectorAll(selector + ' .js-plotly-plot'))
+      .find((p) => p.data && p.data.some((t) => t.meta === 'routes'));
+  return !!(gd && gd._hoverdata && gd._hoverdata.some((p) => p.customdata === routeId));
+}
+"""
+
+
+def click_route_marker(page, selector: str, route_id: str, attempts: int = 4) -> None:
+    """Click ``route_id``'s marker as a user does: point at it until plotly shows that route's hover (plotly
+    turns a click into ``plotly_click`` only for the point it is hovering), then click. On a loaded machine the
+    board may still be moving (scrolled into view, resized to its box) when the coordinates are read, so they
+    are read again, and the pointer moved again, until the hover names the route."""
+    for attempt in range(attempts):
+        xy = route_marker_xy(page, selector, route_id)
+        page.mouse.move(xy["x"] - 3, xy["y"] - 3)
+        page.mouse.move(xy["x"], xy["y"], steps=2)
+        try:
+            page.wait_for_function(_JS_HOVERED, arg=[selector, route_id], timeout=WAIT_S * 1000 / attempts,
+                                   polling="raf")
+        except Exception:
+            if attempt == attempts - 1:
+                raise WaitTimeout(f"the pointer on {route_id}'s marker never showed its hover ({attempts} tries)")
+            continue
+        page.mouse.click(xy["x"], xy["y"])
+        return
