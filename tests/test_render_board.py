@@ -479,3 +479,35 @@ def test_the_own_bundle_is_what_plotlys_mimetype_renderer_sends(usa):
     theirs = renderers["plotly_mimetype"].to_mimebundle(fig.to_dict())[MIMETYPE]
     assert ours["data"] == theirs["data"] and ours["layout"] == theirs["layout"]
     assert mime_bundle(fig)["text/plain"] == "<figure: " + fig.layout.title.text + ">"
+
+
+# ----------------------------------------------------------------------------- stored layouts
+
+def test_every_board_game_has_a_stored_layout_equal_to_a_fresh_one():
+    """The stored board-like layouts (a second of pure Python per map, saved for every notebook's first board)
+    are exactly what ``project`` computes today; every registered board game's map has one."""
+    from ttr_nb.render import board as b
+    stored = json.loads(b.LAYOUTS_FILE.read_text(encoding="utf-8"))["maps"]
+    assert sorted(stored) == b.stored_layout_keys(), \
+        "store them: python -c 'from ttr_nb.render.board import *; write_layouts(stored_layout_keys())'"
+    for key in stored:
+        m = load_map(key)
+        fresh = b.project(m)
+        assert stored[key]["fingerprint"] == b.layout_fingerprint(m), key
+        assert set(stored[key]["pos"]) == set(fresh), key
+        for city, (x, y) in stored[key]["pos"].items():
+            assert abs(x - fresh[city][0]) < 1e-3 and abs(y - fresh[city][1]) < 1e-3, (key, city)
+
+
+def test_an_edited_map_is_laid_out_afresh(usa):
+    """A map whose routes or cities differ from the stored one (a teacher's edited file) does not get the stored
+    layout: its fingerprint differs, and ``project`` runs."""
+    from ttr_nb.render import board as b
+    assert b._stored_layout(usa) is not None
+    r0 = usa.routes[0]
+    edited = dataclasses.replace(usa, routes=(dataclasses.replace(r0, length=r0.length % 6 + 1),) + usa.routes[1:])
+    assert b.layout_fingerprint(edited) != b.layout_fingerprint(usa)
+    assert b._stored_layout(edited) is None
+    moved = dataclasses.replace(usa, cities=(dataclasses.replace(usa.cities[0], lat=usa.cities[0].lat + 1),)
+                                + usa.cities[1:])
+    assert b._stored_layout(moved) is None

@@ -33,9 +33,12 @@ Only the legend traces' ``name``/``showlegend`` follow the labels passed in (pla
 """
 from __future__ import annotations
 
+import hashlib
+import json
 import math
 from collections import defaultdict
 from collections.abc import Collection, Mapping, Sequence
+from pathlib import Path
 from typing import Any
 
 import plotly.graph_objects as go
@@ -186,12 +189,61 @@ def project(map, *, board_like: bool = True) -> dict[str, tuple[float, float]]:
 
 _PROJECTION_CACHE: dict[int, tuple[Any, dict]] = {}
 
+#: The board-like layouts of the shipped maps, computed once by ``project`` and stored (the relaxation is pure Python
+#: and takes about a second per map — on every notebook's first board). An entry is used only when its fingerprint
+#: (the map's cities, routes and the layout's constants) is the map's: an edited map is laid out afresh. Rebuild with
+#: ``write_layouts(stored_layout_keys())``; tests/test_render_board.py checks the stored ones against ``project``.
+LAYOUTS_FILE = Path(__file__).with_name("layouts.json")
+_STORED_LAYOUTS: dict | None = None
+
+
+def layout_fingerprint(map) -> str:
+    """What ``project(map)`` depends on, hashed: cities with coordinates, routes with lengths, the constants."""
+    parts = [f"v1 {_ROUTE_WEIGHT} {_MIN_CITY_GAP} {_LAYOUT_ITERATIONS}"]
+    parts += sorted(f"c {_name(c)} {c.lat!r} {c.lon!r}" for c in map.cities)
+    parts += sorted(f"r {min(_name(r.a), _name(r.b))} {max(_name(r.a), _name(r.b))} {int(r.length)}" for r in map.routes)
+    return hashlib.sha256("\n".join(parts).encode()).hexdigest()[:16]
+
+
+def _stored_layout(map) -> dict[str, tuple[float, float]] | None:
+    global _STORED_LAYOUTS
+    if _STORED_LAYOUTS is None:
+        try:
+            _STORED_LAYOUTS = json.loads(LAYOUTS_FILE.read_text(encoding="utf-8")).get("maps", {})
+        except (OSError, ValueError):
+            _STORED_LAYOUTS = {}
+    entry = _STORED_LAYOUTS.get(getattr(map, "key", None))
+    if not entry or entry.get("fingerprint") != layout_fingerprint(map):
+        return None
+    pos = {c: (float(x), float(y)) for c, (x, y) in entry["pos"].items()}
+    return pos if set(pos) == {_name(c) for c in map.cities} else None
+
+
+def stored_layout_keys() -> list[str]:
+    """The maps whose layouts are stored: those of every registered board game."""
+    from ..variants import available_variants, get_variant
+    return sorted({get_variant(k).map.key for k in available_variants()})
+
+
+def write_layouts(keys: Sequence[str]) -> Path:
+    """Compute and store the layouts of the maps ``keys`` (e.g. ``["usa", "europe"]``) in ``LAYOUTS_FILE``."""
+    from ..maps import load_map
+    out = {}
+    for key in sorted(keys):
+        m = load_map(key)
+        out[key] = {"fingerprint": layout_fingerprint(m), "pos": {c: list(xy) for c, xy in project(m).items()}}
+    LAYOUTS_FILE.write_text(json.dumps({"about": "board-like city layouts, see ttr_nb.render.board.LAYOUTS_FILE",
+                                        "maps": out}, indent=1, sort_keys=True) + "\n", encoding="utf-8")
+    global _STORED_LAYOUTS
+    _STORED_LAYOUTS = None
+    return LAYOUTS_FILE
+
 
 def _projected(map) -> dict[str, tuple[float, float]]:
     hit = _PROJECTION_CACHE.get(id(map))
     if hit is not None and hit[0] is map:
         return hit[1]
-    pos = project(map)
+    pos = _stored_layout(map) or project(map)
     if len(_PROJECTION_CACHE) > 16:
         _PROJECTION_CACHE.clear()
     _PROJECTION_CACHE[id(map)] = (map, pos)
@@ -1115,3 +1167,4 @@ def _wrap(text: str, width: int) -> str:
     if row:
         lines.append(row)
     return "<br>".join(lines)
+
