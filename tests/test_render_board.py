@@ -511,3 +511,27 @@ def test_an_edited_map_is_laid_out_afresh(usa):
     moved = dataclasses.replace(usa, cities=(dataclasses.replace(usa.cities[0], lat=usa.cities[0].lat + 1),)
                                 + usa.cities[1:])
     assert b._stored_layout(moved) is None
+
+
+# ----------------------------------------------------------------------------- built unvalidated, checked here
+
+@pytest.mark.parametrize("key", ["usa", "europe", "south_korea"])
+def test_every_board_figure_passes_plotlys_validation(key):
+    """board_figure builds its figure unvalidated (plotly's fast path); every property it can set must still be
+    one plotly accepts: rebuilding the figure with validation raises on anything unknown or malformed."""
+    from ttr_nb.engine import board_marks, seat_name
+    from ttr_nb.game import Game
+    from ttr_nb.bots import GreedyBot
+    m = load_map(key)
+    g = Game(key, players=3, seed=2)
+    g.play_bots({s: GreedyBot(seed=s) for s in range(3)}, max_plies=70)
+    marks = board_marks(g.state)
+    rids = [r.id for r in m.routes]
+    figs = [board_figure(m),
+            board_figure(m, owners=marks["owners"], closed=marks["closed"], stations=marks["stations"],
+                         player_names=[seat_name(s) for s in range(3)], highlight=[("a", rids[:3]), ("b", rids[3:5])],
+                         trail=rids[:2], selected=rids[7], marked={m.cities[0].name: "ticket"}, scale=1.5,
+                         title="all options")]
+    for fig in figs:
+        go.Figure(fig.to_dict())                     # validating: raises ValueError on a bad property
+        assert fig.to_dict()["data"] and all(t["type"] == "scatter" for t in fig.to_dict()["data"])

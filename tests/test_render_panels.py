@@ -318,3 +318,13 @@ def test_png_export(state, tmp_path):
     path = P.panel_png(P.score_figure(score(state)), tmp_path / "score.png")
     data = open(path, "rb").read()
     assert data[:8] == b"\x89PNG\r\n\x1a\n" and len(data) > 5000
+
+
+@pytest.mark.parametrize("name, make, update, _", CASES, ids=[c[0] for c in CASES])
+def test_every_panel_figure_passes_plotlys_validation(name, make, update, _, state, earlier):
+    """The panels are built unvalidated (plotly's fast path); rebuilding them with validation must not raise."""
+    import plotly.graph_objects as go
+    fig = make(earlier)
+    go.Figure(fig.to_dict())
+    update(fig, state)
+    go.Figure(fig.to_dict())
