@@ -985,21 +985,31 @@ _JS_HOVERED = r"""
 """
 
 
-def click_route_marker(page, selector: str, route_id: str, attempts: int = 4) -> None:
+def click_route_marker(page, selector: str, route_id: str, done: Callable[[], Any] | None = None,
+                       attempts: int = 4) -> None:
     """Click ``route_id``'s marker as a user does: point at it until plotly shows that route's hover (plotly
     turns a click into ``plotly_click`` only for the point it is hovering), then click. On a loaded machine the
-    board may still be moving (scrolled into view, resized to its box) when the coordinates are read, so they
-    are read again, and the pointer moved again, until the hover names the route."""
+    board may still be moving (scrolled into view, resized to its box, redrawn by a patch that arrived between
+    the hover and the click — a redraw forgets the hover) when the coordinates are read: then the coordinates
+    are read again and the pointer moved again. ``done``: a probe that is truthy once the view answered the
+    click; while it is not, the click is repeated, as a user would (selecting a route twice is harmless)."""
+    per_try_s = WAIT_S / attempts
     for attempt in range(attempts):
         xy = route_marker_xy(page, selector, route_id)
         page.mouse.move(xy["x"] - 3, xy["y"] - 3)
         page.mouse.move(xy["x"], xy["y"], steps=2)
         try:
-            page.wait_for_function(_JS_HOVERED, arg=[selector, route_id], timeout=WAIT_S * 1000 / attempts,
-                                   polling="raf")
+            page.wait_for_function(_JS_HOVERED, arg=[selector, route_id], timeout=per_try_s * 1000, polling="raf")
         except Exception:
             if attempt == attempts - 1:
                 raise WaitTimeout(f"the pointer on {route_id}'s marker never showed its hover ({attempts} tries)")
             continue
         page.mouse.click(xy["x"], xy["y"])
-        return
+        if done is None:
+            return
+        try:
+            wait_until(done, f"the view answered the click on {route_id}", per_try_s, page=page)
+            return
+        except WaitTimeout:
+            if attempt == attempts - 1:
+                raise

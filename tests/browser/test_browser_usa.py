@@ -57,8 +57,8 @@ def test_01_usa_runs_and_the_playview_plays(lab_server, page):
     keep_tickets(view, ticket_labels[:2], status)
 
     # 2. click a route marker on the board: the legal payments appear
-    click_route_marker(page, VIEW, route.id)
     info = view.locator(".widget-html", has_text=re.compile(r"legal payments?:"))
+    click_route_marker(page, VIEW, route.id, done=lambda: info.count() > 0)
     expect(info).to_contain_text(f"{route.a}–{route.b}", timeout=30_000)
     pay_buttons = view.locator(".widget-button", has_text=re.compile(r"\d (purple|blue|orange|white|green|yellow|"
                                                                     r"black|red|locomotive)"))

@@ -90,8 +90,8 @@ def test_playview_turns_by_clicks(lab_server, page, console):
     choices = kernel_json(page, nb, "__ttr_payment_choices(view, 0)", PAYMENT_CHOICES)
     assert choices, "Blue has no route with two ways to pay: pick another seed in viewhelpers.PLAY_SEED"
     route = choices[0]
-    click_route_marker(page, ".t-play", route["route"])
-    wait_kernel(page, nb, f"view.selected_route == {route['route']!r}", "the route click reached the view")
+    click_route_marker(page, ".t-play", route["route"],
+                       done=lambda: kernel_eval(page, nb, f"view.selected_route == {route['route']!r}"))
     pay = [_button(view, rf"^\s*{re.escape(words)}\s*$") for words in route["payments"]]
     for b in pay:
         expect(b.first).to_be_visible(timeout=WAIT_S * 1000)
