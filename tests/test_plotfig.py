@@ -75,6 +75,24 @@ def test_hello_is_answered_and_a_late_view_gets_the_whole_figure(sent):
     assert [c["type"] for _, c in sent] == ["ack", "figure"] and sent[1][1]["rev"] == 1
 
 
+def test_sync_stores_the_current_figure_for_views_created_later(sent):
+    """A model first displayed after changes (a view built in advance): ``sync`` puts the current figure and
+    revision into the model's state, so the new view draws it at once and its hello needs no resend."""
+    usa = load_map("usa")
+    view = figure_view(board_figure(usa))
+    view.sync()
+    assert view._rev == 0                                             # nothing changed: nothing to store
+    update_board(view.figure, usa, owners={"R001": 0, "R002": 1})
+    assert view._rev == 0
+    view.sync()
+    assert view._rev == 1 and view._figure == view.get_state()["_figure"]
+    seat0 = next(t for t in view._figure["data"] if t.get("meta") == "seat:0")
+    assert "R001" in seat0["customdata"]
+    sent.clear()
+    view._on_msg(view, {"type": "hello", "rev": view._rev}, [])
+    assert [c["type"] for _, c in sent] == ["ack"]
+
+
 def test_a_model_that_stopped_answering_is_replaced_in_its_boxes():
     usa = load_map("usa")
     view = figure_view(board_figure(usa), aspect=0.5)

@@ -23,6 +23,7 @@ from ttr_nb.actions import Claim  # noqa: E402
 from ttr_nb.bots import make_bot  # noqa: E402
 from ttr_nb.cards import CARD_NAMES, LOCO  # noqa: E402
 from ttr_nb.engine import check, legal_actions, observe, to_move  # noqa: E402
+from ttr_nb.errors import TTRError  # noqa: E402
 from ttr_nb.game import Game  # noqa: E402
 from ttr_nb.maps import load_map  # noqa: E402
 from ttr_nb.render import PLAYER_HEX, trace_index  # noqa: E402
@@ -358,6 +359,54 @@ def test_branch_here_keeps_the_main_line():
     assert len(b.line) == 6
     assert [p.text for p in g.line] == main and g.ply == cursor
     assert view.branch_box.children
+
+
+def _view_print(pv: PlayView) -> tuple:
+    """Everything a PlayView shows, as values (board data, texts, buttons)."""
+    return (pv.status.value, pv.players.value, pv.hand.value, pv.my_tickets.value, pv.log_widget.value,
+            pv.route_info.value, [b.description for b in pv.tickets_box.children[0].children[1].children]
+            if pv.tickets_box.children else [], [(b.description, b.disabled) for b in pv.draw_row.children],
+            pv.undo_button.disabled, pv.redo_button.disabled, pv.bots_button.disabled,
+            json.dumps(pv.board.fig.to_dict()["data"], sort_keys=True, default=str), pv.log, pv.game.ply)
+
+
+@pytest.mark.parametrize("at", [0, 5, 14])
+def test_a_branch_opened_in_a_view_built_in_advance_is_the_view_built_for_it(at):
+    """"branch here" opens the branch in a PlayView made in advance (``prepare_branch_view``, run by itself after
+    the HistoryView is displayed): it must show exactly what a PlayView built for the branch shows, with bots that
+    play on as that one's would, and the main line untouched."""
+    g = game_after_setup(3, 2)
+    g.play_bots({s: make_bot("greedy", s) for s in range(3)}, max_plies=20)
+    main = [p.text for p in g.line]
+    view = HistoryView(g)
+    view.prepare_branch_view()
+    spare = view._spare
+    assert isinstance(spare, PlayView)
+    spare.press("draw deck")              # whatever the spare did before must not leak into the branch
+    b = view.branch_here(at)
+    pv = view.branches[-1][1]
+    assert pv is spare and pv.game is b and view._spare is None
+    fresh = PlayView(g.branch(at))
+    assert _view_print(pv) == _view_print(fresh)
+    for v in (pv, fresh):                 # and they play on alike (same bots, same seeds)
+        v.bots_play() if v.bots_button.disabled is False else None
+        legal = [a for a in legal_actions(v.game.state) if a.seat in v.human_seats]
+        if legal and v.game.state.phase != "over":
+            v._push(legal[0])
+    assert _view_print(pv) == _view_print(fresh)
+    assert [p.text for p in g.line] == main
+    view.prepare_branch_view()
+    assert view._spare is not None and view._spare is not pv
+
+
+def test_use_game_refuses_another_kind_of_game():
+    pv = PlayView(game_after_setup(3, 1))
+    before = pv.status.value
+    with pytest.raises(TTRError, match="3-player usa game"):
+        pv.use_game(Game("usa", players=2, seed=1))
+    with pytest.raises(TypeError):
+        pv.use_game("usa")
+    assert pv.status.value == before
 
 
 def test_history_variations_are_listed_and_restored():

@@ -45,6 +45,7 @@ class HistoryView:
         self.variant = get_variant(game.start.variant)
         self.map = self.variant.map
         self.branches: list[tuple[Game, Any]] = []
+        self._spare = None                # the PlayView the next "branch here" opens, built in advance
         self.shown_ply = -1
 
         self.banner = widgets.HTML(provisional_banner(self.map))
@@ -72,6 +73,7 @@ class HistoryView:
         self.restore_button = widgets.Button(description="restore", tooltip="make this variation the main line again")
         self.restore_button.on_click(lambda _b: self.restore_variation())
         self.branch_box = widgets.VBox()
+        self.branch_title = widgets.HTML()
         self.slider.observe(self._on_slider, names="value")
         self.widget = widgets.VBox([
             self.banner,
@@ -86,6 +88,7 @@ class HistoryView:
     def _ipython_display_(self) -> None:
         from IPython.display import display
         display(self.widget)
+        self._prepare_later()
 
     # ------------------------------------------------------------------------------------------------ handlers
     @property
@@ -126,14 +129,56 @@ class HistoryView:
         kind = view or self.branch_view
         if kind == "history":
             v = HistoryView(g, branch_view=self.branch_view, play_kwargs=self.play_kwargs)
+        elif self._spare is not None:
+            v, self._spare = self._spare, None
+            v.use_game(g)
         else:
             from .playview import PlayView
             v = PlayView(g, **self.play_kwargs)
         self.branches.append((g, v))
-        self.branch_box.children = (widgets.HTML(f"<hr><b>What-if from move {ply}</b> (the main line is kept)"),
-                                    v.widget)
+        self.branch_title.value = f"<hr><b>What-if from move {ply}</b> (the main line is kept)"
+        self.branch_box.children = (self.branch_title, v.widget)
         self.message.ok(f"branched a what-if game at move {ply}; the main line keeps its {len(self.game.line)} moves")
+        self._prepare_later()
         return g
+
+    def prepare_branch_view(self) -> None:
+        """Build the view the next "branch here" opens, now (a ``PlayView`` takes a few hundred milliseconds to
+        build and to reach the browser; made in advance, the branch shows at once). Done by itself after the cell
+        that displays this view has run, and again a moment after each branch."""
+        if self._spare is None and self.branch_view == "play":
+            from .playview import PlayView
+            self._spare = PlayView(self.game.branch(0), **self.play_kwargs)
+
+    def _prepare_later(self) -> None:
+        """Schedule ``prepare_branch_view`` for when the kernel has answered the current request (never in
+        between: the branch or the display the user waits for goes first)."""
+        import asyncio
+        try:
+            loop = asyncio.get_running_loop()
+        except RuntimeError:
+            loop = None
+        if loop is not None:
+            loop.call_later(0.5, self._prepare_quietly)
+            return
+        try:
+            from IPython import get_ipython
+        except ImportError:
+            return
+        ip = get_ipython()
+        if ip is None or not hasattr(ip, "events"):
+            return
+
+        def after_cell(*_args) -> None:
+            ip.events.unregister("post_run_cell", after_cell)
+            self._prepare_quietly()
+        ip.events.register("post_run_cell", after_cell)
+
+    def _prepare_quietly(self) -> None:
+        try:
+            self.prepare_branch_view()
+        except Exception as e:          # a view made in advance is only a speed-up: never an error for the user
+            self.message.note(f"(the next branch will take a moment longer: {e})")
 
     def restore_variation(self, index: int | None = None) -> bool:
         """Make stored variation ``index`` (default: the one picked in the dropdown) the game's line again."""

@@ -59,8 +59,35 @@ class PlayView:
     def __init__(self, game: Game, human_seats: Sequence[int] = (0,), bots: Mapping[int, Any] | Any | None = None,
                  seat_view: int | None = None, *, auto_bots: bool = True, board_height: int = 560,
                  log_lines: int = 14):
+        self._bind(game, human_seats, bots, seat_view, auto_bots, log_lines)
+        self._build(board_height)
+        if self.auto_bots:
+            self._run_bots()
+        self.refresh()
+
+    def use_game(self, game: Game) -> None:
+        """Show and play ``game`` in this view instead (same game and player count, e.g. another branch of the
+        same game): the widgets stay, everything about the old game (log, selection, bots) is replaced, as if the
+        view had been built for ``game``. "branch here" uses it to open a branch in a view built in advance."""
         if not isinstance(game, Game):
             raise TypeError(f"PlayView needs a ttr_nb.Game, got {type(game).__name__}")
+        if (game.state.variant, game.state.n_players) != (self.game.state.variant, self.game.state.n_players):
+            raise TTRError(f"this view shows a {self.game.state.n_players}-player {self.game.state.variant} game; "
+                           f"it cannot take a {game.state.n_players}-player {game.state.variant} game")
+        self._bind(game, *self._bind_args)
+        self._ticket_panels = {}
+        self.tickets_box.children = ()
+        self.message.clear()
+        if self.auto_bots:
+            self._run_bots()
+        self.refresh()
+        self.board.view.sync()          # a view not yet on the page draws this game at once
+
+    def _bind(self, game: Game, human_seats, bots, seat_view, auto_bots: bool, log_lines: int) -> None:
+        """Check the arguments and set up everything that belongs to the game shown (not to the widgets)."""
+        if not isinstance(game, Game):
+            raise TypeError(f"PlayView needs a ttr_nb.Game, got {type(game).__name__}")
+        self._bind_args = (human_seats, bots, seat_view, auto_bots, log_lines)
         self.game = game
         n = game.state.n_players
         humans = set()
@@ -95,7 +122,8 @@ class PlayView:
         self._listeners: list[Callable[["PlayView"], None]] = []
         self._viewing: int | None = None
 
-        # -- widgets -------------------------------------------------------------------------------------------
+    def _build(self, board_height: int) -> None:
+        n = self.game.state.n_players
         self.banner = widgets.HTML(VIEW_CSS + provisional_banner(self.map))
         self.status = widgets.HTML()
         self.message = MessageArea()
@@ -163,9 +191,6 @@ class PlayView:
         ], layout=widgets.Layout(width="100%"))
         self.widget.add_class("ttr-playview")
         self.board.view.add_class("ttr-board")
-        if self.auto_bots:
-            self._run_bots()
-        self.refresh()
 
     # ------------------------------------------------------------------------------------------------ display
     def _ipython_display_(self) -> None:

@@ -419,6 +419,16 @@ class FigureView(anywidget.AnyWidget):
             state["_rev"] = self._rev_now
         return state
 
+    def sync(self) -> None:
+        """Store the figure as it is now in the model's state (one message). A view created later — this model
+        displayed for the first time after changes, e.g. a view built in advance — then draws the current figure
+        at once, instead of the one it was created with followed by the current one."""
+        if self._dirty:
+            with self.hold_sync():
+                self._figure = _figure_json(self._live)
+                self._rev = self._rev_now
+            self._dirty = False
+
     # --- browser -> kernel ------------------------------------------------------------------------------
     def _on_msg(self, _widget, content, _buffers) -> None:
         if not isinstance(content, dict):
