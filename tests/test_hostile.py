@@ -3,7 +3,6 @@ invalid is accepted. One test per case; the fuzz tests are in test_fuzz.py."""
 from __future__ import annotations
 
 import io
-import json
 import os
 import stat
 from pathlib import Path
@@ -14,8 +13,8 @@ from ttr_nb import Game
 from ttr_nb.actions import parse_action
 from ttr_nb.bots import RandomBot
 from ttr_nb.cli import main
-from ttr_nb.engine import apply, legal_actions, new_game, validate
-from ttr_nb.errors import BadAction, MapError, SaveFileError, TTRError
+from ttr_nb.engine import apply, legal_actions, validate
+from ttr_nb.errors import BadAction, MapError, SaveFileError
 from ttr_nb.files import FileProblem, read_bounded
 from ttr_nb.game import MAX_REPLAY, MAX_VARIATIONS
 from ttr_nb.maps import check_map_file, load_map

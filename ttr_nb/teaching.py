@@ -604,7 +604,7 @@ def history_view(game: Game, move: int | None = 0, **kwargs):
 # this module; the rest (figures, views, exercises, analyses) load on first use, so a notebook that only reads
 # rules never imports plotly or ipywidgets.
 
-from . import maps as _maps, scoring as _scoring, variants as _variants  # noqa: E402
+from . import maps as _maps, scoring as _scoring  # noqa: E402
 from .actions import parse_action  # noqa: E402,F401
 from .bots import make_bot  # noqa: E402,F401
 from .engine import apply, closed_routes, is_legal, new_game, to_move, validate  # noqa: E402,F401
