@@ -941,8 +941,21 @@ def keep_tickets(view, labels, status) -> None:
     """Tick the checkboxes of ``labels`` in a PlayView and press keep; waits until it is Blue's turn."""
     from playwright.sync_api import expect
 
+    def box(label):
+        return view.locator(".widget-checkbox", has_text=label).locator("input[type=checkbox]")
+
+    # The panel may still be (re)drawn while the first clicks land (a loaded machine): a tick that did not take
+    # is ticked again, and every box is checked once more, as the user sees them, before "keep".
+    for _round in range(4):
+        for label in labels:
+            try:
+                box(label).check(timeout=WAIT_S * 250)
+            except Exception:
+                pass
+        if all(box(label).is_checked() for label in labels):
+            break
     for label in labels:
-        view.locator(".widget-checkbox", has_text=label).locator("input[type=checkbox]").check()
+        expect(box(label)).to_be_checked(timeout=WAIT_S * 1000)
     view.get_by_role("button", name="keep", exact=True).click()
     expect(status).to_contain_text("Blue to play", timeout=WAIT_S * 1000)
 
