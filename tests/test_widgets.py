@@ -399,34 +399,6 @@ def test_a_branch_opened_in_a_view_built_in_advance_is_the_view_built_for_it(at)
     assert view._spare is not None and view._spare is not pv
 
 
-def test_a_dragged_slider_renders_only_the_latest_ply_once():
-    """Slider moves from the browser (inside the kernel's event loop) are throttled: a drag over many plies
-    renders the latest ply, not every ply on the way (nothing queues up behind the drag); moves made by the code
-    (``show``) render at once."""
-    import asyncio
-    g = game_after_setup(3, 1)
-    g.play_bots({s: make_bot("greedy", s) for s in range(3)}, max_plies=30)
-    view = HistoryView(g, ply=0)
-    rendered: list[int] = []
-    real = view._render
-    view._render = lambda ply: (rendered.append(ply), real(ply))
-
-    async def drag():
-        for ply in range(1, 21):           # what the browser sends during a drag
-            view.slider.value = ply
-        assert rendered == []              # nothing rendered while the messages come in
-        for _ in range(2000):              # then the one scheduled render (a condition, polled)
-            if not view._render_pending:
-                break
-            await asyncio.sleep(0.005)
-    asyncio.run(drag())
-    assert rendered == [20] and view.shown_ply == 20
-    assert "move 20" in view.board.fig.layout.title.text
-    rendered.clear()
-    view.show(7)                           # the code moves it: at once
-    assert rendered == [7] and view.shown_ply == 7
-
-
 def test_use_game_refuses_another_kind_of_game():
     pv = PlayView(game_after_setup(3, 1))
     before = pv.status.value

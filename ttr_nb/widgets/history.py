@@ -7,8 +7,6 @@ cursor, so a ``PlayView`` on the same game is not disturbed.
 """
 from __future__ import annotations
 
-import asyncio
-import contextlib
 from typing import Any, Mapping
 
 import ipywidgets as widgets
@@ -48,16 +46,15 @@ class HistoryView:
         self.map = self.variant.map
         self.branches: list[tuple[Game, Any]] = []
         self._spare = None                # the PlayView the next "branch here" opens, built in advance
-        self._direct = 0                  # > 0 while the code (not the user) moves the slider
-        self._wanted = 0                  # the ply the slider asks for
-        self._render_pending = False      # a throttled render is scheduled
         self.shown_ply = -1
 
         self.banner = widgets.HTML(provisional_banner(self.map))
         self.message = MessageArea()
         top = len(game.line)
         start = game.ply if ply is None else ply
-        self.slider = widgets.IntSlider(value=start, min=0, max=top, description="move", continuous_update=True,
+        # continuous_update=False: a drag asks for one board, at the release (the readout follows the drag in the
+        # browser); the play button and ◀ ▶ step one move at a time
+        self.slider = widgets.IntSlider(value=start, min=0, max=top, description="move", continuous_update=False,
                                         layout=widgets.Layout(width="60%"))
         self.player = widgets.Play(value=start, min=0, max=top, interval=700, description="play")
         widgets.jslink((self.player, "value"), (self.slider, "value"))   # browser side: no round trip
@@ -111,11 +108,10 @@ class HistoryView:
             self.message.refuse(f"the move number must be a whole number, got {ply!r}")
             return self.state
         ply = max(0, min(ply, len(self.game.line)))
-        with self._directly():
-            if self.slider.value != ply:
-                self.slider.value = ply          # the observer renders it
-            else:
-                self._render(ply)
+        if self.slider.value != ply:
+            self.slider.value = ply          # the observer renders it
+        else:
+            self._render(ply)
         return self.state
 
     goto = show
@@ -159,6 +155,7 @@ class HistoryView:
     def _prepare_later(self) -> None:
         """Schedule ``prepare_branch_view`` for when the kernel has answered the current request (never in
         between: the branch or the display the user waits for goes first)."""
+        import asyncio
         try:
             loop = asyncio.get_running_loop()
         except RuntimeError:
@@ -209,10 +206,6 @@ class HistoryView:
     def refresh(self, ply: int | None = None) -> None:
         """Re-read the game (its line may have grown or changed) and show ``ply`` (default: keep the ply shown,
         or the game's current ply the first time)."""
-        with self._directly():
-            self._refresh(ply)
-
-    def _refresh(self, ply: int | None) -> None:
         top = len(self.game.line)
         want = self.slider.value if ply is None else ply
         want = max(0, min(want, top))
@@ -231,37 +224,8 @@ class HistoryView:
             self._render(want)
 
     # ------------------------------------------------------------------------------------------------ rendering
-    #: While the slider is dragged (or the play button runs), the board follows at most once per this many
-    #: seconds, always to the latest ply: renders never queue up behind a drag.
-    THROTTLE_S = 0.06
-
-    @contextlib.contextmanager
-    def _directly(self):
-        """Slider changes made by the code (``show``, ``refresh``) render at once, not throttled."""
-        self._direct += 1
-        try:
-            yield
-        finally:
-            self._direct -= 1
-
     def _on_slider(self, change) -> None:
-        self._wanted = change["new"]
-        if self._direct:
-            self._render(self._wanted)
-            return
-        if self._render_pending:
-            return                      # the render already scheduled will show the latest ply
-        try:
-            loop = asyncio.get_running_loop()
-        except RuntimeError:            # no event loop (plain Python): nothing can queue up
-            self._render(self._wanted)
-            return
-        self._render_pending = True
-        loop.call_later(self.THROTTLE_S, self._render_wanted)
-
-    def _render_wanted(self) -> None:
-        self._render_pending = False
-        self._render(self._wanted)
+        self._render(change["new"])
 
     def _render(self, ply: int) -> None:
         g = self.game
