@@ -568,55 +568,69 @@ def best_passenger_move(state: GameState, seat: int, *, start: str | None = None
     best = [(-1, 0, 0, ())]          # (points, -cards, -routes, cities) compared as a key; plus the routes
     best_routes: list[tuple[str, ...]] = [()]
 
-    def reachable_bound(city, mask, left, got) -> int:
-        # 0-1 BFS over unused routes within the remaining budget: every city reachable may add its top token
-        dist = {city: 0}
-        dq = [city]
-        total = 0
-        from collections import deque
-        dq = deque([city])
-        while dq:
-            c = dq.popleft()
-            d = dist[c]
-            for b, bit, cost, _ in adj.get(c, ()):
-                if mask & bit:
-                    continue
-                nd = d + cost
-                if nd <= left and nd < dist.get(b, 1 << 30):
-                    dist[b] = nd
-                    if cost:
-                        dq.append(b)
-                    else:
-                        dq.appendleft(b)
-        for c in dist:
-            if c not in got:
-                total += tops.get(c, 0)
-        return total
+    # Upper bound: a move's own routes are free, so between two passenger cards it stays inside one component
+    # of the seat's own network. With r cards left it can still collect at most the untaken tokens of its current
+    # component plus those of the r richest other components.
+    comp: dict[str, int] = {}
+    for c0 in sorted(adj):
+        if c0 in comp:
+            continue
+        comp[c0] = len(set(comp.values()))
+        todo = [c0]
+        while todo:
+            c = todo.pop()
+            for b, _, cost, _ in adj[c]:
+                if cost == 0 and b not in comp:
+                    comp[b] = comp[c0]
+                    todo.append(b)
+    remaining = [0] * (max(comp.values(), default=-1) + 1)
+
+    def bound(city, left) -> int:
+        here = comp[city]
+        others = sorted((w for i, w in enumerate(remaining) if i != here), reverse=True)[:left]
+        return remaining[here] + sum(others)
 
     def key(points, spent, path):
         return (points, -spent, -len(path), tuple(reversed(path)))
 
     best_key = [None]
 
+    seen: set[tuple[str, int]] = set()
+
     def dfs(city, mask, left, got, points, path, rpath, spent):
+        # the routes used fix everything else (cities reached = their ends, cards spent = others' routes among
+        # them), so a (city, routes used) pair reached in another order is the same position: search it once
+        if (city, mask) in seen:
+            return
+        seen.add((city, mask))
         k = (points, -spent, -(len(path) - 1))
         if best_key[0] is None or k > best_key[0][:3] or (k == best_key[0][:3] and tuple(path) < best_key[0][3]):
             best_key[0] = (*k, tuple(path))
             best_routes[0] = tuple(rpath)
-        if points + reachable_bound(city, mask, left, got) < best_key[0][0]:
+        if points + bound(city, left) < best_key[0][0]:
             return
-        for b, bit, cost, rid in adj.get(city, ()):
+        for b, bit, cost, rid in sorted(adj.get(city, ()), key=lambda e: (e[0] in got, -tops.get(e[0], 0), e[2])):
             if mask & bit or cost > left:
                 continue
             gain = tops.get(b, 0) if b not in got else 0
             path.append(b)
             rpath.append(rid)
+            remaining[comp[b]] -= gain
             dfs(b, mask | bit, left - cost, got | {b}, points + gain, path, rpath, spent + cost)
+            remaining[comp[b]] += gain
             path.pop()
             rpath.pop()
 
     for s in starts:
+        if s not in adj:
+            continue
         got = frozenset(visited) | {origin or s}
+        for i in range(len(remaining)):
+            remaining[i] = 0
+        for c in adj:
+            if c not in got:
+                remaining[comp[c]] += tops.get(c, 0)
+        seen.clear()
         dfs(s, 0, cards, got, 0, [s], [], 0)
     if best_key[0] is None:
         return PassengerMove(0, (), (), 0)
