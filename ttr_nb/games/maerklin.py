@@ -693,7 +693,7 @@ class MaerklinScoring(Feature):
 # ---------------------------------------------------------------------------------------------
 # the map file: built from maps/sources/maerklin by a stated rule
 
-PROVISIONAL_NOTE = ("PROVISIONAL: the goods colours of 34 cities and the 46 tickets are rule-based stand-ins "
+PROVISIONAL_NOTE = ("The goods colours of 34 cities and the 46 tickets are rule-based stand-ins "
                     "(Germany 2017 tickets), not the printed Märklin board and cards.")
 DECK = {"purple": 11, "blue": 11, "orange": 11, "white": 11, "green": 11, "yellow": 11, "black": 11, "red": 11,
         "locomotive": 14, "locoplus": 6, "passenger": 10}                                       # MK-COMP-3
