@@ -18,7 +18,7 @@ from typing import ClassVar, Sequence
 from ..actions import Action, register_action
 from ..cards import LOCO, LOCO4, PASSENGER
 from ..errors import BadAction, IllegalAction, MapError
-from ..scoring import TicketResult, owned_edges
+from ..scoring import TicketResult, connect_path, owned_edges
 from ..state import FREE, GameState, Pending, pairs_get, pairs_set
 from ..variants import Feature, Settings, Variant, register
 from .usa import USA_INTERPRETATIONS
@@ -644,29 +644,7 @@ def best_passenger_move(state: GameState, seat: int, *, start: str | None = None
 def connected_avoiding_countries(v: Variant, edges, a: str, b: str) -> tuple[str, ...] | None:
     """Route ids of a shortest path a→b over ``edges`` that passes through no country (a country may only be an
     end: reaching it by any of its border routes completes a ticket to it). None if there is none."""
-    adj: dict[str, list[tuple[str, str]]] = {}
-    for x, y, _, rid in sorted(edges, key=lambda e: e[3]):
-        adj.setdefault(x, []).append((y, rid))
-        adj.setdefault(y, []).append((x, rid))
-    prev = {a: None}
-    frontier = [a]
-    while frontier:
-        nxt = []
-        for c in frontier:
-            if c != a and is_country(v, c):
-                continue
-            for o, rid in adj.get(c, ()):
-                if o not in prev:
-                    prev[o] = (c, rid)
-                    if o == b:
-                        path = []
-                        while prev[o] is not None:
-                            o, r = prev[o]
-                            path.append(r)
-                        return tuple(reversed(path))
-                    nxt.append(o)
-        frontier = nxt
-    return None
+    return connect_path(edges, a, b, dead_end=lambda city: is_country(v, city))
 
 
 class MaerklinScoring(Feature):
