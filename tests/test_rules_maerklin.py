@@ -17,7 +17,7 @@ from ttr_nb.bots import GreedyBot
 from ttr_nb.cards import CARD_NAMES, LOCO, LOCO4, PASSENGER
 from ttr_nb.engine import apply, explain, legal_actions, new_game, observe, step, validate
 from ttr_nb.errors import IllegalAction
-from ttr_nb.games.maerklin import (DONE, RESERVE, Announce, PlacePassenger, Ride, Stop, best_passenger_move,
+from ttr_nb.games.maerklin import (DONE, RESERVE, Announce, PlacePassenger, Ride, best_passenger_move,
                                    build_map_document, goods_of, goods_stacks, initial_goods, passengers_of)
 from ttr_nb.maps import map_to_json
 from ttr_nb.scoring import score

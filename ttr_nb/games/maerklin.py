@@ -565,7 +565,6 @@ def best_passenger_move(state: GameState, seat: int, *, start: str | None = None
     for lst in adj.values():
         lst.sort(key=lambda e: (e[2], e[0], e[3]))
     starts = [start] if start is not None else sorted(w for w in passengers_of(state, seat) if w not in (RESERVE, DONE))
-    best = [(-1, 0, 0, ())]          # (points, -cards, -routes, cities) compared as a key; plus the routes
     best_routes: list[tuple[str, ...]] = [()]
 
     # Upper bound: a move's own routes are free, so between two passenger cards it stays inside one component
@@ -590,10 +589,7 @@ def best_passenger_move(state: GameState, seat: int, *, start: str | None = None
         others = sorted((w for i, w in enumerate(remaining) if i != here), reverse=True)[:left]
         return remaining[here] + sum(others)
 
-    def key(points, spent, path):
-        return (points, -spent, -len(path), tuple(reversed(path)))
-
-    best_key = [None]
+    best_key = [None]               # (points, -cards, -routes, cities): larger is better, then the first cities
 
     seen: set[tuple[str, int]] = set()
 
