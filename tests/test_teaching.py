@@ -265,12 +265,13 @@ def test_interpretations():
 
 def test_variants_overview_and_text():
     rows = T.variants_overview()
-    assert [r["key"] for r in rows] == ["europe", "usa"]
+    assert [r["key"] for r in rows] == ["europe", "maerklin", "usa"]
     usa = next(r for r in rows if r["key"] == "usa")
     assert usa["players"] == "2–5" and usa["routes"] == 100 and usa["tickets"] == 30 and usa["rule_prefix"] == "USA"
     assert usa["provisional"] is False
     text = T.variants_text()
-    assert len(text.splitlines()) == 2 and "PROVISIONAL" not in text
+    lines = text.splitlines()
+    assert len(lines) == 3 and [ln for ln in lines if "PROVISIONAL" in ln] == [next(ln for ln in lines if "Märklin" in ln)]
 
 
 def test_variants_text_flags_a_provisional_board(monkeypatch):
