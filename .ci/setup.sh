@@ -1,9 +1,11 @@
 #!/usr/bin/env bash
 # Make the project's virtualenv ready; idempotent (a second run takes about a second).
 #
-#   bash .ci/setup.sh            venv + `pip install -e ".[test]"` + JupyterLab overrides
-#   bash .ci/setup.sh --browser  ... and make sure Debian's Chromium is at /usr/bin/chromium
-#   bash .ci/setup.sh --force    reinstall even if pyproject.toml has not changed
+#   bash .ci/setup.sh              venv + `pip install -e ".[test]"` + JupyterLab overrides (the test command)
+#   bash .ci/setup.sh --notebook   venv + `pip install -e ".[notebook]"`: only what running needs (the run command);
+#                                  a venv that already has the test extra is left as it is (it holds the notebook extra)
+#   bash .ci/setup.sh --browser    ... and make sure Debian's Chromium is at /usr/bin/chromium
+#   bash .ci/setup.sh --force      reinstall even if pyproject.toml has not changed
 #
 # Environment:
 #   TTR_NB_VENV    where the venv lives (default .venv, relative to the repo root)
@@ -24,8 +26,10 @@ STAMP="$VENV/.ttr_nb-install-stamp"
 
 want_browser=0
 force=0
+extra=test
 for arg in "$@"; do
     case "$arg" in
+        --notebook) extra=notebook ;;
         --browser) want_browser=1 ;;
         --force) force=1 ;;
         -h|--help) sed -n '2,/^set -euo/p' "${BASH_SOURCE[0]}" | grep '^#' | sed 's/^# \{0,1\}//'; exit 0 ;;
@@ -34,6 +38,8 @@ for arg in "$@"; do
 done
 
 log() { echo "[setup] $*"; }
+# sha256 of stdin or a file: sha256sum (Linux) or shasum (macOS).
+sha256() { if command -v sha256sum >/dev/null 2>&1; then sha256sum "$@"; else shasum -a 256 "$@"; fi; }
 # This machine's pip.conf names a local extra index that may be absent: drop pip's warning about it.
 pip_q() {
     "$VENV/bin/python" -m pip "$@" 2>&1 | { grep -v "is neither a file nor a directory" || true; }
@@ -43,7 +49,7 @@ start=$SECONDS
 
 # Two setups of the same venv at once (two test runs on one machine) would fight inside pip: take turns.
 if command -v flock >/dev/null 2>&1; then
-    lock="${TMPDIR:-/tmp}/ttr_nb-setup-$(printf '%s' "$VENV" | sha256sum | cut -c1-12).lock"
+    lock="${TMPDIR:-/tmp}/ttr_nb-setup-$(printf '%s' "$VENV" | sha256 | cut -c1-12).lock"
     exec 9>"$lock"
     flock -w 900 9 || die "another setup of $VENV has held $lock for 15 minutes"
 fi
@@ -64,20 +70,22 @@ if [ ! -x "$VENV/bin/python" ]; then
         || die "'$PYTHON -m venv' failed (Debian: apt-get install python3-venv)."
 fi
 
-# --- 2. the package and its test extra, only when pyproject.toml changed ------------------------
+# --- 2. the package and its extra, only when pyproject.toml changed ------------------------------
 # hatchling refuses to build when the force-included maps/ folder is missing (an empty folder is
 # not kept by git, so a fresh clone may lack it before the first map lands).
 mkdir -p maps
-want_stamp="$(sha256sum pyproject.toml | cut -d' ' -f1) $("$VENV/bin/python" -c 'import sys; print(sys.version.split()[0])')"
+# The stamp records what was installed: "<sha256 of pyproject.toml> <python version> <extra>". The test extra
+# includes the notebook extra, so a test venv also serves the run command.
+base_stamp="$(sha256 pyproject.toml | cut -d' ' -f1) $("$VENV/bin/python" -c 'import sys; print(sys.version.split()[0])')"
 have_stamp="$(cat "$STAMP" 2>/dev/null || true)"
-if [ "$force" = 1 ] || [ "$want_stamp" != "$have_stamp" ]; then
-    log "installing ttr-nb[test] (editable) into $VENV"
+if [ "$force" = 0 ] && { [ "$have_stamp" = "$base_stamp $extra" ] || [ "$have_stamp" = "$base_stamp test" ]; }; then
+    log "ttr-nb[${have_stamp##* }] is up to date in $VENV (pyproject.toml unchanged)"
+else
+    log "installing ttr-nb[$extra] (editable) into $VENV"
     rm -f "$STAMP"
     pip_q install --quiet --upgrade pip
-    pip_q install --quiet -e ".[test]"
-    echo "$want_stamp" > "$STAMP"
-else
-    log "ttr-nb[test] is up to date in $VENV (pyproject.toml unchanged)"
+    pip_q install --quiet -e ".[$extra]"
+    echo "$base_stamp $extra" > "$STAMP"
 fi
 
 # --- 3. JupyterLab: no news toast, no update check (they cover the page in browser tests) -------

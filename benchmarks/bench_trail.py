@@ -3,7 +3,7 @@
 Targets (USA-SCORE-3 / EU-SCORE-2):
   - one player owning every USA route (100 routes, 36 cities)   < 100 ms
   - a typical endgame network (10-25 routes)                     well under 1-5 ms
-The boards are read from ../shared/reference/<map>/routes.csv (relative to the repository root). Each figure is
+The boards are read from maps/sources/<map>/routes.csv (relative to the repository root). Each figure is
 the median of per-call wall times (time.perf_counter) and, in brackets, of per-call CPU times
 (time.process_time), which are less disturbed when the machine is shared.
 """
@@ -18,7 +18,7 @@ import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-REFERENCE = ROOT.parent / "shared" / "reference"
+REFERENCE = ROOT / "maps" / "sources"
 sys.path.insert(0, str(ROOT))
 
 from ttr_nb.trail import longest_trail

@@ -52,10 +52,12 @@ def rich_position(players: int = 2, seed: int = 0, cards: int = 40):
 def claimable(state, seat: int = 0, n: int = 2) -> list[str]:
     from ttr_nb.actions import Claim
     from ttr_nb.engine import legal_actions
+    from ttr_nb.variants import get_variant
+    m = get_variant(state.variant).map
     ids = []
     for a in legal_actions(state, seat):
-        if isinstance(a, Claim) and a.route not in ids:
-            ids.append(a.route)
+        if isinstance(a, Claim) and m.route(a.route).id not in ids:     # actions name cities; the board uses ids
+            ids.append(m.route(a.route).id)
     return ids[:n]
 
 

@@ -29,6 +29,7 @@ from ttr_nb.actions import Action, Claim, DrawDeck, DrawFaceUp, DrawTickets, Kee
 from ttr_nb.cards import LOCO
 from ttr_nb.engine import Event, apply, explain, legal_actions, new_game, observe, route_payments, step, to_move, validate
 from ttr_nb.errors import BadAction, IllegalAction, TTRError
+from ttr_nb.names import route_text, ticket_text
 from ttr_nb.scoring import score
 from ttr_nb.state import FREE, GameState, pairs_set, replace_fields
 from ttr_nb.variants import available_variants, get_variant
@@ -126,6 +127,7 @@ def check_conservation(v, s: GameState) -> None:
     ids = [t for _, deck in s.ticket_decks for t in deck] + list(s.tickets_out)
     ids += [t for p in s.players for t in p.tickets]
     ids += [t for q in s.pending if q.kind == "choose_tickets" for t in q.get("offered")]
+    ids += [t for f in v.features for t, _ in f.held_tickets(s)]      # e.g. South Korea's draft hands
     assert sorted(ids) == sorted(t.id for t in v.map.tickets), f"tickets not conserved at ply {s.ply}"
 
 
@@ -248,7 +250,18 @@ def candidate_actions(v, s: GameState, legal: list[Action]) -> list[Action]:
     return list(dict.fromkeys(out))
 
 
+def _named(cand: Action, s: GameState) -> Action:
+    """``cand`` with its route/ticket ids replaced by the city texts legal_actions lists (no rules applied)."""
+    m = get_variant(s.variant).map
+    if isinstance(cand, Claim) and cand.route in m._route_by_id:
+        return replace_fields(cand, route=route_text(m, cand.route))
+    if isinstance(cand, KeepTickets):
+        return replace_fields(cand, tickets=tuple(ticket_text(m, t) if t in m._ticket_by_id else t for t in cand.tickets))
+    return cand
+
+
 def listed(cand: Action, s: GameState, legal_set: set) -> bool:
+    cand = _named(cand, s)
     if cand.seat is None:
         seats = to_move(s)
         return len(seats) == 1 and cand.with_seat(seats[0]) in legal_set
@@ -423,12 +436,16 @@ def test_malformed_claim_payments_are_refused(variant):
 def test_keep_with_a_ticket_named_twice_is_refused(variant):
     """KeepTickets(("T05", "T05")) must not count as keeping two tickets (USA-SETUP-3: keep at least 2)."""
     s = new_game(variant, 3, 1)
-    if s.pending_for(0).kind != "choose_tickets":     # e.g. Märklin: announce the ticket mix first (MK-SETUP-3)
+    if s.pending_for(0).kind == "setup_announce":    # Märklin: announce the ticket mix first (MK-SETUP-3)
         s = apply(s, legal_actions(s, 0)[0])
     q = s.pending_for(0)
+    if q.kind != "choose_tickets":      # a feature's own setup (South Korea's draft): a ticket choice during play
+        s = next(x for x in play(variant, 3, 1, "random")[0] if x.phase != "setup" and x.pending
+                 and x.pending[0].kind == "choose_tickets")
+        q = s.pending[0]
     off = q.get("offered")
-    need = q.get("min_keep")
-    cand = KeepTickets(tickets=(off[0],) * need, seat=0)
+    need = max(2, q.get("min_keep"))
+    cand = KeepTickets(tickets=(off[0],) * need, seat=q.seat)
     assert cand not in set(legal_actions(s))
     err = explain(s, cand)
     assert err is not None, f"{cand.tickets} accepted: seat 0 would keep 1 ticket where {need} are required"

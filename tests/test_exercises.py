@@ -55,7 +55,7 @@ def test_feedback_is_a_pair_that_is_false_when_wrong():
     ok, text = fb
     assert (ok, text) == (False, "no (USA-CLAIM-1)")
     assert not fb and fb.rules == ("USA-CLAIM-1",)
-    assert "✘" in fb._repr_html_() and "✔" in Feedback(True, "yes")._repr_html_()
+    assert "Not quite" in fb._repr_html_() and "Right" in Feedback(True, "yes")._repr_html_()
 
 
 def test_make_exercise_and_unknown_kinds():
@@ -74,7 +74,7 @@ def test_make_exercise_and_unknown_kinds():
 
 def test_legal_payments_are_the_engines_and_text_answers_work():
     ex = LegalPayments(2)
-    want = [a.payment for a in legal_actions(ex.state, 0) if isinstance(a, Claim) and a.route == ex.route.id]
+    want = [a.payment for a in legal_actions(ex.state, 0) if isinstance(a, Claim) and ex.v.map.route(a.route).id == ex.route.id]
     assert ex.legal == want and len(want) >= 2
     text = ", ".join(payment_str(p) for p in want)
     assert ex.check(text)
@@ -217,8 +217,9 @@ def test_score_this_europe_counts_unbuilt_stations():
 def test_find_longest_accepts_any_longest_trail_in_either_direction():
     ex = FindLongest(2)
     best = ex.solution()
-    assert ex.check(best) and ex.check(list(reversed(best))) and ex.check(" ".join(best).lower())
-    assert ex.check(", ".join(best))
+    assert ex.check(best) and ex.check(list(reversed(best))) and ex.check(", ".join(best).lower())
+    assert ex.check("; ".join(best)) and ex.check(" ".join(ex.best.routes))        # cities, or ids as before
+    assert all("R0" not in r for r in best)                                          # answers name cities
 
 
 def test_find_longest_wrong_answers():
@@ -248,24 +249,28 @@ def test_ticket_done_right_and_wrong():
     ex = TicketDone(0)
     done = ex.solution()
     assert done and len(done) < len(ex.results)         # a mix: some done, some not
-    assert ex.check(" ".join(done)) and ex.check(done[::-1]) and ex.check(", ".join(d.lower() for d in done))
+    assert ex.check(", ".join(done)) and ex.check(done[::-1]) and ex.check(", ".join(d.lower() for d in done))
+    assert ex.check(" ".join(t.id for t in ex.results if t.completed))          # ids work too
     fb = ex.check(done[:1])
     assert not fb and "is completed" in fb.explanation
     not_done = next(t.id for t in ex.results if not t.completed)
     fb = ex.check(done + [not_done])
     assert not fb and "not completed" in fb.explanation and "USA-TICKET-4" in fb.explanation
     fb = ex.check("T99")
+    assert not fb and "T99" in fb.explanation
+    stranger = next(t for t in ex.v.map.tickets if t.id not in {r.id for r in ex.results})
+    fb = ex.check(f"{stranger.a}–{stranger.b}")
     assert not fb and "not among" in fb.explanation
 
 
 def test_ticket_done_europe_station_borrowing_is_counted():
     ex = TicketDone(28, "europe", seat=0)     # seed 28: Blue's station in Essen borrows Red's Essen–Kobenhavn
     t = next(t for t in ex.results if t.via)
-    assert t.id in ex.solution()
+    assert f"{t.a}–{t.b}" in ex.solution()
     assert "Essen" in ex.prompt() and "EU-STATION-4" in ex.prompt()
     assert "EU-STATION-4" in ex.check(ex.solution()).explanation
-    fb = ex.check([x for x in ex.solution() if x != t.id])
-    assert not fb and t.via[0] in fb.explanation
+    fb = ex.check([x for x in ex.solution() if x != f"{t.a}–{t.b}"])
+    assert not fb and "Essen–Kobenhavn" in fb.explanation
 
 
 # ---------------------------------------------------------------------------------------------- tunnels

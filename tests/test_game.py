@@ -20,6 +20,7 @@ from ttr_nb.bots import GreedyBot, RandomBot
 from ttr_nb.cards import PLAYER_COLOURS
 from ttr_nb.engine import apply, new_game, to_move, validate
 from ttr_nb.errors import BadAction, IllegalAction, SaveFileError, StateError, TTRError
+from ttr_nb.names import ticket_text
 from ttr_nb.state import replace_fields
 from ttr_nb.variants import available_variants
 
@@ -88,11 +89,16 @@ def test_push_records_the_canonical_text(tmp_path):
     redo line does not create a variation, and save/load gives back the identical record."""
     g = Game("usa", 3, 1)
     off = g.state.pending_for(0).get("offered")
-    listed = str(KeepTickets(tickets=off[:2], seat=0))
+    m = g.variant.map
+    names = [ticket_text(m, t) for t in off]
+    listed = str(KeepTickets(tickets=tuple(names[:2]), seat=0))
+    assert listed == f"blue: keep {names[0]}, {names[1]}"
     assert listed in [str(a) for a in g.legal_actions()]
-    assert g.push(KeepTickets(tickets=(off[1], off[0]), seat=0)).text == listed
+    assert g.push(KeepTickets(tickets=(off[1], off[0]), seat=0)).text == listed       # ids, other order
     g.undo()
     g.push(f"blue: keep {off[1]} {off[0]}")
+    g.undo()
+    g.push(f"Blue: keep {names[1].lower().replace('–', '-')}, {names[0].upper()}")     # cities, any case and dash
     assert g.variations == [], "the same move, spelt differently, was stored as a variation"
     bot = RandomBot(1)
     while True:

@@ -16,7 +16,8 @@ from ttr_nb.maps import (City, Map, Route, Ticket, available_maps, check_map_fil
                          map_from_reference, map_to_json, maps_dir)
 
 REPO = Path(__file__).resolve().parents[1]
-REFERENCE = Path(__file__).resolve().parents[1].parent / "shared" / "reference"
+SOURCES = REPO / "maps" / "sources"                                  # the tables the maps are built from
+SHARED_REFERENCE = REPO.parent / "shared" / "reference"              # the spec's copy, beside the repository
 BOARDS = {"usa": "Ticket to Ride (USA)", "europe": "Ticket to Ride: Europe"}
 
 
@@ -27,7 +28,7 @@ def usa_doc() -> dict:
 # ------------------------------------------------------------------------------------------------ shipped files
 
 def test_available_maps_and_maps_dir():
-    assert available_maps() == ["europe", "maerklin", "usa"]
+    assert available_maps() == ["europe", "maerklin", "south_korea", "usa"]
     assert maps_dir() == REPO / "maps"          # a source checkout: the top-level maps/ folder
     assert (maps_dir() / "README.md").is_file()
 
@@ -49,7 +50,7 @@ def test_load_map_names_are_case_insensitive_and_cached(usa):
 
 
 def test_unknown_map_name_lists_the_available_ones():
-    with pytest.raises(MapError, match=r"unknown map 'atlantis'.*europe, maerklin, usa"):
+    with pytest.raises(MapError, match=r"unknown map 'atlantis'.*europe, maerklin, south_korea, usa"):
         load_map("atlantis")
     with pytest.raises(MapError, match="no such map file"):
         load_map("/nonexistent/board.json")
@@ -247,7 +248,7 @@ def test_summary_matches_provenance_totals(usa, europe):
 def test_provenance_names_sources_and_reference(usa, europe):
     for m, board in ((usa, "usa"), (europe, "europe")):
         p = m.provenance
-        assert f"shared/reference/{board}" in p["reference"]
+        assert f"maps/sources/{board}/" in p["reference"]
         assert "rewritten in our own format" in p["licence"]
         primary = [s for s in p["sources"] if s["role"] == "primary"]
         assert [(s["repo"], s["commit"]) for s in primary] == [
@@ -259,45 +260,71 @@ def test_provenance_names_sources_and_reference(usa, europe):
 
 # ------------------------------------------------------------------------------------------------ regenerating
 
-@pytest.mark.skipif(not REFERENCE.is_dir(), reason=f"the reference data folder {REFERENCE} is not present "
-                                                   "(it lives beside the repository, not inside it)")
+def test_sources_are_in_the_project_and_agree_with_the_shared_reference():
+    """maps/sources/<board>/ holds the tables and their provenance; when the spec folder ../shared/reference/ is
+    present beside the repository, the project's copies are byte-identical to it."""
+    import filecmp
+    for key in BOARDS:
+        folder = SOURCES / key
+        names = sorted(p.name for p in folder.iterdir())
+        assert names == ["SOURCES.md", "cities.csv", "deck.csv", "routes.csv", "tickets.csv"], names
+        assert "## Sources" in (folder / "SOURCES.md").read_text(encoding="utf-8")
+        if SHARED_REFERENCE.is_dir():           # only beside the spec; a plain clone checks the rest
+            match, mismatch, errors = filecmp.cmpfiles(folder, SHARED_REFERENCE / key, names, shallow=False)
+            assert (mismatch, errors) == ([], []), f"maps/sources/{key} differs from {SHARED_REFERENCE / key}"
+
+
 @pytest.mark.parametrize("key", sorted(BOARDS))
-def test_rebuild_from_reference_gives_the_committed_json(key):
-    doc = map_from_reference(REFERENCE / key, key=key, name=BOARDS[key])
+def test_rebuild_from_sources_gives_the_committed_json(key):
+    doc = map_from_reference(SOURCES / key, key=key, name=BOARDS[key])
     committed = (maps_dir() / f"{key}.json").read_text(encoding="utf-8")
     assert json.loads(committed) == doc
-    assert map_to_json(doc) == committed, "maps/ is out of date: run python -m ttr_nb.maps rebuild"
+    assert map_to_json(doc) == committed, "maps/ is out of date: run ttr-nb maps rebuild"
+    assert doc["provenance"]["reference"].startswith(f"maps/sources/{key}/ ")
 
 
-@pytest.mark.skipif(not REFERENCE.is_dir(), reason=f"the reference data folder {REFERENCE} is not present")
-def test_rebuild_command_check_mode(tmp_path):
+def test_rebuild_command_check_mode_without_warnings(tmp_path):
     for key in BOARDS:
         (tmp_path / f"{key}.json").write_text((maps_dir() / f"{key}.json").read_text(encoding="utf-8"),
                                               encoding="utf-8")
-    run = [sys.executable, "-m", "ttr_nb.maps", "rebuild", "--check", "--out", str(tmp_path)]
+    run = [sys.executable, "-W", "error", "-m", "ttr_nb", "maps", "rebuild", "--check", "--out", str(tmp_path)]
     done = subprocess.run(run, cwd=REPO, capture_output=True, text=True)
-    assert done.returncode == 0, done.stdout + done.stderr
+    assert done.returncode == 0 and done.stderr == "", done.stdout + done.stderr
+    assert done.stdout.count("up to date") == len(BOARDS)
     (tmp_path / "usa.json").write_text("{}", encoding="utf-8")
     done = subprocess.run(run, cwd=REPO, capture_output=True, text=True)
-    assert done.returncode == 1 and "usa.json" in done.stdout
+    assert done.returncode == 1 and "usa.json: differs" in done.stdout and done.stderr == ""
 
 
-@pytest.mark.skipif(not REFERENCE.is_dir(), reason=f"the reference data folder {REFERENCE} is not present")
+def test_rebuild_through_the_cli_writes_the_files(tmp_path):
+    import io
+
+    from ttr_nb.cli import main
+    out = io.StringIO()
+    assert main(["maps", "rebuild", "--out", str(tmp_path)], out=out) == 0
+    for key in BOARDS:
+        assert (tmp_path / f"{key}.json").read_bytes() == (maps_dir() / f"{key}.json").read_bytes()
+    assert "usa.json: written (36 cities, 100 routes, 30 tickets)" in out.getvalue()
+    out = io.StringIO()
+    assert main(["maps", "rebuild", "--check", "--sources", str(tmp_path / "nowhere"), "--out", str(tmp_path)],
+                out=out) == 1
+    assert "no such reference folder" in out.getvalue()
+
+
 def test_reference_csv_errors_name_file_line_and_column(tmp_path):
     import shutil
     folder = tmp_path / "board"
-    shutil.copytree(REFERENCE / "usa", folder)
+    shutil.copytree(SOURCES / "usa", folder)
     text = (folder / "routes.csv").read_text(encoding="utf-8").replace("R003,Atlanta,Nashville,1,", "R003,Atlanta,Nashville,one,")
     (folder / "routes.csv").write_text(text, encoding="utf-8")
     with pytest.raises(MapError, match=r"routes\.csv: line 4 \(R003\): column 'length'"):
         map_from_reference(folder, key="usa", name="x")
 
 
-@pytest.mark.skipif(not REFERENCE.is_dir(), reason=f"the reference data folder {REFERENCE} is not present")
 def test_reference_totals_mismatch_is_caught(tmp_path):
     import shutil
     folder = tmp_path / "board"
-    shutil.copytree(REFERENCE / "usa", folder)
+    shutil.copytree(SOURCES / "usa", folder)
     md = (folder / "SOURCES.md").read_text(encoding="utf-8").replace("Cities: 36", "Cities: 37")
     (folder / "SOURCES.md").write_text(md, encoding="utf-8")
     with pytest.raises(MapError, match=r"SOURCES\.md: Totals: cities is stated as 37 but the CSVs give 36"):
@@ -566,3 +593,16 @@ def test_import_is_light():
             "print(sorted(m for m in ('networkx', 'json', 'csv', 'pathlib', 'importlib.resources') if m in sys.modules))")
     out = subprocess.run([sys.executable, "-c", code], cwd=REPO, capture_output=True, text=True, check=True).stdout
     assert "networkx" not in out.splitlines()[1]          # networkx only inside Map.graph()
+
+
+def test_module_rebuild_check_runs_without_warnings():
+    """``python -m ttr_nb.maps rebuild --check`` (the command the docs give) prints no runpy RuntimeWarning:
+    ``import ttr_nb`` does not load the map module first."""
+    import subprocess
+    import sys
+    from pathlib import Path
+    repo = Path(__file__).resolve().parents[1]
+    done = subprocess.run([sys.executable, "-W", "error", "-m", "ttr_nb.maps", "rebuild", "--check"], cwd=repo,
+                          capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert "Warning" not in done.stderr and "up to date" in done.stdout

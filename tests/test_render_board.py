@@ -15,7 +15,7 @@ from ttr_nb.errors import TTRError
 from ttr_nb.maps import load_map
 from ttr_nb.render import (CARD_SYMBOLS, OWNER_SYMBOLS, PLAYER_HEX, board_figure, board_png, project, route_hover,
                            trace_index, update_board)
-from ttr_nb.render.board import USA_POINTS, as_figure_widget
+from ttr_nb.render.board import CARD_HEX, USA_POINTS, as_figure_widget
 
 
 def traces(fig) -> dict[str, dict]:
@@ -173,8 +173,13 @@ def test_owners_recolour_the_right_routes(usa):
         assert t[f"seat:{seat}"]["showlegend"] is (seat in owners.values())
     assert t["seat:3"]["name"] == "Yellow"
     assert sorted(set(route_ids_in(t["claimed-outline"]))) == sorted(owners)
-    free_ids = {rid for key, tr in t.items() if key.startswith("spaces:") for rid in route_ids_in(tr)}
-    assert not free_ids & set(owners)
+    # the route's own colour stays under the trains: claimed routes keep their coloured spaces
+    space_ids = {rid for key, tr in t.items() if key.startswith("spaces:") for rid in route_ids_in(tr)}
+    assert set(owners) <= space_ids
+    for rid in owners:
+        assert rid in route_ids_in(t[f"spaces:{usa.route(rid).colour}"])
+    # no train is drawn in a card colour: a claim never looks like a free route of that colour
+    assert not {PLAYER_HEX[c] for c in ("blue", "red", "green", "yellow", "black")} & set(CARD_HEX.values())
     routes = t["routes"]
     sym = dict(zip(routes["customdata"], routes["marker"]["symbol"]))
     col = dict(zip(routes["customdata"], routes["marker"]["color"]))
@@ -340,8 +345,9 @@ def test_update_board_sends_only_what_changed(usa, adopted):
     (msg,) = sent
     name, changed, relayout = msg
     assert name == "_send_update_msg" and relayout == []
-    # a claim touches the free spaces, the claimed ones and the click markers; never the cities, highlights, ...
-    assert {"outlines", "claimed-outline", "seat:0", "routes"} <= set(changed)
+    # a claim touches the trains and the click markers; never the route spaces, cities, highlights, ...
+    assert {"claimed-outline", "seat:0", "routes"} <= set(changed)
+    assert "outlines" not in changed and not any(k.startswith("spaces:") for k in changed)   # the route stays drawn
     assert not {"cities", "highlight:0", "trail", "seat:1", "stations", "ferries"} & set(changed)
     assert "x" not in changed["routes"] and "marker.color" in changed["routes"]     # midpoints do not move
     sent.clear()
@@ -427,3 +433,105 @@ def test_board_png(tmp_path, europe):
     out = board_png(fig, tmp_path / "board.png", width=600, height=400)
     data = (tmp_path / "board.png").read_bytes()
     assert out.endswith("board.png") and data[:8] == b"\x89PNG\r\n\x1a\n" and len(data) > 20_000
+
+
+# ----------------------------------------------------------------------------- showing without plotly's renderers
+
+_SHOW_IN_A_SHELL = r"""
+import json, sys
+import ipykernel  # noqa: F401  (as in a Jupyter kernel)
+from IPython.core.interactiveshell import InteractiveShell
+shell = InteractiveShell.instance()
+from ttr_nb import Game
+from ttr_nb.teaching import board_of
+fig = board_of(Game("usa", players=2, seed=1).state, title="first board")
+shown = []
+shell.display_pub.publish = lambda data, metadata=None, **kw: shown.append(data)
+fig.show()
+bundle = fig._repr_mimebundle_()
+print(json.dumps({"renderers_loaded": "plotly.io._renderers" in sys.modules, "nbformat": "nbformat" in sys.modules,
+                  "shown": [sorted(d) for d in shown], "bundle": sorted(bundle),
+                  "traces": len(bundle["application/vnd.plotly.v1+json"]["data"]),
+                  "metas": [t.get("meta") for t in bundle["application/vnd.plotly.v1+json"]["data"]]}))
+"""
+
+
+def test_a_board_shows_in_a_kernel_without_loading_plotlys_renderers():
+    """The first board of a notebook must not pay for plotly.io._renderers (nbformat → jsonschema → an RFC 3987
+    grammar built at import: seconds): the figure hands Jupyter the plotly mimetype bundle itself."""
+    out = subprocess.run([sys.executable, "-c", _SHOW_IN_A_SHELL], capture_output=True, text=True, timeout=300)
+    assert out.returncode == 0, out.stderr
+    got = json.loads(out.stdout.strip().splitlines()[-1])
+    assert got["renderers_loaded"] is False and got["nbformat"] is False
+    assert got["shown"] == [["application/vnd.plotly.v1+json", "text/plain"]]
+    assert got["bundle"] == ["application/vnd.plotly.v1+json", "text/plain"]
+    assert "routes" in got["metas"] and got["traces"] > 5
+
+
+def test_the_own_bundle_is_what_plotlys_mimetype_renderer_sends(usa):
+    """Same data and layout as plotly's own ``plotly_mimetype`` renderer (which the user gets once they have
+    chosen a renderer themselves)."""
+    from ttr_nb.render.figure import MIMETYPE, Figure, mime_bundle
+    fig = board_figure(usa, title="same")
+    assert isinstance(fig, Figure)
+    ours = mime_bundle(fig)[MIMETYPE]
+    from plotly.io._renderers import renderers
+    theirs = renderers["plotly_mimetype"].to_mimebundle(fig.to_dict())[MIMETYPE]
+    assert ours["data"] == theirs["data"] and ours["layout"] == theirs["layout"]
+    assert mime_bundle(fig)["text/plain"] == "<figure: " + fig.layout.title.text + ">"
+
+
+# ----------------------------------------------------------------------------- stored layouts
+
+def test_every_board_game_has_a_stored_layout_equal_to_a_fresh_one():
+    """The stored board-like layouts (a second of pure Python per map, saved for every notebook's first board)
+    are exactly what ``project`` computes today; every registered board game's map has one."""
+    from ttr_nb.render import board as b
+    stored = json.loads(b.LAYOUTS_FILE.read_text(encoding="utf-8"))["maps"]
+    assert sorted(stored) == b.stored_layout_keys(), \
+        "store them: python -c 'from ttr_nb.render.board import *; write_layouts(stored_layout_keys())'"
+    for key in stored:
+        m = load_map(key)
+        fresh = b.project(m)
+        assert stored[key]["fingerprint"] == b.layout_fingerprint(m), key
+        assert set(stored[key]["pos"]) == set(fresh), key
+        for city, (x, y) in stored[key]["pos"].items():
+            assert abs(x - fresh[city][0]) < 1e-3 and abs(y - fresh[city][1]) < 1e-3, (key, city)
+
+
+def test_an_edited_map_is_laid_out_afresh(usa):
+    """A map whose routes or cities differ from the stored one (a teacher's edited file) does not get the stored
+    layout: its fingerprint differs, and ``project`` runs."""
+    from ttr_nb.render import board as b
+    assert b._stored_layout(usa) is not None
+    r0 = usa.routes[0]
+    edited = dataclasses.replace(usa, routes=(dataclasses.replace(r0, length=r0.length % 6 + 1),) + usa.routes[1:])
+    assert b.layout_fingerprint(edited) != b.layout_fingerprint(usa)
+    assert b._stored_layout(edited) is None
+    moved = dataclasses.replace(usa, cities=(dataclasses.replace(usa.cities[0], lat=usa.cities[0].lat + 1),)
+                                + usa.cities[1:])
+    assert b._stored_layout(moved) is None
+
+
+# ----------------------------------------------------------------------------- built unvalidated, checked here
+
+@pytest.mark.parametrize("key", ["usa", "europe", "south_korea"])
+def test_every_board_figure_passes_plotlys_validation(key):
+    """board_figure builds its figure unvalidated (plotly's fast path); every property it can set must still be
+    one plotly accepts: rebuilding the figure with validation raises on anything unknown or malformed."""
+    from ttr_nb.engine import board_marks, seat_name
+    from ttr_nb.game import Game
+    from ttr_nb.bots import GreedyBot
+    m = load_map(key)
+    g = Game(key, players=3, seed=2)
+    g.play_bots({s: GreedyBot(seed=s) for s in range(3)}, max_plies=70)
+    marks = board_marks(g.state)
+    rids = [r.id for r in m.routes]
+    figs = [board_figure(m),
+            board_figure(m, owners=marks["owners"], closed=marks["closed"], stations=marks["stations"],
+                         player_names=[seat_name(s) for s in range(3)], highlight=[("a", rids[:3]), ("b", rids[3:5])],
+                         trail=rids[:2], selected=rids[7], marked={m.cities[0].name: "ticket"}, scale=1.5,
+                         title="all options")]
+    for fig in figs:
+        go.Figure(fig.to_dict())                     # validating: raises ValueError on a bad property
+        assert fig.to_dict()["data"] and all(t["type"] == "scatter" for t in fig.to_dict()["data"])

@@ -1,4 +1,4 @@
-"""Ticket to Ride Europe: one scenario test (at least) per rule id of ../shared/rules/europe.md (EU-*), plus
+"""Ticket to Ride Europe: one scenario test (at least) per rule id of docs/rules/europe.md (EU-*), plus
 tunnel odds against an exact enumeration, station borrowing against a brute force, and a quick contract run.
 
 Positions are built from a real game by moving cards and tickets (never by inventing them), so every position
@@ -29,7 +29,7 @@ from ttr_nb.variants import get_variant
 
 EU = get_variant("europe")
 M = EU.map
-RULES = Path(__file__).resolve().parents[2] / "shared" / "rules" / "europe.md"
+RULES = Path(__file__).resolve().parents[1] / "docs" / "rules" / "europe.md"
 
 
 # ---------------------------------------------------------------------------------------------
@@ -338,12 +338,12 @@ def test_EU_FERRY_2_palermo_smyrna_takes_two_locomotives_and_four_of_one_colour(
     assert route_payments(EU, r, [0, 0, 0, 0, 0, 0, 0, 6, 1]) == []
     assert route_payments(EU, r, [0, 0, 0, 0, 0, 0, 0, 5, 3]) == [((k("red"), 4), (LOCO, 2)), ((k("red"), 3), (LOCO, 3))]
     s = set_hand(started(2), 0, red=6, locomotive=1)
-    assert not [a for a in legal_actions(s) if isinstance(a, Claim) and a.route == "R082"]
+    assert not [a for a in legal_actions(s) if isinstance(a, Claim) and M.route(a.route).id == "R082"]
     e = refusal(s, "claim R082 red6")
     assert e.rule == "EU-FERRY-2" and "2 locomotives" in str(e)
     assert refusal(s, "claim R082 red5+loco1").rule == "EU-FERRY-2"
     s = set_hand(started(2), 0, red=4, locomotive=2)
-    assert [str(a) for a in legal_actions(s) if isinstance(a, Claim) and a.route == "R082"] == ["blue: claim R082 red4+loco2"]
+    assert [str(a) for a in legal_actions(s) if isinstance(a, Claim) and M.route(a.route).id == "R082"] == ["blue: claim Palermo–Smyrna red4+loco2"]
     go(s, "claim R082 red4+loco2")
     # locomotives may stand in for the other spaces too
     s = set_hand(started(2), 0, locomotive=6)
@@ -392,7 +392,7 @@ def test_EU_TUNNEL_2_three_cards_turned_up_matching_colour_or_locomotive():
     assert s3.players[0].trains == 42 and s3.players[0].route_points == 4      # points by length (F-EU-7 d)
     assert s3.discard[k("black")] == s.discard[k("black")] + 5 + 1
     assert kinds(events)[:3] == ["tunnel_paid", "claim", "tunnel_discard"] and s3.current == 1
-    assert describe(s2, "tunnel pay black2") == "Blue pays 2 black more and completes the tunnel"
+    assert describe(s2, "tunnel pay black2") == "Blue pays 2 black more and completes the tunnel Madrid–Pamplona (black)"
 
 
 def test_EU_TUNNEL_2_a_reshuffle_while_turning_up_leaves_the_table_cards_out():
@@ -606,7 +606,7 @@ def test_EU_STATION_4_a_station_borrows_one_route_of_another_player():
         ps = player_score(set_stations(s, 0, city), 0)
         assert ps.ticket_points == 8
         assert ps.tickets[0].via == ("R079",) and ps.tickets[0].path[-1] == "R079"
-        assert any(f"station in {city} borrowed R079 (München–Wien, orange, Red)" in n for n in ps.notes)
+        assert any(f"station in {city} borrowed München–Wien (orange, Red)" in n for n in ps.notes)
     # only routes of another player: a free route cannot be borrowed
     s2 = set_tickets(started(2), 0, "T25")
     s2 = set_stations(own(s2, 0, "R059", "R058"), 0, "Wien")
@@ -748,7 +748,8 @@ def test_EU_SCORE_1_routes_tickets_with_stations_and_unbuilt_stations():
     assert dict(ps.extras) == {"stations not built": 8}
     assert ps.total == routes + 2 + 8 + ps.longest_bonus
     d = score(s).to_dict()["players"][0]
-    assert any("R021" in n for n in d["notes"]) and d["tickets"][1]["via"] == ["R021"]
+    r021 = M.route("R021")
+    assert any(f"{r021.a}–{r021.b}" in n for n in d["notes"]) and d["tickets"][1]["via"] == ["R021"]
 
 
 def test_EU_SCORE_2_european_express_own_trains_only_ties_share():

@@ -20,6 +20,7 @@ from ttr_nb.errors import IllegalAction
 from ttr_nb.games.maerklin import (DONE, RESERVE, Announce, PlacePassenger, Ride, best_passenger_move,
                                    build_map_document, goods_of, goods_stacks, initial_goods, passengers_of)
 from ttr_nb.maps import map_to_json
+from ttr_nb.names import route_labels
 from ttr_nb.scoring import score
 from ttr_nb.state import FREE, pairs_set, replace_fields
 from ttr_nb.variants import get_variant
@@ -86,7 +87,8 @@ def put(s, seat, *cities):
 
 
 def route_id(a, b, colour=None):
-    return next(r.id for r in M.routes_between(a, b) if colour is None or r.colour == colour)
+    """The route's label (its text in actions, e.g. 'Berlin–Leipzig'): the canonical form legal_actions uses."""
+    return next(route_labels(M)[r.index] for r in M.routes_between(a, b) if colour is None or r.colour == colour)
 
 
 def refused(s, action, rule):

@@ -1,9 +1,9 @@
-"""Scenario tests, one or more per rule id of ../shared/rules/usa.md (Ticket to Ride, USA).
+"""Scenario tests, one or more per rule id of docs/rules/usa.md (Ticket to Ride, USA).
 
 Each test is named after the rule it checks (USA-DRAW-4 -> test_USA_DRAW_4_...). Positions are built exactly
 with tests/usa_helpers.position() (cards moved between piles, validate() == [] for every one) and then played
-through the public engine API. Where the Swedish rule book (../shared/seeds/000_aef33dd432fc7659.txt, "L60"
-= line 60) says more than the digest, the book wins, and the test quotes the line.
+through the public engine API. Where the Swedish rule book ("L60" = line 60 of the plain-text edition the project
+was specified from) says more than the rule page, the book wins, and the test quotes the line.
 """
 from __future__ import annotations
 
@@ -670,7 +670,7 @@ def test_USA_CLAIM_8_with_two_or_three_the_twin_is_closed_to_everybody(n):
     """L78: "När det endast är 2 eller 3 spelare i ett spel, får endast en av de två rutterna användas." """
     s = position(n, current=1, hands={1: {"yellow": 4, "red": 2, L: 2}}, claims={"R004": 0})
     err = assert_refused(s, "claim R005 yellow4", "USA-CLAIM-8")
-    assert "R004" in str(err)
+    assert "Atlanta–New Orleans (orange)" in str(err) and "R004" not in str(err)     # R004: the orange twin
     assert not any(b.startswith("claim R005") for b in legal_bodies(s))
     # gray double Atlanta–Raleigh: once R006 is taken by seat 1 ...
     s2 = apply(s, "claim R006 red2")

@@ -55,7 +55,7 @@ def test_try_action_legal_applies_and_reports_events_and_status():
     assert o.event_kinds == ["market_reset"] and o.events[0].rule == "USA-DRAW-6"
     assert o.status.startswith("Blue: take your second card") and "USA-DRAW-4" in o.status
     text = str(o)
-    assert text.splitlines()[0] == "✔ Blue takes face-up card 3 (red)   [draw faceup 3]"
+    assert text.splitlines()[0] == "ok  Blue takes face-up card 3 (red)   [draw faceup 3]"
     assert "· Three face-up locomotives" in text and text.splitlines()[-1].startswith("   → Blue: take your second")
 
 
@@ -65,7 +65,7 @@ def test_try_action_refused_leaves_state_and_names_rule():
     o = T.try_action(first.state, "draw faceup 3")
     assert not o.ok and o.rule == "USA-DRAW-4" and o.state is first.state
     assert o.events == () and o.status == first.status
-    assert str(o) == ("⛔ refused: 'draw faceup 3' — a face-up locomotive may not be taken as the second card "
+    assert str(o) == ("REFUSED  'draw faceup 3': a face-up locomotive may not be taken as the second card "
                       "(USA-DRAW-4)")
     # a malformed action (BadAction) is refused too, without a rule id
     bad = T.try_action(s, "claim R999 red1")
@@ -115,14 +115,15 @@ def test_seat_view_text_hides_other_hands_and_offers():
     text = T.seat_view_text(g.state, 0)
     own_offer = g.state.pending_for(0).get("offered")
     red_offer = g.state.pending_for(1).get("offered")
-    assert all(t in text for t in own_offer)
-    assert not any(t in text for t in red_offer)
+    cities = [f"{g.variant.map.ticket(t).a}–{g.variant.map.ticket(t).b}" for t in (*own_offer, *red_offer)]
+    assert all(c in text for c in cities[:3])          # tickets are named by their cities, not ids
+    assert not any(c in text for c in cities[3:]) and not any(t in text for t in (*own_offer, *red_offer))
     assert "Red    cards: 4 cards (hidden)" in text and "choosing from 3 tickets (hidden)" in text
     assert text.startswith("What Blue sees — observe(state, 0):")
     s = position("usa", players=2, seed=1, hands={0: {"white": 1}, 1: {"red": 5}}, tickets={1: ["T05"]})
     blue = T.seat_view_text(s, 0)
-    assert "5 red" not in blue and "T05" not in blue and "tickets: 1 (hidden)" in blue
-    assert "5 red" in T.seat_view_text(s, 1) and "T05 Chicago–New Orleans (7)" in T.seat_view_text(s, 1)
+    assert "5 red" not in blue and "Chicago–New Orleans" not in blue and "tickets: 1 (hidden)" in blue
+    assert "5 red" in T.seat_view_text(s, 1) and "Chicago–New Orleans (7)" in T.seat_view_text(s, 1)
 
 
 # ----------------------------------------------------------------------------------------------- the turn
@@ -138,9 +139,10 @@ def test_action_menu_groups_legal_actions_by_kind():
     setup = Game("usa", players=2, seed=3).state
     assert list(T.action_menu(setup, 0)) == ["keep tickets"]
     text = T.action_menu_text(s, examples=2)
-    assert text.splitlines()[0] == ("draw train cards: 6 legal actions — blue: draw deck, blue: draw faceup 1, … "
+    assert text.splitlines()[0] == ("draw train cards: 6 legal actions — blue: draw deck; blue: draw faceup 1; … "
                                     "(4 more)")
-    n_routes = len({a.split()[2] for a in menu["claim a route"]})
+    n_routes = len({a.split("claim ", 1)[1].rsplit(" ", 1)[0] for a in menu["claim a route"]})   # city texts
+    assert n_routes > 10 and not any("R0" in a for a in menu["claim a route"])
     assert f"on {n_routes} routes" in text
     assert text.splitlines()[-1] == "draw destination tickets: 1 legal action — blue: tickets"
 
@@ -151,11 +153,12 @@ def test_payment_options_are_exactly_the_legal_claims_of_the_route():
     s = position("usa", players=3, seed=1, hands={0: {"red": 3, "blue": 2, "green": 1, "locomotive": 2}})
     for rid in ("R037", "R039", "R049"):
         got = [text for text, _ in T.payment_options(s, rid)]
-        want = [str(a) for a in legal_actions(s) if getattr(a, "route", None) == rid]
+        m = get_variant(s.variant).map
+        want = [str(a) for a in legal_actions(s) if getattr(a, "route", None) and m.route(a.route).id == rid]
         assert got == want and got
-    assert T.payment_options(s, "R037") == [("blue: claim R037 red3", "3 red"),
-                                            ("blue: claim R037 red2+loco1", "2 red + 1 locomotive"),
-                                            ("blue: claim R037 red1+loco2", "1 red + 2 locomotives")]
+    assert T.payment_options(s, "R037") == [("blue: claim Denver–Salt Lake City (red) red3", "3 red"),
+                                            ("blue: claim Denver–Salt Lake City (red) red2+loco1", "2 red + 1 locomotive"),
+                                            ("blue: claim Denver–Salt Lake City (red) red1+loco2", "1 red + 2 locomotives")]
     assert T.payment_options(s, "R040") == []          # orange 6: no orange cards
     assert T.payment_options(s, "R037", seat=1) == []  # not Red's turn
 
@@ -183,16 +186,16 @@ def test_who_may_claim_follows_player_count_and_trains():
 
 # ----------------------------------------------------------------------------------------------- games
 
-def test_plies_text_lists_words_and_events():
+def test_moves_text_lists_words_and_events():
     g = Game("usa", players=3, seed=7)
     g.push_many(["red: keep T11 T18 T03", "green: keep T16 T02", "blue: keep T30 T27", "claim R099 blue1"])
-    text = T.plies_text(g)
+    text = T.moves_text(g)
     assert text.splitlines()[0] == "   1. Red keeps Sault St. Marie–Oklahoma City (9), Winnipeg–Little Rock (11), New York–Atlanta (6)"
     assert "· Everyone has chosen tickets: Blue starts (USA-SETUP-4)" in text
     assert "claimed Seattle–Vancouver" in text
-    assert "claimed" not in T.plies_text(g, claims=False)
-    assert T.plies_text(g, 3).startswith("   4. Blue claims Seattle–Vancouver")
-    assert T.plies_text(g, 0, 1).count("\n") == 0
+    assert "claimed" not in T.moves_text(g, claims=False)
+    assert T.moves_text(g, 3).startswith("   4. Blue claims Seattle–Vancouver")
+    assert T.moves_text(g, 0, 1).count("\n") == 0
 
 
 def test_final_round_turns_gives_every_player_one_turn_trigger_included():
@@ -233,7 +236,7 @@ def test_revisited_cities_and_trail_text():
     loop = Trail(9, ("R035", "R058", "R032"), ("Denver", "Omaha", "Kansas City", "Denver"))
     assert T.revisited_cities(loop) == []             # a closed loop's start is not a revisit
     assert T.trail_text(Trail(0, (), ())) == "no routes"
-    assert T.trail_text(Trail(2, ("R039",), ("Denver", "Santa Fe"))) == "Denver → Santa Fe — 2 trains, 1 route (R039)"
+    assert T.trail_text(Trail(2, ("R039",), ("Denver", "Santa Fe"))) == "Denver → Santa Fe — 2 trains, 1 route"
 
 
 def test_longest_simple_path_is_shorter_than_the_trail():
@@ -246,8 +249,8 @@ def test_longest_simple_path_is_shorter_than_the_trail():
 def test_ticket_lines_show_paths_and_penalties():
     sheet = score(loop_position())
     assert T.ticket_lines(sheet, 0) == [
-        "✓ Denver–El Paso: +4  via Denver → Santa Fe → El Paso (R039 R050)",
-        "✗ Denver–Pittsburgh: -11  (no path of own routes joins them)",
+        "completed      Denver–El Paso: +4  via Denver → Santa Fe → El Paso",
+        "not completed  Denver–Pittsburgh: -11  (no path of own routes joins them)",
     ]
     assert T.ticket_lines(sheet, 2) == []
 
@@ -265,13 +268,14 @@ def test_interpretations():
 
 def test_variants_overview_and_text():
     rows = T.variants_overview()
-    assert [r["key"] for r in rows] == ["europe", "maerklin", "usa"]
+    assert [r["key"] for r in rows] == ["europe", "maerklin", "south_korea", "usa"]
     usa = next(r for r in rows if r["key"] == "usa")
     assert usa["players"] == "2–5" and usa["routes"] == 100 and usa["tickets"] == 30 and usa["rule_prefix"] == "USA"
     assert usa["provisional"] is False
+    assert next(r for r in rows if r["key"] == "south_korea")["provisional"] is True
     text = T.variants_text()
     lines = text.splitlines()
-    assert len(lines) == 3 and [ln for ln in lines if "PROVISIONAL" in ln] == [next(ln for ln in lines if "Märklin" in ln)]
+    assert len(lines) == 4 and [ln for ln in lines if "PROVISIONAL" in ln] == [ln for ln in lines if "Märklin" in ln or "South Korea" in ln]
 
 
 def test_variants_text_flags_a_provisional_board(monkeypatch):

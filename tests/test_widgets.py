@@ -1,7 +1,7 @@
 """The widget views (ttr_nb.widgets), headless: real handlers are driven and the game must change as the rules say.
 
-No browser: ipywidgets and plotly's FigureWidget work without a front end. A click on the board is delivered the
-way the browser delivers it (the FigureWidget's ``_js2py_pointsCallback`` message), or through the view's public
+No browser: ipywidgets and the figure views work without a front end. A click on the board is delivered the
+way the browser delivers it (the ``FigureView``'s click message), or through the view's public
 handler (``view.click_route``). Timing is printed, never asserted (see benchmarks/bench_widgets.py).
 """
 from __future__ import annotations
@@ -22,7 +22,8 @@ import plotly.graph_objects as go  # noqa: E402
 from ttr_nb.actions import Claim  # noqa: E402
 from ttr_nb.bots import make_bot  # noqa: E402
 from ttr_nb.cards import CARD_NAMES, LOCO  # noqa: E402
-from ttr_nb.engine import legal_actions, observe, to_move  # noqa: E402
+from ttr_nb.engine import check, legal_actions, observe, to_move  # noqa: E402
+from ttr_nb.errors import TTRError  # noqa: E402
 from ttr_nb.game import Game  # noqa: E402
 from ttr_nb.maps import load_map  # noqa: E402
 from ttr_nb.render import PLAYER_HEX, trace_index  # noqa: E402
@@ -35,16 +36,18 @@ ROOT = Path(__file__).resolve().parents[1]
 # --------------------------------------------------------------------------------------------------------------
 # helpers
 
-def browser_click(fig: go.FigureWidget, route_id: str) -> None:
-    """Deliver a click on ``route_id``'s marker exactly as the browser does (a points-callback message)."""
+def browser_click(fig, route_id: str) -> None:
+    """Deliver a click on ``route_id``'s marker exactly as the browser does (the FigureView's click message)."""
     ti = trace_index(fig, "routes")
-    trace = fig.data[ti]
-    i = list(trace.customdata).index(route_id)
-    fig._js2py_pointsCallback = {
-        "event_type": "plotly_click",
-        "points": {"xs": [trace.x[i]], "ys": [trace.y[i]], "point_indexes": [i], "trace_indexes": [ti]},
-        "device_state": None, "selector": None,
-    }
+    i = list(fig.data[ti].customdata).index(route_id)
+    _send_click(fig, ti, i)
+
+
+def _send_click(fig, ti: int, i: int) -> None:
+    """The message the browser's FigureView sends for a click on point ``i`` of trace ``ti``."""
+    view = fig._ttr_view()
+    assert view is not None, "the figure is not shown by a FigureView"
+    view._on_msg(view, {"type": "click", "points": [{"trace": ti, "index": i, "x": 0, "y": 0}]}, [])
 
 
 def keep_first(view: PlayView, seat: int = 0, n: int = 2):
@@ -146,7 +149,7 @@ def test_click_route_then_payment_claims_and_updates_the_figure_in_place():
     view = PlayView(g, human_seats=(0,))
     fig = view.board.fig
     n_traces = len(fig.data)
-    rid = claim.route
+    rid = g.variant.map.route(claim.route).id        # the board knows routes by id; actions name their cities
     route = g.variant.map.route(rid)
     assert view.board.route_marker(rid)["color"] != PLAYER_HEX["blue"]
     hand_before = sum(g.state.players[0].hand)
@@ -288,7 +291,7 @@ def test_play_convenience_and_game_over():
     assert "over" in view.status.value and "USA-END-1" in view.status.value
     assert view.score.widget.layout.display != "none"
     assert "Winner" in view.score.table.value
-    assert view.score.fig is None or isinstance(view.score.fig, go.FigureWidget)
+    assert view.score.fig is None or isinstance(view.score.fig, go.Figure)
     assert view.deck_button.disabled and all(b.disabled for b in view.faceup_buttons)
     before = g.state
     view.click_route(g.variant.map.routes[0].id)
@@ -325,10 +328,10 @@ def test_history_slider_shows_state_at_ply():
     k = claim_plies[0]
     view.slider.value = k
     assert view.state == g.state_at(k)
-    assert f"ply <b>{k}</b>" in view.position.value
+    assert f"move <b>{k}</b>" in view.position.value
     p = g.line[k - 1]
     assert p.words in view.ply_info.value
-    rid = p.action.route
+    rid = g.variant.map.route(p.action.route).id
     assert view.board.route_marker(rid)["color"] == PLAYER_HEX[("blue", "red", "green")[p.seat]]
     assert rid in highlight_ids(view.board.fig)
     view.step(-1)
@@ -356,6 +359,82 @@ def test_branch_here_keeps_the_main_line():
     assert len(b.line) == 6
     assert [p.text for p in g.line] == main and g.ply == cursor
     assert view.branch_box.children
+
+
+def _view_print(pv: PlayView) -> tuple:
+    """Everything a PlayView shows, as values (board data, texts, buttons)."""
+    return (pv.status.value, pv.players.value, pv.hand.value, pv.my_tickets.value, pv.log_widget.value,
+            pv.route_info.value, [b.description for b in pv.tickets_box.children[0].children[1].children]
+            if pv.tickets_box.children else [], [(b.description, b.disabled) for b in pv.draw_row.children],
+            pv.undo_button.disabled, pv.redo_button.disabled, pv.bots_button.disabled,
+            json.dumps(pv.board.fig.to_dict()["data"], sort_keys=True, default=str), pv.log, pv.game.ply)
+
+
+@pytest.mark.parametrize("at", [0, 5, 14])
+def test_a_branch_opened_in_a_view_built_in_advance_is_the_view_built_for_it(at):
+    """"branch here" opens the branch in a PlayView made in advance (``prepare_branch_view``, run by itself after
+    the HistoryView is displayed): it must show exactly what a PlayView built for the branch shows, with bots that
+    play on as that one's would, and the main line untouched."""
+    g = game_after_setup(3, 2)
+    g.play_bots({s: make_bot("greedy", s) for s in range(3)}, max_plies=20)
+    main = [p.text for p in g.line]
+    view = HistoryView(g)
+    view.prepare_branch_view()
+    spare = view._spare
+    assert isinstance(spare, PlayView)
+    spare.press("draw deck")              # whatever the spare did before must not leak into the branch
+    b = view.branch_here(at)
+    pv = view.branches[-1][1]
+    assert pv is spare and pv.game is b and view._spare is None
+    fresh = PlayView(g.branch(at))
+    assert _view_print(pv) == _view_print(fresh)
+    for v in (pv, fresh):                 # and they play on alike (same bots, same seeds)
+        v.bots_play() if v.bots_button.disabled is False else None
+        legal = [a for a in legal_actions(v.game.state) if a.seat in v.human_seats]
+        if legal and v.game.state.phase != "over":
+            v._push(legal[0])
+    assert _view_print(pv) == _view_print(fresh)
+    assert [p.text for p in g.line] == main
+    view.prepare_branch_view()
+    assert view._spare is not None and view._spare is not pv
+
+
+def test_a_dragged_slider_renders_only_the_latest_ply_once():
+    """Slider moves from the browser (inside the kernel's event loop) are throttled: a drag over many plies
+    renders the latest ply, not every ply on the way (nothing queues up behind the drag); moves made by the code
+    (``show``) render at once."""
+    import asyncio
+    g = game_after_setup(3, 1)
+    g.play_bots({s: make_bot("greedy", s) for s in range(3)}, max_plies=30)
+    view = HistoryView(g, ply=0)
+    rendered: list[int] = []
+    real = view._render
+    view._render = lambda ply: (rendered.append(ply), real(ply))
+
+    async def drag():
+        for ply in range(1, 21):           # what the browser sends during a drag
+            view.slider.value = ply
+        assert rendered == []              # nothing rendered while the messages come in
+        for _ in range(2000):              # then the one scheduled render (a condition, polled)
+            if not view._render_pending:
+                break
+            await asyncio.sleep(0.005)
+    asyncio.run(drag())
+    assert rendered == [20] and view.shown_ply == 20
+    assert "move 20" in view.board.fig.layout.title.text
+    rendered.clear()
+    view.show(7)                           # the code moves it: at once
+    assert rendered == [7] and view.shown_ply == 7
+
+
+def test_use_game_refuses_another_kind_of_game():
+    pv = PlayView(game_after_setup(3, 1))
+    before = pv.status.value
+    with pytest.raises(TTRError, match="3-player usa game"):
+        pv.use_game(Game("usa", players=2, seed=1))
+    with pytest.raises(TypeError):
+        pv.use_game("usa")
+    assert pv.status.value == before
 
 
 def test_history_variations_are_listed_and_restored():
@@ -484,8 +563,11 @@ def test_editor_export_import_roundtrip_and_bad_input_changes_nothing():
 def test_table_view_hides_other_hands_in_player_view():
     g = game_after_setup(3, 0)
     view = TableView(g)
-    red_tickets = g.state.players[1].tickets
-    blue_tickets = g.state.players[0].tickets
+    def words(tid):
+        t = g.variant.map.ticket(tid)
+        return f"{t.a}–{t.b} ({t.points})"
+    red_tickets = [words(t) for t in g.state.players[1].tickets]
+    blue_tickets = [words(t) for t in g.state.players[0].tickets]
     assert view.seat is None
     assert all(t in view.html for t in red_tickets + blue_tickets)
     view.select("Blue")
@@ -555,15 +637,9 @@ def test_widget_step_time(bench, capsys):
 # --------------------------------------------------------------------------------------------------------------
 # a variant with features (Europe): stations through a city click, the tunnel step as option buttons
 
-def browser_click_city(fig: go.FigureWidget, city: str) -> None:
+def browser_click_city(fig, city: str) -> None:
     ti = trace_index(fig, "cities")
-    trace = fig.data[ti]
-    i = list(trace.customdata).index(city)
-    fig._js2py_pointsCallback = {
-        "event_type": "plotly_click",
-        "points": {"xs": [trace.x[i]], "ys": [trace.y[i]], "point_indexes": [i], "trace_indexes": [ti]},
-        "device_state": None, "selector": None,
-    }
+    _send_click(fig, ti, list(fig.data[ti].customdata).index(city))
 
 
 def europe_after_setup(seed: int) -> Game:
@@ -601,7 +677,7 @@ def test_europe_tunnel_step_is_answered_with_option_buttons():
     assert tunnels
     view = PlayView(g, human_seats=(0, 1, 2), bots={})
     view.click_route(tunnels[0].route)
-    i = next(i for i, a in enumerate(view.payments) if a == tunnels[0])
+    i = next(i for i, a in enumerate(view.payments) if check(g.state, a)[0] == tunnels[0])
     view.choose_payment(i)
     s = g.state
     if s.pending and s.pending[0].kind == "tunnel":
@@ -621,3 +697,117 @@ def test_usa_city_click_has_nothing_to_do():
     view = PlayView(game_after_setup(3, 0), human_seats=(0,))
     assert view.click_city("Denver") == []
     assert not view.message.is_error and "nothing to do" in view.message.text
+
+
+# --------------------------------------------------------------------------------------------------------------
+# what a player's view may show (USA-TICKET-3: tickets are secret; hands are secret)
+
+def _all_text(w) -> str:
+    """Every HTML value, description and tooltip in a widget tree: what the browser can show."""
+    out = []
+    seen = set()
+
+    def walk(x):
+        if id(x) in seen:
+            return
+        seen.add(id(x))
+        for attr in ("value", "description", "tooltip", "placeholder"):
+            v = getattr(x, attr, None)
+            if isinstance(v, str):
+                out.append(v)
+        for c in getattr(x, "children", ()) or ():
+            walk(c)
+    walk(w)
+    return "\n".join(out)
+
+
+def _ticket_names(g: Game, seat: int) -> list[str]:
+    m = g.variant.map
+    return [f"{m.ticket(t).a}–{m.ticket(t).b}" for t in g.state.players[seat].tickets]
+
+
+@pytest.mark.parametrize("seed", [1, 4, 9])
+def test_USA_TICKET_3_a_players_view_never_shows_the_bots_tickets(seed):
+    g = Game("usa", players=3, seed=seed)
+    view = PlayView(g, human_seats=(0,), bots={1: make_bot("greedy", seed=1), 2: make_bot("greedy", seed=2)})
+    keep_first(view, 0, 2)
+    for _ in range(12):                                  # a few turns: the bots draw and keep tickets too
+        if view.turn_seat() is None:
+            break
+        if view.state.pending_for(0) is not None and view.offered(0):
+            keep_first(view, 0, 1)
+        else:
+            view.press("draw tickets") if _ % 4 == 3 else view.press("draw deck")
+    text = _all_text(view.widget) + "\n".join(view.log_lines())
+    secrets = [name for seat in (1, 2) for name in _ticket_names(g, seat) if name not in _ticket_names(g, 0)]
+    assert secrets, "the bots must hold tickets for this test to mean anything"
+    leaked = [name for name in secrets if name in text]
+    assert not leaked, f"Blue's view shows the bots' secret tickets {leaked}"
+    assert any("keeps" in line and "ticket" in line for line in view.log_lines())   # the public wording is there
+    # the swap check: the same view may show its own tickets, and a teacher view shows the bots' ones
+    assert any(name in text for name in _ticket_names(g, 0))
+    teacher = PlayView(g, human_seats=(), bots={s: make_bot("greedy", seed=s) for s in range(3)}, auto_bots=False)
+    teacher_text = "\n".join(teacher.log_lines()) + "\n".join(g.history[i].words for i in range(len(g.history)))
+    assert any(name in teacher_text for name in secrets)
+
+
+def test_a_blind_draw_tells_the_drawer_which_card_it_gave():
+    g = game_after_setup(3, 2)
+    view = PlayView(g, human_seats=(0, 1, 2), bots={})
+    before = list(g.state.players[0].hand)
+    view.draw_deck()
+    after = g.state.players[0].hand
+    (got,) = [k for k in range(len(after)) if after[k] > before[k]]
+    assert f"drew a {CARD_NAMES[got]} card" in view.message.text
+
+
+def test_the_selected_route_is_haloed_and_the_viewers_ticket_cities_are_ringed():
+    g = game_after_setup(3, 0)
+    view = PlayView(g, human_seats=(0,), bots={1: make_bot("random", seed=1), 2: make_bot("random", seed=2)})
+    fig = view.board.fig
+    halo = fig.data[trace_index(fig, "selected")]
+    assert not list(halo.customdata or ())
+    view.click_route("R001")
+    assert "R001" in set(halo.customdata) and view.board.selected == "R001"
+    view.click_route("R002")
+    assert set(c for c in halo.customdata if c) == {"R002"}
+    rings = fig.data[trace_index(fig, "marked-cities")]
+    m = g.variant.map
+    mine = {c for t in g.state.players[0].tickets for c in (m.ticket(t).a, m.ticket(t).b)}
+    assert set(rings.customdata) == mine
+    assert all("your ticket" in h for h in rings.hovertext)
+
+
+def test_projector_enlarges_new_boards_and_refuses_nonsense():
+    from ttr_nb.widgets import projector
+    usa = load_map("usa")
+    try:
+        projector(True, 1.5)
+        big = PlayView(game_after_setup(3, 0), human_seats=(0, 1, 2), bots={}).board.fig
+        projector(False)
+        small = PlayView(game_after_setup(3, 0), human_seats=(0, 1, 2), bots={}).board.fig
+        size = lambda f: f.data[trace_index(f, "cities")].textfont.size   # noqa: E731
+        assert size(small) >= 13 and size(big) >= 1.4 * size(small)
+        with pytest.raises(ValueError):
+            projector(True, 9)
+    finally:
+        projector(False)
+    assert usa is load_map("usa")
+
+
+def test_USA_TICKET_3_a_seats_history_view_hides_the_others_kept_tickets_until_the_end():
+    g = game_after_setup(3, 5)
+    g.play_bots({s: make_bot("greedy", s) for s in range(3)}, max_plies=30)
+    keeps = [p for p in g.line if p.seat == 1 and type(p.action).__name__ == "KeepTickets"]
+    assert keeps
+    red = HistoryView(g, seat=0)
+    teacher = HistoryView(g)
+    names = _ticket_names(g, 1)
+    for view in (red, teacher):
+        view.show(keeps[0].number)
+    secret = [n for n in names if n not in _ticket_names(g, 0)]
+    assert secret
+    assert not any(n in _all_text(red.widget) for n in secret)
+    assert any(n in _all_text(teacher.widget) for n in secret)          # the swap check: the teacher sees them
+    with pytest.raises(Exception):
+        HistoryView(g, seat=7)

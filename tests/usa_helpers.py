@@ -197,7 +197,24 @@ def assert_refused(state: GameState, action, rules: str | Iterable[str]) -> Ille
 
 
 def legal_bodies(state: GameState, seat: int | None = None) -> set[str]:
+    """The legal actions' texts with route and ticket ids in place of city names (``claim R025 red4``,
+    ``keep T01 T04``), so a test can name the exact route of a double; ``legal_texts`` gives the real texts."""
+    return {id_body(state, a) for a in legal_actions(state, seat)}
+
+
+def legal_texts(state: GameState, seat: int | None = None) -> set[str]:
     return {a.body() for a in legal_actions(state, seat)}
+
+
+def id_body(state: GameState, action) -> str:
+    from ttr_nb.actions import Claim, KeepTickets, payment_str
+    from ttr_nb.variants import get_variant
+    m = get_variant(state.variant).map
+    if isinstance(action, Claim):
+        return f"claim {m.route(action.route).id} {payment_str(action.payment)}"
+    if isinstance(action, KeepTickets):
+        return " ".join(("keep", *(m.ticket(t).id for t in action.tickets)))
+    return action.body()
 
 
 def market_names(state: GameState) -> list[str | None]:

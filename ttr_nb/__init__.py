@@ -19,9 +19,17 @@ from .engine import (Event, apply, describe, explain, is_legal, legal_actions, n
                      turn_status, validate)
 from .errors import BadAction, IllegalAction, MapError, SaveFileError, StateError, TTRError
 from .game import Game
-from .maps import Map, available_maps, load_map
 from .state import GameState
-from .variants import available_variants, get_variant
+from .variants import available_games, available_variants, get_game, get_variant
+
+
+def __getattr__(name):
+    # The map module is loaded when first needed, not by ``import ttr_nb``: so ``python -m ttr_nb.maps`` runs it
+    # once, without runpy's warning about a module found in sys.modules before it was executed.
+    if name in ("Map", "available_maps", "load_map"):
+        from . import maps
+        return getattr(maps, name)
+    raise AttributeError(f"module 'ttr_nb' has no attribute {name!r}")
 
 
 def score(state):
@@ -40,4 +48,4 @@ __all__ = ["__version__", "Action", "Claim", "DrawDeck", "DrawFaceUp", "DrawTick
            "parse_action", "Event", "apply", "describe", "explain", "is_legal", "legal_actions", "new_game", "observe",
            "step", "to_move", "turn_status", "validate", "BadAction", "IllegalAction", "MapError", "SaveFileError",
            "StateError", "TTRError", "Game", "Map", "available_maps", "load_map", "GameState", "available_variants",
-           "get_variant", "score", "make_bot"]
+           "get_variant", "available_games", "get_game", "score", "make_bot"]

@@ -3,16 +3,27 @@
 Notation (one action per line of a game record; an optional ``blue:`` prefix names the seat by its player
 colour or number, needed only where several seats act at once — the initial ticket choice):
 
-    draw deck                  take the top card of the deck, blind (USA-DRAW-1)
-    draw faceup 3              take face-up card number 3 (1–5, left to right)
-    claim R042 red3+loco1      claim route R042 paying 3 red cards and 1 locomotive (USA-CLAIM-1..3)
-    tickets                    draw destination tickets (USA-TICKET-1)
-    keep T04 T11               keep these of the offered tickets (USA-TICKET-2, USA-SETUP-3)
-    pass                       no action is possible (only then legal)
+    draw deck                             take the top card of the deck, blind (USA-DRAW-1)
+    draw faceup 3                         take face-up card number 3 (1–5, left to right)
+    claim Denver–Omaha purple3+loco1      claim that route paying 3 purple cards and 1 locomotive (USA-CLAIM-1..3)
+    claim Kansas City–Omaha (gray #2) gray1   a pair of cities joined by several tracks: say which (see below)
+    tickets                               draw destination tickets (USA-TICKET-1)
+    keep Helena–Los Angeles, Duluth–Houston   keep these of the offered tickets (USA-TICKET-2, USA-SETUP-3)
+    pass                                  no action is possible (only then legal)
+
+Routes and tickets are named by their two cities joined by a dash ("–", or a plain "-"), in either order,
+ignoring case and accents (``claim denver-omaha purple4`` is read as ``claim Denver–Omaha purple4``). Where two
+cities are joined by several tracks (double routes) the route text ends in its colour in brackets,
+``(blue)``, and where those tracks share a colour also their number in the map's order, ``(gray #1)`` /
+``(gray #2)``. Tickets in ``keep`` are separated by commas. Route and ticket ids (``claim R099 gray1``,
+``keep T24 T03``) are accepted too, for ever (old save files replay). The text is read without the map:
+``parse_action`` keeps the names as typed, and the engine's ``check`` (so ``apply`` and ``Game.push``) turns an
+action into its canonical form — map spelling and order, ids replaced by city names — which ``str`` prints
+and save files store. See ``ttr_nb.names`` for the lookups.
 
 Variants add their own (``station Wien red2``, ``tunnel pay red1``, ``tunnel withdraw``, ...) by registering an
 action class with ``register_action``. A payment is a card-count vector; in text ``colour+count`` terms joined
-by ``+`` in card order, ``loco`` for locomotives.
+by ``+`` in card order, ``loco`` for locomotives. Numbers are ASCII digits only.
 """
 from __future__ import annotations
 
@@ -47,7 +58,7 @@ def payment_size(payment: Payment) -> int:
     return sum(n for _, n in payment)
 
 
-_TERM = re.compile(r"^([a-z]+)(\d{1,3})$")
+_TERM = re.compile(r"^([a-z]+)([0-9]{1,3})$", re.ASCII)
 
 
 def parse_payment(text: str, where: str) -> Payment:
@@ -113,7 +124,7 @@ class Claim(Action):
     seat: int | None = None
     verb: ClassVar[str] = "claim"
 
-    def body(self) -> str:
+    def body(self) -> str:    # ``route``: the route's city text (canonical) or, as typed, an id or city text
         return f"claim {self.route} {payment_str(self.payment)}"
 
 
@@ -132,8 +143,10 @@ class KeepTickets(Action):
     seat: int | None = None
     verb: ClassVar[str] = "keep"
 
-    def body(self) -> str:
-        return " ".join(("keep", *self.tickets))
+    def body(self) -> str:    # ``tickets``: city texts (canonical) or, as typed, ids
+        if all(_ID.match(t) for t in self.tickets):
+            return " ".join(("keep", *self.tickets))
+        return "keep " + ", ".join(self.tickets)
 
 
 @dataclass(frozen=True, slots=True)
@@ -157,26 +170,50 @@ def register_action(verb: str, parser: Parser) -> None:
     _PARSERS[verb] = parser
 
 
-_TICKET_ID = re.compile(r"^[A-Za-z][A-Za-z0-9_-]{0,15}$")
-_ROUTE_ID = _TICKET_ID
+_ID = re.compile(r"^[A-Za-z]{1,3}[0-9]{1,5}$", re.ASCII)        # R099, T24: an id, never a city name
+_NAME = re.compile(r"^[^\W\d_][\w .'()#–—-]*$")                      # a city text as typed: letters first
+MAX_NAME = 120
+
+
+def is_digits(text: str) -> bool:
+    """ASCII digits only ("²".isdigit() is True; int() rejects it)."""
+    return text.isascii() and text.isdigit()
+
+
+def _ref(words: list[str], text: str, what: str, example: str) -> str:
+    """A route/ticket/city named as typed: an id (upper-cased) or a city text (spaces normalised)."""
+    ref = " ".join(words)
+    if _ID.match(ref):
+        return ref.upper()
+    if any(_ID.match(w) for w in words):
+        odd = next((w for w in words if not _ID.match(w)), words[-1])
+        raise BadAction(f"{text!r}: {ref[:MAX_NAME]!r} mixes an id with other words; write 'claim ROUTE PAYMENT' "
+                        f"with one route (its id or cities, e.g. {example!r}) and the payment last"
+                        if what == "route" else
+                        f"{text!r}: {odd[:40]!r} is not a ticket id; name tickets by id (T04) or by cities, "
+                        f"separated by commas, e.g. 'keep {example}, Duluth–Houston'")
+    if len(ref) > MAX_NAME or not _NAME.match(ref):
+        raise BadAction(f"{text!r}: {ref[:MAX_NAME]!r} is not a {what} id or a {what}'s cities; name it by its "
+                        f"cities, e.g. {example!r}")
+    return ref
 
 
 def _parse_draw(words: list[str], text: str) -> Action:
     if words == ["deck"]:
         return DrawDeck()
     if len(words) == 2 and words[0] == "faceup":
-        if not words[1].isdigit() or not 1 <= int(words[1]) <= 9:
+        if not is_digits(words[1]) or not 1 <= int(words[1]) <= 9:
             raise BadAction(f"{text!r}: face-up card number must be 1–5, got {words[1]!r}")
         return DrawFaceUp(slot=int(words[1]))
     raise BadAction(f"{text!r}: write 'draw deck' or 'draw faceup N' (N = 1–5)")
 
 
 def _parse_claim(words: list[str], text: str) -> Action:
-    if len(words) != 2:
-        raise BadAction(f"{text!r}: write 'claim ROUTE PAYMENT', e.g. 'claim R042 red3+loco1'")
-    if not _ROUTE_ID.match(words[0]):
-        raise BadAction(f"{text!r}: {words[0]!r} is not a route id (e.g. R042)")
-    return Claim(route=words[0].upper(), payment=parse_payment(words[1], repr(text)))
+    if len(words) < 2:
+        raise BadAction(f"{text!r}: write 'claim ROUTE PAYMENT', e.g. 'claim Denver–Omaha purple4' (the payment is "
+                        "the last word)")
+    route = _ref(words[:-1], text, "route", "Denver–Omaha")
+    return Claim(route=route, payment=parse_payment(words[-1], repr(text)))
 
 
 def _parse_tickets(words: list[str], text: str) -> Action:
@@ -186,14 +223,20 @@ def _parse_tickets(words: list[str], text: str) -> Action:
 
 
 def _parse_keep(words: list[str], text: str) -> Action:
-    ids = []                  # 'keep' alone is well-formed: the rules then say how many must be kept
-    for w in words:
-        if not _TICKET_ID.match(w):
-            raise BadAction(f"{text!r}: {w!r} is not a ticket id (e.g. T04)")
-        if w.upper() in ids:
-            raise BadAction(f"{text!r}: ticket {w.upper()} is named twice")
-        ids.append(w.upper())
-    return KeepTickets(tickets=tuple(ids))
+    refs: list[str] = []      # 'keep' alone is well-formed: the rules then say how many must be kept
+    if words:
+        for chunk in " ".join(words).split(","):
+            part = chunk.split()
+            if not part:
+                raise BadAction(f"{text!r}: an empty ticket between commas; write e.g. 'keep Helena–Los Angeles, "
+                                "Duluth–Houston'")
+            named = [w.upper() for w in part] if all(_ID.match(w) for w in part) else \
+                [_ref(part, text, "ticket", "Helena–Los Angeles")]
+            for r in named:
+                if r in refs:
+                    raise BadAction(f"{text!r}: ticket {r} is named twice")
+                refs.append(r)
+    return KeepTickets(tickets=tuple(refs))
 
 
 def _parse_pass(words: list[str], text: str) -> Action:
@@ -220,7 +263,7 @@ def parse_action(text: str) -> Action:
     if ":" in raw:
         head, _, raw = raw.partition(":")
         head = head.strip().lower()
-        if head.isdigit():
+        if is_digits(head):
             seat = int(head)
         elif head in PLAYER_COLOURS:
             seat = PLAYER_COLOURS.index(head)
@@ -228,19 +271,18 @@ def parse_action(text: str) -> Action:
             raise BadAction(f"{text!r}: {head!r} is not a seat; start with a player colour ({', '.join(PLAYER_COLOURS)}) or number")
     words = raw.split()
     if not words:
-        raise BadAction(f"{text!r}: empty action; try 'draw deck', 'draw faceup 1', 'claim R001 gray2', 'tickets', 'keep T01 T02'")
+        raise BadAction(f"{text!r}: empty action; try 'draw deck', 'draw faceup 1', 'claim Denver–Omaha purple4', 'tickets', "
+                        "'keep Helena–Los Angeles, Duluth–Houston'")
     verb = words[0].lower()
+    from .variants import _load_builtin
+    _load_builtin()                     # the variants' verbs ("station", "draft") and extended forms ("draw deck +2")
     parser = _PARSERS.get(verb)
-    if parser is None:                  # a variant's verb ("station", "tunnel") whose module is not loaded yet
-        from .variants import available_variants
-        available_variants()
-        parser = _PARSERS.get(verb)
     if parser is None:
         raise BadAction(f"{text!r}: unknown action {verb!r}; known: {', '.join(sorted(_PARSERS))}")
-    action = parser([w if verb in ("keep", "claim", "station") else w.lower() for w in words[1:]], text)
+    action = parser([w if verb in ("keep", "claim", "station", "draft") else w.lower() for w in words[1:]], text)
     return action if seat is None else action.with_seat(seat)
 
 
 __all__ = ["Action", "DrawDeck", "DrawFaceUp", "Claim", "DrawTickets", "KeepTickets", "Pass", "Payment",
            "parse_action", "register_action", "payment_str", "payment_words", "payment_size", "parse_payment",
-           "payment_from_counts"]
+           "payment_from_counts", "is_digits"]

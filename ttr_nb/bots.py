@@ -3,6 +3,10 @@
 Every bot answers ``choose(state, seat) -> (action, reason)``, the reason being one line a learner can read
 ("claims Denver–Omaha: on the cheapest path for Denver–El Paso"). Bots are stateless: the same state, seat and
 bot seed always give the same choice, so undo, branch and replay stay reproducible.
+
+A reason may name the bot's secret tickets or hand cards. It is a :class:`Reason`: a ``str`` (the full text,
+for the teacher and for the bot's own seat) with ``public``, the same without secrets ("claims Denver–Omaha",
+"keeps 2 tickets"), and ``text_for(viewer, seat)`` to pick one. ``secret`` tells whether they differ.
 """
 from __future__ import annotations
 
@@ -15,9 +19,37 @@ from .actions import Action, Claim, DrawDeck, DrawFaceUp, DrawTickets, KeepTicke
 from .cards import CARD_NAMES, COLOURS, GRAY, LOCO
 from .engine import claimable_routes, draw_actions, legal_actions, route_payments
 from .errors import TTRError
+from .names import route_text, ticket_text
 from .rng import Counter
 from .state import FREE, GameState
-from .variants import Variant, get_variant
+from .variants import Variant, get_variant, rules_of
+
+
+class Reason(str):
+    """A bot's reason: the full text (``str(reason)``) plus ``public``, free of tickets and hand cards."""
+
+    public: str
+
+    def __new__(cls, text: str, public: str | None = None) -> "Reason":
+        obj = super().__new__(cls, text)
+        obj.public = str(text) if public is None else public
+        return obj
+
+    @property
+    def secret(self) -> bool:
+        return self.public != str(self)
+
+    def text_for(self, viewer: int | None, seat: int) -> str:
+        """What ``viewer`` may read of ``seat``'s reason (viewer None = teacher: everything)."""
+        return str(self) if viewer is None or viewer == seat else self.public
+
+    def prefixed(self, prefix: str) -> "Reason":
+        return Reason(prefix + str(self), prefix + self.public)
+
+
+def public_reason(reason: str) -> str:
+    """The public wording of a bot's reason (a plain ``str`` from a bot outside ttr_nb is taken as public)."""
+    return getattr(reason, "public", reason)
 
 
 class Bot(Protocol):
@@ -46,36 +78,39 @@ class RandomBot:
         self.name = "random"
 
     def choose(self, state: GameState, seat: int) -> tuple[Action, str]:
+        if state.__class__ is not GameState:        # a game with its own rules module plays with its own bots
+            return rules_of(state).bot(self.name, self.seed).choose(state, seat)
         r = Counter(self.seed, seat, state.ply, state.seed)
         v = get_variant(state.variant)
         if state.pending:
             p = state.pending_for(seat)
             acts = (draw_actions(state, seat, second=True) if p is not None and p.kind == "second_card"
                     else legal_actions(state, seat))
-            return acts[r.index(len(acts))], "picks at random among the legal choices"
+            return acts[r.index(len(acts))], Reason("picks at random among the legal choices")
         kinds = ["draw", "claim", "tickets"] + (["extra"] if v.features else [])
         while kinds:
             kind = kinds.pop(r.index(len(kinds)))
             if kind == "draw":
                 opts = draw_actions(state, seat, second=False)    # empty when USA-DRAW-8 forbids drawing
                 if opts:
-                    return opts[r.index(len(opts))], "draws a train card at random"
+                    return opts[r.index(len(opts))], Reason("draws a train card at random")
             elif kind == "claim":
                 routes = claimable_routes(v, state, seat, affordable_only=True)
                 if routes:
                     route = routes[r.index(len(routes))]
                     pays = route_payments(v, route, state.players[seat].hand)
-                    return (Claim(route=route.id, payment=pays[r.index(len(pays))], seat=seat),
-                            f"claims {route.a}–{route.b} at random")
+                    return (Claim(route=route_text(v.map, route), payment=pays[r.index(len(pays))], seat=seat),
+                            Reason(f"claims {route_text(v.map, route)} at random"))
             elif kind == "tickets":
                 if state.ticket_deck(v.settings.ticket_deck):
-                    return DrawTickets(seat=seat), "draws tickets at random"
+                    return DrawTickets(seat=seat), Reason("draws tickets at random")
             else:
-                extra = [a for f in v.features for a in f.turn_actions(v, state, seat)]
+                extra = [a for f in v.features for a in (f.bot_random(v, state, seat, r) if hasattr(f, "bot_random")
+                                                         else f.turn_actions(v, state, seat))]
                 if extra:
-                    return extra[r.index(len(extra))], "picks a variant action at random"
+                    return extra[r.index(len(extra))], Reason("picks a variant action at random")
         acts = legal_actions(state, seat)
-        return acts[0], "nothing else is possible"
+        return acts[0], Reason("nothing else is possible")
 
 
 # ---------------------------------------------------------------------------------------------
@@ -191,6 +226,16 @@ class GreedyBot:
         self.name = "greedy"
 
     def choose(self, state: GameState, seat: int) -> tuple[Action, str]:
+        if state.__class__ is not GameState:        # a game with its own rules module plays with its own bots
+            return rules_of(state).bot(self.name, self.seed).choose(state, seat)
+        action, why = self._choose(state, seat)
+        v = get_variant(state.variant)
+        for f in v.features:           # a variant may extend the choice (South Korea: express cards, province trains)
+            if hasattr(f, "bot_improve"):
+                action, why = f.bot_improve(v, state, seat, action, why)
+        return action, why
+
+    def _choose(self, state: GameState, seat: int) -> tuple[Action, str]:
         v = get_variant(state.variant)
         pending = state.pending_for(seat) if state.pending else None
         if pending is not None and pending.kind == "choose_tickets":
@@ -200,7 +245,7 @@ class GreedyBot:
                 if pending.kind in f.pending_kinds and hasattr(f, "bot_pending"):
                     return f.bot_pending(v, state, pending)
             acts = legal_actions(state, seat)
-            return acts[0], "takes the first legal choice"
+            return acts[0], Reason("takes the first legal choice")
         p = state.players[seat]
         open_tickets = [t for t in p.tickets if not _completed(v, state, seat, t)]
         plan = plan_for(v, state, seat, open_tickets)
@@ -214,8 +259,9 @@ class GreedyBot:
                 pay = self._payment(v, route, hand, plan)
                 if pay is not None and not _twin_blocked(v, state, seat, route) and all(
                         f.bot_claim_ok(v, state, seat, route, pay) for f in v.features if hasattr(f, "bot_claim_ok")):
-                    return Claim(route=rid, payment=pay, seat=seat), \
-                        f"claims {route.a}–{route.b}: on the cheapest path for {plan.reasons[rid]}"
+                    name = route_text(v.map, route)
+                    return Claim(route=name, payment=pay, seat=seat), \
+                        Reason(f"claims {name}: on the cheapest path for {plan.reasons[rid]}", f"claims {name}")
             for f in v.features:
                 if hasattr(f, "bot_turn"):
                     choice = f.bot_turn(v, state, seat, plan)
@@ -231,10 +277,13 @@ class GreedyBot:
                         best = (route, pay)
                 if best is not None and (endgame or best[0].length >= 3 or not state.deck):
                     route, pay = best
-                    return Claim(route=route.id, payment=pay, seat=seat), \
-                        f"claims {route.a}–{route.b} for {v.route_points(route.length)} points (no ticket needs a route now)"
+                    name = route_text(v.map, route)
+                    points = f"claims {name} for {v.route_points(route.length)} points"
+                    return Claim(route=name, payment=pay, seat=seat), \
+                        Reason(f"{points} (no ticket needs a route now)", points)
                 if not plan.routes and p.trains >= 12 and state.ticket_deck(v.settings.ticket_deck) and state.phase == "play":
-                    return DrawTickets(seat=seat), "all its tickets are done or hopeless: draws new tickets"
+                    return DrawTickets(seat=seat), Reason("all its tickets are done or hopeless: draws new tickets",
+                                                          "draws new tickets")
         # 3. draw cards the plan needs
         return self._draw(v, state, seat, plan, second=pending is not None)
 
@@ -272,14 +321,15 @@ class GreedyBot:
         if wanted:
             wanted.sort()
             _, i, why = wanted[0]
-            return DrawFaceUp(slot=i + 1, seat=seat), f"takes face-up {CARD_NAMES[state.market[i]]}: {why}"
+            took = f"takes face-up {CARD_NAMES[state.market[i]]}"
+            return DrawFaceUp(slot=i + 1, seat=seat), Reason(f"{took}: {why}", took)
         if state.deck or any(state.discard):
-            return DrawDeck(seat=seat), "draws blind: no face-up card helps its plan"
+            return DrawDeck(seat=seat), Reason("draws blind: no face-up card helps its plan", "draws blind")
         acts = legal_actions(state, seat)
         for a in acts:
             if isinstance(a, DrawFaceUp | DrawDeck | Claim):
-                return a, "the deck is empty: takes what is there"
-        return acts[0], "no useful action is left"
+                return a, Reason("the deck is empty: takes what is there")
+        return acts[0], Reason("no useful action is left")
 
     def _keep(self, v: Variant, state: GameState, seat: int, pending) -> tuple[Action, str]:
         offered = pending.get("offered")
@@ -302,8 +352,11 @@ class GreedyBot:
                 if best is None or key > best[0]:
                     best = (key, combo)
         combo = best[1]
-        words = ", ".join(f"{v.map.ticket(t).a}–{v.map.ticket(t).b}" for t in combo)
-        return KeepTickets(tickets=tuple(combo), seat=seat), f"keeps {words}: the best points for the trains they need"
+        names = tuple(ticket_text(v.map, t) for t in combo)
+        n = len(combo)
+        return KeepTickets(tickets=names, seat=seat), Reason(
+            f"keeps {', '.join(names)}: the best points for the trains they need",
+            f"keeps {n} ticket{'s' if n != 1 else ''}")
 
 
 def _twin_blocked(v: Variant, state: GameState, seat: int, route) -> bool:
@@ -327,9 +380,13 @@ class MixedBot:
         r = Counter(self.seed, seat, state.ply, state.seed, 1)
         if r.random() < self.strength:
             a, why = self._greedy.choose(state, seat)
-            return a, f"[greedy] {why}"
+            return a, _as_reason(why).prefixed("[greedy] ")
         a, why = self._random.choose(state, seat)
-        return a, f"[random] {why}"
+        return a, _as_reason(why).prefixed("[random] ")
+
+
+def _as_reason(why: str) -> Reason:
+    return why if isinstance(why, Reason) else Reason(why)
 
 
 def make_bot(spec: str, seed: int = 0) -> Bot:
@@ -348,4 +405,4 @@ def make_bot(spec: str, seed: int = 0) -> Bot:
     return MixedBot(strength, seed)
 
 
-__all__ = ["Bot", "RandomBot", "GreedyBot", "MixedBot", "make_bot", "cheapest_path", "distances", "plan_for", "Plan"]
+__all__ = ["Bot", "Reason", "public_reason", "RandomBot", "GreedyBot", "MixedBot", "make_bot", "cheapest_path", "distances", "plan_for", "Plan"]

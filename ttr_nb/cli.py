@@ -4,6 +4,10 @@
     ttr-nb simulate usa --games 200 --players 4 --bots random
     ttr-nb check-map maps/usa.json
     ttr-nb variants
+    ttr-nb notebooks ~/ttr_nb        # copy the shipped notebooks out (never overwrites your edits)
+    ttr-nb maps rebuild [--check]    # regenerate maps/*.json from maps/sources/
+
+Also runs as ``python -m ttr_nb ...``.
 """
 from __future__ import annotations
 
@@ -11,6 +15,7 @@ import argparse
 import statistics
 import sys
 import time
+from pathlib import Path
 from typing import Sequence, TextIO
 
 from .errors import TTRError
@@ -29,12 +34,13 @@ def _bots(spec: str, players: int, seed: int):
 def play(variant: str, players: int, bots: str, seed: int, out: TextIO, quiet: bool = False) -> int:
     from .engine import seat_name
     from .game import Game
+    from .variants import get_game
     game = Game(variant, players, seed)
     bot_list, names = _bots(bots, players, seed)
-    v = game.variant
+    v = get_game(variant)
     print(f"{v.name} — {players} players, seed {seed}", file=out)
-    if v.map.provisional:
-        print(f"PROVISIONAL board: {v.map.provisional_note}", file=out)
+    if v.provisional:
+        print(f"PROVISIONAL data: {v.provisional_note}", file=out)
     print("Players: " + ", ".join(f"{seat_name(i)} ({names[i]})" for i in range(players)), file=out)
     last_turn = -1
     while not game.is_over:
@@ -54,12 +60,8 @@ def play(variant: str, players: int, bots: str, seed: int, out: TextIO, quiet: b
     sheet = game.score()
     print("\nFinal score", file=out)
     print(sheet.table(), file=out)
-    for p in sheet.players:
-        done = ", ".join(f"{t.a}–{t.b} {t.value:+d}" for t in p.tickets)
-        print(f"  {p.name}: tickets {done}; longest trail {p.longest.length} trains"
-              + (f" ({' → '.join(p.longest.cities)})" if p.longest.routes else ""), file=out)
-        for note in p.notes:
-            print(f"    {note}", file=out)
+    for line in sheet.details():
+        print(line, file=out)
     return 0
 
 
@@ -69,7 +71,7 @@ def simulate(variant: str, games: int, players: int, bots: str, seed: int, out: 
     if games < 1:
         raise TTRError("--games must be at least 1")
     totals, lengths, plies_list, completion, wins = [], [], [], [], [0] * players
-    trails = []
+    figures: dict[str, list[int]] = {}
     started = time.perf_counter()
     bar_width = 30
     for g in range(games):
@@ -86,7 +88,8 @@ def simulate(variant: str, games: int, players: int, bots: str, seed: int, out: 
         for p in sheet.players:
             if p.tickets:
                 completion.append(p.completed / len(p.tickets))
-            trails.append(p.longest.length)
+        for label, values in sheet.figures().items():
+            figures.setdefault(label, []).extend(values)
         for w in sheet.winners:
             wins[w] += 1
         done = g + 1
@@ -111,7 +114,8 @@ def simulate(variant: str, games: int, players: int, bots: str, seed: int, out: 
     print(f"  final score per player: {describe(totals)}", file=out)
     print(f"  game length in turns: {describe(lengths)}; in plies: {describe(plies_list)}", file=out)
     print(f"  tickets completed per player: {describe([100 * c for c in completion], '{:.0f}%')}", file=out)
-    print(f"  longest trail: {describe(trails)}", file=out)
+    for label, values in figures.items():
+        print(f"  {label}: {describe(values)}", file=out)
     from .engine import seat_name
     print("  wins by seat (ties count for each): " + ", ".join(f"{seat_name(i)} {w}" for i, w in enumerate(wins)), file=out)
     return 0
@@ -132,15 +136,39 @@ def check_map(path: str, out: TextIO) -> int:
     return 0
 
 
+PICTURE_FORMATS = {".png": "png", ".svg": "svg"}
+
+
+def picture_target(out_path: str) -> tuple[Path, str]:
+    """Where ``--out`` writes and in which format (from its ending); TTRError naming the problem before any work."""
+    from .files import checked_path
+    try:
+        target = Path(checked_path(out_path))
+    except TTRError as e:
+        raise TTRError(f"--out {out_path[:200]!r}: {e}") from None
+    fmt = PICTURE_FORMATS.get(target.suffix.lower())
+    if fmt is None:
+        raise TTRError(f"--out {out_path}: cannot write a {target.suffix or 'file without an ending'!s} picture; "
+                       f"supported formats: {', '.join(PICTURE_FORMATS)}")
+    folder = target.parent if str(target.parent) else Path(".")
+    if not folder.is_dir():
+        raise TTRError(f"--out {out_path}: the folder {folder} does not exist (create it first)")
+    if target.is_dir():
+        raise TTRError(f"--out {out_path}: is a folder; give a file name ending in {' or '.join(PICTURE_FORMATS)}")
+    return target, fmt
+
+
 def picture(variant: str, out_path: str, seed: int, plies: int, out: TextIO) -> int:
-    """A board from a seeded greedy game, with the leader's longest trail drawn (the README picture)."""
+    """A board from a seeded greedy game, with the leader's longest trail drawn (the README picture), written as
+    PNG or SVG according to the ending of ``out_path``."""
     from .bots import GreedyBot
     from .engine import board_marks, seat_name
     from .game import Game
-    from .render.board import board_figure, board_png
     from .scoring import score
     if plies < 0:
         raise TTRError("--plies must be 0 or more")
+    target, fmt = picture_target(out_path)
+    from .render.board import board_figure, board_png
     game = Game(variant, 4, seed)
     game.play_bots(GreedyBot(seed), max_plies=plies)
     sheet = score(game.state)
@@ -149,14 +177,31 @@ def picture(variant: str, out_path: str, seed: int, plies: int, out: TextIO) -> 
     fig = board_figure(game.variant.map, owners=marks["owners"], closed=marks["closed"], stations=marks["stations"],
                        trail=best.longest.routes, trail_label=f"Longest trail ({seat_name(best.seat)}, {best.longest.length})",
                        title=f"{game.variant.name} — seeded game {seed}, after {game.ply} plies")
-    board_png(fig, out_path)
-    print(f"wrote {out_path}", file=out)
+    try:
+        if fmt == "png":
+            board_png(fig, target)
+        else:
+            fig.write_image(str(target), format="svg", width=1200, height=800)
+    except OSError as e:
+        raise TTRError(f"--out {out_path}: cannot write the picture ({e.strerror or e})") from None
+    print(f"wrote {out_path} ({fmt.upper()})", file=out)
+    return 0
+
+
+def notebooks(target: str, out: TextIO) -> int:
+    from .shipped import copy_notebooks
+    report = copy_notebooks(target)
+    print(report, file=out)
     return 0
 
 
 def main(argv: Sequence[str] | None = None, out: TextIO | None = None, err: TextIO | None = None) -> int:
     out = out or sys.stdout
     err = err or sys.stderr
+    argv = list(sys.argv[1:] if argv is None else argv)
+    if argv[:1] == ["maps"]:                 # its own sub-commands and --help: ttr_nb.maps.main
+        from .maps import main as maps_main
+        return maps_main(argv[1:], out=out)
     parser = argparse.ArgumentParser(prog="ttr-nb", description="Ticket to Ride rules engine: play, simulate, check maps.")
     sub = parser.add_subparsers(dest="command", required=True)
     p = sub.add_parser("play", help="play a bot game and print it turn by turn")
@@ -174,11 +219,22 @@ def main(argv: Sequence[str] | None = None, out: TextIO | None = None, err: Text
     c = sub.add_parser("check-map", help="validate a map file")
     c.add_argument("file")
     sub.add_parser("variants", help="list the variants and maps")
-    pic = sub.add_parser("picture", help="draw the board of a seeded bot game to a PNG (needs plotly, kaleido, Chromium)")
+    pic = sub.add_parser("picture", help="draw the board of a seeded bot game to a .png or .svg file (needs plotly, "
+                                         "kaleido, Chromium)")
     pic.add_argument("variant", nargs="?", default="usa")
     pic.add_argument("--out", required=True)
     pic.add_argument("--seed", type=int, default=3)
     pic.add_argument("--plies", type=int, default=200)
+    nb = sub.add_parser("notebooks", help="copy the notebooks into a folder (never overwrites a file you changed)")
+    nb.add_argument("dir", help="the folder to copy them into (created if missing), e.g. ~/ttr_nb")
+    sub.add_parser("maps", help="map files: rebuild [--check] from maps/sources, check, summary (ttr-nb maps -h)")
+    lite = sub.add_parser("lite", help="JupyterLite: `lite build OUT` makes an offline site that runs the notebooks in a browser")
+    lite_build = lite.add_subparsers(dest="lite_command", required=True).add_parser(
+        "build", help="build the static site into OUT (needs network to PyPI and npm the first time)")
+    lite_build.add_argument("out")
+    lite_build.add_argument("--cache", help="download and build-tool cache (default ~/.cache/ttr-nb/lite)")
+    lite_build.add_argument("--notebooks", help="notebooks folder (default: the shipped notebooks)")
+    lite_build.add_argument("--wheel", help="a ttr_nb wheel to put in the site (default: built from the checkout)")
     args = parser.parse_args(argv)
     try:
         if args.command == "play":
@@ -189,10 +245,18 @@ def main(argv: Sequence[str] | None = None, out: TextIO | None = None, err: Text
             return check_map(args.file, out)
         if args.command == "picture":
             return picture(args.variant, args.out, args.seed, args.plies, out)
-        from .variants import available_variants, get_variant
-        for key in available_variants():
-            v = get_variant(key)
-            print(f"{key:10} {v.name} — map {v.map_key}{' (PROVISIONAL)' if v.map.provisional else ''}", file=out)
+        if args.command == "notebooks":
+            return notebooks(args.dir, out)
+        if args.command == "lite":
+            from .lite import build
+            report = build(args.out, cache=args.cache, notebooks=args.notebooks, wheel=args.wheel,
+                           log=lambda line: print(f"[lite] {line}", file=err, flush=True))
+            print(report.summary(), file=out)
+            return 0
+        from .variants import available_games, get_game
+        for key in available_games():
+            v = get_game(key)
+            print(f"{key:10} {v.name} — {v.summary}{' (PROVISIONAL)' if v.provisional else ''}", file=out)
         return 0
     except TTRError as e:
         print(f"ttr-nb: {e}", file=err)

@@ -158,6 +158,11 @@ def _feature_line(f: Feature) -> str:
     return doc[0].strip().rstrip(".") if doc else f.name
 
 
+def _feature_words(v: Variant, attr: str) -> str:
+    """A feature's own words for a row it changes (South Korea's draft replaces the setup ticket choice)."""
+    return "; ".join(w for f in v.features for w in [getattr(f, attr, "")] if w)
+
+
 def _turn_choices(v: Variant) -> str:
     base = ["draw train cards", "claim a route", "draw destination tickets"]
     more = [w for f in v.features for w in getattr(f, "turn_words", ())]
@@ -240,9 +245,10 @@ _ROWS: tuple[tuple[str, str, Getter, str | None], ...] = (
     ("Setup", "starting hand", lambda v: _plural(v.settings.start_hand, "train card"), "USA-SETUP-2"),
     ("Setup", "face-up cards", lambda v: f"{v.settings.market_size}; {v.settings.market_loco_limit} face-up "
                                          "locomotives reset them", "USA-DRAW-6"),
-    ("Setup", "setup tickets", lambda v: f"deal {_deals(v.settings.setup_deals)}, keep at least "
-                                         f"{v.settings.setup_min_keep}", "USA-SETUP-3"),
-    ("Setup", "returned setup tickets", lambda v: _returns(v.settings.setup_returns), "USA-SETUP-3"),
+    ("Setup", "setup tickets", lambda v: _feature_words(v, "setup_words") or (
+        f"deal {_deals(v.settings.setup_deals)}, keep at least {v.settings.setup_min_keep}"), "USA-SETUP-3"),
+    ("Setup", "returned setup tickets", lambda v: _feature_words(v, "setup_returns_words")
+     or _returns(v.settings.setup_returns), "USA-SETUP-3"),
     ("Setup", "undealt tickets", lambda v: (", ".join(f"the undealt {d} tickets leave the game"
                                                       for d in v.settings.decks_out_after_setup) or "—"), None),
     ("A turn", "turn choices", _turn_choices, "USA-TURN-1"),

@@ -10,7 +10,7 @@
     validate(state)                    -> every broken invariant, as text
     turn_status(state)                 -> where we are in the turn, in words, with the rule id
 
-Rule ids from ``../shared/rules`` are cited in every refusal, e.g. "a face-up locomotive may not be your
+Rule ids from ``docs/rules/<game>.md`` are cited in every refusal, e.g. "a face-up locomotive may not be your
 second card (USA-DRAW-4)".
 """
 from __future__ import annotations
@@ -23,19 +23,41 @@ from typing import Iterable, Sequence
 from .actions import (Action, Claim, DrawDeck, DrawFaceUp, DrawTickets, KeepTickets, Pass, Payment,
                       parse_action, payment_words)
 from .cards import CARD_NAMES, GRAY, LOCO, PLAYER_COLOURS
-from .errors import BadAction, IllegalAction, StateError, TTRError
+from .errors import BadAction, IllegalAction, MapError, StateError, TTRError
+from .names import find_route, find_ticket, route_labels, route_text, ticket_text, ticket_words
 from .rng import shuffled
 from .state import FREE, GameState, Pending, PlayerState, build, replace_fields
-from .variants import Variant, get_variant
+from .variants import Variant, get_game, get_variant, rules_of
 
 
 @dataclass(frozen=True, slots=True)
 class Event:
-    """Something rule-relevant that happened while an action was applied."""
+    """Something rule-relevant that happened while an action was applied.
 
-    kind: str      # reshuffle, market_reset, market_reset_stopped, final_round, game_over, one_card, tickets_returned, claim, ...
+    ``text`` is the public wording, safe for every seat. Where the event involves a secret, ``seat`` is the seat
+    it belongs to, ``private`` the full wording (for that seat and the teacher) and ``own`` the same addressed to
+    that seat ("You drew a red card from the deck"). ``text_for(viewer)`` picks the right one; ``str(event)`` is
+    the public wording with its rule id."""
+
+    kind: str      # reshuffle, market_reset, market_reset_stopped, final_round, game_over, one_card, tickets_returned, claim, deck_card, ...
     rule: str
     text: str
+    seat: int | None = None
+    private: str | None = None
+    own: str | None = None
+
+    def text_for(self, viewer: int | None) -> str:
+        """The wording ``viewer`` may read (None = the whole table, for teachers), without the rule id."""
+        if viewer is None:
+            return self.private or self.text
+        if self.seat is not None and viewer == self.seat:
+            return self.own or self.private or self.text
+        return self.text
+
+    def str_for(self, viewer: int | None) -> str:
+        """``text_for(viewer)`` with the rule id, like ``str(event)``."""
+        text = self.text_for(viewer)
+        return f"{text} ({self.rule})" if self.rule else text
 
     def __str__(self) -> str:
         return f"{self.text} ({self.rule})" if self.rule else self.text
@@ -72,9 +94,10 @@ class Tx:
         self.shuffles = s.shuffles
         self.ext = s.ext
 
-    def event(self, kind: str, rule: str, text: str) -> None:
+    def event(self, kind: str, rule: str, text: str, seat: int | None = None, private: str | None = None,
+              own: str | None = None) -> None:
         if self.events is not None:
-            self.events.append(Event(kind, self.v.rule(rule) if rule else "", text))
+            self.events.append(Event(kind, self.v.rule(rule) if rule else "", text, seat, private, own))
 
     # -- cards ---------------------------------------------------------------------------------
     def reshuffle(self) -> None:
@@ -164,7 +187,7 @@ class Tx:
         claims[route.index] = seat
         self.claims = tuple(claims)
         _carry_free_buckets(self.v, old, self.claims, route.index)
-        self.event("claim", "USA-CLAIM-9", f"{seat_name(seat)} claimed {route.a}–{route.b} ({route.length}) for {points} "
+        self.event("claim", "USA-CLAIM-9", f"{seat_name(seat)} claimed {route_text(self.v.map, route)} ({route.length}) for {points} "
                                            f"point{'' if points == 1 else 's'}")
 
     # -- tickets -------------------------------------------------------------------------------
@@ -322,11 +345,12 @@ def twin_problem(v: Variant, state: GameState, seat: int, route) -> tuple[str, s
     for twin in v.map.twins(route.id):
         owner = state.claims[twin.index]
         if owner == seat:
-            return (f"{seat_name(seat)} already owns the parallel route {twin.id} ({twin.colour}) between {route.a} and "
+            return (f"{seat_name(seat)} already owns the parallel route {route_text(v.map, twin)} between {route.a} and "
                     f"{route.b}; one player may never claim both routes of a double route", "USA-CLAIM-7")
         if owner != FREE and state.n_players < v.settings.twin_min_players:
-            return (f"the parallel route {twin.id} is claimed by {seat_name(owner)}, and with {state.n_players} players only "
-                    f"one route of a double route is used: {route.id} is closed", "USA-CLAIM-8")
+            return (f"the parallel route {route_text(v.map, twin)} is claimed by {seat_name(owner)}, and with "
+                    f"{state.n_players} players only one route of a double route is used: {route_text(v.map, route)} "
+                    "is closed", "USA-CLAIM-8")
     return None
 
 
@@ -386,7 +410,7 @@ def payment_problem(v: Variant, route, payment: Payment, hand: Sequence[int]) ->
 def claim_problem(v: Variant, state: GameState, seat: int, route, payment: Payment | None) -> tuple[str, str] | None:
     owner = state.claims[route.index]
     if owner != FREE:
-        return f"{route.a}–{route.b} ({route.id}) is already claimed by {seat_name(owner)}", "USA-CLAIM-5"
+        return f"{route_text(v.map, route)} is already claimed by {seat_name(owner)}", "USA-CLAIM-5"
     problem = twin_problem(v, state, seat, route)
     if problem:
         return problem
@@ -423,16 +447,18 @@ def check(state: GameState, action: Action | str) -> tuple[Action, int]:
             raise _deny(v, f"{seat_name(seat)} must first finish the pending step ({kind.replace('_', ' ')})",
                         _pending_rule(v, pending), action, seat)
         feature.check(v, state, action, seat)
-        return action, seat
+        canonical = getattr(feature, "canonical", None)       # e.g. South Korea: a draft pick named by its cities
+        return (action if canonical is None else canonical(v, action)), seat
     if kind == "choose_tickets" and not isinstance(action, KeepTickets):
         raise _deny(v, f"{seat_name(seat)} must first choose which of the offered tickets to keep "
-                       f"({', '.join(pending.get('offered'))})", _pending_rule(v, pending), action, seat)
+                       f"({ticket_words(v.map, pending.get('offered'))})", _pending_rule(v, pending), action, seat)
     if kind == "second_card" and not isinstance(action, _DRAWS):
         raise _deny(v, f"{seat_name(seat)} has taken one card and must take a second one: a turn is exactly one action",
                     "USA-DRAW-1", action, seat)
     if feature is not None:
         feature.check(v, state, action, seat)
-        return action, seat
+        canonical = getattr(feature, "canonical", None)       # e.g. Europe: the map's spelling of a station's city
+        return (action if canonical is None else canonical(v, action)), seat
     if isinstance(action, DrawDeck):
         if not state.deck and not any(state.discard):
             raise _deny(v, "the deck and the discard pile are both empty: no train card can be drawn blind",
@@ -455,8 +481,9 @@ def check(state: GameState, action: Action | str) -> tuple[Action, int]:
         problem = claim_problem(v, state, seat, route, action.payment)
         if problem:
             raise _deny(v, problem[0], problem[1], action, seat)
-        if route.id != action.route or list(action.payment) != sorted(action.payment):
-            action = replace_fields(action, route=route.id, payment=tuple(sorted(action.payment)))
+        label = route_labels(v.map)[route.index]
+        if label != action.route or list(action.payment) != sorted(action.payment):
+            action = replace_fields(action, route=label, payment=tuple(sorted(action.payment)))
     elif isinstance(action, DrawTickets):
         st = v.settings
         if not st.ticket_deck:
@@ -468,15 +495,17 @@ def check(state: GameState, action: Action | str) -> tuple[Action, int]:
         if kind != "choose_tickets":
             raise _deny(v, "there are no offered tickets to choose from; draw tickets first", "USA-TICKET-2", action, seat)
         offered = pending.get("offered")
-        stray = [t for t in action.tickets if t not in offered]
+        ids = _ticket_ids(v, action)
+        stray = [ref for ref, t in zip(action.tickets, ids) if t not in offered]
         if stray:
-            raise _deny(v, f"{', '.join(stray)} {'was' if len(stray) == 1 else 'were'} not offered to {seat_name(seat)} "
-                           f"(offered: {', '.join(offered)})", _pending_rule(v, pending), action, seat)
+            named = [ticket_text(v.map, t) if t else ref for ref, t in zip(action.tickets, ids) if t not in offered]
+            raise _deny(v, f"{', '.join(named)} {'was' if len(stray) == 1 else 'were'} not offered to {seat_name(seat)} "
+                           f"(offered: {ticket_words(v.map, offered)})", _pending_rule(v, pending), action, seat)
         need = min(pending.get("min_keep"), len(offered))
         if len(action.tickets) < need:
-            raise _deny(v, f"{seat_name(seat)} must keep at least {need} of the {len(offered)} offered tickets",
-                        _pending_rule(v, pending), action, seat)
-        canonical = tuple(t for t in offered if t in action.tickets)     # the order legal_actions lists
+            raise _deny(v, f"{seat_name(seat)} must keep at least {need} of the {len(offered)} offered tickets "
+                           f"({ticket_words(v.map, offered)})", _pending_rule(v, pending), action, seat)
+        canonical = tuple(ticket_text(v.map, t) for t in offered if t in ids)     # the order legal_actions lists
         if canonical != action.tickets:
             action = replace_fields(action, tickets=canonical)
     elif isinstance(action, Pass):
@@ -509,7 +538,7 @@ def _check_fields(v: Variant, action: Action) -> None:
             raise BadAction(f"{action!r}: the face-up slot must be a whole number 1–5, got {action.slot!r}")
     elif kind is Claim:
         if not isinstance(action.route, str):
-            raise BadAction(f"{action!r}: the route must be a route id such as 'R042'")
+            raise BadAction(f"{action!r}: the route must be text: its cities, such as 'Denver–Omaha', or its id")
         if not isinstance(action.payment, tuple):
             raise BadAction(f"{action!r}: the payment must be a tuple of (card kind, count) pairs")
         problem = malformed_payment(v, action.payment)
@@ -517,7 +546,7 @@ def _check_fields(v: Variant, action: Action) -> None:
             raise BadAction(f"{action!r}: {problem}")
     elif kind is KeepTickets:
         if not isinstance(action.tickets, tuple) or not all(isinstance(t, str) for t in action.tickets):
-            raise BadAction(f"{action!r}: the tickets must be a tuple of ticket ids")
+            raise BadAction(f"{action!r}: the tickets must be a tuple of texts (each ticket's cities, or its id)")
         if len(set(action.tickets)) != len(action.tickets):
             raise BadAction(f"{action}: a ticket is named twice")
 
@@ -532,9 +561,24 @@ def _pending_rule(v: Variant, pending: Pending) -> str:
 
 def _route(v: Variant, action: Claim):
     try:
-        return v.map.route(action.route)
-    except TTRError:
-        raise BadAction(f"{action}: the {v.map.name} map has no route {action.route!r}") from None
+        return find_route(v.map, action.route)
+    except MapError as e:
+        raise BadAction(f"{action}: {e}") from None
+
+
+def _ticket_ids(v: Variant, action: KeepTickets) -> list[str | None]:
+    """The ticket ids a KeepTickets names (None for a name that is no ticket of the map); a ticket named twice
+    (say by id and by cities) is refused."""
+    ids: list[str | None] = []
+    for ref in action.tickets:
+        try:
+            tid = find_ticket(v.map, ref).id
+        except MapError:
+            tid = None
+        if tid is not None and tid in ids:
+            raise BadAction(f"{action}: the ticket {ticket_text(v.map, tid)} is named twice")
+        ids.append(tid)
+    return ids
 
 
 def explain(state: GameState, action: Action | str) -> TTRError | None:
@@ -578,7 +622,7 @@ def _apply(state: GameState, action: Action | str, events: list | None) -> GameS
         _apply_draw(tx, action, seat, second=pending is not None)
     elif isinstance(action, Claim):
         tx.passes = 0
-        route = v.map.route(action.route)
+        route = find_route(v.map, action.route)
         if not any(f.on_claim(v, tx, seat, route, action.payment) for f in v.features):
             tx.claim_route(seat, route, action.payment)
             tx.end_turn()
@@ -601,6 +645,10 @@ def _apply_draw(tx: Tx, action: DrawDeck | DrawFaceUp, seat: int, second: bool) 
         card = tx.draw_card()
         tx.give_card(seat, card)
         took_faceup_loco = False
+        if tx.events is not None:
+            name = "locomotive" if card == LOCO else f"{CARD_NAMES[card]} card"
+            tx.event("deck_card", "", f"{seat_name(seat)} drew a card from the deck", seat,
+                     f"{seat_name(seat)} drew a {name} from the deck", f"You drew a {name} from the deck")
     else:
         i = action.slot - 1
         card = tx.market[i]
@@ -630,8 +678,9 @@ def _second_card_pending(seat: int) -> Pending:
 
 def _apply_keep(tx: Tx, action: KeepTickets, seat: int, pending: Pending) -> None:
     offered = pending.get("offered")
-    kept = tuple(t for t in offered if t in action.tickets)
-    returned = [t for t in offered if t not in action.tickets]
+    ids = _ticket_ids(tx.v, action)
+    kept = tuple(t for t in offered if t in ids)
+    returned = [t for t in offered if t not in ids]
     p = tx.players[seat]
     tx.set_player(seat, tickets=p.tickets + kept)
     if returned:
@@ -642,8 +691,11 @@ def _apply_keep(tx: Tx, action: KeepTickets, seat: int, pending: Pending) -> Non
             for t in returned:
                 tx.decks().setdefault(tx.ticket_deck_of(t), []).append(t)
             where = "to the bottom of the ticket deck"
+        m = tx.v.map
         tx.event("tickets_returned", _pending_rule(tx.v, pending),
-                 f"{seat_name(seat)} kept {len(kept)} ticket{'s' if len(kept) != 1 else ''} and returned {len(returned)} {where}")
+                 f"{seat_name(seat)} kept {len(kept)} ticket{'s' if len(kept) != 1 else ''} and returned {len(returned)} {where}",
+                 seat, f"{seat_name(seat)} kept {ticket_words(m, kept)} and returned {ticket_words(m, returned)} {where}",
+                 f"You kept {ticket_words(m, kept)} and returned {ticket_words(m, returned)} {where}")
     tx.pending = [q for q in tx.pending if q.seat != seat]
     if tx.phase == "setup":
         if not tx.pending:
@@ -762,8 +814,9 @@ def _pending_actions(v: Variant, state: GameState, p: Pending) -> list[Action]:
     if p.kind == "choose_tickets":
         offered = p.get("offered")
         need = min(p.get("min_keep"), len(offered))
+        names = tuple(ticket_text(v.map, t) for t in offered)
         return [KeepTickets(tickets=combo, seat=p.seat)
-                for size in range(len(offered), need - 1, -1) for combo in combinations(offered, size)]
+                for size in range(len(names), need - 1, -1) for combo in combinations(names, size)]
     if p.kind == "second_card":
         return draw_actions(state, p.seat, second=True)
     for f in v.features:
@@ -852,8 +905,10 @@ def claimable_routes(v: Variant, state: GameState, seat: int, *, affordable_only
 def turn_actions(v: Variant, state: GameState, seat: int) -> list[Action]:
     out = draw_actions(state, seat, second=False)
     hand = state.players[seat].hand
+    labels = route_labels(v.map)
     for route in claimable_routes(v, state, seat, affordable_only=True):
-        out += [Claim(route=route.id, payment=pay, seat=seat) for pay in route_payments(v, route, hand)]
+        label = labels[route.index]
+        out += [Claim(route=label, payment=pay, seat=seat) for pay in route_payments(v, route, hand)]
     if v.settings.ticket_deck and state.ticket_deck(v.settings.ticket_deck):
         out.append(DrawTickets(seat=seat))
     for f in v.features:
@@ -873,6 +928,9 @@ def turn_status(state: GameState, viewer: int | None = None) -> str:
         return f"The game is over ({v.rule('USA-END-1')})."
     if state.phase == "setup":
         waiting = ", ".join(seat_name(s) for s in to_move(state))
+        if state.pending and state.pending[0].kind != "choose_tickets":    # a feature's setup step (a draft)
+            p = state.pending[0]
+            return f"Setup: {p.get('text') or p.kind} — waiting for {waiting} ({v.rule(_pending_rule(v, p))})."
         return (f"Setup: each player keeps at least {v.settings.setup_min_keep} of the offered tickets, all at the same "
                 f"time and in secret — waiting for {waiting} ({v.rule('USA-SETUP-3')}).")
     seat = state.current
@@ -890,19 +948,28 @@ def turn_status(state: GameState, viewer: int | None = None) -> str:
         return prefix + f"{name}: take your second card — not a face-up locomotive ({v.rule('USA-DRAW-4')})."
     if p.kind == "choose_tickets":
         offered = p.get("offered")
-        which = ", ".join(offered) if viewer is None or viewer == seat else f"the {len(offered)} offered tickets"
+        which = ticket_words(v.map, offered) if viewer is None or viewer == seat else f"the {len(offered)} offered tickets"
         return (prefix + f"{name}: keep at least {min(p.get('min_keep'), len(offered))} of "
                 f"{which} ({v.rule(_pending_rule(v, p))}).")
     return prefix + f"{name}: {p.get('text') or p.kind.replace('_', ' ')} ({v.rule(_pending_rule(v, p))})."
 
 
-def describe(state: GameState, action: Action | str) -> str:
-    """An action in plain words, e.g. 'Blue claims Denver–Omaha (4, purple) with 3 purple + 1 locomotive'."""
+PUBLIC = -1      # a viewer who is no seat: what every seat may read (describe(state, action, PUBLIC))
+
+
+def describe(state: GameState, action: Action | str, viewer: int | None = None) -> str:
+    """An action in plain words, e.g. 'Blue claims Denver–Omaha (4, purple) with 3 purple + 1 locomotive'.
+
+    ``viewer``: the seat reading it; the tickets another seat keeps are then only counted ("Red keeps 2
+    tickets"). None = the whole table (teacher view); ``PUBLIC`` = what every seat may read."""
     v = get_variant(state.variant)
     if isinstance(action, str):
         action = parse_action(action)
     seat = getattr(action, "seat", None)
-    who = seat_name(state.current if seat is None else seat)
+    if seat is None:
+        acting = to_move(state)
+        seat = acting[0] if len(acting) == 1 else state.current
+    who = seat_name(seat)
     if isinstance(action, DrawDeck):
         return f"{who} draws the top card of the deck"
     if isinstance(action, DrawFaceUp):
@@ -910,8 +977,8 @@ def describe(state: GameState, action: Action | str) -> str:
         return f"{who} takes face-up card {action.slot}" + (f" ({CARD_NAMES[card]})" if card is not None else "")
     if isinstance(action, Claim):
         try:
-            r = v.map.route(action.route)
-        except TTRError:
+            r = find_route(v.map, action.route)
+        except MapError:
             return f"{who} claims unknown route {action.route}"
         if r.tunnel:     # the claim is only settled after the three cards are turned up (EU-TUNNEL-2)
             return (f"{who} tries the tunnel {r.a}–{r.b} ({r.length}, {r.colour}) with "
@@ -920,14 +987,16 @@ def describe(state: GameState, action: Action | str) -> str:
     if isinstance(action, DrawTickets):
         return f"{who} draws destination tickets"
     if isinstance(action, KeepTickets):
+        n = len(action.tickets)
+        if viewer is not None and viewer != seat:
+            return f"{who} keeps {n} ticket{'s' if n != 1 else ''}"
         names = []
         for t in action.tickets:
             try:
-                tk = v.map.ticket(t)
-                names.append(f"{tk.a}–{tk.b} ({tk.points})")
-            except TTRError:
+                names.append(ticket_words(v.map, [find_ticket(v.map, t).id]))
+            except MapError:
                 names.append(t)
-        return f"{who} keeps " + ", ".join(names)
+        return f"{who} keeps " + (", ".join(names) if names else "no tickets")
     if isinstance(action, Pass):
         return f"{who} passes: no action is possible"
     if hasattr(action, "describe"):                  # a variant's own action (e.g. Europe's station and tunnel steps)
@@ -1101,6 +1170,9 @@ def validate(state: GameState) -> list[str]:
     for pend in state.pending:
         for t in pend.get("offered", ()) if pend.kind == "choose_tickets" else ():
             where.setdefault(t, []).append(f"offered to {seat_name(pend.seat)}")
+    for f in v.features:
+        for t, place in f.held_tickets(state):
+            where.setdefault(t, []).append(place)
     known = {t.id for t in m.tickets}
     for t in sorted(where):
         if t not in known:
@@ -1111,8 +1183,8 @@ def validate(state: GameState) -> list[str]:
         problems.append(f"ticket {t} is missing (not in a deck, a hand, an offer or out of the game)")
     # turn structure
     if state.phase == "setup":
-        setup_kinds = ("choose_tickets",) + tuple(k for f in v.features for k in f.pending_kinds if k.startswith("setup_"))
-        if not state.pending or any(p.kind not in setup_kinds for p in state.pending):
+        owned = {k for f in v.features for k in f.pending_kinds}
+        if not state.pending or any(p.kind != "choose_tickets" and p.kind not in owned for p in state.pending):
             problems.append("in setup every pending step must be an initial ticket choice")
     elif state.phase in ("play", "last_round"):
         if len(state.pending) > 1:
@@ -1139,8 +1211,22 @@ def validate(state: GameState) -> list[str]:
                 problems.append(f"{seat_name(p.seat)}'s ticket choice offers no tickets")
             if not isinstance(p.get("min_keep"), int):
                 problems.append(f"{seat_name(p.seat)}'s ticket choice has no min_keep")
+    known = {"choose_tickets", "second_card"} | {k for f in v.features for k in f.pending_kinds}
+    for p in state.pending:
+        if p.kind not in known:
+            problems.append(f"a pending step of unknown kind {p.kind[:40]!r} (known: {', '.join(sorted(known))})")
     for f in v.features:
         f.validate(v, state, problems)
+    # Without a pending step the player to move always has an action (at worst Pass: see legal_actions), so only
+    # pending steps need listing; listing every claim of a whole turn here would make validate slow.
+    if not problems and state.phase != "over" and state.pending:
+        try:
+            stuck = not legal_actions(state)
+        except (TTRError, ValueError, TypeError, KeyError, IndexError) as e:
+            problems.append(f"the legal actions of this position cannot be listed: {e}")
+        else:
+            if stuck:
+                problems.append("no player has a legal action, yet the game is not over: nobody could play on")
     return problems
 
 
@@ -1151,6 +1237,66 @@ def require_valid(state: GameState) -> GameState:
     return state
 
 
-__all__ = ["Event", "Tx", "new_game", "to_move", "legal_actions", "apply", "step", "check", "explain", "is_legal",
+__all__ = ["PUBLIC", "Event", "Tx", "new_game", "to_move", "legal_actions", "apply", "step", "check", "explain", "is_legal",
            "observe", "validate", "require_valid", "turn_status", "closed_routes", "board_marks", "describe", "route_payments", "claim_problem",
            "payment_problem", "twin_problem", "claimable_routes", "turn_actions", "seat_name"]
+
+
+# ---------------------------------------------------------------------------------------------
+# other rules engines (the Card Game): the registry names each game's rules module (``variants.rules_of``). These
+# entry points hand a state that is not a board ``GameState`` to its module, and ``new_game`` goes by the game's
+# registry entry; board states take the functions above unchanged (explain, is_legal and require_valid need no
+# wrapper: they call check and validate).
+
+_board = {name: globals()[name] for name in ("to_move", "legal_actions", "apply", "step", "check", "observe",
+                                             "validate", "turn_status", "describe", "new_game")}
+
+
+def to_move(state):   # noqa: F811  (the entry point)
+    return _board["to_move"](state) if state.__class__ is GameState else rules_of(state).to_move(state)
+
+
+def legal_actions(state, seat=None):   # noqa: F811  (the entry point)
+    if state.__class__ is GameState:
+        return _board["legal_actions"](state, seat)
+    return rules_of(state).legal_actions(state, seat)
+
+
+def apply(state, action):   # noqa: F811  (the entry point)
+    return _board["apply"](state, action) if state.__class__ is GameState else rules_of(state).apply(state, action)
+
+
+def step(state, action):   # noqa: F811  (the entry point)
+    return _board["step"](state, action) if state.__class__ is GameState else rules_of(state).step(state, action)
+
+
+def check(state, action):   # noqa: F811  (the entry point)
+    return _board["check"](state, action) if state.__class__ is GameState else rules_of(state).check(state, action)
+
+
+def observe(state, seat=None):   # noqa: F811  (the entry point)
+    return _board["observe"](state, seat) if state.__class__ is GameState else rules_of(state).observe(state, seat)
+
+
+def validate(state):   # noqa: F811  (the entry point)
+    return _board["validate"](state) if state.__class__ is GameState else rules_of(state).validate(state)
+
+
+def turn_status(state, *args, **kwargs):   # noqa: F811  (the entry point)
+    fn = _board["turn_status"] if state.__class__ is GameState else rules_of(state).turn_status
+    return fn(state, *args, **kwargs)
+
+
+def describe(state, *args, **kwargs):   # noqa: F811  (the entry point)
+    fn = _board["describe"] if state.__class__ is GameState else rules_of(state).describe
+    return fn(state, *args, **kwargs)
+
+
+def new_game(variant="usa", *args, **kwargs):   # noqa: F811  (the entry point)
+    game = get_game(variant)
+    fn = _board["new_game"] if game.rules == __name__ else rules_of(game.key).new_game
+    return fn(game if game.rules == __name__ else game.key, *args, **kwargs)
+
+
+for _name, _fn in _board.items():
+    globals()[_name].__doc__ = _fn.__doc__

@@ -7,33 +7,46 @@ back. Nothing a user played is ever lost.
 
 Save files are JSON (``format: ttr_nb-game``, versioned), validated on load by replaying every action through
 the rules, and written atomically (temp file + rename), so a crash never leaves half a file.
+
+Loading is bounded: at most ``MAX_SAVE_BYTES`` read from a regular file (folders, devices and pipes are refused
+without being opened), no duplicate keys, at most ``MAX_VARIATIONS`` (200) variations and ``MAX_REPLAY`` (20,000) actions to
+replay in all (the main line plus every variation's own part). Saving keeps an existing file's permissions,
+writes *through* a symbolic link (the link stays, its target gets the new content), and removes its temp file on
+any failure.
 """
 from __future__ import annotations
 
 import html
 import json
 import os
+import stat
 import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Iterable
 
 from .actions import Action
-from .engine import (Event, check, describe, legal_actions, new_game, observe, require_valid, seat_name, step, to_move,
+from .engine import (PUBLIC, Event, check, describe, legal_actions, new_game, observe, require_valid, seat_name, step, to_move,
                      turn_status, validate)
 from .errors import SaveFileError, TTRError
+from .files import checked_path, read_bounded
 from .state import GameState
-from .variants import get_variant
+from .variants import get_game, rules_of
 
 SAVE_FORMAT = "ttr_nb-game"
 SAVE_VERSION = 1
 MAX_SAVE_BYTES = 20_000_000
-MAX_ACTIONS = 20_000
+MAX_ACTIONS = 20_000           # actions in one line (a whole game is a few hundred)
+MAX_VARIATIONS = 200           # stored variations in one save file
+MAX_REPLAY = 20_000            # actions replayed to load a file: the main line plus each variation's own part
 
 
 @dataclass(frozen=True)
 class Ply:
-    """One applied action: its canonical text, the words for it, and the rule-relevant events it caused."""
+    """One applied action: its canonical text, the words for it, and the rule-relevant events it caused.
+
+    ``text`` (the record) and ``words`` are the teacher's view: a ``keep`` names the tickets kept. What one seat
+    may read: ``words_for(viewer)`` ("Red keeps 2 tickets") and ``events_for(viewer)``."""
 
     number: int                # 1-based: ply 1 is the first action
     seat: int
@@ -42,6 +55,16 @@ class Ply:
     words: str
     events: tuple[Event, ...]
     state: GameState           # the state after it
+    public_words: str = ""     # ``words`` as every other seat may read them
+
+    def words_for(self, viewer: int | None) -> str:
+        if viewer is None or viewer == self.seat:
+            return self.words
+        return self.public_words or self.words
+
+    def events_for(self, viewer: int | None) -> list[str]:
+        """The events' texts (with rule ids) as ``viewer`` may read them."""
+        return [e.str_for(viewer) for e in self.events]
 
 
 class Game:
@@ -63,7 +86,7 @@ class Game:
 
     @property
     def variant(self):
-        return get_variant(self.start.variant)
+        return get_game(self.start.variant)
 
     @property
     def ply(self) -> int:
@@ -92,8 +115,8 @@ class Game:
     def to_move(self) -> tuple[int, ...]:
         return to_move(self.state)
 
-    def status(self) -> str:
-        return turn_status(self.state)
+    def status(self, viewer: int | None = None) -> str:
+        return turn_status(self.state, viewer)
 
     def observe(self, seat: int | None = None) -> dict:
         return observe(self.state, seat)
@@ -123,7 +146,8 @@ class Game:
             return ahead[0]
         if ahead:
             self.variations.append((self._cursor, tuple(p.text for p in self._line)))
-        ply = Ply(self._cursor + 1, act.seat, act, text, describe(before, act), tuple(events), new_state)
+        ply = Ply(self._cursor + 1, act.seat, act, text, describe(before, act), tuple(events), new_state,
+                  describe(before, act, PUBLIC))
         del self._line[self._cursor:]
         self._line.append(ply)
         self._cursor += 1
@@ -232,22 +256,44 @@ class Game:
         return doc
 
     def save(self, path: str | os.PathLike) -> Path:
-        """Write the game to ``path`` atomically (a temp file renamed over it)."""
-        path = Path(path)
-        text = json.dumps(self.to_dict(), indent=1, ensure_ascii=False) + "\n"
-        fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent if str(path.parent) else ".")
+        """Write the game to ``path`` atomically (a temp file in the same folder, renamed over it).
+
+        An existing file keeps its permissions (a new one gets the usual ones, 0666 less the umask). A symbolic
+        link is written *through*: its target gets the new content and the link stays a link. On any failure the
+        temp file is removed, the old file is untouched and the error (an OSError) is raised."""
         try:
+            name = checked_path(path)
+        except TTRError as e:
+            raise SaveFileError(f"{str(path)[:200]!r}: cannot save there ({e})") from None
+        path = Path(name)
+        target = Path(os.path.realpath(path)) if path.is_symlink() else path
+        text = json.dumps(self.to_dict(), indent=1, ensure_ascii=False) + "\n"
+        try:
+            st = os.stat(target)
+        except FileNotFoundError:
+            st = None
+        except OSError as e:
+            raise SaveFileError(f"{path}: cannot save there ({e.strerror or e})") from None
+        if st is not None and not stat.S_ISREG(st.st_mode):
+            raise SaveFileError(f"{path}: is not a regular file (a folder, device or pipe): not overwritten")
+        mode = stat.S_IMODE(st.st_mode) if st is not None else 0o666 & ~_umask()
+        folder = target.parent if str(target.parent) else Path(".")
+        tmp = None
+        try:
+            fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=folder)
             with os.fdopen(fd, "w", encoding="utf-8") as f:
                 f.write(text)
                 f.flush()
                 os.fsync(f.fileno())
-            os.replace(tmp, path)
-        except BaseException:
-            try:
-                os.unlink(tmp)
-            except OSError:
-                pass
-            raise
+            os.chmod(tmp, mode)
+            os.replace(tmp, target)
+            tmp = None
+        finally:
+            if tmp is not None:
+                try:
+                    os.unlink(tmp)
+                except OSError:
+                    pass
         return path
 
     @classmethod
@@ -275,7 +321,7 @@ class Game:
         if not isinstance(doc["variant"], str):
             raise bad("'variant' must be text")
         try:
-            get_variant(doc["variant"])
+            get_game(doc["variant"])
         except TTRError as e:
             raise bad(str(e)) from None
         actions = doc["actions"]
@@ -284,12 +330,13 @@ class Game:
         if doc["cursor"] > len(actions):
             raise bad(f"'cursor' {doc['cursor']} is beyond the {len(actions)} actions")
         variations = doc["variations"]
-        if not isinstance(variations, list) or len(variations) > 1000:
-            raise bad("'variations' must be a list (at most 1000)")
+        if not isinstance(variations, list) or len(variations) > MAX_VARIATIONS:
+            raise bad(f"'variations' must be a list of at most {MAX_VARIATIONS} variations")
+        replay = len(actions)       # the loading cost: every action replayed (each variation from where it parts)
         try:
             if "start" in doc:
                 start = GameState.from_dict(doc["start"])
-                if (start.variant, start.n_players, start.seed) != (get_variant(doc["variant"]).key, doc["players"], doc["seed"]):
+                if (start.variant, start.n_players, start.seed) != (get_game(doc["variant"]).key, doc["players"], doc["seed"]):
                     raise bad("'start' does not match the variant, players and seed of the file")
                 problems = validate(start)
                 if problems:
@@ -316,6 +363,10 @@ class Game:
             common = 0
             while common < min(len(main), len(var["actions"])) and main[common] == var["actions"][common]:
                 common += 1
+            replay += len(var["actions"]) - common
+            if replay > MAX_REPLAY:
+                raise bad(f"too many actions to replay: a save file may hold at most {MAX_REPLAY} actions in its "
+                          f"main line and variations together (variations[{j}] goes beyond that)")
             probe = game.branch(common)
             try:
                 probe.push_many(var["actions"][common:])
@@ -327,21 +378,19 @@ class Game:
 
     @classmethod
     def load(cls, path: str | os.PathLike) -> "Game":
+        """Read a save file (bounded, regular files only: see the module docstring) and replay it."""
+        try:
+            raw = read_bounded(path, MAX_SAVE_BYTES, "save file")
+        except TTRError as e:
+            shown = repr(str(path)[:200]) if "\x00" in str(path) else str(path)
+            raise SaveFileError(f"{shown}: {e}") from None
         path = Path(path)
         try:
-            size = path.stat().st_size
-        except OSError as e:
-            raise SaveFileError(f"{path}: cannot read the save file ({e.strerror})") from None
-        if size > MAX_SAVE_BYTES:
-            raise SaveFileError(f"{path}: {size} bytes is too large for a save file (limit {MAX_SAVE_BYTES})")
-        try:
-            text = path.read_text(encoding="utf-8")
+            text = raw.decode("utf-8")
         except UnicodeDecodeError:
             raise SaveFileError(f"{path}: not a text file (not UTF-8)") from None
-        except OSError as e:
-            raise SaveFileError(f"{path}: cannot read the save file ({e.strerror or e})") from None
         try:
-            doc = json.loads(text, parse_constant=_reject_constant)
+            doc = json.loads(text, parse_constant=_reject_constant, object_pairs_hook=_no_duplicates)
         except json.JSONDecodeError as e:
             raise SaveFileError(f"{path}: not valid JSON (line {e.lineno}, column {e.colno}: {e.msg}); "
                                 "the file may be truncated or damaged") from None
@@ -359,6 +408,8 @@ class Game:
 
     def _repr_html_(self) -> str:
         s = self.state
+        if s.__class__ is not GameState:             # a game with its own rules module renders its own summary
+            return rules_of(s).game_html(self)
         v = self.variant
         rows = []
         for i, p in enumerate(s.players):
@@ -366,7 +417,7 @@ class Game:
             rows.append(f"<tr><td>{mark}{html.escape(seat_name(i))}</td><td>{p.trains}</td><td>{p.route_points}</td>"
                         f"<td>{p.hand_size}</td><td>{len(p.tickets)}</td></tr>")
         market = ", ".join("—" if c is None else html.escape(_card(c)) for c in s.market)
-        last = "".join(f"<li>{html.escape(p.words)}" + "".join(f" <em>— {html.escape(str(e))}</em>" for e in p.events
+        last = "".join(f"<li>{html.escape(p.words)}" + "".join(f" <em>— {html.escape(e.str_for(None))}</em>" for e in p.events
                                                                if e.kind != "claim") + "</li>" for p in self.history[-5:])
         warn = (f"<p style='color:#a40'><b>PROVISIONAL board:</b> {html.escape(v.map.provisional_note)}</p>"
                 if v.map.provisional else "")
@@ -384,6 +435,21 @@ def _card(kind: int) -> str:
 
 def _reject_constant(name: str):
     raise ValueError(f"{name} is not allowed in a save file")
+
+
+def _no_duplicates(pairs: list) -> dict:
+    out = {}
+    for k, v in pairs:
+        if k in out:
+            raise ValueError(f"the key {k[:40]!r} appears twice in one object; a save file names each field once")
+        out[k] = v
+    return out
+
+
+def _umask() -> int:
+    mask = os.umask(0o022)
+    os.umask(mask)
+    return mask
 
 
 __all__ = ["Game", "Ply", "SAVE_FORMAT", "SAVE_VERSION"]

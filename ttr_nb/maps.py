@@ -1,7 +1,8 @@
 """Board maps: the map file format, its validating loader, and the boards shipped with ttr_nb.
 
 A map is one JSON file per board (``maps/usa.json``, ``maps/europe.json``), generated from the checked facts in
-``../shared/reference/<board>/`` by ``python -m ttr_nb.maps rebuild``. Load one with :func:`load_map`::
+``maps/sources/<board>/`` (CSV files and their ``SOURCES.md``) by ``ttr-nb maps rebuild`` (or ``python -m ttr_nb maps
+rebuild``). Load one with :func:`load_map`::
 
     >>> from ttr_nb.maps import load_map
     >>> usa = load_map("usa")
@@ -30,7 +31,7 @@ from .errors import MapError
 
 __all__ = [
     "City", "Route", "Ticket", "Map",
-    "load_map", "available_maps", "maps_dir", "map_from_reference", "check_map_file",
+    "load_map", "available_maps", "maps_dir", "sources_dir", "map_from_reference", "check_map_file",
     "map_from_dict", "map_to_json",
     "FORMAT", "FORMAT_VERSION", "ROUTE_COLOURS", "MAX_ROUTE_LENGTH",
 ]
@@ -242,7 +243,8 @@ class Map:
         return self._city_by_name[self._city_name(name)]
 
     def route(self, route_id: str) -> Route:
-        """The route with this id (e.g. "R017"). MapError if there is none."""
+        """The route with this id (e.g. "R017") or city text ("Denver–Omaha", see ``ttr_nb.names``). MapError if
+        there is none."""
         if isinstance(route_id, Route):
             route_id = route_id.id
         try:
@@ -250,10 +252,16 @@ class Map:
         except (KeyError, TypeError):
             if isinstance(route_id, str) and route_id.upper() in self._route_by_id:
                 return self._route_by_id[route_id.upper()]
+            if isinstance(route_id, str) and any(d in route_id for d in "–—-"):
+                from .names import find_route
+                try:
+                    return find_route(self, route_id)
+                except MapError as e:
+                    raise MapError(f"{self.key}: {e}") from None
             raise MapError(f"{self.key}: unknown route {route_id!r}{_suggest(route_id, self._route_by_id)}") from None
 
     def ticket(self, ticket_id: str) -> Ticket:
-        """The ticket with this id (e.g. "T04"). MapError if there is none."""
+        """The ticket with this id (e.g. "T04") or city text ("Helena–Los Angeles"). MapError if there is none."""
         if isinstance(ticket_id, Ticket):
             ticket_id = ticket_id.id
         try:
@@ -261,6 +269,12 @@ class Map:
         except (KeyError, TypeError):
             if isinstance(ticket_id, str) and ticket_id.upper() in self._ticket_by_id:
                 return self._ticket_by_id[ticket_id.upper()]
+            if isinstance(ticket_id, str) and any(d in ticket_id for d in "–—-"):
+                from .names import find_ticket
+                try:
+                    return find_ticket(self, ticket_id)
+                except MapError as e:
+                    raise MapError(f"{self.key}: {e}") from None
             raise MapError(f"{self.key}: unknown ticket {ticket_id!r}{_suggest(ticket_id, self._ticket_by_id)}") from None
 
     def twins(self, route_id: str) -> tuple[Route, ...]:
@@ -377,9 +391,9 @@ def _label(path) -> str:
     try:
         if p.resolve().parent == maps_dir().resolve():
             return f"maps/{p.name}"
-    except (MapError, OSError):
+    except (MapError, OSError, ValueError):    # ValueError: a NUL byte in the path (refused when it is read)
         pass
-    return str(path)
+    return repr(str(path)) if "\x00" in str(path) else str(path)
 
 
 _CACHE: dict[str, Map] = {}
@@ -469,20 +483,12 @@ class _Bad:
 
 def _read_document(path, label):
     """(parsed?, document, problems). Problems found while parsing (duplicate keys) do not stop the checks."""
-    from pathlib import Path
     import json
-    p = Path(path)
+    from .files import FileProblem, read_bounded
     try:
-        if p.is_dir():
-            return False, None, [f"{label}: is a folder, not a map file"]
-        size = p.stat().st_size
-        if size > MAX_FILE_BYTES:
-            return False, None, [f"{label}: the file is {size} bytes; a map file may be at most {MAX_FILE_BYTES}"]
-        raw = p.read_bytes()
-    except FileNotFoundError:
-        return False, None, [f"{label}: no such map file"]
-    except OSError as e:
-        return False, None, [f"{label}: cannot read the file: {e.strerror or e}"]
+        raw = read_bounded(path, MAX_FILE_BYTES, "map file")      # regular files only, never more than the limit
+    except FileProblem as e:
+        return False, None, [f"{label}: {e}"]
     try:
         text = raw.decode("utf-8-sig")
     except UnicodeDecodeError as e:
@@ -509,6 +515,10 @@ def _read_document(path, label):
         doc = json.loads(text, object_pairs_hook=pairs_hook, parse_int=parse_int,
                          parse_constant=lambda c: _Bad(c))
     except json.JSONDecodeError as e:
+        if not text.lstrip().startswith(("{", "[")):
+            # not JSON at all: say so without quoting the file (it may be any file on the machine)
+            return False, None, [f"{label}: not a map file: a map file is a JSON object starting with '{{' "
+                                 f"(invalid JSON: {e.msg} at line {e.lineno}, column {e.colno})"]
         lines = text.splitlines() or [""]
         line = lines[min(e.lineno, len(lines)) - 1]
         start = max(0, e.colno - 50)
@@ -975,16 +985,17 @@ def _pretty(value, indent: int, width: int = 110) -> str:
 
 # --------------------------------------------------------------------------------------------- building from reference CSVs
 
-#: The boards ``python -m ttr_nb.maps rebuild`` writes: key -> (reference folder, title).
+#: The boards ``ttr-nb maps rebuild`` writes: key -> (folder under ``maps/sources/``, title).
 REFERENCE_BOARDS: dict[str, tuple[str, str]] = {
     "usa": ("usa", "Ticket to Ride (USA)"),
     "europe": ("europe", "Ticket to Ride: Europe"),
 }
 
 
-def _reference_root():
-    from pathlib import Path
-    return Path(__file__).resolve().parents[1].parent / "shared" / "reference"
+def sources_dir():
+    """The folder of reference tables the maps are built from: ``maps/sources/`` beside the map files (it ships in
+    the wheel and the sdist too, as the maps' provenance)."""
+    return maps_dir() / "sources"
 
 
 def _read_csv(path, required: tuple[str, ...]) -> list[dict]:
@@ -1150,20 +1161,20 @@ def map_from_reference(folder, *, key: str, name: str, tickets_file: str = "tick
                        deck: Mapping | None = None, provisional: bool | None = None,
                        provisional_note: str | None = None, extra: Mapping | None = None,
                        reference: str | None = None) -> dict:
-    """Build a map document (the JSON content, as a dict) from a ``shared/reference/<board>/`` folder.
+    """Build a map document (the JSON content, as a dict) from a reference folder such as ``maps/sources/usa/``.
 
     Reads ``cities.csv`` (extra columns go to the city's ``extra``), ``routes.csv`` (``tunnel`` and ``ferry_locos``
     optional), ``tickets_file`` (extra columns go to the ticket's ``extra``), ``deck.csv`` unless ``deck`` is given,
     ``SOURCES.md`` (summarised into ``provenance``; the totals it states are checked against the CSVs) and
     ``PROVISIONAL.md`` if present (then ``provisional`` defaults to true and the note to its first line).
-    ``reference`` is how the folder is named in the provenance (default ``shared/reference/<folder name>``).
+    ``reference`` is how the folder is named in the provenance (default ``maps/sources/<folder name>``).
     The document is validated; MapError names the CSV line or the JSON item at fault.
     """
     from pathlib import Path
     folder = Path(folder)
     if not folder.is_dir():
         raise MapError(f"{folder}: no such reference folder")
-    reference = reference or f"shared/reference/{folder.name}"
+    reference = reference or f"maps/sources/{folder.name}"
 
     cities = []
     for n, row in enumerate(_read_csv(folder / "cities.csv", ("name", "lat", "lon")), start=2):
@@ -1222,7 +1233,7 @@ def map_from_reference(folder, *, key: str, name: str, tickets_file: str = "tick
     files = ["cities.csv", "routes.csv", tickets_file] + (["deck.csv"] if (folder / "deck.csv").is_file() else [])
     provenance: dict = {
         "reference": f"{reference}/ ({', '.join(files)})",
-        "how": (f"Generated by `python -m ttr_nb.maps rebuild` from {reference}/; every number here comes from "
+        "how": (f"Generated by `ttr-nb maps rebuild` from {reference}/; every number here comes from "
                 f"those CSV files, whose SOURCES.md lists the sources and how they were cross-checked. Do not edit "
                 f"this file by hand: fix the CSVs and rebuild."),
         "licence": "Facts only (names, lengths, colours, points, counts), rewritten in our own format; no code, "
@@ -1262,7 +1273,7 @@ def map_from_reference(folder, *, key: str, name: str, tickets_file: str = "tick
 
 # --------------------------------------------------------------------------------------------- command line
 
-def _rebuild(reference_root, out_dir, check_only: bool) -> int:
+def _rebuild(reference_root, out_dir, check_only: bool, out=None) -> int:
     from pathlib import Path
     status = 0
     for key, (folder, title) in REFERENCE_BOARDS.items():
@@ -1271,26 +1282,28 @@ def _rebuild(reference_root, out_dir, check_only: bool) -> int:
         target = Path(out_dir) / f"{key}.json"
         old = target.read_text(encoding="utf-8") if target.is_file() else None
         if old == text:
-            print(f"{target}: up to date")
+            print(f"{target}: up to date", file=out)
         elif check_only:
-            print(f"{target}: differs from {Path(reference_root) / folder} (run: python -m ttr_nb.maps rebuild)")
+            print(f"{target}: differs from a rebuild from {Path(reference_root) / folder} (run: ttr-nb maps rebuild)",
+                  file=out)
             status = 1
         else:
             target.write_text(text, encoding="utf-8")
             print(f"{target}: written ({len(doc['cities'])} cities, {len(doc['routes'])} routes, "
-                  f"{len(doc['tickets'])} tickets)")
+                  f"{len(doc['tickets'])} tickets)", file=out)
     return status
 
 
-def main(argv=None) -> int:
+def main(argv=None, out=None, prog: str = "ttr-nb maps") -> int:
+    """``ttr-nb maps rebuild|check|summary`` (also ``python -m ttr_nb maps ...``)."""
     import argparse
     import json
-    from pathlib import Path
-    parser = argparse.ArgumentParser(prog="python -m ttr_nb.maps", description="ttr_nb map files")
+    parser = argparse.ArgumentParser(prog=prog, description="ttr_nb map files")
     sub = parser.add_subparsers(dest="command", required=True)
-    p = sub.add_parser("rebuild", help="regenerate maps/*.json from ../shared/reference")
-    p.add_argument("--reference", default=str(_reference_root()), help="the shared/reference folder")
-    p.add_argument("--out", default=str(Path(__file__).resolve().parents[1] / "maps"), help="where to write")
+    p = sub.add_parser("rebuild", help="regenerate maps/*.json from maps/sources/<board>/")
+    p.add_argument("--sources", "--reference", dest="sources", default=None,
+                   help="the folder holding one reference folder per board (default: maps/sources)")
+    p.add_argument("--out", default=None, help="where to write (default: the maps folder)")
     p.add_argument("--check", action="store_true", help="write nothing; exit 1 if a file is out of date")
     p = sub.add_parser("check", help="validate map files (default: the shipped ones)")
     p.add_argument("paths", nargs="*")
@@ -1299,21 +1312,23 @@ def main(argv=None) -> int:
     args = parser.parse_args(argv)
     try:
         if args.command == "rebuild":
-            return _rebuild(args.reference, args.out, args.check)
+            return _rebuild(args.sources or sources_dir(), args.out or maps_dir(), args.check, out)
         if args.command == "check":
             paths = args.paths or [str(maps_dir() / f"{n}.json") for n in available_maps()]
             bad = 0
             for path in paths:
                 problems = check_map_file(path)
-                print(f"{_label(path)}: ok" if not problems else "\n".join(problems))
+                print(f"{_label(path)}: ok" if not problems else "\n".join(problems), file=out)
                 bad += bool(problems)
             return 1 if bad else 0
-        print(json.dumps(load_map(args.map).summary(), indent=2, ensure_ascii=False))
+        print(json.dumps(load_map(args.map).summary(), indent=2, ensure_ascii=False), file=out)
         return 0
     except MapError as e:
-        print(f"error: {e}")
+        print(f"error: {e}", file=out)
         return 1
 
 
 if __name__ == "__main__":
-    raise SystemExit(main())
+    # ``import ttr_nb`` does not load this module (see ttr_nb/__init__.py), so ``python -m ttr_nb.maps`` runs it
+    # once, without a runpy warning; ``python -m ttr_nb maps ...`` and ``ttr-nb maps ...`` are the same command.
+    raise SystemExit(main(prog="python -m ttr_nb.maps"))

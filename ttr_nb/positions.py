@@ -168,7 +168,8 @@ def position(variant: str = "usa", players: int = 4, seed: int = 0, *,
         tickets_out += tuple(decks.pop(name, []))
 
     pstates = tuple(PlayerState(hand=tuple(hand_vectors[s]), trains=v.settings.trains - used[s], tickets=held[s],
-                                route_points=sum(v.route_points(r.length) for r in m.routes if owners[r.index] == s))
+                                route_points=sum(v.route_points(r.length) for r in m.routes if owners[r.index] == s),
+                                ext=base.players[s].ext)        # what features deal at setup (express cards ...)
                     for s in range(players))
     phase = "play"
     state = replace_fields(base, deck=tuple(deck), market=tuple(market_kinds), discard=tuple(discard_vec),

@@ -99,6 +99,20 @@ class ScoreSheet:
                      + ", ".join(self.players[w].name for w in self.winners) + f" — {self.decided_by}")
         return "\n".join(lines)
 
+    def details(self) -> list[str]:
+        """Per player: each ticket ±, the longest trail, and the features' notes (the CLI prints these lines)."""
+        lines = []
+        for p in self.players:
+            done = ", ".join(f"{t.a}–{t.b} {t.value:+d}" for t in p.tickets)
+            lines.append(f"  {p.name}: tickets {done}; longest trail {p.longest.length} trains"
+                         + (f" ({' → '.join(p.longest.cities)})" if p.longest.routes else ""))
+            lines += [f"    {note}" for note in p.notes]
+        return lines
+
+    def figures(self) -> dict[str, list[int]]:
+        """Per-player figures for statistics (``ttr-nb simulate``)."""
+        return {"longest trail": [p.longest.length for p in self.players]}
+
 
 def owned_edges(v: Variant, state: GameState, seat: int) -> list[tuple[str, str, int, str]]:
     return [(r.a, r.b, r.length, r.id) for r in v.map.routes if state.claims[r.index] == seat]
@@ -147,6 +161,9 @@ def ticket_results(v: Variant, seat_tickets: Sequence[str], edges: Sequence[tupl
 
 
 def score(state: GameState) -> ScoreSheet:
+    if not isinstance(state, GameState):          # a game with its own rules engine (the Card Game) scores itself
+        from .variants import rules_of
+        return rules_of(state).score(state)
     v = get_variant(state.variant)
     st = v.settings
     players = []

@@ -174,8 +174,12 @@ class GameState:
     def from_dict(cls, d: Any, *, n_kinds: int | None = None) -> "GameState":
         """Decode strictly: every field present with the right type, no extra keys. Raises StateError.
 
-        Invariants across fields (card conservation, trains, ...) are checked by ``validate``, not here.
+        Invariants across fields (card conservation, trains, ...) are checked by ``validate``, not here. A state
+        of a game with its own rules module (the Card Game) is decoded by that module.
         """
+        rules = _other_rules(d)
+        if rules is not None:
+            return rules.state_from_dict(d)
         if n_kinds is None:                      # the variant's card kinds (Märklin adds +4 and passenger cards)
             n_kinds = _variant_kinds(d.get("variant") if isinstance(d, dict) else None)
         return _decode_state(d, n_kinds)
@@ -342,6 +346,19 @@ def _decode_state(d: Any, n_kinds: int) -> GameState:
         first_player=_int(d["first_player"], "first_player", 0, n_players - 1),
         ext=_pairs(d["ext"], "ext"),
     )
+
+
+def _other_rules(d: Any):
+    """The rules module of the game ``d`` names when that is not the board engine, else None."""
+    if not isinstance(d, dict) or not isinstance(d.get("variant"), str):
+        return None
+    from .errors import TTRError
+    from .variants import get_game, rules_of
+    try:
+        game = get_game(d["variant"])
+    except TTRError:
+        return None                   # an unknown name: the board decoder reads it and validate reports it
+    return None if game.rules == "ttr_nb.engine" else rules_of(game.key)
 
 
 def _slot_setters(cls) -> tuple:

@@ -1,9 +1,14 @@
-"""Small helpers for the teaching notebooks: the engine's own words, arranged for a reader.
+"""Small helpers for the teaching notebooks: the engine's own words, arranged for a reader — and the one
+namespace a notebook imports.
+
+Each notebook starts with one line, ``import ttr_nb.teaching as ttr``: this module re-exports what a lesson uses
+(``ttr.Game``, ``ttr.position``, ``ttr.observe`` ...), and the figures, views, exercises and analyses are loaded
+on first use (``ttr.board_figure``, ``ttr.play``, ``ttr.LegalPayments``, ``ttr.cheapest_paths`` ...).
 
 Rules layer: nothing here imports plotly or ipywidgets at module level (``board_of``, ``learner_view`` and
-``history_view`` import them when called). Every text comes from the engine — ``describe``, ``turn_status``,
-the events of ``step`` and the ``IllegalAction`` of ``explain`` — so a notebook shows exactly what the rules
-say, rule ids included.
+``history_view`` and the lazily loaded names import them when called). Every text comes from the engine —
+``describe``, ``turn_status``, the events of ``step`` and the ``IllegalAction`` of ``explain`` — so a notebook
+shows exactly what the rules say, rule ids included.
 
     >>> from ttr_nb.teaching import try_action
     >>> from ttr_nb.positions import position
@@ -24,9 +29,10 @@ from typing import Any
 from .actions import Action, Claim, DrawDeck, DrawFaceUp, DrawTickets, KeepTickets, Pass, payment_words
 from .bots import GreedyBot
 from .cards import CARD_NAMES, LOCO
-from .engine import (Event, board_marks, claim_problem, describe, explain, legal_actions, observe, route_payments,
+from .engine import (Event, board_marks, check, claim_problem, describe, explain, legal_actions, observe, route_payments,
                      seat_name, step, turn_status)
 from .errors import TTRError
+from .names import route_text
 from .game import Game
 from .scoring import ScoreSheet
 from .state import GameState
@@ -34,10 +40,11 @@ from .trail import Trail
 from .variants import available_variants, get_variant
 
 __all__ = ["Outcome", "try_action", "walk", "position_text", "seat_view_text", "action_menu", "action_menu_text",
-           "payment_options", "points_table", "who_may_claim", "plies_text", "final_round_turns", "greedy_game",
+           "payment_options", "points_table", "who_may_claim", "moves_text", "final_round_turns", "greedy_game",
            "route_cities", "revisited_cities", "trail_text", "longest_simple_path", "ticket_lines", "interpretations",
-           "interpretations_text", "variants_overview", "variants_text", "cards_text", "board_of", "zoom_to",
-           "learner_view", "history_view", "PLAYVIEW_CLASS", "HISTORYVIEW_CLASS"]
+           "interpretations_text", "variants_overview", "variants_text", "variant_status", "variant_status_text",
+           "PLANNED", "cards_text", "board_of", "zoom_to", "learner_view", "history_view", "bar_chart", "state_from_json",
+           "route_ids", "route_names", "ticket_names", "position", "PLAYVIEW_CLASS", "HISTORYVIEW_CLASS"]
 
 #: CSS classes put on the widget views of the notebooks (the browser test finds them by these).
 PLAYVIEW_CLASS = "ttr-playview"
@@ -67,7 +74,7 @@ def _plural(n: int, word: str) -> str:
 
 def _ticket_words(m, tid: str) -> str:
     t = m.ticket(tid)
-    return f"{t.id} {t.a}–{t.b} ({t.points})"
+    return f"{t.a}–{t.b} ({t.points})"
 
 
 # ------------------------------------------------------------------------------------------------ one action
@@ -96,8 +103,8 @@ class Outcome:
 
     def lines(self) -> list[str]:
         if not self.ok:
-            return [f"⛔ refused: {self.action!r} — {self.error}"]
-        out = [f"✔ {self.words}   [{self.action}]"]
+            return [f"REFUSED  {self.action!r}: {self.error}"]
+        out = [f"ok  {self.words}   [{self.action}]"]
         out += [f"   · {e}" for e in self.events]
         out.append(f"   → {self.status}")
         return out
@@ -116,9 +123,17 @@ def try_action(state: GameState, action: Action | str) -> Outcome:
     err = explain(state, action)
     if err is not None:
         return Outcome(text, False, str(err), state, turn_status(state), (), err, getattr(err, "rule", None))
+    text = _canonical_text(state, action, text)
     words = describe(state, action)
     new, events = step(state, action)
     return Outcome(text, True, words, new, turn_status(new), tuple(events))
+
+
+def _canonical_text(state: GameState, action: Action | str, typed: str) -> str:
+    """The engine's text of a legal action (cities, not ids; the map's spelling), with the seat prefix only
+    where it was typed."""
+    canon = str(check(state, action)[0])
+    return canon if ":" in typed else canon.split(": ", 1)[-1]       # city names hold no colon
 
 
 def walk(state: GameState, actions: Iterable[Action | str]) -> list[Outcome]:
@@ -211,10 +226,10 @@ def action_menu_text(state: GameState, seat: int | None = None, examples: int = 
         more = f", … ({len(acts) - examples} more)" if len(acts) > examples else ""
         extra = ""
         if kind == "claim a route":
-            routes = sorted({a.split("claim ", 1)[1].split()[0] for a in acts})
+            routes = {a.route for a in legal_actions(state, seat) if isinstance(a, Claim)}
             extra = f" on {len(routes)} routes"
         lines.append(f"{kind}: {len(acts)} legal action{'s' if len(acts) != 1 else ''}{extra} — "
-                     f"{', '.join(acts[:examples])}{more}")
+                     f"{'; '.join(acts[:examples])}{more.replace(',', ';', 1)}")
     return "\n".join(lines)
 
 
@@ -228,7 +243,7 @@ def payment_options(state: GameState, route_id: str, seat: int | None = None) ->
     route = v.map.route(route_id)
     out = []
     for pay in route_payments(v, route, state.players[seat].hand):
-        claim = Claim(route=route.id, payment=pay, seat=seat)
+        claim = Claim(route=route_text(v.map, route), payment=pay, seat=seat)
         if explain(state, claim) is None:
             out.append((str(claim), payment_words(pay)))
     return out
@@ -253,9 +268,10 @@ def who_may_claim(state: GameState, route_id: str) -> dict[str, str]:
 
 # ------------------------------------------------------------------------------------------------ games
 
-def plies_text(game: Game, start: int = 0, end: int | None = None, *, claims: bool = True) -> str:
-    """Plies ``start+1 .. end`` of ``game``: the words of each and its events (``claims=False`` hides the routine
-    "X claimed ... for N points" events)."""
+def moves_text(game: Game, start: int = 0, end: int | None = None, *, claims: bool = True) -> str:
+    """Moves ``start+1 .. end`` of ``game`` (each decision is one move: a card drawn, a route claimed, tickets
+    kept): the words of each and its events (``claims=False`` hides the routine "X claimed ... for N points"
+    events)."""
     lines = []
     for p in game.history[start:end]:
         lines.append(f"{p.number:>4}. {p.words}")
@@ -326,8 +342,7 @@ def trail_text(trail: Trail) -> str:
         return "no routes"
     again = revisited_cities(trail)
     note = f"; passes through {', '.join(again)} twice" if again else ""
-    return (f"{' → '.join(trail.cities)} — {_plural(trail.length, 'train')}, {_plural(len(trail.routes), 'route')} "
-            f"({' '.join(trail.routes)}){note}")
+    return f"{' → '.join(trail.cities)} — {_plural(trail.length, 'train')}, {_plural(len(trail.routes), 'route')}{note}"
 
 
 def longest_simple_path(state: GameState, seat: int) -> int:
@@ -356,14 +371,15 @@ def longest_simple_path(state: GameState, seat: int) -> int:
 
 
 def ticket_lines(sheet: ScoreSheet, seat: int, variant: str = "usa") -> list[str]:
-    """One line per ticket of ``seat`` in a score sheet: ✓/✗, points ±, and the path of routes that completes it."""
+    """One line per ticket of ``seat`` in a score sheet: completed or not, points ±, and the path of routes that
+    completes it."""
     out = []
     for t in sheet.players[seat].tickets:
         if t.completed:
             path = " → ".join(route_cities(variant, t.path, t.a)) if t.path else t.a
-            out.append(f"✓ {t.a}–{t.b}: {t.value:+d}  via {path} ({' '.join(t.path)})")
+            out.append(f"completed      {t.a}–{t.b}: {t.value:+d}  via {path}")
         else:
-            out.append(f"✗ {t.a}–{t.b}: {t.value:+d}  (no path of own routes joins them)")
+            out.append(f"not completed  {t.a}–{t.b}: {t.value:+d}  (no path of own routes joins them)")
     return out
 
 
@@ -409,6 +425,105 @@ def variants_text() -> str:
     return "\n".join(lines)
 
 
+def state_from_json(text: str) -> GameState:
+    """A position from the JSON text an ``EditorView`` exports (or ``json.dumps(state.to_dict())``); a clear
+    ``StateError`` when the text is not such a position."""
+    import json
+    from .errors import StateError
+    try:
+        data = json.loads(text)
+    except (TypeError, ValueError) as e:
+        raise StateError(f"not the JSON text of a position: {e}") from None
+    return GameState.from_dict(data)
+
+
+#: Games whose rules are digested but whose engine is not in this package yet: (variant key, name). A variant
+#: registered under the same key is never "coming" (see ``variant_status``).
+PLANNED = (("maerklin", "Ticket to Ride Märklin"), ("south_korea", "Ticket to Ride South Korea"),
+           ("cardgame", "Ticket to Ride: The Card Game"))
+
+#: The games that have their lesson notebook (and views) already: variant key -> notebook.
+LESSON_NOTEBOOKS = {"usa": "01_usa.ipynb", "europe": "02_europe.ipynb"}
+
+_STATUS_WORDS = {"done": "done: playable, all of its rules in the engine",
+                 "provisional": "playable, PROVISIONAL board",
+                 "engine": "rules engine: play it from Python or with ttr-nb play; its lesson is still to be written",
+                 "coming": "coming: rules digested, no engine in this package yet"}
+
+
+def variant_status() -> dict[str, str]:
+    """Every game ttr_nb knows of → 'done' (registered, with its lesson, board confirmed), 'provisional' (the
+    same with its board marked ``Map.provisional``), 'engine' (registered: its rules are in the engine, but it has
+    no lesson notebook yet) or 'coming' (in ``PLANNED``, not registered). The notebooks' claims are tested against
+    this."""
+    from .variants import available_games, get_game
+    out = {}
+    for key in available_games():
+        if key not in LESSON_NOTEBOOKS:
+            out[key] = "engine"
+        else:
+            out[key] = "provisional" if get_game(key).provisional else "done"
+    for key, _name in PLANNED:
+        out.setdefault(key, "coming")
+    return out
+
+
+def variant_status_text() -> str:
+    """One line per game: key, name and status (with a provisional note where the game has one)."""
+    from .variants import get_game
+    names = dict(PLANNED)
+    notes = {}
+    for key, status in variant_status().items():
+        if status != "coming":
+            game = get_game(key)
+            names[key] = game.name
+            if game.provisional:
+                notes[key] = game.provisional_note or "provisional facts"
+    lines = []
+    for key, status in variant_status().items():
+        words = _STATUS_WORDS[status]
+        if key in notes:
+            words += f" (PROVISIONAL: {notes[key]})" if status != "provisional" else f" ({notes[key]})"
+        lines.append(f"{key:<12} {names[key]:<32} {words}")
+    return "\n".join(lines)
+
+
+# ------------------------------------------------------------------------------------------------ names
+
+def route_ids(variant, refs: Iterable[str]) -> list[str]:
+    """Route ids for routes named by their cities ("Denver–Omaha", "Denver–Salt Lake City (red)") or by id."""
+    from .names import find_route
+    m = get_variant(variant).map
+    return [find_route(m, r).id for r in refs]
+
+
+def route_names(variant, ids: Iterable[str]) -> list[str]:
+    """The city texts of routes given by id or city text, e.g. ['Denver–Salt Lake City (red)']."""
+    from .names import route_text
+    m = get_variant(variant).map
+    return [route_text(m, r) for r in route_ids(variant, ids)]
+
+
+def ticket_names(variant, ids: Iterable[str]) -> str:
+    """Tickets in words: 'Helena–Los Angeles (8), Duluth–Houston (8)' (ids or city texts)."""
+    from .names import find_ticket, ticket_words
+    m = get_variant(variant).map
+    return ticket_words(m, [find_ticket(m, t).id for t in ids])
+
+
+def position(variant: str = "usa", *args, claims: dict | None = None, tickets: dict | None = None,
+             **kwargs) -> GameState:
+    """``ttr_nb.positions.position`` with routes and tickets named by their cities (ids work too):
+    ``claims={"Denver–Omaha": 0}``, ``tickets={0: ["Denver–El Paso"]}``. See that function for the rest."""
+    from .names import find_ticket
+    m = get_variant(variant).map
+    if claims is not None:
+        claims = dict(zip(route_ids(variant, claims), claims.values()))
+    if tickets is not None:
+        tickets = {seat: [find_ticket(m, t).id for t in held] for seat, held in tickets.items()}
+    return _position(variant, *args, claims=claims, tickets=tickets, **kwargs)
+
+
 # ------------------------------------------------------------------------------------------------ pictures & views
 # (plotly / ipywidgets are imported only here, when called)
 
@@ -417,6 +532,7 @@ def board_of(state: GameState, *, highlight: Sequence[tuple[str, Sequence[str]]]
     """A static board figure (``go.Figure``) of ``state``: owners in player colours, closed twins faded
     (USA-CLAIM-8), stations, plus ``highlight`` layers and a ``trail`` drawn step by step.
 
+    Routes in ``highlight`` and ``trail`` are named by their cities ("Denver–Omaha") or ids.
     ``focus``: city names to zoom on (the view keeps the board's proportions; ``margin`` is the room around
     them in board units). Pan or double-click the plot to see the whole board."""
     from .cards import PLAYER_COLOURS
@@ -424,9 +540,10 @@ def board_of(state: GameState, *, highlight: Sequence[tuple[str, Sequence[str]]]
     v = get_variant(state.variant)
     marks = board_marks(state)
     names = [seat_name(i) for i in range(state.n_players)]
+    highlight = [(label, route_ids(v, refs)) for label, refs in highlight]
     fig = board_figure(v.map, owners=marks["owners"], closed=marks["closed"], stations=marks["stations"],
                        player_names=names, player_colours=PLAYER_COLOURS[:state.n_players],
-                       highlight=list(highlight), trail=list(trail), title=title, height=height,
+                       highlight=highlight, trail=route_ids(v, trail), title=title, height=height,
                        points_table=v.settings.route_points)
     if focus:
         zoom_to(fig, focus, margin)
@@ -465,9 +582,60 @@ def learner_view(players: int = 3, seed: int = 11, bots: str = "greedy", **kwarg
     return view
 
 
-def history_view(game: Game, ply: int | None = 0, **kwargs):
-    """A ``HistoryView`` over ``game`` starting at ``ply`` (default the start position)."""
+def bar_chart(labels: Sequence[str], values: Sequence[float], *, title: str = "", height: int = 380):
+    """A horizontal bar chart (``go.Figure``), first label on top — for a quick look at a list of numbers."""
+    import plotly.graph_objects as go
+
+    from .render.figure import Figure
+    return Figure(go.Bar(x=list(values)[::-1], y=list(labels)[::-1], orientation="h"),
+                     layout=dict(title=title, height=height, margin=dict(l=120, r=20, t=50, b=40)))
+
+
+def history_view(game: Game, move: int | None = 0, **kwargs):
+    """A ``HistoryView`` over ``game`` showing the position after ``move`` moves (default 0: the start)."""
     from .widgets import HistoryView
-    view = HistoryView(game, ply=ply, **kwargs)
+    view = HistoryView(game, ply=move, **kwargs)
     view.widget.add_class(HISTORYVIEW_CLASS)
     return view
+
+
+# ------------------------------------------------------------------------------------------------ the lesson namespace
+# ``import ttr_nb.teaching as ttr`` is the one import line of a notebook. The rules names below are imported with
+# this module; the rest (figures, views, exercises, analyses) load on first use, so a notebook that only reads
+# rules never imports plotly or ipywidgets.
+
+from . import maps as _maps, scoring as _scoring  # noqa: E402
+from .actions import parse_action  # noqa: E402,F401
+from .bots import make_bot  # noqa: E402,F401
+from .engine import apply, closed_routes, is_legal, new_game, to_move, validate  # noqa: E402,F401
+from .positions import position as _position  # noqa: E402
+from .state import FREE  # noqa: E402,F401
+
+load_map, available_maps, Map = _maps.load_map, _maps.available_maps, _maps.Map
+score = _scoring.score
+
+_LAZY = {
+    "ttr_nb.render": ("board_figure",),
+    "ttr_nb.render.panels": ("market_figure", "score_figure", "hand_figure"),
+    "ttr_nb.widgets": ("play", "PlayView", "HistoryView", "EditorView", "TableView", "MapExplorer"),
+    "ttr_nb.exercises": ("EXERCISES", "make_exercise", "LegalPayments", "IsItLegal", "TicketDone", "FindLongest",
+                         "ScoreThis", "TunnelExtra"),
+    "ttr_nb.analysis": ("as_html", "cheapest_paths", "city_centrality", "route_ticket_load", "ticket_difficulty"),
+    "ttr_nb.compare": ("compare_variants", "interpretations_html"),
+    "ttr_nb.games.europe": ("best_borrowing", "station_candidates", "stations_of", "tunnel_odds"),
+}
+_LAZY_NAMES = {name: module for module, names in _LAZY.items() for name in names}
+
+
+def __getattr__(name: str):
+    module = _LAZY_NAMES.get(name)
+    if module is None:
+        raise AttributeError(f"module 'ttr_nb.teaching' has no attribute {name!r}")
+    import importlib
+    value = getattr(importlib.import_module(module), name)
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted(set(globals()) | set(_LAZY_NAMES))

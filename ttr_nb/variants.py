@@ -91,6 +91,10 @@ class Feature:
         """Card kinds the feature holds outside the usual piles (for conservation checks)."""
         return []
 
+    def held_tickets(self, state: "GameState") -> list[tuple[str, str]]:
+        """(ticket id, where in words) for tickets the feature holds outside decks, hands and offers (a draft)."""
+        return []
+
     def score(self, variant: "Variant", state: "GameState", sheet: dict) -> None:
         """Adjust a score sheet in place (extra lines, ticket completion via borrowed routes ...)."""
 
@@ -119,6 +123,19 @@ class Variant:
     card_kinds: int = BASE_KINDS                       # card kinds 0..card_kinds-1 of cards.CARD_NAMES
     # Where the rule book is silent or ambiguous: (rule id, what ttr_nb does). Shown to users (notebooks, README).
     interpretations: tuple[tuple[str, str], ...] = ()
+    rules: str = "ttr_nb.engine"                        # the module implementing the protocol (see rules_of)
+
+    @property
+    def provisional(self) -> bool:
+        return self.map.provisional
+
+    @property
+    def provisional_note(self) -> str:
+        return self.map.provisional_note
+
+    @property
+    def summary(self) -> str:
+        return f"map {self.map_key}"
 
     @cached_property
     def map(self) -> "Map":
@@ -177,19 +194,22 @@ class RouteTable:
         self.free_cache = None       # (claims tuple, free routes by colour): see engine._free_buckets
 
 
-_REGISTRY: dict[str, Variant] = {}
+_REGISTRY: dict[str, Variant] = {}    # board variants, and games with their own rules engine (ttr_nb.games.cardgame)
 _ALIASES: dict[str, str] = {}
 
 
-def register(variant: Variant) -> Variant:
+def register(variant):
+    """Register a board ``Variant`` or another game's registry entry (an object with ``key``, ``aliases``, ``name``
+    and ``rules``, the module that implements the engine protocol for it)."""
     _REGISTRY[variant.key] = variant
     for name in (variant.key, *variant.aliases):
         _ALIASES[name.lower()] = variant.key
     return variant
 
 
-def get_variant(name: "str | Variant") -> Variant:
-    if isinstance(name, Variant):
+def get_game(name):
+    """The registry entry of any game: a board ``Variant``, or another game's entry (the Card Game)."""
+    if not isinstance(name, str) and hasattr(name, "rules"):
         return name
     hit = _REGISTRY.get(name)             # fast path: the state's own key
     if hit is not None:
@@ -197,16 +217,52 @@ def get_variant(name: "str | Variant") -> Variant:
     _load_builtin()
     key = _ALIASES.get(str(name).strip().lower())
     if key is None:
-        raise TTRError(f"unknown variant {name!r}; known: {', '.join(available_variants())}")
+        raise TTRError(f"unknown variant {name!r}; known: {', '.join(available_games())}")
     return _REGISTRY[key]
 
 
+def get_variant(name: "str | Variant") -> Variant:
+    """A board variant (``get_game`` also finds games without a board)."""
+    if isinstance(name, Variant):
+        return name
+    hit = _REGISTRY.get(name)
+    if hit is None:
+        hit = get_game(name)
+    if not isinstance(hit, Variant):
+        raise TTRError(f"{hit.key!r} ({hit.name}) is not a board variant: it has its own rules engine ({hit.rules})")
+    return hit
+
+
 def available_variants() -> list[str]:
+    """The board variants (every board has a ``Map``)."""
+    _load_builtin()
+    return sorted(k for k, v in _REGISTRY.items() if isinstance(v, Variant))
+
+
+def available_games() -> list[str]:
+    """Every registered game: the board variants and the games with their own rules engine."""
     _load_builtin()
     return sorted(_REGISTRY)
 
 
-_BUILTIN = ("usa", "europe", "maerklin")   # modules under ttr_nb.games that register the shipped variants
+_RULES: dict[str, object] = {}
+
+
+def rules_of(name) -> object:
+    """The rules module of a game (by key, alias, entry or state): ``ttr_nb.engine`` for the board variants,
+    ``ttr_nb.cardgame.engine`` for the Card Game. Every module has the protocol's functions (new_game,
+    legal_actions, apply, step, check, explain, to_move, observe, validate, turn_status, describe, score ...)."""
+    key = getattr(name, "variant", name)
+    mod = _RULES.get(key) if isinstance(key, str) else None
+    if mod is None:
+        import importlib
+        mod = importlib.import_module(get_game(key).rules)
+        if isinstance(key, str):
+            _RULES[key] = mod
+    return mod
+
+
+_BUILTIN = ("usa", "europe", "south_korea", "cardgame", "maerklin")   # modules under ttr_nb.games that register the shipped variants
 _loaded = False
 
 
@@ -219,4 +275,5 @@ def _load_builtin() -> None:
             importlib.import_module(f"ttr_nb.games.{module}")
 
 
-__all__ = ["Settings", "Feature", "Variant", "register", "get_variant", "available_variants"]
+__all__ = ["Settings", "Feature", "Variant", "register", "get_variant", "get_game", "available_variants",
+           "available_games", "rules_of"]

@@ -16,31 +16,11 @@ import re
 
 import pytest
 
-from labhelpers import find_view, keep_tickets, open_and_run_all, save_screenshot
+from labhelpers import click_route_marker, find_view, keep_tickets, open_and_run_all, save_screenshot, settle
 
 NOTEBOOK = "01_usa.ipynb"
 PLAYERS, SEED = 3, 11          # as in the notebook: learner_view(players=3, seed=11)
 VIEW = ".ttr-playview"
-
-# Pixel position (page coordinates) of a route's click marker on the PlayView's board.
-_JS_MARKER_XY = r"""
-([selector, routeId]) => {
-  const gd = document.querySelector(selector + ' .js-plotly-plot');
-  if (!gd || !gd._fullLayout) return {error: 'no plot in ' + selector};
-  const i = gd.data.findIndex((t) => t.meta === 'routes');
-  if (i < 0) return {error: 'no routes trace'};
-  const j = Array.from(gd.data[i].customdata).indexOf(routeId);
-  if (j < 0) return {error: 'no marker for ' + routeId};
-  const fl = gd._fullLayout;
-  const box = gd.getBoundingClientRect();
-  return {
-    x: box.left + fl.xaxis._offset + fl.xaxis.l2p(gd.data[i].x[j]),
-    y: box.top + fl.yaxis._offset + fl.yaxis.l2p(gd.data[i].y[j]),
-    traces: gd.data.length,
-  };
-}
-"""
-
 
 def _learner_setup():
     """The learner's game as the notebook builds it: the tickets offered to Blue and a route Blue can pay for."""
@@ -68,8 +48,7 @@ def test_01_usa_runs_and_the_playview_plays(lab_server, page):
 
     # static figures (plotly mimetype) and the widget boards drew
     page.locator(".js-plotly-plot .main-svg").first.wait_for(state="attached", timeout=60_000)
-    view = find_view(page, VIEW, min_plots=9)
-    board = view.locator(".js-plotly-plot").first
+    view = find_view(page, VIEW, min_plots=1)   # every figure is checked in test_browser_notebooks.py
 
     status = view.locator(".widget-html", has_text="USA-").first
     expect(status).to_contain_text("waiting for Blue", timeout=30_000)
@@ -78,14 +57,8 @@ def test_01_usa_runs_and_the_playview_plays(lab_server, page):
     keep_tickets(view, ticket_labels[:2], status)
 
     # 2. click a route marker on the board: the legal payments appear
-    board.scroll_into_view_if_needed()
-    page.wait_for_timeout(300)
-    xy = page.evaluate(_JS_MARKER_XY, [VIEW, route.id])
-    assert "error" not in xy, xy
-    assert xy["traces"] > 0
-    page.mouse.move(xy["x"], xy["y"])
-    page.mouse.click(xy["x"], xy["y"])
     info = view.locator(".widget-html", has_text=re.compile(r"legal payments?:"))
+    click_route_marker(page, VIEW, route.id, done=lambda: info.count() > 0)
     expect(info).to_contain_text(f"{route.a}–{route.b}", timeout=30_000)
     pay_buttons = view.locator(".widget-button", has_text=re.compile(r"\d (purple|blue|orange|white|green|yellow|"
                                                                     r"black|red|locomotive)"))
@@ -100,6 +73,6 @@ def test_01_usa_runs_and_the_playview_plays(lab_server, page):
     traces = page.evaluate(f"() => document.querySelector('{VIEW} .js-plotly-plot').data.length")
     assert traces > 0
     view.evaluate("el => el.scrollIntoView({block: 'start'})")     # status line, board and buttons in the shot
-    page.wait_for_timeout(300)
+    settle(page)
     shot = save_screenshot(page, "browser_usa_playview")
     assert shot.stat().st_size > 10_000

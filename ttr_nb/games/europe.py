@@ -1,4 +1,4 @@
-"""Ticket to Ride Europe (../shared/rules/europe.md): settings + three features on the shared engine.
+"""Ticket to Ride Europe (docs/rules/europe.md): settings + three features on the shared engine.
 
 Nothing here forks the engine. Europe is the USA game with other numbers (``Settings``: the route table with
 lengths 6 and 8, one long + three regular tickets at setup whose returns leave the game, the tie-break chain)
@@ -32,6 +32,7 @@ from typing import ClassVar, Sequence
 from ..actions import Action, Payment, parse_payment, payment_str, payment_words, register_action
 from ..cards import CARD_NAMES, LOCO
 from ..errors import BadAction, IllegalAction, MapError, TTRError
+from ..names import route_text, ticket_text
 from ..scoring import owned_edges, ticket_results
 from ..state import FREE, GameState, Pending, pairs_set
 from .usa import USA_INTERPRETATIONS
@@ -89,7 +90,7 @@ class TunnelPay(Action):
         return f"tunnel pay {payment_str(self.payment)}"
 
     def describe(self, v: Variant, state: GameState) -> str:
-        return f"pays {payment_words(self.payment)} more and completes the tunnel"
+        return f"pays {payment_words(self.payment)} more and completes the tunnel{_tunnel_words(v, state, self.seat)}"
 
 
 @dataclass(frozen=True, slots=True)
@@ -103,7 +104,16 @@ class TunnelWithdraw(Action):
         return "tunnel withdraw"
 
     def describe(self, v: Variant, state: GameState) -> str:
-        return "withdraws from the tunnel and takes the played cards back"
+        return f"withdraws from the tunnel{_tunnel_words(v, state, self.seat)} and takes the played cards back"
+
+
+def _tunnel_words(v: Variant, state: GameState, seat: int | None) -> str:
+    """' Wien–Zagrab' — the tunnel a seat's pending step is about ('' if there is none)."""
+    pending = _tunnel_pending(state, state.current if seat is None else seat)
+    try:
+        return f" {route_text(v.map, pending.get('route'))}" if pending is not None else ""
+    except TTRError:
+        return ""
 
 
 def _parse_station(words: list[str], text: str) -> Action:
@@ -299,7 +309,7 @@ class Tunnels(Feature):
         tx.event("tunnel", rule, f"{who} plays {payment_words(payment)} for the tunnel {where} and turns up {names}"
                                  f"{short}: {extra} more {want} needed")
         tx.change_hand(seat, payment, -1)              # committed: on the table until the tunnel is resolved
-        text = (f"the tunnel {where} ({route.id}) turned up {names}: pay {extra} more {want} "
+        text = (f"the tunnel {where} turned up {names}: pay {extra} more {want} "
                 f"('tunnel pay …') or withdraw and take back {payment_words(payment)} ('tunnel withdraw')")
         data = (("extra", extra), ("played", payment_str(payment)), ("revealed", tuple(CARD_NAMES[c] for c in revealed)),
                 ("route", route.id), ("rule", rule), ("text", text))
@@ -396,7 +406,8 @@ class Tunnels(Feature):
             if state.phase not in ("play", "last_round"):
                 problems.append(f"{who} has a pending tunnel outside play")
             if not route.tunnel:
-                problems.append(f"{who}'s pending tunnel names {rid} ({route.a}–{route.b}), which is not a tunnel")
+                problems.append(f"{who}'s pending tunnel names {route_text(v.map, route)}, which is not a tunnel")
+            rid = route_text(v.map, route)
             if state.claims[route.index] != FREE:
                 problems.append(f"{who}'s pending tunnel {rid} is already claimed")
             from ..engine import payment_problem
@@ -443,10 +454,14 @@ class Tunnels(Feature):
         pays = [a for a in acts if isinstance(a, TunnelPay)]
         if pays:
             best = min(pays, key=lambda a: (dict(a.payment).get(LOCO, 0), a.payment))
-            return best, (f"pays {payment_words(best.payment)} more to finish the tunnel {route.a}–{route.b} "
-                          f"({v.rule('EU-TUNNEL-2')})")
-        return acts[-1], (f"cannot pay the {extra} extra card{'s' if extra != 1 else ''} for {route.a}–{route.b}: "
-                          f"withdraws and takes the cards back ({v.rule('EU-TUNNEL-4')})")
+            from ..bots import Reason
+            return best, Reason(f"pays {payment_words(best.payment)} more to finish the tunnel {route.a}–{route.b} "
+                                f"({v.rule('EU-TUNNEL-2')})")
+        from ..bots import Reason
+        return acts[-1], Reason(f"cannot pay the {extra} extra card{'s' if extra != 1 else ''} for {route.a}–{route.b}: "
+                                f"withdraws and takes the cards back ({v.rule('EU-TUNNEL-4')})",
+                                f"withdraws from the tunnel {route.a}–{route.b} and takes the cards back "
+                                f"({v.rule('EU-TUNNEL-4')})")
 
 
 # ---------------------------------------------------------------------------------------------
@@ -603,6 +618,12 @@ class Stations(Feature):
                 raise IllegalAction(f"the payment needs {_cards(n, k)} but the hand holds {hand[k]}",
                                     v.rule("EU-STATION-3"), action, seat)
 
+    @staticmethod
+    def canonical(v, action):
+        """``station AMSTERDAM`` is recorded as ``station Amsterdam`` (check() already found the city)."""
+        city = v.map.city(action.city).name
+        return action if city == action.city else replace(action, city=city)
+
     def apply(self, v, tx, action, seat) -> None:
         city = v.map.city(action.city).name
         p = tx.players[seat]
@@ -641,8 +662,8 @@ class Stations(Feature):
                                      f"completes a ticket) ({v.rule('EU-STATION-4')})")
                     else:
                         r = v.map.route(rid)
-                        users = [t.id for t in tickets if rid in t.via]
-                        notes.append(f"station in {city} borrowed {rid} ({r.a}–{r.b}, {r.colour}, "
+                        users = [ticket_text(v.map, t.id) for t in tickets if rid in t.via]
+                        notes.append(f"station in {city} borrowed {route_text(v.map, r)} ({r.colour}, "
                                      f"{owners[state.claims[r.index]]}) for {', '.join(users) or 'no ticket'} "
                                      f"({v.rule('EU-STATION-5')})")
             players.append(replace(ps, tickets=tickets, extras=extras, notes=tuple(notes),
@@ -729,9 +750,11 @@ class Stations(Feature):
         if best is None:
             return None
         _, city, r, t, owner = best
+        from ..bots import Reason
         return (BuildStation(city=city, payment=((colour, cost),), seat=seat),
-                f"builds a station in {city}: {t.a}–{t.b} is blocked, but the station can borrow {_seat_name(owner)}'s "
-                f"{r.a}–{r.b} ({v.rule('EU-STATION-4')})")
+                Reason(f"builds a station in {city}: {ticket_text(v.map, t)} is blocked, but the station can borrow "
+                       f"{_seat_name(owner)}'s {route_text(v.map, r)} ({v.rule('EU-STATION-4')})",
+                       f"builds a station in {city} ({v.rule('EU-STATION-4')})"))
 
 
 def _distances(v: Variant, state: GameState, seat: int, start: str, borrowable: frozenset[int]) -> dict[str, int]:
@@ -790,7 +813,7 @@ def tunnel_odds(state: GameState, seat: int, route_id: str, payment) -> TunnelOd
     v = get_variant(state.variant)
     route = v.map.route(route_id)
     if not route.tunnel:
-        raise TTRError(f"{route.id} ({route.a}–{route.b}) is not a tunnel")
+        raise TTRError(f"{route_text(v.map, route)} is not a tunnel")
     pay = _payment_of(payment)
     colour = tunnel_colour(pay)
 

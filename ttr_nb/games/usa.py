@@ -1,9 +1,9 @@
-"""Ticket to Ride (USA), the base game: settings only — it has no features (../shared/rules/usa.md)."""
+"""Ticket to Ride (USA), the base game: settings only — it has no features (docs/rules/usa.md)."""
 from __future__ import annotations
 
 from ..variants import Settings, Variant, register
 
-# Where the Swedish rule book (../shared/seeds/000_*.txt) is silent or ambiguous, ttr_nb does this:
+# Where the Swedish rule book is silent or ambiguous, ttr_nb does this (docs/rules/usa.md says so rule by rule):
 USA_INTERPRETATIONS: tuple[tuple[str, str], ...] = (
     ("USA-DRAW-6", "Three or more face-up locomotives reset the market, again while it happens. The book does not say "
                    "when to stop if it cannot be avoided: ttr_nb stops when the cards outside the hands hold fewer "

@@ -33,9 +33,12 @@ Only the legend traces' ``name``/``showlegend`` follow the labels passed in (pla
 """
 from __future__ import annotations
 
+import hashlib
+import json
 import math
 from collections import defaultdict
 from collections.abc import Collection, Mapping, Sequence
+from pathlib import Path
 from typing import Any
 
 import plotly.graph_objects as go
@@ -43,6 +46,7 @@ from plotly.basedatatypes import Undefined
 
 from ..cards import COLOURS, GRAY, PLAYER_COLOURS
 from ..errors import TTRError
+from .figure import Figure
 
 # --------------------------------------------------------------------------------------------------------------
 # Styling tables
@@ -64,14 +68,18 @@ CARD_CODES: Mapping[str, str] = {
     "purple": "Pu", "blue": "Bu", "orange": "Or", "white": "Wh", "green": "Gn", "yellow": "Ye", "black": "Bk",
     "red": "Rd", GRAY: "Gy",
 }
-#: Hex values for the player colour names in ``cards.PLAYER_COLOURS`` (other CSS colours pass through).
+#: Hex values for the player colour names in ``cards.PLAYER_COLOURS`` (other CSS colours pass through). The seats
+#: keep the rule book's train colours as names (USA-COMP-2), but their trains are drawn in deep shades that no card
+#: colour uses (``CARD_HEX``), always with a white edge and the owner's symbol: a train never looks like a route.
 PLAYER_HEX: Mapping[str, str] = {
-    "blue": "#1f4fd8", "red": "#d11f1f", "green": "#17913a", "yellow": "#ffc20a", "black": "#1b1b1b",
+    "blue": "#0b2a7a", "red": "#7d0a1e", "green": "#0a4d22", "yellow": "#b07d00", "black": "#000000",
 }
 #: Marker symbol per seat on claimed routes and stations (distinct from the card-colour symbols).
 OWNER_SYMBOLS: tuple[str, ...] = ("circle-x", "square-x", "diamond-x", "star-triangle-up", "hexagram", "bowtie",
                                   "hourglass", "star-square")
 HIGHLIGHT_HEX: tuple[str, ...] = ("#ffb300", "#00b8e6", "#66dd00", "#ff5c8a")
+SELECTED_HEX = "#00d5ff"       # the halo of the selected route
+MARKED_HEX = "#d81b60"         # the ring around a marked city (the viewer's ticket cities)
 MAX_HIGHLIGHTS = len(HIGHLIGHT_HEX)
 TRAIL_HEX = "#e6007e"
 #: Marker style of the selected route / of the other routes while one is selected (trace "routes").
@@ -89,9 +97,9 @@ _CITY_CLEAR = 9         # gap between a city centre and the first space
 _PARALLEL_SEP = 10      # distance between the centre lines of parallel routes
 _GAP = 3                # gap between two spaces
 _BEND_CLEAR = 12        # a route passing closer than this to another city is bent away from it
-_PAD_X, _PAD_Y = 40, 22  # room around the outermost cities for their names
+_PAD_X, _PAD_Y = 40, 22  # room around the outermost cities (their names go above or below them: _place_labels)
 _TITLE_MARGIN = 44
-_LEGEND_BOX = (215, 160)  # room kept for the legend in a corner of the plot
+_LEGEND_MARGIN = 46        # room under the map for the legend (two rows of entries)
 
 
 def _name(x: Any) -> str:
@@ -181,12 +189,61 @@ def project(map, *, board_like: bool = True) -> dict[str, tuple[float, float]]:
 
 _PROJECTION_CACHE: dict[int, tuple[Any, dict]] = {}
 
+#: The board-like layouts of the shipped maps, computed once by ``project`` and stored (the relaxation is pure Python
+#: and takes about a second per map — on every notebook's first board). An entry is used only when its fingerprint
+#: (the map's cities, routes and the layout's constants) is the map's: an edited map is laid out afresh. Rebuild with
+#: ``write_layouts(stored_layout_keys())``; tests/test_render_board.py checks the stored ones against ``project``.
+LAYOUTS_FILE = Path(__file__).with_name("layouts.json")
+_STORED_LAYOUTS: dict | None = None
+
+
+def layout_fingerprint(map) -> str:
+    """What ``project(map)`` depends on, hashed: cities with coordinates, routes with lengths, the constants."""
+    parts = [f"v1 {_ROUTE_WEIGHT} {_MIN_CITY_GAP} {_LAYOUT_ITERATIONS}"]
+    parts += sorted(f"c {_name(c)} {c.lat!r} {c.lon!r}" for c in map.cities)
+    parts += sorted(f"r {min(_name(r.a), _name(r.b))} {max(_name(r.a), _name(r.b))} {int(r.length)}" for r in map.routes)
+    return hashlib.sha256("\n".join(parts).encode()).hexdigest()[:16]
+
+
+def _stored_layout(map) -> dict[str, tuple[float, float]] | None:
+    global _STORED_LAYOUTS
+    if _STORED_LAYOUTS is None:
+        try:
+            _STORED_LAYOUTS = json.loads(LAYOUTS_FILE.read_text(encoding="utf-8")).get("maps", {})
+        except (OSError, ValueError):
+            _STORED_LAYOUTS = {}
+    entry = _STORED_LAYOUTS.get(getattr(map, "key", None))
+    if not entry or entry.get("fingerprint") != layout_fingerprint(map):
+        return None
+    pos = {c: (float(x), float(y)) for c, (x, y) in entry["pos"].items()}
+    return pos if set(pos) == {_name(c) for c in map.cities} else None
+
+
+def stored_layout_keys() -> list[str]:
+    """The maps whose layouts are stored: those of every registered board game."""
+    from ..variants import available_variants, get_variant
+    return sorted({get_variant(k).map.key for k in available_variants()})
+
+
+def write_layouts(keys: Sequence[str]) -> Path:
+    """Compute and store the layouts of the maps ``keys`` (e.g. ``["usa", "europe"]``) in ``LAYOUTS_FILE``."""
+    from ..maps import load_map
+    out = {}
+    for key in sorted(keys):
+        m = load_map(key)
+        out[key] = {"fingerprint": layout_fingerprint(m), "pos": {c: list(xy) for c, xy in project(m).items()}}
+    LAYOUTS_FILE.write_text(json.dumps({"about": "board-like city layouts, see ttr_nb.render.board.LAYOUTS_FILE",
+                                        "maps": out}, indent=1, sort_keys=True) + "\n", encoding="utf-8")
+    global _STORED_LAYOUTS
+    _STORED_LAYOUTS = None
+    return LAYOUTS_FILE
+
 
 def _projected(map) -> dict[str, tuple[float, float]]:
     hit = _PROJECTION_CACHE.get(id(map))
     if hit is not None and hit[0] is map:
         return hit[1]
-    pos = project(map)
+    pos = _stored_layout(map) or project(map)
     if len(_PROJECTION_CACHE) > 16:
         _PROJECTION_CACHE.clear()
     _PROJECTION_CACHE[id(map)] = (map, pos)
@@ -220,8 +277,21 @@ class _Geometry:
         self.ends: dict[str, tuple[str, str]] = {}                 # canonical (a, b) of the centre polyline
         self._build(map)
         self._space_xy: dict[str, tuple[list, list, list]] = {}
+        self._piece_xy: dict[str, tuple[list, list, list]] = {}
         self._hover: dict[tuple, str] = {}         # route_hover results (they depend on a few arguments only)
         self.cities: tuple | None = None           # the cities trace's arrays (they never change)
+
+    def piece_xy(self, rid: str) -> tuple[list, list, list]:
+        """x, y, customdata of the train pieces on a claimed route: the middle 60 % of each space, so the route's
+        own colour stays visible at both ends of every space (computed once)."""
+        hit = self._piece_xy.get(rid)
+        if hit is None:
+            pieces = []
+            for sp in self.spaces[rid]:
+                total = _length(sp)
+                pieces.append((rid, _sub(sp, 0.2 * total, 0.8 * total)))
+            hit = self._piece_xy[rid] = _polyline_xy(pieces)
+        return hit
 
     def space_xy(self, rid: str) -> tuple[list, list, list]:
         """x, y, customdata of one route's spaces, as ``_polyline_xy`` draws them (computed once)."""
@@ -362,40 +432,22 @@ def _provisional_text(map) -> str:
 
 
 def _margins(map) -> tuple[int, int]:
-    """(top, bottom) margins in px: the title, and the provisional note under it when there is one."""
+    """(top, bottom) margins in px: the title, and the provisional note under it when there is one; the legend
+    below the map."""
     top = _TITLE_MARGIN
     if getattr(map, "provisional", False):
         top += 16 * (1 + _provisional_text(map).count("<br>")) + 14
-    return top, 8
+    return top, _LEGEND_MARGIN
 
 
-def _legend_corner(geo: "_Geometry") -> dict:
-    """Legend placement: the corner of the plot (at the nominal size) with the fewest cities and routes in it."""
-    w, h = _LEGEND_BOX[0] * geo.upp, _LEGEND_BOX[1] * geo.upp
-    (x0, x1), (y0, y1) = geo.view_x, geo.view_y
-    pts = list(geo.pos.values())
-    for line in geo.centre.values():
-        total = _length(line)
-        pts.extend(_point_at(line, total * i / 8) for i in range(9))
-    best = None
-    for rank, (xa, ya) in enumerate((("left", "bottom"), ("left", "top"), ("right", "bottom"), ("right", "top"))):
-        bx0 = x0 if xa == "left" else x1 - w
-        by0 = y0 if ya == "bottom" else y1 - h
-        hits = sum(1 for px, py in pts if bx0 <= px <= bx0 + w and by0 <= py <= by0 + h)
-        hits += 10 * sum(1 for px, py in geo.pos.values() if bx0 <= px <= bx0 + w and by0 <= py <= by0 + h)
-        if best is None or (hits, rank) < best[0]:
-            best = ((hits, rank), xa, ya)
-    _, xa, ya = best
-    return dict(x=0.005 if xa == "left" else 0.995, xanchor=xa, y=0.005 if ya == "bottom" else 0.995, yanchor=ya)
-
-
-def _spaces_xy(geo: "_Geometry", rids) -> tuple[list, list, list]:
-    """``_polyline_xy`` of the spaces of routes ``rids`` (same result), from per-route pieces made once."""
+def _spaces_xy(geo: "_Geometry", rids, *, pieces: bool = False) -> tuple[list, list, list]:
+    """``_polyline_xy`` of the spaces (or the train pieces) of routes ``rids``, from per-route parts made once."""
     xs: list = []
     ys: list = []
     ids: list = []
+    part = geo.piece_xy if pieces else geo.space_xy
     for rid in rids:
-        x, y, cd = geo.space_xy(rid)
+        x, y, cd = part(rid)
         if xs:
             xs.append(None)
             ys.append(None)
@@ -489,14 +541,14 @@ _LABEL_SLOTS: tuple[tuple[str, float, float, float], ...] = (
     ("bottom right", 1.0, -1.0, 1.2),
     ("bottom left", -1.0, -1.0, 1.2),
 )
-_FONT_PX = 12
+_FONT_PX = 13             # city names: at least 13 px (a projector doubles it: ``scale``)
 _CITY_MARKER = 11
 
 
-def _label_box(x, y, text, slot, upp):
+def _label_box(x, y, text, slot, upp, font_px: float = _FONT_PX):
     _, hx, vy, _ = slot
-    w = (len(text) * _FONT_PX * 0.58 + 2) * upp
-    h = (_FONT_PX + 2) * upp
+    w = (len(text) * font_px * 0.58 + 2) * upp
+    h = (font_px + 2) * upp
     r = (_CITY_MARKER / 2 + 2) * upp
     if hx == 0:
         x0 = x - w / 2
@@ -513,7 +565,7 @@ def _label_box(x, y, text, slot, upp):
     return (x0, y0, x0 + w, y0 + h)
 
 
-def _place_labels(map, geo: _Geometry) -> dict[str, str]:
+def _place_labels(map, geo: _Geometry, font_px: float = _FONT_PX) -> dict[str, str]:
     upp = geo.upp
     samples: list[tuple[float, float]] = []
     for line in geo.centre.values():
@@ -528,11 +580,13 @@ def _place_labels(map, geo: _Geometry) -> dict[str, str]:
 
     placed: list[tuple[float, float, float, float]] = []
     result: dict[str, str] = {}
+    xs = [p[0] for p in geo.pos.values()]
+    left, right = min(xs) - 12 * upp, max(xs) + 12 * upp
     for name in sorted(cities, key=lambda n: (crowd(n), n)):
         x, y = geo.pos[name]
         best = None
         for slot in _LABEL_SLOTS:
-            box = _label_box(x, y, name, slot, upp)
+            box = _label_box(x, y, name, slot, upp, font_px)
             x0, y0, x1, y1 = box
             cost = slot[3]
             m = 5 * upp                         # half a route's drawn width
@@ -546,8 +600,8 @@ def _place_labels(map, geo: _Geometry) -> dict[str, str]:
             for b in placed:
                 if x0 < b[2] and b[0] < x1 and y0 < b[3] and b[1] < y1:
                     cost += 30
-            if x0 < geo.view_x[0] or x1 > geo.view_x[1] or y0 < geo.view_y[0] or y1 > geo.view_y[1]:
-                cost += 10
+            if x0 < left or x1 > right or y0 < geo.view_y[0] or y1 > geo.view_y[1]:
+                cost += 100     # beside the outermost cities: cut off when the board is drawn narrow (any width)
             if best is None or cost < best[0]:
                 best = (cost, slot[0], box)
         result[name] = best[1]
@@ -555,17 +609,18 @@ def _place_labels(map, geo: _Geometry) -> dict[str, str]:
     return result
 
 
-_LABEL_CACHE: dict[int, tuple[Any, dict[str, str]]] = {}
+_LABEL_CACHE: dict[tuple[int, float], tuple[Any, dict[str, str]]] = {}
 
 
-def _labels(map, geo: _Geometry) -> dict[str, str]:
-    hit = _LABEL_CACHE.get(id(geo))
+def _labels(map, geo: _Geometry, font_px: float = _FONT_PX) -> dict[str, str]:
+    key = (id(geo), font_px)
+    hit = _LABEL_CACHE.get(key)
     if hit is not None and hit[0] is geo:
         return hit[1]
-    res = _place_labels(map, geo)
+    res = _place_labels(map, geo, font_px)
     if len(_LABEL_CACHE) > 16:
         _LABEL_CACHE.clear()
-    _LABEL_CACHE[id(geo)] = (geo, res)
+    _LABEL_CACHE[key] = (geo, res)
     return res
 
 
@@ -600,7 +655,7 @@ def _check_ids(geo: _Geometry, ids, what: str) -> None:
 
 
 def _traces(map, *, owners, closed, player_names, player_colours, stations, highlight, trail, trail_label,
-            points_table, closed_rule, height) -> list[dict]:
+            points_table, closed_rule, height, selected=None, marked=None, scale: float = 1.0) -> list[dict]:
     geo = _geometry(map, height)
     owners = dict(owners or {})
     closed = set(closed)
@@ -625,6 +680,12 @@ def _traces(map, *, owners, closed, player_names, player_colours, stations, high
     for label, ids in highlight:
         _check_ids(geo, ids, f"highlight {label!r}")
     _check_ids(geo, trail, "trail")
+    if selected is not None:
+        _check_ids(geo, [selected], "selected")
+    marked = dict(marked or {})
+    for city in marked:
+        if city not in geo.pos:
+            raise TTRError(f"marked cities: unknown city {city!r}")
     hex_of = [_player_hex(c) for c in player_colours]
     upp = geo.upp
     traces: list[dict] = []
@@ -649,6 +710,11 @@ def _traces(map, *, owners, closed, player_names, player_colours, stations, high
             scatter(f"highlight:{i}", f"highlight {i + 1}", mode="lines", line=dict(color=HIGHLIGHT_HEX[i], width=22),
                     opacity=0.55, legendgroup="highlights", legendrank=200 + i)
 
+    # 1a. the selected route: a dark halo around it (the widgets select a route on a click)
+    x, y, cd = _polyline_xy([(selected, geo.centre[selected])]) if selected is not None else ([], [], [])
+    scatter("selected", "selected route", x=x, y=y, customdata=cd, mode="lines",
+            line=dict(color=SELECTED_HEX, width=19), opacity=0.9)
+
     # 1b. trail: a halo along its routes (under them); arrowheads and step numbers are added near the top
     walk = _trail_walk(geo, trail) if trail else []
     if walk is None:                     # not a connected trail: draw each route in its own direction
@@ -657,7 +723,6 @@ def _traces(map, *, owners, closed, player_names, player_colours, stations, high
     scatter("trail", str(trail_label), x=x, y=y, customdata=cd, mode="lines", showlegend=bool(trail),
             line=dict(color=TRAIL_HEX, width=21), opacity=0.45, legendgroup="trail", legendrank=250)
 
-    free = [rid for rid in geo.order if rid not in owners and rid not in closed]
     claimed = [rid for rid in geo.order if rid in owners]
     closed_ids = [rid for rid in geo.order if rid in closed and rid not in owners]
     tunnels = [rid for rid in geo.order if getattr(geo.routes[rid], "tunnel", False) and rid not in closed_ids]
@@ -668,12 +733,13 @@ def _traces(map, *, owners, closed, player_names, player_colours, stations, high
     x, y, cd = _spaces_xy(geo, tunnels)
     scatter("tunnels", "tunnel (dotted border)", x=x, y=y, customdata=cd, mode="lines", showlegend=has_tunnels,
             line=dict(color="#1d1d1d", width=_SPACE_W + 7, dash="3px,3px"), legendgroup="map", legendrank=300)
-    # 3. outlines + spaces of free routes
-    x, y, cd = _spaces_xy(geo, free)
+    # 3. outlines + spaces of every open route: free ones and claimed ones (their trains go on top)
+    open_ids = [rid for rid in geo.order if rid not in closed_ids]
+    x, y, cd = _spaces_xy(geo, open_ids)
     scatter("outlines", "route outlines", x=x, y=y, customdata=cd, mode="lines",
             line=dict(color="#3a3a3a", width=_SPACE_W + _OUTLINE_EXTRA))
     for colour in COLOURS + (GRAY,):
-        ids = [rid for rid in free if geo.routes[rid].colour == colour]
+        ids = [rid for rid in open_ids if geo.routes[rid].colour == colour]
         x, y, cd = _spaces_xy(geo, ids)
         scatter(f"spaces:{colour}", f"{colour} routes", x=x, y=y, customdata=cd, mode="lines",
                 line=dict(color=CARD_HEX[colour], width=_SPACE_W))
@@ -681,14 +747,14 @@ def _traces(map, *, owners, closed, player_names, player_colours, stations, high
     x, y, cd = _spaces_xy(geo, closed_ids)
     scatter("closed", "closed (2–3 players)", x=x, y=y, customdata=cd, mode="lines", showlegend=bool(closed_ids),
             line=dict(color="rgba(120,120,120,0.35)", width=_SPACE_W - 2), legendgroup="map", legendrank=310)
-    # 5. claimed routes: black outline, then one trace per seat in its colour
-    x, y, cd = _spaces_xy(geo, claimed)
-    scatter("claimed-outline", "claimed outlines", x=x, y=y, customdata=cd, mode="lines",
-            line=dict(color="#111111", width=_CLAIM_W + 4))
+    # 5. claimed routes: a train piece on each space (white edge, then one trace per seat in its colour)
+    x, y, cd = _spaces_xy(geo, claimed, pieces=True)
+    scatter("claimed-outline", "train edges", x=x, y=y, customdata=cd, mode="lines",
+            line=dict(color="#ffffff", width=_CLAIM_W + 3))
     active = set(owners.values()) | set(stations.values())
     for seat in range(n_seats):
         ids = [rid for rid in claimed if owners[rid] == seat]
-        x, y, cd = _spaces_xy(geo, ids)
+        x, y, cd = _spaces_xy(geo, ids, pieces=True)
         show = seat < len(player_names) if player_names is not None else seat in active
         scatter(f"seat:{seat}", names[seat], x=x, y=y, customdata=cd, mode="lines+markers", showlegend=show,
                 line=dict(color=hex_of[seat], width=_CLAIM_W),
@@ -747,9 +813,16 @@ def _traces(map, *, owners, closed, player_names, player_colours, stations, high
     scatter("stations", "stations", x=sx, y=sy, customdata=sorted(stations), mode="markers", hovertext=shover,
             hoverinfo="text",
             marker=dict(symbol=ssym, size=26, color=scol, line=dict(color="#111111", width=1.5)))
+    # 8b. marked cities (e.g. the cities of the viewer's own tickets): a wide ring behind the city marker
+    mk = sorted(marked)
+    scatter("marked-cities", "your ticket cities", x=[geo.pos[c][0] for c in mk], y=[geo.pos[c][1] for c in mk],
+            customdata=mk, mode="markers", hovertext=[marked[c] for c in mk], hoverinfo="text",
+            showlegend=bool(mk), legendgroup="map", legendrank=320,
+            marker=dict(symbol="circle-open", size=round(24 * scale), color=MARKED_HEX, line=dict(width=4)))
     # 9. cities
-    if geo.cities is None:                      # the same for every call: computed once per map and size
-        labels = _labels(map, geo)
+    font_px = round(_FONT_PX * scale)
+    if geo.cities is None or geo.cities[5] != font_px:     # the same for every call: once per map, size and scale
+        labels = _labels(map, geo, font_px)
         cx, cy, ctext, cpos, chover = [], [], [], [], []
         for c in map.cities:
             name = _name(c)
@@ -757,12 +830,13 @@ def _traces(map, *, owners, closed, player_names, player_colours, stations, high
             ctext.append(name)
             cpos.append(labels[name])
             chover.append(_city_hover(map, name))
-        geo.cities = (cx, cy, ctext, cpos, chover)
-    cx, cy, ctext, cpos, chover = (list(v) for v in geo.cities)
+        geo.cities = (cx, cy, ctext, cpos, chover, font_px)
+    cx, cy, ctext, cpos, chover = (list(v) for v in geo.cities[:5])
     scatter("cities", "cities", x=cx, y=cy, customdata=ctext, mode="markers+text", text=ctext, textposition=cpos,
             hovertext=chover, hoverinfo="text", cliponaxis=False,
-            textfont=dict(size=_FONT_PX, color=INK, family="Arial, Helvetica, sans-serif", shadow="auto"),
-            marker=dict(symbol="circle", size=_CITY_MARKER, color="#fffdf5", line=dict(color=INK, width=2.2)))
+            textfont=dict(size=font_px, color=INK, family="Arial, Helvetica, sans-serif", shadow="auto"),
+            marker=dict(symbol="circle", size=round(_CITY_MARKER * scale), color="#fffdf5",
+                        line=dict(color=INK, width=2.2)))
     # 10. route midpoints: the click targets
     mx, my, mid, msym, mcol, msize, mop, mhover, mline = [], [], [], [], [], [], [], [], []
     hover_key = (tuple(points_table.items()), closed_rule)
@@ -774,13 +848,13 @@ def _traces(map, *, owners, closed, player_names, player_colours, stations, high
         if seat is not None:
             msym.append(OWNER_SYMBOLS[seat % len(OWNER_SYMBOLS)])
             mcol.append(hex_of[seat])
-            msize.append(14)
+            msize.append(round(14 * scale))
             mop.append(1.0)
             mline.append("#111111")
         else:
             msym.append(CARD_SYMBOLS.get(r.colour, "circle"))
             mcol.append(CARD_HEX.get(r.colour, r.colour))
-            msize.append(10 if r.colour != GRAY else 9)
+            msize.append(round((10 if r.colour != GRAY else 9) * scale))
             mop.append(0.35 if rid in closed else 1.0)
             mline.append("#333333")
         owner_name = names[seat] if seat is not None else None
@@ -897,13 +971,18 @@ def as_figure_widget(fig) -> go.FigureWidget:
     if isinstance(fig, go.FigureWidget):
         return fig
     widget = go.FigureWidget(fig)
+    _transfer_cache(fig, widget)
+    return widget
+
+
+def _transfer_cache(fig, copy) -> None:
+    """``copy`` was just made from ``fig`` and holds exactly its values: let it inherit what ``_apply`` knows."""
     cache = _cache_of(fig)
-    if cache is not None:                    # the widget holds a copy of exactly these values
-        object.__setattr__(widget, _APPLIED, (tuple(widget.data), cache[1], cache[2]))
+    if cache is not None:
+        object.__setattr__(copy, _APPLIED, (tuple(copy.data), cache[1], cache[2]))
         checked = getattr(fig, "_ttr_board_checked", None)
         if checked is not None:
-            object.__setattr__(widget, "_ttr_board_checked", checked)
-    return widget
+            object.__setattr__(copy, "_ttr_board_checked", checked)
 
 
 def _list_lengths(layout: Mapping[str, Any]) -> dict[str, int]:
@@ -976,20 +1055,25 @@ def board_figure(map, *, owners: Mapping[str, int] | None = None, closed: Collec
                  highlight: Sequence[tuple[str, Sequence[str]]] = (),
                  trail: Sequence[str] = (), trail_label: str = "Longest trail",
                  title: str | None = None, height: int = 650,
-                 points_table: Mapping[int, int] = USA_POINTS, closed_rule: str = "USA-CLAIM-8") -> go.Figure:
+                 points_table: Mapping[int, int] = USA_POINTS, closed_rule: str = "USA-CLAIM-8",
+                 selected: str | None = None, marked: Mapping[str, str] | None = None,
+                 scale: float = 1.0) -> go.Figure:
     """The board as a ``go.Figure`` (see the module docstring for the trace structure).
 
     ``owners``: route id -> seat; ``closed``: route ids closed to everybody; ``stations``: city -> seat;
     ``highlight``: up to four ``(label, route ids)`` drawn as glowing halos; ``trail``: ordered route ids drawn
-    with arrows and step numbers. Click targets are the markers of the trace named ``"routes"``
-    (``customdata`` = route id).
+    with arrows and step numbers; ``selected``: a route drawn with a dark halo; ``marked``: city -> hover text,
+    cities ringed (a seat's ticket cities); ``scale``: city names and markers larger (e.g. 1.4 on a projector).
+    Click targets are the markers of the trace named ``"routes"`` (``customdata`` = route id).
     """
     traces = _traces(map, owners=owners, closed=closed, player_names=player_names,
                         player_colours=tuple(player_colours), stations=stations, highlight=tuple(highlight),
                         trail=tuple(trail), trail_label=trail_label, points_table=points_table,
-                        closed_rule=closed_rule, height=height)
+                        closed_rule=closed_rule, height=height, selected=selected, marked=marked, scale=scale)
     geo = _geometry(map, height)
-    fig = go.Figure(data=[go.Scatter({k: v for k, v in t.items() if k != "type"}) for t in traces])
+    # Built unvalidated (plotly's own fast path for trusted input: 25 times faster than validating ~60 traces on
+    # every new board); tests/test_render_board.py validates every figure kind this module makes.
+    fig = Figure(data=[{**t, "type": "scatter"} for t in traces], _validate=False)
     managed_layout = {"title": {"text": _title(map, title)}}       # what update_board keeps up to date
     annotations = []
     if getattr(map, "provisional", False):
@@ -1005,9 +1089,10 @@ def board_figure(map, *, owners: Mapping[str, int] | None = None, closed: Collec
         xaxis=dict(visible=False, range=list(geo.x_range), constrain="range"),
         yaxis=dict(visible=False, range=list(geo.y_range), scaleanchor="x", scaleratio=1, constrain="range"),
         hovermode="closest", hoverlabel=dict(bgcolor="#ffffff", font_size=12, align="left"),
-        legend=dict(**_legend_corner(geo), orientation="v", font=dict(size=11), bgcolor="rgba(255,255,255,0.8)",
-                    bordercolor="#bbbbbb", borderwidth=1, itemsizing="constant", groupclick="toggleitem",
-                    tracegroupgap=3, itemwidth=30),
+        # the legend under the map, never over it
+        legend=dict(orientation="h", x=0, xanchor="left", y=0, yanchor="top", font=dict(size=13),
+                    bgcolor="rgba(255,255,255,0)", itemsizing="constant", groupclick="toggleitem",
+                    traceorder="normal", itemwidth=30),
         annotations=annotations, dragmode="pan", clickmode="event", uirevision=str(getattr(map, "key", "board")),
         font=dict(family="Arial, Helvetica, sans-serif"),
         meta=dict(ttr_board=str(getattr(map, "key", "")), seats=len(player_colours)),
@@ -1023,7 +1108,8 @@ def update_board(fig, map, *, owners: Mapping[str, int] | None = None, closed: C
                  highlight: Sequence[tuple[str, Sequence[str]]] = (),
                  trail: Sequence[str] = (), trail_label: str = "Longest trail",
                  title: str | None = None, height: int | None = None,
-                 points_table: Mapping[int, int] = USA_POINTS, closed_rule: str = "USA-CLAIM-8") -> None:
+                 points_table: Mapping[int, int] = USA_POINTS, closed_rule: str = "USA-CLAIM-8",
+                 selected: str | None = None, marked: Mapping[str, str] | None = None, scale: float = 1.0) -> None:
     """Redraw claims/highlights/trail of a figure made by ``board_figure`` in place.
 
     Works on ``go.Figure`` and ``go.FigureWidget``. Only the properties that changed since the last call are
@@ -1036,7 +1122,7 @@ def update_board(fig, map, *, owners: Mapping[str, int] | None = None, closed: C
     traces = _traces(map, owners=owners, closed=closed, player_names=player_names,
                         player_colours=tuple(player_colours), stations=stations, highlight=tuple(highlight),
                         trail=tuple(trail), trail_label=trail_label, points_table=points_table,
-                        closed_rule=closed_rule, height=height)
+                        closed_rule=closed_rule, height=height, selected=selected, marked=marked, scale=scale)
     key = str(getattr(map, "key", ""))
     metas = [t["meta"] for t in traces]
     if getattr(fig, "_ttr_board_checked", None) != (key, metas) or _cache_of(fig) is None:
@@ -1049,7 +1135,6 @@ def update_board(fig, map, *, owners: Mapping[str, int] | None = None, closed: C
         geo = _geometry(map, height)
         force = {"height": height, "xaxis.range": list(geo.x_range), "yaxis.range": list(geo.y_range),
                  "margin.t": geo.top, "margin.b": geo.bottom}
-        force.update((f"legend.{k}", v) for k, v in _legend_corner(geo).items())
     _apply(fig, traces, {"title": {"text": _title(map, title)}}, force_layout=force)
     object.__setattr__(fig, "_ttr_board_checked", (key, metas))
 
@@ -1084,3 +1169,4 @@ def _wrap(text: str, width: int) -> str:
     if row:
         lines.append(row)
     return "<br>".join(lines)
+

@@ -37,6 +37,7 @@ from ..errors import TTRError
 from ..state import GameState
 from ..variants import get_variant
 from .board import BACKGROUND, CARD_HEX, CARD_SYMBOLS, INK, PLAYER_HEX, _apply, _remember
+from .figure import Figure
 
 __all__ = ["CARD_FILL", "CARD_MARK", "hand_figure", "update_hand", "market_figure", "update_market",
            "trains_figure", "update_trains", "score_figure", "update_score", "tickets_table_html",
@@ -48,9 +49,7 @@ CARD_FILL: tuple[str, ...] = tuple(CARD_HEX[c] for c in COLOURS) + (LOCO_HEX,)
 #: Marker shape per card kind: the board's route-marker shapes, and a star-diamond for the locomotive.
 CARD_MARK: tuple[str, ...] = tuple(CARD_SYMBOLS[c] for c in COLOURS) + ("star-diamond",)
 #: Locomotives are wild: a gold cross-hatch on a dark card ("any colour").
-LOCO_PATTERN = dict(shape="+", fgcolor="#ffcf40", size=9, solidity=0.25)
 CARD_BACK = "#28407a"
-EMPTY_EDGE = "#9a9a9a"
 FONT = dict(family="Arial, Helvetica, sans-serif", color=INK)
 
 # score segments: (meta, legend name, fill, pattern)
@@ -81,6 +80,10 @@ def _ink_on(hex_colour: str) -> str:
 def _player_hex(seat: int) -> str:
     name = PLAYER_COLOURS[seat % len(PLAYER_COLOURS)]
     return PLAYER_HEX.get(name, name)
+
+
+def _coloured(text: str, colour: str) -> str:
+    return text if colour == INK else f'<span style="color:{colour}">{text}</span>'
 
 
 def _plural(n: int, word: str, words: str | None = None) -> str:
@@ -124,7 +127,7 @@ def _managed(layout: dict) -> dict:
 
 
 def _figure(traces: list[dict], layout: dict) -> go.Figure:
-    fig = go.Figure(data=traces, layout=layout)
+    fig = Figure(data=traces, layout=layout, _validate=False)    # trusted input; validated in the tests
     _remember(fig, traces, _managed(layout))
     return fig
 
@@ -159,12 +162,12 @@ def _hand_parts(state: GameState, seat: int, title: str | None):
     hover = [_card_words(k, n) for k, n in zip(kinds, counts)]
     bar = dict(
         type="bar", x=labels, y=counts, meta="hand", name="cards", showlegend=False,
-        marker=dict(color=[CARD_FILL[k] for k in kinds], line=dict(color=INK, width=1.5),
-                    pattern=dict(shape=["+" if k == LOCO else "" for k in kinds],
-                                 fgcolor=LOCO_PATTERN["fgcolor"], size=LOCO_PATTERN["size"],
-                                 solidity=LOCO_PATTERN["solidity"])),
-        text=[str(n) for n in counts], textposition="outside", cliponaxis=False,
-        textfont=dict(size=16, color=[INK if n else "#9a9a9a" for n in counts]),
+        # no fill pattern: plotly.js (3.x, 4.x) warns "Invalid color specifier" for a pattern over per-bar colours;
+        # the locomotive is told apart by its name and by its symbol under the bar
+        marker=dict(color=[CARD_FILL[k] for k in kinds], line=dict(color=INK, width=1.5)),
+        # one text colour per bar goes into the text itself: plotly.js warns about colour arrays in textfont
+        text=[_coloured(str(n), INK if n else "#9a9a9a") for n in counts], textposition="outside", cliponaxis=False,
+        textfont=dict(size=16, color=INK),
         hovertext=hover, hoverinfo="text", width=0.72)
     marks = dict(
         type="scatter", x=labels, y=[under * 0.5] * len(kinds), meta="symbols", name="card shapes",
@@ -227,12 +230,11 @@ def _market(state: GameState, title: str | None, height: int | None) -> tuple[li
                                         else f"a {CARD_NAMES[k]} card")) for i, k in zip(slots, kinds)]
     tiles = dict(
         type="bar", x=slots, y=[1.4] * len(slots), meta="market", name="face-up cards", showlegend=False, width=0.8,
-        marker=dict(color=fill, line=dict(color=[EMPTY_EDGE if k is None else INK for k in kinds], width=2),
-                    pattern=dict(shape=["+" if k == LOCO else "" for k in kinds],
-                                 fgcolor=LOCO_PATTERN["fgcolor"], size=LOCO_PATTERN["size"],
-                                 solidity=LOCO_PATTERN["solidity"])),
-        text=[f"<b>{w}</b>" for w in words], textposition="inside", insidetextanchor="start",
-        textangle=0, textfont=dict(size=14, color=["#777777" if k is None else _ink_on(CARD_FILL[k]) for k in kinds]),
+        # one edge colour for all tiles: plotly.js warns about colour arrays on bar edges (an empty slot shows
+        # the background colour and the word "empty")
+        marker=dict(color=fill, line=dict(color=INK, width=2)),   # no pattern: see hand_figure
+        text=[_coloured(f"<b>{w}</b>", "#777777" if k is None else _ink_on(CARD_FILL[k])) for w, k in zip(words, kinds)],
+        textposition="inside", insidetextanchor="start", textangle=0, textfont=dict(size=14, color=INK),
         hovertext=hover, hoverinfo="text")
     present = [k is not None for k in kinds]
     marks = dict(
@@ -250,11 +252,10 @@ def _market(state: GameState, title: str | None, height: int | None) -> tuple[li
         type="bar", x=list(_PILE_X), y=[1.4] * 3, meta="piles", name="piles", showlegend=False, width=0.8,
         marker=dict(color=[CARD_BACK if deck else BACKGROUND, "#b9b3a3" if discard else BACKGROUND,
                            "#efe6cf" if ticket_deck else BACKGROUND],
-                    line=dict(color=[INK, INK, INK], width=2),
-                    pattern=dict(shape=["", "/", ""], fgcolor="#8c8576", size=8, solidity=0.2)),
-        text=[f"<b>{deck}</b><br>cards", f"<b>{discard}</b><br>cards", f"<b>{ticket_deck}</b><br>tickets"],
-        textposition="inside", insidetextanchor="middle", textangle=0,
-        textfont=dict(size=15, color=["#ffffff" if deck else INK, INK, INK]),
+                    line=dict(color=INK, width=2)),
+        text=[_coloured(f"<b>{deck}</b><br>cards", "#ffffff" if deck else INK), f"<b>{discard}</b><br>cards",
+              f"<b>{ticket_deck}</b><br>tickets"],
+        textposition="inside", insidetextanchor="middle", textangle=0, textfont=dict(size=15, color=INK),
         hovertext=[f"train deck: {_plural(deck, 'card')} face down",
                    f"discard pile: {_plural(discard, 'card')} ({discard_words}); shuffled into a new deck when "
                    f"the deck runs out",
@@ -298,9 +299,7 @@ def _trains(state: GameState, title: str | None, height: int | None) -> tuple[li
     rows = list(range(len(names)))
     bars = dict(
         type="bar", y=rows, x=left, orientation="h", meta="trains", name="trains left", showlegend=False,
-        marker=dict(color=colours, line=dict(color=INK, width=1.2),
-                    pattern=dict(shape=["", "/", ".", "x", "-"][:state.n_players] + [""] * max(0, state.n_players - 5),
-                                 fgcolor="#ffffff", size=7, solidity=0.15)),
+        marker=dict(color=colours, line=dict(color=INK, width=1.2)),   # no pattern: see hand_figure
         text=[str(n) for n in left], textposition="outside", cliponaxis=False, textfont=dict(size=14),
         hovertext=hover, hoverinfo="text", width=0.7)
     rule = v.rule("USA-END-1")
@@ -527,6 +526,68 @@ def players_panel_html(state: GameState, seat: int | None = None) -> str:
             f"<table {_TABLE}><thead><tr><th style='{th}'>player</th><th style='{th}text-align:right'>trains</th>"
             f"<th style='{th}text-align:right'>route points</th><th style='{th}'>train cards</th>"
             f"<th style='{th}'>tickets</th></tr></thead><tbody>{''.join(rows)}</tbody></table></div>")
+
+
+def cards_html(kinds) -> str:
+    """Single cards (e.g. the three a tunnel turned up) as card chips, in order."""
+    return "".join(_chip(k, 1, "the table").replace("<b>1</b> ", "") for k in kinds)
+
+
+def hand_html(state: GameState, seat: int) -> str:
+    """``seat``'s train cards as a row of coloured card chips (colour, a letter-free pattern for locomotives, the
+    count and the name: readable without colour vision too)."""
+    state = _check_state(state)
+    seat = _check_seat(state, seat)
+    hand = state.players[seat].hand
+    chips = "".join(_chip(k, n, seat_name(seat)) for k, n in enumerate(hand) if n) or "<i>no cards</i>"
+    return (f'<div class="ttr-hand" style="font:13px Arial,Helvetica,sans-serif;max-width:460px">'
+            f"<b>Your hand</b> ({sum(hand)} cards, {state.players[seat].trains} trains left):<br>{chips}</div>")
+
+
+def players_compact_html(state: GameState, seat: int | None = None) -> str:
+    """A narrow table of the players' public numbers (for a side column), from ``observe(state, seat)``."""
+    state = _check_state(state)
+    view = observe(state, seat)
+    th = "padding:2px 4px;border-bottom:1px solid #888;text-align:right;font-weight:normal;color:#444"
+    rows = []
+    for p in view["players"]:
+        i = p["seat"]
+        to_play = i == view["current"] and view["phase"] in ("play", "last_round")
+        name = html.escape(p["name"]) + (" (you)" if seat == i else "")
+        mark = ' <b title="to play" style="color:#b35a00">&lt; to play</b>' if to_play else ""
+        rows.append(f"<tr><td style='padding:2px 4px;white-space:nowrap'>{_swatch(i)}<b>{name}</b>{mark}</td>"
+                    f"<td style='padding:2px 4px;text-align:right'>{p['route_points']}</td>"
+                    f"<td style='padding:2px 4px;text-align:right'>{p['trains']}</td>"
+                    f"<td style='padding:2px 4px;text-align:right'>{p['hand_size']}</td>"
+                    f"<td style='padding:2px 4px;text-align:right'>{p['ticket_count']}</td></tr>")
+    return (f'<div class="ttr-players" style="background:{BACKGROUND};padding:4px 6px;border-radius:6px">'
+            f"<table {_TABLE}><thead><tr><th style='{th};text-align:left'>player</th>"
+            f"<th style='{th}' title='points from routes'>pts</th><th style='{th}'>trains</th>"
+            f"<th style='{th}' title='train cards in hand'>cards</th><th style='{th}'>tickets</th></tr></thead>"
+            f"<tbody>{''.join(rows)}</tbody></table></div>")
+
+
+def tickets_compact_html(state: GameState, seat: int) -> str:
+    """``seat``'s tickets in a narrow list: done / open / blocked (in words, not only colour), points, cities.
+    Tickets are private: show this to that seat or to a teacher."""
+    from ..analysis import player_network
+
+    state = _check_state(state)
+    seat = _check_seat(state, seat)
+    net = player_network(state, seat)
+    items = []
+    for t in net.tickets:
+        if t.completed:
+            mark, style = "done", _GOOD
+        elif t.needed is None:
+            mark, style = "blocked", _BAD
+        else:
+            mark, style = f"needs {t.needed}", "color:#7a4b00;white-space:nowrap"
+        items.append(f"<div><span style='{style}'>{mark}</span> {html.escape(t.a)}–{html.escape(t.b)} "
+                     f"<span style='color:#555'>({t.points})</span></div>")
+    body = "".join(items) or "<i>no tickets yet</i>"
+    return (f'<div class="ttr-tickets" style="font:13px Arial,Helvetica,sans-serif;background:{BACKGROUND};'
+            f'padding:4px 6px;border-radius:6px;margin-top:4px"><b>Your tickets</b>{body}</div>')
 
 
 def tickets_table_html(state: GameState, seat: int) -> str:

@@ -1,5 +1,5 @@
 """ipywidgets views over a ``Game`` — the third layer (see DESIGN.md): events become actions, actions go through
-the engine, figures are ``go.FigureWidget`` objects updated in place.
+the engine, figures are shown by ``plotfig.FigureView`` (they always draw) and updated in place.
 
     PlayView(game, human_seats=(0,), bots=None, seat_view=None)   walk through a turn against bots
     HistoryView(game)                                             step through the plies, branch, variations
@@ -7,6 +7,7 @@ the engine, figures are ``go.FigureWidget`` objects updated in place.
     TableView(game)                                               teacher view vs each player's view
     MapExplorer(map)                                              cheapest paths, ticket difficulty, centrality
     play(variant="usa", players=4, seed=0, bots="greedy")         a PlayView: you are seat 0, bots elsewhere
+    projector(True)                                               larger city names, markers and text for a class
 
 Every view has ``.widget`` (the container to display) and displays itself in a notebook; its handlers are
 public methods (``click_route``, ``choose_payment``, ``press`` ...) so tests and notebooks can drive it.
@@ -30,4 +31,13 @@ def play(variant: str = "usa", players: int = 4, seed: int = 0, bots: str = "gre
                     **kwargs)
 
 
-__all__ = ["PlayView", "HistoryView", "EditorView", "TableView", "MapExplorer", "play"]
+def projector(on: bool = True, scale: float = 1.5) -> None:
+    """Make the views built from now on readable on a classroom projector: city names, markers and the views'
+    text ``scale`` times larger (``projector(False)`` goes back to normal)."""
+    from ._common import PROJECTOR
+    if not isinstance(scale, (int, float)) or isinstance(scale, bool) or not 1.0 <= scale <= 3.0:
+        raise ValueError(f"projector scale must be a number from 1 to 3, got {scale!r}")
+    PROJECTOR["scale"] = float(scale) if on else 1.0
+
+
+__all__ = ["PlayView", "HistoryView", "EditorView", "TableView", "MapExplorer", "play", "projector"]

@@ -1,7 +1,7 @@
 """Shared pieces of the widget views: the board widget, message areas, panels and small HTML helpers.
 
 Everything here is kernel-side and testable without a browser: a view's handlers are plain methods, and the
-figures are ``go.FigureWidget`` objects updated in place (``update_board`` / ``update_*``: one update message
+figures are shown by ``plotfig.FigureView`` and updated in place (``update_board`` / ``update_*``: one patch message
 carrying only the properties that changed), never rebuilt.
 """
 from __future__ import annotations
@@ -19,6 +19,14 @@ from ..state import GameState
 from ..variants import get_variant
 
 ERROR_COLOUR = "#b00020"
+
+#: Styles of the views (an HTML widget may carry a <style> element; the rules are scoped to ttr_nb's classes).
+VIEW_CSS = """<style>
+.ttr-playview .ttr-strip > * { margin: 2px 12px 2px 0; }
+.ttr-playview .ttr-side { margin-left: 8px; }
+.ttr-playview .ttr-draws .widget-button { margin: 2px 3px 2px 0; }
+.ttr-projector .ttr-playview, .ttr-projector { font-size: 130%; }
+</style>"""
 OK_COLOUR = "#17692e"
 
 
@@ -49,6 +57,25 @@ def stations_of(state: GameState) -> dict[str, int]:
     return board_marks(state)["stations"]
 
 
+#: The projector setting (``ttr_nb.widgets.projector(True)``): boards made afterwards draw city names and markers
+#: larger, and the views' text is larger.
+PROJECTOR: dict[str, float] = {"scale": 1.0}
+
+
+def ticket_cities(state: GameState, seat: int | None) -> dict[str, str]:
+    """city -> "your ticket A–B (points)" for ``seat``'s kept tickets (empty for None)."""
+    if seat is None or not 0 <= seat < state.n_players:
+        return {}
+    m = map_of(state)
+    out: dict[str, list[str]] = {}
+    for tid in state.players[seat].tickets:
+        t = m.ticket(tid)
+        for city in (t.a, t.b):
+            if city in {c.name for c in m.cities}:
+                out.setdefault(city, []).append(f"{t.a}–{t.b} ({t.points})")
+    return {c: f"{c}: your ticket " + ", ".join(v) for c, v in out.items()}
+
+
 def provisional_banner(m) -> str:
     if not getattr(m, "provisional", False):
         return ""
@@ -61,16 +88,18 @@ def provisional_banner(m) -> str:
 # the board
 
 class BoardWidget:
-    """A ``go.FigureWidget`` of the board, built once, redrawn in place from a state.
+    """The board in a ``FigureView`` (``self.view``), built once, redrawn in place from a state.
 
     ``on_click(route_id)`` is called when a route marker (trace ``"routes"``, ``customdata`` = route id) is
     clicked. ``show(state, highlight=...)`` skips the update when nothing it draws changed.
     """
 
     def __init__(self, m, *, n_players: int | None = None, on_click: Callable[[str], None] | None = None,
-                 on_city: Callable[[str], None] | None = None, height: int = 560, title: str | None = None):
+                 on_city: Callable[[str], None] | None = None, height: int = 560, title: str | None = None,
+                 scale: float | None = None, max_height_vh: float = 0.0):
         from ..render import board_figure, trace_index
-        from ..render.board import as_figure_widget
+        from .plotfig import figure_view, plotly_runtime
+        plotly_runtime()      # first: the page starts loading plotly.js while the kernel lays out the board
         self.map = m
         self.n_players = n_players
         if n_players is None:
@@ -79,8 +108,19 @@ class BoardWidget:
         else:
             self._names = [seat_name(i) for i in range(n_players)]
             self._colours = PLAYER_COLOURS[:n_players]
-        self.fig = as_figure_widget(board_figure(m, player_names=self._names, player_colours=self._colours,
-                                                 height=height, title=title))
+        #: what a layout shows (an ipywidget); ``fig`` is the figure it draws, changed in place by ``draw``
+        self.scale = PROJECTOR["scale"] if scale is None else float(scale)
+        self._last_draw: dict | None = None
+        fig = board_figure(m, player_names=self._names, player_colours=self._colours, height=height, title=title,
+                           scale=self.scale)
+        margin = fig.layout.margin
+        (x0, x1), (y0, y1) = fig.layout.xaxis.range, fig.layout.yaxis.range
+        # as wide as its container, and exactly as tall as the map needs at that width (plus title and legend)
+        self._view = figure_view(fig, aspect=(y1 - y0) / (x1 - x0),
+                                 extra_height=margin.t + margin.b, extra_width=margin.l + margin.r,
+                                 max_height_vh=max_height_vh,
+                                 css_classes=["ttr-board"], loading_text="Drawing the board ...")
+        self.fig = self._view.figure
         self.routes_trace = self.fig.data[trace_index(self.fig, "routes")]
         self._on_click = on_click
         self._last_key: Any = None
@@ -95,6 +135,11 @@ class BoardWidget:
             # selection styles, so a selection (``select``) costs one small property change, not a redraw
             self.routes_trace.on_click(self._clicked)
 
+    @property
+    def view(self):
+        """The ``FigureView`` to put in a layout (the current one, should the browser have asked for a fresh one)."""
+        return self._view.current()
+
     def _clicked(self, trace, points, selector) -> None:
         ids = list(trace.customdata or ())
         for i in getattr(points, "point_inds", ()) or ():
@@ -108,34 +153,47 @@ class BoardWidget:
                 self._on_city(str(names[i]))
 
     def select(self, route_id: str | None) -> None:
-        """Mark ``route_id``'s marker as selected (None: no selection), in place."""
+        """Mark ``route_id`` as selected (None: no selection), in place: a dark halo around the route, its marker
+        larger and the other markers faded (one small patch)."""
         if route_id == self.selected:
             return
         self.selected = route_id
-        self.routes_trace.selectedpoints = None if route_id is None else [self._index[route_id]]
+        with self.fig.batch_update():
+            self.routes_trace.selectedpoints = None if route_id is None else [self._index[route_id]]
+            if self._last_draw is not None:
+                self.draw(**self._last_draw)
 
     def draw(self, *, owners: dict[str, int] | None = None, closed: Sequence[str] = (),
              stations: dict[str, int] | None = None,
              highlight: Sequence[tuple[str, Sequence[str]]] = (), trail: Sequence[str] = (),
-             title: str | None = None, force: bool = False) -> bool:
+             title: str | None = None, marked: dict[str, str] | None = None, force: bool = False) -> bool:
         """Redraw in place; returns False (and does nothing) when the picture would not change."""
         from ..render import update_board
         owners = dict(owners or {})
         stations = dict(stations or {})
+        marked = dict(marked or {})
+        self._last_draw = dict(owners=owners, closed=closed, stations=stations, highlight=highlight, trail=trail,
+                               title=title, marked=marked)
         key = (tuple(sorted(owners.items())), tuple(closed), tuple(sorted(stations.items())),
-               tuple((str(l), tuple(ids)) for l, ids in highlight), tuple(trail), title)
+               tuple((str(l), tuple(ids)) for l, ids in highlight), tuple(trail), title,
+               tuple(sorted(marked.items())), self.selected)
         if key == self._last_key and not force:
             return False
         update_board(self.fig, self.map, owners=owners, closed=closed, stations=stations, player_names=self._names,
-                     player_colours=self._colours, highlight=highlight, trail=trail, title=title)
+                     player_colours=self._colours, highlight=highlight, trail=trail, title=title,
+                     selected=self.selected, marked=marked, scale=self.scale)
         self._last_key = key
         self.updates += 1
         return True
 
     def show(self, state: GameState, *, highlight: Sequence[tuple[str, Sequence[str]]] = (),
-             trail: Sequence[str] = (), title: str | None = None, force: bool = False) -> bool:
+             trail: Sequence[str] = (), title: str | None = None, viewer: int | None = None,
+             force: bool = False) -> bool:
+        """Draw ``state``; with a ``viewer`` seat, that seat's ticket cities are ringed (its own secret: only
+        pass the seat whose view this is)."""
         return self.draw(owners=owners_of(state), closed=closed_routes(state), stations=stations_of(state),
-                         highlight=highlight, trail=trail, title=title, force=force)
+                         highlight=highlight, trail=trail, title=title, marked=ticket_cities(state, viewer),
+                         force=force)
 
     def route_marker(self, route_id: str) -> dict:
         """The click marker of ``route_id`` as the figure has it now (colour, symbol, size, hover) — for tests."""
@@ -165,7 +223,8 @@ class MessageArea:
         self.error = err if isinstance(err, TTRError) else None
         self.text = str(err)
         self.is_error = True
-        self.widget.value = f"<div style='color:{ERROR_COLOUR}'>⛔ {esc(self.text)}</div>"
+        self.widget.value = (f"<div class='ttr-refusal' style='color:{ERROR_COLOUR};border-left:4px solid {ERROR_COLOUR};"
+                             f"padding-left:6px'><b>Not allowed:</b> {esc(self.text)}</div>")
 
     def note(self, text: str) -> None:
         self.error = None
@@ -177,7 +236,7 @@ class MessageArea:
         self.error = None
         self.text = text
         self.is_error = False
-        self.widget.value = f"<div style='color:{OK_COLOUR}'>✔ {esc(text)}</div>"
+        self.widget.value = f"<div style='color:{OK_COLOUR}'><b>Done:</b> {esc(text)}</div>"
 
     def clear(self) -> None:
         self.note("")
@@ -210,7 +269,7 @@ def ticket_words(m, tid: str) -> str:
         t = m.ticket(tid)
     except TTRError:
         return tid
-    return f"{t.id} {t.a}–{t.b} ({t.points})"
+    return f"{t.a}–{t.b} ({t.points})"
 
 
 _KNOWN_PLAYER_KEYS = {"seat", "name", "trains", "route_points", "hand_size", "ticket_count", "hand", "tickets"}
@@ -261,13 +320,23 @@ def table_view_html(state: GameState, seat: int | None) -> str:
             + ("<div>Pending: " + esc("; ".join(pend)) + "</div>" if pend else "") + "</div>")
 
 
-def log_html(lines: Sequence[str], n: int = 14) -> str:
-    shown = list(lines)[-n:]
-    items = "".join(f"<div style='font-family:monospace;font-size:0.88em'>{esc(s)}</div>" for s in shown)
-    return f"<div style='max-height:16em;overflow-y:auto'>{items or '<i>nothing played yet</i>'}</div>"
+def log_html(lines: Sequence[str], n: int = 14, *, newest_first: bool = False) -> str:
+    """The last ``n`` lines of a log (the first ``n`` when ``newest_first``: the lines are then newest first)."""
+    shown = list(lines)[:n] if newest_first else list(lines)[-n:]
+    items = "".join(f"<div style='font-size:12px;padding:1px 0;border-bottom:1px solid #eee'>{esc(s)}</div>"
+                    for s in shown)
+    head = "<b>Log</b> <span style='color:#666'>(newest first)</span>" if newest_first else "<b>Log</b>"
+    return (f"<div class='ttr-log' style='font-family:Arial,Helvetica,sans-serif;margin-top:4px'>{head}"
+            f"<div style='max-height:22em;overflow-y:auto'>{items or '<i>nothing played yet</i>'}</div></div>")
+
+
+def public_words(ply, viewer: int | None) -> tuple[str, list[str]]:
+    """What ``viewer`` may read about ``ply``: its words and events, without another seat's secrets (which
+    tickets it kept, which card a blind draw gave it). ``viewer`` None is the whole table (a teacher)."""
+    return ply.words_for(viewer), [e.text_for(viewer) for e in ply.events]
 
 
 
 
 __all__ = ["BoardWidget", "MessageArea", "closed_routes", "owners_of", "stations_of", "map_of", "status_html", "table_html",
-           "table_view_html", "hand_text", "ticket_words", "log_html", "provisional_banner", "card_label", "esc"]
+           "table_view_html", "hand_text", "ticket_words", "log_html", "public_words", "provisional_banner", "card_label", "esc"]

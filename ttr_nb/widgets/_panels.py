@@ -1,4 +1,4 @@
-"""The player panels of the views (hand, market, score), as widgets updated in place.
+"""The score panel of the views, a widget updated in place (hands and the market are HTML: see render.panels).
 
 The figures come from ``ttr_nb.render.panels``. Each panel builds its ``go.FigureWidget`` once and afterwards
 sends only what changed (``update_*``); it skips the work entirely when what it shows did not change. Next to
@@ -11,12 +11,10 @@ from typing import Any, Callable
 import ipywidgets as widgets
 import plotly.graph_objects as go
 
-from ..cards import CARD_NAMES
-from ..engine import seat_name
 from ..render import panels
-from ..render.board import as_figure_widget
+from .plotfig import figure_view
 from ..state import GameState
-from ._common import esc, hand_text
+from ._common import esc
 
 
 class _FigurePanel:
@@ -42,40 +40,13 @@ class _FigurePanel:
     def _draw(self, build: Callable[[], go.Figure], update: Callable[[go.FigureWidget], None],
               before: tuple = (), after: tuple = ()) -> None:
         if self._fig is None:
-            # as_figure_widget (unlike go.FigureWidget(fig)) keeps what the update functions know: a fast first update
-            self._fig = as_figure_widget(build())
-            self.widget.children = [*before, self._fig, *after]
+            # figure_view keeps what the update functions know: the first update is a small patch too
+            self.view = figure_view(build())
+            self._fig = self.view.figure
+            self.widget.children = [*before, self.view, *after]
         else:                      # only the changed properties, in one update message
             update(self._fig)
         self.updates += 1
-
-
-class HandPanel(_FigurePanel):
-    """The train cards of one seat."""
-
-    def show(self, state: GameState, seat: int | None) -> None:
-        if seat is None:
-            self.widget.layout.display = "none"
-            return
-        self.widget.layout.display = None
-        if not self._changed((state.variant, seat, state.players[seat].hand)):
-            return
-        self.html.value = f"<div><b>{esc(seat_name(seat))}'s hand:</b> {esc(hand_text(state.players[seat].hand))}</div>"
-        self._draw(lambda: panels.hand_figure(state, seat), lambda fig: panels.update_hand(fig, state, seat),
-                   before=(self.html,))
-
-
-class MarketPanel(_FigurePanel):
-    """The face-up cards, the deck and the discard pile."""
-
-    def show(self, state: GameState) -> None:
-        if not self._changed((state.variant, state.market, len(state.deck), state.discard)):
-            return
-        market = ", ".join("—" if c is None else CARD_NAMES[c] for c in state.market)
-        self.html.value = (f"<div><b>Face-up:</b> {esc(market)} · deck {len(state.deck)} · "
-                           f"discards {sum(state.discard)}</div>")
-        self._draw(lambda: panels.market_figure(state), lambda fig: panels.update_market(fig, state),
-                   before=(self.html,))
 
 
 class ScorePanel(_FigurePanel):
@@ -118,4 +89,4 @@ def tickets_html(state: GameState, seat: int | None) -> str:
     return "" if seat is None else panels.tickets_table_html(state, seat)
 
 
-__all__ = ["HandPanel", "MarketPanel", "ScorePanel", "players_html", "tickets_html"]
+__all__ = ["ScorePanel", "players_html", "tickets_html"]

@@ -126,7 +126,7 @@ class EditorView:
         for i, title in enumerate(["turn & trains", "hands", "market", "tickets", "JSON"]):
             self.tabs.set_title(i, title)
         self.widget = widgets.VBox([self.banner, self.status, self.validity, self.message.widget, self.keep_consistent,
-                                    self.board.fig, self.tabs, self.play_button, self.result_box])
+                                    self.board.view, self.tabs, self.play_button, self.result_box])
         self._after_edit()
 
     def _ipython_display_(self) -> None:
@@ -469,10 +469,10 @@ class EditorView:
             self.validity.value = (f"<div style='color:{ERROR_COLOUR}'><b>{len(problems)} problem"
                                    f"{'s' if len(problems) != 1 else ''}:</b><ul style='margin:2px 0'>{items}</ul></div>")
         else:
-            self.validity.value = f"<div style='color:{OK_COLOUR}'><b>✔ valid position</b></div>"
+            self.validity.value = f"<div style='color:{OK_COLOUR}'><b>This is a valid position</b></div>"
         self.play_button.disabled = bool(problems)
         self.play_button.tooltip = "the position has problems (see above)" if problems else "start a game from here"
-        self.status.value = status_html(s, f" <span style='color:#555'>· phase {esc(s.phase)}, turn {s.turn}, ply {s.ply}</span>")
+        self.status.value = status_html(s, f" <span style='color:#555'>· phase {esc(s.phase)}, turn {s.turn}, move {s.ply}</span>")
         self.board.show(s, title=f"{self.map.name} — editor")
 
 

@@ -46,7 +46,7 @@ class MapExplorer:
             widgets.HBox([self.city_a, self.city_b, self.k, self.find_button], layout=widgets.Layout(flex_flow="row wrap")),
             widgets.HBox([self.tickets_button, self.centrality_button, self.load_button, self.top, self.clear_button],
                          layout=widgets.Layout(flex_flow="row wrap")),
-            self.message.widget, self.board.fig, self.output,
+            self.message.widget, self.board.view, self.output,
         ])
 
     def _ipython_display_(self) -> None:

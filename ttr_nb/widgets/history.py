@@ -7,6 +7,8 @@ cursor, so a ``PlayView`` on the same game is not disturbed.
 """
 from __future__ import annotations
 
+import asyncio
+import contextlib
 from typing import Any, Mapping
 
 import ipywidgets as widgets
@@ -28,29 +30,39 @@ class HistoryView:
     """
 
     def __init__(self, game: Game, *, ply: int | None = None, branch_view: str = "play",
-                 play_kwargs: Mapping[str, Any] | None = None, board_height: int = 520):
+                 play_kwargs: Mapping[str, Any] | None = None, board_height: int = 520, seat: int | None = None):
         if not isinstance(game, Game):
             raise TypeError(f"HistoryView needs a ttr_nb.Game, got {type(game).__name__}")
         if branch_view not in ("play", "history"):
             raise TTRError(f"branch_view must be 'play' or 'history', got {branch_view!r}")
+        if seat is not None and not (isinstance(seat, int) and not isinstance(seat, bool)
+                                     and 0 <= seat < game.start.n_players):
+            raise TTRError(f"seat {seat!r} is not a seat of this {game.start.n_players}-player game")
         self.game = game
+        #: whose view this is: None = the teacher's (everything); a seat sees only what it may (USA-TICKET-3),
+        #: everything once the game is over
+        self.seat = seat
         self.branch_view = branch_view
         self.play_kwargs = dict(play_kwargs or {})
         self.variant = get_variant(game.start.variant)
         self.map = self.variant.map
         self.branches: list[tuple[Game, Any]] = []
+        self._spare = None                # the PlayView the next "branch here" opens, built in advance
+        self._direct = 0                  # > 0 while the code (not the user) moves the slider
+        self._wanted = 0                  # the ply the slider asks for
+        self._render_pending = False      # a throttled render is scheduled
         self.shown_ply = -1
 
         self.banner = widgets.HTML(provisional_banner(self.map))
         self.message = MessageArea()
         top = len(game.line)
         start = game.ply if ply is None else ply
-        self.slider = widgets.IntSlider(value=start, min=0, max=top, description="ply", continuous_update=True,
+        self.slider = widgets.IntSlider(value=start, min=0, max=top, description="move", continuous_update=True,
                                         layout=widgets.Layout(width="60%"))
         self.player = widgets.Play(value=start, min=0, max=top, interval=700, description="play")
         widgets.jslink((self.player, "value"), (self.slider, "value"))   # browser side: no round trip
-        self.prev_button = widgets.Button(description="◀", tooltip="previous ply", layout=widgets.Layout(width="44px"))
-        self.next_button = widgets.Button(description="▶", tooltip="next ply", layout=widgets.Layout(width="44px"))
+        self.prev_button = widgets.Button(description="◀", tooltip="previous move", layout=widgets.Layout(width="44px"))
+        self.next_button = widgets.Button(description="▶", tooltip="next move", layout=widgets.Layout(width="44px"))
         self.prev_button.on_click(lambda _b: self.step(-1))
         self.next_button.on_click(lambda _b: self.step(1))
         self.position = widgets.HTML()
@@ -59,18 +71,19 @@ class HistoryView:
         self.ply_info = widgets.HTML()
         self.table = widgets.HTML()
         self.score = ScorePanel()
-        self.branch_button = widgets.Button(description="branch here", tooltip="a what-if copy of the game at this ply",
+        self.branch_button = widgets.Button(description="branch here", tooltip="a what-if copy of the game at this move",
                                             button_style="info")
         self.branch_button.on_click(lambda _b: self.branch_here())
         self.variations = widgets.Dropdown(options=[], description="variations", layout=widgets.Layout(width="70%"))
         self.restore_button = widgets.Button(description="restore", tooltip="make this variation the main line again")
         self.restore_button.on_click(lambda _b: self.restore_variation())
         self.branch_box = widgets.VBox()
+        self.branch_title = widgets.HTML()
         self.slider.observe(self._on_slider, names="value")
         self.widget = widgets.VBox([
             self.banner,
             widgets.HBox([self.player, self.prev_button, self.slider, self.next_button, self.position]),
-            self.status, self.message.widget, self.board.fig, self.ply_info, self.score.widget, self.table,
+            self.status, self.message.widget, self.board.view, self.ply_info, self.score.widget, self.table,
             widgets.HBox([self.branch_button]),
             widgets.HBox([self.variations, self.restore_button]),
             self.branch_box,
@@ -80,6 +93,7 @@ class HistoryView:
     def _ipython_display_(self) -> None:
         from IPython.display import display
         display(self.widget)
+        self._prepare_later()
 
     # ------------------------------------------------------------------------------------------------ handlers
     @property
@@ -94,13 +108,14 @@ class HistoryView:
     def show(self, ply: int) -> GameState:
         """Show ply ``ply`` (clamped to 0..len(line)) and return its state."""
         if isinstance(ply, bool) or not isinstance(ply, int):
-            self.message.refuse(f"ply must be a whole number, got {ply!r}")
+            self.message.refuse(f"the move number must be a whole number, got {ply!r}")
             return self.state
         ply = max(0, min(ply, len(self.game.line)))
-        if self.slider.value != ply:
-            self.slider.value = ply          # the observer renders it
-        else:
-            self._render(ply)
+        with self._directly():
+            if self.slider.value != ply:
+                self.slider.value = ply          # the observer renders it
+            else:
+                self._render(ply)
         return self.state
 
     goto = show
@@ -120,14 +135,55 @@ class HistoryView:
         kind = view or self.branch_view
         if kind == "history":
             v = HistoryView(g, branch_view=self.branch_view, play_kwargs=self.play_kwargs)
+        elif self._spare is not None:
+            v, self._spare = self._spare, None
+            v.use_game(g)
         else:
             from .playview import PlayView
             v = PlayView(g, **self.play_kwargs)
         self.branches.append((g, v))
-        self.branch_box.children = (widgets.HTML(f"<hr><b>What-if from ply {ply}</b> (the main line is kept)"),
-                                    v.widget)
-        self.message.ok(f"branched a what-if game at ply {ply}; the main line keeps its {len(self.game.line)} plies")
+        self.branch_title.value = f"<hr><b>What-if from move {ply}</b> (the main line is kept)"
+        self.branch_box.children = (self.branch_title, v.widget)
+        self.message.ok(f"branched a what-if game at move {ply}; the main line keeps its {len(self.game.line)} moves")
+        self._prepare_later()
         return g
+
+    def prepare_branch_view(self) -> None:
+        """Build the view the next "branch here" opens, now (a ``PlayView`` takes a few hundred milliseconds to
+        build and to reach the browser; made in advance, the branch shows at once). Done by itself after the cell
+        that displays this view has run, and again a moment after each branch."""
+        if self._spare is None and self.branch_view == "play":
+            from .playview import PlayView
+            self._spare = PlayView(self.game.branch(0), **self.play_kwargs)
+
+    def _prepare_later(self) -> None:
+        """Schedule ``prepare_branch_view`` for when the kernel has answered the current request (never in
+        between: the branch or the display the user waits for goes first)."""
+        try:
+            loop = asyncio.get_running_loop()
+        except RuntimeError:
+            loop = None
+        if loop is not None:
+            loop.call_later(0.5, self._prepare_quietly)
+            return
+        try:
+            from IPython import get_ipython
+        except ImportError:
+            return
+        ip = get_ipython()
+        if ip is None or not hasattr(ip, "events"):
+            return
+
+        def after_cell(*_args) -> None:
+            ip.events.unregister("post_run_cell", after_cell)
+            self._prepare_quietly()
+        ip.events.register("post_run_cell", after_cell)
+
+    def _prepare_quietly(self) -> None:
+        try:
+            self.prepare_branch_view()
+        except Exception as e:          # a view made in advance is only a speed-up: never an error for the user
+            self.message.note(f"(the next branch will take a moment longer: {e})")
 
     def restore_variation(self, index: int | None = None) -> bool:
         """Make stored variation ``index`` (default: the one picked in the dropdown) the game's line again."""
@@ -142,7 +198,7 @@ class HistoryView:
         except TTRError as e:
             self.message.refuse(e)
             return False
-        self.message.ok(f"restored variation {index}: the line after ply {at} is now the main line")
+        self.message.ok(f"restored variation {index}: the line after move {at} is now the main line")
         self.refresh(ply=at + 1 if at is not None and at < len(self.game.line) else at)
         return True
 
@@ -153,6 +209,10 @@ class HistoryView:
     def refresh(self, ply: int | None = None) -> None:
         """Re-read the game (its line may have grown or changed) and show ``ply`` (default: keep the ply shown,
         or the game's current ply the first time)."""
+        with self._directly():
+            self._refresh(ply)
+
+    def _refresh(self, ply: int | None) -> None:
         top = len(self.game.line)
         want = self.slider.value if ply is None else ply
         want = max(0, min(want, top))
@@ -161,7 +221,7 @@ class HistoryView:
         opts = []
         for i, (at, acts) in enumerate(self.game.variations):
             first = acts[0] if acts else ""
-            opts.append((f"{i}: after ply {at} — {first} … ({len(acts)} plies)", i))
+            opts.append((f"{i}: after move {at} — {first} … ({len(acts)} moves)", i))
         self.variations.options = opts
         self.variations.value = opts[0][1] if opts else None
         self.restore_button.disabled = not opts
@@ -171,8 +231,37 @@ class HistoryView:
             self._render(want)
 
     # ------------------------------------------------------------------------------------------------ rendering
+    #: While the slider is dragged (or the play button runs), the board follows at most once per this many
+    #: seconds, always to the latest ply: renders never queue up behind a drag.
+    THROTTLE_S = 0.06
+
+    @contextlib.contextmanager
+    def _directly(self):
+        """Slider changes made by the code (``show``, ``refresh``) render at once, not throttled."""
+        self._direct += 1
+        try:
+            yield
+        finally:
+            self._direct -= 1
+
     def _on_slider(self, change) -> None:
-        self._render(change["new"])
+        self._wanted = change["new"]
+        if self._direct:
+            self._render(self._wanted)
+            return
+        if self._render_pending:
+            return                      # the render already scheduled will show the latest ply
+        try:
+            loop = asyncio.get_running_loop()
+        except RuntimeError:            # no event loop (plain Python): nothing can queue up
+            self._render(self._wanted)
+            return
+        self._render_pending = True
+        loop.call_later(self.THROTTLE_S, self._render_wanted)
+
+    def _render_wanted(self) -> None:
+        self._render_pending = False
+        self._render(self._wanted)
 
     def _render(self, ply: int) -> None:
         g = self.game
@@ -185,23 +274,26 @@ class HistoryView:
             where = " <span style='color:#a60'>(ahead of the game's position: its redo line)</span>"
         elif ply == g.ply:
             where = " <span style='color:#17692e'>(the game's current position)</span>"
-        self.position.value = f"ply <b>{ply}</b> of {len(line)}{where}"
+        self.position.value = f"move <b>{ply}</b> of {len(line)}{where}"
+        viewer = None if self.seat is None or g.state_at(len(line)).phase == "over" else self.seat
         self.status.value = status_html(s)
         self.prev_button.disabled = ply <= 0
         self.next_button.disabled = ply >= len(line)
         highlight = []
         if ply:
             p = line[ply - 1]
-            words = f"<b>{ply}. {esc(p.words)}</b> <code>{esc(p.text)}</code>"
-            events = "".join(f"<li>{esc(e)}</li>" for e in p.events)
+            words = f"<b>{ply}. {esc(p.words_for(viewer))}</b>"
+            if viewer is None or viewer == p.seat:               # the record text may name kept tickets
+                words += f" <code>{esc(p.text)}</code>"
+            events = "".join(f"<li>{esc(e)}</li>" for e in p.events_for(viewer))
             self.ply_info.value = f"<div>{words}{'<ul style=margin:2px>' + events + '</ul>' if events else ''}</div>"
             if isinstance(p.action, Claim):
                 r = self.map.route(p.action.route)
-                highlight = [(f"ply {ply}: {r.a}–{r.b}", [r.id])]
+                highlight = [(f"move {ply}: {r.a}–{r.b}", [r.id])]
         else:
             self.ply_info.value = "<div><b>0.</b> the start position</div>"
-        self.board.show(s, highlight=highlight, title=f"{self.map.name} — ply {ply}")
-        self.table.value = table_view_html(s, None)
+        self.board.show(s, highlight=highlight, title=f"{self.map.name} — move {ply}", viewer=self.seat)
+        self.table.value = table_view_html(s, viewer)
         self.score.show(s)
 
 

@@ -30,8 +30,9 @@ from ..errors import TTRError
 from ..game import Game, Ply
 from ..state import GameState
 from ..variants import get_variant
-from ._common import BoardWidget, MessageArea, esc, log_html, provisional_banner, status_html, ticket_words
-from ._panels import HandPanel, MarketPanel, ScorePanel, players_html, tickets_html
+from ..render import panels
+from ._common import VIEW_CSS, BoardWidget, MessageArea, esc, log_html, provisional_banner, public_words, status_html, ticket_words
+from ._panels import ScorePanel
 
 _TEXT_ON = {"white": "#111111", "yellow": "#111111", "orange": "#111111"}
 _LOCO_HEX = "#6b5b95"
@@ -58,8 +59,35 @@ class PlayView:
     def __init__(self, game: Game, human_seats: Sequence[int] = (0,), bots: Mapping[int, Any] | Any | None = None,
                  seat_view: int | None = None, *, auto_bots: bool = True, board_height: int = 560,
                  log_lines: int = 14):
+        self._bind(game, human_seats, bots, seat_view, auto_bots, log_lines)
+        self._build(board_height)
+        if self.auto_bots:
+            self._run_bots()
+        self.refresh()
+
+    def use_game(self, game: Game) -> None:
+        """Show and play ``game`` in this view instead (same game and player count, e.g. another branch of the
+        same game): the widgets stay, everything about the old game (log, selection, bots) is replaced, as if the
+        view had been built for ``game``. "branch here" uses it to open a branch in a view built in advance."""
         if not isinstance(game, Game):
             raise TypeError(f"PlayView needs a ttr_nb.Game, got {type(game).__name__}")
+        if (game.state.variant, game.state.n_players) != (self.game.state.variant, self.game.state.n_players):
+            raise TTRError(f"this view shows a {self.game.state.n_players}-player {self.game.state.variant} game; "
+                           f"it cannot take a {game.state.n_players}-player {game.state.variant} game")
+        self._bind(game, *self._bind_args)
+        self._ticket_panels = {}
+        self.tickets_box.children = ()
+        self.message.clear()
+        if self.auto_bots:
+            self._run_bots()
+        self.refresh()
+        self.board.view.sync()          # a view not yet on the page draws this game at once
+
+    def _bind(self, game: Game, human_seats, bots, seat_view, auto_bots: bool, log_lines: int) -> None:
+        """Check the arguments and set up everything that belongs to the game shown (not to the widgets)."""
+        if not isinstance(game, Game):
+            raise TypeError(f"PlayView needs a ttr_nb.Game, got {type(game).__name__}")
+        self._bind_args = (human_seats, bots, seat_view, auto_bots, log_lines)
         self.game = game
         n = game.state.n_players
         humans = set()
@@ -88,17 +116,20 @@ class PlayView:
         self.selected_route: str | None = None
         self.selected_city: str | None = None
         self.payments: list[Action] = []           # legal actions for the selected route (or city)
-        self.log: list[str] = []
+        self.log: list[str] = []                   # the teacher's log (everything), oldest first
+        self._entries: list[tuple] = []            # (ply or None, bot reason, state before, note) for the views
         self.last_reasons: list[str] = []          # the bots' one-line reasons since the last human action
         self._listeners: list[Callable[["PlayView"], None]] = []
         self._viewing: int | None = None
 
-        # -- widgets -------------------------------------------------------------------------------------------
-        self.banner = widgets.HTML(provisional_banner(self.map))
+    def _build(self, board_height: int) -> None:
+        n = self.game.state.n_players
+        self.banner = widgets.HTML(VIEW_CSS + provisional_banner(self.map))
         self.status = widgets.HTML()
         self.message = MessageArea()
+        # at most 62 % of the window tall: the hand, the draws and the buttons stay on the screen with it
         self.board = BoardWidget(self.map, n_players=n, on_click=self.click_route, on_city=self.click_city,
-                                 height=board_height)
+                                 height=board_height, max_height_vh=62)
         self.step_options: list[Action] = []       # answers to a variant's pending step (tunnel ...) or "pass"
         self._option_buttons: list[widgets.Button] = []
         self.step_info = widgets.HTML()
@@ -110,7 +141,7 @@ class PlayView:
         self.deck_button.on_click(lambda _b: self.draw_deck())
         self.faceup_buttons: list[widgets.Button] = []
         for i in range(self.variant.settings.market_size):
-            b = widgets.Button(description="—", layout=widgets.Layout(width="auto", min_width="90px"))
+            b = widgets.Button(description="-", layout=widgets.Layout(width="auto", min_width="74px"))
             b.on_click(lambda _b, slot=i + 1: self.draw_faceup(slot))
             self.faceup_buttons.append(b)
         self.tickets_button = widgets.Button(description="draw tickets", layout=widgets.Layout(width="auto"))
@@ -119,33 +150,47 @@ class PlayView:
                                      layout=widgets.Layout(flex_flow="row wrap"))
         self._ticket_panels: dict[int, dict] = {}
         self.tickets_box = widgets.VBox()
-        self.undo_button = widgets.Button(description="↶ undo", tooltip="take back to your previous decision")
+        self.undo_button = widgets.Button(description="Undo", tooltip="take back to your previous decision",
+                                          layout=widgets.Layout(width="auto"))
         self.undo_button.on_click(lambda _b: self.undo())
-        self.redo_button = widgets.Button(description="↷ redo", tooltip="replay what was taken back")
+        self.redo_button = widgets.Button(description="Redo", tooltip="replay what was taken back",
+                                          layout=widgets.Layout(width="auto"))
         self.redo_button.on_click(lambda _b: self.redo())
         self.bots_button = widgets.Button(description="bots play until my turn", layout=widgets.Layout(width="auto"))
         self.bots_button.on_click(lambda _b: self.bots_play())
-        self.show_claimable = widgets.Checkbox(value=False, description="show routes I can claim", indent=False)
+        self.show_claimable = widgets.Checkbox(value=False, description="show routes I can claim", indent=False,
+                                               layout=widgets.Layout(width="auto"))
         self.show_claimable.observe(lambda _c: self.refresh(), names="value")
-        self.hand = HandPanel()
-        self.market = MarketPanel()
+        self.hand = widgets.HTML()
         self.players = widgets.HTML()
         self.my_tickets = widgets.HTML()
         self.score = ScorePanel()
         self.log_widget = widgets.HTML()
+        # One screen: the board with the decision at hand, the table and the log beside it; under it the hand, the
+        # draws and the controls in one strip.
+        # side by side when there is room for a 560 px board and the 300 px column, else the column under the board
+        # what a decision needs (tickets to keep, how to pay, a tunnel) comes first in the column, beside the board
+        side = widgets.VBox([self.tickets_box, self.route_info, self.payments_box, self.step_info, self.options_box,
+                             self.players, self.my_tickets, self.log_widget],
+                            layout=widgets.Layout(flex="1 0 300px", max_width="100%"))
+        side.add_class("ttr-side")
+        board_box = widgets.Box([self.board.view], layout=widgets.Layout(flex="1000 1 560px", min_width="0"))
+        self._board_box = board_box
+        self.draw_row.add_class("ttr-draws")
+        strip = widgets.HBox([self.hand, self.draw_row,
+                              widgets.HBox([self.undo_button, self.redo_button, self.bots_button, self.show_claimable],
+                                           layout=widgets.Layout(flex_flow="row wrap", align_items="center"))],
+                             layout=widgets.Layout(flex_flow="row wrap", align_items="center"))
+        strip.add_class("ttr-strip")
         self.widget = widgets.VBox([
-            self.banner, self.status, self.message.widget, self.board.fig,
-            self.route_info, self.payments_box, self.step_info, self.options_box, self.draw_row, self.tickets_box,
-            widgets.HBox([self.undo_button, self.redo_button, self.bots_button, self.show_claimable],
-                         layout=widgets.Layout(flex_flow="row wrap")),
+            self.banner,
+            widgets.HBox([self.status, self.message.widget], layout=widgets.Layout(flex_flow="row wrap")),
+            widgets.HBox([board_box, side], layout=widgets.Layout(width="100%", flex_flow="row wrap")),
+            strip,
             self.score.widget,
-            widgets.HBox([self.hand.widget, self.market.widget], layout=widgets.Layout(flex_flow="row wrap")),
-            widgets.HBox([self.players, self.my_tickets], layout=widgets.Layout(flex_flow="row wrap")),
-            widgets.HTML("<b>Log</b>"), self.log_widget,
-        ])
-        if self.auto_bots:
-            self._run_bots()
-        self.refresh()
+        ], layout=widgets.Layout(width="100%"))
+        self.widget.add_class("ttr-playview")
+        self.board.view.add_class("ttr-board")
 
     # ------------------------------------------------------------------------------------------------ display
     def _ipython_display_(self) -> None:
@@ -371,10 +416,10 @@ class PlayView:
             taken.append(p)
             if p.seat in self.human_seats:
                 break
-        self.log.append(f"↶ undo {len(taken)} pl{'y' if len(taken) == 1 else 'ies'}: back to before "
-                        f"“{taken[-1].words}”")
+        self._log_note(f"Undo: {len(taken)} move{'' if len(taken) == 1 else 's'} taken back, to before "
+                       f"\"{self._words_for_log(taken[-1])}\"")
         self._clear_selection()
-        self.message.note(f"Took back: {taken[-1].words}" + (f" (and {len(taken) - 1} bot pl{'y' if len(taken) == 2 else 'ies'})"
+        self.message.note(f"Took back: {taken[-1].words}" + (f" (and {len(taken) - 1} bot move{'' if len(taken) == 2 else 's'})"
                                                               if len(taken) > 1 else ""))
         self.refresh()
         return True
@@ -390,7 +435,7 @@ class PlayView:
         while g.ply < len(g.line) and g.line[g.ply].seat not in self.human_seats:
             g.redo()
             n += 1
-        self.log.append(f"↷ redo {n} pl{'y' if n == 1 else 'ies'} from “{first.words}”")
+        self._log_note(f"Redo: {n} move{'' if n == 1 else 's'} replayed from \"{self._words_for_log(first)}\"")
         self._clear_selection()
         if self.auto_bots:
             self._run_bots()
@@ -451,6 +496,7 @@ class PlayView:
         if getattr(action, "seat", 0) is None:
             self._refuse_nobody(action)
             return None
+        before = self.game.state
         try:
             ply = self.game.push(action)
         except TTRError as e:
@@ -458,9 +504,10 @@ class PlayView:
             self._refresh_buttons(self.game.state)
             return None
         self.last_reasons = []
-        self._log_ply(ply, None)
+        self._log_ply(ply, None, before)
         self._clear_selection()
-        note = ply.words + "".join(f" — {e}" for e in ply.events if e.kind != "claim")
+        # the acting seat's own wording: a blind draw says which card it gave ("You drew a red card ...")
+        note = ply.words + "".join(f" — {e.text_for(ply.seat)}" for e in ply.events if e.kind != "claim")
         if self.auto_bots:
             self._run_bots()
         if self.last_reasons:
@@ -477,21 +524,57 @@ class PlayView:
             if seat is None:
                 break
             action, reason = self.bots[seat].choose(g.state, seat)
+            before = g.state
             try:
                 ply = g.push(action)
             except TTRError as e:      # a bot bug: show it rather than loop
                 self.message.refuse(f"{seat_name(seat)}'s bot chose an illegal action: {e}")
                 break
-            self._log_ply(ply, reason)
-            self.last_reasons.append(f"{seat_name(seat)}: {reason}")
+            self._log_ply(ply, reason, before)
+            self.last_reasons.append(f"{seat_name(seat)}: {reason}" if self.may_see_secrets_of(seat)
+                                     else ply.words_for(self.viewing_seat()))
             played += 1
         return played
 
-    def _log_ply(self, ply: Ply, reason: str | None) -> None:
+    def _log_ply(self, ply: Ply, reason: str | None, before: GameState | None = None) -> None:
         who = "" if reason is None else f"  [bot: {reason}]"
         self.log.append(f"{ply.number:>4}. {ply.words}{who}")
         for e in ply.events:
             self.log.append(f"        · {e}")
+        self._entries.append((ply, reason, before, None))
+
+    def _log_note(self, text: str) -> None:
+        self.log.append(text)
+        self._entries.append((None, None, None, text))
+
+    def may_see_secrets_of(self, seat: int) -> bool:
+        """Whether this view may show ``seat``'s secrets (its tickets, hand, its bot's ticket-driven reasons): its
+        own seats, everything once the game is over, and all of it in a teacher view (no human seat)."""
+        if self.game.state.phase == "over" or not self.human_seats:
+            return True
+        viewer = self.viewing_seat()
+        return viewer is None or viewer == seat
+
+    def _words_for_log(self, ply: Ply) -> str:
+        return ply.words_for(None if self.may_see_secrets_of(ply.seat) else self.viewing_seat())
+
+    def log_lines(self) -> list[str]:
+        """The log as this view shows it, newest first: other seats' secrets stay hidden until the game ends."""
+        out: list[str] = []
+        viewer = None if (not self.human_seats or self.game.state.phase == "over") else self.viewing_seat()
+        for ply, reason, _before, note in self._entries:
+            if ply is None:
+                out.append(note)
+                continue
+            words, events = public_words(ply, viewer)
+            if reason:
+                text_for = getattr(reason, "text_for", None)
+                shown = text_for(viewer, ply.seat) if text_for is not None else (
+                    str(reason) if viewer is None or viewer == ply.seat else "")
+                if shown and shown.lower() not in words.lower():      # no "keeps 3 tickets [bot: keeps 3 tickets]"
+                    words += f"  [bot: {shown}]"
+            out.append(f"{ply.number}. {words}" + "".join(f" · {e}" for e in events))
+        return out[::-1]
 
     def _clear_selection(self) -> None:
         self.selected_route = None
@@ -513,12 +596,11 @@ class PlayView:
         self._draw_board(s, viewing)
         self._refresh_buttons(s)
         self._refresh_tickets(s)
-        self.hand.show(s, viewing)
-        self.market.show(s)
-        self.players.value = players_html(s, viewing)
-        self.my_tickets.value = tickets_html(s, viewing)
+        self.hand.value = panels.hand_html(s, viewing) if viewing is not None else ""
+        self.players.value = panels.players_compact_html(s, viewing)
+        self.my_tickets.value = panels.tickets_compact_html(s, viewing) if viewing is not None else ""
         self.score.show(s)
-        self.log_widget.value = log_html(self.log, self.log_size)
+        self.log_widget.value = log_html(self.log_lines(), self.log_size, newest_first=True)
         g = self.game
         self.undo_button.disabled = not any(p.seat in self.human_seats for p in g.history)
         self.redo_button.disabled = g.ply >= len(g.line)
@@ -538,7 +620,7 @@ class PlayView:
         title = None
         if s.phase == "over":
             title = f"{self.map.name} — game over"
-        self.board.show(s, highlight=self._highlight(s, viewing), title=title)
+        self.board.show(s, highlight=self._highlight(s, viewing), title=title, viewer=viewing)
 
     def _refresh_selection(self) -> None:
         self.board.select(self.selected_route)
@@ -577,6 +659,10 @@ class PlayView:
             if p is not None and p.kind not in ("choose_tickets", "second_card"):
                 opts = legal_actions(s, seat)
                 text = f"<b>{esc(turn_status(s))}</b>"
+                revealed = p.get("revealed") if hasattr(p, "get") else None
+                if revealed:                          # e.g. the three cards a tunnel turned up, shown as cards
+                    text += "<div>Turned up: " + panels.cards_html(
+                        [CARD_NAMES.index(c) if isinstance(c, str) else c for c in revealed]) + "</div>"
             elif p is None and not s.pending:
                 acts = legal_actions(s, seat)
                 if len(acts) == 1 and isinstance(acts[0], Pass):
@@ -627,7 +713,7 @@ class PlayView:
             panel = self._ticket_panels.get(seat)
             if panel is None or panel["offered"] != offered:
                 boxes = {tid: widgets.Checkbox(value=False, description=ticket_words(self.map, tid), indent=False,
-                                               layout=widgets.Layout(width="auto"))
+                                               layout=widgets.Layout(width="auto", margin="0 8px 0 0"))
                          for tid in offered}
                 keep = widgets.Button(description="keep", button_style="primary")
                 keep.on_click(lambda _b, seat=seat: self.keep_tickets(seat))

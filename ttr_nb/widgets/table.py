@@ -11,7 +11,8 @@ from ..game import Game
 from ..state import GameState
 from ..variants import get_variant
 from ._common import BoardWidget, MessageArea, provisional_banner, status_html, table_view_html
-from ._panels import HandPanel, ScorePanel, tickets_html
+from ..render import panels
+from ._panels import ScorePanel, tickets_html
 
 WHOLE_TABLE = "whole table"
 
@@ -36,11 +37,11 @@ class TableView:
         self.status = widgets.HTML()
         self.board = BoardWidget(self.map, n_players=n, height=board_height)
         self.table = widgets.HTML()
-        self.hand = HandPanel()
+        self.hand = widgets.HTML()
         self.tickets = widgets.HTML()
         self.score = ScorePanel()
-        self.widget = widgets.VBox([self.banner, self.toggle, self.status, self.message.widget, self.board.fig,
-                                    self.table, widgets.HBox([self.hand.widget, self.tickets]), self.score.widget])
+        self.widget = widgets.VBox([self.banner, self.toggle, self.status, self.message.widget, self.board.view,
+                                    self.table, widgets.HBox([self.hand, self.tickets]), self.score.widget])
         self.refresh()
 
     def _ipython_display_(self) -> None:
@@ -83,16 +84,16 @@ class TableView:
         s = self.game.state
         seat = self.seat
         self.status.value = status_html(s)
-        self.board.show(s)
+        self.board.show(s, viewer=seat)
         self.table.value = table_view_html(s, seat)
-        self.hand.show(s, seat)
+        self.hand.value = "" if seat is None else panels.hand_html(s, seat)
         self.tickets.value = tickets_html(s, seat)
         self.score.show(s)
 
     @property
     def html(self) -> str:
         """Everything textual the view shows now (for tests: nothing hidden may be in it)."""
-        return "".join([self.status.value, self.table.value, self.tickets.value, self.hand.html.value,
+        return "".join([self.status.value, self.table.value, self.tickets.value, self.hand.value,
                         self.score.table.value if self.score.widget.layout.display != "none" else ""])
 
 

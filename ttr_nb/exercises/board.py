@@ -1,261 +1,21 @@
-"""Classroom exercises with automatic checks, each built on a real, seeded position.
-
-    >>> from ttr_nb.exercises import IsItLegal
-    >>> ex = IsItLegal(seed=3, scenario="second_faceup_loco")
-    >>> ok, why = ex.check(False)
-    >>> ok, "USA-DRAW-4" in why
-    (True, True)
-    >>> bool(ex.check(True))
-    False
-
-Every exercise has
-
-* ``prompt()`` — the question (a ``str``; in Jupyter it shows as HTML),
-* ``check(answer)`` — a :class:`Feedback`: ``ok, explanation = ex.check(answer)``; it is truthy only when the
-  answer is right, so ``assert ex.check(answer)`` works; the explanation cites the rule ids,
-* ``solution()`` — a right answer (``ex.check(ex.solution())`` passes) and ``worked()`` — the solution in words,
-* ``state`` — the position (a ``GameState``: play on from it with ``Game(start=ex.state)``), ``seat`` — who it is
-  about, and ``board()`` — the board as a plotly figure (imports plotly only when called).
-
-The same ``seed`` (and options) always gives the same exercise, on every machine: positions come from
-``ttr_nb.positions.position`` and from bot games, randomness from ``ttr_nb.rng`` streams. Answers may be given
-as Python values or as text: payments ``"red3+loco1"``, actions ``"claim R042 red3+loco1"``, route ids
-``"R039 R050"``, ticket ids ``"T04, T11"``, ``"yes"``/``"no"``, ``"42"``.
-
-Rules layer: no plotly, ipywidgets or IPython at import time.
-"""
+"""Exercises on the board games (USA, Europe): payments, legality, scoring, longest trail, tickets, tunnels."""
 from __future__ import annotations
 
-import html
 import re
-from typing import Any, Iterable, Sequence
+from typing import Any, Sequence
 
-from .actions import Action, Claim, Payment, parse_action, parse_payment, payment_str, payment_words
-from .cards import CARD_NAMES, COLOURS, LOCO
-from .engine import apply, describe, explain, legal_actions, seat_name
-from .errors import BadAction, TTRError
-from .positions import position
-from .rng import choice_index, stream
-from .scoring import owned_edges, score
-from .state import FREE, GameState
-from .variants import Variant, get_variant
+from ..actions import Action, Claim, Payment, parse_action, parse_payment, payment_str, payment_words
+from ..cards import CARD_NAMES, COLOURS, LOCO
+from ..engine import apply, describe, explain, legal_actions, seat_name
+from ..errors import BadAction, TTRError
+from ..names import find_route, find_ticket, route_text, ticket_text
+from ..positions import position
+from ..rng import choice_index
+from ..scoring import owned_edges, score
+from ..state import FREE
+from ..variants import Variant
 
-__all__ = ["Feedback", "Prompt", "Exercise", "LegalPayments", "IsItLegal", "ScoreThis", "FindLongest", "TicketDone",
-           "TunnelExtra", "EXERCISES", "make_exercise"]
-
-
-# --------------------------------------------------------------------------------------------- values
-
-class Feedback(tuple):
-    """``(ok, explanation)``: unpacks as a pair, is truthy only when ``ok``; ``rules`` lists the rule ids cited."""
-
-    def __new__(cls, ok: bool, explanation: str, rules: Iterable[str] = ()):
-        self = super().__new__(cls, (bool(ok), str(explanation)))
-        self.rules = tuple(dict.fromkeys(r for r in rules if r))
-        return self
-
-    @property
-    def ok(self) -> bool:
-        return self[0]
-
-    @property
-    def explanation(self) -> str:
-        return self[1]
-
-    def __bool__(self) -> bool:
-        return self[0]
-
-    def __repr__(self) -> str:
-        return f"Feedback(ok={self[0]}, explanation={self[1]!r})"
-
-    def __str__(self) -> str:
-        return ("✔ right. " if self[0] else "✘ not quite. ") + self[1]
-
-    def _repr_html_(self) -> str:
-        colour, mark = ("#17692e", "✔ right") if self[0] else ("#b00020", "✘ not quite")
-        body = "<br>".join(html.escape(line) for line in self[1].split("\n"))
-        return (f'<div style="border-left:4px solid {colour};padding:4px 10px;margin:4px 0">'
-                f'<b style="color:{colour}">{mark}</b><br>{body}</div>')
-
-
-class Prompt(str):
-    """A question: plain text as a ``str``, HTML in Jupyter."""
-
-    def __new__(cls, text: str, html_text: str | None = None):
-        self = super().__new__(cls, text)
-        self.html = html_text if html_text is not None else "<br>".join(html.escape(x) for x in text.split("\n"))
-        return self
-
-    def _repr_html_(self) -> str:
-        return self.html
-
-
-def _esc(x: Any) -> str:
-    return html.escape(str(x))
-
-
-def _prompt(title: str, lines: Sequence[str], question: str, how: str) -> Prompt:
-    text = "\n".join([title, *lines, question, how])
-    items = "".join(f"<li>{_esc(x)}</li>" for x in lines)
-    return Prompt(text, f'<div class="ttr-exercise"><b>{_esc(title)}</b><ul style="margin:2px 0">{items}</ul>'
-                        f"<p style=\"margin:2px 0\"><b>{_esc(question)}</b></p><small>{_esc(how)}</small></div>")
-
-
-def _hand_words(hand: Sequence[int]) -> str:
-    parts = [f"{n} {'locomotive' + ('s' if n != 1 else '') if k == LOCO else CARD_NAMES[k]}"
-             for k, n in enumerate(hand) if n]
-    return ", ".join(parts) or "no cards"
-
-
-def _route_words(v: Variant, rid: str) -> str:
-    r = v.map.route(rid)
-    extra = []
-    if r.tunnel:
-        extra.append("tunnel")
-    if r.ferry_locos:
-        extra.append(f"ferry with {r.ferry_locos} locomotive symbol{'s' if r.ferry_locos != 1 else ''}")
-    if r.double_group:
-        extra.append("one track of a double route")
-    return f"{r.id} {r.a}–{r.b} ({r.length}, {r.colour}{', ' + ', '.join(extra) if extra else ''})"
-
-
-def _ticket_words(v: Variant, tid: str) -> str:
-    t = v.map.ticket(tid)
-    return f"{t.id} {t.a}–{t.b} ({t.points}{', long' if t.deck == 'long' else ''})"
-
-
-def _pick(r, items: Sequence):
-    return items[choice_index(r, len(items))]
-
-
-def _int_between(r, lo: int, hi: int) -> int:
-    return lo + choice_index(r, hi - lo + 1)
-
-
-def _split(text: str) -> list[str]:
-    return [w for w in re.split(r"[\s,;]+", text.strip()) if w]
-
-
-def _as_list(answer: Any) -> list:
-    if answer is None:
-        return []
-    if isinstance(answer, str):
-        return [answer]
-    if isinstance(answer, (list, tuple, set, frozenset)):
-        items = list(answer)
-        return sorted(items, key=str) if isinstance(answer, (set, frozenset)) else items
-    return [answer]
-
-
-_NONE_WORDS = {"", "none", "nothing", "no", "-", "—", "[]", "()", "{}", "empty"}
-
-
-def _bool_answer(answer: Any) -> bool | None:
-    if isinstance(answer, bool):
-        return answer
-    if isinstance(answer, str):
-        w = answer.strip().lower().rstrip(".!")
-        if w in ("yes", "y", "true", "legal", "ok", "allowed", "1"):
-            return True
-        if w in ("no", "n", "false", "illegal", "not legal", "forbidden", "0"):
-            return False
-    return None
-
-
-def _int_answer(answer: Any) -> int | None:
-    if isinstance(answer, bool):
-        return None
-    if isinstance(answer, int):
-        return answer
-    if isinstance(answer, float) and answer.is_integer():
-        return int(answer)
-    if isinstance(answer, str) and re.fullmatch(r"\s*[-+−]?\d+\s*(points?|cards?)?\s*", answer):
-        return int(re.sub(r"[^\d+-]", "", answer.replace("−", "-")))
-    return None
-
-
-def _payment_hand(colour: str, n: int, locos: int) -> tuple[dict[str, int], str]:
-    """({card: count}, payment text) for ``n`` cards of ``colour`` + ``locos`` locomotives."""
-    hand = {k: c for k, c in ((colour, n), ("locomotive", locos)) if c}
-    pay = tuple(sorted((CARD_NAMES.index(k), c) for k, c in hand.items()))
-    return hand, payment_str(pay)
-
-
-def _bot_game(variant: str, players: int, seed: int):
-    """A whole game of greedy bots (deterministic for the seed), as a ``Game``."""
-    from .bots import GreedyBot
-    from .game import Game
-    g = Game(variant, players=players, seed=seed)
-    g.play_bots({s: GreedyBot(seed=seed * 10 + s) for s in range(players)})
-    return g
-
-
-# --------------------------------------------------------------------------------------------- the base class
-
-class Exercise:
-    """Base class: subclasses set ``kind`` and ``title`` and build ``state``/``seat`` in ``__init__``."""
-
-    kind = ""
-    title = ""
-
-    def __init__(self, seed: int = 0, variant: str = "usa"):
-        if isinstance(seed, bool) or not isinstance(seed, int) or seed < 0:
-            raise TTRError(f"an exercise seed is a whole number ≥ 0, got {seed!r}")
-        self.seed = seed
-        self.v: Variant = get_variant(variant)
-        self.variant = self.v.key
-        self.rng = stream(seed, f"exercise/{self.kind}/{self.variant}")
-        self.state: GameState
-        self.seat: int = 0
-
-    # -- the protocol --------------------------------------------------------------------------
-    def prompt(self) -> Prompt:
-        raise NotImplementedError
-
-    def check(self, answer: Any) -> Feedback:
-        raise NotImplementedError
-
-    def solution(self) -> Any:
-        raise NotImplementedError
-
-    def worked(self) -> str:
-        """The solution in words (what ``check`` says to a right answer)."""
-        return self.check(self.solution()).explanation
-
-    # -- showing -------------------------------------------------------------------------------
-    def highlight(self) -> list[tuple[str, list[str]]]:
-        return []
-
-    def trail(self) -> list[str]:
-        return []
-
-    def board(self, *, solution: bool = False, height: int = 520):
-        """The position's board (plotly ``go.Figure``); ``solution=True`` also draws the answer where it is a
-        set of routes (a trail, ticket paths)."""
-        from .engine import board_marks, seat_name as _name
-        from .render.board import board_figure
-        marks = board_marks(self.state)
-        return board_figure(self.v.map, owners=marks["owners"], closed=marks["closed"], stations=marks["stations"],
-                            player_names=[_name(s) for s in range(self.state.n_players)],
-                            highlight=self.highlight() if not solution else self.solution_highlight(),
-                            trail=self.trail() if solution else (), height=height,
-                            points_table=self.v.settings.route_points,
-                            title=f"{self.title} — seed {self.seed}")
-
-    def solution_highlight(self) -> list[tuple[str, list[str]]]:
-        return self.highlight()
-
-    def _repr_html_(self) -> str:
-        return self.prompt().html
-
-    def __repr__(self) -> str:
-        return f"{type(self).__name__}(seed={self.seed}, variant={self.variant!r})"
-
-    def rule(self, rule_id: str) -> str:
-        """``rule_id`` cited this variant's way (Europe: "EU-CLAIM-1/USA-CLAIM-1")."""
-        return self.v.rule(rule_id)
-
-
+from .base import (Feedback, Prompt, _prompt, _hand_words, _route_words, _ticket_words, _pick, _int_between, _as_list, _bool_answer, _int_answer, _payment_hand, _bot_game, Exercise, _NONE_WORDS)
 # --------------------------------------------------------------------------------------------- 1. payments
 
 def _is_payment(x: Any) -> bool:
@@ -264,14 +24,22 @@ def _is_payment(x: Any) -> bool:
         for t in x)
 
 
+def _route_id(v: Variant, ref: str) -> str | None:
+    """The id of the route an action names (by id or by its cities), None if it names none."""
+    try:
+        return v.map.route(ref).id
+    except TTRError:
+        return None
+
+
 def _parse_payments(v: Variant, answer: Any, route_id: str) -> list[Payment]:
     out: list[Payment] = []
     if _is_payment(answer):
         answer = [answer]
     for item in _as_list(answer):
         if isinstance(item, Claim):
-            if item.route != route_id:
-                raise BadAction(f"{item} claims {item.route}, not {route_id}")
+            if _route_id(v, item.route) != route_id:
+                raise BadAction(f"{item} claims {item.route}, not {route_text(v.map, route_id)}")
             out.append(item.payment)
             continue
         if _is_payment(item):
@@ -285,8 +53,8 @@ def _parse_payments(v: Variant, answer: Any, route_id: str) -> list[Payment]:
                 continue
             if part.lower().startswith("claim") or ":" in part:
                 act = parse_action(part)
-                if not isinstance(act, Claim) or act.route != route_id:
-                    raise BadAction(f"{part!r} is not a claim of {route_id}")
+                if not isinstance(act, Claim) or _route_id(v, act.route) != route_id:
+                    raise BadAction(f"{part!r} is not a claim of {route_text(v.map, route_id)}")
                 out.append(act.payment)
                 continue
             for word in part.split():
@@ -320,7 +88,7 @@ class LegalPayments(Exercise):
         self.state = position(self.variant, players=2, seed=seed, hands={0: hand})
         self.seat = 0
         self.legal = [a.payment for a in legal_actions(self.state, 0)
-                      if isinstance(a, Claim) and a.route == self.route.id]
+                      if isinstance(a, Claim) and _route_id(self.v, a.route) == self.route.id]
 
     def _make_hand(self) -> dict[str, int]:
         r, route = self.rng, self.route
@@ -492,7 +260,7 @@ class IsItLegal(Exercise):
         players = _pick(self.rng, (2, 3, 4))
         hand, pay = self._pay_for(mine)
         s = position(self.variant, players=players, seed=self.seed, hands={0: hand}, claims={theirs.id: 1})
-        return s, f"claim {mine.id} {pay}", (f"{players} players. Red owns {_route_words(self.v, theirs.id)}. Blue "
+        return s, f"claim {route_text(self.v.map, mine)} {pay}", (f"{players} players. Red owns {_route_words(self.v, theirs.id)}. Blue "
                                              f"claims the parallel track {_route_words(self.v, mine.id)} with {pay}."), \
             f"with {self.v.settings.twin_min_players} or more players both tracks of a double route are used, by " \
             "different players (USA-CLAIM-8)"
@@ -502,7 +270,7 @@ class IsItLegal(Exercise):
         mine, other = group[0], group[1]
         hand, pay = self._pay_for(other)
         s = position(self.variant, players=4, seed=self.seed, hands={0: hand}, claims={mine.id: 0})
-        return s, f"claim {other.id} {pay}", (f"4 players. Blue already owns {_route_words(self.v, mine.id)} and now "
+        return s, f"claim {route_text(self.v.map, other)} {pay}", (f"4 players. Blue already owns {_route_words(self.v, mine.id)} and now "
                                               f"claims the parallel track {_route_words(self.v, other.id)} with {pay}."), ""
 
     def _route_colour(self):
@@ -522,7 +290,7 @@ class IsItLegal(Exercise):
             pay = f"{colour}{route.length - 1}+loco1"
             lesson = "a gray route takes a set of any one colour, and a locomotive may stand in (USA-CLAIM-2/3)"
         s = position(self.variant, players=2, seed=self.seed, hands={0: hand})
-        return s, f"claim {route.id} {pay}", f"Blue claims {_route_words(self.v, route.id)} with {pay}.", lesson
+        return s, f"claim {route_text(self.v.map, route)} {pay}", f"Blue claims {_route_words(self.v, route.id)} with {pay}.", lesson
 
     def _mixed_colours(self):
         r = self.rng
@@ -535,7 +303,7 @@ class IsItLegal(Exercise):
         p = sorted([(CARD_NAMES.index(c1), a), (CARD_NAMES.index(c2), 1)])
         pay = payment_str(tuple(p))
         s = position(self.variant, players=2, seed=self.seed, hands={0: hand})
-        return s, f"claim {route.id} {pay}", (f"Blue claims the gray route {_route_words(self.v, route.id)} with {pay} "
+        return s, f"claim {route_text(self.v.map, route)} {pay}", (f"Blue claims the gray route {_route_words(self.v, route.id)} with {pay} "
                                               "(gray takes any colour, after all)."), ""
 
     def _too_few_trains(self):
@@ -554,7 +322,7 @@ class IsItLegal(Exercise):
         s = position(self.variant, players=2, seed=self.seed, trains={0: left}, hands={0: hand})
         lesson = "a player may spend their last trains: enough trains for the route is all it takes (USA-CLAIM-4)" \
             if route.length <= left else ""
-        return s, f"claim {route.id} {pay}", (
+        return s, f"claim {route_text(self.v.map, route)} {pay}", (
             f"Blue has {left} trains left and claims {_route_words(self.v, route.id)} with {pay}."), lesson
 
     def _two_actions(self):
@@ -562,7 +330,7 @@ class IsItLegal(Exercise):
         route = _pick(r, [x for x in self.v.map.routes if x.colour != "gray" and x.length == 2 and not x.tunnel])
         s = position(self.variant, players=2, seed=self.seed, hands={0: {route.colour: 2}})
         s = apply(s, "draw deck")
-        return s, f"claim {route.id} {route.colour}2", (f"Blue has drawn one card blind and now, in the same turn, "
+        return s, f"claim {route_text(self.v.map, route)} {route.colour}2", (f"Blue has drawn one card blind and now, in the same turn, "
                                                         f"claims {_route_words(self.v, route.id)} with {route.colour}2."), ""
 
     def _already_claimed(self):
@@ -571,7 +339,7 @@ class IsItLegal(Exercise):
                           and not x.double_group and not x.tunnel])
         s = position(self.variant, players=3, seed=self.seed, hands={0: {route.colour: route.length}},
                      claims={route.id: 2})
-        return s, f"claim {route.id} {route.colour}{route.length}", (
+        return s, f"claim {route_text(self.v.map, route)} {route.colour}{route.length}", (
             f"Green owns {_route_words(self.v, route.id)}. Blue claims it too, with {route.colour}{route.length}."), ""
 
     def _ferry_locomotives(self):
@@ -583,7 +351,7 @@ class IsItLegal(Exercise):
         hand, pay = _payment_hand(colour, route.length - locos, locos)
         s = position(self.variant, players=2, seed=self.seed, hands={0: hand})
         lesson = "a ferry takes one locomotive per locomotive symbol, the other spaces any one colour (EU-FERRY-2)"
-        return s, f"claim {route.id} {pay}", f"Blue claims {_route_words(self.v, route.id)} with {pay}.", \
+        return s, f"claim {route_text(self.v.map, route)} {pay}", f"Blue claims {_route_words(self.v, route.id)} with {pay}.", \
             lesson if right else ""
 
     def _station_city_taken(self):
@@ -640,6 +408,7 @@ class IsItLegal(Exercise):
 
     def highlight(self):
         rid = getattr(self.action, "route", None)
+        rid = _route_id(self.v, rid) if rid else None
         return [("the route", [rid])] if rid else []
 
 
@@ -669,7 +438,7 @@ class ScoreThis(Exercise):
             f"{ps.name}'s tickets: " + "; ".join(_ticket_words(v, t) for t in self.state.players[self.seat].tickets),
             "longest continuous paths: " + ", ".join(f"{p.name} {p.longest.length} trains" for p in self.sheet.players)]
         if v.feature("stations"):
-            from .europe import stations_of
+            from ..europe import stations_of
             built = stations_of(self.state, self.seat)
             lines.append(f"{ps.name}'s stations: {', '.join(built) or 'none'} (of 3)")
         pts = ", ".join(f"{k}→{p}" for k, p in sorted(v.settings.route_points.items()))
@@ -684,8 +453,9 @@ class ScoreThis(Exercise):
         ps = self.player
         lines = [f"routes: {ps.route_points} ({self.rule('USA-SCORE-1')})"]
         for t in ps.tickets:
-            how = (" via " + ", ".join(t.via) + " (a station's borrowed route)") if t.via else ""
-            lines.append(f"ticket {t.id} {t.a}–{t.b}: {t.value:+d} ({'completed' + how if t.completed else 'not completed'}, "
+            how = (" via " + ", ".join(route_text(self.v.map, r) for r in t.via) + " (a station's borrowed route)"
+                   if t.via else "")
+            lines.append(f"ticket {t.a}–{t.b}: {t.value:+d} ({'completed' + how if t.completed else 'not completed'}, "
                          f"{self.rule('USA-TICKET-4')})")
         lines.append(f"longest path: {ps.longest.length} trains → {ps.longest_bonus:+d} ({self.rule('USA-SCORE-3')})")
         for label, points in ps.extras:
@@ -771,18 +541,26 @@ def _walk(v: Variant, routes: Sequence[str]) -> tuple[list[str] | None, str]:
                 break
             cities.append(r.b if cities[-1] == r.a else r.a)
     i, at, r = best
-    return None, f"{r.id} ({r.a}–{r.b}) does not continue from {at}: a path goes on from where the last route ended"
+    return None, f"{route_text(v.map, r)} does not continue from {at}: a path goes on from where the last route ended"
 
 
-def _parse_ids(answer: Any, upper: bool = True) -> list[str]:
+def _parse_refs(v: Variant, answer: Any, find) -> list[str]:
+    """The ids of the routes or tickets an answer names: by their cities, separated by commas or semicolons
+    ("Denver–Santa Fe, Santa Fe–El Paso"), or by ids ("R039 R050"); ``find`` is ``names.find_route`` or
+    ``names.find_ticket``. An unknown name raises a ``MapError`` that says what was not found."""
     out = []
     for item in _as_list(answer):
         if not isinstance(item, str):
             item = getattr(item, "id", str(item))
-        for w in _split(item.strip("[]()")):
-            w = w.strip("'\"[]()")
-            if w and w.lower() not in _NONE_WORDS:
-                out.append(w.upper() if upper else w)
+        for part in re.split(r"[,;\n]+", item):
+            part = part.strip().strip("'\"[]").strip()
+            if not part or part.lower() in _NONE_WORDS:
+                continue
+            words = part.split()
+            if all(re.fullmatch(r"[A-Za-z]\d+", w) for w in words):
+                out += [find(v.map, w).id for w in words]
+            else:
+                out.append(find(v.map, part).id)
     return out
 
 
@@ -805,7 +583,7 @@ class FindLongest(Exercise):
                 chosen = s
                 break
         self.state = chosen
-        from .trail import longest_trail
+        from ..trail import longest_trail
         self.edges = owned_edges(self.v, self.state, self.seat)
         self.best = longest_trail(self.edges)
 
@@ -813,30 +591,31 @@ class FindLongest(Exercise):
         v = self.v
         name = seat_name(self.seat)
         return _prompt(f"{self.title} ({v.name}, seed {self.seed})",
-                       [f"{name}'s routes: " + "; ".join(f"{rid} {a}–{b} ({n})" for a, b, n, rid in
+                       [f"{name}'s routes: " + "; ".join(f"{route_text(v.map, rid)} ({n})" for a, b, n, rid in
                                                          sorted(self.edges, key=lambda e: e[3]))],
                        f"Which routes make {name}'s longest continuous path? Give them in travel order.",
                        "A path may pass a city again and close a loop, but uses each route once; its length counts "
-                       "trains. Answer route ids, e.g. 'R039 R050'.")
+                       "trains. Answer the routes by their cities, in travel order, e.g. "
+                       "'Denver–Santa Fe, Santa Fe–El Paso'.")
 
     def solution(self) -> list[str]:
-        return list(self.best.routes)
+        return [route_text(self.v.map, r) for r in self.best.routes]
 
     def check(self, answer: Any) -> Feedback:
         rule = self.rule("USA-SCORE-3")
         try:
-            ids = [self.v.map.route(r).id for r in _parse_ids(answer)]
+            ids = _parse_refs(self.v, answer, find_route)
         except TTRError as e:
             return Feedback(False, f"I could not read the answer: {e}", [rule])
         name = seat_name(self.seat)
         mine = {e[3] for e in self.edges}
         if not ids:
             return Feedback(False, f"give at least one route; {name}'s longest path is {self.best.length} trains", [rule])
-        stray = [r for r in ids if r not in mine]
+        stray = [route_text(self.v.map, r) for r in ids if r not in mine]
         if stray:
             return Feedback(False, f"{', '.join(stray)} {'is' if len(stray) == 1 else 'are'} not {name}'s: the path "
                                    f"uses only {name}'s own routes ({rule})", [rule])
-        twice = [r for r in dict.fromkeys(ids) if ids.count(r) > 1]
+        twice = [route_text(self.v.map, r) for r in dict.fromkeys(ids) if ids.count(r) > 1]
         if twice:
             return Feedback(False, f"{', '.join(twice)} is used twice: a path uses each route at most once, though it "
                                    f"may pass a city again ({rule})", [rule])
@@ -885,17 +664,17 @@ class TicketDone(Exercise):
                  f"{name}'s routes: " + "; ".join(f"{a}–{b}" for a, b, _, _ in
                                                  sorted(owned_edges(v, self.state, self.seat), key=lambda e: e[3]))]
         if v.feature("stations"):
-            from .europe import stations_of
+            from ..europe import stations_of
             built = stations_of(self.state, self.seat)
             if built:
                 lines.append(f"{name}'s stations: {', '.join(built)} — each may borrow one route of another player "
                              f"into its city ({self.rule('EU-STATION-4')})")
         return _prompt(f"{self.title} ({v.name}, seed {self.seed})", lines,
                        f"Which of {name}'s tickets are completed?",
-                       "Answer the ticket ids, e.g. 'T04 T11' (or 'none').")
+                       "Answer the tickets by their cities, e.g. 'Denver–El Paso, Boston–Miami' (or 'none').")
 
     def solution(self) -> list[str]:
-        return [t.id for t in self.results if t.completed]
+        return [ticket_text(self.v.map, t.id) for t in self.results if t.completed]
 
     def _why(self, t) -> str:
         m = self.v.map
@@ -903,26 +682,30 @@ class TicketDone(Exercise):
             cities = [t.a]
             for rid in t.path:
                 cities.append(m.route(rid).other(cities[-1]))
-            via = f"; borrowing {', '.join(t.via)} through a station ({self.rule('EU-STATION-4')})" if t.via else ""
-            return f"{t.id} {t.a}–{t.b} is completed: {' – '.join(cities)}{via}"
-        return (f"{t.id} {t.a}–{t.b} is not completed: no continuous path of {seat_name(self.seat)}'s routes joins "
+            via = f"; borrowing {', '.join(route_text(m, r) for r in t.via)} through a station ({self.rule('EU-STATION-4')})" if t.via else ""
+            return f"{t.a}–{t.b} is completed: {' – '.join(cities)}{via}"
+        return (f"{t.a}–{t.b} is not completed: no continuous path of {seat_name(self.seat)}'s routes joins "
                 f"{t.a} and {t.b}, so it costs {t.points} ({self.rule('USA-TICKET-4')})")
 
     def check(self, answer: Any) -> Feedback:
         rule = self.rule("USA-TICKET-4")
-        given = [x.upper() for x in _parse_ids(answer)]
+        try:
+            given = _parse_refs(self.v, answer, find_ticket)
+        except TTRError as e:
+            return Feedback(False, f"I could not read the answer: {e}", [rule])
         ids = {t.id for t in self.results}
-        stray = [x for x in given if x not in ids]
+        stray = [ticket_text(self.v.map, x) for x in given if x not in ids]
         if stray:
             return Feedback(False, f"{', '.join(stray)} {'is' if len(stray) == 1 else 'are'} not among "
-                                   f"{seat_name(self.seat)}'s tickets ({', '.join(sorted(ids))})", [rule])
-        right = set(self.solution())
+                                   f"{seat_name(self.seat)}'s tickets "
+                                   f"({', '.join(ticket_text(self.v.map, t.id) for t in self.results)})", [rule])
+        right = self.solution()
         wrong = [t for t in self.results if (t.id in given) != t.completed]
         rules = [rule] + ([self.rule("EU-STATION-4")] if any(t.via for t in self.results) else [])
         if not wrong:
             return Feedback(True, "\n".join(self._why(t) for t in self.results), rules)
         lines = [self._why(t) for t in wrong]
-        lines.append(f"Completed: {', '.join(sorted(right)) or 'none'}.")
+        lines.append(f"Completed: {', '.join(right) or 'none'}.")
         return Feedback(False, "\n".join(lines), rules)
 
     def solution_highlight(self):
@@ -1002,19 +785,3 @@ class TunnelExtra(Exercise):
 
     def highlight(self):
         return [("the tunnel", [self.route.id])]
-
-
-# --------------------------------------------------------------------------------------------- registry
-
-EXERCISES: dict[str, type[Exercise]] = {cls.kind: cls for cls in
-                                        (LegalPayments, IsItLegal, ScoreThis, FindLongest, TicketDone, TunnelExtra)}
-
-
-def make_exercise(kind: str, seed: int = 0, **options) -> Exercise:
-    """An exercise by its kind ("legal_payments", "is_it_legal", "score_this", "find_longest", "ticket_done",
-    "tunnel_extra")."""
-    try:
-        cls = EXERCISES[kind]
-    except KeyError:
-        raise TTRError(f"unknown exercise {kind!r}; kinds: {', '.join(EXERCISES)}") from None
-    return cls(seed, **options)

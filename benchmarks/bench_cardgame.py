@@ -1,0 +1,79 @@
+"""Card Game speed figures (printed, never asserted). Run: python benchmarks/bench_cardgame.py [--games N]
+
+Targets (issue 11, "Ticket to Ride: The Card Game"):
+  - random 4-player Card Game games per second (reported)
+  - the exact end-of-round completion for a player with 12 tickets and 40 on-the-track cards   < 50 ms
+"""
+from __future__ import annotations
+
+import argparse
+import random
+import statistics
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "benchmarks"))
+
+
+def completion_times(cases: int, tickets: int = 12, cards: int = 40, seed: int = 1, repeat: int = 3) -> dict[str, list[float]]:
+    """CPU milliseconds per call (process_time, mean of ``repeat`` calls: the machine may be shared, and wall time
+    then measures the other processes) for the exact best choices (most points; most tickets) and for the legal
+    completion actions of a player holding ``tickets`` tickets with ``cards`` on-the-track cards, over random
+    seeded cases; plus the same search with every ticket payable and with the 12 largest tickets against 4 cards of
+    each colour and 8 locomotives (the search cannot prune early)."""
+    from ttr_nb.cardgame.completion import best_set
+    from ttr_nb.cardgame.data import load_cards
+    from ttr_nb.cardgame.engine import best_completion, legal_actions
+    from ttr_nb.state import Pending
+    sys.path.insert(0, str(ROOT / "tests"))
+    from cardgame_helpers import make
+    data = load_cards()
+    rng = random.Random(seed)
+    out: dict[str, list[float]] = {"best by points": [], "best by tickets": [], "legal actions": [],
+                                   "all tickets payable": []}
+    for _ in range(cases):
+        chosen = rng.sample(data.tickets, tickets)
+        pool = [k for k, n in enumerate(data.deck) for _ in range(n)]
+        have = [0] * 9
+        for c in rng.sample(pool, cards):
+            have[c] += 1
+        s = make(2, tracks={0: tuple(have)}, tickets={0: tuple(t.id for t in chosen)}, phase="complete",
+                 pending=(Pending("complete_tickets", 0, (("rule", "CG-END-2"),)),))
+        needs, points = [t.needs for t in chosen], [t.points for t in chosen]
+        rich = [10] * 8 + [16]                            # every subset payable
+        for label, fn in (("best by points", lambda: best_completion(s, 0)),
+                          ("best by tickets", lambda: best_completion(s, 0, by="tickets")),
+                          ("legal actions", lambda: legal_actions(s, 0)),
+                          ("all tickets payable", lambda: best_set(needs, points, rich))):
+            t = time.process_time()
+            for _ in range(repeat):
+                fn()
+            out[label].append(1000 * (time.process_time() - t) / repeat)
+    largest = sorted(data.tickets, key=lambda t: (-t.size, t.id))[:tickets]
+    tight = [4] * 8 + [8]
+    t = time.process_time()
+    for _ in range(repeat):
+        best_set([x.needs for x in largest], [x.points for x in largest], tight)
+    out["largest tickets, tight cards"] = [1000 * (time.process_time() - t) / repeat]
+    return out
+
+
+def main(argv=None) -> int:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--games", type=int, default=100)
+    ap.add_argument("--cases", type=int, default=200)
+    args = ap.parse_args(argv)
+    from bench_engine import random_games          # the board benchmark's loop: the same public entry points
+    rate, plies = random_games("cardgame", args.games)
+    print(f"random 4-player Card Game games: {rate:.1f} games/s (CPU), {plies:.0f} plies per game, {args.games} games")
+    for label, ms in completion_times(args.cases).items():
+        print(f"completion, 12 tickets / 40 cards, {label}: median {statistics.median(ms):.3f} ms, "
+              f"max {max(ms):.2f} ms CPU over {len(ms)} case{'s' if len(ms) != 1 else ''} (target < 50 ms)")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,180 @@
+"""Card Game bots with the board bots' interface: ``choose(state, seat) -> (action, reason)``, seeded, stateless.
+
+``ttr_nb.bots.RandomBot``/``GreedyBot`` hand Card Game states to these (``make_bot("greedy")`` works for every
+game). The greedy bot plays the game's economy: cards reach the on-the-track pile only through the rail yard, one
+per colour per turn, so it keeps many colours in its yard, collects the colours its tickets still need, robs when
+that also takes a stack from an opponent, avoids stacks an opponent can easily beat, and completes the best
+ticket set (exact) at the end of a round.
+"""
+from __future__ import annotations
+
+from itertools import combinations
+
+from ..actions import Action, DrawDeck, DrawFaceUp, DrawTickets, KeepTickets
+from ..bots import Reason
+from ..cards import COLOURS, LOCO
+from ..rng import Counter
+from .actions import CompleteTicket, PlayYard
+from .data import load_cards
+from .engine import best_completion, draw_actions, legal_actions, opponents_stack, yard_plays
+from .state import N_COLOURS, CardState
+
+
+class RandomBot:
+    """Uniform over the kinds of action available (draw / rail yard / tickets), then uniform within the kind."""
+
+    name = "random"
+
+    def __init__(self, seed: int = 0):
+        self.seed = seed
+
+    def choose(self, state: CardState, seat: int) -> tuple[Action, str]:
+        r = Counter(self.seed, seat, state.ply, state.seed)
+        if state.pending:
+            acts = legal_actions(state, seat)
+            return acts[r.index(len(acts))], Reason("picks at random among the legal choices")
+        kinds = ["draw", "yard", "tickets"]
+        while kinds:
+            kind = kinds.pop(r.index(len(kinds)))
+            opts: list[Action] = (draw_actions(state, seat, second=False) if kind == "draw" else
+                                  yard_plays(state, seat) if kind == "yard" else
+                                  [DrawTickets(seat=seat)] if state.ticket_deck else [])
+            if opts:
+                return opts[r.index(len(opts))], Reason(f"picks a {kind} action at random")
+        return legal_actions(state, seat)[0], Reason("nothing else is possible")
+
+
+def still_needed(state: CardState, seat: int) -> list[int]:
+    """Per colour: cards the open tickets need beyond what the on-the-track pile and the rail yard already hold."""
+    data = load_cards()
+    p = state.players[seat]
+    need = [0] * N_COLOURS
+    for t in p.tickets:
+        for c, n in enumerate(data.ticket(t).needs[:N_COLOURS]):
+            need[c] += n
+    return [max(0, need[c] - p.track[c] - p.yard[c]) for c in range(N_COLOURS)]
+
+
+class GreedyBot:
+    """Collects the colours its tickets need, keeps its rail yard busy, robs when it pays, protects its yard."""
+
+    name = "greedy"
+
+    def __init__(self, seed: int = 0):
+        self.seed = seed
+
+    def choose(self, state: CardState, seat: int) -> tuple[Action, str]:
+        data = load_cards()
+        p = state.players[seat]
+        pending = state.pending_for(seat) if state.pending else None
+        if pending is not None:
+            if pending.kind == "complete_tickets":
+                best = best_completion(state, seat)        # exact; its first ticket, then the rest on later steps
+                if not best:
+                    return CompleteTicket(seat=seat), Reason("no further ticket adds points: done")
+                pts = sum(data.ticket(t).points for t in best)
+                return (CompleteTicket(ticket=data.ticket_text(best[0]), seat=seat),
+                        Reason(f"part of the best set it can still pay for ({pts} points, found exactly)"))
+            if pending.kind == "choose_tickets":
+                return self._keep(state, seat, pending)
+            if pending.kind == "second_card":
+                return self._draw(state, seat, second=True)
+            return legal_actions(state, seat)[0], Reason("step 1: moves a card of each colour onto the on-the-track pile")
+        need = still_needed(state, seat)
+        last_turn = state.phase == "last_round"
+        plays = yard_plays(state, seat)
+        if plays:
+            best = max(plays, key=lambda a: (self._play_value(state, seat, a, need, last_turn), str(a)))
+            value = self._play_value(state, seat, best, need, last_turn)
+            if value > 0:
+                return best, self._play_reason(state, seat, best, need)
+        spare = sum(p.track[:N_COLOURS]) + p.track[LOCO] - sum(sum(data.ticket(t).needs) for t in p.tickets)
+        if (state.ticket_deck and not last_turn and len(state.deck) > 20 and sum(need) <= 1
+                and spare + p.yard_size >= 3):
+            return DrawTickets(seat=seat), Reason("its tickets are nearly covered: draws new ones", "draws tickets")
+        return self._draw(state, seat, second=False)
+
+    # -- rail yard -------------------------------------------------------------------------
+    @staticmethod
+    def _play_value(state: CardState, seat: int, play: PlayYard, need: list[int], last_turn: bool) -> float:
+        counts = dict(play.payment)
+        colours = [k for k in counts if k != LOCO]
+        robbed = sum(opponents_stack(state, seat, c) for c in colours)
+        if last_turn:                     # cards played now never reach the track: only a robbery helps
+            return robbed - 0.5 * counts.get(LOCO, 0)
+        size = sum(counts.values())
+        useful = sum(min(counts[c], need[c]) for c in colours)
+        hand = state.players[seat].hand
+        value = 2.0 * useful + robbed + 0.3 * size + 0.5 * len(colours) - 0.8 * counts.get(LOCO, 0)
+        if len(colours) == 1:
+            c = colours[0]
+            value -= 0.3 * (hand[c] - counts[c])          # keep no leftovers of a colour in hand
+            if size <= 2 and state.players[seat].hand_size < 8:
+                value -= 1.0                              # a stack of two is easy to rob: wait for more
+        return value
+
+    @staticmethod
+    def _play_reason(state: CardState, seat: int, play: PlayYard, need: list[int]) -> Reason:
+        counts = dict(play.payment)
+        colours = [k for k in counts if k != LOCO]
+        robbed = [COLOURS[c] for c in colours if opponents_stack(state, seat, c)]
+        wanted = [COLOURS[c] for c in colours if need[c]]
+        public = [f"robs the {', '.join(robbed)} stack of an opponent"] if robbed else []
+        parts = public + ([f"its tickets need {', '.join(wanted)}"] if wanted else [])
+        if not parts:
+            parts.append("keeps cards moving towards the on-the-track pile")
+        return Reason("plays into the rail yard: " + "; ".join(parts),
+                      "plays into the rail yard" + (": " + public[0] if public else ""))
+
+    # -- drawing ---------------------------------------------------------------------------
+    def _draw(self, state: CardState, seat: int, second: bool) -> tuple[Action, str]:
+        p = state.players[seat]
+        need = still_needed(state, seat)
+        best = None
+        for i, c in enumerate(state.market):
+            if c is None or c == LOCO:
+                continue
+            short = need[c] - p.hand[c]
+            key = (short, 1 if p.yard[c] == 0 else 0, -i)
+            if short > 0 and (best is None or key > best[0]):
+                best = (key, i, c)
+        if best is not None:
+            _, i, c = best
+            took = f"takes face-up {COLOURS[c]}"
+            return DrawFaceUp(slot=i + 1, seat=seat), Reason(f"{took}: its tickets still need {need[c]}", took)
+        if not second and LOCO in state.market and sum(need) >= 3:
+            i = state.market.index(LOCO)
+            return DrawFaceUp(slot=i + 1, seat=seat), Reason("takes the face-up locomotive: it can stand in for any "
+                                                             "colour")
+        if state.deck:
+            return DrawDeck(seat=seat), Reason("draws blind: no face-up card helps its tickets", "draws blind")
+        acts = draw_actions(state, seat, second)
+        if acts:
+            return acts[0], Reason("the deck is empty: takes a face-up card")
+        return legal_actions(state, seat)[0], Reason("nothing useful is left")
+
+    # -- tickets ---------------------------------------------------------------------------
+    @staticmethod
+    def _keep(state: CardState, seat: int, pending) -> tuple[Action, str]:
+        data = load_cards()
+        p = state.players[seat]
+        offered = pending.get("offered")
+        need = min(pending.get("min_keep"), len(offered))
+        held = sum(data.ticket(t).size for t in p.tickets)
+        budget = 9 if state.phase == "setup" else max(0, 6 - sum(still_needed(state, seat)))
+        best = None
+        for size in range(need, len(offered) + 1):
+            for combo in combinations(offered, size):
+                circles = sum(data.ticket(t).size for t in combo)
+                points = sum(data.ticket(t).points for t in combo)
+                over = max(0, held + circles - budget - held)
+                key = (points - 4 * over - 0.5 * circles, -size, combo)
+                if best is None or key > best[0]:
+                    best = (key, combo)
+        combo = best[1]
+        names = tuple(data.ticket_text(t) for t in combo)
+        n = f"keeps {len(combo)} ticket{'s' if len(combo) != 1 else ''}"
+        return KeepTickets(tickets=names, seat=seat), Reason(f"{n}: the most points for the cards it can gather", n)
+
+
+__all__ = ["RandomBot", "GreedyBot", "still_needed"]

@@ -1,0 +1,1016 @@
+"""Ticket to Ride South Korea (../shared/rules/south_korea.md, Danish rule book): settings + three features.
+
+The board is a PROVISIONAL stand-in (the published map is not public; ``maps/sources/south_korea/PROVISIONAL.md``):
+every user-facing surface shows ``Map.provisional_note``. Two facts the rule book proves are kept and tested:
+Namwon–Jinju is white with 4 spaces, and the white line has a space 6, the red line spaces 5 and 6.
+
+* :class:`TicketDraft` (SK-SETUP-3/4): 6 route cards each; pick rounds are simultaneous pending steps
+  (``draft pick Gwangju–Yeosu``); the rest of each hand is passed to the left (the next seat) once everyone has picked;
+  after 6 picks everyone keeps exactly 4 (``draft keep A–B, C–D, E–F, G–H``); the returns are shuffled into the deck.
+* :class:`ExpressCards` (SK-TURN-2, SK-EXPRESS-1/2): ``draw deck +2``, ``draw faceup 3 +1``, ``tickets +3``.
+* :class:`ProvinceBoard` (SK-PROV-*, SK-EXPRESS-3, SK-SCORE-2/3): a claim with a province placement,
+  ``claim Namwon–Jinju white4+loco1 +1 province white``; the line bonuses at the end.
+
+Plain claims (``claim R067 white4``), draws and ticket draws are the base game's actions.
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, replace
+from itertools import combinations
+from pathlib import Path
+from typing import ClassVar, Sequence
+
+from ..actions import Action, DrawDeck, DrawFaceUp, KeepTickets, Payment, parse_payment, payment_str, payment_words, register_action
+from ..actions import _PARSERS as _BASE_PARSERS
+from ..actions import _parse_keep, _ref
+from ..names import find_route, find_ticket, route_text, ticket_text, ticket_words
+from ..cards import CARD_NAMES, COLOURS, GRAY, LOCO
+from ..errors import BadAction, IllegalAction, MapError, TTRError
+from ..rng import shuffled
+from ..state import GameState, Pending, pairs_get, pairs_set
+from ..variants import Feature, Settings, Variant, get_variant, register
+from .usa import USA_INTERPRETATIONS
+
+KEY = "south_korea"
+EXPRESS_VALUES = (1, 2, 3)                                  # SK-COMP-3 / SK-SETUP-2
+DRAFT_HAND = 6                                              # SK-SETUP-3
+DRAFT_KEEP = 4                                              # SK-SETUP-4
+PROVINCE_BONUS = {2: (10,), 3: (10, 6), 4: (10, 6, 4), 5: (10, 6, 4, 2)}     # SK-SCORE-2 (the scoring card)
+SOURCES = Path(__file__).resolve().parents[2] / "maps" / "sources" / KEY
+MAP_NAME = "Ticket to Ride South Korea (provisional stand-in board)"
+BASE_DECK = {**{c: 12 for c in COLOURS}, "locomotive": 14}  # SK-COMP-2: the base game's 110 cards
+
+
+def _seat_name(seat: int) -> str:
+    from ..engine import seat_name
+    return seat_name(seat)
+
+
+def _plural(n: int, word: str) -> str:
+    return f"{n} {word}{'' if n == 1 else 's'}"
+
+
+# ---------------------------------------------------------------------------------------------
+# the map: built from maps/sources/south_korea (the reference CSVs, unchanged)
+
+def read_province_board(folder: Path | str = SOURCES) -> dict[str, list[int]]:
+    """``province_board.csv`` → {line colour: [space values, low to high]} (MapError names the line at fault)."""
+    from ..maps import _read_csv
+    path = Path(folder) / "province_board.csv"
+    lines: dict[str, list[int]] = {}
+    for n, row in enumerate(_read_csv(path, ("colour", "spaces")), start=2):
+        colour = row["colour"].strip()
+        if colour not in COLOURS or colour in lines:
+            raise MapError(f"{path}: line {n}: {colour!r} is not a new card colour")
+        try:
+            spaces = [int(x) for x in row["spaces"].split(";")]
+        except ValueError:
+            raise MapError(f"{path}: line {n}: spaces must be whole numbers joined by ';'") from None
+        if spaces != sorted(set(spaces)) or spaces[0] < 1:
+            raise MapError(f"{path}: line {n}: spaces must rise from 1 or more without repeats")
+        lines[colour] = spaces
+    return lines
+
+
+def read_province_known(folder: Path | str = SOURCES) -> dict[str, list[int]]:
+    """``province_board_known.csv``: the spaces the rule book proves (white 6; red 5 and 6)."""
+    from ..maps import _read_csv
+    path = Path(folder) / "province_board_known.csv"
+    return {row["colour"].strip(): [int(x) for x in row["space_values"].split(";")]
+            for row in _read_csv(path, ("colour", "space_values"))}
+
+
+def build_map_document(folder: Path | str = SOURCES) -> dict:
+    """The content of ``maps/south_korea.json``, rebuilt from the reference CSVs by a fixed rule: the shared
+    ``map_from_reference`` (cities, routes, tickets, SOURCES.md, PROVISIONAL.md → ``provisional: true`` and its
+    first line as the note), the base deck (SK-COMP-2), and the province board as the map's ``extra``."""
+    from ..maps import map_from_reference
+    folder = Path(folder)
+    return map_from_reference(folder, key=KEY, name=MAP_NAME, deck=BASE_DECK, reference="maps/sources/south_korea",
+                              extra={"province_board": read_province_board(folder),
+                                     "province_board_known": read_province_known(folder)})
+
+
+def rebuild_map(check_only: bool = False) -> bool:
+    """Write ``maps/south_korea.json`` from ``maps/sources/south_korea`` (or only compare). True: up to date."""
+    from ..maps import map_to_json
+    text = map_to_json(build_map_document())
+    target = SOURCES.parents[1] / f"{KEY}.json"
+    if target.is_file() and target.read_text(encoding="utf-8") == text:
+        return True
+    if not check_only:
+        target.write_text(text, encoding="utf-8")
+    return False
+
+
+def province_lines(v: Variant) -> dict[str, tuple[int, ...]]:
+    cache = v.__dict__.get("_province_lines")
+    if cache is None:
+        cache = {c: tuple(s) for c, s in v.map.extra["province_board"].items()}
+        v.__dict__["_province_lines"] = cache
+    return cache
+
+
+# ---------------------------------------------------------------------------------------------
+# state helpers (all public information except the draft)
+
+def express_left(state: GameState, seat: int) -> tuple[int, ...]:
+    """The seat's unused express cards (SK-SETUP-2; used ones leave the game, SK-TURN-2)."""
+    return tuple(state.players[seat].get("express", ()))
+
+
+def province_trains(state: GameState) -> tuple[tuple[str, int, int], ...]:
+    """Every train on the province board as (line colour, space, seat), in the order placed (SK-PROV-5)."""
+    return tuple(tuple(x) for x in state.get("province", ()))
+
+
+def province_occupied(state: GameState, line: str) -> dict[int, int]:
+    return {space: seat for colour, space, seat in province_trains(state) if colour == line}
+
+
+def province_space(v: Variant, state: GameState, line: str, value: int) -> tuple[int | None, str]:
+    """Where a train worth ``value`` goes on ``line`` (SK-PROV-3/4): (space, how) or (None, why not).
+
+    Interpretations: a value above the line's highest space is refused (the line has no such space); if the
+    space is taken (or missing) the train goes on the first free space of lower value, that space only; with no
+    free lower space it cannot go on that line."""
+    spaces = province_lines(v)[line]
+    if value > spaces[-1]:
+        return None, (f"the {line} line ends at space {spaces[-1]}: there is no space {value} (pay fewer cards or use "
+                      f"a smaller express card)")
+    taken = province_occupied(state, line)
+    if value in spaces and value not in taken:
+        return value, f"space {value}"
+    lower = [s for s in spaces if s < value and s not in taken]
+    if not lower:
+        return None, (f"space {value} of the {line} line is taken and no space below it is free, so the train cannot "
+                      f"go on that line")
+    return lower[-1], f"space {lower[-1]} (space {value} is taken: the first free space below it)"
+
+
+def province_ranking(v: Variant, state: GameState, line: str) -> list[dict]:
+    """The players on one line, best first: sum of their spaces, ties by the higher space (SK-SCORE-2/3), with
+    the bonus each would get by the scoring card for this player count."""
+    mine: dict[int, list[int]] = {}
+    for colour, space, seat in province_trains(state):
+        if colour == line:
+            mine.setdefault(seat, []).append(space)
+    order = sorted(mine, key=lambda s: (-sum(mine[s]), -max(mine[s]), s))
+    bonus = PROVINCE_BONUS.get(state.n_players, ())
+    return [{"seat": s, "total": sum(mine[s]), "best": max(mine[s]), "spaces": sorted(mine[s]),
+             "bonus": bonus[i] if i < len(bonus) else 0} for i, s in enumerate(order)]
+
+
+# ---------------------------------------------------------------------------------------------
+# actions
+
+@dataclass(frozen=True, slots=True)
+class DraftPick(Action):
+    """Pick one route card of the hand in front of you (SK-SETUP-3). Text: ``draft pick Gwangju–Yeosu`` (or its
+    id, ``draft pick T01``); ``ticket`` is the card's city text (canonical) or, as typed, its id."""
+
+    ticket: str = ""
+    seat: int | None = None
+    verb: ClassVar[str] = "draft"
+
+    def body(self) -> str:
+        return f"draft pick {self.ticket}"
+
+    def describe(self, v: Variant, state: GameState) -> str:
+        return "picks a route card and passes the rest to the left"
+
+
+@dataclass(frozen=True, slots=True)
+class DraftKeep(Action):
+    """Keep exactly 4 of the 6 picked route cards (SK-SETUP-4). Text: ``draft keep A–B, C–D, E–F, G–H`` (or ids,
+    ``draft keep T01 T02 T03 T04``)."""
+
+    tickets: tuple[str, ...] = ()
+    seat: int | None = None
+    verb: ClassVar[str] = "draft"
+
+    def body(self) -> str:
+        return "draft " + KeepTickets(tickets=self.tickets).body()
+
+    def describe(self, v: Variant, state: GameState) -> str:
+        return f"keeps {_plural(len(self.tickets), 'route card')} of the draft"
+
+
+@dataclass(frozen=True, slots=True)
+class ExpressDraw(Action):
+    """Draw ``express`` blind cards with an express card, then the normal first draw (SK-EXPRESS-1).
+    ``slot`` 0 = the deck, 1–5 = a face-up card. Text: ``draw deck +2``, ``draw faceup 3 +1``."""
+
+    slot: int = 0
+    express: int = 1
+    seat: int | None = None
+    verb: ClassVar[str] = "draw"
+
+    def base(self) -> Action:
+        return DrawDeck(seat=self.seat) if self.slot == 0 else DrawFaceUp(slot=self.slot, seat=self.seat)
+
+    def body(self) -> str:
+        return f"{self.base().body()} +{self.express}"
+
+    def describe(self, v: Variant, state: GameState) -> str:
+        first = "the top card of the deck" if self.slot == 0 else f"face-up card {self.slot}"
+        return f"uses the +{self.express} express card: {_plural(self.express, 'card')} from the deck, then takes {first}"
+
+
+@dataclass(frozen=True, slots=True)
+class ExpressTickets(Action):
+    """Draw 3 + ``express`` route cards, keep at least 1 (SK-EXPRESS-2). Text: ``tickets +2``."""
+
+    express: int = 1
+    seat: int | None = None
+    verb: ClassVar[str] = "tickets"
+
+    def body(self) -> str:
+        return f"tickets +{self.express}"
+
+    def describe(self, v: Variant, state: GameState) -> str:
+        return f"uses the +{self.express} express card and draws {v.settings.ticket_draw + self.express} route cards"
+
+
+@dataclass(frozen=True, slots=True)
+class ProvinceClaim(Action):
+    """Claim a route and put a train on the province board (SK-PROV-1..6), optionally with an express card.
+
+    ``payment`` may hold more matching cards than the route's length (SK-PROV-3). ``route``: the route's city text
+    (canonical) or, as typed, an id or city text. Text: ``claim Jinju–Namwon white4+loco1 +1 province white``
+    (``+1`` only when an express card is used)."""
+
+    route: str = ""
+    payment: Payment = ()
+    express: int = 0
+    line: str = ""
+    seat: int | None = None
+    verb: ClassVar[str] = "claim"
+
+    def body(self) -> str:
+        boost = f" +{self.express}" if self.express else ""
+        where = f" province {self.line}" if self.line else ""
+        return f"claim {self.route} {payment_str(self.payment)}{boost}{where}"
+
+    def describe(self, v: Variant, state: GameState) -> str:
+        try:
+            r = find_route(v.map, self.route)
+        except TTRError:
+            return f"claims unknown route {self.route}"
+        boost = f" and the +{self.express} express card" if self.express else ""
+        return (f"claims {r.a}–{r.b} ({r.length}, {r.colour}) with {payment_words(self.payment)}{boost} and puts a "
+                f"train on the {self.line} province line")
+
+
+def _express_word(word: str, where: str) -> int:
+    if word not in ("+1", "+2", "+3"):
+        raise BadAction(f"{where}: {word!r} is not an express card; write +1, +2 or +3")
+    return int(word[1])
+
+
+_base_draw, _base_claim, _base_tickets = _BASE_PARSERS["draw"], _BASE_PARSERS["claim"], _BASE_PARSERS["tickets"]
+
+
+def _parse_draw(words: list[str], text: str) -> Action:
+    if words and words[-1].startswith("+"):
+        express = _express_word(words[-1], repr(text))
+        base = _base_draw(words[:-1], text)
+        return ExpressDraw(slot=getattr(base, "slot", 0), express=express)
+    return _base_draw(words, text)
+
+
+def _parse_tickets(words: list[str], text: str) -> Action:
+    if len(words) == 1 and words[0].startswith("+"):
+        return ExpressTickets(express=_express_word(words[0], repr(text)))
+    return _base_tickets(words, text)
+
+
+_PAY_TERM = re.compile(r"[a-z]+[0-9]{1,3}(\+[a-z]+[0-9]{1,3})*", re.ASCII)
+
+
+def _parse_claim(words: list[str], text: str) -> Action:
+    """The base ``claim ROUTE PAYMENT``, extended: ``[+N] [province LINE]`` after the payment, and payment terms
+    also written apart (``white4 loco1``)."""
+    where = repr(text)
+    low = [w.lower() for w in words]
+    line = ""
+    if len(low) >= 2 and low[-2] == "province":
+        line = low[-1]
+        if line not in COLOURS:
+            raise BadAction(f"{where}: {line!r} is not a province line (lines: {', '.join(COLOURS)})")
+        words, low = words[:-2], low[:-2]
+    express = 0
+    if low and low[-1].startswith("+"):
+        express = _express_word(low[-1], where)
+        words, low = words[:-1], low[:-1]
+    end = len(low)
+    while end > 1 and _PAY_TERM.fullmatch(low[end - 1]):
+        end -= 1
+    if end == len(low) or end < 1:
+        return _base_claim(words, text)                # the base parser says what is missing
+    payment_text = "+".join(low[end:])
+    if not express and not line:
+        return _base_claim(words[:end] + [payment_text], text)
+    route = _ref(words[:end], text, "route", "Jinju–Namwon")
+    return ProvinceClaim(route=route, payment=parse_payment(payment_text, where), express=express, line=line)
+
+
+def _parse_draft(words: list[str], text: str) -> Action:
+    words = [w.lower() if i == 0 else w for i, w in enumerate(words)]      # names keep their case
+    if words[:1] == ["pick"] and len(words) > 1:
+        refs = _parse_keep(words[1:], text).tickets
+        if len(refs) == 1:
+            return DraftPick(ticket=refs[0])
+    elif words[:1] == ["keep"]:
+        return DraftKeep(tickets=_parse_keep(words[1:], text).tickets)
+    raise BadAction(f"{text!r}: write 'draft pick CARD' (one route card, e.g. 'draft pick Gwangju–Yeosu') or "
+                    "'draft keep A–B, C–D, E–F, G–H'")
+
+
+register_action("draw", _parse_draw)
+register_action("tickets", _parse_tickets)
+register_action("claim", _parse_claim)
+register_action("draft", _parse_draft)
+
+
+# ---------------------------------------------------------------------------------------------
+# the ticket draft
+
+def drafted(state: GameState, seat: int) -> tuple[str, ...]:
+    """The route cards ``seat`` has picked so far (secret)."""
+    return tuple(state.players[seat].get("drafted", ()))
+
+
+def _draft_pick_pending(seat: int, packet: Sequence[str], rnd: int) -> Pending:
+    text = (f"draft round {rnd} of {DRAFT_HAND}: pick 1 of the {_plural(len(packet), 'route card')} in your hand "
+            f"('draft pick A–B'); the rest go to the player on your left")
+    return Pending("draft_pick", seat, (("packet", tuple(packet)), ("round", rnd), ("rule", "SK-SETUP-3"), ("text", text)))
+
+
+def _draft_keep_pending(seat: int, offered: Sequence[str]) -> Pending:
+    text = (f"keep exactly {DRAFT_KEEP} of your {_plural(len(offered), 'picked route card')} "
+            f"('draft keep A–B, C–D, E–F, G–H')")
+    return Pending("draft_keep", seat, (("offered", tuple(offered)), ("rule", "SK-SETUP-4"), ("text", text)))
+
+
+def _ticket_ids(v: Variant, action, refs) -> tuple[str, ...]:
+    """The ids of route cards named by id or by cities (BadAction naming the one that is unknown)."""
+    out = []
+    for ref in refs:
+        try:
+            out.append(find_ticket(v.map, ref).id)
+        except MapError as e:
+            raise BadAction(f"{action}: {e}") from None
+    return tuple(out)
+
+
+class TicketDraft(Feature):
+    """SK-SETUP-3/4: simultaneous pick rounds (pass left = to the next seat), then keep exactly 4."""
+
+    name = "ticket_draft"
+    pending_kinds = ("draft_pick", "draft_keep")
+    setup_words = (f"a draft: {DRAFT_HAND} dealt to each, pick 1 and pass the rest left until each has picked "
+                   f"{DRAFT_HAND}, then keep exactly {DRAFT_KEEP}")
+    setup_returns_words = "shuffled into the deck with the undealt ones"
+
+    def setup(self, v, tx) -> None:
+        tx.pending = [_draft_pick_pending(p.seat, p.get("offered"), 1) for p in tx.pending if p.kind == "choose_tickets"]
+
+    def handles(self, action) -> bool:
+        return isinstance(action, DraftPick | DraftKeep)
+
+    def pending_actions(self, v, state, pending) -> list:
+        m = v.map
+        if pending.kind == "draft_pick":
+            return [DraftPick(ticket=ticket_text(m, t), seat=pending.seat) for t in pending.get("packet")]
+        return [DraftKeep(tickets=tuple(ticket_text(m, t) for t in combo), seat=pending.seat)
+                for combo in combinations(pending.get("offered"), DRAFT_KEEP)]
+
+    @staticmethod
+    def canonical(v, action):
+        """Route cards are recorded by their cities in the map's spelling (check() already found them)."""
+        if isinstance(action, DraftPick):
+            return replace(action, ticket=ticket_text(v.map, find_ticket(v.map, action.ticket)))
+        return replace(action, tickets=tuple(ticket_text(v.map, find_ticket(v.map, t)) for t in action.tickets))
+
+    def check(self, v, state, action, seat) -> None:
+        p = state.pending_for(seat) if state.pending else None
+        want = "draft_pick" if isinstance(action, DraftPick) else "draft_keep"
+        rule = "SK-SETUP-3" if want == "draft_pick" else "SK-SETUP-4"
+        if p is None or p.kind != want:
+            if state.phase != "setup":
+                raise IllegalAction("the route-card draft is over: it happens once, before the first turn",
+                                    v.rule(rule), action, seat)
+            now = "picking" if want == "draft_keep" else ("keeping 4 cards" if p is not None else "waiting for the others")
+            raise IllegalAction(f"{_seat_name(seat)} cannot do that now (the draft is at: {now})", v.rule(rule),
+                                action, seat)
+        if isinstance(action, DraftPick):
+            (tid,) = _ticket_ids(v, action, (action.ticket,))
+            packet = p.get("packet")
+            if tid not in packet:
+                raise IllegalAction(f"{ticket_words(v.map, (tid,))} is not in the hand in front of {_seat_name(seat)} "
+                                    f"(it holds {ticket_words(v.map, packet)})", v.rule(rule), action, seat)
+            return
+        if not isinstance(action.tickets, tuple):
+            raise BadAction(f"{action!r}: the tickets must be a tuple of route cards")
+        ids = _ticket_ids(v, action, action.tickets)
+        if len(set(ids)) != len(ids):
+            raise BadAction(f"{action}: a route card is named twice")
+        offered = p.get("offered")
+        stray = [t for t in ids if t not in offered]
+        if stray:
+            raise IllegalAction(f"{ticket_words(v.map, stray)} {'is' if len(stray) == 1 else 'are'} not among "
+                                f"{_seat_name(seat)}'s picked cards ({ticket_words(v.map, offered)})", v.rule(rule),
+                                action, seat)
+        if len(action.tickets) != DRAFT_KEEP:
+            raise IllegalAction(f"each player keeps exactly {DRAFT_KEEP} of the {len(offered)} picked route cards — no "
+                                f"more, no fewer; the action keeps {len(action.tickets)}", v.rule(rule), action, seat)
+
+    def apply(self, v, tx, action, seat) -> None:
+        if isinstance(action, DraftPick):
+            self._pick(v, tx, action, seat)
+        else:
+            self._keep(v, tx, action, seat)
+
+    @staticmethod
+    def _pick(v, tx, action, seat) -> None:
+        p = next(q for q in tx.pending if q.seat == seat)
+        rnd = p.get("round")
+        (tid,) = _ticket_ids(v, action, (action.ticket,))
+        rest = tuple(t for t in p.get("packet") if t != tid)
+        ps = tx.players[seat]
+        ext = pairs_set(ps.ext, "drafted", tuple(ps.get("drafted", ())) + (tid,))
+        tx.set_player(seat, ext=pairs_set(ext, "passing", rest))
+        tx.pending = [q for q in tx.pending if q.seat != seat]
+        tx.event("draft_pick", v.rule("SK-SETUP-3"), f"{_seat_name(seat)} picks a route card (round {rnd})")
+        if tx.pending:
+            return
+        n = tx.s.n_players
+        passing = {s: tuple(tx.players[s].get("passing", ())) for s in range(n)}
+        for s in range(n):
+            tx.set_player(s, ext=pairs_set(tx.players[s].ext, "passing", None))
+        if rnd < DRAFT_HAND:
+            tx.pending = [_draft_pick_pending(s, passing[(s - 1) % n], rnd + 1) for s in range(n)]
+            tx.event("draft_pass", v.rule("SK-SETUP-3"),
+                     f"Everyone picked: each player passes {_plural(DRAFT_HAND - rnd, 'card')} to the player on the left")
+            return
+        for s in range(n):
+            tx.pending.append(_draft_keep_pending(s, drafted_from(tx, s)))
+            tx.set_player(s, ext=pairs_set(tx.players[s].ext, "drafted", None))
+        tx.event("draft_done", v.rule("SK-SETUP-4"),
+                 f"Everyone has picked {DRAFT_HAND} route cards: now each keeps exactly {DRAFT_KEEP}")
+
+    @staticmethod
+    def _keep(v, tx, action, seat) -> None:
+        p = next(q for q in tx.pending if q.seat == seat)
+        ids = _ticket_ids(v, action, action.tickets)
+        kept = tuple(t for t in p.get("offered") if t in ids)
+        returned = [t for t in p.get("offered") if t not in ids]
+        tx.set_player(seat, tickets=tx.players[seat].tickets + kept)
+        deck = v.settings.ticket_deck
+        tx.decks().setdefault(deck, []).extend(returned)
+        tx.pending = [q for q in tx.pending if q.seat != seat]
+        tx.event("draft_keep", v.rule("SK-SETUP-4"),
+                 f"{_seat_name(seat)} keeps {DRAFT_KEEP} route cards and returns {len(returned)}")
+        if tx.pending:
+            return
+        tx.decks()[deck] = shuffled(tx.decks()[deck], tx.s.seed, "tickets/draft", 0)
+        tx.phase = "play"
+        tx.current = tx.s.first_player
+        tx.event("setup_done", v.rule("SK-SETUP-4"),
+                 f"The returned route cards are shuffled into the deck: {_seat_name(tx.current)} starts")
+
+    def held_tickets(self, state) -> list[tuple[str, str]]:
+        out = []
+        for seat, p in enumerate(state.players):
+            for key, words in (("drafted", "picked in the draft"), ("passing", "being passed in the draft")):
+                out += [(t, f"{words} by {_seat_name(seat)}") for t in p.get(key, ())]
+        for q in state.pending:
+            for key in ("packet", "offered") if q.kind in self.pending_kinds else ():
+                out += [(t, f"in {_seat_name(q.seat)}'s draft hand") for t in q.get(key, ())]
+        return out
+
+    def validate(self, v, state, problems) -> None:
+        picks = [p for p in state.pending if p.kind == "draft_pick"]
+        keeps = [p for p in state.pending if p.kind == "draft_keep"]
+        if (picks or keeps) and state.phase != "setup":
+            problems.append(f"a draft step is pending outside setup ({v.rule('SK-SETUP-3')})")
+        if picks and keeps:
+            problems.append(f"draft picks and the final keep are pending at once ({v.rule('SK-SETUP-3')})")
+        rounds = {p.get("round") for p in picks}
+        if len(rounds) > 1:
+            problems.append(f"draft seats are in different rounds {sorted(rounds)} ({v.rule('SK-SETUP-3')})")
+        for seat, pl in enumerate(state.players):
+            got, passing = drafted(state, seat), pl.get("passing", ())
+            mine = state.pending_for(seat)
+            if rounds and state.phase == "setup":
+                rnd = next(iter(rounds))
+                done = rnd if mine is None else rnd - 1
+                if len(got) != done:
+                    problems.append(f"{_seat_name(seat)} has picked {len(got)} route cards in draft round {rnd}, "
+                                    f"expected {done} ({v.rule('SK-SETUP-3')})")
+                size = (DRAFT_HAND - rnd) if mine is None else None
+                if mine is not None and (len(mine.get("packet", ())) != DRAFT_HAND + 1 - rnd or passing):
+                    problems.append(f"{_seat_name(seat)}'s draft hand has the wrong size for round {rnd}")
+                if size is not None and len(passing) != size:
+                    problems.append(f"{_seat_name(seat)} passes {len(passing)} cards in round {rnd}, expected {size}")
+            elif got or passing:
+                problems.append(f"{_seat_name(seat)} holds draft cards outside the pick rounds ({v.rule('SK-SETUP-3')})")
+        for p in keeps:
+            if len(p.get("offered", ())) != DRAFT_HAND:
+                problems.append(f"{_seat_name(p.seat)} keeps from {len(p.get('offered', ()))} cards, expected "
+                                f"{DRAFT_HAND} ({v.rule('SK-SETUP-4')})")
+
+    def observe(self, v, state, seat, view) -> None:
+        for entry in view["players"]:
+            s = entry["seat"]
+            entry["draft_picked_count"] = len(drafted(state, s))
+            if seat is None or seat == s:
+                entry["draft_picked"] = list(drafted(state, s))
+                entry["draft_passing"] = list(state.players[s].get("passing", ()))
+        for entry, q in zip(view["pending"], state.pending):
+            if q.kind == "draft_pick":
+                entry["packet_count"] = len(q.get("packet"))
+                entry["round"] = q.get("round")
+            elif q.kind == "draft_keep":
+                entry["offered_count"] = len(q.get("offered"))
+
+    # -- the greedy bot ------------------------------------------------------------------------
+    def bot_pending(self, v, state, pending):
+        from ..bots import Reason, plan_for
+        seat = pending.seat
+        trains = state.players[seat].trains
+        if pending.kind == "draft_pick":
+            have = list(drafted(state, seat))
+            best = None
+            for t in pending.get("packet"):
+                plan = plan_for(v, state, seat, have + [t])
+                fits = not plan.impossible and plan.cost <= trains - 5
+                key = (fits, v.map.ticket(t).points - 1.2 * plan.cost, t)
+                if best is None or key > best[0]:
+                    best = (key, t)
+            name = ticket_words(v.map, (best[1],))
+            return (DraftPick(ticket=ticket_text(v.map, best[1]), seat=seat),
+                    Reason(f"picks {name}: it fits best with the cards already picked", "picks a route card"))
+        best = None
+        for combo in combinations(pending.get("offered"), DRAFT_KEEP):
+            plan = plan_for(v, state, seat, list(combo))
+            points = sum(v.map.ticket(t).points for t in combo)
+            value = points - 1.0 * plan.cost - 4 * max(0, plan.cost - (trains - 12)) - 100 * len(plan.impossible)
+            key = (value, combo)
+            if best is None or key > best[0]:
+                best = (key, combo)
+        combo = best[1]
+        return (DraftKeep(tickets=tuple(ticket_text(v.map, t) for t in combo), seat=seat),
+                Reason(f"keeps {ticket_words(v.map, combo)}: they share routes, most points for the trains",
+                       f"keeps {DRAFT_KEEP} route cards"))
+
+
+def drafted_from(tx, seat: int) -> tuple[str, ...]:
+    return tuple(tx.players[seat].get("drafted", ()))
+
+
+# ---------------------------------------------------------------------------------------------
+# express cards on draws and ticket draws
+
+def _use_express(tx, seat: int, value: int) -> None:
+    p = tx.players[seat]
+    left = tuple(x for x in p.get("express", ()) if x != value)
+    tx.set_player(seat, ext=pairs_set(p.ext, "express", left))
+
+
+def _express_problem(v, state, action, seat) -> None:
+    e = action.express
+    if type(e) is not int or e not in EXPRESS_VALUES:
+        raise BadAction(f"{action!r}: an express card is +1, +2 or +3")
+    left = express_left(state, seat)
+    if e not in left:
+        have = ", ".join(f"+{x}" for x in left) or "none"
+        raise IllegalAction(f"{_seat_name(seat)} has already used the +{e} express card (each is used once per game; "
+                            f"unused: {have})", v.rule("SK-TURN-2"), action, seat)
+
+
+class ExpressCards(Feature):
+    """SK-SETUP-2, SK-TURN-2, SK-EXPRESS-1/2: +1/+2/+3 once each, boosting a card draw or a ticket draw."""
+
+    name = "express"
+    turn_words = ("boost one of them with an unused express card (+1, +2, +3)",)
+
+    def setup(self, v, tx) -> None:
+        for seat in range(tx.s.n_players):
+            tx.set_player(seat, ext=pairs_set(tx.players[seat].ext, "express", EXPRESS_VALUES))
+
+    def handles(self, action) -> bool:
+        return isinstance(action, ExpressDraw | ExpressTickets)
+
+    def turn_actions(self, v, state, seat) -> list:
+        left = express_left(state, seat)
+        if not left:
+            return []
+        out: list = []
+        cards = len(state.deck) + sum(state.discard)
+        slots = [0] + [i + 1 for i, c in enumerate(state.market) if c is not None]
+        for e in left:
+            if cards > e:
+                out += [ExpressDraw(slot=s, express=e, seat=seat) for s in slots]
+        deck = len(state.ticket_deck(v.settings.ticket_deck))
+        out += [ExpressTickets(express=e, seat=seat) for e in left if deck > v.settings.ticket_draw]
+        return out
+
+    def check(self, v, state, action, seat) -> None:
+        if state.phase not in ("play", "last_round"):
+            raise IllegalAction("express cards are used on turns, after the draft", v.rule("SK-TURN-2"), action, seat)
+        _express_problem(v, state, action, seat)
+        e = action.express
+        if isinstance(action, ExpressTickets):
+            deck = len(state.ticket_deck(v.settings.ticket_deck))
+            if deck <= v.settings.ticket_draw:
+                raise IllegalAction(f"the route-card deck holds only {deck}: an express card would draw nothing extra "
+                                    "(interpretation)", v.rule("SK-EXPRESS-2"), action, seat)
+            return
+        if type(action.slot) is not int or not 0 <= action.slot <= len(state.market):
+            raise BadAction(f"{action!r}: face-up cards are numbered 1–{len(state.market)} (0 = the deck)")
+        cards = len(state.deck) + sum(state.discard)
+        if cards <= e:
+            raise IllegalAction(f"the deck and the discard pile hold {_plural(cards, 'card')}: the +{e} express card "
+                                f"needs {e} of them and the normal draw after it at least one more (interpretation)",
+                                v.rule("SK-EXPRESS-1"), action, seat)
+        if action.slot and state.market[action.slot - 1] is None:
+            raise IllegalAction(f"face-up slot {action.slot} is empty", v.rule("USA-DRAW-8"), action, seat)
+
+    def apply(self, v, tx, action, seat) -> None:
+        from ..engine import _apply_draw
+        e = action.express
+        _use_express(tx, seat, e)
+        if isinstance(action, ExpressTickets):
+            st = v.settings
+            tx.event("express", v.rule("SK-EXPRESS-2"), f"{_seat_name(seat)} uses the +{e} express card: "
+                                                        f"{st.ticket_draw + e} route cards to choose from")
+            tx.offer_tickets(seat, st.ticket_deck, st.ticket_draw + e, st.ticket_min_keep, "bottom")
+            return
+        for _ in range(e):                       # blind, from the top; a reshuffle as usual (USA-DRAW-7)
+            tx.give_card(seat, tx.draw_card())
+        tx.event("express", v.rule("SK-EXPRESS-1"), f"{_seat_name(seat)} uses the +{e} express card and draws "
+                                                    f"{_plural(e, 'card')} from the top of the deck")
+        _apply_draw(tx, action.base(), seat, second=False)
+
+    def validate(self, v, state, problems) -> None:
+        for seat, p in enumerate(state.players):
+            left = p.get("express", ())
+            if not isinstance(left, tuple) or list(left) != sorted(set(left)) or not set(left) <= set(EXPRESS_VALUES):
+                problems.append(f"{_seat_name(seat)}'s express cards must be some of +1, +2, +3 once each "
+                                f"({v.rule('SK-COMP-3')})")
+            elif state.phase == "setup" and left != EXPRESS_VALUES:
+                problems.append(f"{_seat_name(seat)} used an express card during the draft ({v.rule('SK-SETUP-2')})")
+
+    def observe(self, v, state, seat, view) -> None:
+        for entry in view["players"]:              # face up in front of each player (SK-SETUP-2): public
+            left = express_left(state, entry["seat"])
+            entry["express"] = list(left)
+            entry["express_used"] = [x for x in EXPRESS_VALUES if x not in left]
+
+    # -- the greedy bot ------------------------------------------------------------------------
+    def bot_improve(self, v, state, seat, action, why):
+        """Boost a blind draw with the smallest express card when the plan still lacks many cards."""
+        left = express_left(state, seat)
+        if not left or state.pending or not isinstance(action, DrawDeck | DrawFaceUp):
+            return action, why
+        if len(state.deck) + sum(state.discard) <= left[0] or state.players[seat].hand_size > 12:
+            return action, why
+        from ..bots import Reason
+        boosted = ExpressDraw(slot=getattr(action, "slot", 0), express=left[0], seat=seat)
+        more = f"; uses the +{left[0]} express card for {_plural(left[0], 'more card')} (few cards in hand)"
+        return boosted, Reason(f"{why}{more}", f"{getattr(why, 'public', why)}{more}")
+
+
+# ---------------------------------------------------------------------------------------------
+# the province board
+
+def claim_payments(v: Variant, route, hand: Sequence[int], most: int) -> list[Payment]:
+    """Every payment of one colour (+ locomotives) for ``route`` from ``hand`` with length..``most`` cards
+    (SK-PROV-3: extra matching cards): by size, then as ``engine.route_payments`` orders them (by colour, fewest
+    locomotives first, all-locomotive last)."""
+    locos = hand[LOCO]
+    colours = range(LOCO) if route.colour == GRAY else (COLOURS.index(route.colour),)
+    out: list[Payment] = []
+    for size in range(route.length, most + 1):
+        low = max(1, size - locos)
+        found = False
+        for c in colours:
+            for n in range(min(hand[c], size), low - 1, -1):
+                out.append(((c, n), (LOCO, size - n)) if n < size else ((c, n),))
+                found = True
+        if locos >= size:
+            out.append(((LOCO, size),))
+            found = True
+        if not found:
+            break
+    return out
+
+
+def _placeable(v: Variant, state: GameState) -> dict[str, tuple[int, int]]:
+    """line -> (lowest value that finds a free space, highest space): a train worth ``value`` can go on the line
+    exactly when lowest <= value <= highest (SK-PROV-3/4)."""
+    taken: dict[str, set[int]] = {}
+    for line, space, _ in province_trains(state):
+        taken.setdefault(line, set()).add(space)
+    out = {}
+    for line, spaces in province_lines(v).items():
+        free = [x for x in spaces if x not in taken.get(line, ())]
+        out[line] = (free[0] if free else spaces[-1] + 1, spaces[-1])
+    return out
+
+
+class ProvinceBoard(Feature):
+    """SK-PROV-1..6, SK-EXPRESS-3, SK-SCORE-2/3: a train on the province board with a claim; line bonuses."""
+
+    name = "province"
+
+    def handles(self, action) -> bool:
+        return isinstance(action, ProvinceClaim)
+
+    def turn_actions(self, v, state, seat) -> list:
+        return self._claims(v, state, seat)
+
+    def bot_random(self, v, state, seat, r) -> list:
+        """The random bot's pick among province claims without listing them all: a route at random, then one of
+        its claims with a placement at random (so each route is equally likely, as for plain claims)."""
+        from ..engine import claimable_routes
+        trains = state.players[seat].trains
+        routes = [x for x in claimable_routes(v, state, seat, affordable_only=True) if trains >= x.length + 1]
+        while routes:
+            route = routes.pop(r.index(len(routes)))
+            options = self._claims(v, state, seat, (route,))
+            if options:
+                return [options[r.index(len(options))]]
+        return []
+
+    def _claims(self, v, state, seat, routes=None) -> list:
+        from ..engine import claimable_routes
+        p = state.players[seat]
+        room = _placeable(v, state)
+        top = max(hi for _, hi in room.values())
+        boosts = (0,) + express_left(state, seat)
+        out = []
+        for route in routes if routes is not None else claimable_routes(v, state, seat, affordable_only=True):
+            if p.trains < route.length + 1:
+                continue
+            targets = [(line, lo, hi) for line, (lo, hi) in room.items()
+                       if (route.colour == GRAY or line == route.colour) and lo <= hi]
+            if not targets:
+                continue
+            name = route_text(v.map, route)
+            for pay in claim_payments(v, route, p.hand, top):
+                size = pay[0][1] + (pay[1][1] if len(pay) > 1 else 0)
+                for e in boosts:
+                    value = size + e
+                    for line, lo, hi in targets:
+                        if lo <= value <= hi:
+                            out.append(ProvinceClaim(name, pay, e, line, seat))
+        return out
+
+    def check(self, v, state, action, seat) -> None:
+        from ..engine import claim_problem, malformed_payment
+        if state.phase not in ("play", "last_round"):
+            raise IllegalAction("routes are claimed on turns, after the draft", v.rule("SK-TURN-1"), action, seat)
+        if not isinstance(action.route, str) or not isinstance(action.payment, tuple) or not isinstance(action.line, str):
+            raise BadAction(f"{action!r}: route, payment and line must be a route (id or cities), card pairs and a colour")
+        problem = malformed_payment(v, action.payment)
+        if problem:
+            raise BadAction(f"{action!r}: {problem}")
+        try:
+            route = find_route(v.map, action.route)
+        except MapError as e:
+            raise BadAction(f"{action}: {e}") from None
+        if action.express:
+            _express_problem(v, state, action, seat)
+        if not action.line:
+            raise IllegalAction("an express card on a claim raises the province space (as if more cards were played), so "
+                                "it needs a province placement: add 'province COLOUR'", v.rule("SK-EXPRESS-3"),
+                                action, seat)
+        problem = claim_problem(v, state, seat, route, None)
+        if problem:
+            raise IllegalAction(problem[0], v.rule(problem[1]), action, seat)
+        p = state.players[seat]
+        if p.trains < route.length + 1:
+            raise IllegalAction(f"{route.a}–{route.b} takes {route.length} trains and the province board one more; "
+                                f"{_seat_name(seat)} has {p.trains}", v.rule("SK-PROV-1"), action, seat)
+        pay = action.payment
+        size = sum(n for _, n in pay)
+        colours = [k for k, _ in pay if k != LOCO]
+        if len(colours) > 1:
+            raise IllegalAction("all cards played for a route must be of one colour (locomotives may stand in): the "
+                                f"payment mixes {' and '.join(CARD_NAMES[k] for k in colours)}", v.rule("USA-CLAIM-1"),
+                                action, seat)
+        if colours and route.colour != GRAY and CARD_NAMES[colours[0]] != route.colour:
+            raise IllegalAction(f"{route.a}–{route.b} is a {route.colour} route: it takes {route.colour} cards (or "
+                                f"locomotives), not {CARD_NAMES[colours[0]]}", v.rule("USA-CLAIM-2"), action, seat)
+        if size < route.length:
+            raise IllegalAction(f"{route.a}–{route.b} has {route.length} spaces: it takes at least {route.length} cards "
+                                f"(more only to reach a higher province space); the payment has {size}",
+                                v.rule("SK-PROV-3"), action, seat)
+        for k, n in pay:
+            if p.hand[k] < n:
+                raise IllegalAction(f"the payment needs {n} {CARD_NAMES[k]} card{'s' if n != 1 else ''} but the hand "
+                                    f"holds {p.hand[k]}", v.rule("USA-CLAIM-1"), action, seat)
+        lines = province_lines(v)
+        if action.line not in lines:
+            raise IllegalAction(f"the province board has no {action.line} line (lines: {', '.join(lines)})",
+                                v.rule("SK-PROV-2"), action, seat)
+        if route.colour != GRAY and action.line != route.colour:
+            raise IllegalAction(f"{route.a}–{route.b} is {route.colour}: its train goes on the {route.colour} line, not "
+                                f"the {action.line} one (only a gray route lets you choose)", v.rule("SK-PROV-2"),
+                                action, seat)
+        space, why = province_space(v, state, action.line, size + action.express)
+        if space is None:
+            rule = "SK-PROV-3" if "ends at space" in why else "SK-PROV-4"
+            raise IllegalAction(why + " (interpretation)", v.rule(rule), action, seat)
+
+    @staticmethod
+    def canonical(v, action):
+        """The route by its cities in the map's spelling, the payment in card order (check() found the route)."""
+        return replace(action, route=route_text(v.map, find_route(v.map, action.route)),
+                       payment=tuple(sorted(action.payment)))
+
+    def apply(self, v, tx, action, seat) -> None:
+        route = find_route(v.map, action.route)
+        size = sum(n for _, n in action.payment)
+        value = size + action.express
+        space, how = province_space(v, tx.s, action.line, value)
+        tx.claim_route(seat, route, action.payment)
+        if action.express:
+            _use_express(tx, seat, action.express)
+        p = tx.players[seat]
+        tx.set_player(seat, trains=p.trains - 1)
+        tx.ext = pairs_set(tx.ext, "province", tuple(pairs_get(tx.ext, "province", ())) + ((action.line, space, seat),))
+        boost = f" + the +{action.express} express card" if action.express else ""
+        tx.event("province", v.rule("SK-PROV-6" if action.express else "SK-PROV-3"),
+                 f"{_seat_name(seat)} puts a train on the {action.line} province line: {_plural(size, 'card')}{boost} = "
+                 f"{value}, so {how}")
+        tx.end_turn()
+
+    def trains_elsewhere(self, state, seat) -> int:
+        return sum(1 for _, _, s in province_trains(state) if s == seat)
+
+    def score(self, v, state, sheet) -> None:
+        lines = province_lines(v)
+        awards: dict[int, int] = {}
+        notes: dict[int, list[str]] = {}
+        for line in lines:
+            for rank, r in enumerate(province_ranking(v, state, line), start=1):
+                awards[r["seat"]] = awards.get(r["seat"], 0) + r["bonus"]
+                notes.setdefault(r["seat"], []).append(
+                    f"{line} line: total {r['total']} (spaces {', '.join(map(str, r['spaces']))}), rank {rank}: "
+                    f"{r['bonus']} points ({v.rule('SK-SCORE-2')})")
+        sheet["players"] = [replace(ps, extras=ps.extras + (("province board", awards.get(ps.seat, 0)),),
+                                    notes=ps.notes + tuple(notes.get(ps.seat, ()))) for ps in sheet["players"]]
+
+    def validate(self, v, state, problems) -> None:
+        lines = province_lines(v)
+        seen: set[tuple[str, int]] = set()
+        raw = state.get("province", ())
+        if not isinstance(raw, tuple):
+            problems.append("the province board must be a list of [line, space, seat]")
+            return
+        for item in raw:
+            if not (isinstance(item, tuple) and len(item) == 3 and isinstance(item[0], str)
+                    and all(type(x) is int for x in item[1:])):
+                problems.append(f"a province board entry {item!r} is not [line, space, seat]")
+                continue
+            line, space, seat = item
+            if line not in lines or space not in lines[line]:
+                problems.append(f"the province board has no space {space} on a {line} line ({v.rule('SK-COMP-5')})")
+            if not 0 <= seat < state.n_players:
+                problems.append(f"a province train belongs to seat {seat}, which does not exist")
+            if (line, space) in seen:
+                problems.append(f"space {space} of the {line} line holds two trains ({v.rule('SK-PROV-3')})")
+            seen.add((line, space))
+
+    def observe(self, v, state, seat, view) -> None:
+        view["province"] = {line: {"spaces": list(spaces),
+                                   "trains": [{"space": s, "seat": o} for s, o in sorted(province_occupied(state, line).items())],
+                                   "ranking": province_ranking(v, state, line)}
+                            for line, spaces in province_lines(v).items()}
+        view["province_bonus"] = list(PROVINCE_BONUS.get(state.n_players, ()))
+        view["provisional"] = v.map.provisional_note
+        for entry in view["players"]:
+            entry["province_trains"] = self.trains_elsewhere(state, entry["seat"])
+
+    def board_marks(self, v, state, marks) -> None:
+        marks["province"] = [list(t) for t in province_trains(state)]
+
+    # -- the greedy bot ------------------------------------------------------------------------
+    def bot_improve(self, v, state, seat, action, why):
+        """With trains to spare, add a province train to a planned claim where it ranks first (or gains a rank)."""
+        from ..actions import Claim
+        if type(action) is not Claim or state.pending:
+            return action, why
+        from ..bots import Reason, _completed, plan_for
+        route = find_route(v.map, action.route)
+        p = state.players[seat]
+        plan = plan_for(v, state, seat, [t for t in p.tickets if not _completed(v, state, seat, t)])
+        still = plan.cost - (route.length if route.id in plan.routes else 0)
+        if p.trains - route.length - 1 < still + 4:        # keep the trains the tickets still need, and a margin
+            return action, why
+        size = sum(n for _, n in action.payment)
+        lines = province_lines(v)
+        best = None
+        for line in (tuple(lines) if route.colour == GRAY else (route.colour,)):
+            # express cards are worth more on draws (measured): on a claim only once the end is near
+            for e in (0,) + (express_left(state, seat) if state.phase == "last_round" or p.trains < 15 else ()):
+                space, _ = province_space(v, state, line, size + e)
+                if space is None:
+                    continue
+                rank = province_ranking(v, state, line)
+                others = [r for r in rank if r["seat"] != seat]
+                mine = sum(next((r["spaces"] for r in rank if r["seat"] == seat), [])) + space
+                beats = sum(1 for r in others if r["total"] < mine)
+                key = (beats - len(others), -e, space, line)
+                if best is None or key > best[0]:
+                    best = (key, line, e, space)
+        if best is None or best[0][0] < 0:
+            return action, why
+        _, line, e, space = best
+        boost = f" with the +{e} express card" if e else ""
+        more = f"; puts a train on space {space} of the {line} province line{boost}: it leads that line"
+        return (ProvinceClaim(route=route_text(v.map, route), payment=action.payment, express=e, line=line, seat=seat),
+                Reason(f"{why}{more}", f"{getattr(why, 'public', why)}{more}"))
+
+
+# ---------------------------------------------------------------------------------------------
+# the variant
+
+SOUTH_KOREA_SETTINGS = Settings(
+    trains=45,                                   # SK-COMP-1
+    min_players=2, max_players=5,                # SK-COMP-1
+    start_hand=4,                                # SK-SETUP-1
+    setup_deals=(("regular", DRAFT_HAND),),      # SK-SETUP-3 (the deal; TicketDraft turns it into the draft)
+    setup_min_keep=DRAFT_KEEP,                   # SK-SETUP-4
+    ticket_draw=3, ticket_min_keep=1,            # base USA-TICKET-1/2; SK-EXPRESS-2 adds 1–3
+    longest_bonus=0,                             # SK-SCORE-4: no longest-path bonus (and no globetrotter)
+    twin_min_players=4,                          # SK-DOUBLE-1/2
+    tie_breaks=("tickets",),                     # SK-SCORE-5: most route cards completed, then shared
+)
+
+SOUTH_KOREA_INTERPRETATIONS: tuple[tuple[str, str], ...] = (
+    ("SK-COMP-4", "The board (cities, routes, 44 route cards, province lines 1–9) is a PROVISIONAL stand-in made from "
+                  "real geography; only Namwon–Jinju (white, 4) and the white space 6 / red spaces 5 and 6 come from "
+                  "the rule book."),
+    ("SK-SETUP-3", "'To the player on the left' is the next seat in turn order. A pick round ends when every player "
+                   "has picked; only then are the hands passed, all at once."),
+    ("SK-EXPRESS-1", "The express cards are drawn blind from the deck (the discard pile is reshuffled when it runs out, "
+                     "as USA-DRAW-7) and are not the first card of the draw: a face-up locomotive may still be taken "
+                     "afterwards as the whole normal draw (USA-DRAW-3), and a locomotive among the blind cards is just a "
+                     "card. The boost is refused unless the deck and discard pile hold more cards than its value, so "
+                     "the normal draw after it stays possible (USA-DRAW-8)."),
+    ("SK-EXPRESS-2", "A ticket boost is refused when the route-card deck holds 3 or fewer cards (it would add nothing); "
+                     "otherwise as many as the deck holds, up to 3 + the boost, are drawn; the returns go under the "
+                     "deck as in the base game."),
+    ("SK-EXPRESS-3", "An express card on a claim only raises the province space, so it needs a province placement; a "
+                     "claim with extra cards also needs one."),
+    ("SK-PROV-4", "Placing stays optional (the book's 'må'). If the space is taken the train goes on the first free "
+                  "space below it, counting down (the highest free lower space), that space only; if no lower space "
+                  "is free it cannot go on that line."),
+    ("SK-PROV-3", "A value above the line's highest space (e.g. 10 on a 1–9 line) is refused: the space does not "
+                  "exist, and the train does not slide down from a space beyond the line."),
+    ("SK-PROV-5", "Province trains count against the 45: a claim with a placement needs the route's trains plus one, "
+                  "and the end trigger counts the trains left in the supply."),
+    ("SK-SCORE-3", "Two players can never tie on both the line total and their highest space (one train per space), "
+                   "so the ranking is always strict; players beyond the paid places score 0."),
+    *USA_INTERPRETATIONS,
+)
+
+SOUTH_KOREA = register(Variant(
+    key=KEY,
+    name="Ticket to Ride South Korea",
+    map_key=KEY,
+    rule_prefix="SK",
+    settings=SOUTH_KOREA_SETTINGS,
+    features=(TicketDraft(), ExpressCards(), ProvinceBoard()),
+    aliases=("south korea", "korea", "sk", "sydkorea"),
+    rule_map={
+        "USA-COMP-2": "SK-COMP-1", "USA-COMP-5": "SK-COMP-1", "USA-COMP-3": "SK-COMP-2", "USA-COMP-4": "SK-COMP-4",
+        "USA-SETUP-2": "SK-SETUP-1", "USA-SETUP-3": "SK-SETUP-3", "USA-TURN-1": "SK-TURN-1",
+        "USA-CLAIM-7": "SK-DOUBLE-1", "USA-CLAIM-8": "SK-DOUBLE-2", "USA-CLAIM-9": "SK-SCORE-1",
+        "USA-END-1": "SK-END-1", "USA-SCORE-1": "SK-SCORE-1", "USA-SCORE-2": "SK-SCORE-1",
+        "USA-SCORE-3": "SK-SCORE-4", "USA-SCORE-4": "SK-SCORE-5",
+    },
+    description="South Korea (provisional stand-in board): a ticket draft, express cards and the province board.",
+    interpretations=SOUTH_KOREA_INTERPRETATIONS,
+))
+
+
+if __name__ == "__main__":                       # python -m ttr_nb.games.south_korea [--check]
+    import sys
+    ok = rebuild_map(check_only="--check" in sys.argv[1:])
+    print("maps/south_korea.json: " + ("up to date" if ok else ("differs (rebuild it)" if "--check" in sys.argv[1:]
+                                                                 else "written")))
+    raise SystemExit(0 if ok or "--check" not in sys.argv[1:] else 1)
+
+
+__all__ = ["SOUTH_KOREA", "SOUTH_KOREA_SETTINGS", "SOUTH_KOREA_INTERPRETATIONS", "TicketDraft", "ExpressCards",
+           "ProvinceBoard", "DraftPick", "DraftKeep", "ExpressDraw", "ExpressTickets", "ProvinceClaim",
+           "build_map_document", "rebuild_map", "read_province_board", "province_lines", "province_space",
+           "province_ranking", "province_trains", "express_left", "drafted", "claim_payments",
+           "PROVINCE_BONUS"]

@@ -1,0 +1,507 @@
+"""Plotly figures in a notebook that always draw: a small anywidget instead of plotly's ``go.FigureWidget``.
+
+Why not ``go.FigureWidget``: each one ships plotly's ~5 MB widget bundle as its own front-end module, and
+anywidget gives a model 2 s to load its module before it stops delivering that model's messages for good. On a
+busy machine, or with several figures at once, the bundle is late, and the figure stays empty ("Click to enter
+Plot title", 0 traces) with no error. Its Python side also refreshes the figure it shows after a page reload
+only from the state it was built with, so a reloaded board lost its later claims.
+
+How this module avoids both:
+
+* ``FigureView`` has a module of a few kilobytes, which loads in milliseconds. plotly.js itself comes once per
+  page, from the plotly package installed in the kernel (``package_data/plotly.min.js``), through ONE hidden
+  ``PlotlyRuntime`` model per kernel. A view waits for it (showing "Drawing ..."), then draws.
+* The figure lives in the kernel as a ``LiveFigure`` (a ``go.Figure``): every change made to it (``update_board``,
+  ``batch_update``, ``trace.x = ...``) becomes one small patch message, applied in the browser with
+  ``Plotly.update``; patches that arrive faster than the browser paints are merged into one redraw.
+* Whenever the browser asks for the widget's state (first display, page reload, reopening a notebook whose kernel
+  is running), it gets the figure as it is *now*, with a revision number, so stale patches are skipped.
+* A view built while hidden (another tab, a closed accordion, off-screen) waits until it has a size, and the
+  figure follows its container's width (keeping the board's aspect).
+
+Use ``figure_view(fig)`` to make one; ``view.figure`` is the ``LiveFigure`` to change.
+"""
+from __future__ import annotations
+
+import importlib.resources
+import re
+from typing import Any
+
+import anywidget
+import ipywidgets as widgets
+import plotly.graph_objects as go
+import traitlets
+from ipywidgets import widget_serialization
+from plotly.basedatatypes import Undefined
+
+# The page-wide promise of plotly.js, by version: the runtime resolves it, every figure view awaits it.
+_SLOT_JS = r"""
+const KEY = "__ttr_nb_plotly__";
+function slot(version) {
+  const all = (globalThis[KEY] ??= {});
+  if (!all[version]) {
+    let resolve, reject;
+    const promise = new Promise((a, b) => { resolve = a; reject = b; });
+    all[version] = { promise, resolve, reject, loading: false };
+  }
+  return all[version];
+}
+"""
+
+_RUNTIME_ESM = _SLOT_JS + r"""
+function bytesOf(value) {
+  if (value instanceof DataView) return new Uint8Array(value.buffer, value.byteOffset, value.byteLength);
+  if (value instanceof ArrayBuffer) return new Uint8Array(value);
+  return value;
+}
+export default {
+  initialize({ model }) {
+    const s = slot(model.get("js_version"));
+    if (s.loading) return;
+    s.loading = true;
+    // A classic <script> from a Blob URL: the browser parses it off the main thread, so loading plotly.js does
+    // not freeze the page (anywidget gives every model 2 s to become ready). plotly.js defines window.Plotly
+    // (and, as a UMD bundle, window.moduleName): both are put back as they were.
+    const names = ["Plotly", "moduleName"];
+    const before = names.map((n) => [n, Object.prototype.hasOwnProperty.call(globalThis, n), globalThis[n]]);
+    const url = URL.createObjectURL(new Blob([bytesOf(model.get("source"))], { type: "text/javascript" }));
+    const script = document.createElement("script");
+    script.src = url;
+    script.async = true;
+    script.onload = () => {
+      const Plotly = globalThis.Plotly;
+      for (const [n, had, value] of before) {
+        if (had) globalThis[n] = value;
+        else if (n === "moduleName") delete globalThis[n];
+      }
+      URL.revokeObjectURL(url);
+      script.remove();
+      if (Plotly && Plotly.newPlot) s.resolve(Plotly);
+      else { s.loading = false; s.reject(new Error("plotly.js did not define Plotly")); }
+    };
+    script.onerror = () => { s.loading = false; URL.revokeObjectURL(url); s.reject(new Error("plotly.js failed to load")); };
+    document.head.appendChild(script);
+  },
+};
+"""
+
+_FIGURE_ESM = _SLOT_JS + r"""
+const clone = (v) => (v === undefined ? v : JSON.parse(JSON.stringify(v)));
+
+// one flush of queued patches: per trace, later values win; layout keys likewise
+function merge(ops) {
+  const traces = new Map();
+  const relayout = {};
+  for (const op of ops) {
+    for (const [i, props] of op.traces || []) {
+      const t = traces.get(i) || {};
+      Object.assign(t, props);
+      traces.set(i, t);
+    }
+    for (const [k, v] of Object.entries(op.relayout || {})) {
+      // a whole list (e.g. annotations) replaces what was queued for its items
+      for (const q of Object.keys(relayout)) if (q.startsWith(k + "[") || q.startsWith(k + ".")) delete relayout[q];
+      relayout[k] = v;
+    }
+  }
+  const indexes = [...traces.keys()].sort((a, b) => a - b);
+  const restyle = {};
+  indexes.forEach((i, slotIndex) => {
+    for (const [k, v] of Object.entries(traces.get(i))) {
+      if (!(k in restyle)) restyle[k] = new Array(indexes.length).fill(undefined);
+      restyle[k][slotIndex] = v;
+    }
+  });
+  return { restyle, relayout, indexes };
+}
+
+export default {
+  async render({ model, el }) {
+    el.classList.add("ttr-figure");
+    for (const c of (model.get("css_classes") || [])) el.classList.add(c);
+    const box = document.createElement("div");
+    box.className = "ttr-figure-plot";
+    const note = document.createElement("div");
+    note.className = "ttr-figure-note";
+    note.textContent = model.get("loading_text") || "Drawing ...";
+    el.append(note, box);
+    let figure = model.get("_figure");
+    let rev = model.get("_rev");
+    const aspect = () => model.get("aspect");
+    const sizeOf = () => {
+      const w = Math.floor(box.getBoundingClientRect().width || el.getBoundingClientRect().width);
+      const a = aspect();
+      // the plot area keeps the aspect; the margins (title, legend) keep their pixels
+      const plotW = Math.max(w - (model.get("extra_width") || 0), 50);
+      const cap = model.get("max_height_vh") > 0 ? window.innerHeight * model.get("max_height_vh") / 100 : Infinity;
+      const h = Math.round(plotW * a) + (model.get("extra_height") || 0);
+      return a > 0 ? { width: w, height: Math.max(200, Math.min(h, Math.round(cap))) } : { width: w };
+    };
+    box.style.minHeight = ((figure.layout || {}).height || 400) + "px";
+
+    el.dataset.ttrStep = "loading plotly.js";
+    let Plotly;
+    try {
+      Plotly = await slot(model.get("js_version")).promise;
+    } catch (err) {
+      note.textContent = "The drawing library did not load (" + err + "). Run this cell again.";
+      return;
+    }
+    // wait until the view has a width: a view built in a hidden tab or a closed panel draws when it is shown
+    el.dataset.ttrStep = "waiting for a size";
+    await new Promise((resolve) => {
+      if (box.getBoundingClientRect().width > 0) return resolve();
+      const ro = new ResizeObserver(() => { if (box.getBoundingClientRect().width > 0) { ro.disconnect(); resolve(); } });
+      ro.observe(box);
+    });
+
+    let queue = [];
+    let drawn = false;
+    let busy = false;
+    const layoutOf = (fig) => Object.assign(clone(fig.layout || {}), sizeOf(), { autosize: false });
+    const full = async (fig) => {
+      await Plotly.react(box, clone(fig.data || []), layoutOf(fig), model.get("config") || {});
+    };
+    const flush = async () => {
+      if (busy || !drawn) return;
+      busy = true;
+      try {
+        while (queue.length) {
+          let ops = queue;
+          queue = [];
+          // a whole figure replaces everything queued before it; the patches after it still apply
+          const last = ops.map((op) => Boolean(op.figure)).lastIndexOf(true);
+          if (last >= 0) {
+            await full(ops[last].figure);
+            ops = ops.slice(last + 1);
+          }
+          if (ops.length) {
+            const { restyle, relayout, indexes } = merge(ops);
+            await Plotly.update(box, restyle, relayout, indexes);
+          }
+        }
+      } finally {
+        busy = false;
+      }
+    };
+    const schedule = () => requestAnimationFrame(() => { flush(); });
+
+    let onAck = () => {};
+    const onMsg = (msg) => {
+      if (!msg || typeof msg !== "object") return;
+      if (msg.type === "ack") {
+        onAck();
+        return;
+      }
+      if (msg.type === "patch") {
+        if (msg.rev <= rev) return;
+        rev = msg.rev;
+        queue.push(...msg.ops);
+      } else if (msg.type === "figure") {
+        if (msg.rev < rev) return;
+        rev = msg.rev;
+        queue = [{ figure: msg.figure }];
+      } else {
+        return;
+      }
+      schedule();
+    };
+    model.on("msg:custom", onMsg);
+
+    el.dataset.ttrStep = "drawing";
+    await Plotly.newPlot(box, clone(figure.data || []), layoutOf(figure), model.get("config") || {});
+    el.dataset.ttrStep = "drawn";
+    box.style.minHeight = "";
+    note.remove();
+    drawn = true;
+    el.dataset.ttrDrawn = "1";
+    box.on("plotly_click", (ev) => {
+      const points = (ev.points || []).map((p) => ({
+        trace: p.curveNumber, index: p.pointIndex ?? p.pointNumber, x: p.x, y: p.y,
+      }));
+      model.send({ type: "click", points });
+    });
+    // Say hello with the revision drawn: the kernel answers (and sends the figure if patches came meanwhile).
+    // No answer means this model gets no messages (anywidget drops them for good when a model was not ready
+    // within 2 s): then ask the kernel for a fresh model, which takes this one's place.
+    let answered = false;
+    const helloTimer = setTimeout(() => {
+      if (answered) return;
+      note.textContent = "Reconnecting ...";
+      el.prepend(note);
+      model.send({ type: "stale", rev });
+    }, model.get("hello_timeout_ms"));
+    onAck = () => { answered = true; clearTimeout(helloTimer); };
+    model.send({ type: "hello", rev });
+    schedule();
+
+    let lastWidth = box.getBoundingClientRect().width;
+    const ro = new ResizeObserver(() => {
+      const w = box.getBoundingClientRect().width;
+      if (!drawn || w <= 0 || Math.abs(w - lastWidth) < 2) return;
+      lastWidth = w;
+      Plotly.relayout(box, sizeOf());
+    });
+    ro.observe(box);
+    return () => {
+      clearTimeout(helloTimer);
+      ro.disconnect();
+      model.off("msg:custom", onMsg);
+      try { Plotly.purge(box); } catch (e) { /* already gone */ }
+    };
+  },
+};
+"""
+
+_CSS = """
+.ttr-figure { width: 100%; min-width: 0; }
+.ttr-figure-plot { width: 100%; }
+.ttr-figure-note { color: #555; font-style: italic; padding: 6px 0; }
+"""
+
+
+def _plotly_js() -> tuple[bytes, str]:
+    """plotly.js as installed with the plotly package, and its version (from the file's header)."""
+    source = (importlib.resources.files("plotly") / "package_data" / "plotly.min.js").read_bytes()
+    m = re.search(rb"plotly\.js v(\d+\.\d+\.\d+\S*)", source[:400])
+    version = m.group(1).decode() if m else f"{len(source)}"
+    return source, version
+
+
+class PlotlyRuntime(anywidget.AnyWidget):
+    """plotly.js for every ``FigureView`` of this kernel, sent to the page once. Never displayed."""
+
+    _esm = _RUNTIME_ESM
+    source = traitlets.Bytes(b"").tag(sync=True)
+    js_version = traitlets.Unicode("").tag(sync=True)
+
+
+_RUNTIME: PlotlyRuntime | None = None
+
+
+def plotly_runtime() -> PlotlyRuntime:
+    """The kernel's one ``PlotlyRuntime`` (made on first use; made again if someone closed it)."""
+    global _RUNTIME
+    if _RUNTIME is None or getattr(_RUNTIME, "comm", None) is None:
+        source, version = _plotly_js()
+        _RUNTIME = PlotlyRuntime(source=source, js_version=version)
+    return _RUNTIME
+
+
+def _jsonable(v: Any) -> Any:
+    if isinstance(v, dict):
+        return {k: _jsonable(x) for k, x in v.items() if x is not Undefined}
+    if isinstance(v, (list, tuple)):
+        return [_jsonable(x) for x in v]
+    if hasattr(v, "tolist") and not isinstance(v, (str, bytes)):
+        return v.tolist()
+    return v
+
+
+class LiveFigure(go.Figure):
+    """A ``go.Figure`` whose every change is forwarded to the ``FigureView`` showing it.
+
+    plotly routes each change of a figure (property assignment, ``update``, ``plotly_update``, the end of a
+    ``batch_update``) through ``_send_*_msg`` hooks that do nothing on a plain figure; here they send patches.
+    """
+
+    def _ttr_view(self) -> "FigureView | None":
+        return self.__dict__.get("_ttr_view_ref")
+
+    def _send_restyle_msg(self, restyle_data, trace_indexes=None, source_view_id=None):
+        self._send_update_msg(restyle_data, {}, trace_indexes)
+
+    def _send_relayout_msg(self, layout_data, source_view_id=None):
+        self._send_update_msg({}, layout_data, [])
+
+    def _send_update_msg(self, restyle_data, relayout_data, trace_indexes=None, source_view_id=None):
+        view = self._ttr_view()
+        if view is None:
+            return
+        if trace_indexes is None:
+            trace_indexes = list(range(len(self.data)))
+        elif isinstance(trace_indexes, int):
+            trace_indexes = [trace_indexes]
+        traces = []
+        for slot, i in enumerate(trace_indexes):
+            props = {}
+            for k, v in (restyle_data or {}).items():
+                val = v[slot % len(v)] if isinstance(v, list) and v else v
+                if val is not Undefined:
+                    props[k] = _jsonable(val)
+            if props:
+                traces.append([int(i), props])
+        relayout = {k: _jsonable(v) for k, v in (relayout_data or {}).items() if v is not Undefined}
+        if traces or relayout:
+            view._patch({"traces": traces, "relayout": relayout})
+
+    def _send_whole(self, *args, **kwargs):
+        view = self._ttr_view()
+        if view is not None:
+            view._resend()
+
+    _send_addTraces_msg = _send_whole
+    _send_moveTraces_msg = _send_whole
+    _send_deleteTraces_msg = _send_whole
+    _send_animate_msg = _send_whole
+
+
+def _int(v: Any) -> int:
+    try:
+        return int(v)
+    except (TypeError, ValueError):
+        return 0
+
+
+def _figure_json(fig: go.Figure) -> dict:
+    return _jsonable(fig.to_plotly_json())
+
+
+class FigureView(anywidget.AnyWidget):
+    """Shows a ``LiveFigure`` (``self.figure``) and keeps it drawn; see the module docstring.
+
+    ``aspect`` > 0 makes the figure as wide as its container, and its plot area (the width less ``extra_width``)
+    ``aspect`` times as tall as wide, plus ``extra_height`` (margins for a title or a legend); ``max_height_vh``
+    > 0 caps the height at that share of the window (so what goes with the figure stays on the screen).
+    Clicks on points reach the callbacks registered with ``trace.on_click`` as with ``go.FigureWidget``.
+    """
+
+    _esm = _FIGURE_ESM
+    _css = _CSS
+    _figure = traitlets.Dict().tag(sync=True)
+    _rev = traitlets.Int(0).tag(sync=True)
+    config = traitlets.Dict().tag(sync=True)
+    aspect = traitlets.Float(0.0).tag(sync=True)
+    extra_height = traitlets.Int(0).tag(sync=True)
+    extra_width = traitlets.Int(0).tag(sync=True)
+    max_height_vh = traitlets.Float(0.0).tag(sync=True)     # > 0: never taller than this % of the window
+    css_classes = traitlets.List(traitlets.Unicode()).tag(sync=True)
+    loading_text = traitlets.Unicode("Drawing ...").tag(sync=True)
+    js_version = traitlets.Unicode("").tag(sync=True)
+    hello_timeout_ms = traitlets.Int(4000).tag(sync=True)
+    runtime = traitlets.Instance(PlotlyRuntime, allow_none=True).tag(sync=True, **widget_serialization)
+
+    def __init__(self, figure: go.Figure, **kwargs):
+        fig = figure if isinstance(figure, LiveFigure) else live_figure(figure)
+        self._live = fig
+        self._rev_now = 0
+        self._dirty = False
+        self.patches_sent = 0          # for tests and benchmarks
+        self.replaced_by: FigureView | None = None
+        rt = plotly_runtime()
+        kwargs.setdefault("config", {"displaylogo": False, "scrollZoom": False,
+                                     "modeBarButtonsToRemove": ["select2d", "lasso2d", "autoScale2d"]})
+        super().__init__(_figure=_figure_json(fig), js_version=rt.js_version, runtime=rt, **kwargs)
+        object.__setattr__(fig, "_ttr_view_ref", self)
+        self.on_msg(self._on_msg)
+
+    @property
+    def figure(self) -> LiveFigure:
+        return self._live
+
+    # --- kernel -> browser ------------------------------------------------------------------------------
+    def _patch(self, op: dict) -> None:
+        self._rev_now += 1
+        self._dirty = True
+        self.patches_sent += 1
+        self.send({"type": "patch", "rev": self._rev_now, "ops": [op]})
+
+    def _resend(self) -> None:
+        self._rev_now += 1
+        self._dirty = True
+        self.send({"type": "figure", "rev": self._rev_now, "figure": _figure_json(self._live)})
+
+    def get_state(self, key=None, drop_defaults=False):
+        state = super().get_state(key=key, drop_defaults=drop_defaults)
+        if "_figure" in state and getattr(self, "_dirty", False):
+            # the browser asks for the state (display, reload, reopen): give it the figure as it is now
+            state["_figure"] = _figure_json(self._live)
+            state["_rev"] = self._rev_now
+        return state
+
+    def sync(self) -> None:
+        """Store the figure as it is now in the model's state (one message). A view created later — this model
+        displayed for the first time after changes, e.g. a view built in advance — then draws the current figure
+        at once, instead of the one it was created with followed by the current one."""
+        if self._dirty:
+            with self.hold_sync():
+                self._figure = _figure_json(self._live)
+                self._rev = self._rev_now
+            self._dirty = False
+
+    # --- browser -> kernel ------------------------------------------------------------------------------
+    def _on_msg(self, _widget, content, _buffers) -> None:
+        if not isinstance(content, dict):
+            return
+        kind = content.get("type")
+        if kind == "hello":
+            self.send({"type": "ack"})
+            if self._rev_now > _int(content.get("rev")):
+                self.send({"type": "figure", "rev": self._rev_now, "figure": _figure_json(self._live)})
+        elif kind == "stale":
+            self.replace()
+        elif kind == "click":
+            self.click(content.get("points") or [])
+
+    def current(self) -> "FigureView":
+        """This view, or the fresh one that took its place (see ``replace``)."""
+        view = self
+        while view.replaced_by is not None:
+            view = view.replaced_by
+        return view
+
+    def replace(self) -> "FigureView | None":
+        """Put a fresh ``FigureView`` of the same figure in every box that shows this one, and close this one.
+
+        The browser asks for it when this model does not answer (see the module docstring). Returns the new view,
+        or None when no box shows this one (a view displayed on its own: run its cell again).
+        """
+        from ipywidgets.widgets import widget as _widget_module   # the live widgets (ipywidgets 8 keeps them here)
+        live = getattr(_widget_module, "_instances", {})
+        boxes = [w for w in list(live.values()) if isinstance(w, widgets.Box) and any(c is self for c in w.children)]
+        if not boxes:
+            return None
+        fresh = FigureView(self._live, config=self.config, aspect=self.aspect, extra_height=self.extra_height,
+                           extra_width=self.extra_width, max_height_vh=self.max_height_vh,
+                           css_classes=list(self.css_classes), loading_text=self.loading_text,
+                           hello_timeout_ms=self.hello_timeout_ms)
+        self.replaced_by = fresh
+        for box in boxes:
+            box.children = tuple(fresh if c is self else c for c in box.children)
+        self.close()
+        return fresh
+
+    def click(self, points: list[dict]) -> None:
+        """Dispatch a click (as the browser reports it: ``[{"trace": i, "index": j}, ...]``) to ``on_click``."""
+        from plotly.callbacks import InputDeviceState, Points
+        by_trace: dict[int, list[int]] = {}
+        for p in points:
+            try:
+                by_trace.setdefault(int(p["trace"]), []).append(int(p["index"]))
+            except (KeyError, TypeError, ValueError):
+                continue
+        data = self._live.data
+        for i, inds in sorted(by_trace.items()):
+            if not 0 <= i < len(data):
+                continue
+            trace = data[i]
+            pts = Points(point_inds=inds, xs=[], ys=[], trace_name=trace.name, trace_index=i)
+            state = InputDeviceState(ctrl=False, alt=False, shift=False, meta=False, button=0, buttons=1)
+            trace._dispatch_on_click(pts, state)
+
+
+def live_figure(fig: go.Figure) -> LiveFigure:
+    """A ``LiveFigure`` copy of ``fig``; what ``ttr_nb.render``'s update functions know about ``fig`` carries over
+    (so the first update sends only what changed)."""
+    from ..render.board import _transfer_cache
+    live = LiveFigure(fig, _validate=False)     # a copy of a figure plotly has validated already
+    _transfer_cache(fig, live)
+    return live
+
+
+def figure_view(fig: go.Figure, **kwargs) -> FigureView:
+    """Display ``fig`` so that it always draws and follows later changes (see the module docstring)."""
+    return FigureView(fig, **kwargs)
+
+
+__all__ = ["FigureView", "LiveFigure", "PlotlyRuntime", "figure_view", "live_figure", "plotly_runtime"]
