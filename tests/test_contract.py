@@ -370,6 +370,11 @@ def test_no_train_cards_left_means_no_card_draw(variant, n):
     gone = tuple(t for _, ids in s.ticket_decks for t in ids)
     s = replace_fields(s, ticket_decks=tuple((name, ()) for name, _ in s.ticket_decks), tickets_out=s.tickets_out + gone)
     assert validate(s) == []
+    v = get_variant(variant)
+    extra = [a for f in v.features for a in f.turn_actions(v, s, s.current)]
+    if extra:                                      # e.g. Märklin: moving a passenger needs no card (MK-DRAW-1)
+        assert legal_actions(s) == extra
+        return
     assert legal_actions(s) == [Pass(seat=s.current)]
     s2 = apply(s, "pass")
     assert s2.passes == s.passes + 1 and validate(s2) == []
@@ -431,6 +436,8 @@ def test_malformed_claim_payments_are_refused(variant):
 def test_keep_with_a_ticket_named_twice_is_refused(variant):
     """KeepTickets(("T05", "T05")) must not count as keeping two tickets (USA-SETUP-3: keep at least 2)."""
     s = new_game(variant, 3, 1)
+    if s.pending_for(0).kind == "setup_announce":    # Märklin: announce the ticket mix first (MK-SETUP-3)
+        s = apply(s, legal_actions(s, 0)[0])
     q = s.pending_for(0)
     if q.kind != "choose_tickets":      # a feature's own setup (South Korea's draft): a ticket choice during play
         s = next(x for x in play(variant, 3, 1, "random")[0] if x.phase != "setup" and x.pending

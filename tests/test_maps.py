@@ -28,7 +28,7 @@ def usa_doc() -> dict:
 # ------------------------------------------------------------------------------------------------ shipped files
 
 def test_available_maps_and_maps_dir():
-    assert available_maps() == ["europe", "south_korea", "usa"]
+    assert available_maps() == ["europe", "maerklin", "south_korea", "usa"]
     assert maps_dir() == REPO / "maps"          # a source checkout: the top-level maps/ folder
     assert (maps_dir() / "README.md").is_file()
 
@@ -50,7 +50,7 @@ def test_load_map_names_are_case_insensitive_and_cached(usa):
 
 
 def test_unknown_map_name_lists_the_available_ones():
-    with pytest.raises(MapError, match=r"unknown map 'atlantis'.*europe, south_korea, usa"):
+    with pytest.raises(MapError, match=r"unknown map 'atlantis'.*europe, maerklin, south_korea, usa"):
         load_map("atlantis")
     with pytest.raises(MapError, match="no such map file"):
         load_map("/nonexistent/board.json")
@@ -87,7 +87,7 @@ def test_USA_COMP_1_known_routes(usa):
 def test_USA_COMP_3_deck_110(usa):
     assert usa.deck == tuple((c, 12) for c in COLOURS) + ((LOCOMOTIVE, 14),)
     assert sum(n for _, n in usa.deck) == 110
-    assert [name for name, _ in usa.deck] == list(CARD_NAMES)
+    assert [name for name, _ in usa.deck] == list(CARD_NAMES[:9])
 
 
 def test_USA_COMP_4_30_tickets(usa):

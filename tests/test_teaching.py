@@ -268,13 +268,14 @@ def test_interpretations():
 
 def test_variants_overview_and_text():
     rows = T.variants_overview()
-    assert [r["key"] for r in rows] == ["europe", "south_korea", "usa"]
+    assert [r["key"] for r in rows] == ["europe", "maerklin", "south_korea", "usa"]
     usa = next(r for r in rows if r["key"] == "usa")
     assert usa["players"] == "2–5" and usa["routes"] == 100 and usa["tickets"] == 30 and usa["rule_prefix"] == "USA"
     assert usa["provisional"] is False
     assert next(r for r in rows if r["key"] == "south_korea")["provisional"] is True
     text = T.variants_text()
-    assert len(text.splitlines()) == 3 and "PROVISIONAL" in text
+    lines = text.splitlines()
+    assert len(lines) == 4 and [ln for ln in lines if "PROVISIONAL" in ln] == [ln for ln in lines if "Märklin" in ln or "South Korea" in ln]
 
 
 def test_variants_text_flags_a_provisional_board(monkeypatch):

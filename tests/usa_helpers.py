@@ -35,7 +35,7 @@ def kind(name: str | int) -> int:
 
 
 def counts(spec: Mapping[str, int] | None) -> list[int]:
-    out = [0] * len(CARD_NAMES)
+    out = [0] * V.card_kinds
     for name, n in (spec or {}).items():
         out[kind(name)] += n
     return out
@@ -98,16 +98,16 @@ def position(n_players: int = 4, *, seed: int = 1, hands: Mapping[int, Mapping[s
     hand_counts = []
     for seat in range(n_players):
         spec = (hands or {}).get(seat, {})
-        h = [0] * len(CARD_NAMES)
+        h = [0] * V.card_kinds
         for name, n in spec.items():
             h[take(name, n)] += n
         hand_counts.append(h)
     mkt = tuple(None if c is None else take(c) for c in market)
-    disc = [0] * len(CARD_NAMES)
+    disc = [0] * V.card_kinds
     for name, n in (discard or {}).items():
         disc[take(name, n)] += n
     top = [take(c) for c in deck_top]
-    rest = [k for k in range(len(CARD_NAMES)) for _ in range(pool[k])]
+    rest = [k for k in range(V.card_kinds) for _ in range(pool[k])]
     random.Random(seed).shuffle(rest)
     if deck_size is None:
         deck = top + rest

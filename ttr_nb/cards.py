@@ -10,7 +10,10 @@ COLOURS: tuple[str, ...] = ("purple", "blue", "orange", "white", "green", "yello
 LOCO = 8
 LOCOMOTIVE = "locomotive"
 GRAY = "gray"
-CARD_NAMES: tuple[str, ...] = COLOURS + (LOCOMOTIVE,)
+LOCO4 = 9          # Märklin's locomotive +4: wild only on long routes (a variant's Settings.wilds says so)
+PASSENGER = 10     # Märklin's passenger card: pays for opponents' routes on a passenger's journey, never for a claim
+BASE_KINDS = LOCO + 1                  # the card kinds of a game without extra cards (USA, Europe)
+CARD_NAMES: tuple[str, ...] = COLOURS + (LOCOMOTIVE, "locoplus", "passenger")
 CARD_INDEX: dict[str, int] = {name: i for i, name in enumerate(CARD_NAMES)}
 # Short names accepted in action text ("loco" for locomotive).
 # "brown" is the Swedish rule book's name for orange (USA-COMP-3); "pink" the board's name for purple.

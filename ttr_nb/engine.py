@@ -135,14 +135,18 @@ class Tx:
         st = self.v.settings
         limit = st.market_loco_limit
         resets = 0
-        while self.market.count(LOCO) >= limit:
+        while True:
+            kind = next((k for k in st.market_reset_kinds if self.market.count(k) >= limit), None)
+            if kind is None:
+                return
+            what = "locomotives" if kind == LOCO else f"{CARD_NAMES[kind]} cards"
             pool = [c for c in self.market if c is not None] + self.deck
             pool_total = len(pool) + sum(self.discard)
-            non_loco = sum(1 for c in pool if c != LOCO) + sum(self.discard) - self.discard[LOCO]
+            non_loco = sum(1 for c in pool if c != kind) + sum(self.discard) - self.discard[kind]
             shown = min(st.market_size, pool_total)
             if non_loco < shown - (limit - 1) or resets >= st.max_market_resets:
                 self.event("market_reset_stopped", "USA-DRAW-6",
-                           "Three face-up locomotives again, but the remaining cards cannot avoid it: the market stays "
+                           f"Three face-up {what} again, but the remaining cards cannot avoid it: the market stays "
                            "(interpretation)")
                 return
             resets += 1
@@ -152,7 +156,7 @@ class Tx:
             self.market = [None] * st.market_size
             for i in range(st.market_size):
                 self.market[i] = self.draw_card()
-            self.event("market_reset", "USA-DRAW-6", "Three face-up locomotives: all five were discarded and five new cards turned up")
+            self.event("market_reset", "USA-DRAW-6", f"Three face-up {what}: all five were discarded and five new cards turned up")
 
     # -- players -------------------------------------------------------------------------------
     def change_hand(self, seat: int, payment: Payment | Iterable[tuple[int, int]], sign: int) -> None:
@@ -274,7 +278,7 @@ def new_game(variant: str | Variant = "usa", players: int = 4, seed: int = 0, *,
         for _ in range(st.start_hand):
             tx.give_card(seat, tx.draw_card())
     tx.refill_market()                                # USA-SETUP-2 + USA-DRAW-6
-    for seat in range(players):                       # USA-SETUP-3
+    for seat in range(players if st.setup_deals else 0):    # USA-SETUP-3 (a feature may deal instead: Märklin)
         offered: list[str] = []
         for deck_name, n in st.setup_deals:
             pile = tx.decks().get(deck_name, [])
@@ -377,7 +381,15 @@ def payment_problem(v: Variant, route, payment: Payment, hand: Sequence[int]) ->
     if size != route.length:
         return (f"{route.a}–{route.b} has {route.length} spaces, so it takes exactly {route.length} cards; "
                 f"the payment has {size}", "USA-CLAIM-1")
-    colours = [k for k, _ in payment if k != LOCO]
+    wilds = v.settings.wilds
+    colours = [k for k, _ in payment if all(k != w for w, _, _ in wilds)]
+    for k in colours:
+        if k >= LOCO:
+            return (f"{CARD_NAMES[k]} cards cannot pay for a route", "USA-CLAIM-1")
+    for w, shortest, rule in wilds:
+        if route.length < shortest and any(k == w for k, _ in payment):
+            return (f"{CARD_NAMES[w]} cards are wild only on routes of {shortest} or more spaces; "
+                    f"{route.a}–{route.b} has {route.length}", rule)
     if len(colours) > 1:
         return ("all cards played for a route must be of one colour (locomotives may stand in): "
                 f"the payment mixes {' and '.join(CARD_NAMES[k] for k in colours)}", "USA-CLAIM-1")
@@ -474,6 +486,9 @@ def check(state: GameState, action: Action | str) -> tuple[Action, int]:
             action = replace_fields(action, route=label, payment=tuple(sorted(action.payment)))
     elif isinstance(action, DrawTickets):
         st = v.settings
+        if not st.ticket_deck:
+            raise _deny(v, "in this game tickets are drawn by announcing how many to take from each ticket deck "
+                           "(see the legal actions)", "USA-TICKET-1", action, seat)
         if not state.ticket_deck(st.ticket_deck):
             raise _deny(v, "the ticket deck is empty: no tickets can be drawn", "USA-TICKET-1", action, seat)
     elif isinstance(action, KeepTickets):
@@ -684,6 +699,8 @@ def _apply_keep(tx: Tx, action: KeepTickets, seat: int, pending: Pending) -> Non
     tx.pending = [q for q in tx.pending if q.seat != seat]
     if tx.phase == "setup":
         if not tx.pending:
+            for f in tx.v.features:
+                f.after_setup(tx.v, tx)
             tx.phase = "play"
             tx.current = tx.s.first_player
             tx.event("setup_done", "USA-SETUP-4", f"Everyone has chosen tickets: {seat_name(tx.current)} starts")
@@ -714,6 +731,34 @@ def route_payments(v: Variant, route, hand: Sequence[int]) -> list[Payment]:
             out.append(((c, k), (LOCO, length - k)) if k < length else ((c, k),))
     if locos >= length:
         out.append(((LOCO, length),))
+    if len(v.settings.wilds) > 1:
+        out += _extra_wild_payments(v, route, hand, c0, min_locos)
+    return out
+
+
+def _extra_wild_payments(v: Variant, route, hand: Sequence[int], c0: int, min_locos: int) -> list[Payment]:
+    """The payments that use the variant's other wild cards (Märklin's +4 locomotives, MK-CLAIM-2), after the
+    plain ones: fewest wild cards first, then fewest extra wilds."""
+    length = route.length
+    extra = [(w, hand[w]) for w, shortest, _ in v.settings.wilds if w != LOCO and length >= shortest and hand[w]]
+    if not extra:
+        return []
+    out: list[Payment] = []
+    colours = [c for c in (range(LOCO) if c0 < 0 else (c0,))]
+    for (w, have_w) in extra:                      # one extra wild kind per payment is enough for Märklin's single +4 kind
+        for n_w in range(1, min(have_w, length) + 1):
+            for n_l in range(0, min(hand[LOCO], length - n_w) + 1):
+                if n_l < min_locos:
+                    continue
+                rest = length - n_w - n_l
+                wild_part = tuple(sorted(((w, n_w),) + (((LOCO, n_l),) if n_l else ())))
+                if rest == 0:
+                    out.append(wild_part)
+                    continue
+                for c in colours:
+                    if hand[c] >= rest:
+                        out.append(tuple(sorted(((c, rest),) + wild_part)))
+    out.sort(key=lambda pay: (sum(n for k, n in pay if k >= LOCO), pay))
     return out
 
 
@@ -819,6 +864,9 @@ def claimable_routes(v: Variant, state: GameState, seat: int, *, affordable_only
     claims = state.claims
     hand = player.hand
     locos = hand[LOCO]
+    extra_wilds = len(v.settings.wilds) > 1
+    if extra_wilds:                                 # an upper bound here; exact payments are checked at the end
+        locos += sum(hand[w] for w, _, _ in v.settings.wilds if w != LOCO)
     best_colour = max(hand[:LOCO])
     twins, min_locos = t.twins, t.min_locos
     found = []
@@ -849,6 +897,8 @@ def claimable_routes(v: Variant, state: GameState, seat: int, *, affordable_only
         if tw and any(claims[j] == seat or (small and claims[j] != FREE) for j in tw):
             continue
         out.append(routes[i])
+    if extra_wilds and affordable_only:
+        out = [r for r in out if route_payments(v, r, hand)]
     return out
 
 
@@ -859,7 +909,7 @@ def turn_actions(v: Variant, state: GameState, seat: int) -> list[Action]:
     for route in claimable_routes(v, state, seat, affordable_only=True):
         label = labels[route.index]
         out += [Claim(route=label, payment=pay, seat=seat) for pay in route_payments(v, route, hand)]
-    if state.ticket_deck(v.settings.ticket_deck):
+    if v.settings.ticket_deck and state.ticket_deck(v.settings.ticket_deck):
         out.append(DrawTickets(seat=seat))
     for f in v.features:
         out += f.turn_actions(v, state, seat)

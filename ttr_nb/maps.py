@@ -1134,7 +1134,10 @@ def _check_stated_totals(sources_md, text: str, totals: dict) -> list[str]:
             checked.append(f"{key.replace('_', ' ')} {stated}")
     m = re.search(r"Lengths: ((?:\d+×\d+(?:, )?)+)", text)
     if m:
-        stated_lengths = {a: int(b) for a, b in re.findall(r"(\d+)×(\d+)", m.group(1))}
+        pairs = re.findall(r"(\d+)×(\d+)", m.group(1))
+        stated_lengths = {a: int(b) for a, b in pairs}
+        if stated_lengths != totals["lengths"]:        # also read as count×length (Märklin's SOURCES.md)
+            stated_lengths = {b: int(a) for a, b in pairs}
         if stated_lengths != totals["lengths"]:
             raise MapError(f"{sources_md}: Totals: lengths stated as {m.group(1)} but the CSVs give {totals['lengths']}")
         checked.append("lengths " + m.group(1))

@@ -118,8 +118,10 @@ def owned_edges(v: Variant, state: GameState, seat: int) -> list[tuple[str, str,
     return [(r.a, r.b, r.length, r.id) for r in v.map.routes if state.claims[r.index] == seat]
 
 
-def connect_path(edges: Sequence[tuple[str, str, int, str]], a: str, b: str) -> tuple[str, ...] | None:
-    """Route ids of a path a→b over ``edges`` (fewest routes; ties by route id), or None (USA-TICKET-4)."""
+def connect_path(edges: Sequence[tuple[str, str, int, str]], a: str, b: str,
+                 dead_end=None) -> tuple[str, ...] | None:
+    """Route ids of a path a→b over ``edges`` (fewest routes; ties by route id), or None (USA-TICKET-4).
+    ``dead_end(city)``: True for places a path may end at but not pass through (Märklin's countries)."""
     if a == b:
         return ()
     adj: dict[str, list[tuple[str, str]]] = {}
@@ -131,6 +133,8 @@ def connect_path(edges: Sequence[tuple[str, str, int, str]], a: str, b: str) -> 
     while frontier:
         nxt = []
         for city in frontier:
+            if dead_end is not None and city != a and dead_end(city):
+                continue
             for other, rid in adj.get(city, ()):
                 if other not in prev:
                     prev[other] = (city, rid)

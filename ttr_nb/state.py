@@ -180,7 +180,21 @@ class GameState:
         rules = _other_rules(d)
         if rules is not None:
             return rules.state_from_dict(d)
-        return _decode_state(d, n_kinds or len(CARD_NAMES))
+        if n_kinds is None:                      # the variant's card kinds (Märklin adds +4 and passenger cards)
+            n_kinds = _variant_kinds(d.get("variant") if isinstance(d, dict) else None)
+        return _decode_state(d, n_kinds)
+
+
+def _variant_kinds(name: Any) -> int:
+    from .cards import BASE_KINDS
+    from .errors import TTRError
+    from .variants import get_variant
+    if not isinstance(name, str) or len(name) > 100:
+        return BASE_KINDS
+    try:
+        return get_variant(name).card_kinds
+    except TTRError:
+        return BASE_KINDS
 
 
 # ---------------------------------------------------------------------------------------------

@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from typing import TYPE_CHECKING, Mapping
 
-from .cards import CARD_NAMES
+from .cards import BASE_KINDS, CARD_NAMES, LOCO
 from .errors import TTRError
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -38,6 +38,9 @@ class Settings:
     longest_bonus: int = 10                            # USA-SCORE-3
     twin_min_players: int = 4                          # USA-CLAIM-8: both twins usable from this many players
     tie_breaks: tuple[str, ...] = ("tickets", "longest")   # USA-SCORE-4
+    market_reset_kinds: tuple[int, ...] = (LOCO,)      # USA-DRAW-6 (Märklin adds passenger cards, MK-DRAW-4)
+    # Wild cards: (card kind, shortest route it may pay for, rule id of that limit). Märklin adds its +4 locomotive.
+    wilds: tuple[tuple[int, int, str], ...] = ((LOCO, 1, "USA-CLAIM-3"),)
     max_market_resets: int = 1000                      # a safety net only: the "cannot be avoided" test stops first
 
 
@@ -99,6 +102,9 @@ class Feature:
 
     def observe(self, variant: "Variant", state: "GameState", seat: int | None, view: dict) -> None: ...
 
+    def after_setup(self, variant: "Variant", tx) -> None:
+        """Called once when the last initial ticket choice is made, before play starts (e.g. reshuffling decks)."""
+
     def board_marks(self, variant: "Variant", state: "GameState", marks: dict) -> None:
         """Add public board marks (e.g. marks["stations"][city] = seat) for plots."""
 
@@ -114,7 +120,7 @@ class Variant:
     aliases: tuple[str, ...] = ()
     rule_map: Mapping[str, str] = field(default_factory=dict)   # base rule family -> this variant's id ("USA-DRAW" -> "EU-DRAW-1")
     description: str = ""
-    card_kinds: int = len(CARD_NAMES)
+    card_kinds: int = BASE_KINDS                       # card kinds 0..card_kinds-1 of cards.CARD_NAMES
     # Where the rule book is silent or ambiguous: (rule id, what ttr_nb does). Shown to users (notebooks, README).
     interpretations: tuple[tuple[str, str], ...] = ()
     rules: str = "ttr_nb.engine"                        # the module implementing the protocol (see rules_of)
@@ -256,7 +262,7 @@ def rules_of(name) -> object:
     return mod
 
 
-_BUILTIN = ("usa", "europe", "south_korea", "cardgame")   # modules under ttr_nb.games that register the shipped variants
+_BUILTIN = ("usa", "europe", "south_korea", "cardgame", "maerklin")   # modules under ttr_nb.games that register the shipped variants
 _loaded = False
 
 

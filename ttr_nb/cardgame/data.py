@@ -24,7 +24,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Mapping
 
-from ..cards import CARD_NAMES, COLOURS, LOCO
+from ..cards import BASE_KINDS, CARD_NAMES, COLOURS, LOCO
 from ..errors import MapError
 
 FORMAT = "ttr_nb-cardgame"
@@ -245,12 +245,12 @@ def data_from_document(doc: Mapping, source: str = "<dict>") -> CardData:
     if doc.get("version") != VERSION:
         raise bad(f"version {doc.get('version')!r} is not supported (this ttr_nb reads version {VERSION})")
     try:
-        deck = [0] * len(CARD_NAMES)
+        deck = [0] * BASE_KINDS
         for name, n in doc["deck"].items():
             deck[CARD_NAMES.index(name)] = int(n)
         tickets = []
         for t in doc["tickets"]:
-            needs = [0] * len(CARD_NAMES)
+            needs = [0] * BASE_KINDS
             for c, n in t["needs"].items():
                 k = COLOURS.index(c)
                 needs[k] = int(n)

@@ -14,12 +14,12 @@ from __future__ import annotations
 from dataclasses import dataclass, fields
 from typing import Any
 
-from ..cards import CARD_NAMES, COLOURS
+from ..cards import BASE_KINDS, CARD_NAMES, COLOURS
 from ..errors import StateError
 from ..state import Pending, _expect_keys, _int, _json_value, _list, _str, _fail, _card, _counts, _pairs_to_json, pairs_get
 
 PHASES = ("setup", "play", "last_round", "complete", "over")
-N_KINDS = len(CARD_NAMES)
+N_KINDS = BASE_KINDS                   # the 8 colours and the locomotive (no Märklin cards)
 N_COLOURS = len(COLOURS)
 
 

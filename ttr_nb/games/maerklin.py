@@ -1,0 +1,796 @@
+"""Ticket to Ride Märklin (docs/rules/maerklin.md; ../shared/rules/maerklin.md): settings + three features.
+
+* Settings: the route table 1→1 … 7→18, +4 locomotives as wild cards for routes of 4 or more, 3 face-up
+  passenger cards reset the market like 3 locomotives, no longest-path bonus, the tie-break chain.
+* :class:`TicketMix` (MK-SETUP-3, MK-TICKET-1): ``announce 2 short 2 long`` takes tickets from the two decks.
+* :class:`Passengers` (MK-CLAIM-5, MK-PASS-1..6): after a claim ``place Berlin`` (or ``place none``); a move is
+  ``ride Berlin–Leipzig`` (the first step, a whole turn's action), further ``ride`` steps, then ``stop``.
+* :class:`MaerklinScoring` (MK-SCORE-1..4): goods, Most Completed Tickets, tickets to countries.
+
+Also here: :func:`best_passenger_move` (the exact best move for a seat's passengers) and :func:`build_map_document`
+(the rule that turns ``maps/sources/maerklin/`` into ``maps/maerklin.json``).
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from typing import ClassVar, Sequence
+
+from ..actions import Action, register_action
+from ..cards import LOCO, LOCO4, PASSENGER
+from ..errors import BadAction, IllegalAction, MapError
+from ..scoring import TicketResult, connect_path, owned_edges
+from ..state import FREE, GameState, Pending, pairs_get, pairs_set
+from ..variants import Feature, Settings, Variant, register
+from .usa import USA_INTERPRETATIONS
+
+PASSENGERS = 3            # MK-COMP-2
+TICKET_DRAW = 4           # MK-SETUP-3 / MK-TICKET-1
+MOST_TICKETS_BONUS = 10   # MK-SCORE-2
+DECKS = ("short", "long")
+RESERVE, DONE = "reserve", "done"     # passenger states besides standing in a city
+SETUP_KIND = "setup_announce"
+
+
+def _seat_name(seat: int) -> str:
+    from ..engine import seat_name
+    return seat_name(seat)
+
+
+def _deny(v: Variant, msg: str, rule: str, action, seat) -> IllegalAction:
+    return IllegalAction(msg, v.rule(rule), action, seat)
+
+
+def _maerklin_map():
+    from ..maps import load_map
+    return load_map("maerklin")
+
+
+def _city(name: str, text: str) -> str:
+    try:
+        return _maerklin_map()._city_name(name)
+    except MapError:
+        raise BadAction(f"{text!r}: {name!r} is not a city of the Märklin board") from None
+
+
+def is_country(v: Variant, city: str) -> bool:
+    return bool(v.map.city(city).extra.get("country"))
+
+
+# ---------------------------------------------------------------------------------------------
+# actions
+
+@dataclass(frozen=True, slots=True)
+class Announce(Action):
+    """Take tickets in an announced mix (MK-SETUP-3, MK-TICKET-1). Text: ``announce 2 short 2 long``."""
+    short: int = 0
+    long: int = 0
+    seat: int | None = None
+    verb: ClassVar[str] = "announce"
+
+    def body(self) -> str:
+        return f"announce {self.short} short {self.long} long"
+
+    def describe(self, v: Variant, state: GameState) -> str:
+        return f"announces {self.short} short and {self.long} long tickets and draws them"
+
+
+@dataclass(frozen=True, slots=True)
+class PlacePassenger(Action):
+    """After a claim: put a passenger on one city of that route (MK-CLAIM-5). ``city`` "" = none."""
+    city: str = ""
+    seat: int | None = None
+    verb: ClassVar[str] = "place"
+
+    def body(self) -> str:
+        return f"place {self.city or 'none'}"
+
+    def describe(self, v: Variant, state: GameState) -> str:
+        return f"places a passenger in {self.city}" if self.city else "places no passenger"
+
+
+@dataclass(frozen=True, slots=True)
+class Ride(Action):
+    """One step of a passenger's move along a claimed route (MK-PASS-1..4). Text: ``ride Berlin–Leipzig``."""
+    a: str = ""
+    b: str = ""
+    seat: int | None = None
+    verb: ClassVar[str] = "ride"
+
+    def body(self) -> str:
+        return f"ride {self.a}–{self.b}"
+
+    def describe(self, v: Variant, state: GameState) -> str:
+        return f"moves a passenger from {self.a} to {self.b}"
+
+
+@dataclass(frozen=True, slots=True)
+class Stop(Action):
+    """End a passenger's move; the passenger leaves the game (MK-PASS-6)."""
+    seat: int | None = None
+    verb: ClassVar[str] = "stop"
+
+    def body(self) -> str:
+        return "stop"
+
+    def describe(self, v: Variant, state: GameState) -> str:
+        return "ends the passenger's journey"
+
+
+def _parse_announce(words: list[str], text: str) -> Action:
+    counts = {"short": 0, "long": 0}
+    if len(words) not in (2, 4):
+        raise BadAction(f"{text!r}: write 'announce N short M long', e.g. 'announce 2 short 2 long'")
+    for n, deck in zip(words[::2], words[1::2]):
+        if deck not in counts or not n.isdigit() or len(n) > 2:
+            raise BadAction(f"{text!r}: write 'announce N short M long', e.g. 'announce 2 short 2 long'")
+        counts[deck] += int(n)
+    return Announce(short=counts["short"], long=counts["long"])
+
+
+def _parse_place(words: list[str], text: str) -> Action:
+    if len(words) != 1:
+        raise BadAction(f"{text!r}: write 'place CITY' or 'place none'")
+    return PlacePassenger(city="" if words[0] == "none" else _city(words[0], text))
+
+
+def _parse_ride(words: list[str], text: str) -> Action:
+    joined = " ".join(words).replace("–", "-").replace("—", "-")
+    parts = [p.strip() for p in joined.split("-")]
+    if len(parts) != 2 or not all(parts):
+        raise BadAction(f"{text!r}: write 'ride FROM–TO', e.g. 'ride Berlin–Leipzig'")
+    return Ride(a=_city(parts[0], text), b=_city(parts[1], text))
+
+
+def _parse_stop(words: list[str], text: str) -> Action:
+    if words:
+        raise BadAction(f"{text!r}: 'stop' takes nothing after it")
+    return Stop()
+
+
+for _verb, _parser in (("announce", _parse_announce), ("place", _parse_place), ("ride", _parse_ride),
+                       ("stop", _parse_stop)):
+    register_action(_verb, _parser)
+
+
+def _check_shape(action) -> None:
+    if type(action) is Announce and not all(type(n) is int and 0 <= n <= TICKET_DRAW for n in (action.short, action.long)):
+        raise BadAction(f"{action!r}: ticket counts must be whole numbers 0–{TICKET_DRAW}")
+    if type(action) in (PlacePassenger, Ride):
+        for name in ((action.city,) if type(action) is PlacePassenger else (action.a, action.b)):
+            if not isinstance(name, str):
+                raise BadAction(f"{action!r}: a city must be a name (text)")
+
+
+# ---------------------------------------------------------------------------------------------
+# tickets: two decks, announced mixes
+
+def mixes(state: GameState, total: int | None = None) -> list[tuple[int, int]]:
+    """Every legal (short, long) mix: 4 tickets, or all that remain (MK-TICKET-1)."""
+    s, lg = len(state.ticket_deck("short")), len(state.ticket_deck("long"))
+    want = min(TICKET_DRAW, s + lg) if total is None else total
+    return [(k, want - k) for k in range(want, -1, -1) if k <= s and want - k <= lg]
+
+
+class TicketMix(Feature):
+    name = "ticket_mix"
+    pending_kinds = (SETUP_KIND,)
+    turn_words = ()
+
+    def setup(self, v, tx) -> None:                   # MK-SETUP-3: everyone announces first
+        for seat in range(tx.s.n_players):
+            tx.pending.append(Pending(SETUP_KIND, seat, (
+                ("rule", "MK-SETUP-3"),
+                ("text", f"announce how many of your {TICKET_DRAW} tickets come from the short and the long deck"))))
+
+    def handles(self, action) -> bool:
+        return isinstance(action, Announce)
+
+    def turn_actions(self, v, state, seat) -> list:
+        return [Announce(short=s, long=lg, seat=seat) for s, lg in mixes(state)] if mixes(state) != [(0, 0)] else []
+
+    def pending_actions(self, v, state, pending) -> list:
+        return [Announce(short=s, long=lg, seat=pending.seat) for s, lg in mixes(state, TICKET_DRAW)]
+
+    def check(self, v, state, action, seat) -> None:
+        _check_shape(action)
+        setup = state.phase == "setup"
+        rule = "MK-SETUP-3" if setup else "MK-TICKET-1"
+        p = state.pending_for(seat) if state.pending else None
+        if setup and (p is None or p.kind != SETUP_KIND):
+            raise _deny(v, f"{_seat_name(seat)} has already announced a ticket mix", rule, action, seat)
+        s, lg = len(state.ticket_deck("short")), len(state.ticket_deck("long"))
+        if s + lg == 0:
+            raise _deny(v, "both ticket decks are empty: no tickets can be drawn", rule, action, seat)
+        want = min(TICKET_DRAW, s + lg)
+        if action.short + action.long != want:
+            raise _deny(v, f"announce {want} tickets in all (short + long), not {action.short + action.long}",
+                        rule, action, seat)
+        if action.short > s or action.long > lg:
+            raise _deny(v, f"the short deck holds {s} and the long deck {lg} tickets: "
+                           f"{action.short} short and {action.long} long cannot be drawn", rule, action, seat)
+
+    def apply(self, v, tx, action, seat) -> None:
+        decks = tx.decks()
+        offered = []
+        for name, n in (("short", action.short), ("long", action.long)):
+            pile = decks.setdefault(name, [])
+            offered += pile[:n]
+            decks[name] = pile[n:]
+        setup = tx.phase == "setup"
+        tx.pending = [p for p in tx.pending if p.seat != seat]
+        tx.pending.append(Pending("choose_tickets", seat, (
+            ("min_keep", 2 if setup else 1), ("offered", tuple(offered)), ("returns", "bottom"),
+            ("rule", "MK-SETUP-3" if setup else "MK-TICKET-1"))))
+        tx.event("tickets_announced", "MK-SETUP-3" if setup else "MK-TICKET-1",
+                 f"{_seat_name(seat)} announced {action.short} short and {action.long} long tickets")
+
+    def after_setup(self, v, tx) -> None:             # MK-SETUP-3: "Then both decks are shuffled."
+        from ..rng import shuffled
+        decks = tx.decks()
+        for name in DECKS:
+            decks[name] = shuffled(decks.get(name, []), tx.s.seed, f"tickets/{name}", 1)
+        tx.event("tickets_shuffled", "MK-SETUP-3", "Both ticket decks were shuffled after the initial choices")
+
+    def bot_pending(self, v, state, pending):
+        return Announce(short=2, long=2, seat=pending.seat), "announces 2 short and 2 long tickets"
+
+
+# ---------------------------------------------------------------------------------------------
+# passengers and goods
+
+def passengers_of(state: GameState, seat: int) -> tuple[str, ...]:
+    return pairs_get(state.players[seat].ext, "passengers", (RESERVE,) * PASSENGERS)
+
+
+def goods_of(state: GameState, seat: int) -> tuple[int, ...]:
+    return pairs_get(state.players[seat].ext, "goods", ())
+
+
+def goods_stacks(state: GameState) -> dict[str, tuple[int, ...]]:
+    return dict(state.get("goods", ()))
+
+
+def initial_goods(v: Variant) -> dict[str, tuple[int, ...]]:
+    """MK-SETUP-1: each city's stack from the map, highest value on top."""
+    return {c.name: tuple(c.extra["goods"]) for c in v.map.cities if c.extra.get("goods")}
+
+
+def occupied(state: GameState) -> dict[str, int]:
+    """City → seat of the passenger standing there (MK-CLAIM-5)."""
+    out = {}
+    for seat in range(state.n_players):
+        for where in passengers_of(state, seat):
+            if where not in (RESERVE, DONE):
+                out[where] = seat
+    return out
+
+
+def _journey(state: GameState, seat: int) -> Pending | None:
+    p = state.pending_for(seat) if state.pending else None
+    return p if p is not None and p.kind == "journey" else None
+
+
+def step_route(v: Variant, state: GameState, seat: int, a: str, b: str, used: Sequence[str]):
+    """The route a passenger of ``seat`` takes from a to b: an unused claimed route, its own first (free), else
+    the lowest-id route of another player (one passenger card). (route, cost) or (None, reason, rule)."""
+    routes = v.map.routes_between(a, b)
+    if not routes:
+        return None, f"{a} and {b} are not joined by a route", "MK-PASS-1"
+    claimed = [r for r in routes if state.claims[r.index] != FREE]
+    if not claimed:
+        return None, f"no route between {a} and {b} is claimed: passengers travel on claimed routes only", "MK-PASS-2"
+    fresh = [r for r in claimed if r.id not in used]
+    if not fresh:
+        return None, f"this passenger already used the claimed route between {a} and {b} in this move", "MK-PASS-3"
+    own = [r for r in fresh if state.claims[r.index] == seat]
+    if own:
+        return own[0], 0
+    return fresh[0], 1
+
+
+class Passengers(Feature):
+    name = "passengers"
+    pending_kinds = ("place_passenger", "journey")
+    turn_words = ("move a passenger",)
+
+    def setup(self, v, tx) -> None:
+        tx.ext = pairs_set(tx.ext, "goods", tuple(sorted(initial_goods(v).items())))
+        for seat in range(tx.s.n_players):
+            tx.set_player(seat, ext=pairs_set(pairs_set(tx.players[seat].ext, "passengers", (RESERVE,) * PASSENGERS),
+                                              "goods", ()))
+
+    def handles(self, action) -> bool:
+        return isinstance(action, (PlacePassenger, Ride, Stop))
+
+    # -- after a claim (MK-CLAIM-5) ------------------------------------------------------------------
+    def on_claim(self, v, tx, seat, route, payment) -> bool:
+        tx.claim_route(seat, route, payment)
+        mine = pairs_get(tx.players[seat].ext, "passengers", ())
+        if RESERVE in mine:
+            taken = {w for s in range(tx.s.n_players) for w in pairs_get(tx.players[s].ext, "passengers", ())}
+            cities = [c for c in (route.a, route.b) if c not in taken and not is_country(v, c)]
+            if cities:
+                tx.pending.append(Pending("place_passenger", seat, (
+                    ("cities", tuple(cities)), ("rule", "MK-CLAIM-5"),
+                    ("text", f"place a passenger in {' or '.join(cities)}, or 'place none'"))))
+                return True
+        tx.end_turn()
+        return True
+
+    # -- legal actions ------------------------------------------------------------------------------
+    def turn_actions(self, v, state, seat) -> list:
+        hand = state.players[seat].hand
+        out = []
+        for where in passengers_of(state, seat):
+            if where in (RESERVE, DONE):
+                continue
+            out += self._rides(v, state, seat, where, (), hand[PASSENGER])
+        return out
+
+    def _rides(self, v, state, seat, at, used, cards) -> list:
+        out, seen = [], set()
+        for r in v.map.routes_at(at):
+            b = r.other(at)
+            if b in seen or is_country(v, b):
+                continue
+            seen.add(b)
+            got = step_route(v, state, seat, at, b, used)
+            if got[0] is not None and got[1] <= cards:
+                out.append(Ride(a=at, b=b, seat=seat))
+        return out
+
+    def pending_actions(self, v, state, pending) -> list:
+        seat = pending.seat
+        if pending.kind == "place_passenger":
+            return [PlacePassenger(city=c, seat=seat) for c in pending.get("cities")] + [PlacePassenger(city="", seat=seat)]
+        return (self._rides(v, state, seat, pending.get("at"), pending.get("used"), state.players[seat].hand[PASSENGER])
+                + [Stop(seat=seat)])
+
+    # -- legality -----------------------------------------------------------------------------------
+    def check(self, v, state, action, seat) -> None:
+        _check_shape(action)
+        p = state.pending_for(seat) if state.pending else None
+        if isinstance(action, PlacePassenger):
+            if p is None or p.kind != "place_passenger":
+                raise _deny(v, "a passenger can only be placed right after claiming a route", "MK-CLAIM-5", action, seat)
+            if action.city and action.city not in p.get("cities"):
+                where = occupied(state).get(action.city)
+                why = (f"a passenger of {_seat_name(where)} already stands in {action.city}: one passenger per city"
+                       if where is not None else
+                       f"{action.city} is a country, not a city" if is_country(v, action.city) else
+                       f"{action.city} is not a city of the route just claimed (choose {' or '.join(p.get('cities'))})")
+                raise _deny(v, why, "MK-CLAIM-5", action, seat)
+            return
+        if isinstance(action, Stop):
+            if p is None or p.kind != "journey":
+                raise _deny(v, "there is no passenger move to stop", "MK-PASS-1", action, seat)
+            return
+        # Ride
+        if p is not None and p.kind != "journey":
+            raise _deny(v, f"{_seat_name(seat)} must first finish the pending step ({p.kind.replace('_', ' ')})",
+                        p.get("rule") or "MK-TURN-1", action, seat)
+        if p is not None:
+            at, used = p.get("at"), p.get("used")
+            if action.a != at:
+                raise _deny(v, f"the moving passenger is in {at}, not {action.a}", "MK-PASS-1", action, seat)
+        else:
+            at, used = action.a, ()
+            if at not in passengers_of(state, seat):
+                raise _deny(v, f"{_seat_name(seat)} has no passenger standing in {at}", "MK-PASS-1", action, seat)
+        if is_country(v, action.b):
+            raise _deny(v, f"{action.b} is a country: passengers travel between German cities only", "MK-PASS-1",
+                        action, seat)
+        got = step_route(v, state, seat, at, action.b, used)
+        if got[0] is None:
+            raise _deny(v, got[1], got[2], action, seat)
+        if got[1] > state.players[seat].hand[PASSENGER]:
+            owner = _seat_name(state.claims[got[0].index])
+            raise _deny(v, f"{at}–{action.b} belongs to {owner}: travelling on it costs a passenger card, and "
+                           f"{_seat_name(seat)} has none left", "MK-PASS-2", action, seat)
+
+    # -- effects ------------------------------------------------------------------------------------
+    def apply(self, v, tx, action, seat) -> None:
+        p = next((q for q in tx.pending if q.seat == seat), None)
+        if isinstance(action, PlacePassenger):
+            tx.pending = [q for q in tx.pending if q.seat != seat]
+            if action.city:
+                mine = list(pairs_get(tx.players[seat].ext, "passengers"))
+                mine[mine.index(RESERVE)] = action.city
+                tx.set_player(seat, ext=pairs_set(tx.players[seat].ext, "passengers", tuple(mine)))
+                tx.event("passenger_placed", "MK-CLAIM-5", f"{_seat_name(seat)} placed a passenger in {action.city}")
+            tx.end_turn()
+            return
+        if isinstance(action, Stop):
+            self._finish(v, tx, seat, p)
+            return
+        state = tx.s
+        if p is None:                                  # the first step starts the move (MK-TURN-1)
+            start, used, visited = action.a, (), ()
+            slot = passengers_of(state, seat).index(action.a)
+        else:
+            start, used, visited, slot = p.get("start"), p.get("used"), p.get("visited"), p.get("slot")
+        route, cost = step_route(v, state, seat, action.a, action.b, used)
+        if cost:
+            tx.change_hand(seat, ((PASSENGER, 1),), -1)
+            tx.discard[PASSENGER] += 1
+        words = f"{_seat_name(seat)}'s passenger travelled {action.a}–{action.b}"
+        if cost:
+            words += f" on {_seat_name(tx.claims[route.index])}'s route, paying a passenger card"
+        if action.b != start and action.b not in visited:         # MK-PASS-4
+            visited = visited + (action.b,)
+            stacks = dict(pairs_get(tx.ext, "goods", ()))
+            stack = stacks.get(action.b, ())
+            if stack:
+                token, stacks[action.b] = stack[0], stack[1:]
+                tx.ext = pairs_set(tx.ext, "goods", tuple(sorted(stacks.items())))
+                ext = tx.players[seat].ext
+                tx.set_player(seat, ext=pairs_set(ext, "goods", pairs_get(ext, "goods", ()) + (token,)))
+                words += f" and took the {token} goods token in {action.b} ({token} points, MK-PASS-5)"
+        tx.event("passenger_ride", "MK-PASS-4", words)
+        tx.pending = [q for q in tx.pending if q.seat != seat]     # the passenger's slot keeps its start city
+        #                                                           until it stops; "at" says where it is
+        tx.pending.append(Pending("journey", seat, (
+            ("at", action.b), ("rule", "MK-PASS-1"), ("slot", slot), ("start", start),
+            ("text", f"the passenger is in {action.b}: ride on or 'stop'"),
+            ("used", used + (route.id,)), ("visited", visited))))
+
+    def _finish(self, v, tx, seat, p) -> None:
+        mine = list(pairs_get(tx.players[seat].ext, "passengers"))
+        mine[p.get("slot")] = DONE                    # MK-PASS-6 (interpretation: at the end of its journey)
+        tx.set_player(seat, ext=pairs_set(tx.players[seat].ext, "passengers", tuple(mine)))
+        tx.pending = [q for q in tx.pending if q.seat != seat]
+        tx.event("passenger_done", "MK-PASS-6",
+                 f"{_seat_name(seat)}'s passenger ended its journey in {p.get('at')} and leaves the game")
+        tx.end_turn()
+
+    # -- views and invariants -----------------------------------------------------------------------
+    def observe(self, v, state, seat, view) -> None:
+        view["goods"] = {c: list(s) for c, s in state.get("goods", ())}
+        for entry in view["players"]:
+            entry["passengers"] = list(passengers_of(state, entry["seat"]))
+            entry["goods_tokens"] = list(goods_of(state, entry["seat"]))
+
+    def board_marks(self, v, state, marks) -> None:
+        marks["passengers"] = occupied(state)
+        marks["goods"] = {c: s[0] for c, s in state.get("goods", ()) if s}
+
+    def validate(self, v, state, problems) -> None:
+        start = initial_goods(v)
+        stacks = goods_stacks(state)
+        taken: list[int] = []
+        for seat in range(state.n_players):
+            taken += goods_of(state, seat)
+            mine = passengers_of(state, seat)
+            if len(mine) != PASSENGERS:
+                problems.append(f"{_seat_name(seat)} has {len(mine)} passengers, not {PASSENGERS} ({v.rule('MK-COMP-2')})")
+            for w in mine:
+                if w not in (RESERVE, DONE) and (w not in v.map._city_by_name or is_country(v, w)):
+                    problems.append(f"{_seat_name(seat)}'s passenger stands in {w!r}, which is not a city "
+                                    f"({v.rule('MK-CLAIM-5')})")
+        seen: dict[str, int] = {}
+        for seat in range(state.n_players):
+            for w in passengers_of(state, seat):
+                if w in (RESERVE, DONE):
+                    continue
+                if w in seen:
+                    problems.append(f"two passengers stand in {w}: one passenger per city ({v.rule('MK-CLAIM-5')})")
+                seen[w] = seat
+        if set(stacks) != set(start):
+            problems.append(f"the goods stacks are not on the {len(start)} German cities ({v.rule('MK-SETUP-1')})")
+        left: list[int] = []
+        for city, stack in stacks.items():
+            full = start.get(city, ())
+            if tuple(stack) != full[len(full) - len(stack):]:
+                problems.append(f"the goods stack of {city} is {list(stack)}, not the bottom of {list(full)} "
+                                f"({v.rule('MK-PASS-4')})")
+            left += stack
+        if sorted(left + taken) != sorted(x for s in start.values() for x in s):
+            problems.append(f"goods tokens on the board and taken do not add up to the {sum(map(len, start.values()))} "
+                            f"tokens of the game ({v.rule('MK-COMP-5')})")
+
+    # -- bots ---------------------------------------------------------------------------------------
+    def bot_pending(self, v, state, pending):
+        seat = pending.seat
+        if pending.kind == "place_passenger":
+            stacks = goods_stacks(state)
+            best = max(pending.get("cities"), key=lambda c: (sum(stacks[n][0] for n in _neighbours(v, c) if stacks.get(n)), c))
+            return PlacePassenger(city=best, seat=seat), f"places a passenger in {best}, next to valuable goods"
+        at = pending.get("at")
+        move = best_passenger_move(state, seat, start=at, used=pending.get("used"), visited=pending.get("visited"),
+                                   origin=pending.get("start"))
+        if move.cities[1:]:
+            return Ride(a=at, b=move.cities[1], seat=seat), f"rides on towards {move.cities[-1]} for {move.points} more points"
+        return Stop(seat=seat), "no more goods within reach: ends the journey"
+
+    def bot_turn(self, v, state, seat, plan):
+        move = best_passenger_move(state, seat)
+        p = state.players[seat]
+        spare = RESERVE in passengers_of(state, seat)
+        if move.points >= 8 or (move.points > 0 and (state.phase == "last_round" or p.trains <= 6 or not spare and move.points >= 5)):
+            return Ride(a=move.cities[0], b=move.cities[1], seat=seat), \
+                f"moves a passenger {'–'.join(move.cities)} for {move.points} points"
+        if not plan.routes and p.trains >= 12 and state.phase == "play" and mixes(state) != [(0, 0)]:
+            s, lg = mixes(state)[len(mixes(state)) // 2]
+            return Announce(short=s, long=lg, seat=seat), "all its tickets are done: announces a mix of new tickets"
+        return None
+
+
+def _neighbours(v: Variant, city: str) -> list[str]:
+    return sorted({r.other(city) for r in v.map.routes_at(city)})
+
+
+# ---------------------------------------------------------------------------------------------
+# the best passenger move (exact)
+
+@dataclass(frozen=True)
+class PassengerMove:
+    points: int
+    cities: tuple[str, ...]          # start first; () when the seat has no passenger on the board
+    routes: tuple[str, ...]
+    cards: int                       # passenger cards it spends
+
+    def __str__(self) -> str:
+        if not self.routes:
+            return "no passenger move scores"
+        return f"{'–'.join(self.cities)}: {self.points} points, {self.cards} passenger card{'s' if self.cards != 1 else ''}"
+
+
+def best_passenger_move(state: GameState, seat: int, *, start: str | None = None, used: Sequence[str] = (),
+                        visited: Sequence[str] = (), origin: str | None = None, budget: int | None = None) -> PassengerMove:
+    """The move collecting the most goods points within the passenger cards in hand (MK-PASS-1..4), exact.
+
+    A trail (no route twice, cities may repeat) from one of ``seat``'s passengers over claimed routes, own routes
+    free and each route of another player one card, worth the top token of every city reached except the start
+    (once per city). Ties: fewer cards, then fewer routes, then the alphabetically first city list.
+    ``start``/``used``/``visited``/``origin`` continue a move already under way (its start city is ``origin``).
+    Branch and bound: a branch is cut when its points plus every token it could still reach cannot beat the best.
+    """
+    from ..variants import get_variant
+    v = get_variant(state.variant)
+    m = v.map
+    cards = state.players[seat].hand[PASSENGER] if budget is None else budget
+    tops = {c: s[0] for c, s in state.get("goods", ()) if s}
+    # adjacency over the claimed routes, countries left out (a route into a country is not a way through it)
+    adj: dict[str, list[tuple[str, int, int, str]]] = {}
+    index: dict[str, int] = {}
+    for r in m.routes:
+        owner = state.claims[r.index]
+        if owner == FREE or r.id in used or is_country(v, r.a) or is_country(v, r.b):
+            continue
+        bit = 1 << len(index)
+        index[r.id] = bit
+        cost = 0 if owner == seat else 1
+        adj.setdefault(r.a, []).append((r.b, bit, cost, r.id))
+        adj.setdefault(r.b, []).append((r.a, bit, cost, r.id))
+    for lst in adj.values():
+        lst.sort(key=lambda e: (e[2], e[0], e[3]))
+    starts = [start] if start is not None else sorted(w for w in passengers_of(state, seat) if w not in (RESERVE, DONE))
+    best_routes: list[tuple[str, ...]] = [()]
+
+    # Upper bound: a move's own routes are free, so between two passenger cards it stays inside one component
+    # of the seat's own network. With r cards left it can still collect at most the untaken tokens of its current
+    # component plus those of the r richest other components.
+    comp: dict[str, int] = {}
+    for c0 in sorted(adj):
+        if c0 in comp:
+            continue
+        comp[c0] = len(set(comp.values()))
+        todo = [c0]
+        while todo:
+            c = todo.pop()
+            for b, _, cost, _ in adj[c]:
+                if cost == 0 and b not in comp:
+                    comp[b] = comp[c0]
+                    todo.append(b)
+    remaining = [0] * (max(comp.values(), default=-1) + 1)
+
+    def bound(city, left) -> int:
+        here = comp[city]
+        others = sorted((w for i, w in enumerate(remaining) if i != here), reverse=True)[:left]
+        return remaining[here] + sum(others)
+
+    best_key = [None]               # (points, -cards, -routes, cities): larger is better, then the first cities
+
+    seen: set[tuple[str, int]] = set()
+
+    def dfs(city, mask, left, got, points, path, rpath, spent):
+        # the routes used fix everything else (cities reached = their ends, cards spent = others' routes among
+        # them), so a (city, routes used) pair reached in another order is the same position: search it once
+        if (city, mask) in seen:
+            return
+        seen.add((city, mask))
+        k = (points, -spent, -(len(path) - 1))
+        if best_key[0] is None or k > best_key[0][:3] or (k == best_key[0][:3] and tuple(path) < best_key[0][3]):
+            best_key[0] = (*k, tuple(path))
+            best_routes[0] = tuple(rpath)
+        if points + bound(city, left) < best_key[0][0]:
+            return
+        for b, bit, cost, rid in sorted(adj.get(city, ()), key=lambda e: (e[0] in got, -tops.get(e[0], 0), e[2])):
+            if mask & bit or cost > left:
+                continue
+            gain = tops.get(b, 0) if b not in got else 0
+            path.append(b)
+            rpath.append(rid)
+            remaining[comp[b]] -= gain
+            dfs(b, mask | bit, left - cost, got | {b}, points + gain, path, rpath, spent + cost)
+            remaining[comp[b]] += gain
+            path.pop()
+            rpath.pop()
+
+    for s in starts:
+        if s not in adj:
+            continue
+        got = frozenset(visited) | {origin or s}
+        for i in range(len(remaining)):
+            remaining[i] = 0
+        for c in adj:
+            if c not in got:
+                remaining[comp[c]] += tops.get(c, 0)
+        seen.clear()
+        dfs(s, 0, cards, got, 0, [s], [], 0)
+    if best_key[0] is None:
+        return PassengerMove(0, (), (), 0)
+    pts, neg_spent, _, cities = best_key[0]
+    return PassengerMove(pts, cities, best_routes[0], -neg_spent)
+
+
+# ---------------------------------------------------------------------------------------------
+# scoring
+
+def connected_avoiding_countries(v: Variant, edges, a: str, b: str) -> tuple[str, ...] | None:
+    """Route ids of a shortest path a→b over ``edges`` that passes through no country (a country may only be an
+    end: reaching it by any of its border routes completes a ticket to it). None if there is none."""
+    return connect_path(edges, a, b, dead_end=lambda city: is_country(v, city))
+
+
+class MaerklinScoring(Feature):
+    name = "maerklin_scoring"
+
+    def score(self, v, state, sheet) -> None:
+        players = []
+        for ps in sheet["players"]:
+            edges = owned_edges(v, state, ps.seat)
+            results = []
+            for t in ps.tickets:
+                path = connected_avoiding_countries(v, edges, t.a, t.b)
+                results.append(TicketResult(t.id, t.a, t.b, t.points, path is not None, path or ()))
+            goods = goods_of(state, ps.seat)
+            players.append(replace(ps, tickets=tuple(results), extras=ps.extras + (("goods", sum(goods)),),  # MK-PASS-5
+                                   stats=ps.stats + (("goods_tokens", len(goods)),)))
+        best = max(ps.completed for ps in players)
+        if best > 0:                                   # MK-SCORE-2: every tied player gets it (interpretation)
+            players = [replace(ps, extras=ps.extras + (("most completed tickets", MOST_TICKETS_BONUS),))
+                       if ps.completed == best else ps for ps in players]
+        sheet["players"] = players
+
+
+# ---------------------------------------------------------------------------------------------
+# the map file: built from maps/sources/maerklin by a stated rule
+
+PROVISIONAL_NOTE = ("The goods colours of 34 cities and the 46 tickets are rule-based stand-ins "
+                    "(Germany 2017 tickets), not the printed Märklin board and cards.")
+DECK = {"purple": 11, "blue": 11, "orange": 11, "white": 11, "green": 11, "yellow": 11, "black": 11, "red": 11,
+        "locomotive": 14, "locoplus": 6, "passenger": 10}                                       # MK-COMP-3
+STANDIN_RULE = ("Stand-in deck (PROVISIONAL; the 46 Märklin tickets are not public): from tickets_germany2017.csv, "
+                "the short tickets worth 5–11 and the long tickets worth 12–22, each list sorted by (points, id), "
+                "and from each list the 23 tickets at positions floor(i·n/23), i = 0..22 (n = the list's length). "
+                "The full Germany 2017 deck is kept in extra.tickets_germany2017; "
+                "build_map_document(folder, deck='germany2017') plays with it instead.")
+COUNTRY_RULE = ("Countries (Dänemark, Niederlande, Frankreich, Schweiz, Österreich) are one location each with "
+                "extra.country = true; their routes are the border points. A ticket to a country is completed by "
+                "reaching it along any of its routes, and no ticket path, trail or passenger passes through a country "
+                "(ttr_nb.games.maerklin.connected_avoiding_countries; passengers never enter one).")
+
+
+def standin_tickets(rows: list[dict]) -> list[dict]:
+    """MK-COMP-4 stand-in: 23 short (5–11) + 23 long (12–22) by the rule in STANDIN_RULE."""
+    out = []
+    for deck, lo, hi in (("short", 5, 11), ("long", 12, 22)):
+        pool = sorted((t for t in rows if t["deck"] == deck and lo <= t["points"] <= hi), key=lambda t: (t["points"], t["id"]))
+        n = len(pool)
+        out += [pool[i * n // 23] for i in range(23)]
+    return sorted(out, key=lambda t: t["id"])
+
+
+def build_map_document(folder, *, deck: str = "standin") -> dict:
+    """``maps/maerklin.json`` from ``folder`` (a copy of shared/reference/maerklin): the board as in the CSVs, goods
+    colours and stacks from goods_provisional.csv, countries marked, the ticket deck chosen by ``deck``."""
+    import csv
+    from pathlib import Path
+    from ..maps import _check_document, _error, _totals, map_from_reference
+    folder = Path(folder)
+    doc = map_from_reference(folder, key="maerklin", name="Ticket to Ride Märklin", tickets_file="tickets_germany2017.csv",
+                             deck=DECK, provisional=True, provisional_note=PROVISIONAL_NOTE,
+                             reference="maps/sources/maerklin")
+    goods = {}
+    with open(folder / "goods_provisional.csv", encoding="utf-8", newline="") as fh:
+        for row in csv.DictReader(fh):
+            goods[row["city"]] = (row["goods_colour"], [int(x) for x in row["tokens"].split(";")])
+    for c in doc["cities"]:
+        extra = dict(c.get("extra", {}))
+        if extra.get("goods_colour") == "none":
+            extra = {"country": True}
+        else:
+            colour, tokens = goods[c["name"]]
+            extra = {"goods_colour": colour, "goods": tokens,
+                     "goods_verified": c["name"] == "Berlin"}
+        c["extra"] = extra
+    full = doc["tickets"]
+    if deck == "standin":
+        doc["tickets"] = standin_tickets(full)
+    elif deck != "germany2017":
+        raise MapError(f"deck must be 'standin' or 'germany2017', got {deck!r}")
+    doc["extra"] = {"tickets_germany2017": full, "ticket_deck": deck, "ticket_rule": STANDIN_RULE,
+                    "countries": COUNTRY_RULE, "goods_rule": "maps/sources/maerklin/PROVISIONAL.md (goods_provisional.csv)"}
+    prov = doc["provenance"]
+    prov["notes"] = list(prov.get("notes", ())) + [STANDIN_RULE, COUNTRY_RULE]
+    prov["totals"] = _totals(len(doc["cities"]), doc["routes"], doc["tickets"], list(doc["deck"].items()))
+    problems = _check_document(doc, "maps/sources/maerklin (building maerklin.json)")
+    if problems:
+        raise _error(problems)
+    return doc
+
+
+# ---------------------------------------------------------------------------------------------
+# the variant
+
+MAERKLIN_SETTINGS = Settings(
+    trains=45,                                                           # MK-COMP-2
+    route_points={1: 1, 2: 2, 3: 4, 4: 7, 5: 10, 6: 15, 7: 18},          # MK-CLAIM-4
+    setup_deals=(),                                                      # MK-SETUP-3: TicketMix deals
+    setup_min_keep=2,
+    ticket_deck="",                                                      # MK-TICKET-1: TicketMix draws
+    ticket_draw=TICKET_DRAW,
+    market_reset_kinds=(LOCO, PASSENGER),                                # MK-DRAW-4
+    wilds=((LOCO, 1, "MK-CLAIM-2"), (LOCO4, 4, "MK-CLAIM-2")),           # MK-CLAIM-2
+    longest_bonus=0,                                                     # MK-SCORE-3
+    twin_min_players=4,                                                  # MK-CLAIM-3
+    tie_breaks=("tickets", "goods"),                                     # MK-SCORE-4
+)
+
+MAERKLIN_INTERPRETATIONS: tuple[tuple[str, str], ...] = (
+    ("MK-DRAW-2", "A face-up +4 locomotive may be taken as the second card too (the book only speaks of the first)."),
+    ("MK-DRAW-4", "+4 locomotives do not count as locomotives for the 3-face-up reset; 3 passenger cards reset it."),
+    ("MK-CLAIM-1", "Passenger cards cannot pay for routes."),
+    ("MK-CLAIM-5", "A passenger is placed in a German city only, never in a country."),
+    ("MK-PASS-1", "A move is played step by step: 'ride A–B' starts it (the turn's action), more 'ride' steps follow, "
+                  "'stop' ends it. Passengers never enter a country."),
+    ("MK-PASS-2", "Between two cities with several claimed routes the passenger takes its owner's own unused route "
+                  "first (free), else the lowest-numbered unused route of another player (one passenger card)."),
+    ("MK-PASS-4", "The city where the passenger stops counts as passed through; one token per city per move; the "
+                  "start city gives nothing, even when the passenger comes back to it."),
+    ("MK-PASS-6", "The passenger leaves the game at the end of its journey (the book's 'when it has completed its "
+                  "journey'), so its last city is free at once for anyone's next placement."),
+    ("MK-SETUP-3", "All 4 tickets may come from one deck; the mix is announced as the action 'announce N short M long'."),
+    ("MK-SCORE-2", "Tied players for most completed tickets each get the 10 points."),
+    ("MK-SCORE-4", "Tie-break 'who has the goods tokens' = most goods tokens by count; still tied: shared victory."),
+    ("MK-COMP-4", "PROVISIONAL stand-in tickets: 23 short + 23 long Germany 2017 tickets chosen by a stated rule."),
+    ("MK-COMP-5", "PROVISIONAL goods colours: only Berlin (black) is known; the rest follow goods_provisional.csv."),
+    *[(k, t) for k, t in USA_INTERPRETATIONS if k in ("USA-DRAW-6", "USA-DRAW-8", "USA-TURN-1")],
+)
+
+MAERKLIN = register(Variant(
+    key="maerklin",
+    name="Ticket to Ride Märklin",
+    map_key="maerklin",
+    rule_prefix="MK",
+    settings=MAERKLIN_SETTINGS,
+    features=(TicketMix(), Passengers(), MaerklinScoring()),
+    aliases=("märklin", "marklin", "ticket to ride märklin"),
+    rule_map={
+        "USA-COMP-2": "MK-COMP-2", "USA-COMP-3": "MK-COMP-3", "USA-COMP-5": "MK-COMP-2",
+        "USA-SETUP-2": "MK-SETUP-2", "USA-SETUP-3": "MK-SETUP-3", "USA-SETUP-4": "MK-SETUP-4",
+        "USA-TURN": "MK-TURN-1", "USA-DRAW": "MK-DRAW-1", "USA-DRAW-6": "MK-DRAW-4", "USA-CLAIM": "MK-CLAIM-1",
+        "USA-CLAIM-3": "MK-CLAIM-2", "USA-CLAIM-7": "MK-CLAIM-3", "USA-CLAIM-8": "MK-CLAIM-3", "USA-CLAIM-9": "MK-CLAIM-4",
+        "USA-TICKET": "MK-TICKET-1", "USA-END": "MK-END-1", "USA-SCORE-1": "MK-SCORE-1", "USA-SCORE-2": "MK-SCORE-1",
+        "USA-SCORE-4": "MK-SCORE-4",
+    },
+    description="Märklin (Germany): passengers collect goods, +4 locomotives, passenger cards, short and long tickets.",
+    card_kinds=PASSENGER + 1,
+    interpretations=MAERKLIN_INTERPRETATIONS,
+))
+
+
+__all__ = ["MAERKLIN", "MAERKLIN_SETTINGS", "TicketMix", "Passengers", "MaerklinScoring", "Announce", "PlacePassenger",
+           "Ride", "Stop", "PassengerMove", "best_passenger_move", "build_map_document", "standin_tickets",
+           "connected_avoiding_countries", "mixes", "passengers_of", "goods_of", "goods_stacks", "occupied"]
