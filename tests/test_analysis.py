@@ -43,7 +43,8 @@ def test_denver_el_paso_is_4_trains_via_santa_fe(usa):
     assert best.routes == ("R039", "R050")
     assert best.cities == ("Denver", "Santa Fe", "El Paso")
     assert [usa.route(r).length for r in best.routes] == [2, 2]
-    assert str(best) == "4 trains, 2 routes: Denver –R039– Santa Fe –R050– El Paso"
+    assert str(best) == "4 trains, 2 routes: Denver – Santa Fe – El Paso"           # city names, no ids
+    assert best.routes == ("R039", "R050")
 
 
 def test_cheapest_paths_k_ordered_and_simple(usa):

@@ -6,7 +6,7 @@ names and route/ticket ids, never by set or dict iteration order of the graph.
 
     >>> from ttr_nb.analysis import cheapest_paths
     >>> str(cheapest_paths("usa", "Denver", "El Paso", k=1)[0])
-    '4 trains, 2 routes: Denver –R039– Santa Fe –R050– El Paso'
+    '4 trains, 2 routes: Denver – Santa Fe – El Paso'
 
 Costs are trains (route lengths). A *simple* weighted graph stands for the board: between two neighbouring cities
 the cheapest track is the edge, represented by its lowest route id; ``MapPath.parallel`` lists every track of that
@@ -49,9 +49,7 @@ class MapPath:
     def __str__(self) -> str:
         if not self.routes:
             return f"0 trains: {self.cities[0] if self.cities else ''}"
-        walk = self.cities[0]
-        for rid, city in zip(self.routes, self.cities[1:]):
-            walk += f" –{rid}– {city}"
+        walk = " – ".join(self.cities)         # city names for people; the route ids are in ``routes``
         return f"{self.trains} train{'s' if self.trains != 1 else ''}, {self.n_routes} route" \
                f"{'s' if self.n_routes != 1 else ''}: {walk}"
 

@@ -141,7 +141,7 @@ class MapExplorer:
         except TTRError as e:
             self.message.refuse(e)
             return
-        self.message.note(f"{r.id}: {r.a}–{r.b} · {r.length} · {r.colour}"
+        self.message.note(f"{r.a}–{r.b} · {r.length} · {r.colour}"
                           + (" · double route" if r.double_group else "") + (" · tunnel" if r.tunnel else "")
                           + (f" · ferry ({r.ferry_locos} locomotives)" if r.ferry_locos else ""))
 
