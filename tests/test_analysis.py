@@ -16,7 +16,7 @@ from ttr_nb.game import Game
 from ttr_nb.maps import load_map
 from ttr_nb.scoring import score
 
-MAPS = ("usa", "europe")
+MAPS = ("usa", "europe", "maerklin", "south_korea")
 
 
 @pytest.fixture(scope="module")
@@ -26,10 +26,18 @@ def midgame():
     return g.state
 
 
-def reference_graph(m) -> nx.Graph:
-    """A simple graph built here, independently of ttr_nb.analysis: cheapest track per city pair."""
+def countries(m) -> set[str]:
+    return {c.name for c in m.cities if c.extra.get("country")}
+
+
+def reference_graph(m, ends: tuple[str, ...] = ()) -> nx.Graph:
+    """A simple graph built here, independently of ttr_nb.analysis: cheapest track per city pair. A country
+    (Märklin) is a place no path passes through: it is left out unless it is one of ``ends``."""
     g = nx.Graph()
+    skip = countries(m) - set(ends)
     for r in m.routes:
+        if r.a in skip or r.b in skip:
+            continue
         if not g.has_edge(r.a, r.b) or r.length < g.edges[r.a, r.b]["length"]:
             g.add_edge(r.a, r.b, length=r.length)
     return g
@@ -80,8 +88,9 @@ def test_cheapest_paths_accepts_names_loosely_and_rejects_bad_input(usa):
 @pytest.mark.parametrize("key", MAPS)
 def test_cheapest_trains_match_dijkstra_on_the_multigraph(key):
     m = load_map(key)
-    g = m.graph()
     for t in m.tickets:
+        g = m.graph()
+        g.remove_nodes_from(countries(m) - {t.a, t.b})
         want = nx.dijkstra_path_length(g, t.a, t.b, weight="length")
         assert A.cheapest_paths(m, t.a, t.b, k=1)[0].trains == want, t
 
@@ -110,9 +119,9 @@ def test_ticket_difficulty_rows(key, n):
 def test_alternatives_match_a_networkx_recount(key):
     """Paths within +2 trains, counted with networkx's Yen enumeration on an independently built graph."""
     m = load_map(key)
-    g = reference_graph(m)
     rows = {r["id"]: r for r in A.ticket_difficulty(m)}
     for t in m.tickets:
+        g = reference_graph(m, (t.a, t.b))
         costs = []
         for p in nx.shortest_simple_paths(g, t.a, t.b, weight="length"):
             w = nx.path_weight(g, p, "length")
@@ -140,7 +149,7 @@ def test_city_centrality(key):
     assert sum(r["weighted_degree"] for r in rows) == 2 * sum(r.length for r in m.routes)
     ref = nx.betweenness_centrality(reference_graph(m), weight="length")
     for r in rows:
-        assert r["betweenness"] == pytest.approx(ref[r["city"]], abs=1e-4)
+        assert r["betweenness"] == pytest.approx(ref.get(r["city"], 0.0), abs=1e-4)
         assert r["tickets"] == sum(r["city"] in (t.a, t.b) for t in m.tickets)
 
 
@@ -168,10 +177,10 @@ def test_usa_centrality_top(usa):
 @pytest.mark.parametrize("key", MAPS)
 def test_route_ticket_load_matches_a_recount(key):
     m = load_map(key)
-    g = reference_graph(m)
     want: dict[str, set[str]] = {r.id: set() for r in m.routes}
     share: Counter = Counter()
     for t in m.tickets:
+        g = reference_graph(m, (t.a, t.b))
         paths = list(nx.all_shortest_paths(g, t.a, t.b, weight="length"))
         pairs = Counter(frozenset(e) for p in paths for e in zip(p, p[1:]))
         for r in m.routes:
@@ -190,6 +199,23 @@ def test_route_ticket_load_matches_a_recount(key):
     assert sum(r["tickets"] for r in rows) == sum(len(v) for v in want.values())
     keys = [(-r["tickets"], -r["share"], r["route"]) for r in rows]
     assert keys == sorted(keys)
+
+
+def test_no_path_passes_through_a_maerklin_country():
+    """The Märklin map's country rule (a route into a country is not a way through it) holds in the analyses:
+    Bremen–Düsseldorf would cost 8 trains through the Netherlands; the second-cheapest path goes round it."""
+    m = load_map("maerklin")
+    assert m.ends_only == countries(m) == {"Dänemark", "Niederlande", "Frankreich", "Schweiz", "Österreich"}
+    assert load_map("usa").ends_only == frozenset()
+    for t in m.tickets:
+        for p in A.cheapest_paths(m, t.a, t.b, k=3):
+            assert not set(p.cities[1:-1]) & m.ends_only, (t, p)
+    paths = A.cheapest_paths(m, "Bremen", "Düsseldorf", k=2)
+    assert [p.trains for p in paths] == [5, 9] and "Niederlande" not in paths[1].cities
+    assert {r["city"]: r["betweenness"] for r in A.city_centrality(m)}["Niederlande"] == 0
+    # a ticket TO a country still has its paths, ending there
+    to_nl = A.cheapest_paths(m, "Frankfurt", "Niederlande", k=1)[0]
+    assert to_nl.cities[-1] == "Niederlande" and "Niederlande" not in to_nl.cities[:-1]
 
 
 def test_route_load_counts_both_tracks_of_a_double(usa):

@@ -223,7 +223,7 @@ def test_graph(usa, europe):
         g = m.graph()
         assert g.number_of_nodes() == len(m.cities)
         assert g.number_of_edges() == len(m.routes)
-        assert g.graph == {"key": m.key, "name": m.name, "provisional": False}
+        assert g.graph == {"key": m.key, "name": m.name, "provisional": False, "ends_only": []}
         for c in m.cities:
             assert g.nodes[c.name]["lat"] == c.lat and g.nodes[c.name]["lon"] == c.lon
         for r in m.routes:

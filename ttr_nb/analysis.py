@@ -110,7 +110,7 @@ def _simple(m: Map):
     """The cached simple graph (internal: never handed out, callers get a copy from ``simple_graph``)."""
     import networkx as nx
 
-    g = nx.Graph(key=m.key, name=m.name)
+    g = nx.Graph(key=m.key, name=m.name, ends_only=m.ends_only)
     for c in m.cities:
         g.add_node(c.name)
     pairs: dict[tuple[str, str], list] = {}
@@ -129,6 +129,13 @@ def simple_graph(map: Map | str):
     cheapest track, ``id`` = its route id (lowest id on ties), ``ids`` = all tracks of that length,
     ``all_ids`` = every track between the two cities. (``Map.graph()`` is the full MultiGraph.)"""
     return _simple(_as_map(map)).copy()
+
+
+def _passable(g, a: str, b: str):
+    """``g`` without the places no path passes through (``Map.ends_only``: Märklin's countries), except the
+    path's own ends ``a`` and ``b``."""
+    blocked = g.graph.get("ends_only", frozenset()) - {a, b}
+    return g.subgraph([c for c in g if c not in blocked]) if blocked else g
 
 
 def _city(m: Map, name: str) -> str:
@@ -153,6 +160,7 @@ def _paths(g, a: str, b: str, *, k: int | None = None, slack: int | None = None)
 
     if a == b:
         return [MapPath(0, (), (a,), ())]
+    g = _passable(g, a, b)
     found: list[MapPath] = []
     limit = None
     try:
@@ -182,6 +190,7 @@ def _paths_within(g, a: str, b: str, slack: int) -> list[MapPath]:
 
     if a == b:
         return [MapPath(0, (), (a,), ())]
+    g = _passable(g, a, b)
     to_b = nx.single_source_dijkstra_path_length(g, b, weight="length")
     if a not in to_b:
         return []
@@ -253,12 +262,15 @@ def city_centrality(map: Map | str) -> list[dict]:
     """Per city: ``degree`` (tracks touching it, each track of a double counted), ``neighbours`` (adjacent
     cities), ``weighted_degree`` (trains over those tracks), ``betweenness`` (networkx, normalised, shortest
     paths weighted by trains), ``tickets`` (tickets that start or end there). Sorted by betweenness, highest
-    first, then by name."""
+    first, then by name. Places no path passes through (``Map.ends_only``, Märklin's countries) are left out of
+    the betweenness (0 there): it is measured on the paths between the other cities."""
     import networkx as nx
 
     m = _as_map(map)
     g = _simple(m)
-    between = nx.betweenness_centrality(g, weight="length", normalized=True)
+    between = dict.fromkeys(g, 0.0)
+    between.update(nx.betweenness_centrality(g.subgraph([c for c in g if c not in m.ends_only]),
+                                             weight="length", normalized=True))
     ends: dict[str, int] = {}
     for t in m.tickets:
         for c in (t.a, t.b):
@@ -275,7 +287,9 @@ def city_centrality(map: Map | str) -> list[dict]:
 
 
 def _dijkstra_counts(g, source: str) -> tuple[dict[str, int], dict[str, int]]:
-    """Distances (trains) from ``source`` and the number of cheapest paths to every city (exact integers)."""
+    """Distances (trains) from ``source`` and the number of cheapest paths to every city (exact integers).
+    A place no path passes through (``Map.ends_only``) is reached but never left, unless it is ``source``."""
+    ends = g.graph.get("ends_only", frozenset())
     dist = {source: 0}
     sigma = {source: 1}
     done: set[str] = set()
@@ -285,6 +299,8 @@ def _dijkstra_counts(g, source: str) -> tuple[dict[str, int], dict[str, int]]:
         if u in done:
             continue
         done.add(u)
+        if u in ends and u != source:
+            continue
         for v in sorted(g.adj[u]):
             nd = d + g.adj[u][v]["length"]
             if v not in dist or nd < dist[v]:
@@ -306,6 +322,7 @@ def route_ticket_load(map: Map | str) -> list[dict]:
     """
     m = _as_map(map)
     g = _simple(m)
+    ends = m.ends_only
     per_pair: dict[tuple[str, str], list] = {}
     cache: dict[str, tuple] = {}
 
@@ -320,13 +337,16 @@ def route_ticket_load(map: Map | str) -> list[dict]:
         if t.b not in da:
             continue
         total_d, total_n = da[t.b], sa[t.b]
+        inner = ends - {t.a, t.b}          # no cheapest path passes through these
+
+        def leg(x: str, y: str, w: int) -> int:     # cheapest paths a → … x – y … → b
+            if x in inner or y in inner or x not in da or y not in db or da[x] + w + db[y] != total_d:
+                return 0
+            return sa[x] * sb[y]
+
         for u, v, e in g.edges(data=True):
             w = e["length"]
-            through = 0
-            if u in da and v in db and da[u] + w + db[v] == total_d:
-                through = sa[u] * sb[v]
-            elif v in da and u in db and da[v] + w + db[u] == total_d:
-                through = sa[v] * sb[u]
+            through = leg(u, v, w) or leg(v, u, w)
             if through:
                 per_pair.setdefault(tuple(sorted((u, v))), []).append((t, through / total_n))
     rows = []

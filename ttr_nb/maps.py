@@ -289,16 +289,25 @@ class Map:
         """Every track touching ``city``, in file order."""
         return self._routes_at[self._city_name(city)]
 
+    @property
+    def ends_only(self) -> frozenset[str]:
+        """Places a path may start or end at but never pass through: on the Märklin board the countries
+        (a city whose ``extra`` says ``country: true``; a route into a country is not a way through it).
+        Empty on the other boards. The analyses (``ttr_nb.analysis``) honour it."""
+        return frozenset(c.name for c in self.cities if c.extra.get("country"))
+
     def graph(self):
         """A new ``networkx.MultiGraph`` of the board (yours to modify).
 
         Nodes are city names with ``lat``, ``lon`` (and the city's extra fields); one edge per route with
         ``key`` = route id and attributes ``id, length, colour, double_group, tunnel, ferry_locos``.
-        ``graph.graph`` holds ``key``, ``name`` and ``provisional``.
+        ``graph.graph`` holds ``key``, ``name``, ``provisional`` and ``ends_only`` (places no path passes
+        through, see ``Map.ends_only``).
         """
         import networkx as nx
 
-        g = nx.MultiGraph(key=self.key, name=self.name, provisional=self.provisional)
+        g = nx.MultiGraph(key=self.key, name=self.name, provisional=self.provisional,
+                          ends_only=sorted(self.ends_only))
         for c in self.cities:
             g.add_node(c.name, **{k: v for k, v in c.extra.items() if k not in ("lat", "lon")}, lat=c.lat, lon=c.lon)
         for r in self.routes:
