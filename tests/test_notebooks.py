@@ -201,7 +201,8 @@ def status_claims(text: str) -> list[tuple[str, str, str]]:
     text = re.sub(r"\b[A-Z]{2,}-[A-Z]+-\d+\b", " ", text)              # rule ids (USA-DRAW-4) are not game names
     text = re.sub(r"\([^()]*\.ipynb\)", " ", text)                       # nor are links
     out = []
-    for sentence in re.split(r"(?<=[.!?:])\s+|\n\s*\n|\n(?=[*|-])|\n(?=\w+\s{2,})", text):
+    # sentences; lines of a list or a table; rows of an HTML table (each row speaks of its own game)
+    for sentence in re.split(r"(?<=[.!?:])\s+|\n\s*\n|\n(?=[*|-])|\n(?=\w+\s{2,})|(?<=</tr>)", text):
         low = sentence.lower()
         games = {k for n, k in names.items() if re.search(r"(?<![\w-])" + re.escape(n) + r"(?![\w-])", low)}
         if not games:
@@ -221,6 +222,8 @@ def test_status_claims_reader_understands_examples():
     assert {(g, s) for g, s, _ in status_claims("Märklin, South Korea and the Card Game are planned.")} == \
         {("maerklin", "coming"), ("south_korea", "coming"), ("cardgame", "coming")}
     assert status_claims("Read 02_europe (02_europe.ipynb) for tunnels.") == []
+    rows = "<tr><td>Europe</td><td>47</td></tr><tr><td>South Korea (provisional stand-in board)</td></tr>"
+    assert [(g, s) for g, s, _ in status_claims(rows)] == [("south_korea", "provisional")]
 
 
 def test_every_status_claim_in_the_notebooks_matches_the_code(notebook):

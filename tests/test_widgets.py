@@ -783,3 +783,21 @@ def test_USA_TICKET_3_a_seats_history_view_hides_the_others_kept_tickets_until_t
     assert any(n in _all_text(teacher.widget) for n in secret)          # the swap check: the teacher sees them
     with pytest.raises(Exception):
         HistoryView(g, seat=7)
+
+
+@pytest.mark.parametrize("variant, where", [("usa", "to the bottom of the ticket deck"), ("europe", "out of the game")])
+def test_log_says_a_ticket_keep_once(variant, where):
+    """USA-SETUP-3 / EU-SETUP-4: a keep's line says what was kept once (the move's words), and the event adds only
+    what went back and where — to the owner by name, to everyone else as a count."""
+    view = PlayView(Game(variant, 3, seed=1))
+    offered = view.offered(0)
+    view.keep_tickets(0, offered[:2])
+    lines = [line for line in view.log_lines() if "keeps" in line]
+    assert len(lines) == 3
+    for line in lines:
+        assert "kept" not in line, line
+    mine = next(line for line in lines if line.split(" ", 1)[1].startswith("Blue"))
+    returned = view.map.ticket(offered[-1])
+    assert f"{returned.a}–{returned.b}" in mine.split("You returned ", 1)[1] and mine.count(where) == 1
+    others = [line for line in lines if line not in (mine,) and "returned" in line]
+    assert all(returned.a not in line.split("·", 1)[1] for line in others)     # Europe: "Green returned 1 ticket …"

@@ -693,9 +693,10 @@ def _apply_keep(tx: Tx, action: KeepTickets, seat: int, pending: Pending) -> Non
             where = "to the bottom of the ticket deck"
         m = tx.v.map
         tx.event("tickets_returned", _pending_rule(tx.v, pending),
-                 f"{seat_name(seat)} kept {len(kept)} ticket{'s' if len(kept) != 1 else ''} and returned {len(returned)} {where}",
-                 seat, f"{seat_name(seat)} kept {ticket_words(m, kept)} and returned {ticket_words(m, returned)} {where}",
-                 f"You kept {ticket_words(m, kept)} and returned {ticket_words(m, returned)} {where}")
+                 # the move's own words already say how many were kept ("Blue keeps 2 tickets")
+                 f"{seat_name(seat)} returned {len(returned)} ticket{'s' if len(returned) != 1 else ''} {where}",
+                 seat, f"{seat_name(seat)} returned {ticket_words(m, returned)} {where}",
+                 f"You returned {ticket_words(m, returned)} {where}")
     tx.pending = [q for q in tx.pending if q.seat != seat]
     if tx.phase == "setup":
         if not tx.pending:
