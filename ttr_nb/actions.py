@@ -84,6 +84,8 @@ class Action:
     """Base class. ``seat`` is None when the text did not name one (the engine fills in whose turn it is)."""
 
     verb: ClassVar[str] = ""
+    #: the field naming the city a board click on a city offers this action for ("" = none)
+    city_field: ClassVar[str] = "city"
 
     def body(self) -> str:  # the text after the seat prefix
         raise NotImplementedError

@@ -541,10 +541,16 @@ def board_of(state: GameState, *, highlight: Sequence[tuple[str, Sequence[str]]]
     marks = board_marks(state)
     names = [seat_name(i) for i in range(state.n_players)]
     highlight = [(label, route_ids(v, refs)) for label, refs in highlight]
+    trail_label = {}
+    if trail:
+        trail = route_ids(v, trail)
+    elif marks.get("trail"):            # a move under way (a Märklin passenger's path so far)
+        trail, trail_label = marks["trail"], {"trail_label": marks.get("trail_label", "path")}
     fig = board_figure(v.map, owners=marks["owners"], closed=marks["closed"], stations=marks["stations"],
                        player_names=names, player_colours=PLAYER_COLOURS[:state.n_players],
-                       highlight=highlight, trail=route_ids(v, trail), title=title, height=height,
-                       points_table=v.settings.route_points)
+                       highlight=highlight, trail=trail, title=title, height=height,
+                       points_table=v.settings.route_points, goods=marks.get("goods"),
+                       passengers=marks.get("passengers"), **trail_label)
     if focus:
         zoom_to(fig, focus, margin)
     return fig

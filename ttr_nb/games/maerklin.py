@@ -71,7 +71,7 @@ class Announce(Action):
         return f"announce {self.short} short {self.long} long"
 
     def describe(self, v: Variant, state: GameState) -> str:
-        return f"announces {self.short} short and {self.long} long tickets and draws them"
+        return f"announces {self.short} short + {self.long} long tickets"
 
 
 @dataclass(frozen=True, slots=True)
@@ -95,12 +95,13 @@ class Ride(Action):
     b: str = ""
     seat: int | None = None
     verb: ClassVar[str] = "ride"
+    city_field: ClassVar[str] = "a"          # a click on the passenger's city offers its rides
 
     def body(self) -> str:
         return f"ride {self.a}–{self.b}"
 
     def describe(self, v: Variant, state: GameState) -> str:
-        return f"moves a passenger from {self.a} to {self.b}"
+        return f"moves a passenger from {self.a} to {self.b}{ride_terms(v, state, self)}"
 
 
 @dataclass(frozen=True, slots=True)
@@ -211,10 +212,11 @@ class TicketMix(Feature):
 
     def apply(self, v, tx, action, seat) -> None:
         decks = tx.decks()
-        offered = []
+        offered, got = [], {}
         for name, n in (("short", action.short), ("long", action.long)):
             pile = decks.setdefault(name, [])
             offered += pile[:n]
+            got[name] = len(pile[:n])
             decks[name] = pile[n:]
         setup = tx.phase == "setup"
         tx.pending = [p for p in tx.pending if p.seat != seat]
@@ -222,7 +224,8 @@ class TicketMix(Feature):
             ("min_keep", 2 if setup else 1), ("offered", tuple(offered)), ("returns", "bottom"),
             ("rule", "MK-SETUP-3" if setup else "MK-TICKET-1"))))
         tx.event("tickets_announced", "MK-SETUP-3" if setup else "MK-TICKET-1",
-                 f"{_seat_name(seat)} announced {action.short} short and {action.long} long tickets")
+                 f"{_seat_name(seat)} drew {len(offered)} ticket{'s' if len(offered) != 1 else ''} "
+                 f"({got['short']} short, {got['long']} long)")
 
     def after_setup(self, v, tx) -> None:             # MK-SETUP-3: "Then both decks are shuffled."
         from ..rng import shuffled
@@ -286,6 +289,31 @@ def step_route(v: Variant, state: GameState, seat: int, a: str, b: str, used: Se
     if own:
         return own[0], 0
     return fresh[0], 1
+
+
+def ride_terms(v: Variant, state: GameState, ride: "Ride") -> str:
+    """What one step costs and takes, for a learner choosing it: " (takes 7 goods points; Red's route: 1
+    passenger card)" — "" when the step is not possible."""
+    seat = state.current if ride.seat is None else ride.seat
+    if not 0 <= seat < state.n_players:
+        return ""
+    journey = _journey(state, seat)
+    used = journey.get("used") if journey is not None else ()
+    visited = journey.get("visited") if journey is not None else ()
+    start = journey.get("start") if journey is not None else ride.a
+    got = step_route(v, state, seat, ride.a, ride.b, used)
+    if got[0] is None:
+        return ""
+    parts = []
+    stack = goods_stacks(state).get(ride.b, ())
+    if ride.b != start and ride.b not in visited and stack:
+        parts.append(f"takes {stack[0]} goods point{'s' if stack[0] != 1 else ''}")
+    elif ride.b == start or ride.b in visited:
+        parts.append("no token: already visited")
+    else:
+        parts.append("no goods left there")
+    parts.append(f"{_seat_name(state.claims[got[0].index])}'s route: 1 passenger card" if got[1] else "own route: free")
+    return f" ({'; '.join(parts)})"
 
 
 class Passengers(Feature):
@@ -451,8 +479,15 @@ class Passengers(Feature):
             entry["goods_tokens"] = list(goods_of(state, entry["seat"]))
 
     def board_marks(self, v, state, marks) -> None:
-        marks["passengers"] = occupied(state)
-        marks["goods"] = {c: s[0] for c, s in state.get("goods", ()) if s}
+        marks["passengers"] = where = occupied(state)
+        marks["goods"] = {c: tuple(s) for c, s in state.get("goods", ())}     # top first; () once emptied
+        for p in state.pending:                         # a passenger on its way: drawn where it is, its path so far
+            if p.kind == "journey":
+                if p.get("at") not in where and where.get(p.get("start")) == p.seat:
+                    del where[p.get("start")]
+                    where[p.get("at")] = p.seat
+                marks["trail"] = tuple(p.get("used"))
+                marks["trail_label"] = f"{_seat_name(p.seat)}'s passenger"
 
     def validate(self, v, state, problems) -> None:
         start = initial_goods(v)
@@ -487,6 +522,29 @@ class Passengers(Feature):
         if sorted(left + taken) != sorted(x for s in start.values() for x in s):
             problems.append(f"goods tokens on the board and taken do not add up to the {sum(map(len, start.values()))} "
                             f"tokens of the game ({v.rule('MK-COMP-5')})")
+
+    # -- a hint for a learner (PlayView's "hint" button) ---------------------------------------------
+    hint_label = "hint: best passenger move"
+
+    def hint(self, v, state, seat) -> tuple[str, tuple[str, ...]]:
+        """The exact best passenger move for ``seat`` now (within its passenger cards), in words, and its route
+        ids in order (drawn as a path). A move under way continues from where the passenger stands."""
+        journey = _journey(state, seat)
+        if journey is not None:
+            move = best_passenger_move(state, seat, start=journey.get("at"), used=journey.get("used"),
+                                       visited=journey.get("visited"), origin=journey.get("start"))
+        else:
+            move = best_passenger_move(state, seat)
+        cards = state.players[seat].hand[PASSENGER]
+        if not move.routes:
+            standing = [w for w in passengers_of(state, seat) if w not in (RESERVE, DONE)]
+            why = ("no passenger of yours stands on the board: place one after a claim (MK-CLAIM-5)" if not standing
+                   else "no move of your passengers collects goods now")
+            return ("Best passenger move: stop here (MK-PASS-6)" if journey is not None else
+                    f"Best passenger move: none — {why}"), ()
+        return (f"Best passenger move (exact, with your {cards} passenger card{'s' if cards != 1 else ''}): "
+                f"{' – '.join(move.cities)}, {move.points} points, {move.cards} passenger card"
+                f"{'s' if move.cards != 1 else ''} (MK-PASS-1..5)"), tuple(move.routes)
 
     # -- bots ---------------------------------------------------------------------------------------
     def bot_pending(self, v, state, pending):

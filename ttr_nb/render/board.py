@@ -23,7 +23,12 @@ seat:0..n-1        spaces claimed by seat i in its colour; legend = player name 
 ferries            a locomotive mark (black dot) on each ferry space that needs a locomotive
 trail-steps        per trail route: its step number (circle) at 28 % and an arrowhead at 72 % of the way
 stations           a triangle in the owner's colour behind the city (Europe); hover "Wien · station of Red"
-cities             city markers and names (label positions chosen to avoid routes and other labels)
+goods              a city's goods stack (Märklin): its top value in a token of the stack's colour, one symbol per
+                   colour (white circle, yellow square, red diamond, black hexagon); an emptied stack is a hollow
+                   token; hover: the whole stack
+passengers         a passenger standing in a city (Märklin): "P" in its owner's colour; hover "Leipzig · Blue's
+                   passenger"
+cities             city markers and names (a country, a place no path passes through, is a square) (label positions chosen to avoid routes and other labels)
 routes             ONE marker per route midpoint, ``customdata`` = route id, hover = ``route_hover``: the
                    click target. Symbol per card colour (``CARD_SYMBOLS``) or per owner (``OWNER_SYMBOLS``).
 =================  =============================================================================================
@@ -62,6 +67,11 @@ CARD_HEX: Mapping[str, str] = {
 CARD_SYMBOLS: Mapping[str, str] = {
     "purple": "diamond", "blue": "square", "orange": "triangle-up", "white": "circle", "green": "pentagon",
     "yellow": "star", "black": "hexagon", "red": "triangle-down", GRAY: "cross",
+}
+#: Goods tokens (Märklin): fill, symbol and text colour per stack colour; the symbol tells colours apart without hue.
+GOODS_STYLE: Mapping[str, tuple[str, str, str]] = {
+    "white": ("#ffffff", "circle", "#111111"), "yellow": ("#f4d01e", "square", "#111111"),
+    "red": ("#dd3b31", "diamond", "#ffffff"), "black": ("#2a2a2a", "hexagon", "#ffffff"),
 }
 #: Two-letter code of each card colour, shown in the hover text.
 CARD_CODES: Mapping[str, str] = {
@@ -506,8 +516,8 @@ def route_hover(map, route, owner_name: str | None, closed: bool, points_table: 
         lines.append(f"ferry: needs {locos} locomotive{'s' if locos != 1 else ''}")
     twins = _twins(map, route)
     if twins:
-        other = ", ".join(f"{t.colour} {t.id}" for t in twins)
-        lines.append(f"double route with {other}")
+        other = " and ".join(f"{t.colour} {t.id}" for t in twins)
+        lines.append(f"{'triple' if len(twins) == 2 else 'double'} route with {other}")
     if closed and owner_name is None:
         lines.append("closed: with 2–3 players only one route of a double route may be used")
     lines.append(f"route id {route.id}")
@@ -655,11 +665,14 @@ def _check_ids(geo: _Geometry, ids, what: str) -> None:
 
 
 def _traces(map, *, owners, closed, player_names, player_colours, stations, highlight, trail, trail_label,
-            points_table, closed_rule, height, selected=None, marked=None, scale: float = 1.0) -> list[dict]:
+            points_table, closed_rule, height, selected=None, marked=None, scale: float = 1.0,
+            goods=None, passengers=None) -> list[dict]:
     geo = _geometry(map, height)
     owners = dict(owners or {})
     closed = set(closed)
     stations = dict(stations or {})
+    goods = dict(goods or {})
+    passengers = dict(passengers or {})
     n_seats = len(player_colours)
     names = list(player_names) if player_names is not None else [c.title() for c in player_colours]
     if len(names) > n_seats:
@@ -670,11 +683,15 @@ def _traces(map, *, owners, closed, player_names, player_colours, stations, high
     for rid, seat in owners.items():
         if not 0 <= seat < n_seats:
             raise TTRError(f"owners: route {rid} has seat {seat}, but seats are 0..{n_seats - 1}")
-    for city, seat in stations.items():
+    for what, marks in (("stations", stations), ("passengers", passengers)):
+        for city, seat in marks.items():
+            if city not in geo.pos:
+                raise TTRError(f"{what}: unknown city {city!r}")
+            if not 0 <= seat < n_seats:
+                raise TTRError(f"{what}: city {city} has seat {seat}, but seats are 0..{n_seats - 1}")
+    for city in goods:
         if city not in geo.pos:
-            raise TTRError(f"stations: unknown city {city!r}")
-        if not 0 <= seat < n_seats:
-            raise TTRError(f"stations: city {city} has seat {seat}, but seats are 0..{n_seats - 1}")
+            raise TTRError(f"goods: unknown city {city!r}")
     if len(highlight) > MAX_HIGHLIGHTS:
         raise TTRError(f"at most {MAX_HIGHLIGHTS} highlights, got {len(highlight)}")
     for label, ids in highlight:
@@ -813,6 +830,43 @@ def _traces(map, *, owners, closed, player_names, player_colours, stations, high
     scatter("stations", "stations", x=sx, y=sy, customdata=sorted(stations), mode="markers", hovertext=shover,
             hoverinfo="text",
             marker=dict(symbol=ssym, size=26, color=scol, line=dict(color="#111111", width=1.5)))
+    # 8a. goods stacks (Märklin): the top value in a token of the stack's colour, up and right of the city
+    gx, gy, gtext, gsym, gcol, gtcol, ghover, gcd = [], [], [], [], [], [], [], []
+    for city in sorted(goods):
+        stack = tuple(goods[city])
+        colour = str(map.city(city).extra.get("goods_colour", "white")) if hasattr(map, "city") else "white"
+        fill, symbol, ink = GOODS_STYLE.get(colour, GOODS_STYLE["white"])
+        x0, y0 = geo.pos[city]
+        gx.append(round(x0 + 11 * upp * scale, 4)), gy.append(round(y0 + 9 * upp * scale, 4))
+        gcd.append(city)
+        if stack:
+            gtext.append(str(stack[0]))
+            gsym.append(symbol)
+            gcol.append(fill)
+            gtcol.append(ink)
+            ghover.append(f"{city} · goods, {colour} stack: {', '.join(str(x) for x in stack)} (top {stack[0]} point"
+                          f"{'s' if stack[0] != 1 else ''}; a passenger ending or passing here takes it)")
+        else:
+            gtext.append("")
+            gsym.append(symbol + "-open")
+            gcol.append("#777777")
+            gtcol.append(ink)
+            ghover.append(f"{city} · goods, {colour} stack: empty (all taken)")
+    scatter("goods", "goods (top value)", x=gx, y=gy, customdata=gcd, mode="markers+text", text=gtext,
+            hovertext=ghover, hoverinfo="text", textposition="middle center", showlegend=bool(goods),
+            legendgroup="map", legendrank=330, cliponaxis=False,
+            textfont=dict(size=round(10 * scale), color=gtcol, family="Arial Black, Arial, sans-serif"),
+            marker=dict(symbol=gsym, size=round(17 * scale), color=gcol, line=dict(color="#111111", width=1.2)))
+    # 8a'. passengers (Märklin): "P" in the owner's colour, down and left of the city
+    pc = sorted(passengers)
+    scatter("passengers", "passengers (P)", x=[round(geo.pos[c][0] - 11 * upp * scale, 4) for c in pc],
+            y=[round(geo.pos[c][1] - 9 * upp * scale, 4) for c in pc], customdata=pc, mode="markers+text",
+            text=["P"] * len(pc), textposition="middle center", hoverinfo="text",
+            hovertext=[f"{c} · {names[passengers[c]]}'s passenger" for c in pc], showlegend=bool(pc),
+            legendgroup="map", legendrank=331, cliponaxis=False,
+            textfont=dict(size=round(10 * scale), color="#ffffff", family="Arial Black, Arial, sans-serif"),
+            marker=dict(symbol="circle", size=round(18 * scale), color=[hex_of[passengers[c]] for c in pc],
+                        line=dict(color="#ffffff", width=2)))
     # 8b. marked cities (e.g. the cities of the viewer's own tickets): a wide ring behind the city marker
     mk = sorted(marked)
     scatter("marked-cities", "your ticket cities", x=[geo.pos[c][0] for c in mk], y=[geo.pos[c][1] for c in mk],
@@ -823,20 +877,29 @@ def _traces(map, *, owners, closed, player_names, player_colours, stations, high
     font_px = round(_FONT_PX * scale)
     if geo.cities is None or geo.cities[5] != font_px:     # the same for every call: once per map, size and scale
         labels = _labels(map, geo, font_px)
-        cx, cy, ctext, cpos, chover = [], [], [], [], []
+        cx, cy, ctext, cpos, chover, csym = [], [], [], [], [], []
+        ends = getattr(map, "ends_only", frozenset())
         for c in map.cities:
             name = _name(c)
             cx.append(geo.pos[name][0]), cy.append(geo.pos[name][1])
             ctext.append(name)
             cpos.append(labels[name])
-            chover.append(_city_hover(map, name))
-        geo.cities = (cx, cy, ctext, cpos, chover, font_px)
+            hover = _city_hover(map, name)
+            if name in ends:
+                hover = hover.replace("</b>", "</b> · a country: a ticket may end here, no path passes through", 1)
+            chover.append(hover)
+            csym.append("square" if name in ends else "circle")
+        geo.cities = (cx, cy, ctext, cpos, chover, font_px, csym)
     cx, cy, ctext, cpos, chover = (list(v) for v in geo.cities[:5])
+    csym = list(geo.cities[6])
     scatter("cities", "cities", x=cx, y=cy, customdata=ctext, mode="markers+text", text=ctext, textposition=cpos,
             hovertext=chover, hoverinfo="text", cliponaxis=False,
             textfont=dict(size=font_px, color=INK, family="Arial, Helvetica, sans-serif", shadow="auto"),
-            marker=dict(symbol="circle", size=round(_CITY_MARKER * scale), color="#fffdf5",
-                        line=dict(color=INK, width=2.2)))
+            marker=dict(symbol=csym if "square" in csym else "circle",
+                        size=[round((_CITY_MARKER + 5) * scale) if q == "square" else round(_CITY_MARKER * scale)
+                              for q in csym] if "square" in csym else round(_CITY_MARKER * scale),
+                        color=["#cfe0f5" if q == "square" else "#fffdf5" for q in csym] if "square" in csym
+                        else "#fffdf5", line=dict(color=INK, width=2.2)))
     # 10. route midpoints: the click targets
     mx, my, mid, msym, mcol, msize, mop, mhover, mline = [], [], [], [], [], [], [], [], []
     hover_key = (tuple(points_table.items()), closed_rule)
@@ -1057,19 +1120,22 @@ def board_figure(map, *, owners: Mapping[str, int] | None = None, closed: Collec
                  title: str | None = None, height: int = 650,
                  points_table: Mapping[int, int] = USA_POINTS, closed_rule: str = "USA-CLAIM-8",
                  selected: str | None = None, marked: Mapping[str, str] | None = None,
-                 scale: float = 1.0) -> go.Figure:
+                 scale: float = 1.0, goods: Mapping[str, Sequence[int]] | None = None,
+                 passengers: Mapping[str, int] | None = None) -> go.Figure:
     """The board as a ``go.Figure`` (see the module docstring for the trace structure).
 
     ``owners``: route id -> seat; ``closed``: route ids closed to everybody; ``stations``: city -> seat;
     ``highlight``: up to four ``(label, route ids)`` drawn as glowing halos; ``trail``: ordered route ids drawn
     with arrows and step numbers; ``selected``: a route drawn with a dark halo; ``marked``: city -> hover text,
-    cities ringed (a seat's ticket cities); ``scale``: city names and markers larger (e.g. 1.4 on a projector).
+    cities ringed (a seat's ticket cities); ``scale``: city names and markers larger (e.g. 1.4 on a projector);
+    ``goods``: city -> its goods stack, top first (Märklin); ``passengers``: city -> seat of the passenger there.
     Click targets are the markers of the trace named ``"routes"`` (``customdata`` = route id).
     """
     traces = _traces(map, owners=owners, closed=closed, player_names=player_names,
                         player_colours=tuple(player_colours), stations=stations, highlight=tuple(highlight),
                         trail=tuple(trail), trail_label=trail_label, points_table=points_table,
-                        closed_rule=closed_rule, height=height, selected=selected, marked=marked, scale=scale)
+                        closed_rule=closed_rule, height=height, selected=selected, marked=marked, scale=scale,
+                        goods=goods, passengers=passengers)
     geo = _geometry(map, height)
     # Built unvalidated (plotly's own fast path for trusted input: 25 times faster than validating ~60 traces on
     # every new board); tests/test_render_board.py validates every figure kind this module makes.
@@ -1109,7 +1175,8 @@ def update_board(fig, map, *, owners: Mapping[str, int] | None = None, closed: C
                  trail: Sequence[str] = (), trail_label: str = "Longest trail",
                  title: str | None = None, height: int | None = None,
                  points_table: Mapping[int, int] = USA_POINTS, closed_rule: str = "USA-CLAIM-8",
-                 selected: str | None = None, marked: Mapping[str, str] | None = None, scale: float = 1.0) -> None:
+                 selected: str | None = None, marked: Mapping[str, str] | None = None, scale: float = 1.0,
+                 goods: Mapping[str, Sequence[int]] | None = None, passengers: Mapping[str, int] | None = None) -> None:
     """Redraw claims/highlights/trail of a figure made by ``board_figure`` in place.
 
     Works on ``go.Figure`` and ``go.FigureWidget``. Only the properties that changed since the last call are
@@ -1122,7 +1189,8 @@ def update_board(fig, map, *, owners: Mapping[str, int] | None = None, closed: C
     traces = _traces(map, owners=owners, closed=closed, player_names=player_names,
                         player_colours=tuple(player_colours), stations=stations, highlight=tuple(highlight),
                         trail=tuple(trail), trail_label=trail_label, points_table=points_table,
-                        closed_rule=closed_rule, height=height, selected=selected, marked=marked, scale=scale)
+                        closed_rule=closed_rule, height=height, selected=selected, marked=marked, scale=scale,
+                        goods=goods, passengers=passengers)
     key = str(getattr(map, "key", ""))
     metas = [t["meta"] for t in traces]
     if getattr(fig, "_ttr_board_checked", None) != (key, metas) or _cache_of(fig) is None:

@@ -166,34 +166,45 @@ class BoardWidget:
     def draw(self, *, owners: dict[str, int] | None = None, closed: Sequence[str] = (),
              stations: dict[str, int] | None = None,
              highlight: Sequence[tuple[str, Sequence[str]]] = (), trail: Sequence[str] = (),
-             title: str | None = None, marked: dict[str, str] | None = None, force: bool = False) -> bool:
+             title: str | None = None, marked: dict[str, str] | None = None, force: bool = False,
+             trail_label: str | None = None, goods: dict[str, Sequence[int]] | None = None,
+             passengers: dict[str, int] | None = None) -> bool:
         """Redraw in place; returns False (and does nothing) when the picture would not change."""
         from ..render import update_board
         owners = dict(owners or {})
         stations = dict(stations or {})
         marked = dict(marked or {})
+        goods = {c: tuple(v) for c, v in (goods or {}).items()}
+        passengers = dict(passengers or {})
         self._last_draw = dict(owners=owners, closed=closed, stations=stations, highlight=highlight, trail=trail,
-                               title=title, marked=marked)
+                               title=title, marked=marked, trail_label=trail_label, goods=goods,
+                               passengers=passengers)
         key = (tuple(sorted(owners.items())), tuple(closed), tuple(sorted(stations.items())),
                tuple((str(l), tuple(ids)) for l, ids in highlight), tuple(trail), title,
-               tuple(sorted(marked.items())), self.selected)
+               tuple(sorted(marked.items())), self.selected, trail_label, tuple(sorted(goods.items())),
+               tuple(sorted(passengers.items())))
         if key == self._last_key and not force:
             return False
         update_board(self.fig, self.map, owners=owners, closed=closed, stations=stations, player_names=self._names,
                      player_colours=self._colours, highlight=highlight, trail=trail, title=title,
-                     selected=self.selected, marked=marked, scale=self.scale)
+                     selected=self.selected, marked=marked, scale=self.scale, goods=goods, passengers=passengers,
+                     **({"trail_label": trail_label} if trail_label else {}))
         self._last_key = key
         self.updates += 1
         return True
 
     def show(self, state: GameState, *, highlight: Sequence[tuple[str, Sequence[str]]] = (),
              trail: Sequence[str] = (), title: str | None = None, viewer: int | None = None,
-             force: bool = False) -> bool:
+             force: bool = False, trail_label: str | None = None) -> bool:
         """Draw ``state``; with a ``viewer`` seat, that seat's ticket cities are ringed (its own secret: only
         pass the seat whose view this is)."""
-        return self.draw(owners=owners_of(state), closed=closed_routes(state), stations=stations_of(state),
-                         highlight=highlight, trail=trail, title=title, marked=ticket_cities(state, viewer),
-                         force=force)
+        marks = board_marks(state)
+        if not trail and marks.get("trail"):           # a move under way (a Märklin passenger's path so far)
+            trail, trail_label = marks["trail"], marks.get("trail_label", "path")
+        return self.draw(owners=marks["owners"], closed=marks["closed"], stations=marks["stations"],
+                         highlight=highlight, trail=trail, trail_label=trail_label, title=title,
+                         marked=ticket_cities(state, viewer), goods=marks.get("goods"),
+                         passengers=marks.get("passengers"), force=force)
 
     def route_marker(self, route_id: str) -> dict:
         """The click marker of ``route_id`` as the figure has it now (colour, symbol, size, hover) — for tests."""

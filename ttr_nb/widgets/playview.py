@@ -35,6 +35,8 @@ from ._common import VIEW_CSS, BoardWidget, MessageArea, esc, log_html, provisio
 from ._panels import ScorePanel
 
 _TEXT_ON = {"white": "#111111", "yellow": "#111111", "orange": "#111111"}
+#: turn actions the view offers by its own buttons or by a click on the board (the rest show as option buttons)
+_OFFERED_ELSEWHERE = (Claim, DrawDeck, DrawFaceUp, DrawTickets, Pass)
 _LOCO_HEX = "#6b5b95"
 
 
@@ -158,6 +160,13 @@ class PlayView:
         self.redo_button.on_click(lambda _b: self.redo())
         self.bots_button = widgets.Button(description="bots play until my turn", layout=widgets.Layout(width="auto"))
         self.bots_button.on_click(lambda _b: self.bots_play())
+        self._hinter = next((f for f in self.variant.features if hasattr(f, "hint")), None)
+        self.hint_button = widgets.Button(description=getattr(self._hinter, "hint_label", "hint"),
+                                          tooltip="the best move of this kind now, worked out exactly",
+                                          layout=widgets.Layout(width="auto",
+                                                                display="" if self._hinter else "none"))
+        self.hint_button.on_click(lambda _b: self.hint())
+        self._hint_trail: tuple[str, ...] = ()
         self.show_claimable = widgets.Checkbox(value=False, description="show routes I can claim", indent=False,
                                                layout=widgets.Layout(width="auto"))
         self.show_claimable.observe(lambda _c: self.refresh(), names="value")
@@ -178,7 +187,8 @@ class PlayView:
         self._board_box = board_box
         self.draw_row.add_class("ttr-draws")
         strip = widgets.HBox([self.hand, self.draw_row,
-                              widgets.HBox([self.undo_button, self.redo_button, self.bots_button, self.show_claimable],
+                              widgets.HBox([self.undo_button, self.redo_button, self.bots_button, self.hint_button,
+                                            self.show_claimable],
                                            layout=widgets.Layout(flex_flow="row wrap", align_items="center"))],
                              layout=widgets.Layout(flex_flow="row wrap", align_items="center"))
         strip.add_class("ttr-strip")
@@ -289,7 +299,7 @@ class PlayView:
             self.message.refuse(f"{name}: nobody in this view can act now — {self._waiting_text(s)}")
             self._refresh_selection()
             return []
-        acts = [a for a in legal_actions(s, seat) if getattr(a, "city", None) == name]
+        acts = [a for a in legal_actions(s, seat) if getattr(a, a.city_field, None) == name if a.city_field]
         self.payments = acts
         if acts:
             self.message.note(f"{name}: choose one")
@@ -406,6 +416,7 @@ class PlayView:
 
     def undo(self) -> bool:
         """Take back to the human's previous decision point: the bots' replies and the last human action."""
+        self._hint_trail = ()
         g = self.game
         if not any(p.seat in self.human_seats for p in g.history):
             self.message.note("nothing to undo: no human action has been played yet")
@@ -450,6 +461,23 @@ class PlayView:
             self.message.note("no bot is to move: " + self._waiting_text(self.game.state))
         self.refresh()
         return n
+
+    def hint(self) -> str:
+        """The variant's hint for the seat to act (Märklin: the exact best passenger move), said in the message
+        area and drawn on the board as a path until the next move. Returns the text ("" without a hint)."""
+        s = self.game.state
+        seat = self._acting_seat()
+        if self._hinter is None:
+            self.message.note(f"{self.variant.name} has no hint")
+            return ""
+        if seat is None:
+            self.message.refuse("nobody in this view can act now — " + self._waiting_text(s))
+            return ""
+        text, routes = self._hinter.hint(self.variant, s, seat)
+        self._hint_trail = tuple(routes)
+        self.message.note(text)
+        self._draw_board(s, self.viewing_seat())
+        return text
 
     # ------------------------------------------------------------------------------------------------ internals
     def _city_refusal(self, s: GameState, seat: int, city: str):
@@ -504,6 +532,7 @@ class PlayView:
             self._refresh_buttons(self.game.state)
             return None
         self.last_reasons = []
+        self._hint_trail = ()
         self._log_ply(ply, None, before)
         self._clear_selection()
         # the acting seat's own wording: a blind draw says which card it gave ("You drew a red card ...")
@@ -605,6 +634,7 @@ class PlayView:
         self.undo_button.disabled = not any(p.seat in self.human_seats for p in g.history)
         self.redo_button.disabled = g.ply >= len(g.line)
         self.bots_button.disabled = s.phase == "over" or not any(x in self.bots for x in to_move(s))
+        self.hint_button.disabled = self._acting_seat() is None
         for cb in list(self._listeners):
             cb(self)
 
@@ -620,7 +650,8 @@ class PlayView:
         title = None
         if s.phase == "over":
             title = f"{self.map.name} — game over"
-        self.board.show(s, highlight=self._highlight(s, viewing), title=title, viewer=viewing)
+        self.board.show(s, highlight=self._highlight(s, viewing), title=title, viewer=viewing,
+                        trail=self._hint_trail, trail_label="hint" if self._hint_trail else None)
 
     def _refresh_selection(self) -> None:
         self.board.select(self.selected_route)
@@ -651,23 +682,31 @@ class PlayView:
     def _refresh_step(self, s: GameState) -> None:
         """A variant's pending step for a human seat (tunnel ...), or a turn where only passing is possible:
         its legal answers as buttons."""
-        seat = s.current if s.phase in ("play", "last_round") and s.current in self.human_seats else None
         opts: list[Action] = []
         text = ""
-        if seat is not None:
-            p = s.pending_for(seat) if s.pending else None
-            if p is not None and p.kind not in ("choose_tickets", "second_card"):
-                opts = legal_actions(s, seat)
-                text = f"<b>{esc(turn_status(s))}</b>"
-                revealed = p.get("revealed") if hasattr(p, "get") else None
-                if revealed:                          # e.g. the three cards a tunnel turned up, shown as cards
-                    text += "<div>Turned up: " + panels.cards_html(
-                        [CARD_NAMES.index(c) if isinstance(c, str) else c for c in revealed]) + "</div>"
-            elif p is None and not s.pending:
-                acts = legal_actions(s, seat)
-                if len(acts) == 1 and isinstance(acts[0], Pass):
-                    opts = acts
-                    text = f"<b>{esc(seat_name(seat))}</b> cannot do anything: pass (USA-DRAW-8)"
+        # a pending step of a human seat (a tunnel, Märklin's ticket mix or passenger ...), in setup too
+        stepping = [x for x in to_move(s) if x in self.human_seats and s.pending
+                    and (q := s.pending_for(x)) is not None and q.kind not in ("choose_tickets", "second_card")]
+        seat = s.current if s.phase in ("play", "last_round") and s.current in self.human_seats else None
+        if stepping:
+            p = s.pending_for(stepping[0])
+            opts = legal_actions(s, stepping[0])
+            text = f"<b>{esc(turn_status(s))}</b>"
+            revealed = p.get("revealed") if hasattr(p, "get") else None
+            if revealed:                          # e.g. the three cards a tunnel turned up, shown as cards
+                text += "<div>Turned up: " + panels.cards_html(
+                    [CARD_NAMES.index(c) if isinstance(c, str) else c for c in revealed]) + "</div>"
+        elif seat is not None and not s.pending:
+            acts = legal_actions(s, seat)
+            if len(acts) == 1 and isinstance(acts[0], Pass):
+                opts = acts
+                text = f"<b>{esc(seat_name(seat))}</b> cannot do anything: pass (USA-DRAW-8)"
+            else:
+                # a variant's own turn actions that no button or board click offers (Märklin: a ticket mix)
+                opts = [a for a in acts if not isinstance(a, _OFFERED_ELSEWHERE)
+                        and not (a.city_field and getattr(a, a.city_field, None))]
+                if opts:
+                    text = "<b>Or:</b>"
         self.step_options = opts
         self.step_info.value = text
         while len(self._option_buttons) < len(opts):
