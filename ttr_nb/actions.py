@@ -31,7 +31,7 @@ import re
 from dataclasses import dataclass
 from typing import Callable, ClassVar
 
-from .cards import CARD_ALIASES, CARD_NAMES, LOCO, PLAYER_COLOURS
+from .cards import CARD_ALIASES, CARD_NAMES, LOCO, LOCO4, PLAYER_COLOURS
 from .errors import BadAction
 
 Payment = tuple[tuple[int, int], ...]   # ((card kind, count), ...) sorted by kind, counts > 0
@@ -49,8 +49,8 @@ def payment_str(payment: Payment) -> str:
 def payment_words(payment: Payment) -> str:
     parts = []
     for k, n in payment:
-        name = "locomotive" if k == LOCO else CARD_NAMES[k]
-        parts.append(f"{n} {name}{'s' if k == LOCO and n != 1 else ''}")
+        name = "locomotive" if k == LOCO else "+4 locomotive" if k == LOCO4 else CARD_NAMES[k]
+        parts.append(f"{n} {name}{'s' if k in (LOCO, LOCO4) and n != 1 else ''}")
     return " + ".join(parts) or "no cards"
 
 

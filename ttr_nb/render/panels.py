@@ -44,10 +44,16 @@ __all__ = ["CARD_FILL", "CARD_MARK", "hand_figure", "update_hand", "market_figur
            "players_panel_html", "panel_png"]
 
 LOCO_HEX = "#3a3a3a"
-#: Fill colour per card kind (index = card kind: 8 colours, then the locomotive).
-CARD_FILL: tuple[str, ...] = tuple(CARD_HEX[c] for c in COLOURS) + (LOCO_HEX,)
-#: Marker shape per card kind: the board's route-marker shapes, and a star-diamond for the locomotive.
-CARD_MARK: tuple[str, ...] = tuple(CARD_SYMBOLS[c] for c in COLOURS) + ("star-diamond",)
+LOCO4_HEX = "#4a2d73"          # Märklin's +4 locomotive: wild on routes of 4 or more
+PASSENGER_HEX = "#0b6e7a"      # Märklin's passenger card
+#: Fill colour per card kind (index = card kind: 8 colours, the locomotive, then Märklin's +4 and passenger).
+CARD_FILL: tuple[str, ...] = tuple(CARD_HEX[c] for c in COLOURS) + (LOCO_HEX, LOCO4_HEX, PASSENGER_HEX)
+#: Marker shape per card kind: the board's route-marker shapes, a star-diamond for the locomotive, a
+#: star-square for the +4 and a circle-cross for the passenger card.
+CARD_MARK: tuple[str, ...] = tuple(CARD_SYMBOLS[c] for c in COLOURS) + ("star-diamond", "star-square",
+                                                                         "circle-cross")
+#: Short word per card kind on chips and buttons.
+CARD_WORD: tuple[str, ...] = COLOURS + ("loco", "+4 loco", "passenger")
 #: Locomotives are wild: a gold cross-hatch on a dark card ("any colour").
 CARD_BACK = "#28407a"
 FONT = dict(family="Arial, Helvetica, sans-serif", color=INK)
@@ -224,7 +230,7 @@ def _market(state: GameState, title: str | None, height: int | None) -> tuple[li
     slots = list(range(1, len(market) + 1))
     kinds = [None if c is None else CARD_NAMES.index(c) for c in market]
     fill = [BACKGROUND if k is None else CARD_FILL[k] for k in kinds]
-    words = ["empty" if k is None else ("loco" if k == LOCO else CARD_NAMES[k]) for k in kinds]
+    words = ["empty" if k is None else CARD_WORD[k] for k in kinds]
     hover = [f"face-up card {i}: " + ("empty — the deck and the discard pile ran out" if k is None else
                                        ("a locomotive (wild; taking it face up ends your turn)" if k == LOCO
                                         else f"a {CARD_NAMES[k]} card")) for i, k in zip(slots, kinds)]
@@ -455,7 +461,7 @@ def _chip(kind: int, n: int, owner: str) -> str:
     fill = CARD_FILL[kind]
     pattern = "background-image:repeating-linear-gradient(45deg,#ffcf40 0 2px,transparent 2px 7px);" \
         if kind == LOCO else ""
-    label = "loco" if kind == LOCO else CARD_NAMES[kind]
+    label = CARD_WORD[kind]
     return (f'<span class="ttr-card" title="{html.escape(owner)} holds {html.escape(_card_words(kind, n))}" '
             f'style="display:inline-block;margin:1px 2px;padding:1px 6px;border:1px solid #222;border-radius:4px;'
             f'background-color:{fill};{pattern}color:{_ink_on(fill)};white-space:nowrap">'

@@ -40,13 +40,18 @@ _OFFERED_ELSEWHERE = (Claim, DrawDeck, DrawFaceUp, DrawTickets, Pass)
 _LOCO_HEX = "#6b5b95"
 
 
+def _button_word(kind: int) -> str:
+    return CARD_NAMES[kind] if kind <= LOCO else panels.CARD_WORD[kind]      # "locomotive", "+4 loco", ...
+
+
 def _card_hex(kind: int | None) -> str:
     from ..render.board import CARD_HEX
+    from ..render.panels import CARD_FILL
     if kind is None:
         return "#dddddd"
     if kind == LOCO:
         return _LOCO_HEX
-    return CARD_HEX.get(CARD_NAMES[kind], "#cccccc")
+    return CARD_HEX.get(CARD_NAMES[kind], CARD_FILL[kind])
 
 
 class PlayView:
@@ -735,11 +740,11 @@ class PlayView:
         set_button(self.deck_button, DrawDeck(seat=seat), "take the top card of the deck, blind")
         for i, b in enumerate(self.faceup_buttons):
             card = s.market[i] if i < len(s.market) else None
-            b.description = f"{i + 1}: {CARD_NAMES[card]}" if card is not None else f"{i + 1}: (empty)"
+            b.description = f"{i + 1}: {_button_word(card)}" if card is not None else f"{i + 1}: (empty)"
             b.style.button_color = _card_hex(card)
             b.style.text_color = _TEXT_ON.get(CARD_NAMES[card] if card is not None else "", "#ffffff") \
                 if card is not None else "#555555"
-            set_button(b, DrawFaceUp(slot=i + 1, seat=seat), f"take the face-up {CARD_NAMES[card] if card is not None else ''}")
+            set_button(b, DrawFaceUp(slot=i + 1, seat=seat), f"take the face-up {_button_word(card) if card is not None else ''}")
         set_button(self.tickets_button, DrawTickets(seat=seat), "draw destination tickets and keep at least one")
 
     def _refresh_tickets(self, s: GameState) -> None:
