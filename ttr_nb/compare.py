@@ -22,6 +22,7 @@ from dataclasses import dataclass
 from typing import Callable, Iterable, Iterator, Sequence
 
 from .variants import Feature, Variant, available_variants, get_variant
+from .cards import CARD_NAMES, LOCO
 
 __all__ = ["Row", "Comparison", "compare_variants", "as_html", "as_markdown", "interpretations",
            "interpretations_html"]
@@ -171,7 +172,8 @@ def _turn_choices(v: Variant) -> str:
 
 def _pending_steps(v: Variant) -> str:
     steps = ["second card (after a first card)", "choose tickets (after drawing)"]
-    steps += [f"{kind.replace('_', ' ')} ({f.name})" for f in v.features for kind in f.pending_kinds]
+    steps += [getattr(f, "step_words", {}).get(kind) or kind.replace("_", " ")
+              for f in v.features for kind in f.pending_kinds]
     return "; ".join(steps)
 
 
@@ -207,13 +209,15 @@ def _score_lines(v: Variant) -> str:
 def _deck(v: Variant) -> str:
     counts = dict(v.map.deck)
     locos = counts.pop("locomotive", 0)
+    extra = [f"{counts.pop(name)} {words}" for name, words in (("locoplus", "+4 locomotives"),
+                                                                ("passenger", "passenger cards")) if name in counts]
     by_n: dict[int, list[str]] = {}
     for name, n in counts.items():
         by_n.setdefault(n, []).append(name)
     parts = [f"{n} × {len(names)} colours" if len(names) > 1 else f"{n} {names[0]}" for n, names in sorted(by_n.items())]
     if locos:
         parts.append(f"{locos} locomotives")
-    return f"{sum(dict(v.map.deck).values())} = " + " + ".join(parts)
+    return f"{sum(dict(v.map.deck).values())} = " + " + ".join(parts + extra)
 
 
 def _tickets_by_deck(s: dict) -> str:
@@ -233,6 +237,21 @@ def _colours(s: dict) -> str:
     return f"{text} + {gray} gray"
 
 
+def _reset_words(v: Variant) -> str:
+    kinds = v.settings.market_reset_kinds
+    if tuple(kinds) == (LOCO,):
+        return "locomotives"
+    return " or ".join("locomotive" if k == LOCO else CARD_NAMES[k] for k in kinds) + " cards"
+
+
+def _tracks(v: Variant) -> str:
+    s = v.map.summary()
+    triples = sum(1 for r in v.map.routes if len(v.map.twins(r.id)) == 2) // 3
+    kinds = f"{s['double_groups'] - triples} double and {triples} triple routes" if triples else \
+        f"{s['double_groups']} double routes"
+    return f"{s['routes']} ({kinds})"
+
+
 Getter = Callable[[Variant], str]
 
 # (section, topic, value, base rule id or None). The rule id is cited the way each variant cites it
@@ -244,7 +263,7 @@ _ROWS: tuple[tuple[str, str, Getter, str | None], ...] = (
     ("Components", "ticket decks", lambda v: _tickets_by_deck(v.map.summary()), "USA-COMP-4"),
     ("Setup", "starting hand", lambda v: _plural(v.settings.start_hand, "train card"), "USA-SETUP-2"),
     ("Setup", "face-up cards", lambda v: f"{v.settings.market_size}; {v.settings.market_loco_limit} face-up "
-                                         "locomotives reset them", "USA-DRAW-6"),
+                                         + _reset_words(v) + " reset them", "USA-DRAW-6"),
     ("Setup", "setup tickets", lambda v: _feature_words(v, "setup_words") or (
         f"deal {_deals(v.settings.setup_deals)}, keep at least {v.settings.setup_min_keep}"), "USA-SETUP-3"),
     ("Setup", "returned setup tickets", lambda v: _feature_words(v, "setup_returns_words")
@@ -253,9 +272,9 @@ _ROWS: tuple[tuple[str, str, Getter, str | None], ...] = (
                                                       for d in v.settings.decks_out_after_setup) or "—"), None),
     ("A turn", "turn choices", _turn_choices, "USA-TURN-1"),
     ("A turn", "steps inside a turn", _pending_steps, "USA-TURN-1"),
-    ("A turn", "drawing tickets", lambda v: f"draw {v.settings.ticket_draw} from the {v.settings.ticket_deck} deck, "
-                                            f"keep at least {v.settings.ticket_min_keep}; returns "
-                                            f"{_returns('bottom')}", "USA-TICKET-2"),
+    ("A turn", "drawing tickets", lambda v: _feature_words(v, "ticket_draw_words") or (
+        f"draw {v.settings.ticket_draw} from the {v.settings.ticket_deck} deck, keep at least "
+        f"{v.settings.ticket_min_keep}; returns {_returns('bottom')}"), "USA-TICKET-2"),
     ("A turn", "double routes", lambda v: f"one player never both; both used only with {v.settings.twin_min_players}+ "
                                           "players", "USA-CLAIM-8"),
     ("A turn", "special routes and mechanics", lambda v: "; ".join(_feature_line(f) for f in v.features) or "—", None),
@@ -265,11 +284,10 @@ _ROWS: tuple[tuple[str, str, Getter, str | None], ...] = (
      "USA-END-1"),
     ("End and scoring", "longest path bonus", lambda v: (f"+{v.settings.longest_bonus} (ties: each)"
                                                          if v.settings.longest_bonus else "—"), "USA-SCORE-3"),
-    ("End and scoring", "other score lines", _score_lines, None),
+    ("End and scoring", "other score lines", lambda v: _feature_words(v, "score_words") or _score_lines(v), None),
     ("End and scoring", "tie-breaks", _tie_breaks, "USA-SCORE-4"),
     ("Map", "cities", lambda v: str(v.map.summary()["cities"]), None),
-    ("Map", "routes (tracks)", lambda v: (lambda s: f"{s['routes']} ({s['double_groups']} double routes)")(v.map.summary()),
-     None),
+    ("Map", "routes (tracks)", lambda v: _tracks(v), None),
     ("Map", "route lengths on the map", lambda v: _lengths(v.map.summary()["lengths"]), None),
     ("Map", "route spaces", lambda v: str(v.map.summary()["total_length"]), None),
     ("Map", "route colours", lambda v: _colours(v.map.summary()), None),

@@ -38,14 +38,16 @@ def position(variant: str = "usa", players: int = 4, seed: int = 0, *,
              trains: Mapping[int, int] | None = None,
              tickets: Mapping[int, Sequence[str]] | None = None,
              current: int = 0,
-             deck_size: int | None = None) -> GameState:
+             deck_size: int | None = None,
+             passengers: Mapping[int, Sequence[str]] | None = None) -> GameState:
     """A position in the play phase (setup done), with exactly what you ask for.
 
     hands: seat → {card: count} (seats not named get 4 cards from the deck, as dealt); market: 5 card names
     (None = empty slot); deck_top: the next cards of the deck, top first; discard: {card: count};
     claims: route id → seat; trains: seat → trains left (routes are claimed for that seat, in map order, to
     use up the difference — so a "3 trains left" position is real); tickets: seat → ticket ids it holds;
-    current: whose turn; deck_size: keep only this many cards in the deck (the rest go to the discard pile).
+    current: whose turn; deck_size: keep only this many cards in the deck (the rest go to the discard pile);
+    passengers (Märklin): seat → the cities its passengers stand in (at most 3; the rest stay in reserve).
     """
     v = get_variant(variant)
     base = new_game(v.key, players, seed)
@@ -167,9 +169,18 @@ def position(variant: str = "usa", players: int = 4, seed: int = 0, *,
     for name in v.settings.decks_out_after_setup:
         tickets_out += tuple(decks.pop(name, []))
 
+    ext = [base.players[s].ext for s in range(players)]        # what features deal at setup (express cards ...)
+    if passengers:
+        feature = v.feature("passengers")
+        if feature is None:
+            raise TTRError(f"passengers: {v.name} has no passengers (Märklin has)")
+        for seat, cities in passengers.items():
+            if not 0 <= seat < players:
+                raise TTRError(f"passengers: there is no seat {seat} in a {players}-player game")
+            ext[seat] = feature.stand(v, ext[seat], [m.city(c).name for c in cities])
     pstates = tuple(PlayerState(hand=tuple(hand_vectors[s]), trains=v.settings.trains - used[s], tickets=held[s],
                                 route_points=sum(v.route_points(r.length) for r in m.routes if owners[r.index] == s),
-                                ext=base.players[s].ext)        # what features deal at setup (express cards ...)
+                                ext=ext[s])
                     for s in range(players))
     phase = "play"
     state = replace_fields(base, deck=tuple(deck), market=tuple(market_kinds), discard=tuple(discard_vec),

@@ -173,9 +173,14 @@ def mixes(state: GameState, total: int | None = None) -> list[tuple[int, int]]:
 
 
 class TicketMix(Feature):
+    """Two ticket decks, short (5–11 points) and long (12–22): you announce how many to take from each"""
     name = "ticket_mix"
     pending_kinds = (SETUP_KIND,)
     turn_words = ()
+    step_words = {SETUP_KIND: "announce a ticket mix (at setup)"}
+    setup_words = "announce a mix of 4 from the short and the long deck, keep at least 2"
+    ticket_draw_words = ("announce a mix of 4 from the short and the long deck (fewer if fewer remain), keep at "
+                         "least 1; returns go to the bottom of their own deck")
 
     def setup(self, v, tx) -> None:                   # MK-SETUP-3: everyone announces first
         for seat in range(tx.s.n_players):
@@ -317,9 +322,12 @@ def ride_terms(v: Variant, state: GameState, ride: "Ride") -> str:
 
 
 class Passengers(Feature):
+    """Passengers and goods: after a claim place a passenger; later move it along claimed routes to collect goods"""
     name = "passengers"
     pending_kinds = ("place_passenger", "journey")
     turn_words = ("move a passenger",)
+    step_words = {"place_passenger": "place a passenger (after a claim)",
+                  "journey": "ride on or stop (a passenger's move)"}
 
     def setup(self, v, tx) -> None:
         tx.ext = pairs_set(tx.ext, "goods", tuple(sorted(initial_goods(v).items())))
@@ -329,6 +337,13 @@ class Passengers(Feature):
 
     def handles(self, action) -> bool:
         return isinstance(action, (PlacePassenger, Ride, Stop))
+
+    def stand(self, v, ext, cities: Sequence[str]):
+        """A player's ``ext`` with passengers standing in ``cities`` (the rest in reserve): for set-up positions
+        (``ttr_nb.position(..., passengers=...)``); ``validate`` then checks one per city, no country."""
+        if len(cities) > PASSENGERS:
+            raise BadAction(f"passengers: a player has {PASSENGERS} passengers, not {len(cities)} (MK-COMP-2)")
+        return pairs_set(ext, "passengers", tuple(cities) + (RESERVE,) * (PASSENGERS - len(cities)))
 
     # -- after a claim (MK-CLAIM-5) ------------------------------------------------------------------
     def on_claim(self, v, tx, seat, route, payment) -> bool:
@@ -702,7 +717,10 @@ def connected_avoiding_countries(v: Variant, edges, a: str, b: str) -> tuple[str
 
 
 class MaerklinScoring(Feature):
+    """Goods points, +10 for the most completed tickets, no longest-path bonus"""
     name = "maerklin_scoring"
+    score_words = ("goods tokens collected (their points, scored during play); +10 for the most completed tickets "
+                   "(ties: each)")
 
     def score(self, v, state, sheet) -> None:
         players = []
@@ -836,7 +854,7 @@ MAERKLIN = register(Variant(
     features=(TicketMix(), Passengers(), MaerklinScoring()),
     aliases=("märklin", "marklin", "ticket to ride märklin"),
     rule_map={
-        "USA-COMP-2": "MK-COMP-2", "USA-COMP-3": "MK-COMP-3", "USA-COMP-5": "MK-COMP-2",
+        "USA-COMP-2": "MK-COMP-2", "USA-COMP-3": "MK-COMP-3", "USA-COMP-4": "MK-COMP-4", "USA-COMP-5": "MK-COMP-2",
         "USA-SETUP-2": "MK-SETUP-2", "USA-SETUP-3": "MK-SETUP-3", "USA-SETUP-4": "MK-SETUP-4",
         "USA-TURN": "MK-TURN-1", "USA-DRAW": "MK-DRAW-1", "USA-DRAW-6": "MK-DRAW-4", "USA-CLAIM": "MK-CLAIM-1",
         "USA-CLAIM-3": "MK-CLAIM-2", "USA-CLAIM-7": "MK-CLAIM-3", "USA-CLAIM-8": "MK-CLAIM-3", "USA-CLAIM-9": "MK-CLAIM-4",
