@@ -16,8 +16,7 @@ from ttr_nb.exercises import (EXERCISES, FindLongest, IsItLegal, LegalPayments, 
 from ttr_nb.scoring import score
 
 SEEDS = range(4)
-CASES = [(cls, variant) for cls in EXERCISES.values() for variant in ("usa", "europe")
-         if not (cls is TunnelExtra and variant == "usa")]
+CASES = [(cls, variant) for cls in EXERCISES.values() for variant in cls.variants]
 
 
 def _build(cls, seed, variant):
@@ -56,6 +55,11 @@ def test_feedback_is_a_pair_that_is_false_when_wrong():
     assert (ok, text) == (False, "no (USA-CLAIM-1)")
     assert not fb and fb.rules == ("USA-CLAIM-1",)
     assert "Not quite" in fb._repr_html_() and "Right" in Feedback(True, "yes")._repr_html_()
+
+
+def test_every_exercise_says_its_games():
+    assert {v for cls in EXERCISES.values() for v in cls.variants} == {"usa", "europe", "maerklin"}
+    assert TunnelExtra.variants == ("europe",)
 
 
 def test_make_exercise_and_unknown_kinds():
@@ -313,7 +317,7 @@ def test_exercises_import_no_plotting_or_widgets():
     done = run_blocked("""
         from ttr_nb.exercises import EXERCISES
         for cls in EXERCISES.values():
-            ex = cls(1, variant='europe')
+            ex = cls(1, variant=cls.variants[-1])
             assert ex.check(ex.solution()), cls
             str(ex.prompt())
         assert not attempts, attempts

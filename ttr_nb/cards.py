@@ -19,3 +19,8 @@ CARD_INDEX: dict[str, int] = {name: i for i, name in enumerate(CARD_NAMES)}
 # "brown" is the Swedish rule book's name for orange (USA-COMP-3); "pink" the board's name for purple.
 CARD_ALIASES: dict[str, int] = {**CARD_INDEX, "loco": LOCO, "pink": 0, "brown": 2}
 PLAYER_COLOURS: tuple[str, ...] = ("blue", "red", "green", "yellow", "black")  # USA-COMP-2
+
+
+def card_words(kind: int) -> str:
+    """A card kind in a sentence, plural: "red cards", "locomotives", "+4 locomotives", "passenger cards"."""
+    return {LOCO: "locomotives", LOCO4: "+4 locomotives"}.get(kind, f"{CARD_NAMES[kind]} cards")

@@ -22,7 +22,7 @@ from typing import Iterable, Sequence
 
 from .actions import (Action, Claim, DrawDeck, DrawFaceUp, DrawTickets, KeepTickets, Pass, Payment,
                       parse_action, payment_words)
-from .cards import CARD_NAMES, GRAY, LOCO, PLAYER_COLOURS
+from .cards import CARD_NAMES, GRAY, LOCO, PLAYER_COLOURS, card_words
 from .errors import BadAction, IllegalAction, MapError, StateError, TTRError
 from .names import find_route, find_ticket, route_labels, route_text, ticket_text, ticket_words
 from .rng import shuffled
@@ -385,10 +385,10 @@ def payment_problem(v: Variant, route, payment: Payment, hand: Sequence[int]) ->
     colours = [k for k, _ in payment if all(k != w for w, _, _ in wilds)]
     for k in colours:
         if k >= LOCO:
-            return (f"{CARD_NAMES[k]} cards cannot pay for a route", "USA-CLAIM-1")
+            return (f"{card_words(k)} cannot pay for a route", "USA-CLAIM-1")
     for w, shortest, rule in wilds:
         if route.length < shortest and any(k == w for k, _ in payment):
-            return (f"{CARD_NAMES[w]} cards are wild only on routes of {shortest} or more spaces; "
+            return (f"{card_words(w)} are wild only on routes of {shortest} or more spaces; "
                     f"{route.a}–{route.b} has {route.length}", rule)
     if len(colours) > 1:
         return ("all cards played for a route must be of one colour (locomotives may stand in): "

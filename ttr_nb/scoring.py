@@ -74,6 +74,7 @@ class ScoreSheet:
     winners: tuple[int, ...]
     decided_by: str          # how the winner was found, with the rule id
     final: bool              # False: the game is not over, this is "if it ended now"
+    longest_scores: bool = True   # False: the game has no longest-path bonus (Märklin): the table leaves it out
 
     def to_dict(self) -> dict:
         return {"players": [p.to_dict() for p in self.players], "winners": list(self.winners),
@@ -86,12 +87,13 @@ class ScoreSheet:
             for label, _ in p.extras:
                 if label not in extra_labels:
                     extra_labels.append(label)
-        head = ["", "routes", "tickets", "longest", *extra_labels, "total"]
+        head = ["", "routes", "tickets", *(["longest"] if self.longest_scores else []), *extra_labels, "total"]
         rows = []
         for p in self.players:
             ex = dict(p.extras)
+            longest = [f"{p.longest.length}{' +' + str(p.longest_bonus) if p.longest_bonus else ''}"]
             rows.append([p.name, str(p.route_points), f"{p.ticket_points:+d} ({p.completed}/{len(p.tickets)})",
-                         f"{p.longest.length}{' +' + str(p.longest_bonus) if p.longest_bonus else ''}",
+                         *(longest if self.longest_scores else []),
                          *[str(ex.get(label, 0)) for label in extra_labels], str(p.total)])
         widths = [max(len(r[i]) for r in [head] + rows) for i in range(len(head))]
         lines = ["  ".join(c.ljust(w) if i == 0 else c.rjust(w) for i, (c, w) in enumerate(zip(r, widths))) for r in [head] + rows]
@@ -183,7 +185,7 @@ def score(state: GameState) -> ScoreSheet:
         f.score(v, state, sheet)
     players = sheet["players"]
     winners, decided_by = _winners(v, players)
-    return ScoreSheet(tuple(players), winners, decided_by, state.phase == "over")
+    return ScoreSheet(tuple(players), winners, decided_by, state.phase == "over", bool(v.settings.longest_bonus))
 
 
 def _with(ps: PlayerScore, **changes) -> PlayerScore:

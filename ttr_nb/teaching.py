@@ -443,7 +443,7 @@ PLANNED = (("maerklin", "Ticket to Ride Märklin"), ("south_korea", "Ticket to R
            ("cardgame", "Ticket to Ride: The Card Game"))
 
 #: The games that have their lesson notebook (and views) already: variant key -> notebook.
-LESSON_NOTEBOOKS = {"usa": "01_usa.ipynb", "europe": "02_europe.ipynb"}
+LESSON_NOTEBOOKS = {"usa": "01_usa.ipynb", "europe": "02_europe.ipynb", "maerklin": "03_maerklin.ipynb"}
 
 _STATUS_WORDS = {"done": "done: playable, all of its rules in the engine",
                  "provisional": "playable, PROVISIONAL board",
@@ -625,10 +625,11 @@ _LAZY = {
     "ttr_nb.render.panels": ("market_figure", "score_figure", "hand_figure"),
     "ttr_nb.widgets": ("play", "PlayView", "HistoryView", "EditorView", "TableView", "MapExplorer"),
     "ttr_nb.exercises": ("EXERCISES", "make_exercise", "LegalPayments", "IsItLegal", "TicketDone", "FindLongest",
-                         "ScoreThis", "TunnelExtra"),
+                         "ScoreThis", "TunnelExtra", "BestPassengerMove", "PassengerFare"),
     "ttr_nb.analysis": ("as_html", "cheapest_paths", "city_centrality", "route_ticket_load", "ticket_difficulty"),
     "ttr_nb.compare": ("compare_variants", "interpretations_html"),
     "ttr_nb.games.europe": ("best_borrowing", "station_candidates", "stations_of", "tunnel_odds"),
+    "ttr_nb.games.maerklin": ("best_passenger_move", "passengers_of", "goods_of", "goods_stacks"),
 }
 _LAZY_NAMES = {name: module for module, names in _LAZY.items() for name in names}
 

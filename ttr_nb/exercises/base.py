@@ -168,6 +168,8 @@ class Exercise:
 
     kind = ""
     title = ""
+    #: the games it is built for (the first is its default)
+    variants: tuple[str, ...] = ("usa", "europe")
 
     def __init__(self, seed: int = 0, variant: str = "usa"):
         if isinstance(seed, bool) or not isinstance(seed, int) or seed < 0:
@@ -210,8 +212,8 @@ class Exercise:
                             player_names=[_name(s) for s in range(self.state.n_players)],
                             highlight=self.highlight() if not solution else self.solution_highlight(),
                             trail=self.trail() if solution else (), height=height,
-                            points_table=self.v.settings.route_points,
-                            title=f"{self.title} — seed {self.seed}")
+                            points_table=self.v.settings.route_points, goods=marks.get("goods"),
+                            passengers=marks.get("passengers"), title=f"{self.title} — seed {self.seed}")
 
     def solution_highlight(self) -> list[tuple[str, list[str]]]:
         return self.highlight()

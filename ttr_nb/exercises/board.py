@@ -721,6 +721,7 @@ class TunnelExtra(Exercise):
 
     kind = "tunnel_extra"
     title = "How many extra cards for the tunnel?"
+    variants = ("europe",)
 
     def __init__(self, seed: int = 0, variant: str = "europe", *, locomotives_only: bool | None = None):
         super().__init__(seed, variant)

@@ -1,0 +1,221 @@
+"""Märklin's teaching layer: the board's goods, passengers and countries, the PlayView (ticket mix, passengers, the
+hint), the exercises, the comparison table and the score table. The rules themselves: test_rules_maerklin.py."""
+from __future__ import annotations
+
+import plotly.graph_objects as go
+import pytest
+
+import ttr_nb.teaching as ttr
+from ttr_nb.cards import LOCO4, PASSENGER
+from ttr_nb.engine import board_marks, legal_actions
+from ttr_nb.errors import TTRError
+from ttr_nb.exercises import BestPassengerMove, PassengerFare, make_exercise
+from ttr_nb.games.maerklin import best_passenger_move, goods_stacks, occupied
+from ttr_nb.render import board_figure, trace_index
+from ttr_nb.widgets import PlayView
+
+MK = ttr.get_variant("maerklin")
+
+
+def journey_position():
+    """Blue's passenger in Magdeburg; Blue owns Magdeburg–Berlin and Leipzig–Erfurt, Red owns Berlin–Leipzig."""
+    return ttr.position("maerklin", players=2, seed=1, hands={0: {"passenger": 1, "red": 2}},
+                        passengers={0: ["Magdeburg"]},
+                        claims={"Berlin–Magdeburg": 0, "Berlin–Leipzig": 1, "Erfurt–Leipzig": 0})
+
+
+def trace(fig, key):
+    return fig.data[trace_index(fig, key)]
+
+
+# ------------------------------------------------------------------------------------------------ the board
+
+def test_board_draws_every_goods_stack_with_its_top_value_colour_and_symbol():
+    s = ttr.walk(journey_position(), ["ride Magdeburg–Berlin"])[-1].state
+    fig = ttr.board_of(s)
+    goods = trace(fig, "goods")
+    stacks = goods_stacks(s)
+    assert list(goods.customdata) == sorted(stacks) and len(stacks) == 35      # MK-COMP-5: 35 German cities
+    for city, text, symbol, hover in zip(goods.customdata, goods.text, goods.marker.symbol, goods.hovertext):
+        stack = stacks[city]
+        colour = MK.map.city(city).extra["goods_colour"]
+        assert text == (str(stack[0]) if stack else "")
+        assert symbol.startswith({"white": "circle", "yellow": "square", "red": "diamond", "black": "hexagon"}[colour])
+        assert symbol.endswith("-open") == (not stack)
+        assert colour in hover and city in hover
+    berlin = list(goods.customdata).index("Berlin")
+    assert goods.text[berlin] == "6" and "6, 5, 4" in goods.hovertext[berlin]     # the 7 was taken
+
+
+def test_board_draws_passengers_where_they_stand_and_a_moving_one_where_it_is():
+    s = journey_position()
+    assert dict(zip(trace(ttr.board_of(s), "passengers").customdata, ["Blue"])) == {"Magdeburg": "Blue"}
+    mid = ttr.walk(s, ["ride Magdeburg–Berlin", "ride Berlin–Leipzig"])[-1].state
+    marks = board_marks(mid)
+    assert marks["passengers"] == {"Leipzig": 0} and occupied(mid) == {"Magdeburg": 0}   # it keeps its slot
+    assert [set(MK.map.route(r).cities) for r in marks["trail"]] == [{"Berlin", "Magdeburg"}, {"Berlin", "Leipzig"}]
+    fig = ttr.board_of(mid)
+    p = trace(fig, "passengers")
+    assert list(p.customdata) == ["Leipzig"] and "Blue's passenger" in p.hovertext[0]
+    t = trace(fig, "trail")
+    assert t.name == "Blue's passenger" and list(t.customdata) and set(t.customdata) - {None} == set(marks["trail"])
+
+
+def test_countries_are_squares_and_say_so():
+    fig = ttr.board_of(ttr.Game("maerklin", players=2, seed=1).state)
+    cities = trace(fig, "cities")
+    for name, symbol, hover in zip(cities.customdata, cities.marker.symbol, cities.hovertext):
+        country = name in MK.map.ends_only
+        assert (symbol == "square") == country
+        assert ("a country" in hover) == country
+
+
+def test_triple_routes_are_named_triple_in_the_hover():
+    triple = next(r for r in MK.map.routes if len(MK.map.twins(r.id)) == 2)
+    routes = trace(ttr.board_of(ttr.Game("maerklin", players=2, seed=1).state), "routes")
+    hover = routes.hovertext[list(routes.customdata).index(triple.id)]
+    assert "triple route with" in hover
+
+
+def test_maerklin_board_figures_validate():
+    s = ttr.walk(journey_position(), ["ride Magdeburg–Berlin"])[-1].state
+    for fig in (ttr.board_of(s), board_figure(MK.map, goods=board_marks(s)["goods"], passengers={"Berlin": 1},
+                                              player_names=["Blue", "Red"], player_colours=["blue", "red"])):
+        go.Figure(fig.to_dict())                  # plotly's validation: raises on a bad property
+
+
+def test_board_refuses_goods_or_passengers_off_the_map():
+    with pytest.raises(TTRError, match="goods: unknown city"):
+        board_figure(MK.map, goods={"Atlantis": (3,)})
+    with pytest.raises(TTRError, match="passengers: city Berlin has seat 7"):
+        board_figure(MK.map, passengers={"Berlin": 7}, player_colours=["blue", "red"])
+
+
+# ------------------------------------------------------------------------------------------------ the PlayView
+
+def test_playview_offers_the_ticket_mix_at_setup_and_later():
+    view = PlayView(ttr.Game("maerklin", players=3, seed=1))
+    assert [str(a) for a in view.step_options] == [f"blue: announce {k} short {4 - k} long" for k in (4, 3, 2, 1, 0)]
+    assert "MK-SETUP-3" in view.step_info.value
+    view.choose_option(2)
+    assert len(view.offered(0)) == 4
+    view.keep_tickets(0, view.offered(0)[:2])
+    s = view.game.state
+    assert s.phase == "play" and s.current == 0
+    assert [type(a).__name__ for a in view.step_options] == ["Announce"] * 5        # a mid-game ticket draw
+    assert view.tickets_button.disabled and "MK-TICKET-1" in view.tickets_button.tooltip
+
+
+def test_playview_moves_a_passenger_by_clicks_and_the_hint_is_the_exact_best_move():
+    g = ttr.Game(start=journey_position())
+    view = PlayView(g, human_seats=(0,))
+    best = best_passenger_move(g.state, 0)
+    text = view.hint()
+    assert " – ".join(best.cities) in text and f"{best.points} points" in text
+    assert tuple(c for c in trace(view.board.fig, "trail").customdata if c) and view.board.fig.data[
+        trace_index(view.board.fig, "trail")].name == "hint"
+    acts = view.click_city("Magdeburg")
+    assert [str(a) for a in acts] == ["blue: ride Magdeburg–Berlin"]
+    assert "takes 7 goods points" in view.payments_box.children[0].description
+    view.choose_payment(0)
+    s = g.state
+    assert s.pending and s.pending[0].kind == "journey"
+    assert [str(a) for a in view.step_options] == ["blue: ride Berlin–Leipzig", "blue: stop"]
+    assert "Red's route: 1 passenger card" in view.options_box.children[0].description
+    assert trace(view.board.fig, "trail").name == "Blue's passenger"         # the hint is gone, the path drawn
+    view.choose_option(0)
+    assert g.state.players[0].hand[PASSENGER] == 0
+    view.choose_option(len(view.step_options) - 1)                            # stop
+    assert not any(p.seat == 0 for p in g.state.pending)
+
+
+def test_playview_shows_plus_four_and_passenger_cards():
+    s = ttr.position("maerklin", players=2, seed=1, hands={0: {"locoplus": 1, "passenger": 2, "red": 1}},
+                     market=["locoplus", "passenger", "red", "blue", "green"])
+    view = PlayView(ttr.Game(start=s), human_seats=(0,))
+    assert "+4 loco" in view.hand.value and "passenger" in view.hand.value
+    assert [b.description for b in view.faceup_buttons[:2]] == ["1: +4 loco", "2: passenger"]
+    assert s.players[0].hand[LOCO4] == 1
+
+
+def test_playview_log_hides_other_seats_tickets_in_maerklin():
+    view = PlayView(ttr.Game("maerklin", players=3, seed=1))
+    view.choose_option(2)
+    view.keep_tickets(0, view.offered(0)[:2])
+    lines = " ".join(view.log_lines())
+    for seat in (1, 2):
+        for tid in view.game.state.players[seat].tickets:
+            t = MK.map.ticket(tid)
+            assert f"{t.a}–{t.b}" not in lines
+
+
+# ------------------------------------------------------------------------------------------------ exercises
+
+@pytest.mark.parametrize("seed", range(12))
+def test_best_passenger_move_exercise_is_exact_and_right_answers_pass(seed):
+    ex = BestPassengerMove(seed=seed)
+    assert ex.check(ex.solution())
+    assert ex.best.points == best_passenger_move(ex.state, 0).points > 0
+    assert not ex.check(ex.start_city)                                   # a journey needs a step
+    short = "–".join(ex.best.cities[:2])
+    fb = ex.check(short)
+    assert bool(fb) == (best_passenger_move(ex.state, 0).points == ex.best.points and len(ex.best.cities) == 2)
+
+
+def test_best_passenger_move_exercise_cites_the_engine_for_an_impossible_journey():
+    ex = BestPassengerMove(seed=3)
+    far = next(c.name for c in MK.map.cities if c.name not in ex.best.cities and not c.extra.get("country"))
+    fb = ex.check(f"{ex.start_city}–{far}")
+    assert not fb and "MK-PASS" in " ".join(fb.rules) + fb.explanation
+
+
+@pytest.mark.parametrize("seed", range(8))
+def test_passenger_fare_exercise(seed):
+    ex = PassengerFare(seed=seed)
+    cards, points = ex.solution()
+    assert ex.check(f"{cards}, {points}") and ex.check((cards, points))
+    assert not ex.check(f"{cards + 1}, {points}")
+    if cards != points:
+        assert "swapped" in ex.check(f"{points}, {cards}").explanation
+
+
+def test_maerklin_exercises_are_registered_and_refuse_other_games():
+    assert isinstance(make_exercise("best_passenger_move", 2), BestPassengerMove)
+    assert isinstance(make_exercise("passenger_fare", 2), PassengerFare)
+    with pytest.raises(TTRError, match="no passengers"):
+        BestPassengerMove(seed=1, variant="usa")
+    fig = BestPassengerMove(seed=4).board(solution=True)
+    assert len(trace(fig, "passengers").customdata) == 1 and len(trace(fig, "goods").customdata) == 35
+
+
+# ------------------------------------------------------------------------------------------------ words
+
+def test_comparison_with_usa_speaks_a_learners_words():
+    text = ttr.compare_variants("usa", "maerklin").as_markdown()
+    for word in ("+4 locomotives", "passenger cards", "locomotive or passenger cards reset them",
+                 "announce a mix of 4", "2 triple routes", "+10 for the most completed tickets"):
+        assert word in text, word
+    for dev_id in ("ticket_mix", "maerklin_scoring", "(passengers)", "locoplus"):
+        assert dev_id not in text, dev_id
+
+
+def test_score_table_leaves_out_the_longest_path_where_it_scores_nothing():
+    g = ttr.Game("maerklin", players=2, seed=3)
+    g.play_bots({s: ttr.GreedyBot(seed=s) for s in range(2)})
+    table = g.score().table()
+    assert "longest" not in table.splitlines()[0] and "goods" in table.splitlines()[0]
+    usa = ttr.Game("usa", players=2, seed=3)
+    usa.play_bots({s: ttr.GreedyBot(seed=s) for s in range(2)})
+    assert "longest" in usa.score().table().splitlines()[0]
+
+
+def test_position_places_passengers_and_refuses_bad_ones():
+    s = journey_position()
+    assert occupied(s) == {"Magdeburg": 0}
+    with pytest.raises(TTRError, match="one passenger per city"):
+        ttr.position("maerklin", players=2, seed=1, passengers={0: ["Berlin"], 1: ["Berlin"]})
+    with pytest.raises(TTRError, match="has no passengers"):
+        ttr.position("usa", players=2, seed=1, passengers={0: ["Denver"]})
+    with pytest.raises(TTRError, match="3 passengers"):
+        ttr.position("maerklin", players=2, seed=1, passengers={0: ["Berlin", "Kiel", "Ulm", "Erfurt"]})
+    assert [str(a) for a in legal_actions(s, 0) if type(a).__name__ == "Ride"] == ["blue: ride Magdeburg–Berlin"]
