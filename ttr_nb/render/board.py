@@ -438,7 +438,14 @@ def _geometry(map, height: int) -> _Geometry:
 
 def _provisional_text(map) -> str:
     note = getattr(map, "provisional_note", "") or "This map's data is provisional: it may still change."
-    return f"<b>PROVISIONAL MAP</b> — {_wrap(note, 120)}"
+    cities = list(getattr(map, "cities", ()))
+    width = 120
+    if cities:                         # a board taller than wide (Märklin) is drawn narrow: shorter lines
+        lats, lons = [c.lat for c in cities], [c.lon for c in cities]
+        mid = math.radians((max(lats) + min(lats)) / 2)
+        if (max(lats) - min(lats)) > (max(lons) - min(lons)) * math.cos(mid):
+            width = 62
+    return f"<b>PROVISIONAL MAP</b> — {_wrap(note, width)}"
 
 
 def _margins(map) -> tuple[int, int]:
@@ -832,7 +839,7 @@ def _traces(map, *, owners, closed, player_names, player_colours, stations, high
             marker=dict(symbol=ssym, size=26, color=scol, line=dict(color="#111111", width=1.5)))
     # 8a. goods stacks (Märklin): the top value in a token of the stack's colour, up and right of the city
     gx, gy, gtext, gsym, gcol, gtcol, ghover, gcd = [], [], [], [], [], [], [], []
-    for city in sorted(goods):
+    for city in sorted(goods, key=lambda c: (not goods[c], c)):    # full stacks first: the legend shows a token
         stack = tuple(goods[city])
         colour = str(map.city(city).extra.get("goods_colour", "white")) if hasattr(map, "city") else "white"
         fill, symbol, ink = GOODS_STYLE.get(colour, GOODS_STYLE["white"])

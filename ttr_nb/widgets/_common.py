@@ -115,6 +115,11 @@ class BoardWidget:
                            scale=self.scale)
         margin = fig.layout.margin
         (x0, x1), (y0, y1) = fig.layout.xaxis.range, fig.layout.yaxis.range
+        # never taller than the window; a board taller than wide (Märklin's Germany) may take more of it, else it
+        # shrinks to a strip beside the side column
+        max_height_vh = max_height_vh or 85.0
+        if (y1 - y0) > 1.1 * (x1 - x0):
+            max_height_vh = max(max_height_vh, 76.0)
         # as wide as its container, and exactly as tall as the map needs at that width (plus title and legend)
         self._view = figure_view(fig, aspect=(y1 - y0) / (x1 - x0),
                                  extra_height=margin.t + margin.b, extra_width=margin.l + margin.r,
