@@ -220,3 +220,73 @@ def test_position_places_passengers_and_refuses_bad_ones():
     with pytest.raises(TTRError, match="3 passengers"):
         ttr.position("maerklin", players=2, seed=1, passengers={0: ["Berlin", "Kiel", "Ulm", "Erfurt"]})
     assert [str(a) for a in legal_actions(s, 0) if type(a).__name__ == "Ride"] == ["blue: ride Magdeburg–Berlin"]
+
+
+# ------------------------------------------------------------------------------------------------ step through, edit
+
+def test_historyview_steps_through_a_journey_token_by_token():
+    from ttr_nb.widgets import HistoryView
+    g = ttr.Game(start=journey_position())
+    g.push_many(["ride Magdeburg–Berlin", "ride Berlin–Leipzig", "ride Leipzig–Erfurt", "stop"])
+    view = HistoryView(g, ply=0)
+    seen = []
+    for ply in range(5):
+        view.show(ply)
+        goods = trace(view.board.fig, "goods")
+        top = dict(zip(goods.customdata, goods.text))
+        seen.append((top["Berlin"], top["Leipzig"], top["Erfurt"], len(set(trace(view.board.fig, "trail").customdata) - {None}),
+                     tuple(trace(view.board.fig, "passengers").customdata)))
+    assert seen == [("7", "4", "3", 0, ("Magdeburg",)), ("6", "4", "3", 1, ("Berlin",)), ("6", "3", "3", 2, ("Leipzig",)),
+                    ("6", "3", "2", 3, ("Erfurt",)), ("6", "3", "2", 0, ())]
+
+
+def test_editor_edits_passengers_goods_and_both_ticket_decks_with_live_validation():
+    from ttr_nb.widgets import EditorView
+    ed = EditorView(ttr.position("maerklin", players=2, seed=1, hands={0: {"passenger": 1, "locoplus": 2}}))
+    assert "passengers & goods" in [ed.tabs.get_title(i) for i in range(len(ed.tabs.children))]
+    assert [w.value for w in ed.hand_inputs[0][-2:]] == [2, 1]                      # +4 and passenger cards
+    assert ed.set_passengers(0, ["Berlin", "Kiel"]) and ed.is_valid
+    assert ed.feature_panels[0].passenger_inputs[0].value == ["Berlin", "Kiel"]
+    assert ed.set_passengers(1, ["Berlin"]) and not ed.is_valid and "MK-CLAIM-5" in ed.problems[0]
+    before = ed.state
+    assert not ed.set_passengers(1, ["Niederlande"]) and ed.state is before and "country" in ed.message.text
+    assert not ed.set_passengers(1, ["Berlin", "Kiel", "Ulm", "Erfurt"]) and ed.state is before
+    ed.set_passengers(1, [])
+    assert ed.set_goods("Berlin", 2, 0) and ed.is_valid and ttr.goods_of(ed.state, 0) == (7, 6)
+    assert not ed.set_goods("Berlin", 4, 1) and "Red holds no 7" in ed.message.text
+    assert not ed.set_goods("Berlin", 9, 0) and ttr.goods_stacks(ed.state)["Berlin"] == (5, 4)
+    assert ed.set_goods("Berlin", 4, 0) and ttr.goods_of(ed.state, 0) == () and ed.is_valid
+    ed.keep_consistent.value = False
+    assert ed.set_goods("Kiel", 0) and not ed.is_valid and "MK-COMP-5" in " ".join(ed.problems)
+    ed.keep_consistent.value = True
+    ed.set_goods("Kiel", len(MK.map.city("Kiel").extra["goods"]))
+    short = next(t for t in MK.map.tickets if t.deck == "short")
+    long_ = next(t for t in MK.map.tickets if t.deck == "long")
+    assert ed.set_tickets(0, [short.id, long_.id]) and ed.is_valid
+    decks = dict(ed.state.ticket_decks)
+    assert short.id not in decks["short"] and long_.id not in decks["long"]
+    assert ed.set_tickets(0, []) and long_.id in dict(ed.state.ticket_decks)["long"] and ed.is_valid
+    assert not ed.set_station("Berlin", 0) and "has no stations" in ed.message.text
+
+
+def test_editor_edits_europes_stations_and_a_pending_tunnel():
+    from ttr_nb.widgets import EditorView
+    ed = EditorView(ttr.position("europe", players=2, seed=1, hands={0: {"red": 3}}))
+    titles = [ed.tabs.get_title(i) for i in range(len(ed.tabs.children))]
+    assert "stations" in titles and "tunnel" in titles
+    assert ed.set_station("Wien", 1) and ttr.stations_of(ed.state, 1) == ("Wien",) and ed.is_valid
+    assert ed.set_station("Wien", 0) and ttr.stations_of(ed.state, 1) == () and ttr.stations_of(ed.state, 0) == ("Wien",)
+    for city in ("Berlin", "Roma", "Paris"):
+        ed.set_station(city, 0)
+    assert not ed.is_valid and any("EU-STATION" in p for p in ed.problems)           # a 4th station
+    for city in ("Berlin", "Roma", "Paris", "Wien"):
+        ed.set_station(city, None)
+    assert ed.is_valid
+    before = ed.state
+    assert not ed.start_tunnel("Berlin–Wien", "red2", ["red", "blue", "yellow"]) and ed.state is before
+    assert not ed.start_tunnel("Sarajevo–Sofia", "red2", ["red", "blue"]) and ed.state is before
+    assert ed.start_tunnel("Sarajevo–Sofia", "red2", ["red", "blue", "yellow"]) and ed.is_valid
+    p = ed.state.pending[0]
+    assert p.kind == "tunnel" and p.get("extra") == 1 and p.get("revealed") == ("red", "blue", "yellow")
+    game = ed.play_from_here(open_view=False)
+    assert [str(a) for a in ttr.legal_actions(game.state)] == ["blue: tunnel pay red1", "blue: tunnel withdraw"]

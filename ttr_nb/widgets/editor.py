@@ -24,6 +24,8 @@ from ..errors import StateError, TTRError
 from ..game import Game
 from ..state import FREE, GameState, replace_fields
 from ..variants import get_variant
+from ..render.panels import CARD_WORD
+from . import editor_features
 from ._common import BoardWidget, MessageArea, OK_COLOUR, ERROR_COLOUR, esc, provisional_banner, status_html
 
 _EMPTY = "(empty)"
@@ -60,7 +62,7 @@ class EditorView:
         # hands: one IntText per seat per card kind
         self.hand_inputs: list[list[widgets.IntText]] = []
         rows = [widgets.HBox([widgets.Label("", layout=widgets.Layout(width="70px"))]
-                             + [widgets.Label(CARD_NAMES[k][:6], layout=widgets.Layout(width="64px")) for k in range(kinds)])]
+                             + [widgets.Label(CARD_WORD[k], layout=widgets.Layout(width="64px")) for k in range(kinds)])]
         for seat in range(n):
             inputs = []
             for k in range(kinds):
@@ -119,11 +121,14 @@ class EditorView:
         self.play_button = widgets.Button(description="play from here", button_style="success")
         self.play_button.on_click(lambda _b: self.play_from_here())
         self.result_box = widgets.VBox()
+        # what the variant's features add (Märklin's passengers and goods, Europe's stations and tunnels)
+        self.feature_panels = editor_features.panels_for(self)
         self.tabs = widgets.Tab(children=[widgets.VBox([turn_box, widgets.HTML(
             "<small>Click a route's marker on the board to cycle its owner: free → "
             + esc(" → ".join(seat_name(s) for s in range(n))) + " → free.</small>")]),
-            hands_box, market_box, tickets_box, json_box])
-        for i, title in enumerate(["turn & trains", "hands", "market", "tickets", "JSON"]):
+            hands_box, market_box, tickets_box, *[p.widget for p in self.feature_panels], json_box])
+        for i, title in enumerate(["turn & trains", "hands", "market", "tickets",
+                                   *[p.title for p in self.feature_panels], "JSON"]):
             self.tabs.set_title(i, title)
         self.widget = widgets.VBox([self.banner, self.status, self.validity, self.message.widget, self.keep_consistent,
                                     self.board.view, self.tabs, self.play_button, self.result_box])
@@ -351,6 +356,45 @@ class EditorView:
         self._after_edit()
         return True
 
+    # ------------------------------------------------------------------------------------------------ feature edits
+    def _feature_edit(self, feature: str, what: str, edit, *args) -> bool:
+        if self.variant.feature(feature) is None:
+            self.message.refuse(f"{self.variant.name} has no {feature}")
+            return False
+        try:
+            state = edit(self, self.state, *args)
+        except TTRError as e:
+            self.message.refuse(e)
+            self._sync_widgets()
+            return False
+        self.state = state
+        self.message.note(what)
+        self._after_edit()
+        return True
+
+    def set_passengers(self, seat: int, cities: Sequence[str]) -> bool:
+        """Märklin: ``seat``'s passengers stand in ``cities`` (at most 3, the rest in reserve)."""
+        return self._feature_edit("passengers", f"{seat_name(seat) if isinstance(seat, int) else seat}'s passengers: "
+                                  f"{', '.join(cities) or 'all in reserve'}", editor_features.set_passengers,
+                                  seat, cities)
+
+    def set_goods(self, city: str, left: int, seat: int | None = None) -> bool:
+        """Märklin: ``city``'s goods stack keeps ``left`` tokens; those taken off go to ``seat`` (and tokens put
+        back come from it) while the editor keeps things consistent."""
+        return self._feature_edit("passengers", f"{city}: {left} goods token{'s' if left != 1 else ''} left",
+                                  editor_features.set_goods, city, left, seat)
+
+    def set_station(self, city: str, seat: int | None) -> bool:
+        """Europe: a train station of ``seat`` in ``city`` (None removes the station there)."""
+        who = "no station" if seat is None else f"a station of {seat_name(seat) if isinstance(seat, int) else seat}"
+        return self._feature_edit("stations", f"{city}: {who}", editor_features.set_station, city, seat)
+
+    def start_tunnel(self, route: str, payment: str, revealed: Sequence[str]) -> bool:
+        """Europe: the player to move claims tunnel ``route`` with ``payment`` and turns up ``revealed`` (3 cards):
+        the tunnel then waits for its answer, as in a game."""
+        return self._feature_edit("tunnels", f"tunnel {route}: turned up {', '.join(revealed)}",
+                                  editor_features.start_tunnel, route, payment, revealed)
+
     def set_state(self, state: GameState) -> bool:
         """Replace the position being edited (same variant and number of players)."""
         if (state.variant, state.n_players) != (self.state.variant, self.state.n_players):
@@ -457,6 +501,8 @@ class EditorView:
                     w.value = s.players[seat].trains
             if self.current_input.value != s.current:
                 self.current_input.value = s.current
+            for panel in self.feature_panels:
+                panel.sync(s)
         finally:
             self._syncing = False
 
