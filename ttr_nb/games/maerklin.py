@@ -538,6 +538,18 @@ class Passengers(Feature):
             problems.append(f"goods tokens on the board and taken do not add up to the {sum(map(len, start.values()))} "
                             f"tokens of the game ({v.rule('MK-COMP-5')})")
 
+    def player_words(self, v, state, seat) -> str:
+        """Public: where the seat's passengers stand and the goods tokens it has taken (MK-CLAIM-5, MK-PASS-5)."""
+        mine = passengers_of(state, seat)
+        standing = [w for w in mine if w not in (RESERVE, DONE)]
+        parts = [f"passengers: {', '.join(standing) or 'none on the board'}"]
+        if mine.count(RESERVE):
+            parts[0] += f" ({mine.count(RESERVE)} in reserve)"
+        goods = goods_of(state, seat)
+        if goods:
+            parts.append(f"goods {' + '.join(map(str, goods))} = {sum(goods)}")
+        return " · ".join(parts)
+
     # -- a hint for a learner (PlayView's "hint" button) ---------------------------------------------
     hint_label = "hint: best passenger move"
 

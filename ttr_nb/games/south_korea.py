@@ -180,6 +180,13 @@ class DraftPick(Action):
     def describe(self, v: Variant, state: GameState) -> str:
         return "picks a route card and passes the rest to the left"
 
+    def button_words(self, v: Variant, state: GameState) -> str:
+        """The button of the picking seat only (the card is its secret)."""
+        try:
+            return f"pick {ticket_words(v.map, (find_ticket(v.map, self.ticket).id,))}"
+        except TTRError:
+            return f"pick {self.ticket}"
+
 
 @dataclass(frozen=True, slots=True)
 class DraftKeep(Action):
@@ -226,6 +233,10 @@ class ExpressTickets(Action):
     seat: int | None = None
     verb: ClassVar[str] = "tickets"
 
+    def base(self) -> Action:
+        from ..actions import DrawTickets
+        return DrawTickets(seat=self.seat)
+
     def body(self) -> str:
         return f"tickets +{self.express}"
 
@@ -261,6 +272,17 @@ class ProvinceClaim(Action):
         boost = f" and the +{self.express} express card" if self.express else ""
         return (f"claims {r.a}–{r.b} ({r.length}, {r.colour}) with {payment_words(self.payment)}{boost} and puts a "
                 f"train on the {self.line} province line")
+
+    def extra_words(self, v: Variant, state: GameState) -> str:
+        """What this claim adds to a plain one, for a chooser: "province white (+1 express)"."""
+        return f"province {self.line}" + (f" +{self.express} express" if self.express else "")
+
+    def button_words(self, v: Variant, state: GameState) -> str:
+        seat = state.current if self.seat is None else self.seat
+        value = sum(n for _, n in self.payment) + self.express
+        space, how = province_space(v, state, self.line, value)
+        where = f"space {space}" if space is not None else "no space"
+        return f"{payment_words(self.payment)} → {where}" + (" (a lower free space)" if space != value else "")
 
 
 def _express_word(word: str, where: str) -> int:
@@ -373,6 +395,19 @@ class TicketDraft(Feature):
     setup_words = (f"a draft: {DRAFT_HAND} dealt to each, pick 1 and pass the rest left until each has picked "
                    f"{DRAFT_HAND}, then keep exactly {DRAFT_KEEP}")
     setup_returns_words = "shuffled into the deck with the undealt ones"
+    step_words = {"draft_pick": "pick a route card (the draft)", "draft_keep": "keep exactly 4 drafted route cards"}
+    #: pending kind -> the action that keeps ticket ids: the views show it as a ticket choice (tick, then keep)
+    ticket_choices = {"draft_keep": DraftKeep}
+
+    def private_words(self, v, state, seat) -> str:
+        """``seat``'s own draft so far (secret: show it to that seat or a teacher)."""
+        mine = drafted(state, seat)
+        p = state.pending_for(seat) if state.pending else None
+        if p is None or p.kind != "draft_pick":
+            return ""
+        got = f"your picks so far: {ticket_words(v.map, mine)}" if mine else "no picks yet"
+        return (f"Draft round {p.get('round')} of {DRAFT_HAND}: {got}; the other "
+                f"{_plural(len(p.get('packet')) - 1, 'card')} of this hand go to the player on your left")
 
     def setup(self, v, tx) -> None:
         tx.pending = [_draft_pick_pending(p.seat, p.get("offered"), 1) for p in tx.pending if p.kind == "choose_tickets"]
@@ -603,6 +638,30 @@ class ExpressCards(Feature):
 
     def handles(self, action) -> bool:
         return isinstance(action, ExpressDraw | ExpressTickets)
+
+    # -- for the views: express cards boost the draw buttons (SK-TURN-2) --------------------------------
+    boost_label = "express card"
+
+    def boost_options(self, v, state, seat) -> tuple[int, ...]:
+        """The express values ``seat`` can still use (for the view's chooser)."""
+        return express_left(state, seat)
+
+    def boost(self, action, value: int):
+        """A draw action boosted with the +``value`` express card."""
+        from ..actions import DrawTickets
+        if isinstance(action, DrawTickets):
+            return ExpressTickets(express=value, seat=action.seat)
+        return ExpressDraw(slot=getattr(action, "slot", 0), express=value, seat=action.seat)
+
+    def is_boost(self, action) -> bool:
+        return isinstance(action, ExpressDraw | ExpressTickets)
+
+    def player_words(self, v, state, seat) -> str:
+        """Public: the seat's express cards, used ones struck through (SK-TURN-2)."""
+        left = express_left(state, seat)
+        return "express " + " ".join(f"+{e}" if e in left else f"<s title='used'>+{e}</s>" for e in EXPRESS_VALUES) \
+            + (f" <span style='color:#666'>({', '.join(f'+{e}' for e in EXPRESS_VALUES if e not in left)} used)</span>"
+               if len(left) < len(EXPRESS_VALUES) else "")
 
     def turn_actions(self, v, state, seat) -> list:
         left = express_left(state, seat)

@@ -550,6 +550,12 @@ def hand_html(state: GameState, seat: int) -> str:
             f"<b>Your hand</b> ({sum(hand)} cards, {state.players[seat].trains} trains left):<br>{chips}</div>")
 
 
+def _player_words(state: GameState, seat: int) -> str:
+    """What a variant's features show of a player to everyone (HTML; South Korea: the express cards)."""
+    v = get_variant(state.variant)
+    return " · ".join(w for f in v.features if hasattr(f, "player_words") for w in [f.player_words(v, state, seat)] if w)
+
+
 def players_compact_html(state: GameState, seat: int | None = None) -> str:
     """A narrow table of the players' public numbers (for a side column), from ``observe(state, seat)``."""
     state = _check_state(state)
@@ -561,7 +567,9 @@ def players_compact_html(state: GameState, seat: int | None = None) -> str:
         to_play = i == view["current"] and view["phase"] in ("play", "last_round")
         name = html.escape(p["name"]) + (" (you)" if seat == i else "")
         mark = ' <b title="to play" style="color:#b35a00">&lt; to play</b>' if to_play else ""
-        rows.append(f"<tr><td style='padding:2px 4px;white-space:nowrap'>{_swatch(i)}<b>{name}</b>{mark}</td>"
+        extra = _player_words(state, i)
+        extra = f"<div style='font-size:11px;color:#333'>{extra}</div>" if extra else ""
+        rows.append(f"<tr><td style='padding:2px 4px;white-space:nowrap'>{_swatch(i)}<b>{name}</b>{mark}{extra}</td>"
                     f"<td style='padding:2px 4px;text-align:right'>{p['route_points']}</td>"
                     f"<td style='padding:2px 4px;text-align:right'>{p['trains']}</td>"
                     f"<td style='padding:2px 4px;text-align:right'>{p['hand_size']}</td>"

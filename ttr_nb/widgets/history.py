@@ -66,6 +66,8 @@ class HistoryView:
         self.status = widgets.HTML()
         self.board = BoardWidget(self.map, n_players=game.start.n_players, height=board_height)
         self.ply_info = widgets.HTML()
+        from .feature_panels import panels_for
+        self.feature_panels = panels_for(get_variant(game.start.variant), game.start)
         self.table = widgets.HTML()
         self.score = ScorePanel()
         self.branch_button = widgets.Button(description="branch here", tooltip="a what-if copy of the game at this move",
@@ -80,7 +82,8 @@ class HistoryView:
         self.widget = widgets.VBox([
             self.banner,
             widgets.HBox([self.player, self.prev_button, self.slider, self.next_button, self.position]),
-            self.status, self.message.widget, self.board.view, self.ply_info, self.score.widget, self.table,
+            self.status, self.message.widget, self.board.view, self.ply_info,
+            *[p.widget for p in self.feature_panels], self.score.widget, self.table,
             widgets.HBox([self.branch_button]),
             widgets.HBox([self.variations, self.restore_button]),
             self.branch_box,
@@ -259,6 +262,8 @@ class HistoryView:
         self.board.show(s, highlight=highlight, title=f"{self.map.name} — move {ply}", viewer=self.seat)
         self.table.value = table_view_html(s, viewer)
         self.score.show(s)
+        for panel in self.feature_panels:
+            panel.show(s)
 
 
 __all__ = ["HistoryView"]

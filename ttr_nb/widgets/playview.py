@@ -120,6 +120,13 @@ class PlayView:
         self.log_size = log_lines
         self.variant = get_variant(game.state.variant)
         self.map = self.variant.map
+        # pending kinds that are a ticket choice (tick, then keep), with the action that keeps: the base game's,
+        # and a variant's own (South Korea's draft keep)
+        self._keep_actions: dict[str, type] = {"choose_tickets": KeepTickets}
+        for f in self.variant.features:
+            self._keep_actions.update(getattr(f, "ticket_choices", {}))
+        self._booster = next((f for f in self.variant.features if hasattr(f, "boost")), None)
+        self._private = next((f for f in self.variant.features if hasattr(f, "private_words")), None)
         self.selected_route: str | None = None
         self.selected_city: str | None = None
         self.payments: list[Action] = []           # legal actions for the selected route (or city)
@@ -142,6 +149,11 @@ class PlayView:
         self.step_info = widgets.HTML()
         self.options_box = widgets.HBox(layout=widgets.Layout(flex_flow="row wrap"))
         self.route_info = widgets.HTML()
+        self._claim_groups: dict[str, list[Action]] = {}
+        self._syncing_extra = False
+        self.extra_toggle = widgets.ToggleButtons(options=[], layout=widgets.Layout(display="none", width="auto"),
+                                                  style={"button_width": "auto"})
+        self.extra_toggle.observe(self._extra_changed, names="value")
         self._pay_buttons: list[widgets.Button] = []
         self.payments_box = widgets.HBox(layout=widgets.Layout(flex_flow="row wrap"))
         self.deck_button = widgets.Button(description="draw deck", layout=widgets.Layout(width="auto"))
@@ -153,7 +165,12 @@ class PlayView:
             self.faceup_buttons.append(b)
         self.tickets_button = widgets.Button(description="draw tickets", layout=widgets.Layout(width="auto"))
         self.tickets_button.on_click(lambda _b: self.draw_tickets())
-        self.draw_row = widgets.HBox([self.deck_button, *self.faceup_buttons, self.tickets_button],
+        self.boost_toggle = widgets.ToggleButtons(
+            options=[("no express card", 0)], value=0, style={"button_width": "auto"},
+            tooltips=["draw as usual"],
+            layout=widgets.Layout(width="auto", display="" if self._booster is not None else "none"))
+        self.boost_toggle.observe(lambda _c: self._refresh_buttons(self.game.state), names="value")
+        self.draw_row = widgets.HBox([self.boost_toggle, self.deck_button, *self.faceup_buttons, self.tickets_button],
                                      layout=widgets.Layout(flex_flow="row wrap"))
         self._ticket_panels: dict[int, dict] = {}
         self.tickets_box = widgets.VBox()
@@ -180,11 +197,14 @@ class PlayView:
         self.my_tickets = widgets.HTML()
         self.score = ScorePanel()
         self.log_widget = widgets.HTML()
+        from .feature_panels import panels_for
+        self.feature_panels = panels_for(self.variant, self.game.state)     # South Korea: the province board
         # One screen: the board with the decision at hand, the table and the log beside it; under it the hand, the
         # draws and the controls in one strip.
         # side by side when there is room for a 560 px board and the 300 px column, else the column under the board
         # what a decision needs (tickets to keep, how to pay, a tunnel) comes first in the column, beside the board
-        side = widgets.VBox([self.tickets_box, self.route_info, self.payments_box, self.step_info, self.options_box,
+        side = widgets.VBox([self.tickets_box, self.route_info, self.extra_toggle, self.payments_box, self.step_info,
+                             self.options_box,
                              self.players, self.my_tickets, self.log_widget],
                             layout=widgets.Layout(flex="1 0 300px", max_width="100%"))
         side.add_class("ttr-side")
@@ -202,6 +222,7 @@ class PlayView:
             widgets.HBox([self.status, self.message.widget], layout=widgets.Layout(flex_flow="row wrap")),
             widgets.HBox([board_box, side], layout=widgets.Layout(width="100%", flex_flow="row wrap")),
             strip,
+            *[p.widget for p in self.feature_panels],
             self.score.widget,
         ], layout=widgets.Layout(width="100%"))
         self.widget.add_class("ttr-playview")
@@ -231,7 +252,7 @@ class PlayView:
     def choosing_seats(self) -> list[int]:
         """Human seats that owe a ticket choice now (several at once during setup)."""
         s = self.game.state
-        return [p.seat for p in s.pending if p.kind == "choose_tickets" and p.seat in self.human_seats]
+        return [p.seat for p in s.pending if p.kind in self._keep_actions and p.seat in self.human_seats]
 
     def viewing_seat(self) -> int | None:
         """Whose hand and tickets the panels show."""
@@ -255,7 +276,7 @@ class PlayView:
     def offered(self, seat: int) -> tuple[str, ...]:
         """The tickets offered to ``seat`` now (empty if it owes no ticket choice)."""
         p = self.game.state.pending_for(seat)
-        return tuple(p.get("offered")) if p is not None and p.kind == "choose_tickets" else ()
+        return tuple(p.get("offered")) if p is not None and p.kind in self._keep_actions else ()
 
     # ------------------------------------------------------------------------------------------------ handlers
     def click_route(self, route_id: str) -> list[Claim]:
@@ -278,7 +299,16 @@ class PlayView:
         hand = s.players[seat].hand
         claims = [Claim(route=route.id, payment=p, seat=seat) for p in route_payments(self.variant, route, hand)]
         legal = [c for c in claims if explain(s, c) is None]
-        self.payments = legal
+        # a variant's richer claims of this route (South Korea: a train on the province board too), grouped by what
+        # they add; the chooser above the payments picks the group
+        groups: dict[str, list[Action]] = {"": legal} if legal else {}
+        for a in legal_actions(s, seat):
+            words = getattr(a, "extra_words", None)
+            if words is not None and self._route_id(a.route) == route.id:
+                groups.setdefault(words(self.variant, s), []).append(a)
+        self._claim_groups = groups
+        self._set_extra_options()
+        legal = self.payments
         if legal:
             self.message.note(f"{route.a}–{route.b} ({route.length}, {route.colour}): choose how to pay")
         else:
@@ -286,6 +316,42 @@ class PlayView:
             self.message.refuse(err if err is not None else f"{route.a}–{route.b} cannot be claimed now")
         self._refresh_selection()
         return legal
+
+    def _route_id(self, ref: str) -> str | None:
+        try:
+            return self.map.route(ref).id
+        except TTRError:
+            return None
+
+    def _set_extra_options(self) -> None:
+        """The chooser of what a claim adds (shown only when there is a choice) and the payments of its group."""
+        groups = self._claim_groups
+        options = [("plain claim" if k == "" else k, k) for k in groups]
+        self._syncing_extra = True
+        try:
+            self.extra_toggle.options = options
+            if options:
+                keep = self.extra_toggle.value if self.extra_toggle.value in groups else options[0][1]
+                self.extra_toggle.value = keep
+        finally:
+            self._syncing_extra = False
+        self.extra_toggle.layout.display = "" if len(options) > 1 else "none"
+        self.payments = list(groups.get(self.extra_toggle.value, [])) if options else []
+
+    def choose_extra(self, extra: str) -> list[Action]:
+        """Pick what the selected route's claim adds ("" = a plain claim; South Korea: "province white +1
+        express"); the payment buttons follow. Returns the payments now offered."""
+        if extra not in self._claim_groups:
+            self.message.refuse(f"{extra!r} is not offered for this route; choose one of: "
+                                + ", ".join(repr(k) for k in self._claim_groups))
+            return []
+        self.extra_toggle.value = extra
+        return self.payments
+
+    def _extra_changed(self, change) -> None:
+        if not self._syncing_extra:
+            self.payments = list(self._claim_groups.get(change["new"], []))
+            self._refresh_selection()
 
     def click_city(self, city: str) -> list[Action]:
         """Select a city: the variant's legal actions there (e.g. Europe's stations, one per payment) appear as
@@ -345,14 +411,27 @@ class PlayView:
         return self.choose_payment(payment)
 
     def draw_deck(self) -> Ply | None:
-        return self._push(DrawDeck(seat=self._acting_seat()))
+        return self._push(self._boosted(DrawDeck(seat=self._acting_seat())))
 
     def draw_faceup(self, slot: int) -> Ply | None:
         """Take face-up card ``slot`` (1 = leftmost), even if its button is disabled: the engine decides."""
-        return self._push(DrawFaceUp(slot=slot, seat=self._acting_seat()))
+        return self._push(self._boosted(DrawFaceUp(slot=slot, seat=self._acting_seat())))
 
     def draw_tickets(self) -> Ply | None:
-        return self._push(DrawTickets(seat=self._acting_seat()))
+        return self._push(self._boosted(DrawTickets(seat=self._acting_seat())))
+
+    def use_boost(self, value: int) -> None:
+        """South Korea: boost the next draw with the +``value`` express card (0: none); the draw buttons then
+        play the boosted draw (SK-TURN-2)."""
+        values = [v for _label, v in self.boost_toggle.options]
+        if value not in values:
+            self.message.refuse(f"no +{value} express card to use now; choose one of {values}")
+            return
+        self.boost_toggle.value = value
+
+    def _boosted(self, action: Action) -> Action:
+        value = self.boost_toggle.value if self._booster is not None else 0
+        return self._booster.boost(action, value) if value else action
 
     def press(self, what: str) -> Ply | None:
         """Press a button by name or play an action text: "draw deck", "draw faceup 3", "faceup 3", "tickets",
@@ -417,7 +496,9 @@ class PlayView:
             seat = choosing[0] if choosing else self._acting_seat()
         if tickets is None:
             tickets = self.checked_tickets(seat) if seat is not None else ()
-        return self._push(KeepTickets(tickets=tuple(t.upper() for t in tickets), seat=seat))
+        p = self.game.state.pending_for(seat) if seat is not None and self.game.state.pending else None
+        keep = self._keep_actions.get(p.kind, KeepTickets) if p is not None else KeepTickets
+        return self._push(keep(tickets=tuple(t.upper() for t in tickets), seat=seat))
 
     def undo(self) -> bool:
         """Take back to the human's previous decision point: the bots' replies and the last human action."""
@@ -485,6 +566,11 @@ class PlayView:
         return text
 
     # ------------------------------------------------------------------------------------------------ internals
+    def _words(self, s: GameState, a: Action) -> str:
+        """A button's words for action ``a`` (shown to the seat that may play it)."""
+        own = getattr(a, "button_words", None)
+        return own(self.variant, s) if own is not None else describe(s, a).split(" ", 1)[-1]
+
     def _city_refusal(self, s: GameState, seat: int, city: str):
         """Why no city action is legal here: the engine's refusal of a representative action (a legal one moved
         to this city, or — with stations — a one-card station), or None when the variant has no city actions."""
@@ -538,6 +624,8 @@ class PlayView:
             return None
         self.last_reasons = []
         self._hint_trail = ()
+        if self.boost_toggle.value:
+            self.boost_toggle.value = 0
         self._log_ply(ply, None, before)
         self._clear_selection()
         # the acting seat's own wording: a blind draw says which card it gave ("You drew a red card ...")
@@ -614,6 +702,8 @@ class PlayView:
         self.selected_route = None
         self.selected_city = None
         self.payments = []
+        self._claim_groups = {}
+        self.extra_toggle.layout.display = "none"
 
     # ------------------------------------------------------------------------------------------------ refresh
     def refresh(self) -> None:
@@ -634,6 +724,8 @@ class PlayView:
         self.players.value = panels.players_compact_html(s, viewing)
         self.my_tickets.value = panels.tickets_compact_html(s, viewing) if viewing is not None else ""
         self.score.show(s)
+        for panel in self.feature_panels:
+            panel.show(s)
         self.log_widget.value = log_html(self.log_lines(), self.log_size, newest_first=True)
         g = self.game
         self.undo_button.disabled = not any(p.seat in self.human_seats for p in g.history)
@@ -679,8 +771,12 @@ class PlayView:
             self._pay_buttons.append(b)
         for b, a in zip(self._pay_buttons, self.payments):
             pay = getattr(a, "payment", None)
-            b.description = payment_words(pay) if pay is not None and self.selected_route is not None else \
-                describe(self.game.state, a).split(" ", 1)[-1]
+            if hasattr(a, "button_words"):
+                b.description = self._words(self.game.state, a)
+            elif pay is not None and self.selected_route is not None:
+                b.description = payment_words(pay)
+            else:
+                b.description = self._words(self.game.state, a)
             b.tooltip = str(a)
         self.payments_box.children = tuple(self._pay_buttons[:n])
 
@@ -691,7 +787,7 @@ class PlayView:
         text = ""
         # a pending step of a human seat (a tunnel, Märklin's ticket mix or passenger ...), in setup too
         stepping = [x for x in to_move(s) if x in self.human_seats and s.pending
-                    and (q := s.pending_for(x)) is not None and q.kind not in ("choose_tickets", "second_card")]
+                    and (q := s.pending_for(x)) is not None and q.kind not in (*self._keep_actions, "second_card")]
         seat = s.current if s.phase in ("play", "last_round") and s.current in self.human_seats else None
         if stepping:
             p = s.pending_for(stepping[0])
@@ -701,6 +797,11 @@ class PlayView:
             if revealed:                          # e.g. the three cards a tunnel turned up, shown as cards
                 text += "<div>Turned up: " + panels.cards_html(
                     [CARD_NAMES.index(c) if isinstance(c, str) else c for c in revealed]) + "</div>"
+            words = getattr(self._private, "private_words", None)
+            if words is not None and stepping[0] == self.viewing_seat():      # the seat's own secret (its draft)
+                note = words(self.variant, s, stepping[0])
+                if note:
+                    text += f"<div>{esc(note)}</div>"
         elif seat is not None and not s.pending:
             acts = legal_actions(s, seat)
             if len(acts) == 1 and isinstance(acts[0], Pass):
@@ -709,7 +810,9 @@ class PlayView:
             else:
                 # a variant's own turn actions that no button or board click offers (Märklin: a ticket mix)
                 opts = [a for a in acts if not isinstance(a, _OFFERED_ELSEWHERE)
-                        and not (a.city_field and getattr(a, a.city_field, None))]
+                        and not (a.city_field and getattr(a, a.city_field, None))
+                        and not (self._booster is not None and self._booster.is_boost(a))
+                        and getattr(a, "route", None) is None]
                 if opts:
                     text = "<b>Or:</b>"
         self.step_options = opts
@@ -719,7 +822,7 @@ class PlayView:
             b.on_click(lambda _b, i=len(self._option_buttons): self.choose_option(i))
             self._option_buttons.append(b)
         for b, a in zip(self._option_buttons, opts):
-            b.description = describe(s, a).split(" ", 1)[-1]
+            b.description = self._words(s, a)
             b.tooltip = str(a)
         self.options_box.children = tuple(self._option_buttons[:len(opts)])
 
@@ -737,15 +840,25 @@ class PlayView:
             button.disabled = err is not None
             button.tooltip = str(err) if err is not None else ok_tip
 
-        set_button(self.deck_button, DrawDeck(seat=seat), "take the top card of the deck, blind")
+        if self._booster is not None:
+            values = tuple(self._booster.boost_options(self.variant, s, seat)) if seat is not None else ()
+            options = [("no express card", 0)] + [(f"+{e}", e) for e in values]
+            if list(self.boost_toggle.options) != options:
+                keep = self.boost_toggle.value if self.boost_toggle.value in (0, *values) else 0
+                self.boost_toggle.options = options
+                self.boost_toggle.value = keep
+                self.boost_toggle.tooltips = ["draw as usual"] + [f"the +{e} express card: {e} more card(s) first"
+                                                                  for e in values]
+        set_button(self.deck_button, self._boosted(DrawDeck(seat=seat)), "take the top card of the deck, blind")
         for i, b in enumerate(self.faceup_buttons):
             card = s.market[i] if i < len(s.market) else None
             b.description = f"{i + 1}: {_button_word(card)}" if card is not None else f"{i + 1}: (empty)"
             b.style.button_color = _card_hex(card)
             b.style.text_color = _TEXT_ON.get(CARD_NAMES[card] if card is not None else "", "#ffffff") \
                 if card is not None else "#555555"
-            set_button(b, DrawFaceUp(slot=i + 1, seat=seat), f"take the face-up {_button_word(card) if card is not None else ''}")
-        set_button(self.tickets_button, DrawTickets(seat=seat), "draw destination tickets and keep at least one")
+            set_button(b, self._boosted(DrawFaceUp(slot=i + 1, seat=seat)), f"take the face-up {_button_word(card) if card is not None else ''}")
+        set_button(self.tickets_button, self._boosted(DrawTickets(seat=seat)),
+                   "draw destination tickets and keep at least one")
 
     def _refresh_tickets(self, s: GameState) -> None:
         seats = self.choosing_seats()
@@ -753,7 +866,7 @@ class PlayView:
         for seat in seats:
             p = s.pending_for(seat)
             offered = tuple(p.get("offered"))
-            need = min(p.get("min_keep"), len(offered))
+            need = min(p.get("min_keep") or 0, len(offered))
             panel = self._ticket_panels.get(seat)
             if panel is None or panel["offered"] != offered:
                 boxes = {tid: widgets.Checkbox(value=False, description=ticket_words(self.map, tid), indent=False,
@@ -766,8 +879,11 @@ class PlayView:
                                    layout=widgets.Layout(border="1px solid #bbb", padding="4px", margin="2px 0"))
                 panel = {"offered": offered, "boxes": boxes, "keep": keep, "head": head, "box": box}
                 self._ticket_panels[seat] = panel
-            panel["head"].value = (f"<b>{esc(seat_name(seat))}</b>: keep at least {need} of these tickets "
-                                   f"({'setup, all players at once' if s.phase == 'setup' else 'drawn this turn'})")
+            if p.kind == "choose_tickets":
+                panel["head"].value = (f"<b>{esc(seat_name(seat))}</b>: keep at least {need} of these tickets "
+                                       f"({'setup, all players at once' if s.phase == 'setup' else 'drawn this turn'})")
+            else:                                   # a variant's own ticket choice says what it asks
+                panel["head"].value = f"<b>{esc(seat_name(seat))}</b>: {esc(p.get('text') or 'choose')} ({esc(p.get('rule') or '')})"
             panels.append(panel["box"])
         for seat in list(self._ticket_panels):
             if seat not in seats:

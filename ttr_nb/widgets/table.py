@@ -40,7 +40,10 @@ class TableView:
         self.hand = widgets.HTML()
         self.tickets = widgets.HTML()
         self.score = ScorePanel()
+        from .feature_panels import panels_for
+        self.feature_panels = panels_for(self.variant, game.state)          # South Korea: the province board
         self.widget = widgets.VBox([self.banner, self.toggle, self.status, self.message.widget, self.board.view,
+                                    *[p.widget for p in self.feature_panels],
                                     self.table, widgets.HBox([self.hand, self.tickets]), self.score.widget])
         self.refresh()
 
@@ -89,6 +92,8 @@ class TableView:
         self.hand.value = "" if seat is None else panels.hand_html(s, seat)
         self.tickets.value = tickets_html(s, seat)
         self.score.show(s)
+        for panel in self.feature_panels:
+            panel.show(s)
 
     @property
     def html(self) -> str:
