@@ -39,7 +39,8 @@ def position(variant: str = "usa", players: int = 4, seed: int = 0, *,
              tickets: Mapping[int, Sequence[str]] | None = None,
              current: int = 0,
              deck_size: int | None = None,
-             passengers: Mapping[int, Sequence[str]] | None = None) -> GameState:
+             passengers: Mapping[int, Sequence[str]] | None = None,
+             province: Sequence[tuple[str, int, int]] = ()) -> GameState:
     """A position in the play phase (setup done), with exactly what you ask for.
 
     hands: seat → {card: count} (seats not named get 4 cards from the deck, as dealt); market: 5 card names
@@ -47,7 +48,8 @@ def position(variant: str = "usa", players: int = 4, seed: int = 0, *,
     claims: route id → seat; trains: seat → trains left (routes are claimed for that seat, in map order, to
     use up the difference — so a "3 trains left" position is real); tickets: seat → ticket ids it holds;
     current: whose turn; deck_size: keep only this many cards in the deck (the rest go to the discard pile);
-    passengers (Märklin): seat → the cities its passengers stand in (at most 3; the rest stay in reserve).
+    passengers (Märklin): seat → the cities its passengers stand in (at most 3; the rest stay in reserve);
+    province (South Korea): trains on the province board as (line colour, space, seat), taken from the seats' 45.
     """
     v = get_variant(variant)
     base = new_game(v.key, players, seed)
@@ -178,6 +180,14 @@ def position(variant: str = "usa", players: int = 4, seed: int = 0, *,
             if not 0 <= seat < players:
                 raise TTRError(f"passengers: there is no seat {seat} in a {players}-player game")
             ext[seat] = feature.stand(v, ext[seat], [m.city(c).name for c in cities])
+    state_ext = base.ext
+    if province:
+        feature = v.feature("province")
+        if feature is None:
+            raise TTRError(f"province: {v.name} has no province board (South Korea has)")
+        state_ext = feature.with_trains(v, state_ext, province, players)
+        for _line, _space, seat in province:
+            used[seat] += 1
     pstates = tuple(PlayerState(hand=tuple(hand_vectors[s]), trains=v.settings.trains - used[s], tickets=held[s],
                                 route_points=sum(v.route_points(r.length) for r in m.routes if owners[r.index] == s),
                                 ext=ext[s])
@@ -185,7 +195,7 @@ def position(variant: str = "usa", players: int = 4, seed: int = 0, *,
     phase = "play"
     state = replace_fields(base, deck=tuple(deck), market=tuple(market_kinds), discard=tuple(discard_vec),
                            ticket_decks=tuple(sorted((k, tuple(ids)) for k, ids in decks.items())),
-                           tickets_out=tickets_out, claims=tuple(owners), players=pstates, phase=phase,
+                           tickets_out=tickets_out, claims=tuple(owners), players=pstates, phase=phase, ext=state_ext,
                            current=current, pending=(), turn=0, ply=0)
     if any(p.trains <= v.settings.end_trains for p in pstates):
         raise TTRError(f"a seat with {v.settings.end_trains} or fewer trains means the final round has begun; "

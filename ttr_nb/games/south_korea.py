@@ -912,6 +912,21 @@ class ProvinceBoard(Feature):
     def trains_elsewhere(self, state, seat) -> int:
         return sum(1 for _, _, s in province_trains(state) if s == seat)
 
+    def with_trains(self, v, ext, trains, players: int):
+        """A state ``ext`` with these (line, space, seat) trains added to the province board (set-up positions:
+        ``ttr_nb.position(..., province=...)``); ``validate`` then checks lines, spaces and one train a space."""
+        out = []
+        for item in trains:
+            if not (isinstance(item, (tuple, list)) and len(item) == 3):
+                raise BadAction(f"province: each train is (line colour, space, seat), not {item!r}")
+            line, space, seat = item
+            if line not in province_lines(v):
+                raise BadAction(f"province: there is no {line!r} line (lines: {', '.join(province_lines(v))})")
+            if type(space) is not int or type(seat) is not int or not 0 <= seat < players:
+                raise BadAction(f"province: {item!r} needs a whole-number space and a seat 0..{players - 1}")
+            out.append((line, space, seat))
+        return pairs_set(ext, "province", tuple(tuple(x) for x in pairs_get(ext, "province", ())) + tuple(out))
+
     def score(self, v, state, sheet) -> None:
         lines = province_lines(v)
         awards: dict[int, int] = {}

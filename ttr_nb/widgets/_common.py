@@ -291,6 +291,13 @@ def ticket_words(m, tid: str) -> str:
 _KNOWN_PLAYER_KEYS = {"seat", "name", "trains", "route_points", "hand_size", "ticket_count", "hand", "tickets"}
 
 
+def _words_of(m, x) -> str:
+    """A value a feature shows of a player: a ticket id in words (South Korea's draft), anything else as is."""
+    if isinstance(x, str) and x in m._ticket_by_id:
+        return ticket_words(m, x)
+    return str(x)
+
+
 def table_view_html(state: GameState, seat: int | None) -> str:
     """The table as ``observe(state, seat)`` lets ``seat`` see it (None: the whole table).
 
@@ -312,14 +319,14 @@ def table_view_html(state: GameState, seat: int | None) -> str:
         else:
             tickets = f"{p['ticket_count']} tickets (hidden)"
         extra = "; ".join(f"{k.replace('_', ' ')}: "
-                          + ((', '.join(map(str, v)) or 'none') if isinstance(v, (list, tuple)) else str(v))
+                          + ((', '.join(_words_of(m, x) for x in v) or 'none') if isinstance(v, (list, tuple)) else str(v))
                           for k, v in p.items() if k not in _KNOWN_PLAYER_KEYS)
         rows.append((mark + p["name"], p["trains"], p["route_points"], hand, tickets) + ((extra,) if extra else ("",)))
     if not any(r[-1] for r in rows):
         rows = [r[:-1] for r in rows]
     pend = []
     for p in view["pending"]:
-        if "data" in p and p["kind"] == "choose_tickets":
+        if "data" in p and p["data"].get("offered"):          # a ticket choice (or South Korea's draft keep)
             offered = ", ".join(ticket_words(m, t) for t in p["data"].get("offered", []))
             pend.append(f"{seat_name(p['seat'])} chooses among {offered}")
         elif "offered_count" in p:

@@ -395,6 +395,21 @@ class EditorView:
         return self._feature_edit("tunnels", f"tunnel {route}: turned up {', '.join(revealed)}",
                                   editor_features.start_tunnel, route, payment, revealed)
 
+    def set_express(self, seat: int, values: Sequence[int]) -> bool:
+        """South Korea: ``seat`` still holds the express cards ``values`` (e.g. ``[1, 3]``)."""
+        return self._feature_edit("express", f"express cards left: {', '.join(f'+{x}' for x in values) or 'none'}",
+                                  editor_features.set_express, seat, values)
+
+    def set_province_train(self, line: str, space: int, seat: int | None) -> bool:
+        """South Korea: a train of ``seat`` on ``space`` of the ``line`` province line (None frees the space)."""
+        return self._feature_edit("province", f"{line} line, space {space}: "
+                                  + ("free" if seat is None else f"a train of {seat_name(seat) if isinstance(seat, int) else seat}"),
+                                  editor_features.set_province_train, line, space, seat)
+
+    def set_draft_hand(self, seat: int, tickets: Sequence[str]) -> bool:
+        """South Korea, during the draft: the route cards in ``seat``'s hand (as many as it holds now)."""
+        return self._feature_edit("ticket_draft", "draft hand changed", editor_features.set_draft_hand, seat, tickets)
+
     def set_state(self, state: GameState) -> bool:
         """Replace the position being edited (same variant and number of players)."""
         if (state.variant, state.n_players) != (self.state.variant, self.state.n_players):

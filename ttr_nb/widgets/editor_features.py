@@ -5,7 +5,10 @@
   tokens taken from it;
 * ``stations`` (Europe): a city's train station and its owner;
 * ``tunnels`` (Europe): a tunnel claim waiting for its answer — played through the engine with the three cards
-  you choose on top of the deck, so the pending step is exactly the one a game would reach.
+  you choose on top of the deck, so the pending step is exactly the one a game would reach;
+* ``express`` (South Korea): each player's unused express cards;
+* ``province`` (South Korea): a train on a space of the province board (taken from its owner's 45);
+* ``ticket_draft`` (South Korea): the route cards in a player's draft hand, while the draft runs.
 
 Each edit is a pure function ``(editor, state, ...) -> GameState`` raising ``TTRError`` on bad input (the editor
 then says why and changes nothing); the editor validates the result live like every other edit.
@@ -128,6 +131,66 @@ def start_tunnel(editor, state: GameState, route: str, payment: str, revealed: S
                               seat=state.current))
 
 
+def set_express(editor, state: GameState, seat: int, values: Sequence[int]) -> GameState:
+    """``seat`` still holds the express cards ``values`` (the others are used; SK-TURN-2)."""
+    from ..games.south_korea import EXPRESS_VALUES
+    seat = _seat(state, seat)
+    bad = [x for x in values if x not in EXPRESS_VALUES]
+    if bad or len(set(values)) != len(values):
+        raise TTRError(f"express cards are +1, +2 and +3, each once; got {list(values)!r}")
+    return _set_ext(state, seat, "express", tuple(sorted(values)))
+
+
+def set_province_train(editor, state: GameState, line: str, space: int, seat: int | None) -> GameState:
+    """A train of ``seat`` on ``space`` of the ``line`` province line (None: the space is freed); the train comes
+    from (or goes back to) its owner's supply (SK-PROV-5)."""
+    from ..games.south_korea import province_lines, province_trains
+    v = editor.variant
+    lines = province_lines(v)
+    if line not in lines:
+        raise TTRError(f"there is no {line!r} province line (lines: {', '.join(lines)})")
+    if space not in lines[line]:
+        raise TTRError(f"the {line} line has spaces {lines[line][0]}–{lines[line][-1]}, not {space!r}")
+    trains = list(province_trains(state))
+    players = list(state.players)
+    for t in [t for t in trains if t[0] == line and t[1] == space]:
+        trains.remove(t)
+        players[t[2]] = replace_fields(players[t[2]], trains=players[t[2]].trains + 1)
+    if seat is not None:
+        seat = _seat(state, seat)
+        trains.append((line, space, seat))
+        players[seat] = replace_fields(players[seat], trains=players[seat].trains - 1)
+    return replace_fields(state, players=tuple(players), ext=pairs_set(state.ext, "province", tuple(trains)))
+
+
+def set_draft_hand(editor, state: GameState, seat: int, tickets: Sequence[str]) -> GameState:
+    """While the draft runs: the route cards in ``seat``'s hand (as many as now; SK-SETUP-3). New cards come from
+    the route-card deck and the replaced ones go back into it."""
+    from ..names import find_ticket
+    from ..state import Pending
+    seat = _seat(state, seat)
+    p = state.pending_for(seat) if state.pending else None
+    if p is None or p.kind != "draft_pick":
+        raise TTRError(f"{seat_name(seat)} holds no draft hand now (the draft is over or it has picked this round)")
+    m = editor.map
+    ids = [find_ticket(m, t).id for t in tickets]
+    old = list(p.get("packet"))
+    if len(ids) != len(old) or len(set(ids)) != len(ids):
+        raise TTRError(f"{seat_name(seat)}'s draft hand holds {len(old)} different route cards; got {len(ids)}")
+    decks = {name: list(ids_) for name, ids_ in state.ticket_decks}
+    deck = editor.variant.settings.ticket_deck
+    pile = decks.get(deck, [])
+    for t in ids:
+        if t not in old and t not in pile:
+            raise TTRError(f"{find_ticket(m, t).a}–{find_ticket(m, t).b} is not in the route-card deck "
+                           "(another player holds it)")
+    pile = [t for t in pile if t not in ids] + [t for t in old if t not in ids]
+    decks[deck] = pile
+    data = tuple((k, tuple(ids) if k == "packet" else v) for k, v in p.data)
+    pending = tuple(Pending(q.kind, q.seat, data) if q is p else q for q in state.pending)
+    return replace_fields(state, pending=pending, ticket_decks=tuple(sorted((k, tuple(v)) for k, v in decks.items())))
+
+
 # --------------------------------------------------------------------------------------------- the panels
 
 class _Panel:
@@ -229,8 +292,84 @@ class TunnelPanel(_Panel):
                                              layout=widgets.Layout(flex_flow="row wrap"))]
 
 
+class ExpressPanel(_Panel):
+    title = "express cards"
+
+    def __init__(self, editor):
+        super().__init__(editor)
+        from ..games.south_korea import EXPRESS_VALUES
+        self.boxes = []
+        rows = [widgets.HTML("<b>Express cards</b> still unused (SK-TURN-2)")]
+        for seat in range(editor.state.n_players):
+            boxes = [widgets.Checkbox(description=f"+{e}", indent=False, layout=widgets.Layout(width="60px"))
+                     for e in EXPRESS_VALUES]
+            for b in boxes:
+                b.observe(lambda _c, seat=seat: editor._from_widget(
+                    editor.set_express, seat, [e for e, x in zip(EXPRESS_VALUES, self.boxes[seat]) if x.value]),
+                    names="value")
+            self.boxes.append(boxes)
+            rows.append(widgets.HBox([widgets.Label(seat_name(seat), layout=widgets.Layout(width="70px")), *boxes]))
+        self.widget.children = rows
+
+    def sync(self, state: GameState) -> None:
+        from ..games.south_korea import EXPRESS_VALUES, express_left
+        for seat, boxes in enumerate(self.boxes):
+            left = express_left(state, seat)
+            for e, b in zip(EXPRESS_VALUES, boxes):
+                if b.value != (e in left):
+                    b.value = e in left
+
+
+class ProvincePanel(_Panel):
+    title = "province board"
+
+    def __init__(self, editor):
+        super().__init__(editor)
+        from ..games.south_korea import province_lines
+        lines = province_lines(editor.variant)
+        n = editor.state.n_players
+        self.line = widgets.Dropdown(options=list(lines), description="line", layout=widgets.Layout(width="180px"))
+        self.space = widgets.BoundedIntText(value=1, min=1, max=max(max(s) for s in lines.values()),
+                                            description="space", layout=widgets.Layout(width="150px"))
+        self.owner = widgets.Dropdown(options=[(_NOBODY, None)] + [(seat_name(s), s) for s in range(n)],
+                                      description="train of", layout=widgets.Layout(width="190px"))
+        button = widgets.Button(description="set space", layout=widgets.Layout(width="auto"))
+        button.on_click(lambda _b: editor.set_province_train(self.line.value, self.space.value, self.owner.value))
+        self.widget.children = [widgets.HTML("<b>Province board</b>: a train on a space (from its owner's 45 trains; "
+                                             "SK-PROV-3/5) — the board above the tabs shows the result"),
+                                widgets.HBox([self.line, self.space, self.owner, button],
+                                             layout=widgets.Layout(flex_flow="row wrap"))]
+
+
+class DraftPanel(_Panel):
+    title = "draft hands"
+
+    def __init__(self, editor):
+        super().__init__(editor)
+        labels = [f"{t.a}–{t.b}" for t in editor.map.tickets]
+        self.inputs = []
+        rows = [widgets.HTML("<b>Draft hands</b> (while the draft runs: the route cards in front of each player; "
+                             "SK-SETUP-3)")]
+        for seat in range(editor.state.n_players):
+            t = widgets.TagsInput(allowed_tags=labels, allow_duplicates=False)
+            t.observe(lambda ch, seat=seat: editor._from_widget(editor.set_draft_hand, seat, ch["new"]), names="value")
+            self.inputs.append(t)
+            rows.append(widgets.HBox([widgets.Label(seat_name(seat), layout=widgets.Layout(width="70px")), t]))
+        self.widget.children = rows
+
+    def sync(self, state: GameState) -> None:
+        m = self.editor.map
+        for seat, t in enumerate(self.inputs):
+            p = state.pending_for(seat) if state.pending else None
+            held = [f"{m.ticket(x).a}–{m.ticket(x).b}" for x in p.get("packet")] if p is not None and \
+                p.kind == "draft_pick" else []
+            if list(t.value) != held:
+                t.value = held
+
+
 #: feature name -> the editor panel for it
-PANELS = {"passengers": PassengersPanel, "stations": StationsPanel, "tunnels": TunnelPanel}
+PANELS = {"passengers": PassengersPanel, "stations": StationsPanel, "tunnels": TunnelPanel, "express": ExpressPanel,
+          "province": ProvincePanel, "ticket_draft": DraftPanel}
 
 
 def panels_for(editor) -> list[_Panel]:
