@@ -285,15 +285,17 @@ def _hidden_ticket_words(state, seat: int) -> set[str]:
     """City pairs of every ticket another seat holds or is choosing from, that ``seat`` does not also see."""
     v = ttr.get_variant(state.variant)
     words = lambda tids: {f"{v.map.ticket(t).a}–{v.map.ticket(t).b}" for t in tids}        # noqa: E731
-    mine = state.pending_for(seat)
-    own = words(state.players[seat].tickets) | words((mine.get("offered") or ()) if mine is not None else ())
+    def choosing(pend) -> set[str]:        # tickets offered, or a draft hand (South Korea)
+        return words((pend.get("offered") or ()) + (pend.get("packet") or ())) if pend is not None else set()
+
+    def held(p) -> set[str]:                # kept, and picked in a draft so far
+        return words(tuple(p.tickets) + tuple(p.get("drafted", ()) or ()))
+
+    own = held(state.players[seat]) | choosing(state.pending_for(seat))
     other = set()
     for other_seat, p in enumerate(state.players):
         if other_seat != seat:
-            other |= words(p.tickets)
-            pend = state.pending_for(other_seat)
-            if pend is not None:
-                other |= words(pend.get("offered") or ())
+            other |= held(p) | choosing(state.pending_for(other_seat))
     return other - own
 
 

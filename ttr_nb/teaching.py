@@ -443,7 +443,8 @@ PLANNED = (("maerklin", "Ticket to Ride Märklin"), ("south_korea", "Ticket to R
            ("cardgame", "Ticket to Ride: The Card Game"))
 
 #: The games that have their lesson notebook (and views) already: variant key -> notebook.
-LESSON_NOTEBOOKS = {"usa": "01_usa.ipynb", "europe": "02_europe.ipynb", "maerklin": "03_maerklin.ipynb"}
+LESSON_NOTEBOOKS = {"usa": "01_usa.ipynb", "europe": "02_europe.ipynb", "maerklin": "03_maerklin.ipynb",
+                    "south_korea": "04_south_korea.ipynb"}
 
 _STATUS_WORDS = {"done": "done: playable, all of its rules in the engine",
                  "provisional": "playable, PROVISIONAL board",
