@@ -41,6 +41,7 @@ from __future__ import annotations
 import hashlib
 import json
 import math
+import re
 from collections import defaultdict
 from collections.abc import Collection, Mapping, Sequence
 from pathlib import Path
@@ -438,6 +439,7 @@ def _geometry(map, height: int) -> _Geometry:
 
 def _provisional_text(map) -> str:
     note = getattr(map, "provisional_note", "") or "This map's data is provisional: it may still change."
+    note = re.sub(r"^\s*PROVISIONAL\s*[:—-]\s*", "", note)             # the label says it already
     cities = list(getattr(map, "cities", ()))
     width = 120
     if cities:                         # a board taller than wide (Märklin) is drawn narrow: shorter lines

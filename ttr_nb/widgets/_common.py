@@ -6,6 +6,8 @@ carrying only the properties that changed), never rebuilt.
 """
 from __future__ import annotations
 
+import re
+
 import html
 from typing import Any, Callable, Sequence
 
@@ -79,7 +81,8 @@ def ticket_cities(state: GameState, seat: int | None) -> dict[str, str]:
 def provisional_banner(m) -> str:
     if not getattr(m, "provisional", False):
         return ""
-    note = esc(getattr(m, "provisional_note", "") or "facts on this board are not yet confirmed")
+    note = getattr(m, "provisional_note", "") or "facts on this board are not yet confirmed"
+    note = esc(re.sub(r"^\s*PROVISIONAL\s*[:—-]\s*", "", note))          # the banner says it already
     return (f"<div style='background:#fff0d6;border:1px solid #d9480f;padding:3px 6px;color:#8a1c00'>"
             f"<b>PROVISIONAL map:</b> {note}</div>")
 
