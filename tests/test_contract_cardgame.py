@@ -369,3 +369,27 @@ def test_an_edited_start_position_saves_and_loads(tmp_path):
     g.push("track")
     h = Game.load(g.save(tmp_path / "edited.json"))
     assert h.start == g.start and h.state == g.state and h.actions() == ["blue: yard red3", "red: track"]
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_game_plays_the_card_game_through_its_rules_module(players, tmp_path):
+    """``Game`` dispatches through the game's rules module (no special case): play, undo, redo, branch, save, load."""
+    from ttr_nb.bots import make_bot
+    from ttr_nb.cardgame import engine as card_engine
+    from ttr_nb.game import Game
+    g = Game("cardgame", players=players, seed=3)
+    assert g.rules is card_engine and g.state.variant == "cardgame"
+    g.play_bots(make_bot("greedy", seed=1), max_plies=40)
+    mid = g.state
+    b = g.branch(20)
+    assert b.state == g.state_at(20) and b.rules is card_engine
+    b.push(b.legal_actions()[0])
+    assert g.state == mid                                      # the branch is independent
+    g.undo()
+    g.redo()
+    assert g.state == mid
+    g.play_bots(make_bot("greedy", seed=1))
+    assert g.is_over and g.score().winners
+    path = g.save(tmp_path / "card.json")
+    again = Game.load(path)
+    assert again.state == g.state and again.actions() == g.actions()

@@ -1238,7 +1238,18 @@ def require_valid(state: GameState) -> GameState:
     return state
 
 
-__all__ = ["PUBLIC", "Event", "Tx", "new_game", "to_move", "legal_actions", "apply", "step", "check", "explain", "is_legal",
+def state_from_dict(d) -> GameState:
+    """A board game's state from its JSON dict (the protocol's name; ``GameState.from_dict``)."""
+    return GameState.from_dict(d)
+
+
+def score(state: GameState):
+    """The score sheet (the protocol's name; ``ttr_nb.scoring.score``)."""
+    from .scoring import score as _score
+    return _score(state)
+
+
+__all__ = ["PUBLIC", "Event", "Tx", "new_game", "state_from_dict", "score", "to_move", "legal_actions", "apply", "step", "check", "explain", "is_legal",
            "observe", "validate", "require_valid", "turn_status", "closed_routes", "board_marks", "describe", "route_payments", "claim_problem",
            "payment_problem", "twin_problem", "claimable_routes", "turn_actions", "seat_name"]
 

@@ -26,8 +26,7 @@ from pathlib import Path
 from typing import Any, Iterable
 
 from .actions import Action
-from .engine import (PUBLIC, Event, check, describe, legal_actions, new_game, observe, require_valid, seat_name, step, to_move,
-                     turn_status, validate)
+from .engine import PUBLIC, Event, seat_name
 from .errors import SaveFileError, TTRError
 from .files import checked_path, read_bounded
 from .state import GameState
@@ -70,11 +69,14 @@ class Ply:
 class Game:
     def __init__(self, variant: str = "usa", players: int = 4, seed: int = 0, *, first_player: int = 0,
                  start: GameState | None = None):
+        # every rule goes through the game's rules module (the board engine, or the Card Game's own engine)
         if start is not None:
-            require_valid(start)
+            self._rules = rules_of(start)
+            self._rules.require_valid(start)
             self.start = start
         else:
-            self.start = new_game(variant, players, seed, first_player=first_player)
+            self._rules = rules_of(variant)
+            self.start = self._rules.new_game(variant, players, seed, first_player=first_player)
         self._line: list[Ply] = []        # the current line, including plies ahead of the cursor (redo)
         self._cursor = 0                  # how many plies of the line are applied
         self.variations: list[tuple[int, tuple[str, ...]]] = []   # (ply where it parted, its whole line of actions)
@@ -109,21 +111,25 @@ class Game:
     def actions(self) -> list[str]:
         return [p.text for p in self.history]
 
+    @property
+    def rules(self):
+        """The rules module this game is played by (``ttr_nb.engine`` or ``ttr_nb.cardgame.engine``)."""
+        return self._rules
+
     def legal_actions(self, seat: int | None = None) -> list[Action]:
-        return legal_actions(self.state, seat)
+        return self._rules.legal_actions(self.state, seat)
 
     def to_move(self) -> tuple[int, ...]:
-        return to_move(self.state)
+        return self._rules.to_move(self.state)
 
     def status(self, viewer: int | None = None) -> str:
-        return turn_status(self.state, viewer)
+        return self._rules.turn_status(self.state, viewer)
 
     def observe(self, seat: int | None = None) -> dict:
-        return observe(self.state, seat)
+        return self._rules.observe(self.state, seat)
 
     def score(self):
-        from .scoring import score
-        return score(self.state)
+        return self._rules.score(self.state)
 
     @property
     def is_over(self) -> bool:
@@ -137,8 +143,9 @@ class Game:
     def push(self, action: Action | str) -> Ply:
         """Apply an action (object or text). Illegal or malformed: raises, and the game is unchanged."""
         before = self.state
-        act, _seat = check(before, action)          # raises, changing nothing, if refused
-        new_state, events = step(before, act)
+        r = self._rules
+        act, _seat = r.check(before, action)        # raises, changing nothing, if refused
+        new_state, events = r.step(before, act)
         text = str(act)
         ahead = self._line[self._cursor:]
         if ahead and ahead[0].text == text:            # same as the redo line: just move forward
@@ -146,8 +153,8 @@ class Game:
             return ahead[0]
         if ahead:
             self.variations.append((self._cursor, tuple(p.text for p in self._line)))
-        ply = Ply(self._cursor + 1, act.seat, act, text, describe(before, act), tuple(events), new_state,
-                  describe(before, act, PUBLIC))
+        ply = Ply(self._cursor + 1, act.seat, act, text, r.describe(before, act), tuple(events), new_state,
+                  r.describe(before, act, PUBLIC))
         del self._line[self._cursor:]
         self._line.append(ply)
         self._cursor += 1
@@ -189,6 +196,7 @@ class Game:
         ply = self._cursor if ply is None else ply
         self._check_ply(ply, len(self._line))
         g = Game.__new__(Game)
+        g._rules = self._rules
         g.start = self.start
         g._line = list(self._line[:ply])
         g._cursor = ply
@@ -225,7 +233,7 @@ class Game:
             bots = {s: bots for s in range(self.state.n_players)}
         played = 0
         while not self.is_over and played < max_plies:
-            seats = to_move(self.state)
+            seats = self._rules.to_move(self.state)
             if until_seat is not None and until_seat in seats:
                 break
             seat = next((s for s in seats if s in bots), None)
@@ -244,7 +252,7 @@ class Game:
     # -- files ---------------------------------------------------------------------------------
     def to_dict(self) -> dict:
         s = self.start
-        fresh = new_game(s.variant, s.n_players, s.seed, first_player=s.first_player)
+        fresh = self._rules.new_game(s.variant, s.n_players, s.seed, first_player=s.first_player)
         doc: dict[str, Any] = {
             "format": SAVE_FORMAT, "version": SAVE_VERSION, "variant": s.variant, "players": s.n_players,
             "seed": s.seed, "first_player": s.first_player,
@@ -335,10 +343,11 @@ class Game:
         replay = len(actions)       # the loading cost: every action replayed (each variation from where it parts)
         try:
             if "start" in doc:
-                start = GameState.from_dict(doc["start"])
+                rules = rules_of(doc["variant"])
+                start = rules.state_from_dict(doc["start"])
                 if (start.variant, start.n_players, start.seed) != (get_game(doc["variant"]).key, doc["players"], doc["seed"]):
                     raise bad("'start' does not match the variant, players and seed of the file")
-                problems = validate(start)
+                problems = rules.validate(start)
                 if problems:
                     raise bad("the start position breaks the rules: " + "; ".join(problems))
                 game = cls(start=start)
@@ -413,7 +422,7 @@ class Game:
         v = self.variant
         rows = []
         for i, p in enumerate(s.players):
-            mark = "▶ " if i in to_move(s) else ""
+            mark = "▶ " if i in self._rules.to_move(s) else ""
             rows.append(f"<tr><td>{mark}{html.escape(seat_name(i))}</td><td>{p.trains}</td><td>{p.route_points}</td>"
                         f"<td>{p.hand_size}</td><td>{len(p.tickets)}</td></tr>")
         market = ", ".join("—" if c is None else html.escape(_card(c)) for c in s.market)
@@ -422,7 +431,7 @@ class Game:
         warn = (f"<p style='color:#a40'><b>PROVISIONAL board:</b> {html.escape(v.map.provisional_note)}</p>"
                 if v.map.provisional else "")
         return (f"<div><b>{html.escape(v.name)}</b> — {s.n_players} players, seed {s.seed}, ply {self._cursor}"
-                f"{warn}<p>{html.escape(turn_status(s))}</p>"
+                f"{warn}<p>{html.escape(self._rules.turn_status(s))}</p>"
                 f"<table><tr><th>player</th><th>trains</th><th>route points</th><th>cards</th><th>tickets</th></tr>"
                 f"{''.join(rows)}</table><p>Face-up: {market} · deck {len(s.deck)} · discards {sum(s.discard)}</p>"
                 f"{'<p>Last plies:</p><ol start=' + str(max(1, self._cursor - 4)) + '>' + last + '</ol>' if last else ''}</div>")
