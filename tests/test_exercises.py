@@ -58,7 +58,7 @@ def test_feedback_is_a_pair_that_is_false_when_wrong():
 
 
 def test_every_exercise_says_its_games():
-    assert {v for cls in EXERCISES.values() for v in cls.variants} == {"usa", "europe", "maerklin", "south_korea"}
+    assert {v for cls in EXERCISES.values() for v in cls.variants} == {"usa", "europe", "maerklin", "south_korea", "cardgame"}
     assert TunnelExtra.variants == ("europe",)
 
 

@@ -627,13 +627,16 @@ _LAZY = {
     "ttr_nb.widgets": ("play", "PlayView", "HistoryView", "EditorView", "TableView", "MapExplorer"),
     "ttr_nb.exercises": ("EXERCISES", "make_exercise", "LegalPayments", "IsItLegal", "TicketDone", "FindLongest",
                          "ScoreThis", "TunnelExtra", "BestPassengerMove", "PassengerFare",
-                         "ProvinceSpace", "ProvinceBonus"),
+                         "ProvinceSpace", "ProvinceBonus", "CanPlayYard", "BestCompletion"),
     "ttr_nb.analysis": ("as_html", "cheapest_paths", "city_centrality", "route_ticket_load", "ticket_difficulty"),
     "ttr_nb.compare": ("compare_variants", "interpretations_html"),
     "ttr_nb.games.europe": ("best_borrowing", "station_candidates", "stations_of", "tunnel_odds"),
     "ttr_nb.games.maerklin": ("best_passenger_move", "passengers_of", "goods_of", "goods_stacks"),
     "ttr_nb.games.south_korea": ("province_ranking", "province_space", "express_left", "drafted"),
     "ttr_nb.render.provinces": ("province_figure",),
+    "ttr_nb.render.cardtable": ("card_table_figure",),
+    "ttr_nb.render.ticketmap": ("ticket_map_figure",),
+    "ttr_nb.cardgame.engine": ("best_completion", "completable", "yard_problem"),
 }
 _LAZY_NAMES = {name: module for module, names in _LAZY.items() for name in names}
 

@@ -520,7 +520,7 @@ def _apply_track(tx: Tx, seat: int) -> None:
         else:
             yard[c] -= 1
             track[c] += 1
-            moved.append(f"a {COLOURS[c]} card")
+            moved.append(f"{'an' if COLOURS[c][0] in 'aeiou' else 'a'} {COLOURS[c]} card")
     tx.set(seat, yard=tuple(yard), yard_locos=tuple(locos), track=tuple(track))
     tx.drop_pending(seat)
     tx.event("track", "CG-TURN-1", f"{seat_name(seat)} moved {len(moved)} card{'s' if len(moved) != 1 else ''} onto the "

@@ -24,7 +24,7 @@ as Python values or as text: payments ``"red3+loco1"``, actions ``"claim Denverâ
 or ``"T04 T11"`` work too), ``"yes"``/``"no"``, ``"42"``.
 
 The package: ``base`` (answers, prompts, feedback, the ``Exercise`` class), ``board`` (the USA and Europe
-exercises), ``maerklin`` (passengers and goods), ``south_korea`` (the province board); each further game keeps its exercises in its own module here,
+exercises), ``maerklin`` (passengers and goods), ``south_korea`` (the province board), ``cardgame`` (rail yards, completing tickets); each further game keeps its exercises in its own module here,
 registered in ``EXERCISES``.
 
 Rules layer: no plotly, ipywidgets or IPython at import time.
@@ -36,21 +36,25 @@ from .base import Exercise, Feedback, Prompt
 from .board import FindLongest, IsItLegal, LegalPayments, ScoreThis, TicketDone, TunnelExtra
 from .maerklin import BestPassengerMove, PassengerFare
 from .south_korea import ProvinceBonus, ProvinceSpace
+from .cardgame import BestCompletion, CanPlayYard
 
 __all__ = ["Feedback", "Prompt", "Exercise", "LegalPayments", "IsItLegal", "ScoreThis", "FindLongest", "TicketDone",
-           "TunnelExtra", "BestPassengerMove", "PassengerFare", "ProvinceSpace", "ProvinceBonus", "EXERCISES", "make_exercise"]
+           "TunnelExtra", "BestPassengerMove", "PassengerFare", "ProvinceSpace", "ProvinceBonus", "CanPlayYard",
+           "BestCompletion", "EXERCISES", "make_exercise"]
 
 
 # --------------------------------------------------------------------------------------------- registry
 
 EXERCISES: dict[str, type[Exercise]] = {cls.kind: cls for cls in
                                         (LegalPayments, IsItLegal, ScoreThis, FindLongest, TicketDone, TunnelExtra,
-                                         BestPassengerMove, PassengerFare, ProvinceSpace, ProvinceBonus)}
+                                         BestPassengerMove, PassengerFare, ProvinceSpace, ProvinceBonus,
+                                         CanPlayYard, BestCompletion)}
 
 
 def make_exercise(kind: str, seed: int = 0, **options) -> Exercise:
     """An exercise by its kind ("legal_payments", "is_it_legal", "score_this", "find_longest", "ticket_done",
-    "tunnel_extra", "best_passenger_move", "passenger_fare", "province_space", "province_bonus")."""
+    "tunnel_extra", "best_passenger_move", "passenger_fare", "province_space", "province_bonus", "can_play_yard",
+    "best_completion")."""
     try:
         cls = EXERCISES[kind]
     except KeyError:

@@ -76,6 +76,7 @@ class CardGame:
     rules: str                                          # the module implementing the protocol
     rule_prefix: str
     settings: CardSettings = field(default_factory=CardSettings)
+    views: str = "ttr_nb.widgets.cardgame"              # its own views (PlayView, TableView, HistoryView, EditorView)
     aliases: tuple[str, ...] = ()
     description: str = ""
     interpretations: tuple[tuple[str, str], ...] = ()

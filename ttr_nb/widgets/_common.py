@@ -366,3 +366,15 @@ def public_words(ply, viewer: int | None) -> tuple[str, list[str]]:
 
 __all__ = ["BoardWidget", "MessageArea", "closed_routes", "owners_of", "stations_of", "map_of", "status_html", "table_html",
            "table_view_html", "hand_text", "ticket_words", "log_html", "public_words", "provisional_banner", "card_label", "esc"]
+
+
+def own_view(kind: str, game):
+    """The view class ``kind`` ("PlayView" …) of a game that has its own views (its registry entry names a
+    ``views`` module: the Card Game), else None — so the board views name no game."""
+    import importlib
+    from ..variants import get_game
+    try:
+        module = getattr(get_game(getattr(getattr(game, "state", game), "variant", None)), "views", None)
+    except Exception:            # not a game at all: the board view's own check says what is wrong
+        return None
+    return getattr(importlib.import_module(module), kind, None) if module else None

@@ -26,12 +26,18 @@ from ..state import FREE, GameState, replace_fields
 from ..variants import get_variant
 from ..render.panels import CARD_WORD
 from . import editor_features
-from ._common import BoardWidget, MessageArea, OK_COLOUR, ERROR_COLOUR, esc, provisional_banner, status_html
+from ._common import own_view, BoardWidget, MessageArea, OK_COLOUR, ERROR_COLOUR, esc, provisional_banner, status_html
 
 _EMPTY = "(empty)"
 
 
 class EditorView:
+    def __new__(cls, game=None, *args, **kwargs):
+        own = own_view("EditorView", game) if cls is EditorView else None
+        if own is not None:                 # a game with its own views (the Card Game) is shown by them
+            return own(game, *args, **kwargs)
+        return super().__new__(cls)
+
     def __init__(self, game_or_state: Game | GameState, *, keep_consistent: bool = True,
                  play_kwargs: Mapping[str, Any] | None = None, board_height: int = 520):
         if isinstance(game_or_state, Game):

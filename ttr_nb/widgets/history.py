@@ -16,7 +16,7 @@ from ..errors import TTRError
 from ..game import Game
 from ..state import GameState
 from ..variants import get_variant
-from ._common import BoardWidget, MessageArea, esc, provisional_banner, status_html, table_view_html
+from ._common import own_view, BoardWidget, MessageArea, esc, provisional_banner, status_html, table_view_html
 from ._panels import ScorePanel
 
 
@@ -26,6 +26,12 @@ class HistoryView:
     ``branch_view``: what "branch here" opens — ``"play"`` (a ``PlayView``; ``play_kwargs`` are passed to it) or
     ``"history"`` (another ``HistoryView``).
     """
+    def __new__(cls, game=None, *args, **kwargs):
+        own = own_view("HistoryView", game) if cls is HistoryView else None
+        if own is not None:                 # a game with its own views (the Card Game) is shown by them
+            return own(game, *args, **kwargs)
+        return super().__new__(cls)
+
 
     def __init__(self, game: Game, *, ply: int | None = None, branch_view: str = "play",
                  play_kwargs: Mapping[str, Any] | None = None, board_height: int = 520, seat: int | None = None):

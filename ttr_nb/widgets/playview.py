@@ -31,7 +31,7 @@ from ..game import Game, Ply
 from ..state import GameState
 from ..variants import get_variant
 from ..render import panels
-from ._common import VIEW_CSS, BoardWidget, MessageArea, esc, log_html, provisional_banner, public_words, status_html, ticket_words
+from ._common import own_view, VIEW_CSS, BoardWidget, MessageArea, esc, log_html, provisional_banner, public_words, status_html, ticket_words
 from ._panels import ScorePanel
 
 _TEXT_ON = {"white": "#111111", "yellow": "#111111", "orange": "#111111"}
@@ -62,6 +62,12 @@ class PlayView:
     tickets the panels show; ``None`` follows the human seat to act. ``auto_bots``: after each human action the
     bots play until a human seat is to act (otherwise press "bots play").
     """
+    def __new__(cls, game=None, *args, **kwargs):
+        own = own_view("PlayView", game) if cls is PlayView else None
+        if own is not None:                 # a game with its own views (the Card Game) is shown by them
+            return own(game, *args, **kwargs)
+        return super().__new__(cls)
+
 
     def __init__(self, game: Game, human_seats: Sequence[int] = (0,), bots: Mapping[int, Any] | Any | None = None,
                  seat_view: int | None = None, *, auto_bots: bool = True, board_height: int = 560,

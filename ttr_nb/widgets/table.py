@@ -10,7 +10,7 @@ from ..engine import seat_name
 from ..game import Game
 from ..state import GameState
 from ..variants import get_variant
-from ._common import BoardWidget, MessageArea, provisional_banner, status_html, table_view_html
+from ._common import own_view, BoardWidget, MessageArea, provisional_banner, status_html, table_view_html
 from ..render import panels
 from ._panels import ScorePanel, tickets_html
 
@@ -18,6 +18,12 @@ WHOLE_TABLE = "whole table"
 
 
 class TableView:
+    def __new__(cls, game=None, *args, **kwargs):
+        own = own_view("TableView", game) if cls is TableView else None
+        if own is not None:                 # a game with its own views (the Card Game) is shown by them
+            return own(game, *args, **kwargs)
+        return super().__new__(cls)
+
     def __init__(self, game: Game | GameState, *, seat: int | None = None, board_height: int = 480):
         if isinstance(game, GameState):
             game = Game(start=game)

@@ -1,0 +1,168 @@
+"""The Card Game's teaching layer: its own views found through its registry entry (PlayView, TableView,
+HistoryView, EditorView give the Card Game's), played by clicks with 2, 3 and 4 players, the table figure and the
+ticket map, robbery shown, the exact completion offered, secrets kept (hands, tickets, on-the-track piles), and the
+exercises. The rules themselves: test_rules_cardgame.py."""
+from __future__ import annotations
+
+import json
+
+import plotly.graph_objects as go
+import pytest
+
+import ttr_nb.teaching as ttr
+from ttr_nb.cardgame import engine as rules
+from ttr_nb.cardgame.actions import CompleteTicket, MoveToTrack
+from ttr_nb.cardgame.data import load_cards
+from ttr_nb.errors import TTRError
+from ttr_nb.exercises import BestCompletion, CanPlayYard, make_exercise
+from ttr_nb.render.cardtable import card_table_figure
+from ttr_nb.render.ticketmap import ticket_map_figure
+from ttr_nb.widgets.cardgame import CardEditorView, CardHistoryView, CardPlayView, CardTableView
+
+DATA = load_cards()
+
+
+def words(tid):
+    t = DATA.ticket(tid)
+    return f"{t.a}–{t.b}"
+
+
+def trace(fig, key):
+    return next(t for t in fig.data if t.meta == key)
+
+
+def click(view, keep: int = 1) -> bool:
+    """One click of seat 0: keep its first offered tickets, else step 1, else a rail-yard play, else the first
+    option. False when nothing is to click."""
+    if view._ticket_checks:
+        view.keep_tickets(list(view._ticket_checks)[:keep])
+        return True
+    if not view.options:
+        return False
+    kinds = [type(a).__name__ for a in view.options]
+    pick = next((kinds.index(k) for k in ("MoveToTrack", "PlayYard") if k in kinds), 0)
+    view.choose_option(pick)
+    return True
+
+
+def play_human(view, moves=600):
+    """Play seat 0 by clicks until the game is over."""
+    for _ in range(moves):
+        if view.game.is_over or not click(view):
+            break
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_the_views_of_a_card_game_are_its_own(players):
+    g = ttr.Game("cardgame", players=players, seed=5)
+    assert type(ttr.PlayView(g)) is CardPlayView
+    assert type(ttr.TableView(g)) is CardTableView
+    assert type(ttr.HistoryView(g)) is CardHistoryView
+    assert type(ttr.EditorView(g)) is CardEditorView
+    assert type(ttr.PlayView(ttr.Game("usa", players=2, seed=1))).__name__ == "PlayView"
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_a_whole_game_by_clicks(players):
+    view = ttr.PlayView(ttr.Game("cardgame", players=players, seed=7))
+    assert "keep at least 1" in view.ticket_box.children[0].value
+    play_human(view)
+    g = view.game
+    assert g.is_over and g.score().winners
+    assert any(isinstance(p.action, MoveToTrack) for p in g.history if p.seat == 0)      # step 1 as its own move
+    assert (max(p.state.round for p in g.history) == 2) == (players == 4)                # CG-END-4
+    assert view.undo() and not g.is_over
+
+
+def test_step_one_is_its_own_button_and_refusals_cite_the_rule():
+    """CG-TURN-1: with cards in the rail yard, a turn starts with step 1 alone (one card of each colour onto the
+    on-the-track pile); a refused play names its CG rule."""
+    view = CardPlayView(ttr.Game("cardgame", players=2, seed=3))
+    for _ in range(100):
+        if any(isinstance(a, MoveToTrack) for a in view.options):
+            break
+        click(view)
+    assert [type(a) for a in view.options] == [MoveToTrack]
+    assert "on-the-track pile" in view.options_box.children[0].description
+    assert view.press("yard loco2") is None and "CG-" in view.message.text
+
+
+def test_nothing_secret_in_a_players_view_table_figure_or_log():
+    g = ttr.Game("cardgame", players=3, seed=11)
+    view = CardPlayView(g)
+    for _ in range(12):
+        click(view, keep=2)
+    s = g.state
+    assert s.phase in ("play", "last_round") and all(sum(p.track) for p in s.players[1:])
+    shown = view.html + view.fig.to_json()
+    for seat in (1, 2):
+        for tid in s.players[seat].tickets:
+            assert words(tid) not in shown, words(tid)
+        assert f"{ttr.seat_name(seat)}'s on-the-track pile: {sum(s.players[seat].track)} cards (face down)" in \
+            " ".join(trace(view.fig, "track").hovertext)
+    teacher = CardTableView(g)
+    assert all(words(t) in teacher.html for t in s.players[1].tickets)          # the teacher sees everything
+    teacher.select(2)
+    assert not any(words(t) in teacher.html for t in s.players[1].tickets)
+
+
+def test_a_robbery_is_shown_as_it_happens():
+    g = ttr.Game("cardgame", players=3, seed=3)
+    g.play_bots(ttr.make_bot("greedy", seed=1))
+    ply = next(p.number for p in g.history if any(e.kind == "robbery" for e in p.events))
+    hist = CardHistoryView(g, ply=ply)
+    robbed = trace(hist.fig, "robbed")
+    assert len(robbed.x) == 1 and "robbed (CG-YARD-4)" in robbed.hovertext[0]
+    hist.step(1)
+    assert not trace(hist.fig, "robbed").x or len(trace(hist.fig, "robbed").x) == 0
+
+
+def test_end_of_round_offers_the_exact_best_completion():
+    view = CardPlayView(ttr.Game("cardgame", players=2, seed=7))
+    for _ in range(600):
+        if any(isinstance(a, CompleteTicket) for a in view.options) or not click(view, keep=3):
+            break
+    assert any(isinstance(a, CompleteTicket) for a in view.options)
+    best = rules.best_completion(view.game.state, 0, "points")
+    text = view.ticket_box.children[0].value
+    assert "Best choices (exact)" in text and all(words(t) in text for t in best)
+
+
+def test_table_figure_and_ticket_map_validate():
+    g = ttr.Game("cardgame", players=4, seed=2)
+    g.play_bots(ttr.make_bot("greedy", seed=1), max_plies=80)
+    for fig in (card_table_figure(g.state, 0), card_table_figure(g.state, None), ticket_map_figure(),
+                ticket_map_figure(g.state, 0)):
+        go.Figure(fig.to_dict())
+    mine = ticket_map_figure(g.state, 0)
+    assert trace(mine, "tickets").hovertext and len(trace(mine, "tickets").x) == len(g.state.players[0].tickets)
+    big = [t for t, sym in zip(trace(ticket_map_figure(), "cities").text, trace(ticket_map_figure(), "cities").marker.symbol)
+           if sym == "star"]
+    assert sorted(big) == sorted(b.city for b in DATA.big_cities)
+
+
+def test_editor_checks_an_imported_position_and_refuses_bad_input():
+    g = ttr.Game("cardgame", players=2, seed=1)
+    ed = CardEditorView(g)
+    assert ed.is_valid
+    doc = json.loads(ed.json_text.value)
+    before = ed.state
+    assert not ed.import_json("{not json") and ed.state is before
+    doc["players"][0]["hand"]["purple"] = doc["players"][0]["hand"].get("purple", 0) + 5   # out of nowhere
+    assert ed.import_json(json.dumps(doc)) and not ed.is_valid and ed.play_button.disabled
+    assert ed.play_from_here() is None
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_card_game_exercises(seed):
+    a, b = CanPlayYard(seed=seed), BestCompletion(seed=seed)
+    assert a.check(a.solution()) and not a.check(not a.solution())
+    assert b.check(b.solution())
+    assert not b.check(b.solution().split(", ")[0]) or len(b.best) == 1
+
+
+def test_card_game_exercises_are_registered_and_refuse_other_games():
+    assert isinstance(make_exercise("can_play_yard", 1), CanPlayYard)
+    assert isinstance(make_exercise("best_completion", 1), BestCompletion)
+    with pytest.raises(TTRError):
+        CanPlayYard(seed=1, variant="usa")

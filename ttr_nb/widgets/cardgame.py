@@ -1,0 +1,485 @@
+"""The Card Game's own views (it has no board): ``CardPlayView`` plays it by clicks, ``CardTableView`` shows the
+table as the teacher or one player sees it, ``CardHistoryView`` steps through a game. ``ttr.PlayView(game)``,
+``ttr.TableView(game)`` and ``ttr.HistoryView(game)`` give these for a Card Game, because the game's registry entry
+names this module (``views``); the board views name no game.
+
+Everything shown comes from ``observe(state, viewer)``, the moves' viewer-aware words, and the table figure
+(``ttr_nb.render.cardtable``), so a player's view never shows another player's hand, tickets or on-the-track pile
+— the log included.
+"""
+from __future__ import annotations
+
+from typing import Any, Callable, Mapping, Sequence
+
+import ipywidgets as widgets
+
+from ..actions import Action, KeepTickets
+from ..cardgame import engine as rules
+from ..cardgame.actions import CompleteTicket
+from ..engine import seat_name
+from ..errors import TTRError
+from ..game import Game, Ply
+from ..render.panels import _chip
+from ._common import MessageArea, esc, log_html
+
+WHOLE_TABLE = "whole table"
+
+
+def _robbed(before, after) -> list[tuple[int, str]]:
+    """(seat, colour) of the rail-yard stacks a move robbed (they left a yard other than the mover's)."""
+    if before is None:
+        return []
+    a, b = rules.observe(before, None), rules.observe(after, None)
+    out = []
+    for p, q in zip(a["players"], b["players"]):
+        for colour in p["yard"]:
+            if colour not in q["yard"] and p["track_size"] == q["track_size"]:
+                out.append((p["seat"], colour))
+    return out
+
+
+def _banner(state) -> str:
+    from ..variants import get_game
+    note = get_game(state.variant).provisional_note
+    return (f"<div style='background:#fff0d6;border:1px solid #d9480f;padding:3px 6px;color:#8a1c00'>"
+            f"<b>Ticket data of medium-low confidence:</b> {esc(note)}</div>") if note else ""
+
+
+def _tickets_html(state, seat: int | None) -> str:
+    """The tickets ``seat`` may see (its own; everyone's for the teacher), with their colours and points."""
+    view = rules.observe(state, seat)
+    data = rules.load_cards()
+    rows = []
+    for p in view["players"]:
+        if "tickets" not in p:
+            continue
+        items = []
+        for tid in p["tickets"]:
+            t = data.ticket(tid)
+            need = t.needs_words()
+            done = " <b style='color:#1b7f3b'>done</b>" if tid in p.get("completed", ()) else ""
+            items.append(f"<div>{esc(t.a)}–{esc(t.b)} ({t.points}){done}"
+                         + (f" <span style='color:#555'>needs {esc(need)}</span>" if need else "") + "</div>")
+        rows.append(f"<div><b>{esc(p['name'])}'s tickets</b>{''.join(items) or '<i> none</i>'}</div>")
+    return "".join(rows)
+
+
+def _hand_html(state, seat: int | None) -> str:
+    if seat is None:
+        return ""
+    view = rules.observe(state, seat)
+    me = view["players"][seat]
+    from ..cards import CARD_NAMES
+    chips = "".join(_chip(CARD_NAMES.index(c), n, me["name"]) for c, n in me.get("hand", {}).items() if n)
+    track = me.get("track")
+    pile = (" · on the track: " + ", ".join(f"{n} {c}" for c, n in track.items())) if track else ""
+    return f"<div><b>Your hand</b> {chips or '<i>no cards</i>'}<span style='color:#555'>{esc(pile)}</span></div>"
+
+
+class _CardView:
+    """What the Card Game views share: the game, a viewer, the table figure, words and the log."""
+
+    def _setup(self, game: Game, board_height: int = 0) -> None:
+        if not isinstance(game, Game):
+            raise TypeError(f"this view needs a ttr_nb.Game, got {type(game).__name__}")
+        if game.rules is not rules:
+            raise TTRError(f"this view shows the Card Game, not {game.state.variant}")
+        from ..render.cardtable import card_table_figure
+        from .plotfig import figure_view
+        self.game = game
+        self.banner = widgets.HTML(_banner(game.state))
+        self.status = widgets.HTML()
+        self.message = MessageArea()
+        self._view = figure_view(card_table_figure(game.state, None), css_classes=["ttr-cardtable"],
+                                 loading_text="Drawing the table ...")
+        self.fig = self._view.figure
+        self.hand = widgets.HTML()
+        self.tickets = widgets.HTML()
+        self.log_widget = widgets.HTML()
+
+    @property
+    def table(self):
+        return self._view.current()
+
+    def _draw(self, state, viewer: int | None, before=None) -> None:
+        from ..render.cardtable import update_card_table
+        update_card_table(self.fig, state, viewer, robbed=_robbed(before, state))
+        self.status.value = f"<b>{esc(rules.turn_status(state, viewer))}</b>"
+        self.hand.value = _hand_html(state, viewer)
+        self.tickets.value = _tickets_html(state, viewer)
+
+    @staticmethod
+    def _line(ply: Ply, viewer: int | None) -> str:
+        return f"{ply.number}. {ply.words_for(viewer)}" + "".join(f" · {e}" for e in ply.events_for(viewer))
+
+    def _ipython_display_(self) -> None:
+        from IPython.display import display
+        display(self.widget)
+
+
+class CardPlayView(_CardView):
+    """Play the Card Game by clicks: you play ``human_seats`` (default Blue), greedy bots the others. Each turn
+    shows its step 1 (moving a card of each colour from your rail yard onto the on-the-track pile) as its own
+    button, then the draws, the rail-yard plays and the ticket draw; refusals name the CG-* rule they break."""
+
+    def __init__(self, game: Game, human_seats: Sequence[int] = (0,), bots: Mapping[int, Any] | Any | None = None,
+                 seat_view: int | None = None, *, auto_bots: bool = True, log_lines: int = 14, **_ignored):
+        self._setup(game)
+        n = game.state.n_players
+        for s in human_seats:
+            if isinstance(s, bool) or not isinstance(s, int) or not 0 <= s < n:
+                raise TTRError(f"human seat {s!r} is not a seat of this {n}-player game (0..{n - 1})")
+        if bots is None:
+            from ..bots import make_bot
+            bots = {s: make_bot("greedy", seed=s) for s in range(n) if s not in human_seats}
+        elif not isinstance(bots, Mapping):
+            bots = {s: bots for s in range(n) if s not in human_seats}
+        self.bots = {s: b for s, b in bots.items() if s not in human_seats}
+        self.human_seats = tuple(s for s in range(n) if s not in self.bots)
+        self.seat_view = seat_view
+        self.auto_bots = auto_bots
+        self.log_size = log_lines
+        self._entries: list[tuple[Ply, Any, Any]] = []      # (ply, bot reason, state before)
+        self._listeners: list[Callable] = []
+        self.options: list[Action] = []
+        self._option_buttons: list[widgets.Button] = []
+        self.options_box = widgets.HBox(layout=widgets.Layout(flex_flow="row wrap"))
+        self.ticket_box = widgets.VBox()
+        self._ticket_checks: dict[str, widgets.Checkbox] = {}
+        self.undo_button = widgets.Button(description="Undo", layout=widgets.Layout(width="auto"))
+        self.undo_button.on_click(lambda _b: self.undo())
+        self.redo_button = widgets.Button(description="Redo", layout=widgets.Layout(width="auto"))
+        self.redo_button.on_click(lambda _b: self.redo())
+        self.bots_button = widgets.Button(description="bots play until my turn", layout=widgets.Layout(width="auto"))
+        self.bots_button.on_click(lambda _b: self.bots_play())
+        side = widgets.VBox([self.ticket_box, self.options_box, self.hand, self.tickets, self.log_widget],
+                            layout=widgets.Layout(flex="1 0 300px", max_width="100%"))
+        self.widget = widgets.VBox([
+            self.banner, widgets.HBox([self.status, self.message.widget], layout=widgets.Layout(flex_flow="row wrap")),
+            widgets.HBox([widgets.Box([self.table], layout=widgets.Layout(flex="1000 1 560px", min_width="0")), side],
+                         layout=widgets.Layout(width="100%", flex_flow="row wrap")),
+            widgets.HBox([self.undo_button, self.redo_button, self.bots_button]),
+        ], layout=widgets.Layout(width="100%"))
+        self.widget.add_class("ttr-playview")
+        if self.auto_bots:
+            self._run_bots()
+        self.refresh()
+
+    # -- who ------------------------------------------------------------------------------------
+    def viewing_seat(self) -> int | None:
+        if self.seat_view is not None:
+            return self.seat_view
+        if not self.human_seats or self.game.is_over:
+            return None
+        acting = [s for s in self.game.to_move() if s in self.human_seats]
+        return acting[0] if acting else self.human_seats[0]
+
+    def acting_seat(self) -> int | None:
+        return next((s for s in self.game.to_move() if s in self.human_seats), None)
+
+    def on_change(self, callback: Callable) -> None:
+        self._listeners.append(callback)
+
+    # -- acting ---------------------------------------------------------------------------------
+    def choose_option(self, index: int) -> Ply | None:
+        """Play option ``index`` of the buttons (0-based, as listed)."""
+        if isinstance(index, bool) or not isinstance(index, int) or not 0 <= index < len(self.options):
+            self.message.refuse(f"there is no option number {index!r}; choose 0–{len(self.options) - 1}")
+            return None
+        return self._push(self.options[index])
+
+    def press(self, text: str) -> Ply | None:
+        """Play an action text for the acting human seat, e.g. "track", "draw deck", "yard red2+loco1"."""
+        seat = self.acting_seat()
+        if seat is None:
+            self.message.refuse("nobody in this view can act now — " + rules.turn_status(self.game.state))
+            return None
+        try:
+            action = rules.check(self.game.state, f"{seat_name(seat).lower()}: {text}")[0]
+        except TTRError as e:
+            self.message.refuse(e)
+            return None
+        return self._push(action)
+
+    def keep_tickets(self, tickets: Sequence[str] | None = None) -> Ply | None:
+        """Keep the ticked tickets (or ``tickets``, by ids or cities) of the acting seat."""
+        seat = self.acting_seat()
+        if tickets is None:
+            tickets = [t for t, box in self._ticket_checks.items() if box.value]
+        return self._push(KeepTickets(tickets=tuple(tickets), seat=seat))
+
+    def _push(self, action: Action) -> Ply | None:
+        before = self.game.state
+        try:
+            ply = self.game.push(action)
+        except TTRError as e:
+            self.message.refuse(e)
+            return None
+        self._entries.append((ply, None, before))
+        self.message.note(ply.words_for(ply.seat))
+        if self.auto_bots:
+            self._run_bots()
+        self.refresh()
+        return ply
+
+    def _run_bots(self, max_plies: int = 5000) -> int:
+        played = 0
+        while not self.game.is_over and played < max_plies:
+            seat = next((s for s in self.game.to_move() if s in self.bots), None)
+            if seat is None:
+                break
+            action, reason = self.bots[seat].choose(self.game.state, seat)
+            before = self.game.state
+            ply = self.game.push(action)
+            self._entries.append((ply, reason, before))
+            played += 1
+        return played
+
+    def bots_play(self) -> int:
+        n = self._run_bots()
+        self.refresh()
+        return n
+
+    def undo(self) -> bool:
+        """Take back to the human's previous decision (the bots' replies and the human's last move)."""
+        g = self.game
+        if not any(p.seat in self.human_seats for p in g.history):
+            self.message.note("nothing to undo: no human move has been played yet")
+            return False
+        while g.ply:
+            p = g.undo()
+            self._entries = [e for e in self._entries if e[0] is not p]
+            if p.seat in self.human_seats:
+                break
+        self.message.note(f"Took back: {p.words_for(p.seat)}")
+        self.refresh()
+        return True
+
+    def redo(self) -> bool:
+        g = self.game
+        if g.ply >= len(g.line):
+            self.message.note("nothing to redo")
+            return False
+        before = g.state
+        ply = g.redo()
+        self._entries.append((ply, None, before))
+        if self.auto_bots:
+            self._run_bots()
+        self.refresh()
+        return True
+
+    # -- showing --------------------------------------------------------------------------------
+    def log_lines(self) -> list[str]:
+        """Newest first, as the viewing seat may read them (its own secrets only; everything once it is over)."""
+        viewer = self.viewing_seat()
+        out = []
+        for ply, reason, _before in self._entries:
+            line = self._line(ply, viewer)
+            if reason is not None and (viewer is None or viewer == ply.seat):
+                line += f"  [bot: {reason}]"
+            out.append(line)
+        return out[::-1]
+
+    def refresh(self) -> None:
+        s = self.game.state
+        viewer = self.viewing_seat()
+        before = self._entries[-1][2] if self._entries else None
+        self._draw(s, viewer, before)
+        seat = self.acting_seat()
+        acts = self.game.legal_actions(seat) if seat is not None else []
+        keeps = [a for a in acts if isinstance(a, KeepTickets)]
+        self.options = [a for a in acts if not isinstance(a, KeepTickets)]
+        best = ""
+        if any(isinstance(a, CompleteTicket) for a in self.options):
+            by_points = rules.best_completion(s, seat, "points")
+            by_count = rules.best_completion(s, seat, "tickets")
+            data = rules.load_cards()
+            words = lambda ids: ", ".join(f"{data.ticket(t).a}–{data.ticket(t).b}" for t in ids) or "none"  # noqa: E731
+            best = (f"<div>Best choices (exact): most points — {esc(words(by_points))}; most tickets — "
+                    f"{esc(words(by_count))} (CG-END-3)</div>")
+        while len(self._option_buttons) < len(self.options):
+            b = widgets.Button(layout=widgets.Layout(width="auto"), button_style="warning")
+            b.on_click(lambda _b, i=len(self._option_buttons): self.choose_option(i))
+            self._option_buttons.append(b)
+        for b, a in zip(self._option_buttons, self.options):
+            b.description = rules.describe(s, a, seat).split(" ", 1)[-1]
+            b.tooltip = str(a)
+        self.options_box.children = tuple(self._option_buttons[:len(self.options)])
+        if keeps:
+            p = s.pending_for(seat)
+            offered = p.get("offered")
+            data = rules.load_cards()
+            if set(self._ticket_checks) != set(offered):
+                self._ticket_checks = {t: widgets.Checkbox(value=False, indent=False, layout=widgets.Layout(width="auto"),
+                                                           description=f"{data.ticket(t).a}–{data.ticket(t).b} "
+                                                                       f"({data.ticket(t).points})")
+                                       for t in offered}
+            keep = widgets.Button(description="keep", button_style="primary")
+            keep.on_click(lambda _b: self.keep_tickets())
+            need = p.get("min_keep") or 0
+            self.ticket_box.children = (widgets.HTML(f"<b>{esc(seat_name(seat))}</b>: keep at least {need} of these "
+                                                     f"tickets ({esc(p.get('rule') or '')})"),
+                                        widgets.HBox(list(self._ticket_checks.values()),
+                                                     layout=widgets.Layout(flex_flow="row wrap")), keep)
+        else:
+            self._ticket_checks = {}
+            self.ticket_box.children = (widgets.HTML(best),) if best else ()
+        self.log_widget.value = log_html(self.log_lines(), self.log_size, newest_first=True)
+        self.undo_button.disabled = not any(p.seat in self.human_seats for p in self.game.history)
+        self.redo_button.disabled = self.game.ply >= len(self.game.line)
+        for cb in list(self._listeners):
+            cb(self)
+
+    @property
+    def html(self) -> str:
+        """Everything textual the view shows now (for tests: nothing hidden may be in it)."""
+        return "".join([self.status.value, self.hand.value, self.tickets.value, self.log_widget.value,
+                        "".join(b.description for b in self.options_box.children)])
+
+
+class CardTableView(_CardView):
+    """The table for the projector: the whole table (teacher) or what one player may see."""
+
+    def __init__(self, game: Game, *, seat: int | None = None, **_ignored):
+        self._setup(game)
+        n = game.state.n_players
+        self.toggle = widgets.ToggleButtons(options=[WHOLE_TABLE] + [seat_name(s) for s in range(n)],
+                                            value=WHOLE_TABLE if seat is None else seat_name(seat))
+        self.toggle.observe(lambda _c: self.refresh(), names="value")
+        self.widget = widgets.VBox([self.banner, self.toggle, self.status, self.message.widget, self.table,
+                                    widgets.HBox([self.hand, self.tickets])])
+        self.refresh()
+
+    @property
+    def seat(self) -> int | None:
+        v = self.toggle.value
+        return None if v == WHOLE_TABLE else self.toggle.options.index(v) - 1
+
+    def select(self, who) -> None:
+        label = WHOLE_TABLE if who is None else (seat_name(who) if isinstance(who, int) else str(who).title())
+        if label not in self.toggle.options:
+            self.message.refuse(f"no view called {who!r}; choose one of {', '.join(self.toggle.options)}")
+            return
+        if self.toggle.value != label:
+            self.toggle.value = label
+        else:
+            self.refresh()
+
+    def follow(self, view) -> None:
+        view.on_change(lambda _v: self.refresh())
+
+    def refresh(self) -> None:
+        self._draw(self.game.state, self.seat)
+
+    @property
+    def html(self) -> str:
+        return "".join([self.status.value, self.hand.value, self.tickets.value])
+
+
+class CardHistoryView(_CardView):
+    """Step through a Card Game move by move (step 1 of each turn is its own move); ``seat``: whose view."""
+
+    def __init__(self, game: Game, *, ply: int | None = None, seat: int | None = None, **_ignored):
+        self._setup(game)
+        self.seat = seat
+        top = len(game.line)
+        self.slider = widgets.IntSlider(value=0, min=0, max=top, description="move", continuous_update=False,
+                                        layout=widgets.Layout(width="60%"))
+        self.prev_button = widgets.Button(description="◀", layout=widgets.Layout(width="44px"))
+        self.next_button = widgets.Button(description="▶", layout=widgets.Layout(width="44px"))
+        self.prev_button.on_click(lambda _b: self.step(-1))
+        self.next_button.on_click(lambda _b: self.step(1))
+        self.ply_info = widgets.HTML()
+        self.slider.observe(lambda c: self.show(c["new"]), names="value")
+        self.widget = widgets.VBox([self.banner, widgets.HBox([self.prev_button, self.slider, self.next_button]),
+                                    self.status, self.ply_info, self.table, widgets.HBox([self.hand, self.tickets])])
+        self.show(game.ply if ply is None else ply)
+
+    def show(self, ply: int):
+        g = self.game
+        ply = max(0, min(int(ply), len(g.line)))
+        if self.slider.value != ply:
+            self.slider.value = ply            # the observer shows it
+            return g.state_at(ply)
+        s = g.state_at(ply)
+        before = g.state_at(ply - 1) if ply else None
+        self._draw(s, self.seat, before)
+        self.ply_info.value = (f"<b>{esc(self._line(g.line[ply - 1], self.seat))}</b>" if ply
+                               else "<b>0.</b> the start")
+        self.prev_button.disabled = ply <= 0
+        self.next_button.disabled = ply >= len(g.line)
+        self.shown_ply = ply
+        return s
+
+    def step(self, delta: int):
+        return self.show(self.shown_ply + delta)
+
+
+class CardEditorView(_CardView):
+    """Set up a Card Game position: edit its JSON (export, change, import), checked live by ``validate``; a valid
+    position plays on in a ``CardPlayView``. Refused input says why and changes nothing."""
+
+    def __init__(self, game, **_ignored):
+        import json
+        if not isinstance(game, Game):
+            game = Game(start=game)
+        self._setup(game)
+        self.state = game.state
+        self.problems: list[str] = []
+        self.validity = widgets.HTML()
+        self.json_text = widgets.Textarea(layout=widgets.Layout(width="100%", height="14em"))
+        self.json_text.value = json.dumps(self.state.to_dict(), indent=1)
+        imp = widgets.Button(description="import")
+        imp.on_click(lambda _b: self.import_json())
+        self.play_button = widgets.Button(description="play from here", button_style="success")
+        self.play_button.on_click(lambda _b: self.play_from_here())
+        self.result_box = widgets.VBox()
+        self.widget = widgets.VBox([self.banner, self.status, self.validity, self.message.widget, self.table,
+                                    widgets.HBox([self.hand, self.tickets]), self.json_text,
+                                    widgets.HBox([imp, self.play_button]), self.result_box])
+        self._after_edit()
+
+    def _after_edit(self) -> None:
+        self.problems = rules.validate(self.state)
+        self.validity.value = ("<b style='color:#17692e'>This is a valid position</b>" if not self.problems else
+                               "<b style='color:#b00020'>Problems:</b><ul>" + "".join(f"<li>{esc(p)}</li>" for p in self.problems)
+                               + "</ul>")
+        self.play_button.disabled = bool(self.problems)
+        self._draw(self.state, None)
+
+    @property
+    def is_valid(self) -> bool:
+        return not self.problems
+
+    def import_json(self, text: str | None = None) -> bool:
+        import json
+        text = self.json_text.value if text is None else text
+        try:
+            state = rules.state_from_dict(json.loads(text))
+        except (ValueError, TypeError, KeyError, TTRError) as e:
+            self.message.refuse(f"import: {e}; nothing changed")
+            return False
+        if (state.variant, state.n_players) != (self.state.variant, self.state.n_players):
+            self.message.refuse(f"import: this editor edits a {self.state.n_players}-player Card Game; nothing changed")
+            return False
+        self.state = state
+        self.message.ok("imported the position")
+        self._after_edit()
+        return True
+
+    def play_from_here(self):
+        if self.problems:
+            self.message.refuse("cannot play from an invalid position: " + "; ".join(self.problems))
+            return None
+        game = Game(start=self.state)
+        self.result_box.children = (CardPlayView(game).widget,)
+        return game
+
+
+# the names the board views look up for a game that names this module (``views``)
+PlayView = CardPlayView
+TableView = CardTableView
+HistoryView = CardHistoryView
+EditorView = CardEditorView
+
+__all__ = ["CardPlayView", "CardTableView", "CardHistoryView", "CardEditorView"]
