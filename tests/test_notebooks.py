@@ -283,13 +283,17 @@ def _run_until(nb: dict, last: int, monkeypatch) -> dict:
 
 def _hidden_ticket_words(state, seat: int) -> set[str]:
     """City pairs of every ticket another seat holds or is choosing from, that ``seat`` does not also see."""
-    v = ttr.get_variant(state.variant)
-    words = lambda tids: {f"{v.map.ticket(t).a}–{v.map.ticket(t).b}" for t in tids}        # noqa: E731
+    m = getattr(ttr.get_game(state.variant), "map", None)
+    if m is None:                                   # the Card Game: its tickets are its cards
+        from ttr_nb.cardgame.data import load_cards
+        m = load_cards()
+    words = lambda tids: {f"{m.ticket(t).a}–{m.ticket(t).b}" for t in tids}        # noqa: E731
     def choosing(pend) -> set[str]:        # tickets offered, or a draft hand (South Korea)
         return words((pend.get("offered") or ()) + (pend.get("packet") or ())) if pend is not None else set()
 
     def held(p) -> set[str]:                # kept, and picked in a draft so far
-        return words(tuple(p.tickets) + tuple(p.get("drafted", ()) or ()))
+        drafted = p.get("drafted", ()) if hasattr(p, "get") else ()
+        return words(tuple(p.tickets) + tuple(drafted or ()))
 
     own = held(state.players[seat]) | choosing(state.pending_for(seat))
     other = set()

@@ -37,7 +37,7 @@ from .game import Game
 from .scoring import ScoreSheet
 from .state import GameState
 from .trail import Trail
-from .variants import available_variants, get_variant
+from .variants import available_variants, get_game, get_variant
 
 __all__ = ["Outcome", "try_action", "walk", "position_text", "seat_view_text", "action_menu", "action_menu_text",
            "payment_options", "points_table", "who_may_claim", "moves_text", "final_round_turns", "greedy_game",
@@ -173,6 +173,10 @@ def position_text(state: GameState, *, deck_top: int = 0, seats: Sequence[int] |
 
 def seat_view_text(state: GameState, seat: int) -> str:
     """What ``observe(state, seat)`` lets one seat see: its own hand and tickets, only counts for the others."""
+    from .variants import rules_of
+    own = getattr(rules_of(state), "seat_view_text", None)
+    if own is not None:                        # a game with its own rules module says it its own way
+        return own(state, seat)
     m = get_variant(state.variant).map
     view = observe(state, seat)
     lines = [f"What {seat_name(seat)} sees — observe(state, {seat}):"]
@@ -444,7 +448,7 @@ PLANNED = (("maerklin", "Ticket to Ride Märklin"), ("south_korea", "Ticket to R
 
 #: The games that have their lesson notebook (and views) already: variant key -> notebook.
 LESSON_NOTEBOOKS = {"usa": "01_usa.ipynb", "europe": "02_europe.ipynb", "maerklin": "03_maerklin.ipynb",
-                    "south_korea": "04_south_korea.ipynb"}
+                    "south_korea": "04_south_korea.ipynb", "cardgame": "05_card_game.ipynb"}
 
 _STATUS_WORDS = {"done": "done: playable, all of its rules in the engine",
                  "provisional": "playable, PROVISIONAL board",
@@ -508,7 +512,8 @@ def route_names(variant, ids: Iterable[str]) -> list[str]:
 def ticket_names(variant, ids: Iterable[str]) -> str:
     """Tickets in words: 'Helena–Los Angeles (8), Duluth–Houston (8)' (ids or city texts)."""
     from .names import find_ticket, ticket_words
-    m = get_variant(variant).map
+    entry = get_game(variant)
+    m = entry.map if hasattr(entry, "map") else entry.data          # the Card Game's tickets are its cards
     return ticket_words(m, [find_ticket(m, t).id for t in ids])
 
 
@@ -636,7 +641,8 @@ _LAZY = {
     "ttr_nb.render.provinces": ("province_figure",),
     "ttr_nb.render.cardtable": ("card_table_figure",),
     "ttr_nb.render.ticketmap": ("ticket_map_figure",),
-    "ttr_nb.cardgame.engine": ("best_completion", "completable", "yard_problem"),
+    "ttr_nb.cardgame.engine": ("best_completion", "completable", "completion_problem", "yard_problem"),
+    "ttr_nb.cardgame.positions": ("card_position",),
 }
 _LAZY_NAMES = {name: module for module, names in _LAZY.items() for name in names}
 

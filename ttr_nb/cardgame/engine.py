@@ -1003,6 +1003,30 @@ def game_html(game) -> str:
             f"tickets {len(s.ticket_deck)}</p>{'<ol>' + last + '</ol>' if last else ''}</div>")
 
 
+def seat_view_text(state: CardState, seat: int) -> str:
+    """What ``observe(state, seat)`` lets one seat see, in lines: its own hand, tickets and on-the-track pile;
+    only counts for the others (their rail yards are public)."""
+    data = load_cards()
+    view = observe(state, seat)
+    lines = [f"What {seat_name(seat)} sees — observe(state, {seat}):"]
+    for p in view["players"]:
+        yard = ", ".join(f"{v['cards']} {c}" + (f" + {v['locomotives']} loco" if v["locomotives"] else "")
+                         for c, v in p["yard"].items()) or "empty"
+        if "hand" in p:
+            hand = ", ".join(f"{n} {c}" for c, n in p["hand"].items()) or "no cards"
+            tickets = _ticket_words(data, p["tickets"]) or "none yet"
+        else:
+            hand, tickets = f"{p['hand_size']} cards (hidden)", f"{p['ticket_count']} (hidden)"
+        track = (", ".join(f"{n} {c}" for c, n in p["track"].items()) or "empty") if "track" in p else \
+            f"{p['track_size']} cards face down"
+        lines.append(f"  {p['name']:<6} hand: {hand} · tickets: {tickets} · rail yard: {yard} · on the track: {track}")
+    pend = [q for q in view["pending"] if q["seat"] == seat and q.get("data", {}).get("offered")]
+    for q in pend:
+        lines.append(f"  offered to {seat_name(seat)}: {_ticket_words(data, q['data']['offered'])}")
+    lines.append(f"  face-up: {', '.join(c or '(empty)' for c in view['market'])} · deck: {view['deck_size']} cards")
+    return "\n".join(lines)
+
+
 def state_from_dict(d) -> CardState:
     return CardState.from_dict(d)
 
@@ -1014,4 +1038,5 @@ def score(state: CardState):
 
 __all__ = ["new_game", "to_move", "legal_actions", "apply", "step", "check", "explain", "is_legal", "observe",
            "validate", "require_valid", "turn_status", "describe", "score", "state_from_dict", "yard_plays",
-           "yard_problem", "completable", "best_completion", "bot", "game_html", "draw_actions", "opponents_stack"]
+           "yard_problem", "completable", "best_completion", "bot", "game_html", "draw_actions", "opponents_stack",
+           "seat_view_text"]

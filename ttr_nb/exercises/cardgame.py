@@ -125,7 +125,7 @@ class BestCompletion(_CardExercise):
     from the on-the-track pile; right when the set can be paid and scores the most points (exact)."""
 
     kind = "best_completion"
-    title = "Which tickets to complete?"
+    title = "Which tickets to score at the end of the round?"
 
     def __init__(self, seed: int = 0, variant: str = "cardgame"):
         super().__init__(seed, variant)
