@@ -98,7 +98,7 @@ def _table(state, viewer: int | None, robbed: Collection[tuple[int, str]], title
         best = max(c["completed"]) if c["completed"] else 0
         lead = [view["players"][i]["name"] for i, k in enumerate(c["completed"]) if best and k == best]
         words.append(f"{c['city']} {c['points']}: " + (" & ".join(lead) + f" ({best})" if lead else "nobody yet"))
-    lines = [" · ".join(words[i:i + 3]) for i in range(0, len(words), 3)]
+    lines = [" · ".join(words[i:i + 2]) for i in range(0, len(words), 2)]   # two a line: fits a 1024-px window
     cities = dict(type="scatter", meta="cities", name="Big Cities", x=[0.5], y=[0.1], mode="text",
                   text=["<b>Big Cities</b> — " + "<br>".join(html.escape(x) for x in lines)], textposition="middle right",
                   hoverinfo="skip", showlegend=False, textfont=dict(size=12, color=INK))
