@@ -85,6 +85,48 @@ def test_maerklin_board_figures_validate():
         go.Figure(fig.to_dict())                  # plotly's validation: raises on a bad property
 
 
+def test_a_journey_animates_token_by_token_and_a_refused_step_gets_no_frame():
+    start = journey_position()
+    steps = ttr.walk(start, ["ride Magdeburg–Berlin", "ride Berlin–Leipzig", "ride Leipzig–Erfurt",
+                             "ride Erfurt–Leipzig", "stop"])
+    assert [o.ok for o in steps] == [True, True, True, False, True]
+    fig = ttr.board_animation(start, steps, focus=["Magdeburg", "Berlin", "Leipzig", "Erfurt"])
+    go.Figure(fig.to_dict())                      # frames, buttons and slider validate
+    assert [f.name for f in fig.frames] == ["0", "1", "2", "3", "4"]
+    assert [s.label for s in fig.layout.sliders[0].steps] == ["start", "1", "2", "3", "4"]
+    metas = [fig.data[i].meta for i in fig.frames[0].traces]
+    assert {"goods", "passengers", "trail"} <= set(metas) and "routes" not in metas    # only what changes travels
+
+    def frame_trace(k, key):
+        return fig.frames[k].data[metas.index(key)]
+
+    def top(k, city):
+        goods = frame_trace(k, "goods")
+        return goods.text[list(goods.customdata).index(city)]
+
+    stacks = goods_stacks(start)
+    for k, city in ((1, "Berlin"), (2, "Leipzig"), (3, "Erfurt")):     # each step takes its city's top token
+        assert top(k - 1, city) == str(stacks[city][0]) and top(k, city) == str(stacks[city][1])
+    assert sum(x is not None for x in frame_trace(3, "trail").x) > sum(x is not None for x in frame_trace(1, "trail").x)
+    assert not any(frame_trace(4, "passengers").x or ())      # stop: the passenger leaves the game (MK-PASS-6)
+    captions = [f.layout.annotations[-1].text.replace("<br>", " ") for f in fig.frames]
+    assert "Magdeburg to Berlin" in captions[1] and "1 passenger card" in captions[2]
+    assert "Erfurt to Leipzig" not in " ".join(captions)      # the refused step back along Leipzig–Erfurt
+    assert fig.layout.annotations[0].text.startswith("<b>PROVISIONAL MAP</b>")
+    assert all(f.layout.annotations[0].text == fig.layout.annotations[0].text for f in fig.frames)
+    full = ttr.board_of(start)
+    width = fig.layout.xaxis.range[1] - fig.layout.xaxis.range[0]
+    assert width < (full.layout.xaxis.range[1] - full.layout.xaxis.range[0]) / 2    # the focus zooms on Märklin too
+
+
+def test_board_animation_refuses_what_it_cannot_animate():
+    start = journey_position()
+    with pytest.raises(TTRError, match="nothing to animate"):
+        ttr.board_animation(start, ttr.walk(start, ["ride Berlin–Leipzig"]))        # refused: no passenger there
+    with pytest.raises(TTRError, match="outcomes of walk"):
+        ttr.board_animation(start, [start])
+
+
 def test_board_refuses_goods_or_passengers_off_the_map():
     with pytest.raises(TTRError, match="goods: unknown city"):
         board_figure(MK.map, goods={"Atlantis": (3,)})

@@ -43,7 +43,7 @@ __all__ = ["Outcome", "try_action", "walk", "position_text", "seat_view_text", "
            "payment_options", "points_table", "who_may_claim", "moves_text", "final_round_turns", "greedy_game",
            "route_cities", "revisited_cities", "trail_text", "longest_simple_path", "ticket_lines", "interpretations",
            "interpretations_text", "variants_overview", "variants_text", "variant_status", "variant_status_text",
-           "PLANNED", "cards_text", "board_of", "zoom_to", "learner_view", "history_view", "bar_chart", "state_from_json",
+           "PLANNED", "cards_text", "board_of", "board_animation", "zoom_to", "learner_view", "history_view", "bar_chart", "state_from_json",
            "route_ids", "route_names", "ticket_names", "position", "PLAYVIEW_CLASS", "HISTORYVIEW_CLASS"]
 
 #: CSS classes put on the widget views of the notebooks (the browser test finds them by these).
@@ -534,13 +534,14 @@ def position(variant: str = "usa", *args, claims: dict | None = None, tickets: d
 # (plotly / ipywidgets are imported only here, when called)
 
 def board_of(state: GameState, *, highlight: Sequence[tuple[str, Sequence[str]]] = (), trail: Sequence[str] = (),
-             title: str | None = None, height: int = 560, focus: Sequence[str] = (), margin: float = 3.0):
+             title: str | None = None, height: int = 560, focus: Sequence[str] = (), margin: float | None = None):
     """A static board figure (``go.Figure``) of ``state``: owners in player colours, closed twins faded
     (USA-CLAIM-8), stations, plus ``highlight`` layers and a ``trail`` drawn step by step.
 
     Routes in ``highlight`` and ``trail`` are named by their cities ("Denver–Omaha") or ids.
     ``focus``: city names to zoom on (the view keeps the board's proportions; ``margin`` is the room around
-    them in board units). Pan or double-click the plot to see the whole board."""
+    them in board units; by default a twelfth of the board's larger side). Pan or double-click the plot to see
+    the whole board."""
     from .cards import PLAYER_COLOURS
     from .render import board_figure
     v = get_variant(state.variant)
@@ -562,8 +563,63 @@ def board_of(state: GameState, *, highlight: Sequence[tuple[str, Sequence[str]]]
     return fig
 
 
-def zoom_to(fig, cities: Sequence[str], margin: float = 3.0) -> None:
-    """Set a board figure's axis ranges around ``cities`` (in place), keeping the full board's aspect ratio."""
+def board_animation(start: GameState, steps: Sequence[Outcome], *, title: str | None = None, height: int = 700,
+                    focus: Sequence[str] = (), margin: float | None = None, seconds: float = 1.2):
+    """The board of ``start`` animated over ``steps`` (the outcomes of ``walk``): one frame per applied step,
+    with a play button and a slider under the board, each frame titled by what happened in it.
+
+    Made for a Märklin passenger's journey (the path grows, each city's goods stack drops by the token taken,
+    the passenger leaves at the end), it animates any moves: claims, stations, a trail. Refused steps change
+    nothing, so they get no frame. The animation is a plain figure: it plays without a kernel (a saved
+    notebook, JupyterLite). Only the layers that change travel in the frames."""
+    import plotly.graph_objects as go
+
+    moves = [o for o in steps if isinstance(o, Outcome) and o.ok]
+    if len(moves) != len([o for o in steps if not isinstance(o, Outcome) or o.ok]):
+        raise TTRError("board_animation: steps must be the outcomes of walk() or try_action()")
+    if not moves:
+        raise TTRError("board_animation: no step was applied, so there is nothing to animate")
+    import textwrap
+    head = title if title is not None else "The board, move by move"
+    words = ["Before the first step."] + [f"{k}. {o.words}" for k, o in enumerate(moves, 1)]
+    boards = [board_of(s, title=head, height=height) for s in [start] + [o.state for o in moves]]
+    fig = boards[0]
+    if focus:
+        zoom_to(fig, focus, margin)
+    first = [t.to_plotly_json() for t in fig.data]
+    changing = sorted({i for b in boards[1:] for i, t in enumerate(b.data) if t.to_plotly_json() != first[i]})
+    fixed = [a.to_plotly_json() for a in fig.layout.annotations]          # the provisional note stays
+
+    def caption(text: str) -> list[dict]:       # what happened, under the board, wrapped for a narrow window
+        return fixed + [dict(text="<br>".join(textwrap.wrap(text, 75)), xref="paper", yref="paper", x=0, y=0,
+                             xanchor="left", yanchor="top", yshift=-6, align="left", showarrow=False,
+                             font=dict(size=14, color="#222222"))]
+
+    fig.frames = [go.Frame(name=str(k), traces=changing, data=[b.data[i] for i in changing],
+                           layout=dict(annotations=caption(w)))
+                  for k, (b, w) in enumerate(zip(boards, words))]
+    ms = int(seconds * 1000)
+    play = dict(frame=dict(duration=ms, redraw=True), transition=dict(duration=0), fromcurrent=True, mode="immediate")
+    below = dict(y=0, yanchor="top", pad=dict(t=62))                       # under the two caption lines
+    fig.update_layout(
+        showlegend=False, margin=dict(b=fig.layout.margin.b + 120), annotations=caption(words[0]),
+        updatemenus=[dict(type="buttons", direction="left", x=0, xanchor="left", showactive=False, font=dict(size=13),
+                          buttons=[dict(label="▶ play", method="animate", args=[None, play]),
+                                   dict(label="❚❚ pause", method="animate",
+                                        args=[[None], dict(frame=dict(duration=0, redraw=False), mode="immediate")])],
+                          **below)],
+        sliders=[dict(active=0, x=0.3, len=0.7, currentvalue=dict(visible=False), font=dict(size=12), **below,
+                      steps=[dict(label=str(k) if k else "start", method="animate",
+                                  args=[[str(k)], dict(frame=dict(duration=0, redraw=True), mode="immediate",
+                                                       transition=dict(duration=0))])
+                             for k in range(len(boards))])])
+    return fig
+
+
+def zoom_to(fig, cities: Sequence[str], margin: float | None = None) -> None:
+    """Set a board figure's axis ranges around ``cities`` (in place), keeping the full board's aspect ratio.
+    ``margin``: the room around them in board units (boards differ in scale: USA is about 40 units wide,
+    Märklin 6); by default a twelfth of the board's larger side."""
     from .render import trace_index
     t = fig.data[trace_index(fig, "cities")]
     where = {str(c): (x, y) for c, x, y in zip(t.customdata, t.x, t.y)}
@@ -572,10 +628,12 @@ def zoom_to(fig, cities: Sequence[str], margin: float = 3.0) -> None:
         raise TTRError(f"zoom_to: no city {missing[0]!r} on this board")
     xs = [where[c][0] for c in cities]
     ys = [where[c][1] for c in cities]
-    x0, x1 = min(xs) - margin, max(xs) + margin
-    y0, y1 = min(ys) - margin, max(ys) + margin
     fx0, fx1 = fig.layout.xaxis.range
     fy0, fy1 = fig.layout.yaxis.range
+    if margin is None:
+        margin = max(fx1 - fx0, fy1 - fy0) / 12
+    x0, x1 = min(xs) - margin, max(xs) + margin
+    y0, y1 = min(ys) - margin, max(ys) + margin
     ratio = (fx1 - fx0) / (fy1 - fy0)               # width / height of the whole board
     if (x1 - x0) / (y1 - y0) < ratio:               # too narrow: widen around the centre
         cx, w = (x0 + x1) / 2, (y1 - y0) * ratio
