@@ -134,6 +134,33 @@ def test_province_board_shows_in_history_and_table_views():
     assert len(trace(table.feature_panels[0].fig, "trains").x) == len(province_trains(g.state))
 
 
+def test_historyview_steps_through_the_draft_pick_by_pick_and_a_seat_sees_only_its_own_picks():
+    import re
+
+    def text(html):
+        return re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", html))
+
+    g = ttr.Game("south_korea", players=3, seed=2)
+    g.play_bots({s: ttr.GreedyBot(seed=s) for s in range(3)}, max_plies=3 * 6 + 3)
+    picks = [p for p in g.line if p.text.split(": ", 1)[-1].startswith("draft pick")]
+    assert len(picks) == 3 * 6                                   # SK-SETUP-3: 6 picks each, one ply each
+    teacher, blue = HistoryView(g), HistoryView(g, seat=0)
+    for ply, p in enumerate(g.line[:len(picks)], 1):
+        card = p.text.split("draft pick ", 1)[1]
+        teacher.show(ply)
+        assert card in text(teacher.ply_info.value) and card in text(teacher.table.value)  # picked, held by its seat
+        if ply < len(picks):                                     # the last pick ends the draft: on to the keep
+            assert drafted(g.state_at(ply), p.seat)[-1] == SK.map.ticket(card).id
+        blue.show(ply)
+        own = p.seat == 0
+        assert (card in text(blue.ply_info.value)) == own        # another seat's pick is not named to Blue
+        for seat in (1, 2):                                      # nor what the others hold or pass
+            for tid in drafted(g.state_at(ply), seat):
+                assert ttr.ticket_names("south_korea", [tid]) not in text(blue.table.value)
+    teacher.show(3)
+    assert "passes" in text(teacher.ply_info.value)              # the hands move left once everyone has picked
+
+
 # ------------------------------------------------------------------------------------------------ exercises, editor
 
 @pytest.mark.parametrize("seed", range(10))
