@@ -106,6 +106,11 @@ def test_the_rule_books_province_example_by_clicks():
     assert view.choose_extra("province pink") == [] and "not offered" in view.message.text
 
 
+def test_the_board_title_says_provisional_once_and_fits_a_narrow_window():
+    title = ttr.board_of(ttr.position("south_korea", players=2, seed=1)).layout.title.text
+    assert title == "Ticket to Ride South Korea (PROVISIONAL stand-in board)"     # was "... board) — PROVISIONAL"
+
+
 def test_province_figure_draws_every_space_the_trains_and_the_ranking():
     s = ttr.position("south_korea", players=4, seed=1, province=RED_LINE)
     fig = province_figure(s)

@@ -981,7 +981,8 @@ def _city_hover(map, name: str) -> str:
 def _title(map, title: str | None) -> str:
     text = title if title is not None else str(getattr(map, "name", "") or getattr(map, "key", "board"))
     if getattr(map, "provisional", False) and "PROVISIONAL" not in text:
-        text = f"{text} — PROVISIONAL"
+        # a name that says so already gets the capitals, not a second word (the title must fit 1024 px)
+        text = text.replace("provisional", "PROVISIONAL", 1) if "provisional" in text else f"{text} — PROVISIONAL"
     return text
 
 
