@@ -127,6 +127,18 @@ def test_board_animation_refuses_what_it_cannot_animate():
         ttr.board_animation(start, [start])
 
 
+def test_the_table_names_cards_and_pending_steps_in_a_learners_words():
+    from ttr_nb.widgets._common import table_view_html
+    g = ttr.Game("maerklin", players=3, seed=2)
+    assert LOCO4 in g.state.market                       # this seed turns up a +4 locomotive
+    for viewer in (None, 0):
+        text = table_view_html(g.state, viewer)
+        assert "+4 locomotive" in text and "locoplus" not in text
+        assert "Blue: announce a ticket mix (at setup)" in text and "setup announce" not in text
+    held = ttr.position("maerklin", players=2, seed=1, hands={0: {"locoplus": 2, "red": 1}})
+    assert "2 +4 locomotive" in table_view_html(held, 0)
+
+
 def test_board_refuses_goods_or_passengers_off_the_map():
     with pytest.raises(TTRError, match="goods: unknown city"):
         board_figure(MK.map, goods={"Atlantis": (3,)})

@@ -21,6 +21,12 @@ CARD_ALIASES: dict[str, int] = {**CARD_INDEX, "loco": LOCO, "pink": 0, "brown": 
 PLAYER_COLOURS: tuple[str, ...] = ("blue", "red", "green", "yellow", "black")  # USA-COMP-2
 
 
+def card_word(kind: int | str) -> str:
+    """One card kind in a list ("2 red", "1 +4 locomotive"): its name, but never the action notation "locoplus"."""
+    name = CARD_NAMES[kind] if isinstance(kind, int) else kind
+    return "+4 locomotive" if name == CARD_NAMES[LOCO4] else name
+
+
 def card_words(kind: int) -> str:
     """A card kind in a sentence, plural: "red cards", "locomotives", "+4 locomotives", "passenger cards"."""
     return {LOCO: "locomotives", LOCO4: "+4 locomotives"}.get(kind, f"{CARD_NAMES[kind]} cards")

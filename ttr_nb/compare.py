@@ -21,7 +21,7 @@ import html
 from dataclasses import dataclass
 from typing import Callable, Iterable, Iterator, Sequence
 
-from .variants import Feature, Variant, available_variants, get_variant
+from .variants import Feature, Variant, available_variants, get_variant, step_words
 from .cards import CARD_NAMES, LOCO
 
 __all__ = ["Row", "Comparison", "compare_variants", "as_html", "as_markdown", "interpretations",
@@ -172,8 +172,7 @@ def _turn_choices(v: Variant) -> str:
 
 def _pending_steps(v: Variant) -> str:
     steps = ["second card (after a first card)", "choose tickets (after drawing)"]
-    steps += [getattr(f, "step_words", {}).get(kind) or kind.replace("_", " ")
-              for f in v.features for kind in f.pending_kinds]
+    steps += [step_words(v, kind) for f in v.features for kind in f.pending_kinds]
     return "; ".join(steps)
 
 

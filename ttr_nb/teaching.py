@@ -605,7 +605,7 @@ def board_animation(start: GameState, steps: Sequence[Outcome], *, title: str | 
         showlegend=False, margin=dict(b=fig.layout.margin.b + 120), annotations=caption(words[0]),
         updatemenus=[dict(type="buttons", direction="left", x=0, xanchor="left", showactive=False, font=dict(size=13),
                           buttons=[dict(label="▶ play", method="animate", args=[None, play]),
-                                   dict(label="❚❚ pause", method="animate",
+                                   dict(label="‖ pause", method="animate",
                                         args=[[None], dict(frame=dict(duration=0, redraw=False), mode="immediate")])],
                           **below)],
         sliders=[dict(active=0, x=0.3, len=0.7, currentvalue=dict(visible=False), font=dict(size=12), **below,

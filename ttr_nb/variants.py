@@ -53,6 +53,7 @@ class Feature:
 
     name: str = ""
     pending_kinds: tuple[str, ...] = ()               # pending sub-steps this feature owns
+    step_words: dict[str, str] = {}                    # each of them in a learner's words (see ``step_words``)
 
     def setup(self, variant: "Variant", tx) -> None: ...
 
@@ -196,6 +197,18 @@ class RouteTable:
 
 _REGISTRY: dict[str, Variant] = {}    # board variants, and games with their own rules engine (ttr_nb.games.cardgame)
 _ALIASES: dict[str, str] = {}
+
+
+#: the base game's pending sub-steps in a learner's words (features name theirs in ``Feature.step_words``)
+BASE_STEP_WORDS = {"second_card": "take a second card", "choose_tickets": "choose tickets"}
+
+
+def step_words(variant: "Variant", kind: str) -> str:
+    """A pending sub-step of ``variant`` in a learner's words ('announce a ticket mix (at setup)'), never its id."""
+    for f in getattr(variant, "features", ()):
+        if kind in f.step_words:
+            return f.step_words[kind]
+    return BASE_STEP_WORDS.get(kind, kind.replace("_", " "))
 
 
 def register(variant):

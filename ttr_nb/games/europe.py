@@ -265,6 +265,7 @@ class Tunnels(Feature):
 
     name = "tunnels"
     pending_kinds = ("tunnel",)
+    step_words = {"tunnel": "pay a tunnel's extra cards or give it up (after the 3 cards turned up)"}
 
     def handles(self, action) -> bool:
         return isinstance(action, TunnelPay | TunnelWithdraw)

@@ -13,12 +13,12 @@ from typing import Any, Callable, Sequence
 
 import ipywidgets as widgets
 
-from ..cards import CARD_NAMES, PLAYER_COLOURS
+from ..cards import CARD_NAMES, PLAYER_COLOURS, card_word
 from ..engine import board_marks, seat_name, turn_status
 from ..engine import closed_routes as _engine_closed_routes
 from ..errors import TTRError
 from ..state import GameState
-from ..variants import get_variant
+from ..variants import get_variant, step_words
 
 ERROR_COLOUR = "#b00020"
 
@@ -280,7 +280,7 @@ def table_html(rows: Sequence[Sequence[Any]], head: Sequence[str] | None = None,
 def hand_text(hand: dict[str, int] | Sequence[int]) -> str:
     if not isinstance(hand, dict):
         hand = {CARD_NAMES[k]: n for k, n in enumerate(hand) if n}
-    return ", ".join(f"{n} {name}" for name, n in hand.items() if n) or "no cards"
+    return ", ".join(f"{n} {card_word(name)}" for name, n in hand.items() if n) or "no cards"
 
 
 def ticket_words(m, tid: str) -> str:
@@ -309,6 +309,7 @@ def table_view_html(state: GameState, seat: int | None) -> str:
     from ..engine import observe
     view = observe(state, seat)
     m = map_of(state)
+    variant = get_variant(state.variant)
     who = "the whole table (teacher view)" if seat is None else f"{seat_name(seat)}'s view"
     rows = []
     for p in view["players"]:
@@ -323,7 +324,8 @@ def table_view_html(state: GameState, seat: int | None) -> str:
             tickets = f"{p['ticket_count']} tickets (hidden)"
         extra = "; ".join(f"{k.replace('_', ' ')}: "
                           + ((', '.join(_words_of(m, x) for x in v) or 'none') if isinstance(v, (list, tuple)) else str(v))
-                          for k, v in p.items() if k not in _KNOWN_PLAYER_KEYS)
+                          for k, v in p.items() if k not in _KNOWN_PLAYER_KEYS
+                          and not (k.endswith("_count") and k[:-len("_count")] in p))   # the list itself is shown
         rows.append((mark + p["name"], p["trains"], p["route_points"], hand, tickets) + ((extra,) if extra else ("",)))
     if not any(r[-1] for r in rows):
         rows = [r[:-1] for r in rows]
@@ -335,8 +337,8 @@ def table_view_html(state: GameState, seat: int | None) -> str:
         elif "offered_count" in p:
             pend.append(f"{seat_name(p['seat'])} chooses among {p['offered_count']} offered tickets (hidden)")
         else:
-            pend.append(f"{seat_name(p['seat'])}: {p['kind'].replace('_', ' ')}")
-    market = ", ".join("—" if c is None else c for c in view["market"])
+            pend.append(f"{seat_name(p['seat'])}: {step_words(variant, p['kind'])}")
+    market = ", ".join("—" if c is None else card_word(c) for c in view["market"])
     discard = hand_text(view["discard"]) if view["discard"] else "empty"
     decks = ", ".join(f"{name} {n}" for name, n in view["ticket_deck_sizes"].items())
     return (f"<div><i>Showing {esc(who)}</i><br>"
