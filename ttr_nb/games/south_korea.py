@@ -178,7 +178,7 @@ class DraftPick(Action):
         return f"draft pick {self.ticket}"
 
     def describe(self, v: Variant, state: GameState) -> str:
-        return "picks a route card and passes the rest to the left"
+        return "picks a route card"
 
     def button_words(self, v: Variant, state: GameState) -> str:
         """The button of the picking seat only (the card is its secret)."""
@@ -478,7 +478,10 @@ class TicketDraft(Feature):
         ext = pairs_set(ps.ext, "drafted", tuple(ps.get("drafted", ())) + (tid,))
         tx.set_player(seat, ext=pairs_set(ext, "passing", rest))
         tx.pending = [q for q in tx.pending if q.seat != seat]
-        tx.event("draft_pick", v.rule("SK-SETUP-3"), f"{_seat_name(seat)} picks a route card (round {rnd})")
+        tx.event("draft_pick", v.rule("SK-SETUP-3"),
+                 f"draft round {rnd} of {DRAFT_HAND}: " + (f"the other {_plural(len(rest), 'card')} of the hand go to "
+                                                           f"the left once everyone has picked" if rest else
+                                                           "that was the hand's last card"))
         if tx.pending:
             return
         n = tx.s.n_players

@@ -459,8 +459,9 @@ _BAD = "color:#b3261e;font-weight:bold;white-space:nowrap"
 
 def _chip(kind: int, n: int, owner: str) -> str:
     fill = CARD_FILL[kind]
-    pattern = "background-image:repeating-linear-gradient(45deg,#ffcf40 0 2px,transparent 2px 7px);" \
-        if kind == LOCO else ""
+    # a locomotive: gold hatching on a strip at the left only, so its number and word stay on a plain fill
+    pattern = ("background-image:repeating-linear-gradient(45deg,#ffcf40 0 2px,transparent 2px 6px);"
+               "background-size:9px 100%;background-repeat:no-repeat;padding-left:14px;") if kind == LOCO else ""
     label = CARD_WORD[kind]
     return (f'<span class="ttr-card" title="{html.escape(owner)} holds {html.escape(_card_words(kind, n))}" '
             f'style="display:inline-block;margin:1px 2px;padding:1px 6px;border:1px solid #222;border-radius:4px;'
