@@ -355,7 +355,7 @@ class Passengers(Feature):
             if cities:
                 tx.pending.append(Pending("place_passenger", seat, (
                     ("cities", tuple(cities)), ("rule", "MK-CLAIM-5"),
-                    ("text", f"place a passenger in {' or '.join(cities)}, or 'place none'"))))
+                    ("text", f"place a passenger in {' or '.join(cities)}, or none"))))
                 return True
         tx.end_turn()
         return True
@@ -474,7 +474,7 @@ class Passengers(Feature):
         #                                                           until it stops; "at" says where it is
         tx.pending.append(Pending("journey", seat, (
             ("at", action.b), ("rule", "MK-PASS-1"), ("slot", slot), ("start", start),
-            ("text", f"the passenger is in {action.b}: ride on or 'stop'"),
+            ("text", f"the passenger is in {action.b}: ride on or stop"),
             ("used", used + (route.id,)), ("visited", visited))))
 
     def _finish(self, v, tx, seat, p) -> None:

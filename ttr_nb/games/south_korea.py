@@ -365,14 +365,13 @@ def drafted(state: GameState, seat: int) -> tuple[str, ...]:
 
 
 def _draft_pick_pending(seat: int, packet: Sequence[str], rnd: int) -> Pending:
-    text = (f"draft round {rnd} of {DRAFT_HAND}: pick 1 of the {_plural(len(packet), 'route card')} in your hand "
-            f"('draft pick A–B'); the rest go to the player on your left")
+    text = (f"draft round {rnd} of {DRAFT_HAND}: pick 1 of the {_plural(len(packet), 'route card')} in your hand; "
+            f"the rest go to the player on your left")
     return Pending("draft_pick", seat, (("packet", tuple(packet)), ("round", rnd), ("rule", "SK-SETUP-3"), ("text", text)))
 
 
 def _draft_keep_pending(seat: int, offered: Sequence[str]) -> Pending:
-    text = (f"keep exactly {DRAFT_KEEP} of your {_plural(len(offered), 'picked route card')} "
-            f"('draft keep A–B, C–D, E–F, G–H')")
+    text = f"keep exactly {DRAFT_KEEP} of your {_plural(len(offered), 'picked route card')}"
     return Pending("draft_keep", seat, (("offered", tuple(offered)), ("rule", "SK-SETUP-4"), ("text", text)))
 
 
