@@ -4,7 +4,9 @@ ticket map, robbery shown, the exact completion offered, secrets kept (hands, ti
 exercises. The rules themselves: test_rules_cardgame.py."""
 from __future__ import annotations
 
+import html
 import json
+import re
 
 import plotly.graph_objects as go
 import pytest
@@ -151,6 +153,66 @@ def test_editor_checks_an_imported_position_and_refuses_bad_input():
     doc["players"][0]["hand"]["purple"] = doc["players"][0]["hand"].get("purple", 0) + 5   # out of nowhere
     assert ed.import_json(json.dumps(doc)) and not ed.is_valid and ed.play_button.disabled
     assert ed.play_from_here() is None
+
+
+def test_editor_sets_up_the_rule_books_robbery_by_piles_and_keeps_every_card_accounted_for():
+    from ttr_nb.cardgame.positions import card_position
+    ed = CardEditorView(card_position(2, seed=1))
+    total = len(ed.state.deck)
+    # the rule book's example: John (Red) has 1 blue in his rail yard, Rolf (Blue) plays 3 blue
+    assert ed.set_pile(1, "rail yard", "blue", 1) and ed.set_pile(0, "hand", "blue", 3)
+    assert ed.set_pile(0, "on the track", "locomotive", 2)
+    assert ed.is_valid and len(ed.state.deck) == total - 6          # every card came out of the deck
+    assert ed.state.players[1].stack(1) == 1 and ed.state.players[0].hand[1] == 3
+    assert ed.state.players[0].track[8] == 2
+    game = ed.play_from_here()
+    after = game.push("yard blue3")
+    assert any(e.rule == "CG-YARD-4" for e in after.events) and game.state.players[1].stack(1) == 0
+    # taking cards away puts them back under the deck
+    assert ed.set_pile(0, "on the track", "locomotive", 0) and len(ed.state.deck) == total - 4 and ed.is_valid
+    # the widgets do the same as the calls
+    ed.seat_pick.value, ed.pile_pick.value, ed.card_pick.value = 1, "rail yard", "blue"
+    assert ed.count_box.value == 1 and not ed.locos_box.disabled    # the boxes show what the pile holds
+    ed.count_box.value, ed.locos_box.value = 2, 1
+    ed._from_widgets()
+    assert (ed.state.players[1].yard[1], ed.state.players[1].yard_locos[1]) == (2, 1) and ed.is_valid
+
+
+def test_editor_refuses_impossible_piles_and_tickets_and_changes_nothing():
+    from ttr_nb.cardgame.positions import card_position
+    ed = CardEditorView(card_position(3, seed=2))
+    before = ed.state
+    for call, says in ((lambda: ed.set_pile(0, "hand", "purple", 40), "the deck holds only"),
+                       (lambda: ed.set_pile(0, "rail yard", "locomotive", 2), "CG-YARD-2"),
+                       (lambda: ed.set_pile(0, "hand", "red", 1, locomotives=1), "only a rail-yard stack"),
+                       (lambda: ed.set_pile(5, "hand", "red", 1), "no seat 5"),
+                       (lambda: ed.set_pile(0, "pocket", "red", 1), "no pile 'pocket'"),
+                       (lambda: ed.set_pile(0, "hand", "gold", 1), "'gold' is not a card"),
+                       (lambda: ed.set_pile(0, "hand", "red", -1), "not a number of cards"),
+                       (lambda: ed.set_tickets(0, ["Atlantis–Miami"]), "Atlantis"),
+                       (lambda: ed.set_tickets(0, ["Chicago–New York"]), "say which")):
+        assert call() is False and ed.state is before, says
+        said = html.unescape(ed.message.widget.value)
+        assert says in said and "nothing changed" in said
+    mine = ed.state.ticket_deck[:2]
+    assert ed.set_tickets(0, [words(t) if "#" not in ttr.ticket_names("cardgame", [t]) else t for t in mine])
+    kept = ed.state
+    assert not ed.set_tickets(1, [mine[0]]) and ed.state is kept and "Blue has it already" in html.unescape(ed.message.widget.value)
+    assert ed.set_tickets(0, []) and ed.state.ticket_deck[-2:] == mine and ed.is_valid   # back under the deck
+    ed.json_text.value = '{"typed": "by the user"}'                  # typed, not imported: never overwritten
+    assert ed.set_pile(0, "hand", "red", 1) and ed.json_text.value == '{"typed": "by the user"}'
+
+
+def test_a_ticket_keep_is_said_once_and_the_returned_tickets_only_to_their_owner():
+    g = ttr.Game("cardgame", players=3, seed=2)
+    g.play_bots({s: ttr.make_bot("greedy", seed=s) for s in range(3)}, max_plies=3)
+    for ply in g.line[:3]:
+        public = [str(e) for e in ply.events_for((ply.seat + 1) % 3)]
+        own = [str(e) for e in ply.events_for(ply.seat)]
+        assert "keeps" not in " ".join(public) and "kept" not in " ".join(public)      # the move's words say it
+        assert any(re.match(rf"{ttr.seat_name(ply.seat)} returned \d tickets?, to be shuffled into the ticket deck", e)
+                   for e in public)
+        assert any(e.startswith("You returned ") and "–" in e for e in own)             # by name, to the owner
 
 
 @pytest.mark.parametrize("seed", range(6))

@@ -590,11 +590,14 @@ def _apply_keep(tx: Tx, action: KeepTickets, seat: int, pending: Pending) -> Non
     returned = [t for t in offered if t not in ids]
     tx.set(seat, tickets=tx.players[seat].tickets + kept)
     tx.drop_pending(seat)
-    kept_words = _ticket_words(data, kept)
+    # the move's own words already say how many were kept ("Blue keeps 3 tickets"): the event says what went back
+    n_back = f"{len(returned)} ticket{'s' if len(returned) != 1 else ''}"
+    back_words = ticket_words(data, returned) or "nothing"
     if pending.get("returns") == "shuffle":           # CG-SETUP-4
         tx.tickets += returned
-        tx.event("tickets_returned", "CG-SETUP-4", f"{seat_name(seat)} kept {len(kept)} of the {len(offered)} tickets",
-                 seat, f"{seat_name(seat)} kept {kept_words}", f"You kept {kept_words}")
+        where = "to be shuffled into the ticket deck"
+        tx.event("tickets_returned", "CG-SETUP-4", f"{seat_name(seat)} returned {n_back}, {where}",
+                 seat, f"{seat_name(seat)} returned {back_words}, {where}", f"You returned {back_words}, {where}")
         if not tx.pending:
             tx.tickets = shuffled(sorted(tx.tickets), tx.s.seed, "tickets", 1)
             tx.phase = "play"
@@ -604,10 +607,9 @@ def _apply_keep(tx: Tx, action: KeepTickets, seat: int, pending: Pending) -> Non
             tx.begin_turn()
         return
     tx.tickets += returned                            # CG-TICKET-1: to the bottom
-    counted = f"kept {len(kept)} ticket{'s' if len(kept) != 1 else ''} and put {len(returned)} under the ticket deck"
-    tx.event("tickets_returned", "CG-TICKET-1", f"{seat_name(seat)} {counted}", seat,
-             f"{seat_name(seat)} kept {kept_words} and put {len(returned)} under the ticket deck",
-             f"You kept {kept_words} and put {len(returned)} under the ticket deck")
+    tx.event("tickets_returned", "CG-TICKET-1", f"{seat_name(seat)} put {n_back} under the ticket deck", seat,
+             f"{seat_name(seat)} put {back_words} under the ticket deck",
+             f"You put {back_words} under the ticket deck")
     tx.end_turn()
 
 

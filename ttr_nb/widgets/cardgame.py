@@ -17,6 +17,7 @@ from ..actions import Action, KeepTickets
 from ..cardgame import engine as rules
 from ..cardgame.actions import CompleteTicket
 from ..engine import seat_name
+from ..names import ticket_text, ticket_words
 from ..errors import TTRError
 from ..game import Game, Ply
 from ..render.panels import _chip
@@ -415,36 +416,213 @@ class CardHistoryView(_CardView):
         return self.show(self.shown_ply + delta)
 
 
+PILES = ("hand", "rail yard", "on the track")
+
+
 class CardEditorView(_CardView):
-    """Set up a Card Game position: edit its JSON (export, change, import), checked live by ``validate``; a valid
-    position plays on in a ``CardPlayView``. Refused input says why and changes nothing."""
+    """Set up a Card Game position and see what the rules say about it, checked live by ``validate``: set how many
+    cards of a kind lie in a seat's hand, rail yard (with locomotives on top) or on-the-track pile, give a seat its
+    tickets, choose whose turn it is — or edit the whole position as JSON. Cards put somewhere come from the bottom of
+    the deck and cards taken away go back under it, tickets likewise with the ticket deck, so every card of the game
+    stays accounted for. A valid position plays on in a ``CardPlayView``. Refused input says why and changes
+    nothing."""
 
     def __init__(self, game, **_ignored):
-        import json
+        from ..cards import COLOURS, LOCOMOTIVE
         if not isinstance(game, Game):
             game = Game(start=game)
         self._setup(game)
         self.state = game.state
         self.problems: list[str] = []
         self.validity = widgets.HTML()
+        seats = [(seat_name(i), i) for i in range(self.state.n_players)]
+        small = widgets.Layout(width="auto")
+        self.seat_pick = widgets.Dropdown(options=seats, value=0, description="seat", layout=small)
+        self.pile_pick = widgets.Dropdown(options=PILES, value="hand", description="pile", layout=small)
+        self.card_pick = widgets.Dropdown(options=list(COLOURS) + [LOCOMOTIVE], value=COLOURS[0], description="card",
+                                          layout=small)
+        self.count_box = widgets.BoundedIntText(value=0, min=0, max=99, description="cards",
+                                                layout=widgets.Layout(width="150px"))
+        self.locos_box = widgets.BoundedIntText(value=0, min=0, max=99, description="+ locos",
+                                                layout=widgets.Layout(width="150px"),
+                                                tooltip="locomotives on top of a rail-yard stack")
+        set_button = widgets.Button(description="set", button_style="primary")
+        set_button.on_click(lambda _b: self._from_widgets())
+        self.pile_pick.observe(lambda _c: self._show_seat(), names="value")
+        self.seat_pick.observe(lambda _c: self._show_seat(), names="value")
+        self.card_pick.observe(lambda _c: self._show_seat(), names="value")
+        self.ticket_text = widgets.Text(description="tickets", placeholder="Chicago–Miami, Dallas–Seattle",
+                                        layout=widgets.Layout(width="60%"))
+        ticket_button = widgets.Button(description="give these tickets")
+        ticket_button.on_click(lambda _b: self.set_tickets(self.seat_pick.value, self._ticket_refs()))
+        turn_button = widgets.Button(description="this seat plays next")
+        turn_button.on_click(lambda _b: self.set_current(self.seat_pick.value))
         self.json_text = widgets.Textarea(layout=widgets.Layout(width="100%", height="14em"))
-        self.json_text.value = json.dumps(self.state.to_dict(), indent=1)
         imp = widgets.Button(description="import")
         imp.on_click(lambda _b: self.import_json())
         self.play_button = widgets.Button(description="play from here", button_style="success")
         self.play_button.on_click(lambda _b: self.play_from_here())
         self.result_box = widgets.VBox()
+        edits = widgets.VBox([
+            widgets.HBox([self.seat_pick, self.pile_pick, self.card_pick, self.count_box, self.locos_box, set_button],
+                         layout=widgets.Layout(flex_flow="row wrap")),
+            widgets.HBox([self.ticket_text, ticket_button, turn_button], layout=widgets.Layout(flex_flow="row wrap"))])
+        json_box = widgets.Accordion(children=[widgets.VBox([self.json_text, imp])])
+        json_box.set_title(0, "the position as JSON (export, change, import)")
+        json_box.selected_index = None
         self.widget = widgets.VBox([self.banner, self.status, self.validity, self.message.widget, self.table,
-                                    widgets.HBox([self.hand, self.tickets]), self.json_text,
-                                    widgets.HBox([imp, self.play_button]), self.result_box])
+                                    widgets.HBox([self.hand, self.tickets]), edits, json_box,
+                                    widgets.HBox([self.play_button]), self.result_box])
         self._after_edit()
 
+    # -- the edits ------------------------------------------------------------------------------------------
+    def set_pile(self, seat: int, pile: str, card: str, count: int, locomotives: int = 0) -> bool:
+        """Make ``seat``'s ``pile`` ("hand", "rail yard" or "on the track") hold ``count`` cards of ``card``; in a
+        rail yard, ``card`` is the stack's colour and ``locomotives`` lie on top of it (CG-YARD-2)."""
+        from ..cards import CARD_ALIASES, CARD_NAMES, LOCO
+        try:
+            seat = self._seat(seat)
+            if pile not in PILES:
+                raise TTRError(f"there is no pile {pile!r}: choose {', '.join(PILES)}")
+            kind = CARD_ALIASES.get(str(card).strip().lower())
+            if kind is None or kind > LOCO:
+                raise TTRError(f"{card!r} is not a card of the Card Game")
+            for what, n in (("cards", count), ("locomotives", locomotives)):
+                if isinstance(n, bool) or not isinstance(n, int) or not 0 <= n <= 99:
+                    raise TTRError(f"{n!r} is not a number of {what} (0 to 99)")
+            if pile == "rail yard" and kind == LOCO:
+                raise TTRError("locomotives lie on top of a colour's stack, never alone (CG-YARD-2): choose the "
+                               "colour and give the locomotives as '+ locos'")
+            if pile != "rail yard" and locomotives:
+                raise TTRError("only a rail-yard stack has locomotives on top; count locomotives as their own card")
+            p = self.state.players[seat]
+            deck = list(self.state.deck)
+            changes = {}
+            if pile == "rail yard":
+                self._move(deck, kind, count - p.yard[kind])
+                self._move(deck, LOCO, locomotives - p.yard_locos[kind])
+                changes = {"yard": _put(p.yard, kind, count), "yard_locos": _put(p.yard_locos, kind, locomotives)}
+                said = f"{count} {CARD_NAMES[kind]}" + (f" + {locomotives} locomotives" if locomotives else "")
+            else:
+                field = "hand" if pile == "hand" else "track"
+                self._move(deck, kind, count - getattr(p, field)[kind])
+                changes = {field: _put(getattr(p, field), kind, count)}
+                said = f"{count} {CARD_NAMES[kind]}"
+        except TTRError as e:
+            self.message.refuse(f"{e}; nothing changed")
+            return False
+        from dataclasses import replace
+        players = list(self.state.players)
+        players[seat] = replace(p, **changes)
+        self.state = replace(self.state, players=tuple(players), deck=tuple(deck))
+        self.message.ok(f"{seat_name(seat)}'s {pile}: {said}")
+        self._after_edit()
+        return True
+
+    def set_tickets(self, seat: int, tickets: Sequence[str]) -> bool:
+        """Give ``seat`` exactly these open tickets (cities or ids): new ones come out of the ticket deck, the ones
+        taken away go under it. A ticket another seat holds or has completed is refused."""
+        from dataclasses import replace
+        data = rules.load_cards()
+        try:
+            seat = self._seat(seat)
+            ids = []
+            for ref in tickets:
+                tid = data.find_ticket(ref).id
+                if tid in ids:
+                    raise TTRError(f"{ref} is named twice")
+                for other, q in enumerate(self.state.players):
+                    if (other != seat and tid in q.tickets) or tid in q.completed:
+                        raise TTRError(f"{ref}: {seat_name(other)} has it already")
+                if tid not in self.state.ticket_deck and tid not in self.state.players[seat].tickets:
+                    raise TTRError(f"{ref} is not in the ticket deck")
+                ids.append(tid)
+        except TTRError as e:
+            self.message.refuse(f"{e}; nothing changed")
+            return False
+        old = self.state.players[seat].tickets
+        deck = [t for t in self.state.ticket_deck if t not in ids] + [t for t in old if t not in ids]
+        players = list(self.state.players)
+        players[seat] = replace(players[seat], tickets=tuple(ids))
+        self.state = replace(self.state, players=tuple(players), ticket_deck=tuple(deck))
+        self.message.ok(f"{seat_name(seat)}'s tickets: {ticket_words(data, ids) or 'none'}")
+        self._after_edit()
+        return True
+
+    def set_current(self, seat: int) -> bool:
+        """Make it ``seat``'s turn (in play; step 1 is owed when its rail yard holds cards, CG-TURN-1)."""
+        from dataclasses import replace
+        from ..state import Pending
+        try:
+            seat = self._seat(seat)
+            if self.state.phase not in ("play", "last_round"):
+                raise TTRError(f"whose turn it is can be chosen during play, not in the {self.state.phase} phase")
+        except TTRError as e:
+            self.message.refuse(f"{e}; nothing changed")
+            return False
+        step1 = (Pending("to_track", seat, (("rule", "CG-TURN-1"),)),) if any(self.state.players[seat].yard) else ()
+        self.state = replace(self.state, current=seat, pending=step1)
+        self.message.ok(f"{seat_name(seat)} plays next" + (" (step 1 first: the rail yard holds cards)" if step1 else ""))
+        self._after_edit()
+        return True
+
+    def _seat(self, seat) -> int:
+        if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < self.state.n_players:
+            raise TTRError(f"there is no seat {seat!r} in this {self.state.n_players}-player game")
+        return seat
+
+    @staticmethod
+    def _move(deck: list[int], kind: int, delta: int) -> None:
+        """Take ``delta`` cards of ``kind`` from the bottom of ``deck`` (or put ``-delta`` back under it)."""
+        from ..cards import CARD_NAMES
+        if delta <= 0:
+            deck.extend([kind] * -delta)
+            return
+        where = [i for i, c in enumerate(deck) if c == kind]
+        if len(where) < delta:
+            raise TTRError(f"the deck holds only {len(where)} {CARD_NAMES[kind]} cards, {delta} are needed "
+                           f"(take them from another pile first)")
+        for i in reversed(where[-delta:]):
+            del deck[i]
+
+    def _from_widgets(self) -> None:
+        self.set_pile(self.seat_pick.value, self.pile_pick.value, self.card_pick.value, self.count_box.value,
+                      self.locos_box.value if self.pile_pick.value == "rail yard" else 0)
+
+    def _ticket_refs(self) -> list[str]:
+        return [t.strip() for t in self.ticket_text.value.split(",") if t.strip()]
+
+    def _show_seat(self) -> None:
+        """The boxes show what the chosen seat and pile hold now (so 'set' changes only what you change)."""
+        from ..cards import CARD_ALIASES, LOCO
+        p = self.state.players[self.seat_pick.value]
+        data = rules.load_cards()
+        self.ticket_text.value = ", ".join(ticket_text(data, t) for t in p.tickets)      # each one unambiguous
+        kind = CARD_ALIASES[self.card_pick.value]
+        yard = self.pile_pick.value == "rail yard"
+        self.locos_box.disabled = not yard
+        if yard:
+            self.count_box.value = p.yard[kind] if kind < LOCO else 0
+            self.locos_box.value = p.yard_locos[kind] if kind < LOCO else 0
+        else:
+            self.count_box.value = (p.hand if self.pile_pick.value == "hand" else p.track)[kind]
+            self.locos_box.value = 0
+
     def _after_edit(self) -> None:
+        import json
         self.problems = rules.validate(self.state)
         self.validity.value = ("<b style='color:#17692e'>This is a valid position</b>" if not self.problems else
                                "<b style='color:#b00020'>Problems:</b><ul>" + "".join(f"<li>{esc(p)}</li>" for p in self.problems)
                                + "</ul>")
         self.play_button.disabled = bool(self.problems)
+        exported = json.dumps(self.state.to_dict(), indent=1)
+        if self.json_text.value in ("", getattr(self, "_exported", "")):
+            self.json_text.value = exported       # JSON typed in the box and not imported yet is never overwritten
+        elif exported != self._exported:
+            self.message.note("the JSON box keeps the text you typed (not imported): import it, or clear the box "
+                              "to see this position's JSON")
+        self._exported = exported
+        self._show_seat()
         self._draw(self.state, None)
 
     @property
@@ -474,6 +652,10 @@ class CardEditorView(_CardView):
         game = Game(start=self.state)
         self.result_box.children = (CardPlayView(game).widget,)
         return game
+
+
+def _put(counts: tuple[int, ...], kind: int, n: int) -> tuple[int, ...]:
+    return counts[:kind] + (n,) + counts[kind + 1:]
 
 
 # the names the board views look up for a game that names this module (``views``)
