@@ -165,6 +165,8 @@ def test_editor_sets_up_the_rule_books_robbery_by_piles_and_keeps_every_card_acc
     assert ed.is_valid and len(ed.state.deck) == total - 6          # every card came out of the deck
     assert ed.state.players[1].stack(1) == 1 and ed.state.players[0].hand[1] == 3
     assert ed.state.players[0].track[8] == 2
+    shown = html.unescape(ed.hand.value)                            # the editor shows every hand and pile
+    assert "Blue's hand" in shown and "Red's hand" in shown and "on the track: 2 locomotive" in shown
     game = ed.play_from_here()
     after = game.push("yard blue3")
     assert any(e.rule == "CG-YARD-4" for e in after.events) and game.state.players[1].stack(1) == 0

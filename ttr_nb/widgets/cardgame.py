@@ -65,7 +65,7 @@ def _tickets_html(state, seat: int | None) -> str:
     return "".join(rows)
 
 
-def _hand_html(state, seat: int | None) -> str:
+def _hand_html(state, seat: int | None, *, label: str = "Your hand") -> str:
     if seat is None:
         return ""
     view = rules.observe(state, seat)
@@ -74,7 +74,7 @@ def _hand_html(state, seat: int | None) -> str:
     chips = "".join(_chip(CARD_NAMES.index(c), n, me["name"]) for c, n in me.get("hand", {}).items() if n)
     track = me.get("track")
     pile = (" · on the track: " + ", ".join(f"{n} {c}" for c, n in track.items())) if track else ""
-    return f"<div><b>Your hand</b> {chips or '<i>no cards</i>'}<span style='color:#555'>{esc(pile)}</span></div>"
+    return f"<div><b>{esc(label)}</b> {chips or '<i>no cards</i>'}<span style='color:#555'>{esc(pile)}</span></div>"
 
 
 class _CardView:
@@ -624,6 +624,9 @@ class CardEditorView(_CardView):
         self._exported = exported
         self._show_seat()
         self._draw(self.state, None)
+        # the editor is the teacher's: every hand and on-the-track pile, by name
+        self.hand.value = "".join(_hand_html(self.state, i, label=f"{seat_name(i)}'s hand")
+                                  for i in range(self.state.n_players))
 
     @property
     def is_valid(self) -> bool:
