@@ -875,6 +875,28 @@ def check_figures(page, notebook_name: str, *, min_figures: int = 1, timeout_s: 
     return rep
 
 
+def play_animations(page, notebook_name: str, timeout_s: float = WAIT_S) -> int:
+    """Press the play button of every animated figure (plotly frames, e.g. ``ttr.board_animation``) with the mouse
+    and wait until it shows its last frame: its caption is the last frame's. Returns how many were played."""
+    n = page.evaluate("""() => {
+      window.__ttrAnims = Array.from(document.querySelectorAll('.jp-Notebook .js-plotly-plot'))
+        .filter((gd) => ((gd._transitionData || {})._frames || []).length > 1);
+      return window.__ttrAnims.length; }""")
+    for i in range(n):
+        page.evaluate("(i) => window.__ttrAnims[i].scrollIntoView({block: 'center'})", i)
+        settle(page)
+        box = page.evaluate("""(i) => {
+          const b = window.__ttrAnims[i].querySelector('.updatemenu-button');
+          const r = b.getBoundingClientRect(); return {x: r.x + r.width / 2, y: r.y + r.height / 2}; }""", i)
+        page.mouse.click(box["x"], box["y"])
+        wait_until(lambda: page.evaluate("""(i) => {
+              const gd = window.__ttrAnims[i], frames = gd._transitionData._frames;
+              const texts = (annotations) => JSON.stringify((annotations || []).map((a) => a.text));
+              return texts(gd.layout.annotations) === texts(frames[frames.length - 1].layout.annotations); }""", i),
+                   f"{notebook_name}: animation {i + 1} of {n} played to its last frame", timeout_s, page=page)
+    return n
+
+
 # ------------------------------------------------------------------------------------------- screenshots ---
 
 def save_screenshot(page, name: str, locator=None) -> Path:

@@ -21,8 +21,8 @@ import shutil
 
 import pytest
 
-from labhelpers import (REPO, activate_notebook, check_figures, hide_notebook, open_notebook, reload_page,
-                        reopen_notebook, run_all, screenshots_of_notebook, start_run_all, wait_run_all)
+from labhelpers import (REPO, activate_notebook, check_figures, hide_notebook, open_notebook, play_animations,
+                        reload_page, reopen_notebook, run_all, screenshots_of_notebook, start_run_all, wait_run_all)
 
 NOTEBOOKS = sorted(p.name for p in (REPO / "notebooks").glob("*.ipynb"))
 RUN_TIMEOUT_S = 420
@@ -38,6 +38,13 @@ def _min_figures(name: str) -> int:
     return plots + (1 if widgets else 0)
 
 
+def _animations(name: str) -> int:
+    """How many animated figures (plotly frames) the committed notebook shows."""
+    nb = json.loads((REPO / "notebooks" / name).read_text())
+    return sum(1 for c in nb["cells"] if c["cell_type"] == "code" for o in c.get("outputs", [])
+               if len(o.get("data", {}).get("application/vnd.plotly.v1+json", {}).get("frames", [])) > 1)
+
+
 @pytest.mark.browser
 @pytest.mark.slow
 @pytest.mark.parametrize("name", NOTEBOOKS)
@@ -49,6 +56,11 @@ def test_every_figure_draws_after_run_all_reload_and_reopen(lab_server, page, co
     console.assert_clean(f"in {name} after Run All")
 
     screenshots_of_notebook(page, name, f"notebook-{name.removesuffix('.ipynb')}")
+
+    # an animation (a Märklin journey) plays to its last frame when its play button is pressed
+    played = play_animations(page, name)
+    assert played >= _animations(name), f"{name}: {played} animations played, the notebook has {_animations(name)}"
+    console.assert_clean(f"in {name} after playing its animations")
 
     # after a reload or reopen the figures come back one by one: wait for as many as Run All drew, not fewer
     reload_page(page, name)
