@@ -199,7 +199,8 @@ def test_editor_refuses_impossible_piles_and_tickets_and_changes_nothing():
     mine = ed.state.ticket_deck[:2]
     assert ed.set_tickets(0, [words(t) if "#" not in ttr.ticket_names("cardgame", [t]) else t for t in mine])
     kept = ed.state
-    assert not ed.set_tickets(1, [mine[0]]) and ed.state is kept and "Blue has it already" in html.unescape(ed.message.widget.value)
+    assert not ed.set_tickets(1, [mine[0]]) and ed.state is kept
+    assert "Blue has it already" in html.unescape(ed.message.widget.value)
     assert ed.set_tickets(0, []) and ed.state.ticket_deck[-2:] == mine and ed.is_valid   # back under the deck
     ed.json_text.value = '{"typed": "by the user"}'                  # typed, not imported: never overwritten
     assert ed.set_pile(0, "hand", "red", 1) and ed.json_text.value == '{"typed": "by the user"}'

@@ -43,8 +43,8 @@ __all__ = ["Outcome", "try_action", "walk", "position_text", "seat_view_text", "
            "payment_options", "points_table", "who_may_claim", "moves_text", "final_round_turns", "greedy_game",
            "route_cities", "revisited_cities", "trail_text", "longest_simple_path", "ticket_lines", "interpretations",
            "interpretations_text", "variants_overview", "variants_text", "variant_status", "variant_status_text",
-           "PLANNED", "cards_text", "board_of", "board_animation", "zoom_to", "learner_view", "history_view", "bar_chart", "state_from_json",
-           "route_ids", "route_names", "ticket_names", "position", "PLAYVIEW_CLASS", "HISTORYVIEW_CLASS"]
+           "PLANNED", "cards_text", "board_of", "board_animation", "zoom_to", "learner_view", "history_view", "bar_chart",
+           "state_from_json", "route_ids", "route_names", "ticket_names", "position", "PLAYVIEW_CLASS", "HISTORYVIEW_CLASS"]
 
 #: CSS classes put on the widget views of the notebooks (the browser test finds them by these).
 PLAYVIEW_CLASS = "ttr-playview"
@@ -566,12 +566,14 @@ def board_of(state: GameState, *, highlight: Sequence[tuple[str, Sequence[str]]]
 def board_animation(start: GameState, steps: Sequence[Outcome], *, title: str | None = None, height: int = 700,
                     focus: Sequence[str] = (), margin: float | None = None, seconds: float = 1.2):
     """The board of ``start`` animated over ``steps`` (the outcomes of ``walk``): one frame per applied step,
-    with a play button and a slider under the board, each frame titled by what happened in it.
+    with a play button and a slider under the board, each frame captioned under the board with what happened.
 
     Made for a Märklin passenger's journey (the path grows, each city's goods stack drops by the token taken,
     the passenger leaves at the end), it animates any moves: claims, stations, a trail. Refused steps change
     nothing, so they get no frame. The animation is a plain figure: it plays without a kernel (a saved
     notebook, JupyterLite). Only the layers that change travel in the frames."""
+    import textwrap
+
     import plotly.graph_objects as go
 
     moves = [o for o in steps if isinstance(o, Outcome) and o.ok]
@@ -579,7 +581,6 @@ def board_animation(start: GameState, steps: Sequence[Outcome], *, title: str | 
         raise TTRError("board_animation: steps must be the outcomes of walk() or try_action()")
     if not moves:
         raise TTRError("board_animation: no step was applied, so there is nothing to animate")
-    import textwrap
     head = title if title is not None else "The board, move by move"
     words = ["Before the first step."] + [f"{k}. {o.words}" for k, o in enumerate(moves, 1)]
     boards = [board_of(s, title=head, height=height) for s in [start] + [o.state for o in moves]]

@@ -562,7 +562,8 @@ class CardEditorView(_CardView):
             return False
         step1 = (Pending("to_track", seat, (("rule", "CG-TURN-1"),)),) if any(self.state.players[seat].yard) else ()
         self.state = replace(self.state, current=seat, pending=step1)
-        self.message.ok(f"{seat_name(seat)} plays next" + (" (step 1 first: the rail yard holds cards)" if step1 else ""))
+        first = " (step 1 first: the rail yard holds cards)" if step1 else ""
+        self.message.ok(f"{seat_name(seat)} plays next{first}")
         self._after_edit()
         return True
 
