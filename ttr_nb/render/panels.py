@@ -569,7 +569,8 @@ def players_compact_html(state: GameState, seat: int | None = None) -> str:
         name = html.escape(p["name"]) + (" (you)" if seat == i else "")
         mark = ' <b title="to play" style="color:#b35a00">&lt; to play</b>' if to_play else ""
         extra = _player_words(state, i)
-        extra = f"<div style='font-size:11px;color:#333'>{extra}</div>" if extra else ""
+        # the feature line wraps (the name above it does not): a long one must not push the numbers out of a narrow column
+        extra = f"<div style='font-size:11px;color:#333;white-space:normal'>{extra}</div>" if extra else ""
         rows.append(f"<tr><td style='padding:2px 4px;white-space:nowrap'>{_swatch(i)}<b>{name}</b>{mark}{extra}</td>"
                     f"<td style='padding:2px 4px;text-align:right'>{p['route_points']}</td>"
                     f"<td style='padding:2px 4px;text-align:right'>{p['trains']}</td>"

@@ -121,7 +121,9 @@ class BoardWidget:
         # never taller than the window; a board taller than wide (Märklin's Germany) may take more of it, else it
         # shrinks to a strip beside the side column
         max_height_vh = max_height_vh or 85.0
-        if (y1 - y0) > 1.1 * (x1 - x0):
+        #: a map taller than wide: capped by the window's height, it needs less width than a wide map
+        self.tall = (y1 - y0) > 1.1 * (x1 - x0)
+        if self.tall:
             max_height_vh = max(max_height_vh, 76.0)
         # as wide as its container, and exactly as tall as the map needs at that width (plus title and legend)
         self._view = figure_view(fig, aspect=(y1 - y0) / (x1 - x0),

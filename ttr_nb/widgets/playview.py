@@ -214,7 +214,10 @@ class PlayView:
                              self.players, self.my_tickets, self.log_widget],
                             layout=widgets.Layout(flex="1 0 300px", max_width="100%"))
         side.add_class("ttr-side")
-        board_box = widgets.Box([self.board.view], layout=widgets.Layout(flex="1000 1 560px", min_width="0"))
+        # a tall map (Märklin's Germany) keeps about the width it can fill at the window's height: the side column
+        # gets the rest, instead of blank paper on both sides of the map
+        grow = "0 1 600px" if self.board.tall else "1000 1 560px"
+        board_box = widgets.Box([self.board.view], layout=widgets.Layout(flex=grow, min_width="0"))
         self._board_box = board_box
         self.draw_row.add_class("ttr-draws")
         strip = widgets.HBox([self.hand, self.draw_row,
