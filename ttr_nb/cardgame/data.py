@@ -11,7 +11,7 @@ stated rule (:func:`build_document`):
 * ``provisional`` is true: the tickets come from a single source lineage (SOURCES.md rates them medium-low).
 
 Rebuild or check with ``python -m ttr_nb.cardgame.data rebuild [--check]``; ``tests/test_rules_cardgame.py``
-checks the committed file equals a rebuild. Nothing here reads ``../shared`` at run time.
+checks the committed file equals a rebuild. Everything it reads is inside the package's ``maps/`` folder.
 """
 from __future__ import annotations
 

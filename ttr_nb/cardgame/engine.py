@@ -9,7 +9,7 @@ A turn (CG-TURN-1/2): ``track`` (step 1, owed whenever the rail yard holds cards
 (``draw deck`` / ``draw faceup N``), a rail-yard play (``yard green3+loco1``, ``yard blue1+red1+yellow1``), or
 ``tickets`` followed by ``keep ...``. When the deck runs out every player has one more turn (CG-END-1); then all
 players at once choose which tickets to complete (``complete Chicago–Miami``, one at a time, then ``complete done``; CG-END-2); with 4 players a second round
-follows (CG-END-4). Rule ids: ../shared/rules/cardgame.md, documented in docs/rules/cardgame.md.
+follows (CG-END-4). Rule ids: docs/rules/cardgame.md.
 """
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Ticket to Ride Märklin (docs/rules/maerklin.md; ../shared/rules/maerklin.md): settings + three features.
+"""Ticket to Ride Märklin (docs/rules/maerklin.md): settings + three features.
 
 * Settings: the route table 1→1 … 7→18, +4 locomotives as wild cards for routes of 4 or more, 3 face-up
   passenger cards reset the market like 3 locomotives, no longest-path bonus, the tie-break chain.
@@ -781,7 +781,7 @@ def standin_tickets(rows: list[dict]) -> list[dict]:
 
 
 def build_map_document(folder, *, deck: str = "standin") -> dict:
-    """``maps/maerklin.json`` from ``folder`` (a copy of shared/reference/maerklin): the board as in the CSVs, goods
+    """``maps/maerklin.json`` from ``folder`` (maps/sources/maerklin): the board as in the CSVs, goods
     colours and stacks from goods_provisional.csv, countries marked, the ticket deck chosen by ``deck``."""
     import csv
     from pathlib import Path

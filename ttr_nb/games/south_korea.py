@@ -1,4 +1,4 @@
-"""Ticket to Ride South Korea (../shared/rules/south_korea.md, Danish rule book): settings + three features.
+"""Ticket to Ride South Korea (docs/rules/south_korea.md, from the Danish rule book): settings + three features.
 
 The board is a PROVISIONAL stand-in (the published map is not public; ``maps/sources/south_korea/PROVISIONAL.md``):
 every user-facing surface shows ``Map.provisional_note``. Two facts the rule book proves are kept and tested:
