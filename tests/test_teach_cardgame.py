@@ -204,6 +204,10 @@ def test_editor_refuses_impossible_piles_and_tickets_and_changes_nothing():
     assert ed.set_tickets(0, []) and ed.state.ticket_deck[-2:] == mine and ed.is_valid   # back under the deck
     ed.json_text.value = '{"typed": "by the user"}'                  # typed, not imported: never overwritten
     assert ed.set_pile(0, "hand", "red", 1) and ed.json_text.value == '{"typed": "by the user"}'
+    said = html.unescape(ed.message.widget.value)
+    assert "Blue's hand: 1 red" in said and "keeps the text you typed" in said     # both said, the edit done
+    assert ed.import_json(json.dumps(ed.state.to_dict()))                         # an import is not "typed"
+    assert json.loads(ed.json_text.value) == ed.state.to_dict() and "keeps" not in ed.message.widget.value
 
 
 def test_a_ticket_keep_is_said_once_and_the_returned_tickets_only_to_their_owner():

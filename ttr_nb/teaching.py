@@ -576,9 +576,9 @@ def board_animation(start: GameState, steps: Sequence[Outcome], *, title: str | 
 
     import plotly.graph_objects as go
 
-    moves = [o for o in steps if isinstance(o, Outcome) and o.ok]
-    if len(moves) != len([o for o in steps if not isinstance(o, Outcome) or o.ok]):
+    if not all(isinstance(o, Outcome) for o in steps):
         raise TTRError("board_animation: steps must be the outcomes of walk() or try_action()")
+    moves = [o for o in steps if o.ok]
     if not moves:
         raise TTRError("board_animation: no step was applied, so there is nothing to animate")
     head = title if title is not None else "The board, move by move"

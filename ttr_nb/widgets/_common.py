@@ -263,6 +263,29 @@ class MessageArea:
         self.note("")
 
 
+# --------------------------------------------------------------------------------------------------------------
+# what the editors share (the board's EditorView and the Card Game's)
+
+def checked_seat(state, seat) -> int:
+    """``seat`` if it is a seat of ``state``'s game, else a TTRError naming it."""
+    if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < state.n_players:
+        raise TTRError(f"there is no seat {seat!r} in a {state.n_players}-player game")
+    return seat
+
+
+def deck_take(deck: list[int], kind: int, n: int) -> int:
+    """Remove up to ``n`` cards of ``kind`` from the bottom of ``deck`` (a list of card kinds, top first); returns
+    how many it held."""
+    taken = 0
+    for i in range(len(deck) - 1, -1, -1):
+        if taken == n:
+            break
+        if deck[i] == kind:
+            del deck[i]
+            taken += 1
+    return taken
+
+
 def status_html(state: GameState, extra: str = "") -> str:
     return f"<div style='font-size:1.05em'><b>{esc(turn_status(state))}</b>{extra}</div>"
 

@@ -21,7 +21,7 @@ from ..names import ticket_text, ticket_words
 from ..errors import TTRError
 from ..game import Game, Ply
 from ..render.panels import _chip
-from ._common import MessageArea, esc, log_html
+from ._common import MessageArea, checked_seat, deck_take, esc, log_html
 
 WHOLE_TABLE = "whole table"
 
@@ -497,7 +497,6 @@ class CardEditorView(_CardView):
                 raise TTRError("only a rail-yard stack has locomotives on top; count locomotives as their own card")
             p = self.state.players[seat]
             deck = list(self.state.deck)
-            changes = {}
             if pile == "rail yard":
                 self._move(deck, kind, count - p.yard[kind])
                 self._move(deck, LOCO, locomotives - p.yard_locos[kind])
@@ -568,23 +567,20 @@ class CardEditorView(_CardView):
         return True
 
     def _seat(self, seat) -> int:
-        if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < self.state.n_players:
-            raise TTRError(f"there is no seat {seat!r} in this {self.state.n_players}-player game")
-        return seat
+        return checked_seat(self.state, seat)
 
     @staticmethod
     def _move(deck: list[int], kind: int, delta: int) -> None:
-        """Take ``delta`` cards of ``kind`` from the bottom of ``deck`` (or put ``-delta`` back under it)."""
+        """Take ``delta`` cards of ``kind`` from the bottom of ``deck`` (or put ``-delta`` back under it); all
+        or nothing."""
         from ..cards import CARD_NAMES
         if delta <= 0:
             deck.extend([kind] * -delta)
-            return
-        where = [i for i, c in enumerate(deck) if c == kind]
-        if len(where) < delta:
-            raise TTRError(f"the deck holds only {len(where)} {CARD_NAMES[kind]} cards, {delta} are needed "
+        elif deck.count(kind) < delta:
+            raise TTRError(f"the deck holds only {deck.count(kind)} {CARD_NAMES[kind]} cards, {delta} are needed "
                            f"(take them from another pile first)")
-        for i in reversed(where[-delta:]):
-            del deck[i]
+        else:
+            deck_take(deck, kind, delta)
 
     def _from_widgets(self) -> None:
         self.set_pile(self.seat_pick.value, self.pile_pick.value, self.card_pick.value, self.count_box.value,
@@ -619,9 +615,9 @@ class CardEditorView(_CardView):
         exported = json.dumps(self.state.to_dict(), indent=1)
         if self.json_text.value in ("", getattr(self, "_exported", "")):
             self.json_text.value = exported       # JSON typed in the box and not imported yet is never overwritten
-        elif exported != self._exported:
-            self.message.note("the JSON box keeps the text you typed (not imported): import it, or clear the box "
-                              "to see this position's JSON")
+        elif exported != self._exported and not self.message.is_error:
+            self.message.ok(f"{self.message.text} — the JSON box keeps the text you typed, not imported: import it, "
+                            "or clear the box to see this position's JSON")
         self._exported = exported
         self._show_seat()
         self._draw(self.state, None)
@@ -646,6 +642,7 @@ class CardEditorView(_CardView):
             return False
         self.state = state
         self.message.ok("imported the position")
+        self.json_text.value = ""             # imported: the box shows the position's own JSON again
         self._after_edit()
         return True
 

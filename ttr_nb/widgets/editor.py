@@ -26,7 +26,7 @@ from ..state import FREE, GameState, replace_fields
 from ..variants import get_variant
 from ..render.panels import CARD_WORD
 from . import editor_features
-from ._common import own_view, BoardWidget, MessageArea, OK_COLOUR, ERROR_COLOUR, esc, provisional_banner, status_html
+from ._common import own_view, BoardWidget, checked_seat, deck_take, MessageArea, OK_COLOUR, ERROR_COLOUR, esc, provisional_banner, status_html
 
 _EMPTY = "(empty)"
 
@@ -166,20 +166,7 @@ class EditorView:
         return card
 
     def _seat(self, seat: int) -> int:
-        if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < self.state.n_players:
-            raise TTRError(f"there is no seat {seat!r} in a {self.state.n_players}-player game")
-        return seat
-
-    def _deck_take(self, deck: list[int], kind: int, n: int) -> int:
-        """Remove up to ``n`` cards of ``kind`` from the bottom of ``deck``; returns how many it held."""
-        taken = 0
-        for i in range(len(deck) - 1, -1, -1):
-            if taken == n:
-                break
-            if deck[i] == kind:
-                del deck[i]
-                taken += 1
-        return taken
+        return checked_seat(self.state, seat)
 
     def _excess(self, state: GameState, kind: int) -> int:
         """How many more cards of ``kind`` are on the table than the game has (0 when conserved or short)."""
@@ -209,7 +196,7 @@ class EditorView:
         note = f"{seat_name(seat)} now holds {count} {CARD_NAMES[kind]}"
         if self.consistent and delta:
             if delta > 0:
-                got = self._deck_take(deck, kind, delta)
+                got = deck_take(deck, kind, delta)
                 if got < delta:
                     note += f" — the deck held only {got} more {CARD_NAMES[kind]}"
             else:       # cards that were conjured up (the deck was short) vanish rather than grow the deck
@@ -240,7 +227,7 @@ class EditorView:
         if self.consistent and old != kind:
             if old is not None and not self._excess(s, old):
                 deck.append(old)
-            if kind is not None and not self._deck_take(deck, kind, 1):
+            if kind is not None and not deck_take(deck, kind, 1):
                 note += f" — the deck held no {CARD_NAMES[kind]}"
         self.state = replace_fields(s, market=tuple(market), deck=tuple(deck))
         self.message.note(note)

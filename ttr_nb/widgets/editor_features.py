@@ -23,15 +23,13 @@ from ..actions import Claim, parse_payment
 from ..cards import CARD_NAMES
 from ..engine import apply, seat_name
 from ..errors import TTRError
+from ._common import checked_seat
 from ..state import GameState, pairs_get, pairs_set, replace_fields
 
 _NOBODY = "nobody"
 
 
-def _seat(state: GameState, seat: int) -> int:
-    if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < state.n_players:
-        raise TTRError(f"there is no seat {seat!r} in this {state.n_players}-player game")
-    return seat
+_seat = checked_seat
 
 
 def _set_ext(state: GameState, seat: int, key: str, value) -> GameState:
