@@ -31,7 +31,7 @@ def test_claimable_routes_matches_the_plain_definition_all_game(variant, players
                 for only in (True, False):
                     fast = [r.id for r in claimable_routes(v, s, seat, affordable_only=only)]
                     assert fast == plain_claimable(v, s, seat, only), (seed, s.ply)
-                    v.route_table.free_cache = None            # and again from a cold cache
+                    v.route_table.forget()                     # and again from a cold cache
                     assert [r.id for r in claimable_routes(v, s, seat, affordable_only=only)] == fast
                 checked += 1
             seat = to_move(s)[0]
@@ -48,3 +48,18 @@ def test_cached_draw_actions_are_equal_values_with_the_right_seat():
     again = [a for a in legal_actions(s) if isinstance(a, DrawDeck | DrawFaceUp)]
     assert all(x is y for x, y in zip(draws, again))             # one shared immutable object per action
     assert DrawFaceUp(slot=3, seat=0) == draws[3]
+
+
+def test_the_spelled_out_constructors_agree_with_the_classes():
+    """state.new_state/new_player set every slot by hand (the engine's per-ply constructors): the same values as
+    the dataclasses' own constructors, field by field, for any field order change of GameState/PlayerState."""
+    from dataclasses import fields
+
+    from ttr_nb.state import GameState, PlayerState, new_player, new_state
+    s = new_game("europe", 3, 5)
+    values = [getattr(s, f.name) for f in fields(GameState)]
+    assert new_state(*values) == GameState(*values) == s
+    p = s.players[1]
+    values = [getattr(p, f.name) for f in fields(PlayerState)]
+    assert new_player(*values) == PlayerState(*values) == p
+    assert [f.name for f in fields(GameState)][:3] == ["variant", "n_players", "seed"]

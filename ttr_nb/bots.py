@@ -22,6 +22,7 @@ from .errors import TTRError
 from .names import route_text, ticket_text
 from .rng import Counter
 from .state import FREE, GameState
+from .tables import claimable_mask, nth_bit
 from .variants import Variant, get_variant, rules_of
 
 
@@ -86,31 +87,46 @@ class RandomBot:
             p = state.pending_for(seat)
             acts = (draw_actions(state, seat, second=True) if p is not None and p.kind == "second_card"
                     else legal_actions(state, seat))
-            return acts[r.index(len(acts))], Reason("picks at random among the legal choices")
-        kinds = ["draw", "claim", "tickets"] + (["extra"] if v.features else [])
+            return acts[r.index(len(acts))], _AT_RANDOM
+        kinds = ["draw", "claim", "tickets", "extra"] if v.features else ["draw", "claim", "tickets"]
         while kinds:
             kind = kinds.pop(r.index(len(kinds)))
             if kind == "draw":
                 opts = draw_actions(state, seat, second=False)    # empty when USA-DRAW-8 forbids drawing
                 if opts:
-                    return opts[r.index(len(opts))], Reason("draws a train card at random")
+                    return opts[r.index(len(opts))], _DRAWS_AT_RANDOM
             elif kind == "claim":
-                routes = claimable_routes(v, state, seat, affordable_only=True)
+                routes = claimable_mask(v, state, seat, True)     # the claimable_routes, as a bit set
                 if routes:
-                    route = routes[r.index(len(routes))]
-                    pays = route_payments(v, route, state.players[seat].hand)
-                    return (Claim(route=route_text(v.map, route), payment=pays[r.index(len(pays))], seat=seat),
-                            Reason(f"claims {route_text(v.map, route)} at random"))
+                    t = v.route_table
+                    i = nth_bit(routes, r.index(routes.bit_count()))
+                    pays = route_payments(v, t.routes[i], state.players[seat].hand)
+                    label = t.labels[i]
+                    return Claim(route=label, payment=pays[r.index(len(pays))], seat=seat), _claims_at_random(label)
             elif kind == "tickets":
                 if state.ticket_deck(v.settings.ticket_deck):
-                    return DrawTickets(seat=seat), Reason("draws tickets at random")
+                    return DrawTickets(seat=seat), _TICKETS_AT_RANDOM
             else:
                 extra = [a for f in v.features for a in (f.bot_random(v, state, seat, r) if hasattr(f, "bot_random")
                                                          else f.turn_actions(v, state, seat))]
                 if extra:
-                    return extra[r.index(len(extra))], Reason("picks a variant action at random")
+                    return extra[r.index(len(extra))], _VARIANT_AT_RANDOM
         acts = legal_actions(state, seat)
         return acts[0], Reason("nothing else is possible")
+
+
+_AT_RANDOM = Reason("picks at random among the legal choices")
+_DRAWS_AT_RANDOM = Reason("draws a train card at random")
+_TICKETS_AT_RANDOM = Reason("draws tickets at random")
+_VARIANT_AT_RANDOM = Reason("picks a variant action at random")
+_CLAIM_REASONS: dict[str, Reason] = {}
+
+
+def _claims_at_random(label: str) -> Reason:
+    found = _CLAIM_REASONS.get(label)
+    if found is None:
+        found = _CLAIM_REASONS[label] = Reason(f"claims {label} at random")
+    return found
 
 
 # ---------------------------------------------------------------------------------------------

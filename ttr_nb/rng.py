@@ -68,4 +68,8 @@ class Counter:
         """A uniform-enough index in range(n) (multiply-shift on 64 bits; n is tiny here)."""
         if n <= 0:
             raise ValueError("choice from an empty sequence")
-        return (self._next() * n) >> 64
+        self._x = x = (self._x + 0x9E3779B97F4A7C15) & _M64          # _next and _splitmix64, inline: bots call
+        x = (x + 0x9E3779B97F4A7C15) & _M64                            # this every ply
+        x = ((x ^ (x >> 30)) * 0xBF58476D1CE4E5B9) & _M64
+        x = ((x ^ (x >> 27)) * 0x94D049BB133111EB) & _M64
+        return ((x ^ (x >> 31)) * n) >> 64

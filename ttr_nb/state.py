@@ -362,7 +362,7 @@ def _other_rules(d: Any):
 
 
 def _slot_setters(cls) -> tuple:
-    return tuple((name, cls.__dict__[name].__set__) for name in cls.__slots__)
+    return tuple((f.name, getattr(cls, f.name).__set__) for f in fields(cls))
 
 
 _SETTERS: dict[type, tuple] = {}
@@ -393,5 +393,51 @@ def build(cls, values: Sequence[Any]) -> Any:
     return new
 
 
+# The engine makes a GameState and a PlayerState on nearly every ply: these two spell out every slot (the
+# loop of ``build`` costs as much again). tests/test_engine_fastpaths.py checks they agree with the classes.
+_new = object.__new__
+(_s_variant, _s_n_players, _s_seed, _s_deck, _s_market, _s_discard, _s_ticket_decks, _s_tickets_out, _s_claims,
+ _s_players, _s_phase, _s_current, _s_pending, _s_final_turns_left, _s_turn, _s_ply, _s_passes, _s_shuffles,
+ _s_first_player, _s_ext) = (setter for _, setter in _slot_setters(GameState))
+_p_hand, _p_trains, _p_tickets, _p_route_points, _p_ext = (setter for _, setter in _slot_setters(PlayerState))
 
-__all__ = ["FREE", "PHASES", "GameState", "PlayerState", "Pending", "freeze", "pairs_get", "pairs_set", "replace_fields", "field"]
+
+def new_state(variant, n_players, seed, deck, market, discard, ticket_decks, tickets_out, claims, players, phase,
+              current, pending, final_turns_left, turn, ply, passes, shuffles, first_player, ext) -> GameState:
+    """``GameState(...)`` with every field given in declaration order, without the frozen ``__init__``'s cost."""
+    s = _new(GameState)
+    _s_variant(s, variant)
+    _s_n_players(s, n_players)
+    _s_seed(s, seed)
+    _s_deck(s, deck)
+    _s_market(s, market)
+    _s_discard(s, discard)
+    _s_ticket_decks(s, ticket_decks)
+    _s_tickets_out(s, tickets_out)
+    _s_claims(s, claims)
+    _s_players(s, players)
+    _s_phase(s, phase)
+    _s_current(s, current)
+    _s_pending(s, pending)
+    _s_final_turns_left(s, final_turns_left)
+    _s_turn(s, turn)
+    _s_ply(s, ply)
+    _s_passes(s, passes)
+    _s_shuffles(s, shuffles)
+    _s_first_player(s, first_player)
+    _s_ext(s, ext)
+    return s
+
+
+def new_player(hand, trains, tickets, route_points, ext) -> PlayerState:
+    """``PlayerState(...)`` with every field given, quickly (see ``new_state``)."""
+    p = _new(PlayerState)
+    _p_hand(p, hand)
+    _p_trains(p, trains)
+    _p_tickets(p, tickets)
+    _p_route_points(p, route_points)
+    _p_ext(p, ext)
+    return p
+
+
+__all__ = ["FREE", "PHASES", "GameState", "PlayerState", "Pending", "freeze", "pairs_get", "pairs_set", "replace_fields", "build", "new_state", "new_player", "field"]
