@@ -63,3 +63,31 @@ def test_the_spelled_out_constructors_agree_with_the_classes():
     values = [getattr(p, f.name) for f in fields(PlayerState)]
     assert new_player(*values) == PlayerState(*values) == p
     assert [f.name for f in fields(GameState)][:3] == ["variant", "n_players", "seed"]
+
+
+@pytest.mark.parametrize("variant", available_variants())
+def test_the_quick_path_gives_the_general_paths_state(variant):
+    """engine._quick (draws and claims without a transaction) and engine._general (every action through Tx, the
+    features' hooks) agree on every action the bots and legal_actions offer over whole games, and the quick path
+    takes most plies."""
+    from ttr_nb.engine import _general, _quick, check
+    v = get_variant(variant)
+    quick = total = 0
+    for seed in range(2):
+        s = new_game(variant, 4 - 2 * seed, seed)
+        bots = [RandomBot(seed * 5 + i) for i in range(s.n_players)]
+        while s.phase != "over":
+            for a in legal_actions(s)[::7]:
+                a, seat = check(s, a)
+                fast = _quick(v, s, a, seat)
+                if fast is not None:
+                    assert fast == _general(v, s, a, seat, None), (seed, s.ply, str(a))
+            seat = to_move(s)[0]
+            a, seat = check(s, bots[seat].choose(s, seat)[0])
+            fast = _quick(v, s, a, seat)
+            slow = _general(v, s, a, seat, None)
+            quick += fast is not None
+            total += 1
+            assert fast is None or fast == slow, (seed, s.ply, str(a))
+            s = slow
+    assert quick > total / 3

@@ -17,10 +17,10 @@ from typing import Protocol, Sequence
 
 from .actions import Action, Claim, DrawDeck, DrawFaceUp, DrawTickets, KeepTickets
 from .cards import CARD_NAMES, COLOURS, GRAY, LOCO
-from .engine import claimable_routes, draw_actions, legal_actions, route_payments
+from .engine import _VARIANTS, claimable_routes, draw_actions, draw_choices, legal_actions, route_payments
 from .errors import TTRError
 from .names import route_text, ticket_text
-from .rng import Counter
+from .rng import Counter, fold
 from .state import FREE, GameState
 from .tables import claimable_mask, nth_bit
 from .variants import Variant, get_variant, rules_of
@@ -75,24 +75,37 @@ class RandomBot:
     """
 
     def __init__(self, seed: int = 0):
+        self._keys: dict[int, int] = {}        # seat -> the fold of (seed, seat) that every decision key starts with
         self.seed = seed
         self.name = "random"
+
+    @property
+    def seed(self) -> int:
+        return self._seed
+
+    @seed.setter
+    def seed(self, value: int) -> None:
+        self._seed = value
+        self._keys.clear()
 
     def choose(self, state: GameState, seat: int) -> tuple[Action, str]:
         if state.__class__ is not GameState:        # a game with its own rules module plays with its own bots
             return rules_of(state).bot(self.name, self.seed).choose(state, seat)
-        r = Counter(self.seed, seat, state.ply, state.seed)
-        v = get_variant(state.variant)
+        head = self._keys.get(seat)
+        if head is None:
+            head = self._keys[seat] = fold(self._seed, seat)
+        r = Counter.resume(head, state.ply, state.seed)        # = Counter(self.seed, seat, state.ply, state.seed)
+        v = _VARIANTS.get(state.variant) or get_variant(state.variant)
         if state.pending:
             p = state.pending_for(seat)
-            acts = (draw_actions(state, seat, second=True) if p is not None and p.kind == "second_card"
+            acts = (draw_choices(state, seat, True) if p is not None and p.kind == "second_card"
                     else legal_actions(state, seat))
             return acts[r.index(len(acts))], _AT_RANDOM
         kinds = ["draw", "claim", "tickets", "extra"] if v.features else ["draw", "claim", "tickets"]
         while kinds:
             kind = kinds.pop(r.index(len(kinds)))
             if kind == "draw":
-                opts = draw_actions(state, seat, second=False)    # empty when USA-DRAW-8 forbids drawing
+                opts = draw_choices(state, seat, False)    # empty when USA-DRAW-8 forbids drawing
                 if opts:
                     return opts[r.index(len(opts))], _DRAWS_AT_RANDOM
             elif kind == "claim":
@@ -113,7 +126,6 @@ class RandomBot:
                     return extra[r.index(len(extra))], _VARIANT_AT_RANDOM
         acts = legal_actions(state, seat)
         return acts[0], Reason("nothing else is possible")
-
 
 _AT_RANDOM = Reason("picks at random among the legal choices")
 _DRAWS_AT_RANDOM = Reason("draws a train card at random")

@@ -344,9 +344,13 @@ def new_game(variant: str | Variant = "usa", players: int = 4, seed: int = 0, *,
 def to_move(state: GameState) -> tuple[int, ...]:
     if state.phase == "over":
         return ()
-    if state.pending:
-        return tuple(sorted({p.seat for p in state.pending}))
-    return (state.current,)
+    pending = state.pending
+    if pending:
+        return _SEATS[pending[0].seat] if len(pending) == 1 else tuple(sorted({p.seat for p in pending}))
+    return _SEATS[state.current]
+
+
+_SEATS = tuple((seat,) for seat in range(8))
 
 
 def _resolve(v: Variant, state: GameState, action: Action) -> tuple[int, Pending | None]:
@@ -498,6 +502,9 @@ def _can_draw(deck: Sequence[int], discard: Sequence[int]) -> bool:
 def check(state: GameState, action: Action | str) -> tuple[Action, int]:
     """Raise the IllegalAction/BadAction ``action`` would raise; else return it with its seat filled in."""
     v = _VARIANTS.get(state.variant) or _variant(state)
+    seat = _plainly_legal(v, state, action)
+    if seat is not None:
+        return action, seat
     if isinstance(action, str):
         action = parse_action(action)
     elif not isinstance(action, Action):
@@ -590,6 +597,51 @@ def check(state: GameState, action: Action | str) -> tuple[Action, int]:
 
 
 _BASE_ACTIONS = (DrawDeck, DrawFaceUp, Claim, DrawTickets, KeepTickets, Pass)
+_PLAYING = frozenset(("play", "last_round"))
+
+
+def _plainly_legal(v: Variant, state: GameState, action) -> int | None:
+    """The seat of a draw or claim that is legal as it stands and already canonical (what bots and
+    ``legal_actions`` hand in, mostly): the common case of ``check``, decided with a few lookups. None: anything
+    else, which the full ``check`` then judges (and words, if it is refused)."""
+    cls = action.__class__
+    if cls is not DrawDeck and cls is not DrawFaceUp and cls is not Claim or state.phase not in _PLAYING:
+        return None
+    seat = action.seat
+    current = state.current
+    if seat != current or seat.__class__ is not int:
+        return None
+    pending = state.pending
+    if pending and (len(pending) != 1 or pending[0].kind != "second_card" or pending[0].seat != seat):
+        return None
+    if v.features and v.feature_for(action) is not None:
+        return None
+    if cls is Claim:
+        t = v.route_table
+        route = t.by_label.get(action.route)
+        pay = action.payment
+        if pending or route is None or not interned(pay):
+            return None
+        i = route.index
+        player = state.players[seat]
+        if (state.claims[i] != FREE or player.trains < route.length or _payment_shape(v, route, pay) is not None
+                or t.twins[i] and twin_problem(v, state, seat, route) is not None):
+            return None
+        hand = player.hand
+        for k, n in pay:
+            if hand[k] < n:
+                return None
+        return seat
+    if not state.deck and not any(state.discard):
+        return None
+    if cls is DrawFaceUp:
+        slot = action.slot
+        if slot.__class__ is not int or not 1 <= slot <= len(state.market):
+            return None
+        card = state.market[slot - 1]
+        if card is None or card == LOCO and pending:
+            return None
+    return seat
 _VARIANTS: dict[str, Variant] = {}       # board variants by key, filled by get_variant's first answer (see _variant)
 
 
@@ -700,11 +752,22 @@ def step(state: GameState, action: Action | str, *, trusted: bool = False) -> tu
 
 
 def _apply(state: GameState, action: Action | str, events: list | None, trusted: bool = False) -> GameState:
+    v = _VARIANTS.get(state.variant) or _variant(state)
     if trusted:
         seat = action.seat
     else:
-        action, seat = check(state, action)
-    v = _VARIANTS.get(state.variant) or _variant(state)
+        seat = _plainly_legal(v, state, action)
+        if seat is None:
+            action, seat = _check(state, action)
+    if events is None:
+        new = _quick(v, state, action, seat)
+        if new is not None:
+            return new
+    return _general(v, state, action, seat, events)
+
+
+def _general(v: Variant, state: GameState, action: Action, seat: int, events: list | None) -> GameState:
+    """Any checked action, through a transaction (features hook in here)."""
     tx = Tx(v, state, events)
     pending = state.pending_for(seat) if state.pending else None
     if pending is not None and pending.kind not in ("choose_tickets", "second_card"):
@@ -735,10 +798,92 @@ def _apply(state: GameState, action: Action | str, events: list | None, trusted:
         _apply_keep(tx, action, seat, pending)
     elif cls is Pass:
         tx.passes += 1
-        if events is not None:
+        if tx.events is not None:
             tx.event("pass", "USA-DRAW-8", f"{seat_name(seat)} cannot do anything and passes (interpretation)")
         tx.end_turn()
     return tx.freeze()
+
+
+def _quick(v: Variant, state: GameState, action: Action, seat: int) -> GameState | None:
+    """A card draw or a claim in mid-game, straight to the new state without a transaction: most plies of every
+    game. None when anything out of the ordinary happens (a feature's action or pending step, a reshuffle, an
+    empty face-up slot, a market reset, a feature that may take the claim over, the final round starting or the
+    game ending): ``_general`` then applies the action, with the same result the rules give."""
+    cls = action.__class__
+    pending = state.pending
+    if pending and (len(pending) != 1 or pending[0].kind != "second_card"):
+        return None
+    deck = state.deck
+    market = state.market
+    if None in market:
+        return None
+    players = list(state.players)
+    p = players[seat]
+    if cls is Claim:
+        t = v.route_table
+        route = t.by_label.get(action.route)
+        if pending or t.claim_hooks or route is None:
+            return None
+        i = route.index
+        hand = list(p.hand)
+        discard = list(state.discard)
+        for k, n in action.payment:
+            hand[k] -= n
+            discard[k] += n
+        claims = state.claims
+        new_claims = list(claims)
+        new_claims[i] = seat
+        new_claims = tuple(new_claims)
+        players[seat] = new_player(tuple(hand), p.trains - route.length, p.tickets, p.route_points + t.points[i], p.ext)
+        new = _turn_over(v, state, seat, deck, market, tuple(discard), new_claims, tuple(players))
+        if new is not None:
+            t.claimed(claims, new_claims, i, seat)
+        return new
+    if cls is not DrawDeck and cls is not DrawFaceUp or not deck:
+        return None
+    if cls is DrawDeck:
+        card = deck[0]
+        took_loco = False
+    else:
+        j = action.slot - 1
+        market = list(market)
+        card = market[j]
+        market[j] = deck[0]                                          # USA-DRAW-2: replaced at once
+        st = v.settings
+        for k in st.market_reset_kinds:
+            if market.count(k) >= st.market_loco_limit:              # USA-DRAW-6: a reset
+                return None
+        market = tuple(market)
+        took_loco = card == LOCO
+    deck = deck[1:]
+    hand = list(p.hand)
+    hand[card] += 1
+    players[seat] = new_player(tuple(hand), p.trains, p.tickets, p.route_points, p.ext)
+    if pending or took_loco:                                        # the second card, or USA-DRAW-3
+        return _turn_over(v, state, seat, deck, market, state.discard, state.claims, tuple(players))
+    if not deck and not any(state.discard):                         # USA-DRAW-8: no second card exists
+        return None
+    return new_state(state.variant, state.n_players, state.seed, deck, market, state.discard, state.ticket_decks,
+                     state.tickets_out, state.claims, tuple(players), state.phase, state.current,
+                     _SECOND_CARD[seat] if seat < len(_SECOND_CARD) else (_second_card_pending(seat),),
+                     state.final_turns_left, state.turn, state.ply + 1, 0, state.shuffles, state.first_player, state.ext)
+
+
+def _turn_over(v: Variant, state: GameState, seat: int, deck, market, discard, claims, players) -> GameState | None:
+    """The state after ``seat``'s turn ended normally (``Tx.end_turn``); None when the final round would start or
+    the game end (the general path words those)."""
+    n = state.n_players
+    phase = state.phase
+    final = state.final_turns_left
+    if phase == "last_round":
+        final -= 1
+        if final <= 0:
+            return None
+    elif phase == "play" and players[seat].trains <= v.settings.end_trains:
+        return None
+    return new_state(state.variant, n, state.seed, deck, market, discard, state.ticket_decks, state.tickets_out, claims,
+                     players, phase, (seat + 1) % n, (), final, state.turn + 1, state.ply + 1, 0, state.shuffles,
+                     state.first_player, state.ext)
 
 
 def _apply_draw(tx: Tx, action: DrawDeck | DrawFaceUp, seat: int, second: bool) -> None:
@@ -779,6 +924,9 @@ def _apply_draw(tx: Tx, action: DrawDeck | DrawFaceUp, seat: int, second: bool) 
 @lru_cache(maxsize=None)
 def _second_card_pending(seat: int) -> Pending:
     return Pending("second_card", seat)
+
+
+_SECOND_CARD = tuple((_second_card_pending(seat),) for seat in range(8))    # the pending tuple after a first card
 
 
 def _apply_keep(tx: Tx, action: KeepTickets, seat: int, pending: Pending) -> None:
@@ -881,13 +1029,24 @@ def draw_faceup_action(slot: int, seat: int) -> DrawFaceUp:
 
 def draw_actions(state: GameState, seat: int, second: bool) -> list[Action]:
     """The legal card draws (USA-DRAW-1..4, USA-DRAW-8): blind, then each face-up slot (no locomotive as second)."""
-    if not _can_draw(state.deck, state.discard):
-        return []
-    out: list[Action] = [draw_deck_action(seat)]
-    for i, c in enumerate(state.market):
-        if c is not None and not (second and c == LOCO):
-            out.append(draw_faceup_action(i + 1, seat))
-    return out
+    return list(draw_choices(state, seat, second))
+
+
+def draw_choices(state: GameState, seat: int, second: bool) -> tuple[Action, ...]:
+    """``draw_actions`` as a shared tuple (for bots: the same market, seat and step give the same tuple)."""
+    if not state.deck and not any(state.discard):
+        return ()
+    key = (state.market, seat, second)
+    found = _DRAW_CHOICES.get(key)
+    if found is None:
+        if len(_DRAW_CHOICES) > 4096:
+            _DRAW_CHOICES.clear()
+        found = _DRAW_CHOICES[key] = (draw_deck_action(seat),) + tuple(
+            draw_faceup_action(i + 1, seat) for i, c in enumerate(state.market) if c is not None and not (second and c == LOCO))
+    return found
+
+
+_DRAW_CHOICES: dict[tuple, tuple[Action, ...]] = {}
 
 
 def legal_actions(state: GameState, seat: int | None = None) -> list[Action]:
@@ -1299,26 +1458,36 @@ _board = {name: globals()[name] for name in ("to_move", "legal_actions", "apply"
                                              "validate", "turn_status", "describe", "new_game")}
 
 
+_check = _board["check"]
+_to_move = _board["to_move"]
+_legal_actions = _board["legal_actions"]
+
+
 def to_move(state):   # noqa: F811  (the entry point)
-    return _board["to_move"](state) if state.__class__ is GameState else rules_of(state).to_move(state)
+    return _to_move(state) if state.__class__ is GameState else rules_of(state).to_move(state)
 
 
 def legal_actions(state, seat=None):   # noqa: F811  (the entry point)
     if state.__class__ is GameState:
-        return _board["legal_actions"](state, seat)
+        return _legal_actions(state, seat)
     return rules_of(state).legal_actions(state, seat)
 
 
-def apply(state, action):   # noqa: F811  (the entry point)
-    return _board["apply"](state, action) if state.__class__ is GameState else rules_of(state).apply(state, action)
+def apply(state, action, *, trusted=False):   # noqa: F811  (the entry point)
+    if state.__class__ is GameState:
+        return _apply(state, action, None, trusted)
+    return rules_of(state).apply(state, action, trusted=trusted) if trusted else rules_of(state).apply(state, action)
 
 
-def step(state, action):   # noqa: F811  (the entry point)
-    return _board["step"](state, action) if state.__class__ is GameState else rules_of(state).step(state, action)
+def step(state, action, *, trusted=False):   # noqa: F811  (the entry point)
+    if state.__class__ is GameState:
+        events: list[Event] = []
+        return _apply(state, action, events, trusted), events
+    return rules_of(state).step(state, action, trusted=trusted) if trusted else rules_of(state).step(state, action)
 
 
 def check(state, action):   # noqa: F811  (the entry point)
-    return _board["check"](state, action) if state.__class__ is GameState else rules_of(state).check(state, action)
+    return _check(state, action) if state.__class__ is GameState else rules_of(state).check(state, action)
 
 
 def observe(state, seat=None):   # noqa: F811  (the entry point)

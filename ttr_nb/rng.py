@@ -45,6 +45,17 @@ def _splitmix64(x: int) -> int:
     return x ^ (x >> 31)
 
 
+_START = 0x243F6A8885A308D3
+
+
+def fold(*key: int, start: int = _START) -> int:
+    """The polynomial fold of a key that seeds a ``Counter`` (``start`` continues an earlier fold)."""
+    x = start
+    for k in key:
+        x = (x * 0x100000001B3 + (int(k) & _M64)) & _M64
+    return x
+
+
 class Counter:
     """A tiny counter-based generator (SplitMix64) for bots: pure integer arithmetic, so it is the same on every
     machine and Python version, and creating one per decision costs about a microsecond."""
@@ -52,10 +63,14 @@ class Counter:
     __slots__ = ("_x",)
 
     def __init__(self, *key: int):
-        x = 0x243F6A8885A308D3
-        for k in key:                      # a polynomial fold of the key, mixed once
-            x = (x * 0x100000001B3 + (int(k) & _M64)) & _M64
-        self._x = _splitmix64(x)
+        self._x = _splitmix64(fold(*key))
+
+    @classmethod
+    def resume(cls, prefix: int, *key: int) -> "Counter":
+        """``Counter(*head, *key)`` where ``prefix = fold(*head)`` was computed once (a bot's seed and seat)."""
+        obj = cls.__new__(cls)
+        obj._x = _splitmix64(fold(*key, start=prefix))
+        return obj
 
     def _next(self) -> int:
         self._x = (self._x + 0x9E3779B97F4A7C15) & _M64

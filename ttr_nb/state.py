@@ -393,50 +393,56 @@ def build(cls, values: Sequence[Any]) -> Any:
     return new
 
 
-# The engine makes a GameState and a PlayerState on nearly every ply: these two spell out every slot (the
-# loop of ``build`` costs as much again). tests/test_engine_fastpaths.py checks they agree with the classes.
-_new = object.__new__
-(_s_variant, _s_n_players, _s_seed, _s_deck, _s_market, _s_discard, _s_ticket_decks, _s_tickets_out, _s_claims,
- _s_players, _s_phase, _s_current, _s_pending, _s_final_turns_left, _s_turn, _s_ply, _s_passes, _s_shuffles,
- _s_first_player, _s_ext) = (setter for _, setter in _slot_setters(GameState))
-_p_hand, _p_trains, _p_tickets, _p_route_points, _p_ext = (setter for _, setter in _slot_setters(PlayerState))
+# The engine makes a GameState and a PlayerState on nearly every ply, and the frozen __init__ (one
+# object.__setattr__ per field) or the slot descriptors called one by one cost several microseconds. A plain
+# slotted class with the very same slots is filled by ordinary attribute stores (the interpreter's fastest
+# path) and then becomes the frozen class by __class__ assignment, which CPython allows between classes of
+# one memory layout. tests/test_engine_fastpaths.py checks the result equals the dataclass's own construction.
+class _OpenState:
+    __slots__ = GameState.__slots__
+
+
+class _OpenPlayer:
+    __slots__ = PlayerState.__slots__
 
 
 def new_state(variant, n_players, seed, deck, market, discard, ticket_decks, tickets_out, claims, players, phase,
               current, pending, final_turns_left, turn, ply, passes, shuffles, first_player, ext) -> GameState:
     """``GameState(...)`` with every field given in declaration order, without the frozen ``__init__``'s cost."""
-    s = _new(GameState)
-    _s_variant(s, variant)
-    _s_n_players(s, n_players)
-    _s_seed(s, seed)
-    _s_deck(s, deck)
-    _s_market(s, market)
-    _s_discard(s, discard)
-    _s_ticket_decks(s, ticket_decks)
-    _s_tickets_out(s, tickets_out)
-    _s_claims(s, claims)
-    _s_players(s, players)
-    _s_phase(s, phase)
-    _s_current(s, current)
-    _s_pending(s, pending)
-    _s_final_turns_left(s, final_turns_left)
-    _s_turn(s, turn)
-    _s_ply(s, ply)
-    _s_passes(s, passes)
-    _s_shuffles(s, shuffles)
-    _s_first_player(s, first_player)
-    _s_ext(s, ext)
+    s = _OpenState()
+    s.variant = variant
+    s.n_players = n_players
+    s.seed = seed
+    s.deck = deck
+    s.market = market
+    s.discard = discard
+    s.ticket_decks = ticket_decks
+    s.tickets_out = tickets_out
+    s.claims = claims
+    s.players = players
+    s.phase = phase
+    s.current = current
+    s.pending = pending
+    s.final_turns_left = final_turns_left
+    s.turn = turn
+    s.ply = ply
+    s.passes = passes
+    s.shuffles = shuffles
+    s.first_player = first_player
+    s.ext = ext
+    s.__class__ = GameState
     return s
 
 
 def new_player(hand, trains, tickets, route_points, ext) -> PlayerState:
     """``PlayerState(...)`` with every field given, quickly (see ``new_state``)."""
-    p = _new(PlayerState)
-    _p_hand(p, hand)
-    _p_trains(p, trains)
-    _p_tickets(p, tickets)
-    _p_route_points(p, route_points)
-    _p_ext(p, ext)
+    p = _OpenPlayer()
+    p.hand = hand
+    p.trains = trains
+    p.tickets = tickets
+    p.route_points = route_points
+    p.ext = ext
+    p.__class__ = PlayerState
     return p
 
 

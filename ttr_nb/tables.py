@@ -170,11 +170,9 @@ class ClaimsInfo:
         bit = 1 << i
         new.claims, new.table = claims, self.table
         new.free, new.claimed = self.free & ~bit, self.claimed | bit
-        new.owned = dict(self.owned)
-        new.owned[seat] = new.owned.get(seat, 0) | bit
-        twins = self.table.twin_bits[i]
-        new._allowed = {(s, small): mask & ~bit & ~(twins if small or s == seat else 0)
-                        for (s, small), mask in self._allowed.items()}
+        new.owned = owned = self.owned.copy()
+        owned[seat] = owned.get(seat, 0) | bit
+        new._allowed = {}
         return new
 
     def allowed(self, seat: int, small: bool) -> int:
