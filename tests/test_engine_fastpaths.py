@@ -67,9 +67,9 @@ def test_the_spelled_out_constructors_agree_with_the_classes():
 
 @pytest.mark.parametrize("variant", available_variants())
 def test_the_quick_path_gives_the_general_paths_state(variant):
-    """engine._quick (draws and claims without a transaction) and engine._general (every action through Tx, the
-    features' hooks) agree on every action the bots and legal_actions offer over whole games, and the quick path
-    takes most plies."""
+    """engine._quick (plainly legal draws and claims straight to the new state) and engine._general (every
+    action through Tx and the features' hooks) agree on every action the bots and legal_actions offer over whole
+    games, trusted or checked; the quick path takes many plies, and never an action check() refuses."""
     from ttr_nb.engine import _general, _quick, check
     v = get_variant(variant)
     quick = total = 0
@@ -79,15 +79,31 @@ def test_the_quick_path_gives_the_general_paths_state(variant):
         while s.phase != "over":
             for a in legal_actions(s)[::7]:
                 a, seat = check(s, a)
-                fast = _quick(v, s, a, seat)
-                if fast is not None:
-                    assert fast == _general(v, s, a, seat, None), (seed, s.ply, str(a))
+                slow = _general(v, s, a, seat, None)
+                for trusted in (True, False):
+                    fast = _quick(v, s, a, trusted)
+                    assert fast is None or fast == slow, (seed, s.ply, str(a), trusted)
             seat = to_move(s)[0]
             a, seat = check(s, bots[seat].choose(s, seat)[0])
-            fast = _quick(v, s, a, seat)
+            fast = _quick(v, s, a, False)
             slow = _general(v, s, a, seat, None)
             quick += fast is not None
             total += 1
             assert fast is None or fast == slow, (seed, s.ply, str(a))
             s = slow
     assert quick > total / 3
+
+
+@pytest.mark.parametrize("text", ["blue: draw faceup 6", "red: draw deck", "blue: claim Atlanta–Miami blue5",
+                                  "blue: claim Atlanta–Miami blue1", "blue: claim Atlanta–Miami red5"])
+def test_the_quick_path_leaves_refusals_to_check(text):
+    from ttr_nb.actions import parse_action
+    from ttr_nb.engine import _quick
+    from ttr_nb.errors import TTRError
+    s = new_game("usa", 2, 1)
+    while s.phase == "setup":
+        s = apply(s, legal_actions(s)[0])
+    action = parse_action(text)
+    assert _quick(get_variant("usa"), s, action, False) is None
+    with pytest.raises(TTRError):
+        apply(s, action)

@@ -101,14 +101,14 @@ class RandomBot:
             acts = (draw_choices(state, seat, True) if p is not None and p.kind == "second_card"
                     else legal_actions(state, seat))
             return acts[r.index(len(acts))], _AT_RANDOM
-        kinds = ["draw", "claim", "tickets", "extra"] if v.features else ["draw", "claim", "tickets"]
+        kinds = _KINDS_EXTRA[:] if v.features else _KINDS[:]
         while kinds:
             kind = kinds.pop(r.index(len(kinds)))
-            if kind == "draw":
-                opts = draw_choices(state, seat, False)    # empty when USA-DRAW-8 forbids drawing
+            if kind == 0:                                   # draw
+                opts = draw_choices(state, seat, False)     # empty when USA-DRAW-8 forbids drawing
                 if opts:
                     return opts[r.index(len(opts))], _DRAWS_AT_RANDOM
-            elif kind == "claim":
+            elif kind == 1:                                 # claim
                 routes = claimable_mask(v, state, seat, True)     # the claimable_routes, as a bit set
                 if routes:
                     t = v.route_table
@@ -116,10 +116,10 @@ class RandomBot:
                     pays = route_payments(v, t.routes[i], state.players[seat].hand)
                     label = t.labels[i]
                     return Claim(route=label, payment=pays[r.index(len(pays))], seat=seat), _claims_at_random(label)
-            elif kind == "tickets":
+            elif kind == 2:                                 # tickets
                 if state.ticket_deck(v.settings.ticket_deck):
                     return DrawTickets(seat=seat), _TICKETS_AT_RANDOM
-            else:
+            else:                                           # a variant's own actions
                 extra = [a for f in v.features for a in (f.bot_random(v, state, seat, r) if hasattr(f, "bot_random")
                                                          else f.turn_actions(v, state, seat))]
                 if extra:
@@ -127,6 +127,9 @@ class RandomBot:
         acts = legal_actions(state, seat)
         return acts[0], Reason("nothing else is possible")
 
+
+_KINDS = [0, 1, 2]              # draw, claim, tickets: tried in a random order
+_KINDS_EXTRA = [0, 1, 2, 3]     # ... and a variant's own actions
 _AT_RANDOM = Reason("picks at random among the legal choices")
 _DRAWS_AT_RANDOM = Reason("draws a train card at random")
 _TICKETS_AT_RANDOM = Reason("draws tickets at random")

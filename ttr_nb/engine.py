@@ -708,11 +708,14 @@ def _ticket_ids(v: Variant, action: KeepTickets) -> list[str | None]:
     """The ticket ids a KeepTickets names (None for a name that is no ticket of the map); a ticket named twice
     (say by id and by cities) is refused."""
     ids: list[str | None] = []
+    by_text = v.route_table.ticket_by_text
     for ref in action.tickets:
-        try:
-            tid = find_ticket(v.map, ref).id
-        except MapError:
-            tid = None
+        tid = by_text.get(ref)
+        if tid is None:
+            try:
+                tid = find_ticket(v.map, ref).id
+            except MapError:
+                tid = None
         if tid is not None and tid in ids:
             raise BadAction(f"{action}: the ticket {ticket_text(v.map, tid)} is named twice")
         ids.append(tid)
@@ -753,16 +756,16 @@ def step(state: GameState, action: Action | str, *, trusted: bool = False) -> tu
 
 def _apply(state: GameState, action: Action | str, events: list | None, trusted: bool = False) -> GameState:
     v = _VARIANTS.get(state.variant) or _variant(state)
+    if events is None:
+        quick = _QUICK.get(action.__class__)
+        if quick is not None:
+            new = quick(v, state, action, trusted)
+            if new is not None:
+                return new
     if trusted:
         seat = action.seat
     else:
-        seat = _plainly_legal(v, state, action)
-        if seat is None:
-            action, seat = _check(state, action)
-    if events is None:
-        new = _quick(v, state, action, seat)
-        if new is not None:
-            return new
+        action, seat = _check(state, action)
     return _general(v, state, action, seat, events)
 
 
@@ -804,51 +807,83 @@ def _general(v: Variant, state: GameState, action: Action, seat: int, events: li
     return tx.freeze()
 
 
-def _quick(v: Variant, state: GameState, action: Action, seat: int) -> GameState | None:
+def _quick(v: Variant, state: GameState, action, trusted: bool) -> GameState | None:
     """A card draw or a claim in mid-game, straight to the new state without a transaction: most plies of every
-    game. None when anything out of the ordinary happens (a feature's action or pending step, a reshuffle, an
-    empty face-up slot, a market reset, a feature that may take the claim over, the final round starting or the
-    game ending): ``_general`` then applies the action, with the same result the rules give."""
-    cls = action.__class__
+    game. Unless ``trusted``, only when the action is plainly legal and canonical (what bots and
+    ``legal_actions`` hand in); None when anything is out of the ordinary (a refusal to word, a feature's action
+    or pending step, a reshuffle, an empty face-up slot, a market reset, a feature that may take the claim over,
+    the final round starting or the game ending): ``check`` and ``_general`` then take it, with the same result."""
+    quick = _QUICK.get(action.__class__)
+    return None if quick is None else quick(v, state, action, trusted)
+
+
+def _quick_turn(v: Variant, state: GameState, action) -> int | None:
+    """The seat of a draw or claim made at its owner's turn in mid-game, with no other step pending than its
+    second card and no feature handling it (the common case); None otherwise."""
+    seat = action.seat
+    if seat != state.current or seat.__class__ is not int or state.phase not in _PLAYING or None in state.market:
+        return None
     pending = state.pending
-    if pending and (len(pending) != 1 or pending[0].kind != "second_card"):
+    if pending and pending is not _SECOND_CARD[seat] and (len(pending) != 1 or pending[0].kind != "second_card"):
         return None
-    deck = state.deck
-    market = state.market
-    if None in market:
+    if v.features and v.feature_for(action) is not None:
         return None
+    return seat
+
+
+def _quick_claim(v: Variant, state: GameState, action: Claim, trusted: bool) -> GameState | None:
+    seat = _quick_turn(v, state, action)
+    if seat is None or state.pending:
+        return None
+    t = v.route_table
+    route = t.by_label.get(action.route)
+    if route is None or t.claim_hooks:
+        return None
+    i = route.index
+    pay = action.payment
+    claims = state.claims
     players = list(state.players)
     p = players[seat]
-    if cls is Claim:
-        t = v.route_table
-        route = t.by_label.get(action.route)
-        if pending or t.claim_hooks or route is None:
-            return None
-        i = route.index
-        hand = list(p.hand)
-        discard = list(state.discard)
-        for k, n in action.payment:
-            hand[k] -= n
-            discard[k] += n
-        claims = state.claims
-        new_claims = list(claims)
-        new_claims[i] = seat
-        new_claims = tuple(new_claims)
-        players[seat] = new_player(tuple(hand), p.trains - route.length, p.tickets, p.route_points + t.points[i], p.ext)
-        new = _turn_over(v, state, seat, deck, market, tuple(discard), new_claims, tuple(players))
-        if new is not None:
-            t.claimed(claims, new_claims, i, seat)
-        return new
-    if cls is not DrawDeck and cls is not DrawFaceUp or not deck:
+    if not trusted and (not interned(pay) or claims[i] != FREE or p.trains < route.length
+                        or _payment_shape(v, route, pay) is not None
+                        or t.twins[i] and twin_problem(v, state, seat, route) is not None):
         return None
-    if cls is DrawDeck:
+    hand = list(p.hand)
+    discard = list(state.discard)
+    for k, n in pay:
+        left = hand[k] - n
+        if left < 0:
+            return None
+        hand[k] = left
+        discard[k] += n
+    new_claims = list(claims)
+    new_claims[i] = seat
+    new_claims = tuple(new_claims)
+    players[seat] = new_player(tuple(hand), p.trains - route.length, p.tickets, p.route_points + t.points[i], p.ext)
+    new = _turn_over(v, state, seat, state.deck, state.market, tuple(discard), new_claims, tuple(players))
+    if new is not None:
+        t.claimed(claims, new_claims, i, seat)
+    return new
+
+
+def _quick_draw(v: Variant, state: GameState, action, trusted: bool) -> GameState | None:
+    seat = _quick_turn(v, state, action)
+    deck = state.deck
+    if seat is None or not deck:
+        return None
+    market = state.market
+    if action.__class__ is DrawDeck:
         card = deck[0]
         took_loco = False
     else:
-        j = action.slot - 1
+        slot = action.slot
+        if slot.__class__ is not int or not 1 <= slot <= len(market):
+            return None
         market = list(market)
-        card = market[j]
-        market[j] = deck[0]                                          # USA-DRAW-2: replaced at once
+        card = market[slot - 1]
+        if card == LOCO and state.pending:
+            return None
+        market[slot - 1] = deck[0]                                   # USA-DRAW-2: replaced at once
         st = v.settings
         for k in st.market_reset_kinds:
             if market.count(k) >= st.market_loco_limit:              # USA-DRAW-6: a reset
@@ -856,17 +891,21 @@ def _quick(v: Variant, state: GameState, action: Action, seat: int) -> GameState
         market = tuple(market)
         took_loco = card == LOCO
     deck = deck[1:]
+    players = list(state.players)
+    p = players[seat]
     hand = list(p.hand)
     hand[card] += 1
     players[seat] = new_player(tuple(hand), p.trains, p.tickets, p.route_points, p.ext)
-    if pending or took_loco:                                        # the second card, or USA-DRAW-3
+    if state.pending or took_loco:                                  # the second card, or USA-DRAW-3
         return _turn_over(v, state, seat, deck, market, state.discard, state.claims, tuple(players))
     if not deck and not any(state.discard):                         # USA-DRAW-8: no second card exists
         return None
     return new_state(state.variant, state.n_players, state.seed, deck, market, state.discard, state.ticket_decks,
-                     state.tickets_out, state.claims, tuple(players), state.phase, state.current,
-                     _SECOND_CARD[seat] if seat < len(_SECOND_CARD) else (_second_card_pending(seat),),
+                     state.tickets_out, state.claims, tuple(players), state.phase, seat, _SECOND_CARD[seat],
                      state.final_turns_left, state.turn, state.ply + 1, 0, state.shuffles, state.first_player, state.ext)
+
+
+_QUICK = {DrawDeck: _quick_draw, DrawFaceUp: _quick_draw, Claim: _quick_claim}
 
 
 def _turn_over(v: Variant, state: GameState, seat: int, deck, market, discard, claims, players) -> GameState | None:
@@ -944,12 +983,13 @@ def _apply_keep(tx: Tx, action: KeepTickets, seat: int, pending: Pending) -> Non
             for t in returned:
                 tx.decks().setdefault(tx.ticket_deck_of(t), []).append(t)
             where = "to the bottom of the ticket deck"
-        m = tx.v.map
-        tx.event("tickets_returned", _pending_rule(tx.v, pending),
-                 # the move's own words already say how many were kept ("Blue keeps 2 tickets")
-                 f"{seat_name(seat)} returned {len(returned)} ticket{'s' if len(returned) != 1 else ''} {where}",
-                 seat, f"{seat_name(seat)} returned {ticket_words(m, returned)} {where}",
-                 f"You returned {ticket_words(m, returned)} {where}")
+        if tx.events is not None:
+            m = tx.v.map
+            tx.event("tickets_returned", _pending_rule(tx.v, pending),
+                     # the move's own words already say how many were kept ("Blue keeps 2 tickets")
+                     f"{seat_name(seat)} returned {len(returned)} ticket{'s' if len(returned) != 1 else ''} {where}",
+                     seat, f"{seat_name(seat)} returned {ticket_words(m, returned)} {where}",
+                     f"You returned {ticket_words(m, returned)} {where}")
     tx.pending = [q for q in tx.pending if q.seat != seat]
     if tx.phase == "setup":
         if not tx.pending:
@@ -957,7 +997,8 @@ def _apply_keep(tx: Tx, action: KeepTickets, seat: int, pending: Pending) -> Non
                 f.after_setup(tx.v, tx)
             tx.phase = "play"
             tx.current = tx.s.first_player
-            tx.event("setup_done", "USA-SETUP-4", f"Everyone has chosen tickets: {seat_name(tx.current)} starts")
+            if tx.events is not None:
+                tx.event("setup_done", "USA-SETUP-4", f"Everyone has chosen tickets: {seat_name(tx.current)} starts")
     else:
         tx.passes = 0
         tx.end_turn()
@@ -1033,16 +1074,24 @@ def draw_actions(state: GameState, seat: int, second: bool) -> list[Action]:
 
 
 def draw_choices(state: GameState, seat: int, second: bool) -> tuple[Action, ...]:
-    """``draw_actions`` as a shared tuple (for bots: the same market, seat and step give the same tuple)."""
+    """``draw_actions`` as a shared tuple (for bots: nothing is built when every slot can be taken)."""
     if not state.deck and not any(state.discard):
         return ()
-    key = (state.market, seat, second)
+    market = state.market
+    if None not in market and (not second or LOCO not in market):
+        key = (seat, len(market))
+        found = _DRAW_CHOICES.get(key)
+        if found is None:
+            found = _DRAW_CHOICES[key] = (draw_deck_action(seat),) + tuple(
+                draw_faceup_action(i + 1, seat) for i in range(len(market)))
+        return found
+    key = (seat, second, market)
     found = _DRAW_CHOICES.get(key)
     if found is None:
         if len(_DRAW_CHOICES) > 4096:
             _DRAW_CHOICES.clear()
         found = _DRAW_CHOICES[key] = (draw_deck_action(seat),) + tuple(
-            draw_faceup_action(i + 1, seat) for i, c in enumerate(state.market) if c is not None and not (second and c == LOCO))
+            draw_faceup_action(i + 1, seat) for i, c in enumerate(market) if c is not None and not (second and c == LOCO))
     return found
 
 
@@ -1079,7 +1128,8 @@ def _pending_actions(v: Variant, state: GameState, p: Pending) -> list[Action]:
     if p.kind == "choose_tickets":
         offered = p.get("offered")
         need = min(p.get("min_keep"), len(offered))
-        names = tuple(ticket_text(v.map, t) for t in offered)
+        text = v.route_table.ticket_text
+        names = tuple(text[t] if t in text else ticket_text(v.map, t) for t in offered)
         return [KeepTickets(tickets=combo, seat=p.seat)
                 for size in range(len(names), need - 1, -1) for combo in combinations(names, size)]
     if p.kind == "second_card":

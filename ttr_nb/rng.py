@@ -66,10 +66,14 @@ class Counter:
         self._x = _splitmix64(fold(*key))
 
     @classmethod
-    def resume(cls, prefix: int, *key: int) -> "Counter":
-        """``Counter(*head, *key)`` where ``prefix = fold(*head)`` was computed once (a bot's seed and seat)."""
+    def resume(cls, prefix: int, a: int, b: int) -> "Counter":
+        """``Counter(*head, a, b)`` where ``prefix = fold(*head)`` was computed once (a bot's seed and seat)."""
         obj = cls.__new__(cls)
-        obj._x = _splitmix64(fold(*key, start=prefix))
+        x = (prefix * 0x100000001B3 + (a & _M64)) & _M64
+        x = (x * 0x100000001B3 + (b & _M64) + 0x9E3779B97F4A7C15) & _M64      # the fold's last step, and
+        x = ((x ^ (x >> 30)) * 0xBF58476D1CE4E5B9) & _M64                     # _splitmix64 inline
+        x = ((x ^ (x >> 27)) * 0x94D049BB133111EB) & _M64
+        obj._x = x ^ (x >> 31)
         return obj
 
     def _next(self) -> int:

@@ -82,7 +82,7 @@ class RouteTable:
     """Per-variant arrays over the map's routes (by route index) and bit masks for legal claims."""
 
     def __init__(self, v: "Variant"):
-        from .names import route_labels
+        from .names import route_labels, ticket_text
         m = v.map
         routes = m.routes
         n = len(routes)
@@ -93,6 +93,8 @@ class RouteTable:
         self.min_locos = tuple(max((f.min_locos(r) for f in v.features), default=0) for r in routes)
         self.by_length = tuple(sorted(range(n), key=lambda i: (routes[i].length, i)))
         self.labels = route_labels(m)
+        self.ticket_text = {t.id: ticket_text(m, t) for t in m.tickets}       # id -> canonical city text
+        self.ticket_by_text = {text: tid for tid, text in self.ticket_text.items()}
         self.by_label = {label: routes[i] for i, label in enumerate(self.labels)}
         self.points = tuple(v.route_points(r.length) for r in routes)
         self.twin_bits = tuple(sum(1 << j for j in tw) for tw in self.twins)
@@ -111,6 +113,7 @@ class RouteTable:
                 if not self.min_locos[i]:
                     le[b][k] |= 1 << i
         self.le = tuple(tuple(row) for row in le)
+        self.le_colours = self.le[:GRAY_BUCKET]
         self.every = tuple(every)
         # the variant's other wild cards (Märklin's +4): (card kind, routes at least as long as it may pay for)
         self.extra_wilds = tuple((w, sum(1 << i for i in range(n) if self.length[i] >= shortest))
@@ -139,7 +142,7 @@ class RouteTable:
             return
         if len(self._claims) >= 256:
             self._claims.clear()
-        self._claims[id(new)] = info.after_claim(new, i, seat)
+        self._claims[id(new)] = info.after_claim(self, new, i, seat)
 
     def forget(self) -> None:
         """Drop the cached claims (tests check that cold and warm caches agree)."""
@@ -147,46 +150,40 @@ class RouteTable:
 
 
 class ClaimsInfo:
-    """Free routes and owners of one ``claims`` tuple, and per seat the free routes its twins leave open."""
+    """Free routes of one ``claims`` tuple, and which twins are closed to whom (USA-CLAIM-7/8)."""
 
-    __slots__ = ("claims", "table", "free", "owned", "claimed", "_allowed")
+    __slots__ = ("claims", "free", "blocked", "blocked_all")
 
     def __init__(self, t: RouteTable, claims: tuple[int, ...]):
         self.claims = claims
-        self.table = t
-        free = claimed = 0
-        owned: dict[int, int] = {}
+        free = blocked_all = 0
+        blocked: dict[int, int] = {}        # seat -> routes whose twin the seat owns
+        twin_bits = t.twin_bits
         for i, owner in enumerate(claims):
             if owner == FREE:
                 free |= 1 << i
-            else:
-                claimed |= 1 << i
-                owned[owner] = owned.get(owner, 0) | (1 << i)
-        self.free, self.claimed, self.owned = free, claimed, owned
-        self._allowed: dict[tuple[int, bool], int] = {}
+            elif twin_bits[i]:
+                blocked[owner] = blocked.get(owner, 0) | twin_bits[i]
+                blocked_all |= twin_bits[i]
+        self.free, self.blocked, self.blocked_all = free, blocked, blocked_all
 
-    def after_claim(self, claims: tuple[int, ...], i: int, seat: int) -> "ClaimsInfo":
+    def after_claim(self, t: RouteTable, claims: tuple[int, ...], i: int, seat: int) -> "ClaimsInfo":
         new = ClaimsInfo.__new__(ClaimsInfo)
-        bit = 1 << i
-        new.claims, new.table = claims, self.table
-        new.free, new.claimed = self.free & ~bit, self.claimed | bit
-        new.owned = owned = self.owned.copy()
-        owned[seat] = owned.get(seat, 0) | bit
-        new._allowed = {}
+        new.claims = claims
+        new.free = self.free & ~(1 << i)
+        twins = t.twin_bits[i]
+        if twins:
+            new.blocked = blocked = self.blocked.copy()
+            blocked[seat] = blocked.get(seat, 0) | twins
+            new.blocked_all = self.blocked_all | twins
+        else:
+            new.blocked, new.blocked_all = self.blocked, self.blocked_all
         return new
 
     def allowed(self, seat: int, small: bool) -> int:
         """Free routes ``seat`` may claim as far as twins go: never both of a double (USA-CLAIM-7), and with fewer
         than ``twin_min_players`` players never the twin of a claimed route (USA-CLAIM-8)."""
-        key = (seat, small)
-        found = self._allowed.get(key)
-        if found is None:
-            t = self.table
-            blocked = 0
-            for i in bits((self.claimed if small else self.owned.get(seat, 0)) & t.twinned):
-                blocked |= t.twin_bits[i]
-            found = self._allowed[key] = self.free & ~blocked
-        return found
+        return self.free & ~(self.blocked_all if small else self.blocked.get(seat, 0))
 
 
 def claimable_mask(v: "Variant", state: "GameState", seat: int, affordable_only: bool) -> int:
@@ -204,26 +201,22 @@ def claimable_mask(v: "Variant", state: "GameState", seat: int, affordable_only:
     hand = player.hand
     locos = hand[LOCO]
     cap = trains if trains < top else top
-    le = t.le
     mask = 0
-    best = 0
-    for b in range(LOCO):
-        have = hand[b]
-        if have > best:
-            best = have
+    for have, row in zip(hand, t.le_colours):
         k = have + locos
-        mask |= le[b][k if k < cap else cap]
+        mask |= row[k if k < cap else cap]
+    best = max(hand[:LOCO])
     k = best + locos
-    mask |= le[GRAY_BUCKET][k if k < cap else cap]
+    mask |= t.le[GRAY_BUCKET][k if k < cap else cap]
     for w, long_enough in t.extra_wilds:         # one extra wild kind per payment (see engine.route_payments)
         more = hand[w]
         if more:
             wide = 0
-            for b in range(LOCO):
-                k = hand[b] + locos + more
-                wide |= le[b][k if k < cap else cap]
+            for have, row in zip(hand, t.le_colours):
+                k = have + locos + more
+                wide |= row[k if k < cap else cap]
             k = best + locos + more
-            wide |= le[GRAY_BUCKET][k if k < cap else cap]
+            wide |= t.le[GRAY_BUCKET][k if k < cap else cap]
             mask |= wide & long_enough
     mask &= allowed
     if t.special:
