@@ -817,23 +817,10 @@ def _quick(v: Variant, state: GameState, action, trusted: bool) -> GameState | N
     return None if quick is None else quick(v, state, action, trusted)
 
 
-def _quick_turn(v: Variant, state: GameState, action) -> int | None:
-    """The seat of a draw or claim made at its owner's turn in mid-game, with no other step pending than its
-    second card and no feature handling it (the common case); None otherwise."""
-    seat = action.seat
-    if seat != state.current or seat.__class__ is not int or state.phase not in _PLAYING or None in state.market:
-        return None
-    pending = state.pending
-    if pending and pending is not _SECOND_CARD[seat] and (len(pending) != 1 or pending[0].kind != "second_card"):
-        return None
-    if v.features and v.feature_for(action) is not None:
-        return None
-    return seat
-
-
 def _quick_claim(v: Variant, state: GameState, action: Claim, trusted: bool) -> GameState | None:
-    seat = _quick_turn(v, state, action)
-    if seat is None or state.pending:
+    seat = action.seat
+    if (seat != state.current or seat.__class__ is not int or state.pending or state.phase not in _PLAYING
+            or None in state.market or v.features and v.feature_for(action) is not None):
         return None
     t = v.route_table
     route = t.by_label.get(action.route)
@@ -867,11 +854,15 @@ def _quick_claim(v: Variant, state: GameState, action: Claim, trusted: bool) -> 
 
 
 def _quick_draw(v: Variant, state: GameState, action, trusted: bool) -> GameState | None:
-    seat = _quick_turn(v, state, action)
+    seat = action.seat
     deck = state.deck
-    if seat is None or not deck:
-        return None
     market = state.market
+    if (seat != state.current or seat.__class__ is not int or not deck or state.phase not in _PLAYING
+            or None in market or v.features and v.feature_for(action) is not None):
+        return None
+    pending = state.pending
+    if pending and pending is not _SECOND_CARD[seat] and (len(pending) != 1 or pending[0].kind != "second_card"):
+        return None
     if action.__class__ is DrawDeck:
         card = deck[0]
         took_loco = False
@@ -881,7 +872,7 @@ def _quick_draw(v: Variant, state: GameState, action, trusted: bool) -> GameStat
             return None
         market = list(market)
         card = market[slot - 1]
-        if card == LOCO and state.pending:
+        if card == LOCO and pending:
             return None
         market[slot - 1] = deck[0]                                   # USA-DRAW-2: replaced at once
         st = v.settings
@@ -896,7 +887,7 @@ def _quick_draw(v: Variant, state: GameState, action, trusted: bool) -> GameStat
     hand = list(p.hand)
     hand[card] += 1
     players[seat] = new_player(tuple(hand), p.trains, p.tickets, p.route_points, p.ext)
-    if state.pending or took_loco:                                  # the second card, or USA-DRAW-3
+    if pending or took_loco:                                        # the second card, or USA-DRAW-3
         return _turn_over(v, state, seat, deck, market, state.discard, state.claims, tuple(players))
     if not deck and not any(state.discard):                         # USA-DRAW-8: no second card exists
         return None
@@ -1513,8 +1504,15 @@ _to_move = _board["to_move"]
 _legal_actions = _board["legal_actions"]
 
 
-def to_move(state):   # noqa: F811  (the entry point)
-    return _to_move(state) if state.__class__ is GameState else rules_of(state).to_move(state)
+def to_move(state):   # noqa: F811  (the entry point; the board case inline: it runs every ply)
+    if state.__class__ is not GameState:
+        return rules_of(state).to_move(state)
+    if state.phase == "over":
+        return ()
+    pending = state.pending
+    if pending:
+        return _SEATS[pending[0].seat] if len(pending) == 1 else tuple(sorted({p.seat for p in pending}))
+    return _SEATS[state.current]
 
 
 def legal_actions(state, seat=None):   # noqa: F811  (the entry point)
@@ -1525,6 +1523,11 @@ def legal_actions(state, seat=None):   # noqa: F811  (the entry point)
 
 def apply(state, action, *, trusted=False):   # noqa: F811  (the entry point)
     if state.__class__ is GameState:
+        quick = _QUICK.get(action.__class__)           # most plies: see _quick
+        if quick is not None:
+            new = quick(_VARIANTS.get(state.variant) or _variant(state), state, action, trusted)
+            if new is not None:
+                return new
         return _apply(state, action, None, trusted)
     return rules_of(state).apply(state, action, trusted=trusted) if trusted else rules_of(state).apply(state, action)
 

@@ -69,10 +69,11 @@ class Counter:
     def resume(cls, prefix: int, a: int, b: int) -> "Counter":
         """``Counter(*head, a, b)`` where ``prefix = fold(*head)`` was computed once (a bot's seed and seat)."""
         obj = cls.__new__(cls)
-        x = (prefix * 0x100000001B3 + (a & _M64)) & _M64
-        x = (x * 0x100000001B3 + (b & _M64) + 0x9E3779B97F4A7C15) & _M64      # the fold's last step, and
-        x = ((x ^ (x >> 30)) * 0xBF58476D1CE4E5B9) & _M64                     # _splitmix64 inline
-        x = ((x ^ (x >> 27)) * 0x94D049BB133111EB) & _M64
+        x = (prefix * 0x100000001B3 + (a & 0xFFFFFFFFFFFFFFFF)) & 0xFFFFFFFFFFFFFFFF
+        # the fold's last step, and _splitmix64 inline
+        x = (x * 0x100000001B3 + (b & 0xFFFFFFFFFFFFFFFF) + 0x9E3779B97F4A7C15) & 0xFFFFFFFFFFFFFFFF
+        x = ((x ^ (x >> 30)) * 0xBF58476D1CE4E5B9) & 0xFFFFFFFFFFFFFFFF
+        x = ((x ^ (x >> 27)) * 0x94D049BB133111EB) & 0xFFFFFFFFFFFFFFFF
         obj._x = x ^ (x >> 31)
         return obj
 
@@ -87,8 +88,9 @@ class Counter:
         """A uniform-enough index in range(n) (multiply-shift on 64 bits; n is tiny here)."""
         if n <= 0:
             raise ValueError("choice from an empty sequence")
-        self._x = x = (self._x + 0x9E3779B97F4A7C15) & _M64          # _next and _splitmix64, inline: bots call
-        x = (x + 0x9E3779B97F4A7C15) & _M64                            # this every ply
-        x = ((x ^ (x >> 30)) * 0xBF58476D1CE4E5B9) & _M64
-        x = ((x ^ (x >> 27)) * 0x94D049BB133111EB) & _M64
+        # _next and _splitmix64 inline, constants spelled out (bots call this every ply)
+        self._x = x = (self._x + 0x9E3779B97F4A7C15) & 0xFFFFFFFFFFFFFFFF
+        x = (x + 0x9E3779B97F4A7C15) & 0xFFFFFFFFFFFFFFFF
+        x = ((x ^ (x >> 30)) * 0xBF58476D1CE4E5B9) & 0xFFFFFFFFFFFFFFFF
+        x = ((x ^ (x >> 27)) * 0x94D049BB133111EB) & 0xFFFFFFFFFFFFFFFF
         return ((x ^ (x >> 31)) * n) >> 64

@@ -26,6 +26,7 @@ if TYPE_CHECKING:  # pragma: no cover
 
 FREE = -1          # as ttr_nb.state.FREE (not imported: the state module is not needed here)
 GRAY_BUCKET = LOCO     # bucket index of gray routes in the per-colour masks (colours are 0..7)
+WIDE = 256             # entries of the padded mask rows: more than the cards of any deck
 
 _PAYMENTS: dict[tuple, tuple] = {}      # payment -> the shared tuple equal to it
 _BY_COUNTS: dict[tuple[int, int, int], tuple] = {}
@@ -114,6 +115,8 @@ class RouteTable:
                     le[b][k] |= 1 << i
         self.le = tuple(tuple(row) for row in le)
         self.le_colours = self.le[:GRAY_BUCKET]
+        wide = tuple(row + (row[-1],) * (WIDE - len(row)) for row in self.le)      # row[k] for any k < WIDE
+        self.wide_colours, self.wide_gray = wide[:GRAY_BUCKET], wide[GRAY_BUCKET]
         self.every = tuple(every)
         # the variant's other wild cards (Märklin's +4): (card kind, routes at least as long as it may pay for)
         self.extra_wilds = tuple((w, sum(1 << i for i in range(n) if self.length[i] >= shortest))
@@ -202,12 +205,18 @@ def claimable_mask(v: "Variant", state: "GameState", seat: int, affordable_only:
     locos = hand[LOCO]
     cap = trains if trains < top else top
     mask = 0
-    for have, row in zip(hand, t.le_colours):
-        k = have + locos
-        mask |= row[k if k < cap else cap]
-    best = max(hand[:LOCO])
-    k = best + locos
-    mask |= t.le[GRAY_BUCKET][k if k < cap else cap]
+    try:                                         # rows run to WIDE entries: no clipping needed for real hands
+        for have, row in zip(hand, t.wide_colours):
+            mask |= row[have + locos]
+        best = max(hand[:LOCO])
+        mask |= t.wide_gray[best + locos]
+    except IndexError:                           # an edited state with more cards than any deck holds
+        mask = 0
+        for have, row in zip(hand, t.le_colours):
+            mask |= row[min(have + locos, top)]
+        best = max(hand[:LOCO])
+        mask |= t.le[GRAY_BUCKET][min(best + locos, top)]
+    mask &= t.every[cap]
     for w, long_enough in t.extra_wilds:         # one extra wild kind per payment (see engine.route_payments)
         more = hand[w]
         if more:
