@@ -121,6 +121,18 @@ def owned_edges(v: Variant, state: GameState, seat: int) -> list[tuple[str, str,
     return [(r.a, r.b, r.length, r.id) for r in (routes[i] for i, owner in enumerate(state.claims) if owner == seat)]
 
 
+def _edges_by_seat(v: Variant, state: GameState) -> list[list[tuple[str, str, int, str]]]:
+    """``owned_edges`` of every seat, in one pass over the claims."""
+    out: list[list] = [[] for _ in state.players]
+    routes = v.map.routes
+    n = len(out)
+    for i, owner in enumerate(state.claims):
+        if 0 <= owner < n:
+            r = routes[i]
+            out[owner].append((r.a, r.b, r.length, r.id))
+    return out
+
+
 def connect_path(edges: Sequence[tuple[str, str, int, str]], a: str, b: str,
                  dead_end=None) -> tuple[str, ...] | None:
     """Route ids of a path a→b over ``edges`` (fewest routes; ties by route id), or None (USA-TICKET-4).
@@ -202,8 +214,9 @@ def score(state: GameState) -> ScoreSheet:
     v = get_variant(state.variant)
     st = v.settings
     players = []
+    by_seat = _edges_by_seat(v, state)
     for seat, p in enumerate(state.players):
-        edges = owned_edges(v, state, seat)
+        edges = by_seat[seat]
         routes = tuple(e[3] for e in edges)
         route_points = sum(v.route_points(e[2]) for e in edges)       # USA-SCORE-1, recounted from the board
         players.append(PlayerScore(seat=seat, name=seat_name(seat), route_points=route_points, routes=routes,
