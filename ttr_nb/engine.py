@@ -1532,6 +1532,22 @@ def apply(state, action, *, trusted=False):   # noqa: F811  (the entry point)
     return rules_of(state).apply(state, action, trusted=trusted) if trusted else rules_of(state).apply(state, action)
 
 
+def apply_checked(state, action):
+    """``check`` and ``apply`` in one pass: (the new state, the canonical action, its seat). Raises as ``apply``.
+    (``Game.push`` uses it: a plainly legal draw or claim is checked and applied by the same quick path.)"""
+    if state.__class__ is GameState:
+        quick = _QUICK.get(action.__class__)
+        if quick is not None:
+            new = quick(_VARIANTS.get(state.variant) or _variant(state), state, action, False)
+            if new is not None:
+                return new, action, action.seat
+        action, seat = _check(state, action)
+        return _apply(state, action, None, True), action, seat
+    rules = rules_of(state)
+    action, seat = rules.check(state, action)
+    return rules.apply(state, action, trusted=True), action, seat
+
+
 def step(state, action, *, trusted=False):   # noqa: F811  (the entry point)
     if state.__class__ is GameState:
         events: list[Event] = []

@@ -27,6 +27,7 @@ if TYPE_CHECKING:  # pragma: no cover
 FREE = -1          # as ttr_nb.state.FREE (not imported: the state module is not needed here)
 GRAY_BUCKET = LOCO     # bucket index of gray routes in the per-colour masks (colours are 0..7)
 WIDE = 256             # entries of the padded mask rows: more than the cards of any deck
+CLAIMS_KEPT = 32       # claims tuples whose info is cached (a game in play needs its latest one or two)
 
 _PAYMENTS: dict[tuple, tuple] = {}      # payment -> the shared tuple equal to it
 _BY_COUNTS: dict[tuple[int, int, int], tuple] = {}
@@ -132,7 +133,7 @@ class RouteTable:
         """What ``claims`` implies, cached by the tuple's identity (the entry keeps the tuple alive)."""
         info = self._claims.get(id(claims))
         if info is None or info.claims is not claims:
-            if len(self._claims) >= 256:
+            if len(self._claims) >= CLAIMS_KEPT:
                 self._claims.clear()
             info = self._claims[id(claims)] = ClaimsInfo(self, claims)
         return info
@@ -143,7 +144,7 @@ class RouteTable:
         info = self._claims.get(id(old))
         if info is None or info.claims is not old:
             return
-        if len(self._claims) >= 256:
+        if len(self._claims) >= CLAIMS_KEPT:
             self._claims.clear()
         self._claims[id(new)] = info.after_claim(self, new, i, seat)
 
