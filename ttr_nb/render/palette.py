@@ -43,6 +43,10 @@ FOCUS_RING = "#0b3d91"
 FOCUS_GAP = "#ffffff"
 #: Grey text that still reads 4.5:1 on white and on the board's paper colour.
 MUTED_INK = "#595959"
+#: Fills of ipywidgets' button styles inside ttr_nb's views, darker than JupyterLab's own (whose "info", "success"
+#: and "warning" buttons carry white text at 3.5, 4.1 and 2.7:1): white text reads 5.7:1 or more on each.
+BUTTON_FILLS: dict[str, str] = {"primary": "#1565c0", "success": "#2e7031", "info": "#00707c", "warning": "#a34700",
+                                "danger": "#b3261e"}
 
 
 def hex_rgb(colour: str) -> tuple[float, float, float]:
@@ -173,6 +177,6 @@ def confusable_pairs(colours: dict[str, str], kind: str | None, limit: float = M
     return sorted((p for p in out if p[2] < limit), key=lambda p: p[2])
 
 
-__all__ = ["DEFICIENCIES", "FOCUS_RING", "FOCUS_GAP", "MACHADO_2009", "MIN_DELTA_E", "MUTED_INK", "NON_TEXT_CONTRAST",
+__all__ = ["BUTTON_FILLS", "DEFICIENCIES", "FOCUS_RING", "FOCUS_GAP", "MACHADO_2009", "MIN_DELTA_E", "MUTED_INK", "NON_TEXT_CONTRAST",
            "TEXT_CONTRAST", "blend", "ciede2000", "confusable_pairs", "contrast_ratio", "delta_e", "hex_rgb", "ink_on",
            "lab", "relative_luminance", "rgb_hex", "simulate"]

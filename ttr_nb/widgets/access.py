@@ -21,7 +21,7 @@ from typing import Sequence
 import anywidget
 import traitlets
 
-from ..render.palette import FOCUS_GAP, FOCUS_RING
+from ..render.palette import BUTTON_FILLS, FOCUS_GAP, FOCUS_RING
 
 #: the class every ttr_nb view's outer box carries (the scope of ``ACCESS_CSS`` and of focus keeping)
 VIEW_CLASS = "ttr-view"
@@ -37,6 +37,8 @@ ACCESS_CSS = f"""
 }}
 .{VIEW_CLASS} .widget-toggle-buttons {{ flex-wrap: wrap; height: auto; }}
 .{VIEW_CLASS} .widget-toggle-buttons .widget-toggle-button {{ margin-bottom: 2px; }}
+{"".join(f".{VIEW_CLASS} .jupyter-button.mod-{k}:not(:disabled), .{VIEW_CLASS} .jupyter-button.mod-{k}.mod-active "
+         f"{{ background-color: {v}; color: #ffffff; }}" + chr(10) for k, v in BUTTON_FILLS.items())}
 .ttr-sr-only {{
   position: absolute !important; width: 1px; height: 1px; padding: 0; margin: -1px; overflow: hidden;
   clip: rect(0 0 0 0); white-space: nowrap; border: 0;
@@ -45,6 +47,9 @@ ACCESS_CSS = f"""
 
 _ESM = r"""
 const FOCUSABLE = 'button, select, input, textarea, summary, [tabindex]:not([tabindex="-1"])';
+const OWN_KEYS_ON = 'button, select, input, textarea, summary, [role="slider"], [role="listbox"]';
+const NAV_KEYS = new Set(["ArrowUp", "ArrowDown", "ArrowLeft", "ArrowRight", "Home", "End", "PageUp", "PageDown",
+                          " ", "Enter"]);
 function usable(node) {
   return node && !node.disabled && node.getAttribute("tabindex") !== "-1" && node.getClientRects().length > 0
     && getComputedStyle(node).visibility !== "hidden";
@@ -91,11 +96,19 @@ export default {
       requestAnimationFrame(() => { pending = false; label(); restore(); });
     };
     const onFocusIn = (ev) => { inside = Boolean(root && root.contains(ev.target)); };
+    // keys a control of the view uses (a list's arrows, a button's Enter and Space) stay with it: JupyterLab's
+    // command mode would otherwise take them (ArrowDown moved to the next cell, Enter opened the editor)
+    const onKey = (ev) => {
+      const t = ev.target;
+      if (!t || !t.matches || !t.matches(OWN_KEYS_ON)) return;
+      if (NAV_KEYS.has(ev.key) || (t.tagName === "SELECT" && ev.key.length === 1)) ev.stopPropagation();
+    };
     const mo = new MutationObserver(later);
     const attach = () => {
       root = el.closest("." + model.get("view_class"));
       if (!root) return false;
       document.addEventListener("focusin", onFocusIn, true);
+      root.addEventListener("keydown", onKey);
       mo.observe(root, { childList: true, subtree: true, attributes: true, attributeFilter: ["disabled", "style", "class"] });
       label();
       return true;
@@ -116,6 +129,7 @@ export default {
       waiter.disconnect();
       mo.disconnect();
       document.removeEventListener("focusin", onFocusIn, true);
+      if (root) root.removeEventListener("keydown", onKey);
       model.off("msg:custom", onMsg);
       model.off("change:labels", label);
     };

@@ -172,7 +172,9 @@ class PlayView:
         self.deck_button.on_click(lambda _b: self.draw_deck())
         self.faceup_buttons: list[widgets.Button] = []
         for i in range(self.variant.settings.market_size):
-            b = widgets.Button(description="-", layout=widgets.Layout(width="auto", min_width="74px"))
+            # a border: a white card's button is not lost on the white page
+            b = widgets.Button(description="-", layout=widgets.Layout(width="auto", min_width="74px",
+                                                                      border="1px solid #444444"))
             b.on_click(lambda _b, slot=i + 1: self.draw_faceup(slot))
             self.faceup_buttons.append(b)
         self.tickets_button = widgets.Button(description="draw tickets", layout=widgets.Layout(width="auto"))
