@@ -638,7 +638,7 @@ def tickets_table_html(state: GameState, seat: int) -> str:
             f'<div style="font:bold 14px Arial,Helvetica,sans-serif;margin-bottom:4px">{_swatch(seat)}'
             f"{html.escape(net.name)}'s tickets — {done} of {len(net.tickets)} completed, "
             f"{_signed(value)} points if the "
-            f"game ended now</div><table {_TABLE}><thead><tr><th style='{th}'></th><th style='{th}'>ticket</th>"
+            f"game ended now</div><table {_TABLE}><thead><tr><th style='{th}'>done</th><th style='{th}'>ticket</th>"
             f"<th style='{th}text-align:right'>points</th><th style='{th}'>path</th></tr></thead>"
             f"<tbody>{''.join(rows)}</tbody></table></div>")
 
