@@ -396,7 +396,8 @@ def log_html(lines: Sequence[str], n: int = 14, *, newest_first: bool = False) -
                     for s in shown)
     head = "<b>Log</b> <span style='color:#666'>(newest first)</span>" if newest_first else "<b>Log</b>"
     return (f"<div class='ttr-log' style='font-family:Arial,Helvetica,sans-serif;margin-top:4px'>{head}"
-            f"<div style='max-height:22em;overflow-y:auto'>{items or '<i>nothing played yet</i>'}</div></div>")
+            f"<div tabindex='0' role='region' aria-label='Log' style='max-height:22em;overflow-y:auto'>"   # scrolls by keyboard
+            f"{items or '<i>nothing played yet</i>'}</div></div>")
 
 
 def public_words(ply, viewer: int | None) -> tuple[str, list[str]]:

@@ -36,7 +36,9 @@ ACCESS_CSS = f"""
   overflow: visible; text-overflow: clip; max-width: 100%; flex-shrink: 0;
 }}
 .{VIEW_CLASS} .widget-toggle-buttons {{ flex-wrap: wrap; height: auto; }}
-.{VIEW_CLASS} .lm-TabBar-tab, .{VIEW_CLASS} .lm-TabBar-tabLabel {{ color: #333333 !important; }}
+.{VIEW_CLASS} .lm-TabBar-tab, .{VIEW_CLASS} .lm-TabBar-tabLabel, .{VIEW_CLASS} .jupyter-widget-Collapse-header,
+.{VIEW_CLASS} .jupyter-widget-Collapse-header span, .{VIEW_CLASS} .lm-AccordionPanel-title,
+.{VIEW_CLASS} .lm-AccordionPanel-title span, .{VIEW_CLASS} .lm-AccordionPanel-titleLabel {{ color: #333333 !important; }}
 .{VIEW_CLASS} .widget-toggle-buttons .widget-toggle-button {{ margin-bottom: 2px; }}
 {"".join(f".{VIEW_CLASS} .jupyter-button.mod-{k}:not(:disabled), .{VIEW_CLASS} .jupyter-button.mod-{k}.mod-active "
          f"{{ background-color: {v}; color: #ffffff; }}" + chr(10) for k, v in BUTTON_FILLS.items())}
