@@ -13,15 +13,19 @@ One small anywidget per view, placed inside it. It draws nothing visible; in the
   being cut ("Un…") when the view is narrow (a 200 % zoom beside JupyterLab's file panel).
 
 Kernel side, ``spoken`` keeps what was announced (for tests and for a teacher's log).
+
+Under load anywidget may give up on this widget's model (it was not ready within 2 s) and then drops every message
+to it: an ``Access`` is ``Resilient`` (``resilient.py``), so a model that stopped answering is replaced by a fresh
+one in its view, and the old object passes what it is told to say on to the fresh one.
 """
 from __future__ import annotations
 
 from typing import Sequence
 
-import anywidget
 import traitlets
 
 from ..render.palette import BUTTON_FILLS, FOCUS_GAP, FOCUS_RING
+from .resilient import RESILIENT_JS, Resilient
 
 #: the class every ttr_nb view's outer box carries (the scope of ``ACCESS_CSS`` and of focus keeping)
 VIEW_CLASS = "ttr-view"
@@ -48,7 +52,7 @@ ACCESS_CSS = f"""
 }}
 """
 
-_ESM = r"""
+_ESM = RESILIENT_JS + r"""
 const FOCUSABLE = 'button, select, input, textarea, summary, [tabindex]:not([tabindex="-1"])';
 const OWN_KEYS_ON = 'button, select, input, textarea, summary, [role="slider"], [role="listbox"]';
 const NAV_KEYS = new Set(["ArrowUp", "ArrowDown", "ArrowLeft", "ArrowRight", "Home", "End", "PageUp", "PageDown",
@@ -58,6 +62,7 @@ function usable(node) {
     && getComputedStyle(node).visibility !== "hidden";
 }
 export default {
+  initialize({ model }) { listenForHold(model); },
   render({ model, el }) {
     el.classList.add("ttr-access");
     const region = document.createElement("div");
@@ -110,6 +115,8 @@ export default {
     const attach = () => {
       root = el.closest("." + model.get("view_class"));
       if (!root) return false;
+      // a fresh model that took a lost one's place (resilient.py) keeps the focus where it was
+      inside = root.contains(document.activeElement);
       document.addEventListener("focusin", onFocusIn, true);
       root.addEventListener("keydown", onKey);
       mo.observe(root, { childList: true, subtree: true, attributes: true, attributeFilter: ["disabled", "style", "class"] });
@@ -128,7 +135,9 @@ export default {
       while (region.childElementCount > 4) region.firstElementChild.remove();
     };
     model.on("msg:custom", onMsg);
+    const bye = greet(model, {}, null);
     return () => {
+      bye();
       waiter.disconnect();
       mo.disconnect();
       document.removeEventListener("focusin", onFocusIn, true);
@@ -141,7 +150,7 @@ export default {
 """
 
 
-class Access(anywidget.AnyWidget):
+class Access(Resilient):
     """See the module docstring. ``view_class``: the CSS class of the view this widget sits in."""
 
     _esm = _ESM
@@ -157,21 +166,31 @@ class Access(anywidget.AnyWidget):
         self.spoken: list[str] = []
         self._status = ""
 
+    def _fresh(self) -> "Access":
+        """A new model with the same names and focus order; it goes on with the same ``spoken`` list."""
+        fresh = Access(labels=[tuple(x) for x in self.labels], focus_order=self.focus_order,
+                       view_class=self.view_class, hello_timeout_ms=self.hello_timeout_ms)
+        fresh.spoken = self.spoken
+        fresh._status = self._status
+        return fresh
+
     def say(self, text: str) -> None:
         """Announce ``text`` (polite: after what the screen reader is saying). Empty text says nothing."""
+        target = self.current()
         text = " ".join(str(text or "").split())
         if not text:
             return
-        self.spoken.append(text)
-        del self.spoken[:-50]
-        self.send({"type": "say", "text": text})
+        target.spoken.append(text)
+        del target.spoken[:-50]
+        target.send({"type": "say", "text": text})
 
     def status(self, text: str) -> None:
         """Announce the view's status line when it changed since the last call."""
+        target = self.current()
         text = " ".join(str(text or "").split())
-        if text and text != self._status:
-            self._status = text
-            self.say(text)
+        if text and text != target._status:
+            target._status = text
+            target.say(text)
 
     def follow(self, message) -> None:
         """Announce whatever ``message`` (a ``MessageArea``) shows from now on: refusals and notes."""
