@@ -34,6 +34,7 @@ import traitlets
 from ipywidgets import widget_serialization
 from plotly.basedatatypes import Undefined
 
+from ..render.figure import figure_text
 from .resilient import RESILIENT_JS, Held, Resilient
 
 # The page-wide promise of plotly.js, by version: the runtime resolves it, every figure view awaits it.
@@ -477,6 +478,10 @@ class FigureView(Resilient):
         self.patches_sent = 0          # for tests and benchmarks
         rt = plotly_runtime()
         kwargs["config"] = _safe_config(kwargs.get("config"))
+        text = figure_text(figure)              # a screen reader's text the figure carries (render.figure)
+        if text is not None:
+            for key, value in zip(("aria_label", "description", "text_table"), text):
+                kwargs.setdefault(key, value)
         kwargs.setdefault("aria_label", _title_text(fig) or "figure")
         super().__init__(_figure=_figure_json(fig), js_version=rt.js_version, runtime=rt, **kwargs)
         object.__setattr__(fig, "_ttr_view_ref", self)
