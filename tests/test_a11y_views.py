@@ -9,7 +9,6 @@
 from __future__ import annotations
 
 import dataclasses
-import re
 
 import pytest
 
@@ -21,11 +20,10 @@ SETUP_SEEDS = {"usa": 1, "europe": 1, "maerklin": 1, "south_korea": 1}
 
 
 def keep_count(pending) -> int:
-    """How many offered tickets a choice keeps at least ("keep exactly 4 of ..." for South Korea's draft)."""
-    if pending.get("min_keep"):
-        return pending.get("min_keep")
-    m = re.search(r"(\d+) of", pending.get("text") or "")
-    return int(m.group(1)) if m else 1
+    """How many offered tickets a choice keeps at least (every keep step says it: ``min_keep``)."""
+    need = pending.get("min_keep")
+    assert isinstance(need, int) and need >= 1, pending
+    return need
 
 
 def _through_setup(view) -> None:

@@ -33,7 +33,6 @@ VIEWS = ("t-play", "t-history", "t-table", "t-editor")
 
 def _cells(variant: str, players: int, seed: int) -> list[str]:
     return [
-        "import re\n"
         "from IPython.display import display\n"
         "from ttr_nb import Game\n"
         "from ttr_nb.bots import make_bot\n"
@@ -52,12 +51,9 @@ def _cells(variant: str, players: int, seed: int) -> list[str]:
         "editor = EditorView(past.state)\n"
         "editor.widget.add_class('t-editor')\n"
         "display(editor.widget)",
-        # how many offered tickets a choice keeps (South Korea's draft keep says "keep exactly 4 of ...")
+        # how many offered tickets a choice keeps (every keep step carries min_keep)
         "def keep_count(v):\n"
-        "    p = v.game.state.pending_for(0)\n"
-        "    if p.get('min_keep'): return p.get('min_keep')\n"
-        "    m = re.search(r'(\\d+) of', p.get('text') or '')\n"
-        "    return int(m.group(1)) if m else 1",
+        "    return v.game.state.pending_for(0).get('min_keep')",
     ]
 
 
