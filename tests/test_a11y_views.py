@@ -47,7 +47,14 @@ def test_a_first_turn_with_a_claim_by_the_keyboard_controls(variant):
     s = view.game.state
     expected = sorted((r.a, r.b, r.id) for r in claimable_routes(view.variant, s, 0, affordable_only=True))
     listed = [tok.split(":", 1)[1] for _w, tok in view.chooser.entries if tok.startswith("route:")]
-    assert listed == [rid for _a, _b, rid in expected]
+    # every claimable route is listed, the second track of a double route that reads the same as the first as it
+    reached = [view.chooser.aliases.get(f"route:{rid}", f"route:{rid}").split(":", 1)[1] for _a, _b, rid in expected]
+    assert listed == list(dict.fromkeys(reached))
+    words = [w for w, tok in view.chooser.entries if tok.startswith("route:")]
+    assert len(set(words)) == len(words)                                 # no two look-alike rows
+    for alias, token in view.chooser.aliases.items():
+        a, b = view.map.route(alias.split(":", 1)[1]), view.map.route(token.split(":", 1)[1])
+        assert a.double_group == b.double_group and (a.colour, a.length) == (b.colour, b.length)
     words, token = view.chooser.entries[0]
     route = view.map.route(token.split(":", 1)[1])
     assert words.startswith(f"{route.a}–{route.b} · {route.length} space") and route.colour in words
@@ -60,6 +67,17 @@ def test_a_first_turn_with_a_claim_by_the_keyboard_controls(variant):
     assert board_marks(view.game.state)["owners"].get(route.id) == 0
     assert view.chooser.select.value is None and view.payments_box.children == ()
     assert any(line.startswith(f"Blue claims {route.a}–{route.b}") for line in view.access.spoken)
+
+
+def test_a_double_routes_look_alike_track_is_listed_once_and_a_click_on_it_shows_that_entry():
+    view = PlayView(Game("usa", players=2, seed=1))
+    _through_setup(view)
+    alias, token = next(iter(sorted(view.chooser.aliases.items())))
+    other = alias.split(":", 1)[1]
+    assert alias not in [tok for _w, tok in view.chooser.entries] and token in [tok for _w, tok in view.chooser.entries]
+    assert view.click_route(other) and view.selected_route == other
+    assert view.chooser.select.value == token                     # the look-alike entry shows the board's choice
+    assert view.selected_route == other                           # and showing it did not choose the first track
 
 
 def test_europe_lists_station_cities_and_a_city_opens_its_payments():

@@ -10,7 +10,8 @@ One small anywidget per view, placed inside it. It draws nothing visible; in the
   panel after "keep", the payment buttons after a claim), focus goes to the first of ``focus_order`` that can take
   it, instead of falling to the page (where JupyterLab's shortcuts would take the next keys);
 * gives the view's controls a focus ring of 3:1 or better (``ACCESS_CSS``) and lets its buttons wrap instead of
-  being cut ("Un…") when the view is narrow (a 200 % zoom beside JupyterLab's file panel).
+  being cut ("Un…") when the view is narrow (a 200 % zoom beside JupyterLab's file panel); a view narrower than
+  ``NARROW_VIEW_PX`` stacks what sat side by side (a CSS container query on the view).
 
 Kernel side, ``spoken`` keeps what was announced (for tests and for a teacher's log).
 
@@ -29,6 +30,9 @@ from .resilient import RESILIENT_JS, Resilient
 
 #: the class every ttr_nb view's outer box carries (the scope of ``ACCESS_CSS`` and of focus keeping)
 VIEW_CLASS = "ttr-view"
+#: a view this narrow (px) or narrower (200 % zoom beside JupyterLab's file panel: about 270 px) stacks what sat
+#: side by side: rows wrap, a list box's label goes above it, no column keeps a minimum width
+NARROW_VIEW_PX = 480
 
 ACCESS_CSS = f"""
 .{VIEW_CLASS} :focus-visible {{
@@ -46,6 +50,15 @@ ACCESS_CSS = f"""
 .{VIEW_CLASS} .widget-toggle-buttons .widget-toggle-button {{ margin-bottom: 2px; }}
 {"".join(f".{VIEW_CLASS} .jupyter-button.mod-{k}:not(:disabled), .{VIEW_CLASS} .jupyter-button.mod-{k}.mod-active "
          f"{{ background-color: {v}; color: #ffffff; }}" + chr(10) for k, v in BUTTON_FILLS.items())}
+.{VIEW_CLASS} {{ container-type: inline-size; }}
+@container (max-width: {NARROW_VIEW_PX}px) {{
+  .{VIEW_CLASS} .widget-hbox, .{VIEW_CLASS} .widget-select {{ flex-wrap: wrap; }}
+  .{VIEW_CLASS} .widget-select {{ margin-left: 0; margin-right: 0; }}
+  .{VIEW_CLASS} .widget-select > select {{ min-width: 0; flex: 1 1 100%; }}
+  .{VIEW_CLASS} .ttr-side {{ margin-left: 0 !important; min-width: 0 !important; flex: 1 1 100% !important; }}
+  .{VIEW_CLASS} .ttr-players td {{ white-space: normal !important; }}
+  .{VIEW_CLASS} table {{ max-width: 100%; }}
+}}
 .ttr-sr-only {{
   position: absolute !important; width: 1px; height: 1px; padding: 0; margin: -1px; overflow: hidden;
   clip: rect(0 0 0 0); white-space: nowrap; border: 0;
