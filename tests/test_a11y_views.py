@@ -275,7 +275,7 @@ def test_a_static_figure_with_a_text_shows_its_text_version_after_it(monkeypatch
     assert [sorted(b) for b in shown] == [["application/vnd.plotly.v1+json", "text/plain"], ["text/html", "text/plain"]]
     page = shown[1]["text/html"]
     assert page.startswith("<details class='ttr-figure-text'><summary>Text version: the tickets in words</summary>")
-    assert page.count("<tr>") == 46 + 1 and "<th scope='col'>ticket</th>" in page
+    assert page.count("<tr>") == 46 + 1 and "<th scope='col' style='text-align:left'>ticket</th>" in page
     assert shown[1]["text/plain"].startswith("Card Game tickets on the map, every ticket of the game: 46 tickets")
     shown.clear()
     from ttr_nb.render import board_figure

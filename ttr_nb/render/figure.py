@@ -57,15 +57,16 @@ def text_version_bundle(name: str, description: str, table: dict) -> dict:
     """A collapsed "text version" of a figure, as a display bundle: HTML (a ``details`` element with the
     description and the table) and plain text (the name and the description)."""
     esc = html.escape
+    left = "style='text-align:left'"               # words read from the left (JupyterLab aligns cells right)
     rows = table.get("rows") or []
     parts = ["<details class='ttr-figure-text'>",
              f"<summary>{esc(table.get('summary') or 'Text version')}</summary>", f"<p>{esc(description)}</p>"]
     if rows:
         parts.append("<table>" + (f"<caption>{esc(table['caption'])}</caption>" if table.get("caption") else ""))
         if table.get("head"):
-            parts.append("<thead><tr>" + "".join(f"<th scope='col'>{esc(str(h))}</th>" for h in table["head"])
+            parts.append("<thead><tr>" + "".join(f"<th scope='col' {left}>{esc(str(h))}</th>" for h in table["head"])
                          + "</tr></thead>")
-        parts.append("<tbody>" + "".join("<tr>" + "".join(f"<td>{esc(str(v))}</td>" for v in r) + "</tr>"
+        parts.append("<tbody>" + "".join("<tr>" + "".join(f"<td {left}>{esc(str(v))}</td>" for v in r) + "</tr>"
                                          for r in rows) + "</tbody></table>")
     parts.append("</details>")
     return {"text/html": "".join(parts), "text/plain": f"{name}: {description}"}
