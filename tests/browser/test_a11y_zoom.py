@@ -2,14 +2,14 @@
 cut ('Un…')").
 
 A 1280×800 school laptop at 200 % zoom is a 640×400 CSS-pixel window with two device pixels per CSS pixel; with
-the file panel open the notebook leaves a view about 270 px wide. A USA and a Card Game play view, each with the decision at
-hand (the first tickets to keep; then, in the USA, a route's payments), must:
+the file panel open the notebook leaves a view about 270 px wide. A USA and a Card Game play view, each with the
+decision at hand (the first tickets to keep; then, in the USA, a route's payments), must:
 
 * show every button, toggle and label whole: no text cut or ellipsised (its text fits its box), nothing past the
   view's right edge; a list box (whose rows a browser never wraps) inside the view, and its rows told apart by
   what shows of them;
-* stay usable: the decision is made by clicking its controls (tickets, "keep", a payment button), and what they
-  do reaches the game.
+* stay usable: each decision is made by clicking its controls (ticket boxes and "keep", a payment button, a move
+  from the Card Game's list and "play this"), nothing covering them, and what they do reaches the game.
 
 Screenshots (at 2 device pixels per CSS pixel) go to tests/browser/artifacts/a11y-zoom200-*.png.
 """

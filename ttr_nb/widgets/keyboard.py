@@ -1,9 +1,10 @@
 """Playing by keyboard (issue 21, item 2): choosers that list in words what the board offers to a mouse.
 
 * ``ClaimChooser``: a list box of what the acting seat can claim now — every route it can pay for ("Denver–Santa
-  Fe · 2 spaces · gray"; the two tracks of a double route that read the same, once), then the cities where it can act (Europe: "station in Wien") — reached by Tab, moved
-  through with the arrow keys. Choosing an entry calls the same handler as a click on the board
-  (``PlayView.click_route`` / ``click_city``): the payments appear as buttons right after it in the tab order.
+  Fe · 2 spaces · gray"; the two tracks of a double route that read the same, once), then the cities where it can
+  act (Europe: "station in Wien") — reached by Tab, moved through with the arrow keys. Choosing an entry calls the
+  same handler as a click on the board (``PlayView.click_route`` / ``click_city``): the payments appear as buttons
+  right after it in the tab order.
 * ``OptionList``: for a turn with many similar moves (the Card Game's rail-yard plays): one list box and a "play"
   button instead of a button per move, so a turn takes a handful of tab stops, not forty.
 
