@@ -38,11 +38,11 @@ __all__ = ["BotSpec", "Forfeit", "StudentBot", "bot_spec", "load_choose", "call_
 
 #: why a game can be forfeited, in words
 FORFEIT_KINDS = {
-    "start": "the bot could not be loaded",
+    "start": "could not be loaded",
     "exception": "choose raised an exception",
-    "illegal": "choose returned something that is not a legal move",
-    "timeout": "no answer within the time limit",
-    "crash": "the bot's process ended (e.g. the memory limit)",
+    "illegal": "not a legal move",
+    "timeout": "too slow",
+    "crash": "its process died",
 }
 
 

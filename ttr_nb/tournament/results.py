@@ -21,10 +21,12 @@ from pathlib import Path
 from typing import Any, Iterable, Sequence
 
 from ..errors import TTRError
+from .contract import FORFEIT_KINDS
 
 __all__ = ["Results", "Standing", "wilson", "ResultsFile", "ratings"]
 
 FORMAT = "ttr-nb tournament 1"
+
 
 
 def wilson(wins: int, n: int, z: float = 1.959963984540054) -> tuple[float, float]:
@@ -85,9 +87,11 @@ class Standing:
 class Results:
     """The records of a tournament (finished games, in schedule order) and what follows from them."""
 
-    def __init__(self, header: dict, records: Sequence[dict], note: str = ""):
+    def __init__(self, header: dict, records: Sequence[dict], note: str = "", *, resumed: int = 0, workers: int = 0):
         self.header = header
         self.note = note                  # e.g. what resuming its file had to repair
+        self.resumed = resumed            # games found finished in the file, not played again
+        self.workers = workers            # local referee processes that played (0: this process or a cluster)
         self.records = sorted(records, key=lambda r: r["index"])
         self.bots: list[str] = [b["name"] for b in header["bots"]]
 
@@ -174,16 +178,19 @@ class Results:
             out.append("(ratings need openskill: pip install 'ttr-nb[tournament]')")
         return "\n".join(out)
 
-    def forfeits_text(self, limit: int = 20) -> str:
+    def forfeits_text(self) -> str:
+        """The forfeits in words, one line per bot and kind, with the first one's reason."""
         items = self.forfeits()
         if not items:
             return "No forfeits."
+        groups: dict[tuple[str, str], list[dict]] = {}
+        for f in items:
+            groups.setdefault((f["bot"], f["kind"]), []).append(f)
         lines = [f"{len(items)} forfeit{'s' if len(items) != 1 else ''}:"]
-        for f in items[:limit]:
-            lines.append(f"  game {f['game']} (deal {f['deal']}), {f['bot']} at move {f['move']}: "
-                         f"{f['kind']} — {f['reason']}")
-        if len(items) > limit:
-            lines.append(f"  ... and {len(items) - limit} more (Results.forfeits() lists them all)")
+        for (bot, kind), fs in groups.items():
+            first = fs[0]
+            lines.append(f"  {bot}: {len(fs)} × {kind} ({FORFEIT_KINDS.get(kind, kind)}); first in game {first['game']} "
+                         f"at move {first['move']}: {first['reason']}")
         return "\n".join(lines)
 
     def __str__(self) -> str:

@@ -104,7 +104,8 @@ def run_tournament(bots: Sequence[Any], variant: str = "usa", *, games: int = 4,
                 finished(play_game(t))
         else:
             _on_processes(workers, tasks, finished)
-    return Results(header, records, note=store.note if store else "")
+    return Results(header, records, note=store.note if store else "", resumed=len(done),
+                   workers=0 if in_process or scheduler is not None else min(workers, max(len(tasks), 1)))
 
 
 def _on_processes(workers: int, tasks: list[dict], finished: Callable[[dict], None]) -> None:
