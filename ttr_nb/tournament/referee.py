@@ -50,7 +50,9 @@ class _Seat:
         if self.process is not None:
             self.process.ready()
         elif self.local is not None:
-            self.local = StudentBot(self.local, move_seconds=self.move_seconds)
+            # in this process a slow move cannot be stopped, and timing it would make results depend on the
+            # machine's load: no time limit here (tournaments in processes enforce it)
+            self.local = StudentBot(self.local)
 
     def choose(self, state):
         if self.house is not None:

@@ -25,7 +25,7 @@ from functools import cached_property, lru_cache
 from typing import Any
 
 from ..actions import parse_action
-from ..cards import CARD_NAMES, LOCO
+from ..cards import CARD_NAMES, LOCO, PLAYER_COLOURS
 from ..errors import TTRError
 from ..variants import get_game, rules_of
 
@@ -40,7 +40,11 @@ def payload(state, seat: int) -> dict:
     bot need not parse the texts), the seat, the game's key and the move number."""
     rules = rules_of(state)
     acts = rules.legal_actions(state, seat)
-    return {"variant": state.variant, "seat": seat, "move": state.ply, "legal": [str(a) for a in acts],
+    own = f"{PLAYER_COLOURS[seat]}: " if 0 <= seat < len(PLAYER_COLOURS) else ""
+    cut = len(own)
+    texts = [str(a) for a in acts]               # a bot plays only its own seat: no "blue: " before its moves
+    return {"variant": state.variant, "seat": seat, "move": state.ply,
+            "legal": [t[cut:] if own and t.startswith(own) else t for t in texts],
             "moves": [_parts(a) for a in acts], "observe": rules.observe(state, seat)}
 
 
@@ -70,7 +74,7 @@ def view_of(state, seat: int) -> "BotView":
     return BotView(json.loads(json.dumps(payload(state, seat))))
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, repr=False)
 class RouteInfo:
     """A route of the board: its cities, length, colour (``gray``: any one colour), points, and owner (a seat, or
     None while it is free)."""
@@ -92,8 +96,10 @@ class RouteInfo:
     def __str__(self) -> str:
         return f"{self.a}–{self.b} ({self.length}, {self.colour})"
 
+    __repr__ = __str__
 
-@dataclass(frozen=True)
+
+@dataclass(frozen=True, repr=False)
 class TicketInfo:
     """A destination ticket: its two cities and points; in the Card Game also ``needs``, the colour circles."""
 
@@ -110,8 +116,10 @@ class TicketInfo:
     def __str__(self) -> str:
         return f"{self.a}–{self.b} ({self.points})"
 
+    __repr__ = __str__
 
-@dataclass(frozen=True)
+
+@dataclass(frozen=True, repr=False)
 class Path:
     """A cheapest way to join two cities: ``trains`` still to place (own routes cost nothing), the ``routes`` still
     to claim, and the ``cities`` walked from the first to the last."""
@@ -122,6 +130,8 @@ class Path:
 
     def __str__(self) -> str:
         return f"{self.trains} trains: {' – '.join(self.cities)}"
+
+    __repr__ = __str__
 
 
 class Move(str):
