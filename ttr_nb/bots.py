@@ -310,7 +310,8 @@ class GreedyBot:
         need = self._needed_colours(v, plan)
         gray_need = sum(v.map.route(rid).length for rid in plan.routes if v.map.route(rid).colour == GRAY)
         wanted: list[tuple[int, int, str]] = []
-        for i, c in enumerate(state.market):
+        no_cards = not state.deck and not any(state.discard)     # USA-DRAW-8: then no card may be drawn at all
+        for i, c in enumerate(() if no_cards else state.market):
             if c is None or c == LOCO:
                 continue
             short = need.get(c, 0) - hand[c]

@@ -64,10 +64,10 @@ def run(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     print(results.table(), file=out)
     print(results.forfeits_text(), file=out)
     played = sum(1 for _ in results.records) - results.resumed
-    where = (f"the Dask cluster at {args.scheduler}" if args.scheduler else
-             f"{results.workers} local worker process{'es' if results.workers != 1 else ''}" if results.workers
-             else "this process")
-    print(f"{played} games played in {elapsed:.1f} s on {where}"
+    where = (f"on the Dask cluster at {args.scheduler}" if args.scheduler else
+             f"on {results.workers} local worker process{'es' if results.workers != 1 else ''}" if results.workers
+             else "in this process")
+    print(f"{played} games played in {elapsed:.1f} s {where}"
           + (f" ({played / elapsed:.2f} games/s)" if played else "")
           + (f"; {results.resumed} finished games kept from {args.out}" if results.resumed else "")
           + (f"; results in {args.out}" if args.out else ""), file=err)

@@ -278,7 +278,8 @@ class StudentBot:
         self._choose = load_choose(self.spec)
 
     def choose(self, state, seat: int):
-        doc = json.loads(json.dumps(payload(state, seat)))        # a copy: the bot cannot touch the game
+        doc = payload(state, seat)           # made afresh for this call: the game holds no part of it
+        legal = list(doc["legal"])           # kept apart: the bot may change the lists it is given
         start = time.perf_counter()
         text, reason = call_choose(self._choose, doc, seed_key(state.seed, seat, state.ply),
                                    filename=self.spec.filename)
@@ -287,4 +288,4 @@ class StudentBot:
             raise Forfeit("timeout", f"took {took:.2f} s for a move (the limit is {self.move_seconds:g} s)")
         from ..bots import Reason
         # the reason may name the seat's own secrets: other seats read only that the bot chose
-        return checked_action(state, seat, text, doc["legal"]), Reason(reason or "its own choice", "its own choice")
+        return checked_action(state, seat, text, legal), Reason(reason or "its own choice", "its own choice")

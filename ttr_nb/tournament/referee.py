@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import time
 
+from ..errors import TTRError
 from .contract import BotSpec, Forfeit, StudentBot, checked_action, seed_key
 from .view import payload
 
@@ -103,11 +104,16 @@ def play_game(task: dict) -> dict:
             if s.forfeit is None:
                 try:
                     action = s.choose(state)
+                    state = rules.apply(state, action)
                 except Forfeit as f:
                     forfeit(s, f)
+                    action = None
+                except TTRError as e:            # a house bot's move the rules refuse (a bot's bug): a forfeit too
+                    forfeit(s, Forfeit("illegal", f"played {str(action)!r}, which the rules refuse: {e}"))
+                    action = None
             if action is None:
                 action = stand_in[seat].choose(state, seat)[0]
-            state = rules.apply(state, action)
+                state = rules.apply(state, action)
             actions.append(str(action))
             if len(actions) > task.get("max_moves", 100_000):     # a safety net: the rules end every game
                 raise RuntimeError(f"game {task['index']} did not end after {len(actions)} moves")

@@ -21,7 +21,7 @@ from __future__ import annotations
 import heapq
 import json
 from dataclasses import dataclass
-from functools import cached_property, lru_cache
+from functools import lru_cache
 from typing import Any
 
 from ..actions import parse_action
@@ -32,6 +32,23 @@ from ..variants import get_game, rules_of
 __all__ = ["BotView", "Move", "RouteInfo", "TicketInfo", "Path", "payload", "view_of"]
 
 FREE = -1
+
+
+class _lazy:
+    """Computed on first use and kept (like ``functools.cached_property``, without its lock: a view is never
+    shared between threads, and the lock made every Move attribute slow)."""
+
+    def __init__(self, fn):
+        self.fn = fn
+        self.name = fn.__name__
+        self.__doc__ = fn.__doc__
+
+    def __get__(self, obj, cls=None):
+        if obj is None:
+            return self
+        value = self.fn(obj)
+        obj.__dict__[self.name] = value
+        return value
 
 
 def payload(state, seat: int) -> dict:
@@ -61,6 +78,16 @@ def _parts(action) -> dict:
     if tickets:
         parts["tickets"] = list(tickets)
     return parts
+
+
+@lru_cache(maxsize=16)
+def _adjacency(m) -> dict[str, tuple[tuple[int, str], ...]]:
+    """Per city of map ``m``: (route index, the city at its other end), in the map's order."""
+    out: dict[str, list] = {c.name: [] for c in m.cities}
+    for r in m.routes:
+        out[r.a].append((r.index, r.b))
+        out[r.b].append((r.index, r.a))
+    return {c: tuple(v) for c, v in out.items()}
 
 
 @lru_cache(maxsize=4096)
@@ -152,16 +179,16 @@ class Move(str):
         self.kind: str = parts["kind"]
         return self
 
-    @cached_property
+    @_lazy
     def route(self) -> RouteInfo | None:
         ref = self._parts.get("route")
         return self._view.route(ref) if ref is not None and self._view.map is not None else None
 
-    @cached_property
+    @_lazy
     def cards(self) -> dict[str, int]:
         return {("locomotive" if k == LOCO else CARD_NAMES[k]): n for k, n in self._parts.get("payment", ())}
 
-    @cached_property
+    @_lazy
     def card(self) -> str | None:
         slot = self._parts.get("slot")
         if slot is None or self.kind != "draw":
@@ -169,7 +196,7 @@ class Move(str):
         market = self._view.market
         return market[slot - 1] if 0 < slot <= len(market) else None
 
-    @cached_property
+    @_lazy
     def tickets(self) -> tuple[TicketInfo, ...]:
         refs = self._parts.get("tickets") or ([self._parts["ticket"]] if self._parts.get("ticket") else [])
         return tuple(self._view.ticket(t) for t in refs)
@@ -214,7 +241,7 @@ class BotView:
         self._moves: list[dict] | None = payload.get("moves")
 
     # -- who and where ---------------------------------------------------------------------------------------
-    @cached_property
+    @_lazy
     def game(self):
         """The game's registry entry (``view.game.name``: its name)."""
         return get_game(self.variant)
@@ -250,7 +277,7 @@ class BotView:
         return None
 
     # -- the moves ---------------------------------------------------------------------------------------------
-    @cached_property
+    @_lazy
     def legal(self) -> list[Move]:
         """The legal moves, each a ``Move`` (a ``str``: return one of them)."""
         parts = self._moves or [None] * len(self._legal_texts)
@@ -298,7 +325,7 @@ class BotView:
     def deck_size(self) -> int:
         return self.raw["deck_size"]
 
-    @cached_property
+    @_lazy
     def tickets(self) -> list[TicketInfo]:
         """The seat's own tickets (kept ones; offered ones are in the ``keep`` moves)."""
         return [self.ticket(t) for t in self.me.get("tickets", ())]
@@ -316,7 +343,7 @@ class BotView:
         return TicketInfo(t.id, t.a, t.b, t.points)
 
     # -- the board -----------------------------------------------------------------------------------------
-    @cached_property
+    @_lazy
     def map(self):
         """The board (``ttr_nb.maps.Map``: public facts, the same for everyone); None in the Card Game."""
         return getattr(self.game, "map", None) if hasattr(self.game, "map_key") else None
@@ -335,7 +362,7 @@ class BotView:
         return RouteInfo(r.id, r.a, r.b, r.length, r.colour, self.game.route_points(r.length),
                          None if owner == FREE else owner, r.tunnel, r.ferry_locos)
 
-    @cached_property
+    @_lazy
     def routes(self) -> list[RouteInfo]:
         """Every route of the board with its owner (None: free), in the map's order."""
         return [self._route_info(r) for r in self._board().routes]
@@ -355,19 +382,28 @@ class BotView:
         r = self._board().route(route.id if isinstance(route, RouteInfo) else self.route(route).id)
         return self._cost(r) is not None
 
-    def _cost(self, r) -> int | None:
+    @_lazy
+    def _costs(self) -> list[int | None]:
+        """Per route index: trains the seat still needs to use it (0: its own), or None (it cannot)."""
+        m = self._board()
         claims = self.raw["claims"]
-        owner = claims[r.index]
-        if owner == self.seat:
-            return 0
-        if owner != FREE:
-            return None
-        if r.double_group is not None:
-            few = self.players < getattr(self.game.settings, "twin_min_players", 0)
-            for t in self._board().twins(r.id):
-                if claims[t.index] == self.seat or (few and claims[t.index] != FREE):
-                    return None
-        return r.length
+        few = self.players < getattr(self.game.settings, "twin_min_players", 0)
+        out: list[int | None] = []
+        for r in m.routes:
+            owner = claims[r.index]
+            if owner == self.seat:
+                out.append(0)
+            elif owner != FREE:
+                out.append(None)
+            elif r.double_group is not None and any(
+                    claims[t.index] == self.seat or (few and claims[t.index] != FREE) for t in m.twins(r.id)):
+                out.append(None)         # never both tracks of a double route; few players: one claim closes it
+            else:
+                out.append(r.length)
+        return out
+
+    def _cost(self, r) -> int | None:
+        return self._costs[r.index]
 
     def cheapest_path(self, a: str, b: str) -> Path | None:
         """The fewest trains still needed to join cities ``a`` and ``b`` over the seat's own routes (free of
@@ -375,35 +411,45 @@ class BotView:
         then the map's order."""
         m = self._board()
         start, goal = m.city(a).name, m.city(b).name
+        if start == goal:
+            return Path(0, (), (start,))
+        key = (start, goal)
+        memo = self.__dict__.setdefault("_paths", {})
+        if key in memo:
+            return memo[key]
+        costs = self._costs
+        adjacent = _adjacency(m)
+        blocked = m.ends_only - {start, goal}           # Märklin's countries: only a path's ends
         best = {start: (0, 0)}
-        prev: dict[str, tuple[str, Any]] = {}
+        prev: dict[str, tuple[str, int]] = {}
         heap = [(0, 0, start)]
-        passable = lambda c: c not in m.ends_only or c in (start, goal)      # noqa: E731 (Märklin's countries)
+        far = (1 << 30, 0)
         while heap:
             trains, steps, city = heapq.heappop(heap)
             if city == goal:
                 break
-            if (trains, steps) > best.get(city, (1 << 30, 0)) or not passable(city):
+            if (trains, steps) > best[city] or city in blocked:
                 continue
-            for r in m.routes_at(city):
-                cost = self._cost(r)
+            for index, other in adjacent[city]:
+                cost = costs[index]
                 if cost is None:
                     continue
-                other = r.b if r.a == city else r.a
-                key = (trains + cost, steps + (cost > 0))
-                if key < best.get(other, (1 << 30, 0)):
-                    best[other] = key
-                    prev[other] = (city, r)
-                    heapq.heappush(heap, (*key, other))
+                nk = (trains + cost, steps + (cost > 0))
+                if nk < best.get(other, far):
+                    best[other] = nk
+                    prev[other] = (city, index)
+                    heapq.heappush(heap, (nk[0], nk[1], other))
         if goal not in best:
+            memo[key] = None
             return None
         routes, cities, city = [], [goal], goal
         while city != start:
-            city, r = prev[city]
+            city, index = prev[city]
             cities.append(city)
-            if self.raw["claims"][r.index] != self.seat:
-                routes.append(self._route_info(r))
-        return Path(best[goal][0], tuple(reversed(routes)), tuple(reversed(cities)))
+            if costs[index]:
+                routes.append(self.routes[index])
+        memo[key] = Path(best[goal][0], tuple(reversed(routes)), tuple(reversed(cities)))
+        return memo[key]
 
     def ticket_plan(self) -> list[tuple[TicketInfo, Path | None]]:
         """For each of the seat's tickets: the cheapest way to finish it (``Path.trains`` 0: done; None: it can no
