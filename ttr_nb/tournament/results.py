@@ -244,6 +244,19 @@ class Results:
         ids = {i for i, name in enumerate(self.bots) if name == bot}
         return [r["index"] for r in self.records if ids & set(r["seats"])]
 
+    def lost_games(self, bot: str, against: str | None = None) -> list[int]:
+        """The indexes of the games ``bot`` did not win (only those with ``against`` at the table, if given)."""
+        ids = {i for i, name in enumerate(self.bots) if name == bot}
+        other = None if against is None else {i for i, name in enumerate(self.bots) if name == against}
+        if not ids or other == set():
+            raise TTRError(f"no bot {bot if not ids else against!r} in this tournament; its bots: {', '.join(self.bots)}")
+        out = []
+        for r in self.records:
+            seats = [s for s, b in enumerate(r["seats"]) if b in ids]
+            if seats and (other is None or other & set(r["seats"])) and not set(seats) & set(r["winners"]):
+                out.append(r["index"])
+        return out
+
     def chart(self):
         """Plotly figures of the standings (ratings and win rates with their intervals); see
         ``ttr_nb.render.tournament``."""

@@ -165,7 +165,7 @@ class Move(str):
     """One legal move: the action text itself (return it from ``choose``), with what a bot wants to know of it.
 
     ``kind``: the action's first word (``draw``, ``claim``, ``tickets``, ``keep``, ``pass``, and each game's own:
-    ``station``, ``tunnel``, ``announce``, ``draft``, ``yard``, ``track``, ``complete`` ...).
+    ``station``, ``tunnel``, ``announce``, ``place``, ``ride``, ``stop``, ``draft``, ``yard``, ``track``, ``complete``).
     A claim has ``route`` (a ``RouteInfo``), ``cities``, ``length`` and ``points``; a move that pays has ``cards``
     (the payment as {card name: count}); a face-up draw has ``card``; ``keep`` has ``tickets`` (``TicketInfo``s).
     """
