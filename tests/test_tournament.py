@@ -155,6 +155,16 @@ def test_student_bot_answers_are_checked_by_the_rules():
     assert str(reason) == "the last one" and reason.public == "its own choice"
 
 
+def test_make_bot_takes_a_student_bot_file_or_function(tmp_path):
+    """A student's bot in the house bots' protocol: it plays a Game (and so the play and history views)."""
+    from ttr_nb.bots import make_bot
+    from ttr_nb.game import Game
+    path = _bot(tmp_path, "alice", "def choose(view):\n    return view.legal[-1]\n")
+    game = Game("europe", players=2, seed=3)
+    game.play_bots({0: make_bot(path), 1: make_bot(_first)}, max_plies=30)
+    assert game.ply == 30 and isinstance(make_bot(path), StudentBot)
+
+
 def test_random_is_seeded_per_move_so_student_bots_replay():
     def dice(view):
         import random
@@ -202,6 +212,20 @@ def test_each_way_to_forfeit_is_recorded_and_the_game_finishes(case, tmp_path):
     for a in record["actions"]:                      # the random stand-in played the seat to the end
         game_over = rules_of("usa").apply(game_over, a)
     assert game_over.phase == "over"
+
+
+def test_bots_spawned_without_the_zygote_forfeit_the_same_way(tmp_path, monkeypatch):
+    """Where there is no zygote (not Linux, or TTR_NB_NO_ZYGOTE=1) each bot's process is spawned: same answers."""
+    from ttr_nb.tournament import sandbox
+    monkeypatch.setenv("TTR_NB_NO_ZYGOTE", "1")
+    assert sandbox._zygote() is None
+    for case in ("crash", "illegal"):
+        bot = bot_spec(_bot(tmp_path, case, FORFEITING[case][0])).to_wire()
+        record = play_game({"index": 0, "deal": 0, "seed": 3, "variant": "usa", "seats": [0, 1],
+                            "seat_bots": [bot, bot_spec("random").to_wire()], "move_seconds": 5, "memory_mb": 512,
+                            "in_process": False})
+        (f,) = record["forfeits"]
+        assert f["kind"] == case and FORFEITING[case][1] in f["reason"]
 
 
 def test_a_bot_cannot_change_a_result_or_read_the_callers_environment(tmp_path, monkeypatch):

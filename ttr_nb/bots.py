@@ -391,7 +391,11 @@ def _as_reason(why: str) -> Reason:
 
 
 def make_bot(spec: str, seed: int = 0) -> Bot:
-    """'random', 'greedy', or 'mixed:0.7' / a number 0–1 (the strength dial)."""
+    """'random', 'greedy', or 'mixed:0.7' / a number 0–1 (the strength dial); a student's bot file 'NAME.py' or
+    function ``choose(view)`` (``ttr_nb.tournament.StudentBot``, in this process)."""
+    if callable(spec) or str(spec).strip().lower().endswith(".py"):
+        from .tournament.contract import StudentBot
+        return StudentBot(spec)
     text = str(spec).strip().lower()
     if text == "random":
         return RandomBot(seed)

@@ -47,6 +47,12 @@ class BeatBot:
                        f"Write choose(view) that wins at least {self.needed} of the {self.games} games.",
                        "Check it with ex.check(choose); it plays every game, which takes a little while.")
 
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}(games={self.games}, share={self.share:g}, variant={self.variant!r})"
+
+    def _repr_html_(self) -> str:
+        return self.prompt().html
+
     @property
     def needed(self) -> int:
         import math
