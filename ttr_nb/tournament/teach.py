@@ -1,6 +1,6 @@
 """The lesson's side of bots and tournaments (``notebooks/07_write_a_bot.ipynb``, through ``ttr_nb.teaching``).
 
-* ``bot_view(game, seat)``: what a bot of that seat would be given now;
+* ``bot_view(game, seat)``: what a bot of that seat would be given now (``play_moves`` gets a game a few turns in);
 * ``tournament(bots, ...)``: ``run_tournament`` with a lesson's defaults (in the notebook's own process, one
   game at a time, with a progress bar in the notebook) — the same games and table as ``ttr-nb tournament``;
 * ``save_bot(choose, "my_bot.py")``: a notebook function (with the helper functions, imports and constants it
@@ -24,7 +24,7 @@ from .results import Results
 from .runner import run_tournament
 from .view import BotView, view_of
 
-__all__ = ["bot_view", "tournament", "save_bot", "bot_source", "NotebookProgress"]
+__all__ = ["bot_view", "play_moves", "tournament", "save_bot", "bot_source", "NotebookProgress"]
 
 
 def bot_view(game, seat: int | None = None) -> BotView:
@@ -41,6 +41,16 @@ def bot_view(game, seat: int | None = None) -> BotView:
     if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < state.n_players:
         raise TTRError(f"there is no seat {seat!r} in a {state.n_players}-player game")
     return view_of(state, seat)
+
+
+def play_moves(game, moves: int, bot: str = "greedy"):
+    """Play the next ``moves`` moves of ``game`` (a ``Game``) with house bots ``bot`` in every seat; returns the
+    game (a position to look at, a few turns in)."""
+    from ..bots import make_bot
+    if isinstance(moves, bool) or not isinstance(moves, int) or moves < 0:
+        raise TTRError(f"moves={moves!r}: a number of moves, 0 or more")
+    game.play_bots(make_bot(bot), max_plies=moves)
+    return game
 
 
 class NotebookProgress:
