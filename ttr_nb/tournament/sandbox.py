@@ -374,15 +374,17 @@ def zygote_main(ctrl_fd: int) -> int:
         import networkx  # noqa: F401  (view.graph)
     except ImportError:
         pass
-    statuses: dict[int, int] = {}
+    statuses: dict[int, int | None] = {}
+    home = os.getcwd()
     ctrl.sendall(json.dumps({"ready": True}).encode("utf-8"))
     while True:
         try:
             data, fds, _, _ = socket.recv_fds(ctrl, 65536, 2)
         except OSError:
+            data = b""
+        if not data:                     # the referee has ended
+            shutil.rmtree(home, ignore_errors=True)
             return 0
-        if not data:
-            return 0                     # the referee has ended
         req = json.loads(data)
         while True:                      # collect finished bots' statuses
             try:
@@ -392,6 +394,8 @@ def zygote_main(ctrl_fd: int) -> int:
             if not pid:
                 break
             statuses[pid] = os.waitstatus_to_exitcode(status)
+            if len(statuses) > 10_000:   # bots the referee killed itself: nobody asks for those
+                del statuses[next(iter(statuses))]
         if req["op"] == "fork":
             sys.stdout.flush()
             sys.stderr.flush()
