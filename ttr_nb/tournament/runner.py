@@ -149,15 +149,21 @@ def _on_processes(workers: int, tasks: list[dict], finished: Callable[[dict], No
                 raise TTRError(f"a tournament worker failed: {msg['error']}")
             finished(msg)
     finally:
+        for p in procs:                      # end of input: a worker finishes its game (if any) and exits
+            try:
+                p.stdin.close()
+            except OSError:
+                pass
         for p in procs:
-            if p.poll() is None:
+            try:
+                p.wait(timeout=5)
+            except subprocess.TimeoutExpired:  # interrupted in the middle of a game: stop it
                 p.kill()
-            p.wait()
-            for pipe in (p.stdin, p.stdout):
-                try:
-                    pipe.close()
-                except OSError:
-                    pass
+                p.wait()
+            try:
+                p.stdout.close()
+            except OSError:
+                pass
 
 
 def _on_dask(scheduler: Any, tasks: list[dict], finished: Callable[[dict], None]) -> None:

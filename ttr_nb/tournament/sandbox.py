@@ -16,6 +16,7 @@ file it writes at ``FILE_MB``. See docs/tournament.md for what this does and doe
 """
 from __future__ import annotations
 
+import atexit
 import json
 import os
 import queue
@@ -339,8 +340,24 @@ class _Zygote:
             return None
 
 
+    def stop(self) -> None:
+        """End the zygote (it reaps its bots' processes and removes its folder) and wait for it."""
+        try:
+            self.ctrl.close()
+            self.proc.wait(timeout=10)
+        except (OSError, subprocess.TimeoutExpired):
+            self.proc.kill()
+
+
 _ZYGOTES: dict[int, _Zygote | None] = {}
 _ZYGOTE_LOCK = threading.Lock()
+
+
+@atexit.register
+def _stop_zygotes() -> None:
+    for pid, zygote in list(_ZYGOTES.items()):
+        if zygote is not None and pid == os.getpid():
+            zygote.stop()
 
 
 def _zygote() -> _Zygote | None:
@@ -382,7 +399,12 @@ def zygote_main(ctrl_fd: int) -> int:
             data, fds, _, _ = socket.recv_fds(ctrl, 65536, 2)
         except OSError:
             data = b""
-        if not data:                     # the referee has ended
+        if not data:                     # the referee has ended: reap the bots' processes (all ended), go
+            while True:
+                try:
+                    os.waitpid(-1, 0)
+                except ChildProcessError:
+                    break
             shutil.rmtree(home, ignore_errors=True)
             return 0
         req = json.loads(data)

@@ -18,6 +18,7 @@ The helpers answer what a student needs in every game, from the same visible fac
 """
 from __future__ import annotations
 
+import dataclasses
 import heapq
 import json
 from dataclasses import dataclass
@@ -65,18 +66,27 @@ def payload(state, seat: int) -> dict:
             "moves": [_parts(a) for a in acts], "observe": rules.observe(state, seat)}
 
 
+_FIELDS: dict[type, tuple[str, ...]] = {}
+
+
 def _parts(action) -> dict:
-    parts = {"kind": type(action).verb}
-    for name in ("route", "slot", "ticket"):
-        value = getattr(action, name, None)
-        if value is not None:
+    """An action's parts by name (``kind`` and each field but the seat): a payment as [card kind, count] pairs,
+    texts and numbers as they are, tuples of them as lists."""
+    cls = type(action)
+    names = _FIELDS.get(cls)
+    if names is None:
+        names = _FIELDS[cls] = tuple(f.name for f in dataclasses.fields(action) if f.name != "seat")
+    parts: dict = {"kind": cls.verb}
+    for name in names:
+        value = getattr(action, name)
+        if value is None or value == ():
+            continue
+        if name == "payment":
+            parts[name] = [list(kn) for kn in value]
+        elif isinstance(value, (str, int, float)):
             parts[name] = value
-    payment = getattr(action, "payment", None)
-    if payment:
-        parts["payment"] = [list(kn) for kn in payment]
-    tickets = getattr(action, "tickets", None)
-    if tickets:
-        parts["tickets"] = list(tickets)
+        elif isinstance(value, tuple) and all(isinstance(x, (str, int)) for x in value):
+            parts[name] = list(value)
     return parts
 
 
@@ -200,6 +210,12 @@ class Move(str):
     def tickets(self) -> tuple[TicketInfo, ...]:
         refs = self._parts.get("tickets") or ([self._parts["ticket"]] if self._parts.get("ticket") else [])
         return tuple(self._view.ticket(t) for t in refs)
+
+    @property
+    def parts(self) -> dict:
+        """Every part of the move by name, as the rules read it: ``kind``, and e.g. ``route``, ``payment``,
+        ``slot``, ``tickets``, a station's or a passenger's ``city`` ..."""
+        return dict(self._parts)
 
     @property
     def cities(self) -> tuple[str, str] | None:
