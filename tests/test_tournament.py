@@ -294,7 +294,7 @@ def test_places_forfeits_last_and_wilson_intervals():
 
 def test_results_stream_to_a_file_and_resume_without_replaying(tmp_path):
     out = tmp_path / "class.jsonl"
-    bots = ["greedy", "random", "mixed:0.5"]
+    bots = ["random", "mixed:0.2", "random"]             # quick games: the file is the point here
     full = run_tournament(bots, "usa", games=2, players=2, seed=5, workers=0, out=out)
     lines = out.read_text(encoding="utf-8").splitlines()
     assert len(lines) == 1 + full.header["games"] == 13
@@ -308,6 +308,16 @@ def test_results_stream_to_a_file_and_resume_without_replaying(tmp_path):
     strip = lambda rs: [{k: v for k, v in r.items() if k not in ("seconds", "cpu")} for r in rs]   # noqa: E731
     assert strip(again.records) == strip(full.records)
     assert again.table() == full.table() == load_results(out).table()
+    # Ctrl-C after three games: the three are kept, the command says so, and a new run plays the other nine
+    cut = tmp_path / "cut.jsonl"
+
+    def stop(done, total, record):
+        if done == 3:
+            raise KeyboardInterrupt
+    with pytest.raises(KeyboardInterrupt):
+        run_tournament(bots, "usa", games=1, players=2, seed=5, workers=0, out=cut, progress=stop)
+    assert len(load_results(cut).records) == 3
+    assert run_tournament(bots, "usa", games=1, players=2, seed=5, workers=0, out=cut).resumed == 3
     before = out.read_bytes()
     with pytest.raises(TTRError, match="holds another tournament"):
         run_tournament(bots, "usa", games=3, players=2, seed=5, workers=0, out=out)

@@ -55,9 +55,19 @@ def run(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     from .runner import TextProgress, run_tournament
     started = time.perf_counter()
     progress = None if args.quiet else TextProgress(err)
-    results = run_tournament(args.bots, args.variant, games=args.games, players=args.players, seed=args.seed,
-                             workers=args.workers, move_seconds=args.move_seconds, memory_mb=args.memory_mb,
-                             scheduler=args.scheduler, out=args.out, tables=args.tables, progress=progress)
+    try:
+        results = run_tournament(args.bots, args.variant, games=args.games, players=args.players, seed=args.seed,
+                                 workers=args.workers, move_seconds=args.move_seconds, memory_mb=args.memory_mb,
+                                 scheduler=args.scheduler, out=args.out, tables=args.tables, progress=progress)
+    except KeyboardInterrupt:
+        if args.out:
+            from .results import load_results
+            kept = len(load_results(args.out).records)
+            print(f"\ninterrupted: {kept} finished games are in {args.out}; run the same command again to play "
+                  "the rest", file=err)
+        else:
+            print("\ninterrupted (without --out nothing was kept)", file=err)
+        return 130
     elapsed = time.perf_counter() - started
     if results.note:
         print(f"note: {args.out}: {results.note}", file=err)
