@@ -191,7 +191,9 @@ FORFEITING = {
     "start": ("def choose(view)\n    return view.legal[0]\n", "SyntaxError"),
     "exception": ("def choose(view):\n    return {}['x']\n", "KeyError"),
     "illegal": ("def choose(view):\n    return 'claim Denver–Omaha red9'\n", "not a legal move"),
-    "timeout": ("import time\ndef choose(view):\n    time.sleep(60)\n", "no answer within 0.5 s"),
+    "timeout": ("import time\ndef choose(view):\n    time.sleep(60)\n", "no answer within 2.5 s on the clock"),
+    "cpu": ("import time\ndef choose(view):\n    t = time.process_time()\n    while time.process_time() - t < 0.15:\n"
+            "        pass\n    return view.legal[0]\n", "of CPU for a move (the limit is 0.1 s)"),
     "crash": ("import os\ndef choose(view):\n    os._exit(3)\n", "exit code 3"),
     "memory": ("def choose(view):\n    x = bytearray(3_000_000_000)\n    return view.legal[0]\n", "MemoryError"),
 }
@@ -204,9 +206,11 @@ def test_each_way_to_forfeit_is_recorded_and_the_game_finishes(case, tmp_path):
     bot = bot_spec(_bot(tmp_path, case, source)).to_wire()
     house = bot_spec("greedy").to_wire()
     record = play_game({"index": 0, "deal": 0, "seed": 3, "variant": "usa", "seats": [0, 1],
-                        "seat_bots": [bot, house], "move_seconds": 0.5, "memory_mb": 512, "in_process": False})
+                        "seat_bots": [bot, house], "move_seconds": 0.1 if case == "cpu" else 0.5, "memory_mb": 512,
+                        "in_process": False})
     (f,) = record["forfeits"]
-    assert f["seat"] == 0 and f["kind"] == ("exception" if case == "memory" else case) and words in f["reason"]
+    kind = {"memory": "exception", "cpu": "timeout"}.get(case, case)
+    assert f["seat"] == 0 and f["kind"] == kind and words in f["reason"], f
     assert record["ranks"] == [2, 1] and record["winners"] == [1]
     game_over = rules_of("usa").new_game("usa", 2, 3)
     for a in record["actions"]:                      # the random stand-in played the seat to the end
@@ -343,7 +347,7 @@ def test_cli_forfeits_crasher_and_sleeper_and_workers_give_the_same_table(tmp_pa
     rows = {line.split()[1]: line for line in out.splitlines()[2:6]}
     assert rows["crasher"].endswith("6 exception") and rows["sleeper"].endswith("6 timeout")
     assert rows["greedy"].endswith(" -") and rows["random"].endswith(" -")
-    assert "ValueError: oops (crasher.py, line 2, in choose)" in out and "no answer within 0.5 s" in out
+    assert "ValueError: oops (crasher.py, line 2, in choose)" in out and "no answer within 2.5 s" in out
     assert "12 games played" in err and "on 2 local worker processes" in err
     assert len(load_results(tmp_path / "r.jsonl").records) == 12
     code1, out1, _ = _cli(*args, "--workers", "1")

@@ -21,7 +21,7 @@ every set of P bots, P times with the seats rotated (B!/(B-P)!/(P-1)! games a de
 defines choose(view) (see notebooks/07_write_a_bot.ipynb), or a house bot: random, greedy, mixed:0.5 ...
 
 A student's bot runs in a process of its own, started for each game, without your environment variables, with a
-time limit per move and (on Linux) a memory limit. An exception, an illegal answer, a timeout or a crash forfeits
+CPU time limit per move (and a clock limit, for bots that wait) and, on Linux, a memory limit. An exception, an illegal answer, a timeout or a crash forfeits
 that game (the bot is ranked last; the house random bot plays its seat to the end); the tournament goes on.
 This is not a security sandbox: a bot can still read and write your files. See docs/tournament.md.
 """
@@ -37,8 +37,9 @@ def add_parser(sub) -> argparse.ArgumentParser:
                                                        "(default 4)")
     t.add_argument("--players", type=int, default=2, help="players per game (default 2)")
     t.add_argument("--workers", type=int, default=None, help="local referee processes (default: one per core)")
-    t.add_argument("--move-seconds", type=float, default=1.0, help="time limit for one move, in seconds of the "
-                                                                  "clock (default 1)")
+    t.add_argument("--move-seconds", type=float, default=1.0, help="CPU seconds a bot may use for one move "
+                                                                  "(default 1); on the clock it gets 3 times as "
+                                                                  "long, at least 2 s more")
     t.add_argument("--memory-mb", type=int, default=MEMORY_MB, help=f"memory limit of a bot's process where the "
                                                                    f"OS allows (Linux; default {MEMORY_MB})")
     t.add_argument("--seed", type=int, default=0, help="deal d is the game seeded SEED+d (default 0)")

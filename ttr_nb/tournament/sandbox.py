@@ -10,9 +10,10 @@ Python's start and ttr_nb's imports (about 0.25 s of CPU) every game. Elsewhere 
 one payload per move (``ttr_nb.tournament.view.payload``), each answered with a move, or a forfeit. The bot's own
 ``print`` output goes to a log file, never into the conversation.
 
-Limits: a move must be answered within ``move_seconds`` of wall-clock time (else the process is killed and the
-game forfeited); where the OS allows (Linux), the process's address space is capped at ``memory_mb`` and each
-file it writes at ``FILE_MB``. See docs/tournament.md for what this does and does not protect.
+Limits: a move may use ``move_seconds`` of CPU time (measured in the bot's process, so a busy machine does not
+make a bot forfeit), and must come within ``wall_seconds(move_seconds)`` on the clock (else the process is killed:
+a bot that sleeps or waits forfeits too); where the OS allows (Linux), the process's address space is capped at
+``memory_mb`` and each file it writes at ``FILE_MB``. See docs/tournament.md for what this does and does not protect.
 """
 from __future__ import annotations
 
@@ -26,6 +27,7 @@ import subprocess
 import sys
 import tempfile
 import threading
+import time
 from pathlib import Path
 from typing import Any
 
@@ -37,6 +39,12 @@ START_SECONDS = 30.0      # to start Python, import ttr_nb and load the bot (gen
 MEMORY_MB = 2048          # default address-space limit of a bot's process
 FILE_MB = 50              # largest file a bot's process may write (its print output included)
 _PACKAGE_ROOT = str(Path(__file__).resolve().parents[2])     # the folder that holds ttr_nb
+
+
+def wall_seconds(move_seconds: float) -> float:
+    """The clock's limit for a move of ``move_seconds`` CPU seconds: three times as long, and at least 2 s more
+    (on a busy machine a process waits for a core; a bot that sleeps or waits still forfeits)."""
+    return max(3 * move_seconds, move_seconds + 2.0)
 
 
 def clean_env(home: str) -> dict[str, str]:
@@ -100,9 +108,16 @@ class BotProcess:
 
     def ask(self, doc: dict, seed: str, move_seconds: float) -> tuple[str, str]:
         """The bot's (answer text, reason) for the payload ``doc``; ``Forfeit`` on an exception, a non-text answer,
-        no answer within ``move_seconds``, or a dead process."""
+        more than ``move_seconds`` of CPU for the move, no answer within ``wall_seconds(move_seconds)`` on the
+        clock, or a dead process."""
         self._send({"payload": doc, "seed": seed})
-        msg = self._receive(move_seconds, "for a move")
+        wall = wall_seconds(move_seconds)
+        msg = self._receive(wall, f"on the clock for a move (the limit: {move_seconds:g} s of CPU; a bot that "
+                                  "waits forfeits too)")
+        cpu = msg.get("cpu")
+        if isinstance(cpu, (int, float)) and cpu > move_seconds:
+            self.close()
+            raise Forfeit("timeout", f"used {cpu:.2f} s of CPU for a move (the limit is {move_seconds:g} s)")
         if "forfeit" in msg:
             self.close()
             raise Forfeit(msg["forfeit"], msg["reason"])
@@ -262,12 +277,13 @@ def _serve(proto_in, proto_out) -> None:
     send({"ready": True})
     for line in proto_in:
         msg = json.loads(line)
+        started = time.process_time()
         try:
             text, reason = call_choose(choose, msg["payload"], msg["seed"], filename=spec.filename)
         except Forfeit as f:
             send({"forfeit": f.kind, "reason": f.reason})
             continue
-        send({"move": text, "reason": reason})
+        send({"move": text, "reason": reason, "cpu": time.process_time() - started})
 
 
 def _quiet_stdio(log_fd: int | None = None) -> None:
