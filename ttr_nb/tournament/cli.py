@@ -21,9 +21,10 @@ every set of P bots, P times with the seats rotated (B!/(B-P)!/(P-1)! games a de
 defines choose(view) (see notebooks/07_write_a_bot.ipynb), or a house bot: random, greedy, mixed:0.5 ...
 
 A student's bot runs in a process of its own, started for each game, without your environment variables, with a
-CPU time limit per move (and a clock limit, for bots that wait) and, on Linux, a memory limit. An exception, an illegal answer, a timeout or a crash forfeits
-that game (the bot is ranked last; the house random bot plays its seat to the end); the tournament goes on.
-This is not a security sandbox: a bot can still read and write your files. See docs/tournament.md.
+CPU time limit per move (and a clock limit, for bots that wait) and, on Linux, a memory limit. An exception, an
+illegal answer, a timeout or a crash forfeits that game (the bot is ranked last; the house random bot plays its
+seat to the end); the tournament goes on. This is not a security sandbox: a bot can still read and write your
+files. See docs/tournament.md in the ttr_nb repository.
 """
 
 
