@@ -17,7 +17,7 @@ def standings_figure(results, *, height: int | None = None) -> Figure:
     players = results.header["players"]
     fig = Figure(make_subplots(rows=1, cols=2 if rated else 1, shared_yaxes=True, horizontal_spacing=0.04,
                                subplot_titles=(["Rating (mu ± 3 sigma; the dot: mu − 3 sigma)"] if rated else [])
-                               + ["Win rate (95% interval)"]))
+                               + [f"Win rate (95% interval; dotted: {100 / players:.0f}%, chance)"]))
     col = 1
     if rated:
         mu = [s.mu for s in rows][::-1]
@@ -37,8 +37,7 @@ def standings_figure(results, *, height: int | None = None) -> Figure:
                          textposition="inside", insidetextanchor="start",
                          error_x=dict(type="data", symmetric=False, array=hi, arrayminus=lo, color="#222"),
                          hovertemplate="%{y}: %{x:.0f}% (%{text})<extra></extra>"), row=1, col=col)
-    fig.add_vline(x=100 / players, line_dash="dot", line_color="#888", row=1, col=col,
-                  annotation_text=f"chance: {100 / players:.0f}%", annotation_position="top")
+    fig.add_vline(x=100 / players, line_dash="dot", line_color="#888", row=1, col=col)
     fig.update_xaxes(range=[0, 100], ticksuffix="%", row=1, col=col)
     fig.update_layout(title=results.title(), showlegend=False, height=height or 140 + 45 * len(rows),
                       margin=dict(l=110, r=20, t=90, b=40))
