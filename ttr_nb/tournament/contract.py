@@ -25,7 +25,6 @@ import random
 import re
 import time
 import traceback
-import types
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable
@@ -168,25 +167,14 @@ def load_choose(spec: BotSpec) -> Callable:
     if spec.kind == "function":
         fn = spec.function
         if fn is None:
-            import pickle
             try:
-                fn = pickle.loads(spec.pickled)
-            except Exception as e:      # noqa: BLE001 (whatever unpickling a student's function raises)
+                import cloudpickle
+                fn = cloudpickle.loads(spec.pickled)
+            except Exception as e:      # noqa: BLE001 (whatever unpacking a student's function raises)
                 raise Forfeit("start", f"{spec.name}: the function could not be unpacked here "
                                        f"({type(e).__name__}: {e})") from None
     elif spec.kind == "source":
-        module = types.ModuleType(re.sub(r"\W", "_", Path(spec.filename).stem) or "bot")
-        module.__file__ = spec.filename
-        try:
-            code = compile(spec.source, spec.filename, "exec")
-            exec(code, module.__dict__)
-        except SyntaxError as e:
-            raise Forfeit("start", f"{spec.filename}, line {e.lineno}: SyntaxError: {e.msg}") from None
-        except BaseException as e:      # noqa: BLE001 (a student's file may raise anything, SystemExit too)
-            raise Forfeit("start", f"{spec.filename}: loading it raised {_where(e, spec.filename)}") from None
-        fn = module.__dict__.get("choose")
-        if fn is None:
-            raise Forfeit("start", f"{spec.filename} defines no function choose(view)")
+        fn = _load_file(spec)
     else:
         raise TTRError(f"{spec.name} is a house bot: make_bot({spec.house!r}) plays it")
     if not callable(fn):
@@ -194,11 +182,39 @@ def load_choose(spec: BotSpec) -> Callable:
     return fn
 
 
+def _load_file(spec: BotSpec) -> Callable | None:
+    """Import the bot's source as the module it is (from a copy in a fresh folder: the file may come from another
+    machine) and return its ``choose``; ``Forfeit("start", ...)`` if it cannot be loaded."""
+    import importlib.util
+    import shutil
+    import tempfile
+    folder = tempfile.mkdtemp(prefix="ttr-bot-source-")
+    try:
+        path = os.path.join(folder, Path(spec.filename).name or "bot.py")
+        with open(path, "w", encoding="utf-8") as f:
+            f.write(spec.source)
+        name = "ttr_nb_student_" + (re.sub(r"\W", "_", Path(spec.filename).stem) or "bot")
+        found = importlib.util.spec_from_file_location(name, path)
+        module = importlib.util.module_from_spec(found)
+        try:
+            found.loader.exec_module(module)
+        except SyntaxError as e:
+            raise Forfeit("start", f"{spec.filename}, line {e.lineno}: SyntaxError: {e.msg}") from None
+        except BaseException as e:      # noqa: BLE001 (a student's file may raise anything, SystemExit too)
+            raise Forfeit("start", f"{spec.filename}: loading it raised {_where(e, spec.filename)}") from None
+    finally:
+        shutil.rmtree(folder, ignore_errors=True)
+    fn = module.__dict__.get("choose")
+    if fn is None:
+        raise Forfeit("start", f"{spec.filename} defines no function choose(view)")
+    return fn
+
+
 def _where(e: BaseException, filename: str) -> str:
     """'ZeroDivisionError: division by zero (first.py, line 4, in choose)': the last frame in the bot's code."""
     frames = [f for f in traceback.extract_tb(e.__traceback__) if not f.filename.endswith(
         (os.path.join("tournament", "contract.py"), os.path.join("tournament", "sandbox.py")))]
-    own = [f for f in frames if f.filename == filename] or frames
+    own = [f for f in frames if Path(f.filename).name == Path(filename).name] or frames
     text = "".join(traceback.format_exception_only(type(e), e)).strip().splitlines()[-1]
     if own:
         f = own[-1]
