@@ -248,6 +248,7 @@ def test_SK_SETUP_4_keep_exactly_four_and_shuffle_the_rest_in():
         for seat in to_move(s):
             s = apply(s, DraftPick(ticket=s.pending_for(seat).get("packet")[-1], seat=seat))
     assert [len(p.get("offered")) for p in s.pending] == [6, 6]
+    assert [p.get("min_keep") for p in s.pending] == [4, 4]                # a view reads how many, as for any keep
     six = s.pending_for(0).get("offered")
     refused(s, DraftKeep(tickets=six[:3], seat=0), "SK-SETUP-4", "exactly 4")
     refused(s, DraftKeep(tickets=six[:5], seat=0), "SK-SETUP-4", "exactly 4")

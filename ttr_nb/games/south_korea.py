@@ -372,7 +372,8 @@ def _draft_pick_pending(seat: int, packet: Sequence[str], rnd: int) -> Pending:
 
 def _draft_keep_pending(seat: int, offered: Sequence[str]) -> Pending:
     text = f"keep exactly {DRAFT_KEEP} of your {_plural(len(offered), 'picked route card')}"
-    return Pending("draft_keep", seat, (("offered", tuple(offered)), ("rule", "SK-SETUP-4"), ("text", text)))
+    return Pending("draft_keep", seat, (("min_keep", DRAFT_KEEP), ("offered", tuple(offered)), ("rule", "SK-SETUP-4"),
+                                        ("text", text)))
 
 
 def _ticket_ids(v: Variant, action, refs) -> tuple[str, ...]:
