@@ -22,7 +22,7 @@ from typing import Iterable, Sequence
 
 from .actions import (Action, Claim, DrawDeck, DrawFaceUp, DrawTickets, KeepTickets, Pass, Payment,
                       parse_action, payment_words)
-from .cards import CARD_NAMES, GRAY, LOCO, PLAYER_COLOURS, card_words
+from .cards import CARD_NAMES, GRAY, LOCO, PLAYER_COLOURS, a_card, card_words
 from .errors import BadAction, IllegalAction, MapError, StateError, TTRError
 from .names import find_route, find_ticket, route_labels, route_text, ticket_text, ticket_words
 from .rng import shuffled
@@ -379,6 +379,10 @@ def payment_problem(v: Variant, route, payment: Payment, hand: Sequence[int]) ->
         return "that payment names a card this variant does not use", "USA-CLAIM-1"
     size = sum(n for _, n in payment)
     if size != route.length:
+        for f in v.features:                    # e.g. South Korea: more cards only with a province placement
+            problem = f.claim_size_problem(v, route, size)
+            if problem:
+                return problem
         return (f"{route.a}–{route.b} has {route.length} spaces, so it takes exactly {route.length} cards; "
                 f"the payment has {size}", "USA-CLAIM-1")
     wilds = v.settings.wilds
@@ -646,9 +650,9 @@ def _apply_draw(tx: Tx, action: DrawDeck | DrawFaceUp, seat: int, second: bool) 
         tx.give_card(seat, card)
         took_faceup_loco = False
         if tx.events is not None:
-            name = "locomotive" if card == LOCO else f"{CARD_NAMES[card]} card"
+            name = a_card(card)
             tx.event("deck_card", "", f"{seat_name(seat)} drew a card from the deck", seat,
-                     f"{seat_name(seat)} drew a {name} from the deck", f"You drew a {name} from the deck")
+                     f"{seat_name(seat)} drew {name} from the deck", f"You drew {name} from the deck")
     else:
         i = action.slot - 1
         card = tx.market[i]

@@ -81,6 +81,11 @@ class Feature:
         """(reason, rule id) when a payment breaks a feature's rule (e.g. ferry locomotives), else None."""
         return None
 
+    def claim_size_problem(self, variant: "Variant", route: "Route", size: int) -> tuple[str, str] | None:
+        """(reason, rule id) for a plain claim paying ``size`` cards for a route of another length, when the
+        feature has something to say (South Korea: more cards belong to a province placement); None: the usual."""
+        return None
+
     def min_locos(self, route: "Route") -> int:
         return 0
 

@@ -74,7 +74,8 @@ class GreedyBot:
                     return CompleteTicket(seat=seat), Reason("no further ticket adds points: done")
                 pts = sum(data.ticket(t).points for t in best)
                 return (CompleteTicket(ticket=data.ticket_text(best[0]), seat=seat),
-                        Reason(f"part of the best set it can still pay for ({pts} points, found exactly)"))
+                        Reason(f"part of the best set it can still pay for ({pts} point{'s' if pts != 1 else ''}, "
+                               "found exactly)"))
             if pending.kind == "choose_tickets":
                 return self._keep(state, seat, pending)
             if pending.kind == "second_card":

@@ -18,7 +18,7 @@ from itertools import combinations
 from typing import Sequence
 
 from ..actions import Action, DrawDeck, DrawFaceUp, DrawTickets, KeepTickets, Pass, parse_action, payment_words
-from ..cards import CARD_NAMES, COLOURS, LOCO
+from ..cards import CARD_NAMES, COLOURS, LOCO, a_card
 from ..engine import Event, explain, is_legal, require_valid, seat_name   # these three call check/validate
 from ..errors import BadAction, IllegalAction, MapError, TTRError
 from ..names import ticket_words
@@ -520,7 +520,7 @@ def _apply_track(tx: Tx, seat: int) -> None:
         else:
             yard[c] -= 1
             track[c] += 1
-            moved.append(f"{'an' if COLOURS[c][0] in 'aeiou' else 'a'} {COLOURS[c]} card")
+            moved.append(a_card(c))
     tx.set(seat, yard=tuple(yard), yard_locos=tuple(locos), track=tuple(track))
     tx.drop_pending(seat)
     tx.event("track", "CG-TURN-1", f"{seat_name(seat)} moved {len(moved)} card{'s' if len(moved) != 1 else ''} onto the "
@@ -531,9 +531,9 @@ def _apply_draw(tx: Tx, action: DrawDeck | DrawFaceUp, seat: int, second: bool) 
     if isinstance(action, DrawDeck):
         card = tx.draw()
         faceup_loco = False
-        name = "locomotive" if card == LOCO else f"{CARD_NAMES[card]} card"
+        name = a_card(card)
         tx.event("deck_card", "CG-DRAW-1", f"{seat_name(seat)} drew a card from the deck", seat,
-                 f"{seat_name(seat)} drew a {name} from the deck", f"You drew a {name} from the deck")
+                 f"{seat_name(seat)} drew {name} from the deck", f"You drew {name} from the deck")
     else:
         i = action.slot - 1
         card = tx.market[i]
@@ -738,8 +738,9 @@ def turn_status(state: CardState, viewer: int | None = None) -> str:
         if viewer is not None and state.pending_for(viewer) is not None:      # the best choices, found exactly
             best = best_completion(state, viewer)
             most = best_completion(state, viewer, by="tickets")
+            pts = sum(data.ticket(t).points for t in best)
             text += (f" Best for {seat_name(viewer)}: {_ticket_words(data, best)} "
-                     f"({sum(data.ticket(t).points for t in best)} points)")
+                     f"({pts} point{'s' if pts != 1 else ''})")
             if most != best:
                 text += f"; most tickets: {_ticket_words(data, most)}"
             text += "."

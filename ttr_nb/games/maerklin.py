@@ -468,7 +468,7 @@ class Passengers(Feature):
                 tx.ext = pairs_set(tx.ext, "goods", tuple(sorted(stacks.items())))
                 ext = tx.players[seat].ext
                 tx.set_player(seat, ext=pairs_set(ext, "goods", pairs_get(ext, "goods", ()) + (token,)))
-                words += f" and took the {token} goods token in {action.b} ({token} points, MK-PASS-5)"
+                words += f" and took the {token} goods token in {action.b} ({token} point{'s' if token != 1 else ''}, MK-PASS-5)"
         tx.event("passenger_ride", "MK-PASS-4", words)
         tx.pending = [q for q in tx.pending if q.seat != seat]     # the passenger's slot keeps its start city
         #                                                           until it stops; "at" says where it is
@@ -570,7 +570,7 @@ class Passengers(Feature):
             return ("Best passenger move: stop here (MK-PASS-6)" if journey is not None else
                     f"Best passenger move: none — {why}"), ()
         return (f"Best passenger move (exact, with your {cards} passenger card{'s' if cards != 1 else ''}): "
-                f"{' – '.join(move.cities)}, {move.points} points, {move.cards} passenger card"
+                f"{' – '.join(move.cities)}, {move.points} point{'s' if move.points != 1 else ''}, {move.cards} passenger card"
                 f"{'s' if move.cards != 1 else ''} (MK-PASS-1..5)"), tuple(move.routes)
 
     # -- bots ---------------------------------------------------------------------------------------
@@ -593,7 +593,7 @@ class Passengers(Feature):
         spare = RESERVE in passengers_of(state, seat)
         if move.points >= 8 or (move.points > 0 and (state.phase == "last_round" or p.trains <= 6 or not spare and move.points >= 5)):
             return Ride(a=move.cities[0], b=move.cities[1], seat=seat), \
-                f"moves a passenger {'–'.join(move.cities)} for {move.points} points"
+                f"moves a passenger {'–'.join(move.cities)} for {move.points} point{'s' if move.points != 1 else ''}"
         if not plan.routes and p.trains >= 12 and state.phase == "play" and mixes(state) != [(0, 0)]:
             s, lg = mixes(state)[len(mixes(state)) // 2]
             return Announce(short=s, long=lg, seat=seat), "all its tickets are done: announces a mix of new tickets"

@@ -400,7 +400,7 @@ class EditorView:
                                   editor_features.set_province_train, line, space, seat)
 
     def set_draft_hand(self, seat: int, tickets: Sequence[str]) -> bool:
-        """South Korea, during the draft: the route cards in ``seat``'s hand (as many as it holds now)."""
+        """South Korea, during the draft: the tickets in ``seat``'s hand (as many as it holds now)."""
         return self._feature_edit("ticket_draft", "draft hand changed", editor_features.set_draft_hand, seat, tickets)
 
     def set_state(self, state: GameState) -> bool:

@@ -8,7 +8,7 @@
   you choose on top of the deck, so the pending step is exactly the one a game would reach;
 * ``express`` (South Korea): each player's unused express cards;
 * ``province`` (South Korea): a train on a space of the province board (taken from its owner's 45);
-* ``ticket_draft`` (South Korea): the route cards in a player's draft hand, while the draft runs.
+* ``ticket_draft`` (South Korea): the tickets in a player's draft hand, while the draft runs.
 
 Each edit is a pure function ``(editor, state, ...) -> GameState`` raising ``TTRError`` on bad input (the editor
 then says why and changes nothing); the editor validates the result live like every other edit.
@@ -162,8 +162,8 @@ def set_province_train(editor, state: GameState, line: str, space: int, seat: in
 
 
 def set_draft_hand(editor, state: GameState, seat: int, tickets: Sequence[str]) -> GameState:
-    """While the draft runs: the route cards in ``seat``'s hand (as many as now; SK-SETUP-3). New cards come from
-    the route-card deck and the replaced ones go back into it."""
+    """While the draft runs: the tickets in ``seat``'s hand (as many as now; SK-SETUP-3). New cards come from
+    the ticket deck and the replaced ones go back into it."""
     from ..names import find_ticket
     from ..state import Pending
     seat = _seat(state, seat)
@@ -174,13 +174,13 @@ def set_draft_hand(editor, state: GameState, seat: int, tickets: Sequence[str]) 
     ids = [find_ticket(m, t).id for t in tickets]
     old = list(p.get("packet"))
     if len(ids) != len(old) or len(set(ids)) != len(ids):
-        raise TTRError(f"{seat_name(seat)}'s draft hand holds {len(old)} different route cards; got {len(ids)}")
+        raise TTRError(f"{seat_name(seat)}'s draft hand holds {len(old)} different tickets; got {len(ids)}")
     decks = {name: list(ids_) for name, ids_ in state.ticket_decks}
     deck = editor.variant.settings.ticket_deck
     pile = decks.get(deck, [])
     for t in ids:
         if t not in old and t not in pile:
-            raise TTRError(f"{find_ticket(m, t).a}–{find_ticket(m, t).b} is not in the route-card deck "
+            raise TTRError(f"{find_ticket(m, t).a}–{find_ticket(m, t).b} is not in the ticket deck "
                            "(another player holds it)")
     pile = [t for t in pile if t not in ids] + [t for t in old if t not in ids]
     decks[deck] = pile
@@ -346,7 +346,7 @@ class DraftPanel(_Panel):
         super().__init__(editor)
         labels = [f"{t.a}–{t.b}" for t in editor.map.tickets]
         self.inputs = []
-        rows = [widgets.HTML("<b>Draft hands</b> (while the draft runs: the route cards in front of each player; "
+        rows = [widgets.HTML("<b>Draft hands</b> (while the draft runs: the tickets in front of each player; "
                              "SK-SETUP-3)")]
         for seat in range(editor.state.n_players):
             t = widgets.TagsInput(allowed_tags=labels, allow_duplicates=False)
