@@ -228,11 +228,16 @@ class Tx:
                        f"{seat_name(seat)} included, gets one final turn")
         self.current = (seat + 1) % n
         self.turn += 1
+        if self.current == self.s.first_player and self.v.features:     # a round of turns is over (MK-PASS-6)
+            for f in self.v.features:
+                f.on_round_end(self.v, self)
 
     def game_over(self) -> None:
         self.phase = "over"
         self.pending = []
         self.turn += 1
+        for f in self.v.features:                  # the game's end ends the round under way too
+            f.on_round_end(self.v, self)
         self.event("game_over", "USA-END-1", "The game is over: final scoring")
 
     def freeze(self) -> GameState:
@@ -471,7 +476,7 @@ def check(state: GameState, action: Action | str) -> tuple[Action, int]:
         size = len(state.market)
         if not 1 <= action.slot <= size:
             raise BadAction(f"{action}: face-up cards are numbered 1–{size}")
-        if not state.deck and not any(state.discard):
+        if not state.deck and not any(state.discard) and not v.settings.faceup_without_deck:
             raise _deny(v, "the deck and the discard pile are both empty: no train cards may be drawn, face-up ones "
                            "included (claim a route or draw tickets instead)", "USA-DRAW-8", action, seat)
         card = state.market[action.slot - 1]
@@ -668,7 +673,8 @@ def _apply_draw(tx: Tx, action: DrawDeck | DrawFaceUp, seat: int, second: bool) 
         tx.event("one_card", "USA-DRAW-3", f"{seat_name(seat)} took a face-up locomotive: that is the whole turn")
         tx.end_turn()
         return
-    if not _can_draw(tx.deck, tx.discard):      # USA-DRAW-8 edge case: no second card exists
+    if not _can_draw(tx.deck, tx.discard) and not (        # USA-DRAW-8 edge case: no second card exists
+            tx.v.settings.faceup_without_deck and any(c is not None and c != LOCO for c in tx.market)):
         tx.event("one_card", "USA-DRAW-8", f"No second card can be taken: {seat_name(seat)}'s turn ends with one card")
         tx.end_turn()
         return
@@ -780,9 +786,12 @@ def draw_faceup_action(slot: int, seat: int) -> DrawFaceUp:
 
 def draw_actions(state: GameState, seat: int, second: bool) -> list[Action]:
     """The legal card draws (USA-DRAW-1..4, USA-DRAW-8): blind, then each face-up slot (no locomotive as second)."""
-    if not _can_draw(state.deck, state.discard):
+    if _can_draw(state.deck, state.discard):
+        out: list[Action] = [draw_deck_action(seat)]
+    elif get_variant(state.variant).settings.faceup_without_deck:      # MK-DRAW-1: the face-up cards remain
+        out = []
+    else:
         return []
-    out: list[Action] = [draw_deck_action(seat)]
     for i, c in enumerate(state.market):
         if c is not None and not (second and c == LOCO):
             out.append(draw_faceup_action(i + 1, seat))

@@ -68,7 +68,9 @@ class Ply:
 
 class Game:
     def __init__(self, variant: str = "usa", players: int = 4, seed: int = 0, *, first_player: int = 0,
-                 start: GameState | None = None):
+                 start: GameState | None = None, **options):
+        """``options``: a game's own settings, as its rules module lists them in ``GAME_OPTIONS`` (the Card Game:
+        ``see_own_track=True``); they are part of the start state, so a save file keeps them."""
         # every rule goes through the game's rules module (the board engine, or the Card Game's own engine)
         if start is not None:
             self._rules = rules_of(start)
@@ -76,7 +78,12 @@ class Game:
             self.start = start
         else:
             self._rules = rules_of(variant)
-            self.start = self._rules.new_game(variant, players, seed, first_player=first_player)
+            known = getattr(self._rules, "GAME_OPTIONS", {})
+            unknown = sorted(k for k in options if k not in known)
+            if unknown:
+                raise TTRError(f"{get_game(variant).name} has no option {unknown[0]!r}"
+                               + (f" (its options: {', '.join(known)})" if known else ""))
+            self.start = self._rules.new_game(variant, players, seed, first_player=first_player, **options)
         self._line: list[Ply] = []        # the current line, including plies ahead of the cursor (redo)
         self._cursor = 0                  # how many plies of the line are applied
         self.variations: list[tuple[int, tuple[str, ...]]] = []   # (ply where it parted, its whole line of actions)

@@ -26,6 +26,9 @@ class Settings:
     start_hand: int = 4                                # USA-SETUP-2
     market_size: int = 5
     market_loco_limit: int = 3                         # USA-DRAW-6: 3 face-up locomotives reset the market
+    # USA-DRAW-8: with deck and discard pile empty no card may be drawn, face-up ones included (the Swedish book);
+    # Märklin's book lets the face-up cards still be taken (MK-DRAW-1)
+    faceup_without_deck: bool = False
     route_points: Mapping[int, int] = field(default_factory=lambda: {1: 1, 2: 2, 3: 4, 4: 7, 5: 10, 6: 15})
     setup_deals: tuple[tuple[str, int], ...] = (("regular", 3),)   # USA-SETUP-3
     setup_min_keep: int = 2
@@ -107,6 +110,10 @@ class Feature:
     def validate(self, variant: "Variant", state: "GameState", problems: list[str]) -> None: ...
 
     def observe(self, variant: "Variant", state: "GameState", seat: int | None, view: dict) -> None: ...
+
+    def on_round_end(self, variant: "Variant", tx) -> None:
+        """Called when a round of turns ends (the seat before the first player finished its turn) and when the game
+        ends (e.g. Märklin: the passengers that travelled this round leave the game, MK-PASS-6)."""
 
     def after_setup(self, variant: "Variant", tx) -> None:
         """Called once when the last initial ticket choice is made, before play starts (e.g. reshuffling decks)."""

@@ -234,7 +234,7 @@ class PassengersPanel(_Panel):
         self.widget.children = rows
 
     def sync(self, state: GameState) -> None:
-        from ..games.maerklin import DONE, RESERVE, goods_of, goods_stacks, initial_goods, passengers_of
+        from ..games.maerklin import DONE, RESERVE, goods_of, goods_stacks, initial_goods, leaving, passengers_of
         for seat, t in enumerate(self.passenger_inputs):
             standing = [w for w in passengers_of(state, seat) if w not in (RESERVE, DONE) and w in t.allowed_tags]
             if list(t.value) != standing:
@@ -242,9 +242,11 @@ class PassengersPanel(_Panel):
         full = initial_goods(self.editor.variant)[self.city.value]
         self.left.max = len(full)
         self.left.value = len(goods_stacks(state)[self.city.value])
+        gone = [f"{seat_name(s)}'s passenger in {c} has travelled and leaves at the end of the round (MK-PASS-6; "
+                "setting the passengers above makes it a fresh one)" for c, s in sorted(leaving(state).items())]
         self.stacks.value = "<small>" + " · ".join(
-            f"{seat_name(s)} holds {', '.join(map(str, goods_of(state, s))) or 'no tokens'}"
-            for s in range(state.n_players)) + "</small>"
+            [f"{seat_name(s)} holds {', '.join(map(str, goods_of(state, s))) or 'no tokens'}"
+             for s in range(state.n_players)] + gone) + "</small>"
 
 
 class StationsPanel(_Panel):
