@@ -620,7 +620,8 @@ def test_MK_PASS_6_a_moved_passenger_survives_saving_and_a_crafted_one_is_refuse
     back.push("draw deck")
     assert leaving(back.state) == {"Leipzig": 0}
     s = g.state
-    for bad, words in (((1,), "stands in no city"), ((0, 0), "distinct"), ((5,), "distinct"), (("0",), "distinct")):
+    for bad, words in (((1,), "stands in no city"), ((0, 0), "distinct"), ((5,), "distinct"),
+                       (("0",), "a list of passenger numbers")):
         crafted = replace_fields(s, players=(replace_fields(s.players[0], ext=pairs_set(s.players[0].ext, "moved", bad)),)
                                  + s.players[1:])
         assert any(words in p and "MK-PASS-6" in p for p in validate(crafted)), (bad, validate(crafted))

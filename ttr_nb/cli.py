@@ -249,8 +249,11 @@ def main(argv: Sequence[str] | None = None, out: TextIO | None = None, err: Text
             return notebooks(args.dir, out)
         if args.command == "lite":
             from .lite import build
-            report = build(args.out, cache=args.cache, notebooks=args.notebooks, wheel=args.wheel,
-                           log=lambda line: print(f"[lite] {line}", file=err, flush=True))
+            try:
+                report = build(args.out, cache=args.cache, notebooks=args.notebooks, wheel=args.wheel,
+                               log=lambda line: print(f"[lite] {line}", file=err, flush=True))
+            except OSError as e:            # a folder that vanished or filled up mid-build: said, not a traceback
+                raise TTRError(f"lite build: {e.strerror or e}" + (f": {e.filename}" if e.filename else "")) from None
             print(report.summary(), file=out)
             return 0
         from .variants import available_games, get_game

@@ -21,7 +21,7 @@ from itertools import combinations
 from typing import Iterable, Sequence
 
 from .actions import (Action, Claim, DrawDeck, DrawFaceUp, DrawTickets, KeepTickets, Pass, Payment,
-                      parse_action, payment_words)
+                      field_problem, parse_action, payment_words)
 from .cards import CARD_NAMES, GRAY, LOCO, PLAYER_COLOURS, a_card, card_words
 from .errors import BadAction, IllegalAction, MapError, StateError, TTRError
 from .names import find_route, find_ticket, route_labels, route_text, ticket_text, ticket_words
@@ -445,6 +445,9 @@ def check(state: GameState, action: Action | str) -> tuple[Action, int]:
         action = parse_action(action)
     elif not isinstance(action, Action):
         raise BadAction(f"an action must be text or an Action, got {type(action).__name__}")
+    problem = field_problem(action, state.n_players)        # a hand-built action: fields of their types
+    if problem:
+        raise BadAction(f"{action!r:.120}: {problem}")
     _check_fields(v, action)
     seat, pending = _resolve(v, state, action)
     if getattr(action, "seat", None) is None:
@@ -979,6 +982,13 @@ def describe(state: GameState, action: Action | str, viewer: int | None = None) 
     v = get_variant(state.variant)
     if isinstance(action, str):
         action = parse_action(action)
+    elif not isinstance(action, Action):
+        raise BadAction(f"an action must be text or an Action, got {type(action).__name__}")
+    problem = field_problem(action, state.n_players)
+    if problem is None and getattr(action, "payment", None) is not None:
+        problem = malformed_payment(v, action.payment)
+    if problem:
+        raise BadAction(f"{action!r:.120}: {problem}")
     seat = getattr(action, "seat", None)
     if seat is None:
         acting = to_move(state)
@@ -1098,6 +1108,10 @@ def validate(state: GameState) -> list[str]:
         problems.append(f"{n} players: {v.name} is for {st.min_players}–{st.max_players} ({v.rule('USA-COMP-5')})")
     if len(state.players) != n:
         problems.append(f"{len(state.players)} player entries for {n} players")
+        return problems
+    from .featuredata import data_problems
+    problems += data_problems(v, state)            # feature data: this variant's, well formed, before it is read
+    if problems:
         return problems
     kinds = v.card_kinds
     # cards (USA-COMP-3)

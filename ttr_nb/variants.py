@@ -57,6 +57,8 @@ class Feature:
     name: str = ""
     pending_kinds: tuple[str, ...] = ()               # pending sub-steps this feature owns
     step_words: dict[str, str] = {}                    # each of them in a learner's words (see ``step_words``)
+    table_data: tuple[str, ...] = ()                   # the keys it keeps in GameState.ext (ttr_nb.featuredata)
+    player_data: tuple[str, ...] = ()                  # ... and in each PlayerState.ext
 
     def setup(self, variant: "Variant", tx) -> None: ...
 
@@ -106,6 +108,12 @@ class Feature:
 
     def score(self, variant: "Variant", state: "GameState", sheet: dict) -> None:
         """Adjust a score sheet in place (extra lines, ticket completion via borrowed routes ...)."""
+
+    def data_problems(self, variant: "Variant", state: "GameState") -> list[str]:
+        """What is malformed in this feature's own data (``table_data``/``player_data`` values, its pending steps'
+        data): types and shapes only, in words. ``validate`` runs it before anything reads the data, so a crafted
+        save is refused with words, never a raw TypeError (``ttr_nb.featuredata``)."""
+        return []
 
     def validate(self, variant: "Variant", state: "GameState", problems: list[str]) -> None: ...
 

@@ -18,7 +18,8 @@ from dataclasses import replace
 from itertools import combinations
 from typing import Sequence
 
-from ..actions import Action, DrawDeck, DrawFaceUp, DrawTickets, KeepTickets, Pass, parse_action, payment_words
+from ..actions import (Action, DrawDeck, DrawFaceUp, DrawTickets, KeepTickets, Pass, field_problem, parse_action,
+                       payment_words)
 from ..cards import CARD_NAMES, COLOURS, LOCO, a_card
 from ..engine import Event, explain, is_legal, require_valid, seat_name   # these three call check/validate
 from ..errors import BadAction, IllegalAction, MapError, TTRError
@@ -397,6 +398,9 @@ def check(state: CardState, action: Action | str) -> tuple[Action, int]:
         action = parse_action(action)
     elif not isinstance(action, Action):
         raise BadAction(f"an action must be text or an Action, got {type(action).__name__}")
+    problem = field_problem(action, state.n_players)        # a hand-built action: fields of their types
+    if problem:
+        raise BadAction(f"{action!r:.120}: {problem}")
     _check_fields(action)
     seat, pending = _resolve(state, action)
     if getattr(action, "seat", None) is None:
@@ -790,6 +794,12 @@ def describe(state: CardState, action: Action | str, viewer: int | None = None) 
     data = load_cards()
     if isinstance(action, str):
         action = parse_action(action)
+    elif not isinstance(action, Action):
+        raise BadAction(f"an action must be text or an Action, got {type(action).__name__}")
+    problem = field_problem(action, state.n_players)
+    if problem:
+        raise BadAction(f"{action!r:.120}: {problem}")
+    _check_fields(action)                    # card kinds of a payment, ... (BadAction)
     seat = getattr(action, "seat", None)
     if seat is None:
         acting = to_move(state)

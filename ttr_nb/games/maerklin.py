@@ -16,7 +16,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from typing import ClassVar, Sequence
 
-from ..actions import Action, register_action
+from ..actions import Action, is_digits, register_action
 from ..cards import LOCO, LOCO4, PASSENGER
 from ..errors import BadAction, IllegalAction, MapError
 from ..scoring import TicketResult, connect_path, owned_edges
@@ -124,8 +124,9 @@ def _parse_announce(words: list[str], text: str) -> Action:
     if len(words) not in (2, 4):
         raise BadAction(f"{text!r}: write 'announce N short M long', e.g. 'announce 2 short 2 long'")
     for n, deck in zip(words[::2], words[1::2]):
-        if deck not in counts or not n.isdigit() or len(n) > 2:
-            raise BadAction(f"{text!r}: write 'announce N short M long', e.g. 'announce 2 short 2 long'")
+        if deck not in counts or not is_digits(n) or len(n) > 2:
+            digits = " with the digits 0–9" if n.isdigit() and not is_digits(n) else ""     # "²", "١": not ASCII
+            raise BadAction(f"{text!r}: write 'announce N short M long'{digits}, e.g. 'announce 2 short 2 long'")
         counts[deck] += int(n)
     return Announce(short=counts["short"], long=counts["long"])
 
@@ -353,6 +354,35 @@ class Passengers(Feature):
     turn_words = ("move a passenger",)
     step_words = {"place_passenger": "place a passenger (after a claim)",
                   "journey": "ride on or stop (a passenger's move)"}
+    table_data = ("goods",)
+    player_data = ("passengers", "goods", MOVED)
+
+    def data_problems(self, v, state) -> list[str]:
+        from ..featuredata import is_texts, is_whole, is_wholes
+        out = []
+        stacks = state.get("goods", ())
+        if not (isinstance(stacks, tuple) and all(isinstance(e, tuple) and len(e) == 2 and isinstance(e[0], str)
+                                                  and is_wholes(e[1], 0) for e in stacks)):
+            out.append(f"the goods stacks must be pairs [city, [tokens]], e.g. [\"Berlin\", [7, 6, 5, 4]] "
+                       f"({v.rule('MK-SETUP-1')})")
+        for seat, p in enumerate(state.players):
+            if not is_texts(p.get("passengers", ())):
+                out.append(f"{_seat_name(seat)}'s passengers must be a list of {PASSENGERS} places: a city, "
+                           f"{RESERVE!r} or {DONE!r} ({v.rule('MK-COMP-2')})")
+            if not is_wholes(p.get("goods", ()), 0):
+                out.append(f"{_seat_name(seat)}'s goods tokens must be a list of their values ({v.rule('MK-PASS-5')})")
+            if not is_wholes(p.get(MOVED, ())):
+                out.append(f"{_seat_name(seat)}'s travelled passengers must be a list of passenger numbers "
+                           f"({v.rule('MK-PASS-6')})")
+        for q in state.pending:
+            if q.kind == "journey" and not (isinstance(q.get("at"), str) and isinstance(q.get("start"), str)
+                                            and is_texts(q.get("used")) and is_texts(q.get("visited"))
+                                            and is_whole(q.get("slot"), 0, PASSENGERS - 1)):
+                out.append(f"{_seat_name(q.seat)}'s passenger move under way is malformed (at, start: cities; used: "
+                           f"route ids; visited: cities; slot: 0–{PASSENGERS - 1}) ({v.rule('MK-PASS-1')})")
+            if q.kind == "place_passenger" and not is_texts(q.get("cities")):
+                out.append(f"{_seat_name(q.seat)}'s passenger placement must list its cities ({v.rule('MK-CLAIM-5')})")
+        return out
 
     def setup(self, v, tx) -> None:
         tx.ext = pairs_set(tx.ext, "goods", tuple(sorted(initial_goods(v).items())))

@@ -397,6 +397,19 @@ class TicketDraft(Feature):
     step_words = {"draft_pick": "pick a ticket (the draft)", "draft_keep": "keep exactly 4 drafted tickets"}
     #: pending kind -> the action that keeps ticket ids: the views show it as a ticket choice (tick, then keep)
     ticket_choices = {"draft_keep": DraftKeep}
+    player_data = ("drafted", "passing")
+
+    def data_problems(self, v, state) -> list[str]:
+        from ..featuredata import is_texts, is_whole
+        out = [f"{_seat_name(seat)}'s draft cards ({key}) must be a list of ticket ids"
+               for seat, p in enumerate(state.players) for key in self.player_data if not is_texts(p.get(key, ()))]
+        for q in state.pending:
+            if q.kind == "draft_pick" and not (is_texts(q.get("packet")) and is_whole(q.get("round"), 1, DRAFT_HAND)):
+                out.append(f"{_seat_name(q.seat)}'s draft pick must hold a packet of ticket ids and a round "
+                           f"1–{DRAFT_HAND} ({v.rule('SK-SETUP-3')})")
+            if q.kind == "draft_keep" and not is_texts(q.get("offered")):
+                out.append(f"{_seat_name(q.seat)}'s draft keep must offer ticket ids ({v.rule('SK-SETUP-4')})")
+        return out
 
     def private_words(self, v, state, seat) -> str:
         """``seat``'s own draft so far (secret: show it to that seat or a teacher)."""
@@ -633,6 +646,13 @@ class ExpressCards(Feature):
 
     name = "express"
     turn_words = ("boost one of them with an unused express card (+1, +2, +3)",)
+    player_data = ("express",)
+
+    def data_problems(self, v, state) -> list[str]:
+        from ..featuredata import is_wholes
+        return [f"{_seat_name(seat)}'s express cards must be a list of their values, some of 1, 2, 3 "
+                f"({v.rule('SK-COMP-3')})" for seat, p in enumerate(state.players)
+                if not is_wholes(p.get("express", ()), 1, 3)]
 
     def setup(self, v, tx) -> None:
         for seat in range(tx.s.n_players):
@@ -787,6 +807,16 @@ class ProvinceBoard(Feature):
     """SK-PROV-1..6, SK-EXPRESS-3, SK-SCORE-2/3: a train on the province board with a claim; line bonuses."""
 
     name = "province"
+    table_data = ("province",)
+
+    def data_problems(self, v, state) -> list[str]:
+        from ..featuredata import is_whole
+        raw = state.get("province", ())
+        if isinstance(raw, tuple) and all(isinstance(x, tuple) and len(x) == 3 and isinstance(x[0], str)
+                                          and is_whole(x[1]) and is_whole(x[2]) for x in raw):
+            return []
+        return [f"the province board must be a list of [line, space, seat] entries, e.g. [\"white\", 6, 0] "
+                f"({v.rule('SK-COMP-5')})"]
 
     def handles(self, action) -> bool:
         return isinstance(action, ProvinceClaim)

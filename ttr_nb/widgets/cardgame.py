@@ -635,11 +635,14 @@ class CardEditorView(_CardView):
         return not self.problems
 
     def import_json(self, text: str | None = None) -> bool:
-        import json
+        from ..game import read_json
         text = self.json_text.value if text is None else text
-        try:
-            state = rules.state_from_dict(json.loads(text))
-        except (ValueError, TypeError, KeyError, TTRError) as e:
+        try:                            # as strict as a save file: no key twice, bounded nesting and numbers
+            state = rules.state_from_dict(read_json(text, "import", noun="position"))
+        except TTRError as e:
+            self.message.refuse(f"{e}; nothing changed")
+            return False
+        except (ValueError, TypeError, KeyError) as e:
             self.message.refuse(f"import: {e}; nothing changed")
             return False
         if (state.variant, state.n_players) != (self.state.variant, self.state.n_players):

@@ -133,9 +133,12 @@ def set_express(editor, state: GameState, seat: int, values: Sequence[int]) -> G
     """``seat`` still holds the express cards ``values`` (the others are used; SK-TURN-2)."""
     from ..games.south_korea import EXPRESS_VALUES
     seat = _seat(state, seat)
-    bad = [x for x in values if x not in EXPRESS_VALUES]
+    if not isinstance(values, (list, tuple)):
+        raise TTRError(f"express cards: give a list such as [1, 3], got {values!r:.40} (SK-COMP-3)")
+    bad = [x for x in values if type(x) is not int or x not in EXPRESS_VALUES]     # never 1.0 or True
     if bad or len(set(values)) != len(values):
-        raise TTRError(f"express cards are +1, +2 and +3, each once; got {list(values)!r}")
+        raise TTRError(f"express cards are +1, +2 and +3 (whole numbers), each once; got {list(values)!r:.60} "
+                       "(SK-COMP-3)")
     return _set_ext(state, seat, "express", tuple(sorted(values)))
 
 
@@ -147,8 +150,8 @@ def set_province_train(editor, state: GameState, line: str, space: int, seat: in
     lines = province_lines(v)
     if line not in lines:
         raise TTRError(f"there is no {line!r} province line (lines: {', '.join(lines)})")
-    if space not in lines[line]:
-        raise TTRError(f"the {line} line has spaces {lines[line][0]}–{lines[line][-1]}, not {space!r}")
+    if type(space) is not int or space not in lines[line]:
+        raise TTRError(f"the {line} line has spaces {lines[line][0]}–{lines[line][-1]}, not {space!r:.40}")
     trains = list(province_trains(state))
     players = list(state.players)
     for t in [t for t in trains if t[0] == line and t[1] == space]:
