@@ -44,10 +44,15 @@ def test_data_file_equals_a_rebuild_from_the_sources():
 
 
 def test_sources_are_the_shared_reference_unchanged():
-    if not SHARED.is_dir():
-        pytest.skip("../shared is not present beside the checkout")
-    for f in SHARED.iterdir():
-        assert (source_dir() / f.name).read_bytes() == f.read_bytes(), f.name
+    """maps/sources/cardgame/ holds the tables and their provenance (a plain clone checks these); when the spec folder
+    ../shared/reference/ is beside the repository, they are byte-identical to it."""
+    names = sorted(p.name for p in source_dir().iterdir())
+    assert names == ["SOURCES.md", "big_cities.csv", "cities.csv", "deck.csv", "tickets.csv"], names
+    assert "## Sources" in (source_dir() / "SOURCES.md").read_text(encoding="utf-8")
+    if SHARED.is_dir():                       # only beside the spec
+        assert sorted(f.name for f in SHARED.iterdir()) == names
+        for f in SHARED.iterdir():
+            assert (source_dir() / f.name).read_bytes() == f.read_bytes(), f.name
 
 
 def test_data_is_marked_provisional_with_a_reason():
