@@ -640,10 +640,10 @@ class Passengers(Feature):
         """Public: where the seat's passengers stand and the goods tokens it has taken (MK-CLAIM-5, MK-PASS-5)."""
         mine = passengers_of(state, seat)
         standing = [w for _, w in movable(state, seat)]
-        parts = [f"passengers: {', '.join(standing) or 'none on the board'}"]
+        done = [mine[i] for i in moved_of(state, seat)]
+        parts = [f"passengers: {', '.join(standing) or ('none left to move' if done else 'none on the board')}"]
         if mine.count(RESERVE):
             parts[0] += f" ({mine.count(RESERVE)} in reserve)"
-        done = [mine[i] for i in moved_of(state, seat)]
         if done:
             parts.append(f"travelled to {', '.join(done)} (leave{'s' if len(done) == 1 else ''} the game at the end "
                          "of the round)")
