@@ -416,7 +416,7 @@ def test_malformed_action_objects_are_bad_actions_in_apply_and_describe():
     usa, sk, card = played().state, Game("south_korea", 3, 1).state, Game("cardgame", 2, 1).state
     cases = [(usa, DrawDeck(seat=-1), "no seat -1"), (usa, DrawDeck(seat=3), "no seat 3"),
              (usa, KeepTickets(tickets=None), "tuple of texts"), (sk, ExpressTickets(express=None), "whole number"),
-             (sk, ExpressTickets(express=True), "whole number"), (card, CompleteTicket(ticket=5), "text or None"),
+             (sk, ExpressTickets(express=True), "whole number"), (card, CompleteTicket(ticket=5), "(text|a ticket id) or None"),
              (card, DrawDeck(seat=-2), "no seat -2")]
     for s, a, words in cases:
         for call in (lambda: (cg if s is card else None, apply(s, a)), lambda: describe(s, a),

@@ -283,7 +283,8 @@ def test_position_places_passengers_and_refuses_bad_ones():
 def test_historyview_steps_through_a_journey_token_by_token():
     from ttr_nb.widgets import HistoryView
     g = ttr.Game(start=journey_position())
-    g.push_many(["ride Magdeburg–Berlin", "ride Berlin–Leipzig", "ride Leipzig–Erfurt", "stop", "draw deck", "draw deck"])
+    g.push_many(["ride Magdeburg–Berlin", "ride Berlin–Leipzig", "ride Leipzig–Erfurt", "stop", "draw deck",
+                 "draw deck"])
     view = HistoryView(g, ply=0)
     seen = []
     for ply in range(7):

@@ -180,16 +180,28 @@ _FIELD_TYPES: dict[str, tuple[Callable[[object], bool], str]] = {
 }
 
 
+def _field_checks(cls) -> tuple:
+    """(field name, check, words) for each field of ``cls`` whose declared type ``_FIELD_TYPES`` knows (cached)."""
+    got = _CHECKS_BY_CLASS.get(cls)
+    if got is None:
+        got = _CHECKS_BY_CLASS[cls] = tuple(
+            (f.name, *_FIELD_TYPES[t]) for f in fields(cls)
+            if (t := f.type if isinstance(f.type, str) else getattr(f.type, "__name__", "")) in _FIELD_TYPES)
+    return got
+
+
+_CHECKS_BY_CLASS: dict[type, tuple] = {}
+
+
 def field_problem(action: "Action", n_players: int | None = None) -> str | None:
     """What is wrong with a hand-built action's fields (``DrawDeck(seat=-1)``, ``ExpressTickets(express=None)``),
     judged by the types its dataclass declares, in words; None when every field is of its type. With
     ``n_players``, also a seat that is not one of the game's. The engines' ``check`` and ``describe`` refuse such
     an action with a BadAction saying this, before anything reads it."""
-    for f in fields(action):
-        value = getattr(action, f.name)
-        check = _FIELD_TYPES.get(f.type if isinstance(f.type, str) else getattr(f.type, "__name__", ""))
-        if check is not None and not check[0](value):
-            return f"{type(action).__name__}.{f.name} must be {check[1]}, got {value!r:.40}"
+    for name, check, words in _field_checks(type(action)):
+        value = getattr(action, name)
+        if not check(value):
+            return f"{type(action).__name__}.{name} must be {words}, got {value!r:.40}"
     seat = getattr(action, "seat", None)
     if n_players is not None and seat is not None and not 0 <= seat < n_players:
         return f"there is no seat {seat} in a {n_players}-player game (seats 0–{n_players - 1})"

@@ -445,10 +445,12 @@ def check(state: GameState, action: Action | str) -> tuple[Action, int]:
         action = parse_action(action)
     elif not isinstance(action, Action):
         raise BadAction(f"an action must be text or an Action, got {type(action).__name__}")
-    problem = field_problem(action, state.n_players)        # a hand-built action: fields of their types
-    if problem:
-        raise BadAction(f"{action!r:.120}: {problem}")
-    _check_fields(v, action)
+    seat = getattr(action, "seat", None)
+    if action.__class__ not in _BASE_ACTIONS or not (seat is None or (type(seat) is int and 0 <= seat < state.n_players)):
+        problem = field_problem(action, state.n_players)    # a hand-built action: fields of their types, its seat
+        if problem:
+            raise BadAction(f"{action!r:.120}: {problem}")
+    _check_fields(v, action)                                # (the base actions' fields are checked here)
     seat, pending = _resolve(v, state, action)
     if getattr(action, "seat", None) is None:
         action = action.with_seat(seat)
@@ -528,6 +530,10 @@ def check(state: GameState, action: Action | str) -> tuple[Action, int]:
     else:
         raise BadAction(f"{action}: this action is not part of {v.name}")
     return action, seat
+
+
+#: the base game's actions, whose every field ``_check_fields`` checks (others go through ``field_problem``)
+_BASE_ACTIONS = frozenset((DrawDeck, DrawFaceUp, Claim, DrawTickets, KeepTickets, Pass))
 
 
 def _is_int(x) -> bool:

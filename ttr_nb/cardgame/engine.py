@@ -317,6 +317,10 @@ def _check_fields(action: Action) -> None:
             raise BadAction(f"{action}: a ticket is named twice")
 
 
+#: the actions whose every field ``_check_fields`` checks (others go through ``field_problem``)
+_CHECKED = frozenset((DrawDeck, DrawFaceUp, DrawTickets, KeepTickets, Pass, MoveToTrack, PlayYard, CompleteTicket))
+
+
 def opponents_stack(state: CardState, seat: int, colour: int) -> int:
     """The largest stack of ``colour`` in another player's rail yard (0: nobody has it)."""
     return max((p.stack(colour) for i, p in enumerate(state.players) if i != seat), default=0)
@@ -398,10 +402,12 @@ def check(state: CardState, action: Action | str) -> tuple[Action, int]:
         action = parse_action(action)
     elif not isinstance(action, Action):
         raise BadAction(f"an action must be text or an Action, got {type(action).__name__}")
-    problem = field_problem(action, state.n_players)        # a hand-built action: fields of their types
-    if problem:
-        raise BadAction(f"{action!r:.120}: {problem}")
-    _check_fields(action)
+    seat = getattr(action, "seat", None)
+    if action.__class__ not in _CHECKED or not (seat is None or (type(seat) is int and 0 <= seat < state.n_players)):
+        problem = field_problem(action, state.n_players)    # a hand-built action: fields of their types, its seat
+        if problem:
+            raise BadAction(f"{action!r:.120}: {problem}")
+    _check_fields(action)                                   # (these actions' fields are checked here)
     seat, pending = _resolve(state, action)
     if getattr(action, "seat", None) is None:
         action = action.with_seat(seat)
