@@ -7,7 +7,11 @@ of the action line, the final state's JSON, the final totals and the winners. On
 also pins every position's legal actions and every seat's ``observe`` view (the choices the bots see and the
 secrets they may not).
 
-The record was made on main at 7728263, before the fast core, and must not change when only the speed does. When a
+The record was made on main at 7728263, before the fast core, and must not change when only the speed does. It
+was re-recorded once, on main at 91251a5 (unchanged code, the edges stream's rule changes merged): the Card Game's
+six games (``complete done`` refused while the pile can pay, CG-END-2), and the views of Märklin's (its passengers
+leave at the end of the round, MK-PASS-6) and South Korea's (the draft's words) 4-player random games; the other 22
+games and every other field are byte-identical. When a
 rule changes on purpose (the games then really differ), regenerate it and say so in the commit:
 
     .venv/bin/python tests/test_golden_games.py --write

@@ -21,8 +21,8 @@ from itertools import combinations
 from typing import Iterable, Sequence
 
 from .actions import (Action, Claim, DrawDeck, DrawFaceUp, DrawTickets, KeepTickets, Pass, Payment,
-                      parse_action, payment_words)
-from .cards import CARD_NAMES, GRAY, LOCO, PLAYER_COLOURS, card_words
+                      field_problem, parse_action, payment_words)
+from .cards import CARD_NAMES, GRAY, LOCO, PLAYER_COLOURS, a_card, card_words
 from .errors import BadAction, IllegalAction, MapError, StateError, TTRError
 from .names import find_route, find_ticket, route_labels, route_text, ticket_text, ticket_words
 from .rng import shuffled
@@ -266,11 +266,16 @@ class Tx:
                        f"{seat_name(seat)} included, gets one final turn")
         self.current = (seat + 1) % n
         self.turn += 1
+        if self.current == self.s.first_player and self.v.features:     # a round of turns is over (MK-PASS-6)
+            for f in self.v.features:
+                f.on_round_end(self.v, self)
 
     def game_over(self) -> None:
         self.phase = "over"
         self.pending = []
         self.turn += 1
+        for f in self.v.features:                  # the game's end ends the round under way too
+            f.on_round_end(self.v, self)
         self.event("game_over", "USA-END-1", "The game is over: final scoring")
 
     def freeze(self) -> GameState:
@@ -452,6 +457,10 @@ def _shape_problem(v: Variant, route, payment: Payment) -> tuple[str, str] | Non
         return "that payment names a card this variant does not use", "USA-CLAIM-1"
     size = sum(n for _, n in payment)
     if size != route.length:
+        for f in v.features:                    # e.g. South Korea: more cards only with a province placement
+            problem = f.claim_size_problem(v, route, size)
+            if problem:
+                return problem
         return (f"{route.a}–{route.b} has {route.length} spaces, so it takes exactly {route.length} cards; "
                 f"the payment has {size}", "USA-CLAIM-1")
     wilds = v.settings.wilds
@@ -493,12 +502,6 @@ def claim_problem(v: Variant, state: GameState, seat: int, route, payment: Payme
     return None
 
 
-def _can_draw(deck: Sequence[int], discard: Sequence[int]) -> bool:
-    """USA-DRAW-8 (Swedish rule book, literally): with deck and discard pile both empty, no train card may be
-    drawn at all — face-up cards included."""
-    return bool(deck) or any(discard)
-
-
 def check(state: GameState, action: Action | str) -> tuple[Action, int]:
     """Raise the IllegalAction/BadAction ``action`` would raise; else return it with its seat filled in."""
     v = _VARIANTS.get(state.variant) or _variant(state)
@@ -510,9 +513,14 @@ def check(state: GameState, action: Action | str) -> tuple[Action, int]:
     elif not isinstance(action, Action):
         raise BadAction(f"an action must be text or an Action, got {type(action).__name__}")
     cls = action.__class__
-    if cls not in _BASE_ACTIONS:                       # a feature's action, or a subclass of a base action
-        cls = next((c for c in _BASE_ACTIONS if isinstance(action, c)), cls)
-    _check_fields(v, action, cls)
+    seat = getattr(action, "seat", None)
+    if cls not in _BASE_ACTIONS or not (seat is None or (seat.__class__ is int and 0 <= seat < state.n_players)):
+        problem = field_problem(action, state.n_players)    # a hand-built action: fields of their types, its seat
+        if problem:
+            raise BadAction(f"{action!r:.120}: {problem}")
+        if cls not in _BASE_ACTIONS:                       # a feature's action, or a subclass of a base action
+            cls = next((c for c in _BASE_ACTIONS if isinstance(action, c)), cls)
+    _check_fields(v, action, cls)                          # (the base actions' fields are checked here)
     seat, pending = _resolve(v, state, action)
     if getattr(action, "seat", None) is None:
         action = action.with_seat(seat)
@@ -543,7 +551,7 @@ def check(state: GameState, action: Action | str) -> tuple[Action, int]:
         size = len(state.market)
         if not 1 <= action.slot <= size:
             raise BadAction(f"{action}: face-up cards are numbered 1–{size}")
-        if not state.deck and not any(state.discard):
+        if not state.deck and not any(state.discard) and not v.settings.faceup_without_deck:
             raise _deny(v, "the deck and the discard pile are both empty: no train cards may be drawn, face-up ones "
                            "included (claim a route or draw tickets instead)", "USA-DRAW-8", action, seat)
         card = state.market[action.slot - 1]
@@ -596,6 +604,7 @@ def check(state: GameState, action: Action | str) -> tuple[Action, int]:
     return action, seat
 
 
+#: the base game's actions, whose every field ``_check_fields`` checks (others go through ``field_problem``)
 _BASE_ACTIONS = (DrawDeck, DrawFaceUp, Claim, DrawTickets, KeepTickets, Pass)
 _PLAYING = frozenset(("play", "last_round"))
 
@@ -642,6 +651,8 @@ def _plainly_legal(v: Variant, state: GameState, action) -> int | None:
         if card is None or card == LOCO and pending:
             return None
     return seat
+
+
 _VARIANTS: dict[str, Variant] = {}       # board variants by key, filled by get_variant's first answer (see _variant)
 
 
@@ -900,8 +911,8 @@ _QUICK = {DrawDeck: _quick_draw, DrawFaceUp: _quick_draw, Claim: _quick_claim}
 
 
 def _turn_over(v: Variant, state: GameState, seat: int, deck, market, discard, claims, players) -> GameState | None:
-    """The state after ``seat``'s turn ended normally (``Tx.end_turn``); None when the final round would start or
-    the game end (the general path words those)."""
+    """The state after ``seat``'s turn ended normally (``Tx.end_turn``); None when the final round would start,
+    the game end, or a round end that a feature acts on (the general path words those)."""
     n = state.n_players
     phase = state.phase
     final = state.final_turns_left
@@ -911,6 +922,8 @@ def _turn_over(v: Variant, state: GameState, seat: int, deck, market, discard, c
             return None
     elif phase == "play" and players[seat].trains <= v.settings.end_trains:
         return None
+    if v.route_table.round_end_hooks and (seat + 1) % n == state.first_player:
+        return None                                     # a round ends: features act then (MK-PASS-6)
     return new_state(state.variant, n, state.seed, deck, market, discard, state.ticket_decks, state.tickets_out, claims,
                      players, phase, (seat + 1) % n, (), final, state.turn + 1, state.ply + 1, 0, state.shuffles,
                      state.first_player, state.ext)
@@ -923,9 +936,9 @@ def _apply_draw(tx: Tx, action: DrawDeck | DrawFaceUp, seat: int, second: bool) 
         tx.give_card(seat, card)
         took_faceup_loco = False
         if tx.events is not None:
-            name = "locomotive" if card == LOCO else f"{CARD_NAMES[card]} card"
+            name = a_card(card)
             tx.event("deck_card", "", f"{seat_name(seat)} drew a card from the deck", seat,
-                     f"{seat_name(seat)} drew a {name} from the deck", f"You drew a {name} from the deck")
+                     f"{seat_name(seat)} drew {name} from the deck", f"You drew {name} from the deck")
     else:
         i = action.slot - 1
         market = tx.market
@@ -943,7 +956,8 @@ def _apply_draw(tx: Tx, action: DrawDeck | DrawFaceUp, seat: int, second: bool) 
             tx.event("one_card", "USA-DRAW-3", f"{seat_name(seat)} took a face-up locomotive: that is the whole turn")
         tx.end_turn()
         return
-    if not tx.deck_size() and not any(tx.discard):      # USA-DRAW-8 edge case: no second card exists
+    if not tx.deck_size() and not any(tx.discard) and not (        # USA-DRAW-8 edge case: no second card exists
+            tx.v.settings.faceup_without_deck and any(c is not None and c != LOCO for c in tx.market)):
         if tx.events is not None:
             tx.event("one_card", "USA-DRAW-8", f"No second card can be taken: {seat_name(seat)}'s turn ends with one card")
         tx.end_turn()
@@ -1066,9 +1080,12 @@ def draw_actions(state: GameState, seat: int, second: bool) -> list[Action]:
 
 def draw_choices(state: GameState, seat: int, second: bool) -> tuple[Action, ...]:
     """``draw_actions`` as a shared tuple (for bots: nothing is built when every slot can be taken)."""
-    if not state.deck and not any(state.discard):
-        return ()
     market = state.market
+    if not state.deck and not any(state.discard):
+        if not _variant(state).settings.faceup_without_deck:
+            return ()
+        return tuple(draw_faceup_action(i + 1, seat)                   # MK-DRAW-1: the face-up cards remain
+                     for i, c in enumerate(market) if c is not None and not (second and c == LOCO))
     if None not in market and (not second or LOCO not in market):
         key = (seat, len(market))
         found = _DRAW_CHOICES.get(key)
@@ -1201,6 +1218,13 @@ def describe(state: GameState, action: Action | str, viewer: int | None = None) 
     v = get_variant(state.variant)
     if isinstance(action, str):
         action = parse_action(action)
+    elif not isinstance(action, Action):
+        raise BadAction(f"an action must be text or an Action, got {type(action).__name__}")
+    problem = field_problem(action, state.n_players)
+    if problem is None and getattr(action, "payment", None) is not None:
+        problem = malformed_payment(v, action.payment)
+    if problem:
+        raise BadAction(f"{action!r:.120}: {problem}")
     seat = getattr(action, "seat", None)
     if seat is None:
         acting = to_move(state)
@@ -1320,6 +1344,10 @@ def validate(state: GameState) -> list[str]:
         problems.append(f"{n} players: {v.name} is for {st.min_players}–{st.max_players} ({v.rule('USA-COMP-5')})")
     if len(state.players) != n:
         problems.append(f"{len(state.players)} player entries for {n} players")
+        return problems
+    from .featuredata import data_problems
+    problems += data_problems(v, state)            # feature data: this variant's, well formed, before it is read
+    if problems:
         return problems
     kinds = v.card_kinds
     # cards (USA-COMP-3)

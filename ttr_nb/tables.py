@@ -126,6 +126,8 @@ class RouteTable:
         from .variants import Feature
         # the features that may take a claim over (a tunnel, a passenger to place): the others never need asking
         self.claim_hooks = tuple(f for f in v.features if type(f).on_claim is not Feature.on_claim)
+        # the features that act when a round of turns ends (Märklin's travelled passengers leave, MK-PASS-6)
+        self.round_end_hooks = tuple(f for f in v.features if type(f).on_round_end is not Feature.on_round_end)
         self.shapes: dict = {}               # (route index, payment) -> payment_problem without the hand check
         self._claims: dict[int, ClaimsInfo] = {}
 

@@ -27,8 +27,8 @@ holding an earlier ticket wins) — so the answer does not depend on the order t
 best value per card first). ``benchmarks/bench_cardgame.py`` times it; ``tests/test_rules_cardgame.py`` checks it
 against a brute force and bounds its work on every hand up to all 46 tickets.
 
-The engine lets a player complete one ticket per action (``complete Chicago–Miami`` ... ``complete done``): paying each
-ticket from what the earlier ones left, own colours first, is feasible exactly when the whole set is (the
+The engine lets a player complete one ticket per action (``complete Chicago–Miami``, until no more can be paid):
+paying each ticket from what the earlier ones left, own colours first, is feasible exactly when the whole set is (the
 shortfalls add up colour by colour), so the step-by-step check is the set check.
 """
 from __future__ import annotations

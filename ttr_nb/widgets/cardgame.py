@@ -22,6 +22,11 @@ from ..errors import TTRError
 from ..game import Game, Ply
 from ..render.panels import _chip
 from ._common import MessageArea, checked_seat, deck_take, esc, log_html
+from .access import Access, accessible
+from .keyboard import OptionList, split_options
+
+#: where the keyboard focus goes when the control that had it goes away (first that can take it)
+CARD_FOCUS_ORDER = (".ttr-tickets input", ".ttr-options button", ".ttr-optionlist select", "button")
 
 WHOLE_TABLE = "whole table"
 
@@ -58,22 +63,27 @@ def _tickets_html(state, seat: int | None) -> str:
         for tid in p["tickets"]:
             t = data.ticket(tid)
             need = t.needs_words()
-            done = " <b style='color:#1b7f3b'>done</b>" if tid in p.get("completed", ()) else ""
+            done = " <b style='color:#17692e'>done</b>" if tid in p.get("completed", ()) else ""
             items.append(f"<div>{esc(t.a)}–{esc(t.b)} ({t.points}){done}"
                          + (f" <span style='color:#555'>needs {esc(need)}</span>" if need else "") + "</div>")
         rows.append(f"<div><b>{esc(p['name'])}'s tickets</b>{''.join(items) or '<i> none</i>'}</div>")
     return "".join(rows)
 
 
-def _hand_html(state, seat: int | None, *, label: str = "Your hand") -> str:
+def _hand_html(state, seat: int | None, *, label: str = "Your hand", teacher: bool = False) -> str:
+    """``seat``'s hand (and on-the-track pile, where it may see it) as that seat sees it; ``teacher``: as the
+    teacher sees it (everything)."""
     if seat is None:
         return ""
-    view = rules.observe(state, seat)
+    view = rules.observe(state, None if teacher else seat)
     me = view["players"][seat]
     from ..cards import CARD_NAMES
     chips = "".join(_chip(CARD_NAMES.index(c), n, me["name"]) for c, n in me.get("hand", {}).items() if n)
     track = me.get("track")
-    pile = (" · on the track: " + ", ".join(f"{n} {c}" for c, n in track.items())) if track else ""
+    size = me["track_size"]
+    pile = (" · on the track: " + ", ".join(f"{n} {c}" for c, n in track.items())) if track else \
+        (f" · on the track: {size} card{'s' if size != 1 else ''}, face down until the end of the round"
+         if "track" not in me and size else "")          # CG-AREA-1: the book's rule keeps it secret from you too
     return f"<div><b>{esc(label)}</b> {chips or '<i>no cards</i>'}<span style='color:#555'>{esc(pile)}</span></div>"
 
 
@@ -105,6 +115,8 @@ class _CardView:
     def _draw(self, state, viewer: int | None, before=None) -> None:
         from ..render.cardtable import update_card_table
         update_card_table(self.fig, state, viewer, robbed=_robbed(before, state))
+        from ..render.describe import card_table_text
+        self.table.describe(*card_table_text(state, viewer))
         self.status.value = f"<b>{esc(rules.turn_status(state, viewer))}</b>"
         self.hand.value = _hand_html(state, viewer)
         self.tickets.value = _tickets_html(state, viewer)
@@ -116,6 +128,11 @@ class _CardView:
     def _ipython_display_(self) -> None:
         from IPython.display import display
         display(self.widget)
+
+    def _accessible(self, focus_order=()) -> None:
+        """Screen readers and keyboards: a live region in the view, focus kept in it (``widgets.access``)."""
+        self.access = accessible(self.widget, Access(focus_order=focus_order)).children[-1]
+        self.access.follow(self.message)
 
 
 class CardPlayView(_CardView):
@@ -145,7 +162,11 @@ class CardPlayView(_CardView):
         self.options: list[Action] = []
         self._option_buttons: list[widgets.Button] = []
         self.options_box = widgets.HBox(layout=widgets.Layout(flex_flow="row wrap"))
+        self.options_box.add_class("ttr-options")
+        # a turn's many rail-yard plays: one list box and a "play" button (a short tab order), the draws stay buttons
+        self.more_options = OptionList(self.choose_option, label="or play", button="play this")
         self.ticket_box = widgets.VBox()
+        self.ticket_box.add_class("ttr-tickets")
         self._ticket_checks: dict[str, widgets.Checkbox] = {}
         self.undo_button = widgets.Button(description="Undo", layout=widgets.Layout(width="auto"))
         self.undo_button.on_click(lambda _b: self.undo())
@@ -153,7 +174,8 @@ class CardPlayView(_CardView):
         self.redo_button.on_click(lambda _b: self.redo())
         self.bots_button = widgets.Button(description="bots play until my turn", layout=widgets.Layout(width="auto"))
         self.bots_button.on_click(lambda _b: self.bots_play())
-        side = widgets.VBox([self.ticket_box, self.options_box, self.hand, self.tickets, self.log_widget],
+        side = widgets.VBox([self.ticket_box, self.options_box, self.more_options.widget, self.hand, self.tickets,
+                             self.log_widget],
                             layout=widgets.Layout(flex="1 0 300px", max_width="100%"))
         self.widget = widgets.VBox([
             self.banner, widgets.HBox([self.status, self.message.widget], layout=widgets.Layout(flex_flow="row wrap")),
@@ -162,6 +184,7 @@ class CardPlayView(_CardView):
             widgets.HBox([self.undo_button, self.redo_button, self.bots_button]),
         ], layout=widgets.Layout(width="100%"))
         self.widget.add_class("ttr-playview")
+        self._accessible(CARD_FOCUS_ORDER)
         if self.auto_bots:
             self._run_bots()
         self.refresh()
@@ -305,7 +328,11 @@ class CardPlayView(_CardView):
         for b, a in zip(self._option_buttons, self.options):
             b.description = rules.describe(s, a, seat).split(" ", 1)[-1]
             b.tooltip = str(a)
-        self.options_box.children = tuple(self._option_buttons[:len(self.options)])
+        from ..actions import DrawDeck, DrawFaceUp, DrawTickets
+        shown, listed = split_options([b.description for b in self._option_buttons], self.options,
+                                      (DrawDeck, DrawFaceUp, DrawTickets))
+        self.options_box.children = tuple(self._option_buttons[i] for i in shown)
+        self.more_options.update([(self._option_buttons[i].description, i) for i in listed])
         if keeps:
             p = s.pending_for(seat)
             offered = p.get("offered")
@@ -328,6 +355,7 @@ class CardPlayView(_CardView):
         self.log_widget.value = log_html(self.log_lines(), self.log_size, newest_first=True)
         self.undo_button.disabled = not any(p.seat in self.human_seats for p in self.game.history)
         self.redo_button.disabled = self.game.ply >= len(self.game.line)
+        self.access.status(rules.turn_status(s, viewer))
         for cb in list(self._listeners):
             cb(self)
 
@@ -335,7 +363,8 @@ class CardPlayView(_CardView):
     def html(self) -> str:
         """Everything textual the view shows now (for tests: nothing hidden may be in it)."""
         return "".join([self.status.value, self.hand.value, self.tickets.value, self.log_widget.value,
-                        "".join(b.description for b in self.options_box.children)])
+                        "".join(b.description for b in self.options_box.children),
+                        "".join(self.more_options.labels)])
 
 
 class CardTableView(_CardView):
@@ -349,6 +378,7 @@ class CardTableView(_CardView):
         self.toggle.observe(lambda _c: self.refresh(), names="value")
         self.widget = widgets.VBox([self.banner, self.toggle, self.status, self.message.widget, self.table,
                                     widgets.HBox([self.hand, self.tickets])])
+        self._accessible()
         self.refresh()
 
     @property
@@ -390,10 +420,15 @@ class CardHistoryView(_CardView):
         self.next_button = widgets.Button(description="▶", layout=widgets.Layout(width="44px"))
         self.prev_button.on_click(lambda _b: self.step(-1))
         self.next_button.on_click(lambda _b: self.step(1))
+        self.prev_button.add_class("ttr-prev")
+        self.next_button.add_class("ttr-next")
         self.ply_info = widgets.HTML()
         self.slider.observe(lambda c: self.show(c["new"]), names="value")
         self.widget = widgets.VBox([self.banner, widgets.HBox([self.prev_button, self.slider, self.next_button]),
                                     self.status, self.ply_info, self.table, widgets.HBox([self.hand, self.tickets])])
+        self._accessible()
+        from .history import HISTORY_LABELS
+        self.access.labels = [list(x) for x in HISTORY_LABELS]
         self.show(game.ply if ply is None else ply)
 
     def show(self, ply: int):
@@ -410,6 +445,7 @@ class CardHistoryView(_CardView):
         self.prev_button.disabled = ply <= 0
         self.next_button.disabled = ply >= len(g.line)
         self.shown_ply = ply
+        self.access.say(f"Move {ply} of {len(g.line)}: " + (self._line(g.line[ply - 1], self.seat) if ply else "the start"))
         return s
 
     def step(self, delta: int):
@@ -473,6 +509,7 @@ class CardEditorView(_CardView):
         self.widget = widgets.VBox([self.banner, self.status, self.validity, self.message.widget, self.table,
                                     widgets.HBox([self.hand, self.tickets]), edits, json_box,
                                     widgets.HBox([self.play_button]), self.result_box])
+        self._accessible()
         self._after_edit()
 
     # -- the edits ------------------------------------------------------------------------------------------
@@ -622,7 +659,7 @@ class CardEditorView(_CardView):
         self._show_seat()
         self._draw(self.state, None)
         # the editor is the teacher's: every hand and on-the-track pile, by name
-        self.hand.value = "".join(_hand_html(self.state, i, label=f"{seat_name(i)}'s hand")
+        self.hand.value = "".join(_hand_html(self.state, i, label=f"{seat_name(i)}'s hand", teacher=True)
                                   for i in range(self.state.n_players))
 
     @property
@@ -630,11 +667,14 @@ class CardEditorView(_CardView):
         return not self.problems
 
     def import_json(self, text: str | None = None) -> bool:
-        import json
+        from ..game import read_json
         text = self.json_text.value if text is None else text
-        try:
-            state = rules.state_from_dict(json.loads(text))
-        except (ValueError, TypeError, KeyError, TTRError) as e:
+        try:                            # as strict as a save file: no key twice, bounded nesting and numbers
+            state = rules.state_from_dict(read_json(text, "import", noun="position"))
+        except TTRError as e:
+            self.message.refuse(f"{e}; nothing changed")
+            return False
+        except (ValueError, TypeError, KeyError) as e:
             self.message.refuse(f"import: {e}; nothing changed")
             return False
         if (state.variant, state.n_players) != (self.state.variant, self.state.n_players):
