@@ -502,6 +502,12 @@ def claim_problem(v: Variant, state: GameState, seat: int, route, payment: Payme
     return None
 
 
+def _can_draw(deck: Sequence[int], discard: Sequence[int]) -> bool:
+    """USA-DRAW-8 (Swedish rule book, literally): with deck and discard pile both empty, no train card may be
+    drawn at all — face-up cards included (Märklin keeps its face-up cards then: ``faceup_without_deck``)."""
+    return bool(deck) or any(discard)
+
+
 def check(state: GameState, action: Action | str) -> tuple[Action, int]:
     """Raise the IllegalAction/BadAction ``action`` would raise; else return it with its seat filled in."""
     v = _VARIANTS.get(state.variant) or _variant(state)
@@ -1081,7 +1087,7 @@ def draw_actions(state: GameState, seat: int, second: bool) -> list[Action]:
 def draw_choices(state: GameState, seat: int, second: bool) -> tuple[Action, ...]:
     """``draw_actions`` as a shared tuple (for bots: nothing is built when every slot can be taken)."""
     market = state.market
-    if not state.deck and not any(state.discard):
+    if not _can_draw(state.deck, state.discard):
         if not _variant(state).settings.faceup_without_deck:
             return ()
         return tuple(draw_faceup_action(i + 1, seat)                   # MK-DRAW-1: the face-up cards remain
