@@ -10,22 +10,26 @@ locomotive — no assignment can do better, since a colour card can serve nothin
 matching condition of the bipartite graph cards × circles, in closed form.
 
 The best choice (most points, then most tickets; or most tickets, then most points) is found exactly by
-``best_set``: a depth-first search over the tickets that remembers every (ticket, cards left) position it has
-judged, and cuts a branch when an upper bound shows it cannot beat the best set found. Two bounds, both exact
-upper bounds:
+``best_set``, never by a greedy pick. Its core, ``_Search.reach``, answers "can the tickets from here on add a
+value of at least N with these cards?" by a depth-first search over the tickets (best value per card first) that
+remembers every (ticket, cards left) position it has judged — what it learned holds for every later question — and
+cuts a branch when an upper bound falls short of N. Two bounds, both exact upper bounds:
 
-* the best points of the remaining tickets whose circles fit in the cards left, colours ignored (a 0-1 knapsack
+* the best value of the remaining tickets whose circles fit in the cards left, colours ignored (a 0-1 knapsack
   table over the number of cards, made once per call);
 * the linear-programming relaxation with the colours: its dual gives each colour a price (``_colour_prices``, a
   small simplex, once per call); a ticket then costs the prices of its circles, the cards left are worth their
-  prices (a locomotive the highest), and the fractional knapsack over those costs bounds every completion. It is
-  nearly tight on real hands (within a point at the root of the 31-ticket position of the tests), so the search
-  visits a few hundred positions instead of millions.
+  prices (a locomotive the highest), and the fractional knapsack over those costs bounds every completion (within
+  a point at the start of the 31-ticket position of the tests).
 
-Every set gets a different value — its points (or count), then its tickets in ticket order as a tie-break (a set
-holding an earlier ticket wins) — so the answer does not depend on the order the search tries the tickets in (the
-best value per card first). ``benchmarks/bench_cardgame.py`` times it; ``tests/test_rules_cardgame.py`` checks it
-against a brute force and bounds its work on every hand up to all 46 tickets.
+The best value is pinned between a greedy set (reached) and the bounds at the start (not exceeded) by halving the
+gap: each question finds a set or proves there is none. Ties go to the set holding the earliest ticket in ticket
+order: each ticket in turn is put in when some set with the tickets decided so far still reaches the best value.
+
+How long it takes depends on the hand. Real end-of-round hands answer in about 1 ms (median) and the 31-ticket
+position of the issue in a few ms, but the bounds are not tight for every hand: some hands of 28–46 tickets
+(above all "most tickets", where many sets tie) take a tenth of a second to seconds (``benchmarks/bench_cardgame.py``
+prints both). ``tests/test_rules_cardgame.py`` checks it against a brute force.
 
 The engine lets a player complete one ticket per action (``complete Chicago–Miami``, until no more can be paid):
 paying each ticket from what the earlier ones left, own colours first, is feasible exactly when the whole set is (the
@@ -74,37 +78,42 @@ def best_set(needs: Sequence[Needs], points: Sequence[int], have: Sequence[int],
     n = len(needs)
     if not n:
         return ()
-    value = [p * 64 + 1 for p in points] if by == "points" else [1024 + p for p in points]   # (points, count)
-    return _Search(needs, value, have).best()
+    if by == "points":
+        primary, secondary, scale = list(points), [1] * n, 64            # (points, count): a count is below 64
+    else:
+        primary, secondary, scale = [1] * n, list(points), 1024          # (count, points): points sum below 1024
+    return _Search(needs, primary, secondary, scale, have).best()
 
 
 class _Search:
     """One exact search (see ``best_set``); tickets are renumbered best value per card first."""
 
-    def __init__(self, needs: Sequence[Needs], value: Sequence[int], have: Sequence[int]):
+    def __init__(self, needs: Sequence[Needs], primary: Sequence[int], secondary: Sequence[int], scale: int,
+                 have: Sequence[int]):
         n = len(needs)
+        value = [a * scale + b for a, b in zip(primary, secondary)]
         size = [max(1, sum(t[:LOCO])) for t in needs]
         self.order = order = sorted(range(n), key=lambda i: (-value[i] / size[i], i))
         self.n = n
         self.needs = [tuple(needs[i][:LOCO]) for i in order]
         self.value = [value[i] for i in order]
-        # the whole objective: the value, then the tickets in the original order (earlier = higher bit)
-        self.key = [(value[i] << n) | (1 << (n - 1 - i)) for i in order]
         self.have = tuple(have[:LOCO])
         self.locos = have[LOCO]
         self.memo: dict = {}
+        self.skip = 0                                # tickets (bits, search order) already decided: not searched
         self.visits = 0
         rest = [(0,) * LOCO] * (n + 1)               # circles of tickets i.. per colour
         for i in range(n - 1, -1, -1):
             rest[i] = tuple(a + b for a, b in zip(rest[i + 1], self.needs[i]))
         self.rest = rest
-        self._knapsack(sum(have[:LOCO]) + have[LOCO])
-        self._priced(_colour_prices(self.needs, self.value, have))
+        cards = sum(have[:LOCO]) + have[LOCO]
+        self.table = self._knapsack(self.value, cards)
+        self.suffix, self.price = self._priced(self.value, have)
 
     # -- bounds ---------------------------------------------------------------------------------
-    def _knapsack(self, cards: int) -> None:
+    def _knapsack(self, value: Sequence[int], cards: int) -> list[list[int]]:
         """table[i][c]: the best value of tickets i.. with at most c circles in all, colours ignored."""
-        n, size, value = self.n, [sum(t) for t in self.needs], self.value
+        n, size = self.n, [sum(t) for t in self.needs]
         table = [[0] * (cards + 1) for _ in range(n + 1)]
         for i in range(n - 1, -1, -1):
             nxt, row, s, v = table[i + 1], table[i], size[i], value[i]
@@ -112,28 +121,31 @@ class _Search:
             for c in range(s, cards + 1):
                 a, b = nxt[c], nxt[c - s] + v
                 row[c] = a if a >= b else b
-        self.table = table
+        return table
 
-    def _priced(self, price: Sequence[int]) -> None:
-        """Per suffix i: its tickets by value per priced circle, with prefix sums (the fractional knapsack)."""
-        self.price = price
-        self.loco_price = max(price)
+    def _priced(self, value: Sequence[int], have: Sequence[int]) -> tuple[list, list[int]]:
+        """The colour prices for ``value`` (with the locomotive's, the highest, last) and per suffix i: its tickets
+        by value per priced circle, with prefix sums (the fractional knapsack)."""
+        price = _colour_prices(self.needs, value, have)
+        price = list(price) + [max(price)]
         cost = [sum(a * p for a, p in zip(t, price)) for t in self.needs]
-        self.suffix = []
+        suffix = []
         for i in range(self.n + 1):
-            free = sum(self.value[t] for t in range(i, self.n) if not cost[t])      # priced at nothing: always in
-            idx = sorted((t for t in range(i, self.n) if cost[t]), key=lambda t: -self.value[t] / cost[t])
+            free = sum(value[t] for t in range(i, self.n) if not cost[t])      # priced at nothing: always in
+            idx = sorted((t for t in range(i, self.n) if cost[t]), key=lambda t: -value[t] / cost[t])
             costs, values, c_sum, v_sum = [], [], 0, free
             for t in idx:
                 c_sum += cost[t]
-                v_sum += self.value[t]
+                v_sum += value[t]
                 costs.append(c_sum)
                 values.append(v_sum)
-            self.suffix.append((free, costs, values, [cost[t] for t in idx], [self.value[t] for t in idx]))
+            suffix.append((free, costs, values, [cost[t] for t in idx], [value[t] for t in idx]))
+        return suffix, price
 
-    def _fractional(self, i: int, budget: int) -> int:
+    @staticmethod
+    def _fractional(suffix: list, i: int, budget: int) -> int:
         """An upper bound of the value tickets i.. can add with cards worth ``budget`` at the colour prices."""
-        free, costs, values, cost, value = self.suffix[i]
+        free, costs, values, cost, value = suffix[i]
         j = bisect_right(costs, budget)              # the first ticket that no longer fits whole
         if j == len(costs):
             return values[-1] if costs else free
@@ -156,10 +168,14 @@ class _Search:
                     nr[c] = 0
         return (tuple(nr), l - short) if short <= l else None
 
-    def reach(self, i: int, r: tuple, l: int, need: int) -> int:
-        """The best key tickets i.. add from cards (r, l) if it is at least ``need``; else some upper bound of it
-        below ``need`` (the caller only needs to know it falls short)."""
+    def reach(self, i: int, r: tuple, l: int, need: int, *, most: bool = True) -> int:
+        """Whether the undecided tickets i.. can add a value of ``need`` from cards (r, l): a value at least
+        ``need`` if so (``most``: the largest there is; else the first found), else an upper bound below it.
+        The bounds of the whole problem stay upper bounds when some tickets are decided (``skip``)."""
         n = self.n
+        skip = self.skip
+        while i < n and skip >> i & 1:
+            i += 1
         if i == n:
             return 0
         rest = self.rest[i]
@@ -167,53 +183,90 @@ class _Search:
         spare = sum(rest) - sum(r)
         if l > spare:
             l = spare
-        # the bounds are on the value; a key is value * 2**n plus less than 2**n, so it reaches ``need`` only if
-        # the value reaches need >> n; when it cannot, ((bound + 1) << n) - 1 bounds the key and is below need
-        limit = need >> n
-        bound = self.table[i][sum(r) + l]
-        if bound < limit:
-            return ((bound + 1) << n) - 1
-        budget = sum(a * p for a, p in zip(r, self.price)) + self.loco_price * l
-        bound = self._fractional(i, budget)
-        if bound < limit:
-            return ((bound + 1) << n) - 1
+        cards = sum(r) + l
+        bound = self.table[i][cards]
+        if bound < need:
+            return bound
+        bound = self._fractional(self.suffix, i, sum(a * p for a, p in zip(r + (l,), self.price)))
+        if bound < need:
+            return bound
         memo_key = (i, r, l)
-        found = self.memo.get(memo_key)
-        if found is not None and (found[1] or found[0] < need):
+        found = self.memo.get(memo_key)         # (value, exact): exact, or an upper bound (False), or a lower one
+        if found is not None and (found[1] is True or (found[0] < need if found[1] is False
+                                                       else not most and found[0] >= need)):
             return found[0]
         self.visits += 1
         after = self.take(r, l, self.needs[i])
+        v = self.value[i]
         if after is not None:
-            with_it = self.key[i] + self.reach(i + 1, after[0], after[1], need - self.key[i])
-            if with_it >= need:                                 # exact: is anything without it better?
-                without = self.reach(i + 1, r, l, with_it + 1)
-                result = (without, True) if without > with_it else (with_it, True)
+            with_it = v + self.reach(i + 1, after[0], after[1], need - v, most=most)
+            if with_it >= need:
+                if not most:
+                    result = (with_it, None)
+                else:                                   # exact: is anything without it better?
+                    without = self.reach(i + 1, r, l, with_it + 1)
+                    result = (without if without > with_it else with_it, True)
             else:
-                without = self.reach(i + 1, r, l, need)
-                result = (without, True) if without >= need else (max(with_it, without), False)
+                without = self.reach(i + 1, r, l, need, most=most)
+                result = (without, most or None) if without >= need else (max(with_it, without), False)
         else:
-            without = self.reach(i + 1, r, l, need)
-            result = (without, without >= need)
+            without = self.reach(i + 1, r, l, need, most=most)
+            result = (without, most or None) if without >= need else (without, False)
         self.memo[memo_key] = result
         return result[0]
 
-    def best(self) -> tuple[int, ...]:
-        # a first set to beat: greedily, best value per card first
-        r, l, start = self.have, self.locos, 0
+    def witness(self, r: tuple, l: int, need: int) -> list[int]:
+        """A set of undecided tickets (search order) adding at least ``need`` from (r, l), which ``reach`` has just
+        found exists: followed down the search's own answers (memoised)."""
+        chosen = []
         for i in range(self.n):
+            if need <= 0:
+                break
+            if self.skip >> i & 1:
+                continue
+            after = self.take(r, l, self.needs[i])
+            v = self.value[i]
+            if after is not None and v + self.reach(i + 1, after[0], after[1], need - v, most=False) >= need:
+                chosen.append(i)
+                need -= v
+                r, l = after
+        return chosen
+
+    def best(self) -> tuple[int, ...]:
+        """The best value, then the set holding the earliest tickets (original order) among the sets that reach
+        it: each ticket in turn is put in if some set with the tickets decided so far still reaches the best value
+        (one more bounded search, unless the set in hand already holds it)."""
+        r, l, low = self.have, self.locos, 0
+        for i in range(self.n):                       # a value reached: greedily, best value per card first
             after = self.take(r, l, self.needs[i])
             if after is not None:
-                (r, l), start = after, start + self.key[i]
-        target = self.reach(0, self.have, self.locos, start)
-        chosen = []
-        r, l = self.have, self.locos
-        for i in range(self.n):                              # follow the best set down the search's own answers
+                (r, l), low = after, low + self.value[i]
+        high = self.reach(0, self.have, self.locos, 1 << 62, most=False)    # the bounds at the start: above it
+        while low < high:                             # halve the gap: each probe finds a set or proves none exists
+            probe = (low + high + 1) // 2             # (the memo's facts hold for every probe)
+            found = self.reach(0, self.have, self.locos, probe, most=False)
+            if found >= probe:
+                low = found
+            else:
+                high = found
+        target = low
+        held = set(self.witness(self.have, self.locos, target))
+        place = {t: i for i, t in enumerate(self.order)}
+        r, l, need = self.have, self.locos, target
+        for t in range(self.n):                       # original order
+            i = place[t]
+            self.skip |= 1 << i
             after = self.take(r, l, self.needs[i])
-            if after is not None and self.key[i] + self.reach(i + 1, after[0], after[1], target - self.key[i]) >= target:
-                chosen.append(self.order[i])
-                target -= self.key[i]
-                r, l = after
-        return tuple(sorted(chosen))
+            if after is None:
+                continue
+            v = self.value[i]
+            if i not in held:
+                self.memo.clear()                     # the memo holds answers for the tickets undecided before
+                if v + self.reach(0, after[0], after[1], need - v, most=False) < need:
+                    continue
+                held = {j for j in held if self.skip >> j & 1} | {i} | set(self.witness(after[0], after[1], need - v))
+            r, l, need = after[0], after[1], need - v
+        return tuple(sorted(self.order[i] for i in held))
 
 
 def _colour_prices(needs: Sequence[Needs], value: Sequence[int], have: Sequence[int]) -> list[int]:
@@ -267,7 +320,7 @@ def _colour_prices(needs: Sequence[Needs], value: Sequence[int], have: Sequence[
             if limit < step - eps:
                 step, leave = limit, row
         if step == inf:
-            return [1] * LOCO                            # cannot happen: every x is at most 1
+            return [1] * LOCO          # cannot happen: every x is at most 1
         for row in range(rows):
             values[row] -= tab[row][j] * sign * step
         if leave < 0:
