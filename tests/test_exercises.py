@@ -104,6 +104,34 @@ def test_legal_payments_wrong_answers_name_the_rule():
     assert not fb and "could not read" in fb.explanation
 
 
+def test_legal_payments_counts_its_payments_in_words():
+    """Not "All 1 legal payments": one payment is "the only legal payment"."""
+    usa = get_variant("usa")
+    gray = next(r for r in usa.map.routes if r.colour == "gray" and r.length == 2 and not usa.map.twins(r.id))
+    one = LegalPayments(0, "usa", route=gray.id, hand={"red": 2})
+    assert one.solution() == ["red2"]
+    assert str(one.check("red2")).startswith("Right. The only legal payment: red2. ")
+    two = LegalPayments(0, "usa", route=gray.id, hand={"red": 2, "locomotive": 1})
+    assert str(two.check(two.solution())).startswith(f"Right. All {len(two.solution())} legal payments: ")
+
+
+def test_is_it_legal_mixed_colours_prompt_states_nothing_false():
+    """The trap is a question, not a claim: the prompt never says that gray takes any mix of colours."""
+    seeds = [s for s in range(60) if IsItLegal(s).scenario == "mixed_colours"]
+    assert seeds
+    for seed in seeds[:3]:
+        ex = IsItLegal(seed)
+        words = str(ex.prompt())
+        assert "after all" not in words and "two colours" in words
+        assert ex.solution() is False and "USA-CLAIM-1" in ex.check(False).explanation
+
+
+def test_feedback_reads_as_a_sentence():
+    from ttr_nb.exercises.base import Feedback
+    assert str(Feedback(False, "that set cannot be completed")) == "Not quite. That set cannot be completed"
+    assert "<br>That set" in Feedback(False, "that set")._repr_html_()
+
+
 def test_legal_payments_ferry_needs_locomotives():
     eu = get_variant("europe")
     ferry = next(r for r in eu.map.routes if r.ferry_locos == 1 and r.length == 2)

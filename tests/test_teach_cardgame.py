@@ -230,6 +230,24 @@ def test_card_game_exercises(seed):
     assert not b.check(b.solution().split(", ")[0]) or len(b.best) == 1
 
 
+def test_card_game_exercises_speak_plainly():
+    """A robbery beats a stack (singular), completion is CG-END-2 (CG-END-3 is the end of a 2-3 player game), and two
+    tickets joining the same cities are told apart by the colours they need."""
+    robbing = next(ex for ex in (CanPlayYard(seed=s) for s in range(40))
+                   if ex.solution() and any(q.stack(next(k for k, _ in ex.payment if k != ttr.LOCO))
+                                            for i, q in enumerate(ex.state.players) if i != ex.seat))
+    said = robbing.check("yes").explanation
+    assert re.search(r"'s stack of \d+ \w+ is beaten by \d+ and discarded", said) and " are beaten" not in said
+    ex = BestCompletion(seed=13)
+    fb = ex.check(ex.solution())
+    assert fb and fb.rules == ("CG-END-2",) and "CG-END-3" not in fb.explanation
+    names = ex.solution().split(", ")
+    assert "Chicago–New York (1 yellow)" in names and "New York–Chicago (1 blue)" in names   # T01 and T02
+    assert ex.check([n for n in names if n != "New York–Chicago (1 blue)"]).ok is False
+    assert ex.check(ex.solution().replace(" (1 yellow)", "").replace(" (1 blue)", ""))   # either order still reads
+    assert "add the colours they need" in str(ex.prompt())
+
+
 def test_card_game_exercises_are_registered_and_refuse_other_games():
     assert isinstance(make_exercise("can_play_yard", 1), CanPlayYard)
     assert isinstance(make_exercise("best_completion", 1), BestCompletion)

@@ -150,8 +150,9 @@ class LegalPayments(Exercise):
         missing = [p for p in self.legal if p not in seen]
         listing = ", ".join(payment_str(p) for p in self.legal) or "none"
         if not wrong and not missing:
-            return Feedback(True, f"All {len(self.legal)} legal payments: {listing}. {what} "
-                                  f"({', '.join(rules)}).", rules)
+            count = {0: "No legal payment", 1: "The only legal payment"}.get(len(self.legal),
+                                                                          f"All {len(self.legal)} legal payments")
+            return Feedback(True, f"{count}: {listing}. {what} ({', '.join(rules)}).", rules)
         lines = []
         for p in wrong:
             err = explain(self.state, Claim(route=self.route.id, payment=p, seat=0))
@@ -303,8 +304,8 @@ class IsItLegal(Exercise):
         p = sorted([(CARD_NAMES.index(c1), a), (CARD_NAMES.index(c2), 1)])
         pay = payment_str(tuple(p))
         s = position(self.variant, players=2, seed=self.seed, hands={0: hand})
-        return s, f"claim {route_text(self.v.map, route)} {pay}", (f"Blue claims the gray route {_route_words(self.v, route.id)} with {pay} "
-                                              "(gray takes any colour, after all)."), ""
+        return s, f"claim {route_text(self.v.map, route)} {pay}", (
+            f"Blue claims the gray route {_route_words(self.v, route.id)} with {pay}: cards of two colours."), ""
 
     def _too_few_trains(self):
         r = self.rng

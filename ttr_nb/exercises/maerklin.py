@@ -140,10 +140,20 @@ class BestPassengerMove(_JourneyExercise):
             return Feedback(True, f"{' – '.join(cities)} collects {got} points ({steps}), the most possible with "
                                   f"{self.cards} passenger card{'s' if self.cards != 1 else ''} (MK-PASS-2 … 5).",
                             rules)
+        paid = self.cards - after.players[0].hand[PASSENGER]
+        tips = []                                   # what the best journey does that this one does not
+        if len(best.cities) > len(cities):
+            tips.append("Look for tokens further on.")
+        if best.cards > paid:
+            tips.append(f"{'A Red route is' if best.cards - paid == 1 else 'Red routes are'} worth "
+                        f"{'a passenger card' if best.cards - paid == 1 else 'passenger cards'} here.")
+        elif best.cards < paid:
+            tips.append("It spends fewer passenger cards." if best.cards else "It needs no passenger card.")
+        if not tips:
+            tips.append("Another way round collects more.")
         return Feedback(False, f"{' – '.join(cities)} collects {got} points ({steps}); the best journey collects "
                                f"{best.points}: {' – '.join(best.cities)}, {best.cards} passenger card"
-                               f"{'s' if best.cards != 1 else ''}. Look for tokens further on, and for a Red route "
-                               f"worth a passenger card.", rules)
+                               f"{'s' if best.cards != 1 else ''}. {' '.join(tips)}", rules)
 
 
 class PassengerFare(_JourneyExercise):
