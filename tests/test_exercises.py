@@ -130,6 +130,7 @@ def test_feedback_reads_as_a_sentence():
     from ttr_nb.exercises.base import Feedback
     assert str(Feedback(False, "that set cannot be completed")) == "Not quite. That set cannot be completed"
     assert "<br>That set" in Feedback(False, "that set")._repr_html_()
+    assert str(Feedback(False, "purple4 is not legal")) == "Not quite. purple4 is not legal"      # a payment as written
 
 
 def test_legal_payments_ferry_needs_locomotives():

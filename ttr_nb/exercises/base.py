@@ -40,8 +40,10 @@ class Feedback(tuple):
         return f"Feedback(ok={self[0]}, explanation={self[1]!r})"
 
     def _sentence(self) -> str:
-        """The explanation as a sentence of its own (after "Right." or "Not quite."): capital first letter."""
-        return self[1][:1].upper() + self[1][1:]
+        """The explanation as a sentence of its own (after "Right." or "Not quite."): a first word in plain letters
+        gets its capital ("That set ..."); a payment or an id keeps its spelling ("purple4 is not legal")."""
+        first = self[1].split(" ", 1)[0]
+        return self[1][:1].upper() + self[1][1:] if first.isalpha() and first.islower() else self[1]
 
     def __str__(self) -> str:
         return ("Right. " if self[0] else "Not quite. ") + self._sentence()
