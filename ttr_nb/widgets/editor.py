@@ -175,6 +175,16 @@ class EditorView:
             raise TTRError(f"unknown card kind {card!r}")
         return card
 
+    def _cards_of(self, card: int | str, count: int, pile: str) -> int:
+        """The card kind of ``count`` cards of ``card`` for ``pile`` (its words in a refusal); TTRError if either is
+        not one."""
+        kind = self._card(card)
+        if kind is None:
+            raise TTRError(f"{pile} holds cards, not empty slots")
+        if isinstance(count, bool) or not isinstance(count, int) or count < 0:
+            raise TTRError(f"a card count must be a whole number ≥ 0, got {count!r}")
+        return kind
+
     def _seat(self, seat: int) -> int:
         return checked_seat(self.state, seat)
 
@@ -188,11 +198,7 @@ class EditorView:
     def set_hand(self, seat: int, card: int | str, count: int) -> bool:
         """Give ``seat`` exactly ``count`` cards of ``card`` (a name like "locomotive" or a kind index)."""
         try:
-            seat, kind = self._seat(seat), self._card(card)
-            if kind is None:
-                raise TTRError("a hand holds cards, not empty slots")
-            if isinstance(count, bool) or not isinstance(count, int) or count < 0:
-                raise TTRError(f"a card count must be a whole number ≥ 0, got {count!r}")
+            seat, kind = self._seat(seat), self._cards_of(card, count, "a hand")
         except TTRError as e:
             self.message.refuse(e)
             self._sync_widgets()
@@ -212,11 +218,7 @@ class EditorView:
     def set_discard(self, card: int | str, count: int) -> bool:
         """Put exactly ``count`` cards of ``card`` on the discard pile (e.g. the cards a claim was paid with)."""
         try:
-            kind = self._card(card)
-            if kind is None:
-                raise TTRError("the discard pile holds cards, not empty slots")
-            if isinstance(count, bool) or not isinstance(count, int) or count < 0:
-                raise TTRError(f"a card count must be a whole number ≥ 0, got {count!r}")
+            kind = self._cards_of(card, count, "the discard pile")
         except TTRError as e:
             self.message.refuse(e)
             self._sync_widgets()
