@@ -514,6 +514,7 @@ def test_USA_CLAIM_4_editor_pays_a_claim_onto_the_discard_pile():
     assert s.players[0].hand[red] == 1 and s.discard[red] == 2 and sum(s.discard) == 2
     assert s.deck == start.deck and ed.problems == [] and ed.is_valid          # no card gained, none lost
     assert [w.value for w in ed.discard_inputs] == list(s.discard)             # the "discards" row shows it
+    assert ed.discard_inputs[red].tooltip == "red cards on the discard pile"   # and names each box
     ed.discard_inputs[red].value = 0                                           # typed back: under the deck
     assert ed.state.discard[red] == 0 and ed.state.deck[-2:] == (red, red) and ed.is_valid
     before = ed.state

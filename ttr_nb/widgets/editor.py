@@ -21,7 +21,7 @@ from typing import Any, Mapping, Sequence
 
 import ipywidgets as widgets
 
-from ..cards import CARD_NAMES
+from ..cards import CARD_NAMES, card_words
 from ..engine import seat_name, validate
 from ..errors import StateError, TTRError
 from ..game import Game
@@ -75,7 +75,8 @@ class EditorView:
         for seat in range(n):
             inputs = []
             for k in range(kinds):
-                w = widgets.IntText(value=state.players[seat].hand[k], layout=widgets.Layout(width="64px"))
+                w = widgets.IntText(value=state.players[seat].hand[k], layout=widgets.Layout(width="64px"),
+                                    tooltip=f"{seat_name(seat)}'s {card_words(k)}")
                 w.observe(lambda c, seat=seat, k=k: self._from_widget(self.set_hand, seat, k, c["new"]), names="value")
                 inputs.append(w)
             self.hand_inputs.append(inputs)
@@ -83,7 +84,8 @@ class EditorView:
         # the discard pile, one IntText per card kind (the cards a claim or a station was paid with)
         self.discard_inputs: list[widgets.IntText] = []
         for k in range(kinds):
-            w = widgets.IntText(value=state.discard[k], layout=widgets.Layout(width="64px"))
+            w = widgets.IntText(value=state.discard[k], layout=widgets.Layout(width="64px"),
+                                tooltip=f"{card_words(k)} on the discard pile")
             w.observe(lambda c, k=k: self._from_widget(self.set_discard, k, c["new"]), names="value")
             self.discard_inputs.append(w)
         rows.append(widgets.HBox([widgets.Label("discards", layout=widgets.Layout(width="70px"))] + self.discard_inputs))
