@@ -126,11 +126,22 @@ def test_is_it_legal_mixed_colours_prompt_states_nothing_false():
         assert ex.solution() is False and "USA-CLAIM-1" in ex.check(False).explanation
 
 
-def test_feedback_reads_as_a_sentence():
-    from ttr_nb.exercises.base import Feedback
-    assert str(Feedback(False, "that set cannot be completed")) == "Not quite. That set cannot be completed"
-    assert "<br>That set" in Feedback(False, "that set")._repr_html_()
-    assert str(Feedback(False, "purple4 is not legal")) == "Not quite. purple4 is not legal"      # a payment as written
+def test_feedback_texts_start_their_sentence_with_a_capital():
+    """After "Right." or "Not quite." the explanation is a sentence of its own: every text an exercise writes
+    starts with a capital, unless it starts with a name or a payment filled in at run time."""
+    import ast
+    from pathlib import Path
+    import ttr_nb.exercises as pkg
+    lower = []
+    for path in sorted(Path(pkg.__file__).parent.glob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.Call) and getattr(node.func, "id", "") == "Feedback" and len(node.args) >= 2:
+                text = node.args[1]
+                first = text.values[0] if isinstance(text, ast.JoinedStr) and text.values else text
+                if isinstance(first, ast.Constant) and isinstance(first.value, str) and first.value[:1].islower():
+                    lower.append(f"{path.name}:{node.lineno}: {first.value[:40]!r}")
+    assert lower == []
+    assert str(make_exercise("province_space", 13).check(7)).startswith("Not quite. Space 7 is taken")
 
 
 def test_legal_payments_ferry_needs_locomotives():

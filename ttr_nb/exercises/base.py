@@ -39,18 +39,12 @@ class Feedback(tuple):
     def __repr__(self) -> str:
         return f"Feedback(ok={self[0]}, explanation={self[1]!r})"
 
-    def _sentence(self) -> str:
-        """The explanation as a sentence of its own (after "Right." or "Not quite."): a first word in plain letters
-        gets its capital ("That set ..."); a payment or an id keeps its spelling ("purple4 is not legal")."""
-        first = self[1].split(" ", 1)[0]
-        return self[1][:1].upper() + self[1][1:] if first.isalpha() and first.islower() else self[1]
-
     def __str__(self) -> str:
-        return ("Right. " if self[0] else "Not quite. ") + self._sentence()
+        return ("Right. " if self[0] else "Not quite. ") + self[1]
 
     def _repr_html_(self) -> str:
         colour, mark = ("#17692e", "Right") if self[0] else ("#b00020", "Not quite")
-        body = "<br>".join(html.escape(line) for line in self._sentence().split("\n"))
+        body = "<br>".join(html.escape(line) for line in self[1].split("\n"))
         return (f'<div style="border-left:4px solid {colour};padding:4px 10px;margin:4px 0">'
                 f'<b style="color:{colour}">{mark}</b><br>{body}</div>')
 

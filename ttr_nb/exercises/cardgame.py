@@ -107,7 +107,7 @@ class CanPlayYard(_CardExercise):
     def check(self, answer: Any) -> Feedback:
         said = _bool_answer(answer)
         if said is None:
-            return Feedback(False, f"answer yes or no, not {answer!r}", ["CG-YARD-1"])
+            return Feedback(False, f"Answer yes or no, not {answer!r}", ["CG-YARD-1"])
         if self.problem is not None:
             why, rule = self.problem
             return Feedback(said is False, f"No: {why} ({rule}).", [rule])
@@ -196,9 +196,9 @@ class BestCompletion(_CardExercise):
             ids.append(match[0])
         problem = rules.completion_problem(self.state, self.seat, ids)
         if problem is not None:
-            return Feedback(False, f"that set cannot be completed: {problem[0]} ({problem[1]}).", [problem[1]])
+            return Feedback(False, f"That set cannot be completed: {problem[0]} ({problem[1]}).", [problem[1]])
         got = sum(data.ticket(t).points for t in ids)
         best = f"the best set is {self.solution()} for {self.best_points} points (found exactly, CG-END-2)"
         if got == self.best_points:
             return Feedback(True, f"{got} points, the most this pile can pay for; {best}.", ["CG-END-2"])
-        return Feedback(False, f"that set can be paid but scores {got} points; {best}.", ["CG-END-2"])
+        return Feedback(False, f"That set can be paid but scores {got} points; {best}.", ["CG-END-2"])

@@ -127,12 +127,12 @@ class BestPassengerMove(_JourneyExercise):
         rules = [self.rule(x) for x in ("MK-PASS-2", "MK-PASS-3", "MK-PASS-4")]
         cities = _cities(answer)
         if len(cities) < 2:
-            return Feedback(False, f"a journey names at least two cities, the start ({self.start_city}) and where it "
+            return Feedback(False, f"A journey names at least two cities, the start ({self.start_city}) and where it "
                                    f"goes; got {answer!r}", rules)
         after, err, notes = self._play(cities)
         if err is not None:
             rule = getattr(err, "rule", "")
-            return Feedback(False, f"that journey cannot be played: {err}", [rule] + rules)
+            return Feedback(False, f"That journey cannot be played: {err}", [rule] + rules)
         got = sum(goods_of(after, 0))
         best = self.best
         steps = "; ".join(notes)
@@ -188,10 +188,10 @@ class PassengerFare(_JourneyExercise):
         else:
             nums = []
         if len(nums) != 2:
-            return Feedback(False, f"answer two numbers, cards then points, not {answer!r}", rules)
+            return Feedback(False, f"Answer two numbers, cards then points, not {answer!r}", rules)
         why = (f"{'; '.join(self.notes)}. So {self.fare} passenger card{'s' if self.fare != 1 else ''} and "
                f"{self.points} points (MK-PASS-2, MK-PASS-4/5).")
         ok = tuple(nums) == (self.fare, self.points)
         if not ok and tuple(nums) == (self.points, self.fare):
-            return Feedback(False, "the numbers are right but swapped: cards first, then points. " + why, rules)
+            return Feedback(False, "The numbers are right but swapped: cards first, then points. " + why, rules)
         return Feedback(ok, why, rules)
