@@ -309,10 +309,11 @@ def test_provisional_map_says_so(monkeypatch):
     monkeypatch.setitem(variants._ALIASES, v.key, v.key)
     g = Game(v.key, players=2, seed=0)
     view = PlayView(g, human_seats=(0,))
-    assert "PROVISIONAL" in view.board.fig.layout.title.text
-    assert "PROVISIONAL" in view.banner.value
+    # said once, in the view's banner (the board does not repeat it)
+    assert "PROVISIONAL" in view.banner.value and "test: not checked" in view.banner.value
+    assert "PROVISIONAL" not in view.board.fig.layout.title.text and not view.board.fig.layout.annotations
     explorer = MapExplorer(prov_map)
-    assert "PROVISIONAL" in explorer.board.fig.layout.title.text
+    assert "PROVISIONAL" in explorer.banner.value and "PROVISIONAL" not in explorer.board.fig.layout.title.text
 
 
 # --------------------------------------------------------------------------------------------------------------
@@ -758,7 +759,7 @@ def test_projector_enlarges_new_boards_and_refuses_nonsense():
         big = PlayView(game_after_setup(3, 0), human_seats=(0, 1, 2), bots={}).board.fig
         projector(False)
         small = PlayView(game_after_setup(3, 0), human_seats=(0, 1, 2), bots={}).board.fig
-        size = lambda f: f.data[trace_index(f, "cities")].textfont.size   # noqa: E731
+        size = lambda f: f.data[trace_index(f, "city-names")].textfont.size   # noqa: E731
         assert size(small) >= 13 and size(big) >= 1.4 * size(small)
         with pytest.raises(ValueError):
             projector(True, 9)

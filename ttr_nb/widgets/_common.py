@@ -98,8 +98,8 @@ class BoardWidget:
     """
 
     def __init__(self, m, *, n_players: int | None = None, on_click: Callable[[str], None] | None = None,
-                 on_city: Callable[[str], None] | None = None, height: int = 560, title: str | None = None,
-                 scale: float | None = None, max_height_vh: float = 0.0):
+                 on_city: Callable[[str], None] | None = None, height: int | None = None, title: str | None = None,
+                 scale: float | None = None, max_height_vh: float = 0.0, provisional_note: bool = False):
         from ..render import board_figure, trace_index
         from .plotfig import figure_view, plotly_runtime
         plotly_runtime()      # first: the page starts loading plotly.js while the kernel lays out the board
@@ -114,8 +114,9 @@ class BoardWidget:
         #: what a layout shows (an ipywidget); ``fig`` is the figure it draws, changed in place by ``draw``
         self.scale = PROJECTOR["scale"] if scale is None else float(scale)
         self._last_draw: dict | None = None
+        # a view says PROVISIONAL in its banner (``provisional_banner``): the board does not repeat it
         fig = board_figure(m, player_names=self._names, player_colours=self._colours, height=height, title=title,
-                           scale=self.scale)
+                           scale=self.scale, provisional_note=provisional_note)
         margin = fig.layout.margin
         (x0, x1), (y0, y1) = fig.layout.xaxis.range, fig.layout.yaxis.range
         # never taller than the window; a board taller than wide (Märklin's Germany) may take more of it, else it

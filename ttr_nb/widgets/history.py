@@ -34,7 +34,7 @@ class HistoryView:
 
 
     def __init__(self, game: Game, *, ply: int | None = None, branch_view: str = "play",
-                 play_kwargs: Mapping[str, Any] | None = None, board_height: int = 520, seat: int | None = None):
+                 play_kwargs: Mapping[str, Any] | None = None, board_height: int | None = None, seat: int | None = None):
         if not isinstance(game, Game):
             raise TypeError(f"HistoryView needs a ttr_nb.Game, got {type(game).__name__}")
         if branch_view not in ("play", "history"):

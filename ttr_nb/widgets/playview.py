@@ -70,7 +70,7 @@ class PlayView:
 
 
     def __init__(self, game: Game, human_seats: Sequence[int] = (0,), bots: Mapping[int, Any] | Any | None = None,
-                 seat_view: int | None = None, *, auto_bots: bool = True, board_height: int = 560,
+                 seat_view: int | None = None, *, auto_bots: bool = True, board_height: int | None = None,
                  log_lines: int = 14):
         self._bind(game, human_seats, bots, seat_view, auto_bots, log_lines)
         self._build(board_height)
@@ -142,7 +142,7 @@ class PlayView:
         self._listeners: list[Callable[["PlayView"], None]] = []
         self._viewing: int | None = None
 
-    def _build(self, board_height: int) -> None:
+    def _build(self, board_height: int | None) -> None:
         n = self.game.state.n_players
         self.banner = widgets.HTML(VIEW_CSS + provisional_banner(self.map))
         self.status = widgets.HTML()
