@@ -650,3 +650,23 @@ def test_every_board_game_has_its_city_names_stored_as_placed_today():
         assert lab["fingerprint"] == b.label_fingerprint(m) and not lab.get("broken"), key
         fresh = b._compute_labels(m)
         assert fresh.slots == lab["slots"] and abs(fresh.upp - lab["upp"]) < 1e-9 and not fresh.broken, key
+
+
+@pytest.mark.parametrize("key", ["usa", "europe", "maerklin", "south_korea"])
+def test_every_claim_shows_as_a_train_not_a_dot(key):
+    """At the board's default size a claimed route shows its owner's train pieces, at least one and a half times as
+    long as the owner's marker on it — on the shortest route too (issue 17: a claim of a short South Korea route
+    showed only as a small dot)."""
+    m = load_map(key)
+    fig = board_figure(m, owners={r.id: 0 for r in m.routes})
+    ppu = _drawn_ppu(fig, 1000)
+    train = fig.data[trace_index(fig, "seat:0")]
+    length: dict[str, float] = {}
+    for (x0, y0, r0), (x1, y1, r1) in zip(zip(train.x, train.y, train.customdata),
+                                          list(zip(train.x, train.y, train.customdata))[1:]):
+        if r0 is not None and r0 == r1 and x0 is not None and x1 is not None:
+            length[r0] = length.get(r0, 0.0) + ((x1 - x0) ** 2 + (y1 - y0) ** 2) ** 0.5 * ppu
+    routes = fig.data[trace_index(fig, "routes")]
+    short = [(rid, round(length.get(rid, 0), 1), size) for rid, size in zip(routes.customdata, routes.marker.size)
+             if length.get(rid, 0) < 1.5 * size]
+    assert not short, f"{key}: claims hidden by their marker (route, train px, marker px): {short[:6]}"

@@ -301,19 +301,30 @@ class _Geometry:
         self._build(map)
         self._space_xy: dict[str, tuple[list, list, list]] = {}
         self._piece_xy: dict[str, tuple[list, list, list]] = {}
+        self._claim_size: dict[str, int] = {}
         self._hover: dict[tuple, str] = {}         # route_hover results (they depend on a few arguments only)
         self.cities: tuple | None = None           # the cities trace's arrays (they never change)
 
     def piece_xy(self, rid: str) -> tuple[list, list, list]:
         """x, y, customdata of the train pieces on a claimed route: the middle 60 % of each space, so the route's
-        own colour stays visible at both ends of every space (computed once)."""
+        own colour stays visible at both ends of every space — on a short space all but 2 px at each end, so that a
+        claim is never a mere dot (computed once)."""
         hit = self._piece_xy.get(rid)
         if hit is None:
             pieces = []
             for sp in self.spaces[rid]:
                 total = _length(sp)
-                pieces.append((rid, _sub(sp, 0.2 * total, 0.8 * total)))
+                end = min(0.2 * total, 2 * self.upp)
+                pieces.append((rid, _sub(sp, end, total - end)))
             hit = self._piece_xy[rid] = _polyline_xy(pieces)
+        return hit
+
+    def claim_marker(self, rid: str) -> int:
+        """The size (px) of a claimed route's owner marker: 14, smaller on a short route (0.45 of its drawn length, at
+        least 8), so that the train pieces around it still show."""
+        hit = self._claim_size.get(rid)
+        if hit is None:
+            hit = self._claim_size[rid] = max(8, min(14, round(0.45 * _length(self.centre[rid]) / self.upp)))
         return hit
 
     def space_xy(self, rid: str) -> tuple[list, list, list]:
@@ -675,10 +686,18 @@ def _stored_labels(map) -> _Labels | None:
     return _Labels(slots, lab["upp"]) if set(slots) == {_name(c) for c in map.cities} else None
 
 
+_MIN_ROUTE_PX = 16        # a route drawn shorter than this between its cities' clearances shows a claim as a dot
+
+
 def default_height(map) -> int:
     """The height (px) a board of ``map`` is laid out for: 650, or taller for a map taller than wide, so that every
-    city name has room at that size (``_Labels.upp``)."""
+    city name has room (``_Labels.upp``) and a claim on the shortest route shows as a train, not as a mere dot (the
+    route at least ``_MIN_ROUTE_PX`` long between its cities' clearances)."""
+    pos = _projected(map)
+    shortest = min((math.dist(pos[_name(r.a)], pos[_name(r.b)]) for r in map.routes), default=0.0)
     need = 1.0 / _label_placement(map).upp
+    if shortest > 0:
+        need = max(need, (_MIN_ROUTE_PX + 2 * _CITY_CLEAR) / shortest)
     height = _LABEL_BASE
     while _nominal_ppu(map, height) < need * 0.9999 and height < 3 * _LABEL_BASE:
         height += 10
@@ -964,7 +983,7 @@ def _traces(map, *, owners, closed, player_names, player_colours, stations, high
         if seat is not None:
             msym.append(OWNER_SYMBOLS[seat % len(OWNER_SYMBOLS)])
             mcol.append(hex_of[seat])
-            msize.append(round(14 * scale))
+            msize.append(round(geo.claim_marker(rid) * scale))
             mop.append(1.0)
             mline.append("#111111")
         else:
