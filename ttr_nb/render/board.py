@@ -582,7 +582,8 @@ def _twins(map, route) -> tuple:
 # --------------------------------------------------------------------------------------------------------------
 # City label placement (``ttr_nb.render.labels``): once per map, stored with its layout
 # --------------------------------------------------------------------------------------------------------------
-_FONT_PX = 13             # city names: at least 13 px (a projector doubles it: ``scale``)
+_FONT_PX = 13             # city names: 13 px (a projector makes them larger: ``scale``)
+_MIN_NAME_PX = 9          # ... and never smaller than this on a board drawn smaller than its names are placed for
 _CITY_MARKER = 11
 _COUNTRY_MARKER = 16      # a country (``Map.ends_only``): a larger square
 _GOODS_MARKER = 17        # a city with a goods stack (Märklin): the stack's token stands on it
@@ -1247,7 +1248,11 @@ def board_figure(map, *, owners: Mapping[str, int] | None = None, closed: Collec
                     traceorder="normal", itemwidth=30),
         annotations=annotations, dragmode="pan", clickmode="event", uirevision=str(getattr(map, "key", "board")),
         font=dict(family="Arial, Helvetica, sans-serif"),
-        meta=dict(ttr_board=str(getattr(map, "key", "")), seats=len(player_colours), note=note),
+        meta=dict(ttr_board=str(getattr(map, "key", "")), seats=len(player_colours), note=note,
+                  # the names' px size and the px per data unit they are placed for: a figure view drawn smaller
+                  # draws them smaller (down to _MIN_NAME_PX), so that they still never overlap
+                  ttr_names=dict(trace=len(traces) - 1, ppu=round(scale / _label_placement(map).upp, 4),
+                                 size=round(_FONT_PX * scale), min_size=_MIN_NAME_PX)),
     )
     _remember(fig, traces, managed_layout)
     object.__setattr__(fig, "_ttr_board_checked", (str(getattr(map, "key", "")), [t["meta"] for t in traces]))

@@ -22,13 +22,6 @@ from ..variants import get_variant, step_words
 
 ERROR_COLOUR = "#b00020"
 
-#: Styles of the views (an HTML widget may carry a <style> element; the rules are scoped to ttr_nb's classes).
-VIEW_CSS = """<style>
-.ttr-playview .ttr-strip > * { margin: 2px 12px 2px 0; }
-.ttr-playview .ttr-side { margin-left: 8px; }
-.ttr-playview .ttr-draws .widget-button { margin: 2px 3px 2px 0; }
-.ttr-projector .ttr-playview, .ttr-projector { font-size: 130%; }
-</style>"""
 OK_COLOUR = "#17692e"
 
 

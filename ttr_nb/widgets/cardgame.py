@@ -22,6 +22,7 @@ from ..errors import TTRError
 from ..game import Game, Ply
 from ..render.panels import _chip
 from ._common import MessageArea, checked_seat, deck_take, esc, log_html
+from .playlayout import PLAY_CSS, play_area
 
 WHOLE_TABLE = "whole table"
 
@@ -153,13 +154,13 @@ class CardPlayView(_CardView):
         self.redo_button.on_click(lambda _b: self.redo())
         self.bots_button = widgets.Button(description="bots play until my turn", layout=widgets.Layout(width="auto"))
         self.bots_button.on_click(lambda _b: self.bots_play())
-        side = widgets.VBox([self.ticket_box, self.options_box, self.hand, self.tickets, self.log_widget],
-                            layout=widgets.Layout(flex="1 0 300px", max_width="100%"))
+        # one screen (see playlayout): the table with the decision at hand beside it (above it when narrow)
+        strip = widgets.HBox([self.hand, widgets.HBox([self.undo_button, self.redo_button, self.bots_button])],
+                             layout=widgets.Layout(flex_flow="row wrap", align_items="center"))
         self.widget = widgets.VBox([
-            self.banner, widgets.HBox([self.status, self.message.widget], layout=widgets.Layout(flex_flow="row wrap")),
-            widgets.HBox([widgets.Box([self.table], layout=widgets.Layout(flex="1000 1 560px", min_width="0")), side],
-                         layout=widgets.Layout(width="100%", flex_flow="row wrap")),
-            widgets.HBox([self.undo_button, self.redo_button, self.bots_button]),
+            widgets.HTML(PLAY_CSS), self.banner,
+            widgets.HBox([self.status, self.message.widget], layout=widgets.Layout(flex_flow="row wrap")),
+            play_area(self.table, [self.ticket_box, self.options_box], strip, [self.tickets, self.log_widget]),
         ], layout=widgets.Layout(width="100%"))
         self.widget.add_class("ttr-playview")
         if self.auto_bots:

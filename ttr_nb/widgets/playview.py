@@ -31,8 +31,9 @@ from ..game import Game, Ply
 from ..state import GameState
 from ..variants import get_variant
 from ..render import panels
-from ._common import own_view, VIEW_CSS, BoardWidget, MessageArea, esc, log_html, provisional_banner, public_words, status_html, ticket_words
+from ._common import own_view, BoardWidget, MessageArea, esc, log_html, provisional_banner, public_words, status_html, ticket_words
 from ._panels import ScorePanel
+from .playlayout import PLAY_CSS, play_area
 
 _TEXT_ON = {"white": "#111111", "yellow": "#111111", "orange": "#111111"}
 #: turn actions the view offers by its own buttons or by a click on the board (the rest show as option buttons)
@@ -144,12 +145,12 @@ class PlayView:
 
     def _build(self, board_height: int | None) -> None:
         n = self.game.state.n_players
-        self.banner = widgets.HTML(VIEW_CSS + provisional_banner(self.map))
+        self.banner = widgets.HTML(PLAY_CSS + provisional_banner(self.map))
         self.status = widgets.HTML()
         self.message = MessageArea()
-        # at most 62 % of the window tall: the hand, the draws and the buttons stay on the screen with it
+        # never taller than the notebook's visible height less what goes with it (see playlayout)
         self.board = BoardWidget(self.map, n_players=n, on_click=self.click_route, on_city=self.click_city,
-                                 height=board_height, max_height_vh=62)
+                                 height=board_height)
         self.step_options: list[Action] = []       # answers to a variant's pending step (tunnel ...) or "pass"
         self._option_buttons: list[widgets.Button] = []
         self.step_info = widgets.HTML()
@@ -205,37 +206,26 @@ class PlayView:
         self.log_widget = widgets.HTML()
         from .feature_panels import panels_for
         self.feature_panels = panels_for(self.variant, self.game.state)     # South Korea: the province board
-        # One screen: the board with the decision at hand, the table and the log beside it; under it the hand, the
-        # draws and the controls in one strip.
-        # side by side when there is room for a 560 px board and the 300 px column, else the column under the board
-        # what a decision needs (tickets to keep, how to pay, a tunnel) comes first in the column, beside the board
-        side = widgets.VBox([self.tickets_box, self.route_info, self.extra_toggle, self.payments_box, self.step_info,
-                             self.options_box,
-                             self.players, self.my_tickets, self.log_widget],
-                            layout=widgets.Layout(flex="1 0 300px", max_width="100%"))
-        side.add_class("ttr-side")
-        # a tall map (Märklin's Germany) keeps about the width it can fill at the window's height: the side column
-        # gets the rest, instead of blank paper on both sides of the map
-        grow = "0 1 600px" if self.board.tall else "1000 1 560px"
-        board_box = widgets.Box([self.board.view], layout=widgets.Layout(flex=grow, min_width="0"))
-        self._board_box = board_box
+        # One screen: the board with the decision at hand; the hand, the draws and the controls in a strip; the
+        # players, your tickets and the log (see playlayout: beside the board, or above and under it when narrow)
         self.draw_row.add_class("ttr-draws")
-        strip = widgets.HBox([self.hand, self.draw_row,
-                              widgets.HBox([self.undo_button, self.redo_button, self.bots_button, self.hint_button,
-                                            self.show_claimable],
-                                           layout=widgets.Layout(flex_flow="row wrap", align_items="center"))],
+        controls = widgets.HBox([self.undo_button, self.redo_button, self.bots_button, self.hint_button,
+                                 self.show_claimable], layout=widgets.Layout(flex_flow="row wrap", align_items="center"))
+        strip = widgets.HBox([self.hand, self.draw_row, controls],
                              layout=widgets.Layout(flex_flow="row wrap", align_items="center"))
-        strip.add_class("ttr-strip")
+        view = self.board.view
+        self._main = play_area(view, [self.tickets_box, self.route_info, self.extra_toggle, self.payments_box,
+                                      self.step_info, self.options_box],
+                               strip, [self.players, self.my_tickets, self.log_widget], tall=self.board.tall)
         self.widget = widgets.VBox([
             self.banner,
             widgets.HBox([self.status, self.message.widget], layout=widgets.Layout(flex_flow="row wrap")),
-            widgets.HBox([board_box, side], layout=widgets.Layout(width="100%", flex_flow="row wrap")),
-            strip,
+            self._main,
             *[p.widget for p in self.feature_panels],
             self.score.widget,
         ], layout=widgets.Layout(width="100%"))
         self.widget.add_class("ttr-playview")
-        self.board.view.add_class("ttr-board")
+        view.add_class("ttr-board")
 
     # ------------------------------------------------------------------------------------------------ display
     def _ipython_display_(self) -> None:

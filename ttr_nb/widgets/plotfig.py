@@ -128,14 +128,52 @@ export default {
     let figure = model.get("_figure");
     let rev = model.get("_rev");
     const aspect = () => model.get("aspect");
+    // In a play layout (ttr_nb.widgets.playlayout) the figure is never taller than the notebook's visible height
+    // less the part of the view above it and --ttr-board-below px under it (the hand and the draws), so the board
+    // and the decision at hand are on one screen; with --ttr-board-fit: height (a tall map beside its column) it is
+    // as wide as it is drawn at that height, leaving the column at least --ttr-side-min px.
+    const cssVar = (name) => getComputedStyle(el).getPropertyValue(name).trim();
+    const visibleHeight = () => {
+      const scroller = el.closest(".jp-WindowedPanel-outer, .jp-Notebook");
+      return scroller && scroller.clientHeight > 0 ? scroller.clientHeight : window.innerHeight;
+    };
+    const layoutCap = () => {
+      const below = parseFloat(cssVar("--ttr-board-below"));
+      const view = el.closest(".ttr-playview");
+      if (!Number.isFinite(below) || !view) return Infinity;
+      const above = el.getBoundingClientRect().top - view.getBoundingClientRect().top;
+      return visibleHeight() - above - below;
+    };
     const sizeOf = () => {
-      const w = Math.floor(box.getBoundingClientRect().width || el.getBoundingClientRect().width);
       const a = aspect();
+      const ew = model.get("extra_width") || 0, eh = model.get("extra_height") || 0;
+      let cap = model.get("max_height_vh") > 0 ? window.innerHeight * model.get("max_height_vh") / 100 : Infinity;
+      cap = Math.max(200, Math.min(cap, layoutCap()));
+      if (a > 0 && cssVar("--ttr-board-fit") === "height") {
+        const host = el.closest(".ttr-main");
+        const room = (host ? host.getBoundingClientRect().width : window.innerWidth)
+          - (parseFloat(cssVar("--ttr-side-min")) || 0);
+        const w = Math.max(120, Math.floor(Math.min(room, (cap - eh) / a + ew)));
+        el.style.width = w + "px";
+        return { width: w, height: Math.round(Math.max(50, w - ew) * a) + eh };
+      }
+      el.style.width = "";
+      const w = Math.floor(box.getBoundingClientRect().width || el.getBoundingClientRect().width);
       // the plot area keeps the aspect; the margins (title, legend) keep their pixels
-      const plotW = Math.max(w - (model.get("extra_width") || 0), 50);
-      const cap = model.get("max_height_vh") > 0 ? window.innerHeight * model.get("max_height_vh") / 100 : Infinity;
-      const h = Math.round(plotW * a) + (model.get("extra_height") || 0);
-      return a > 0 ? { width: w, height: Math.max(200, Math.min(h, Math.round(cap))) } : { width: w };
+      const plotW = Math.max(w - ew, 50);
+      const h = Math.round(plotW * a) + eh;
+      return a > 0 ? { width: w, height: Math.min(h, Math.round(cap)) } : { width: w };
+    };
+    // names drawn smaller on a figure drawn smaller than they are placed for (layout.meta.ttr_names: the trace,
+    // the px per data unit they are placed for, their size and the smallest size), so they never overlap
+    const fitNames = () => {
+      const spec = ((box.layout || {}).meta || {}).ttr_names;
+      const full = box._fullLayout;
+      if (!spec || !full || !full.xaxis || !box.data || !box.data[spec.trace]) return;
+      const ppu = Math.min(full.xaxis._m || Infinity, Math.abs(full.yaxis._m) || Infinity);
+      const want = Math.round(10 * Math.max(spec.min_size, spec.size * Math.min(1, ppu / spec.ppu))) / 10;
+      const font = box.data[spec.trace].textfont || {};
+      if (Number.isFinite(want) && font.size !== want) return Plotly.restyle(box, { "textfont.size": want }, [spec.trace]);
     };
     box.style.minHeight = ((figure.layout || {}).height || 400) + "px";
 
@@ -161,6 +199,7 @@ export default {
     const layoutOf = (fig) => Object.assign(clone(fig.layout || {}), sizeOf(), { autosize: false });
     const full = async (fig) => {
       await Plotly.react(box, clone(fig.data || []), layoutOf(fig), model.get("config") || {});
+      await fitNames();
     };
     const flush = async () => {
       if (busy || !drawn) return;
@@ -210,6 +249,7 @@ export default {
 
     el.dataset.ttrStep = "drawing";
     await Plotly.newPlot(box, clone(figure.data || []), layoutOf(figure), model.get("config") || {});
+    await fitNames();
     el.dataset.ttrStep = "drawn";
     box.style.minHeight = "";
     note.remove();
@@ -235,17 +275,26 @@ export default {
     model.send({ type: "hello", rev });
     schedule();
 
-    let lastWidth = box.getBoundingClientRect().width;
-    const ro = new ResizeObserver(() => {
-      const w = box.getBoundingClientRect().width;
-      if (!drawn || w <= 0 || Math.abs(w - lastWidth) < 2) return;
-      lastWidth = w;
-      Plotly.relayout(box, sizeOf());
-    });
+    // follow the box's width, the window's size and (in a play layout) the view's: a status line that wraps or
+    // a decision that appears above the board changes the room; small changes are let be (no jumping board)
+    let last = sizeOf();
+    const resize = async () => {
+      const now = sizeOf();
+      if (!drawn || now.width <= 0) return;
+      if (Math.abs(now.width - last.width) < 2 && Math.abs((now.height || 0) - (last.height || 0)) < 16) return;
+      last = now;
+      await Plotly.relayout(box, now);
+      await fitNames();
+    };
+    const ro = new ResizeObserver(() => { resize(); });
     ro.observe(box);
+    const host = el.closest(".ttr-main");
+    if (host) ro.observe(host);
+    window.addEventListener("resize", resize);
     return () => {
       clearTimeout(helloTimer);
       ro.disconnect();
+      window.removeEventListener("resize", resize);
       model.off("msg:custom", onMsg);
       try { Plotly.purge(box); } catch (e) { /* already gone */ }
     };
