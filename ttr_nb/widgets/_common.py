@@ -280,8 +280,14 @@ def deck_take(deck: list[int], kind: int, n: int) -> int:
     return taken
 
 
-def status_html(state: GameState, extra: str = "") -> str:
-    return f"<div style='font-size:1.05em'><b>{esc(turn_status(state))}</b>{extra}</div>"
+def status_html(state: GameState, extra: str = "", *, rule_ids: bool = True) -> str:
+    """Whose turn it is and what they are to do, in bold; ``rule_ids`` False: without the rule ids (a learner's
+    status line; refusals and the teacher's view keep them)."""
+    text = turn_status(state)
+    if not rule_ids:
+        from .words import without_rule_ids
+        text = without_rule_ids(text)
+    return f"<div style='font-size:1.05em'><b>{esc(text)}</b>{extra}</div>"
 
 
 # --------------------------------------------------------------------------------------------------------------
