@@ -20,16 +20,33 @@ from ..cards import CARD_NAMES, COLOURS, LOCO, PLAYER_COLOURS
 from .board import BACKGROUND, INK, _player_hex
 from .panels import CARD_FILL, CARD_MARK, CARD_WORD, _figure, _ink_on, _update
 
-__all__ = ["card_table_figure", "update_card_table"]
+__all__ = ["card_table_figure", "update_card_table", "public_view", "PUBLIC"]
+
+#: The viewer of what every player may see (no seat's secrets): a hot seat's screen between two players.
+PUBLIC = -1
 
 _BACK = "#28407a"
 _TRACK_X = len(COLOURS) + 1.6
 _HAND_X = len(COLOURS) + 3.2
 
 
+def public_view(state) -> dict:
+    """What every player may see of the table, nobody's secrets: ``observe`` as seen by a seat of another player
+    for each player and each pending choice (what one seat may see of another's is public)."""
+    from ..cardgame.engine import observe, turn_status
+    n = state.n_players
+    views = [observe(state, j) for j in range(n)]
+    out = dict(views[0])
+    out["players"] = [views[(i + 1) % n]["players"][i] for i in range(n)]
+    out["pending"] = [views[(e["seat"] + 1) % n]["pending"][k] for k, e in enumerate(views[0]["pending"])]
+    out["viewer"] = PUBLIC
+    out["status"] = turn_status(state, None)
+    return out
+
+
 def _table(state, viewer: int | None, robbed: Collection[tuple[int, str]], title: str | None):
     from ..cardgame.engine import observe
-    view = observe(state, viewer)
+    view = public_view(state) if viewer == PUBLIC else observe(state, viewer)
     n = view["n_players"]
     top = n + 1
     ys = {p["seat"]: n - p["seat"] for p in view["players"]}
@@ -114,9 +131,12 @@ def _table(state, viewer: int | None, robbed: Collection[tuple[int, str]], title
                    ticktext=["face up"] + [p["name"] + (" (you)" if viewer == p["seat"] else "") for p in view["players"]],
                    showgrid=False, zeroline=False, tickfont=dict(size=13)),
         meta=dict(ttr_panel="cardtable"),
-        annotations=[dict(x=x, y=top + 0.55, xref="x", yref="y", text=t, showarrow=False, font=dict(size=11, color="#555"))
+        # the players' column headers stand over the players' rows, under the face-up row (whose deck and ticket
+        # piles are named under themselves)
+        annotations=[dict(x=x, y=top - 0.6, xref="x", yref="y", text=t, showarrow=False,
+                          font=dict(size=11, color="#555"))
                      for x, t in ((4.5, "rail yards (a stack per colour)"), (_TRACK_X, "on the track"),
-                                  (_HAND_X + 0.6, "hand"))],
+                                  (_HAND_X + 0.6, "in hand"))],
         shapes=[dict(type="rect", xref="x", yref="y", x0=0.3, x1=0.5, y0=ys[p["seat"]] - 0.3, y1=ys[p["seat"]] + 0.3,
                      fillcolor=_player_hex(PLAYER_COLOURS[p["seat"]]), line=dict(width=0)) for p in view["players"]],
     )
@@ -125,8 +145,8 @@ def _table(state, viewer: int | None, robbed: Collection[tuple[int, str]], title
 
 def card_table_figure(state, viewer: int | None = None, *, robbed: Collection[tuple[int, str]] = (),
                       title: str | None = None) -> go.Figure:
-    """The Card Game table as ``viewer`` may see it (None: the whole table); ``robbed``: (seat, colour) stacks
-    just robbed, crossed out."""
+    """The Card Game table as ``viewer`` may see it (None: the whole table; ``PUBLIC``: nobody's secrets);
+    ``robbed``: (seat, colour) stacks just robbed, crossed out."""
     return _figure(*_table(state, viewer, robbed, title))
 
 

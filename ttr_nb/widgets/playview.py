@@ -318,6 +318,10 @@ class PlayView:
         self._viewing = seat
         return seat
 
+    def acting_seat(self) -> int | None:
+        """The human seat that may act in this view now (None: nobody, e.g. while a hot seat's hand-over is up)."""
+        return self._acting_seat()
+
     def _acting_seat(self) -> int | None:
         if self.handover.up:                  # nobody acts before the player waited for is at the screen
             return None
