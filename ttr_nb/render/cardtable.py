@@ -18,12 +18,11 @@ import plotly.graph_objects as go
 
 from ..cards import CARD_NAMES, COLOURS, LOCO, PLAYER_COLOURS
 from .board import BACKGROUND, INK, _player_hex
+from .public import PUBLIC
+from .public import public_view as _public_view
 from .panels import CARD_FILL, CARD_MARK, CARD_WORD, _figure, _ink_on, _update
 
 __all__ = ["card_table_figure", "update_card_table", "public_view", "PUBLIC"]
-
-#: The viewer of what every player may see (no seat's secrets): a hot seat's screen between two players.
-PUBLIC = -1
 
 _BACK = "#28407a"
 _TRACK_X = len(COLOURS) + 1.6
@@ -31,17 +30,9 @@ _HAND_X = len(COLOURS) + 3.2
 
 
 def public_view(state) -> dict:
-    """What every player may see of the table, nobody's secrets: ``observe`` as seen by a seat of another player
-    for each player and each pending choice (what one seat may see of another's is public)."""
+    """The Card Game table as every player may see it, nobody's secrets (``render.public``)."""
     from ..cardgame.engine import observe, turn_status
-    n = state.n_players
-    views = [observe(state, j) for j in range(n)]
-    out = dict(views[0])
-    out["players"] = [views[(i + 1) % n]["players"][i] for i in range(n)]
-    out["pending"] = [views[(e["seat"] + 1) % n]["pending"][k] for k, e in enumerate(views[0]["pending"])]
-    out["viewer"] = PUBLIC
-    out["status"] = turn_status(state, None)
-    return out
+    return {**_public_view(observe, state), "status": turn_status(state, None)}
 
 
 def _table(state, viewer: int | None, robbed: Collection[tuple[int, str]], title: str | None):

@@ -31,13 +31,19 @@ from ..game import Game, Ply
 from ..state import GameState
 from ..variants import get_variant, step_words
 from ..render import panels
+from ..render.palette import ink_on
 from ._common import own_view, BoardWidget, MessageArea, esc, log_html, provisional_banner, status_html, ticket_words
 from ._panels import ScorePanel
+from .access import Access, accessible
 from .hotseat import NOBODY, HandOver, first_human
+from .keyboard import ClaimChooser
 from .playlayout import PLAY_CSS, play_area
 from .words import move_words, reason_words, second_person, without_rule_ids
 
-_TEXT_ON = {"white": "#111111", "yellow": "#111111", "orange": "#111111"}
+#: where the keyboard focus goes when the control that had it goes away (first that can take it)
+PLAY_FOCUS_ORDER = (".ttr-tickets input", ".ttr-payments button", ".ttr-options button", ".ttr-chooser select",
+                    ".ttr-draws button")
+
 #: turn actions the view offers by its own buttons or by a click on the board (the rest show as option buttons)
 _OFFERED_ELSEWHERE = (Claim, DrawDeck, DrawFaceUp, DrawTickets, Pass)
 _LOCO_HEX = "#6b5b95"
@@ -184,7 +190,9 @@ class PlayView:
         self.deck_button.on_click(lambda _b: self.draw_deck())
         self.faceup_buttons: list[widgets.Button] = []
         for i in range(self.variant.settings.market_size):
-            b = widgets.Button(description="-", layout=widgets.Layout(width="auto", min_width="74px"))
+            # a border: a white card's button is not lost on the white page
+            b = widgets.Button(description="-", layout=widgets.Layout(width="auto", min_width="74px",
+                                                                      border="1px solid #444444"))
             b.on_click(lambda _b, slot=i + 1: self.draw_faceup(slot))
             self.faceup_buttons.append(b)
         self.tickets_button = widgets.Button(description="draw tickets", layout=widgets.Layout(width="auto"))
@@ -229,14 +237,19 @@ class PlayView:
         self.feature_panels = panels_for(self.variant, self.game.state)     # South Korea: the province board
         # One screen: the board with the decision at hand; the hand, the draws and the controls in a strip; the
         # players, your tickets and the log (see playlayout: beside the board, or above and under it when narrow)
+        # the keyboard's way to the board: a list of what can be claimed, right before the payments it opens
+        self.chooser = ClaimChooser(self.click_route, self.click_city)
+        self.tickets_box.add_class("ttr-tickets")
+        self.payments_box.add_class("ttr-payments")
+        self.options_box.add_class("ttr-options")
         self.draw_row.add_class("ttr-draws")
         controls = widgets.HBox([self.undo_button, self.redo_button, self.bots_button, self.hint_button,
                                  self.show_claimable, self.explain_bots], layout=widgets.Layout(flex_flow="row wrap", align_items="center"))
         strip = widgets.HBox([self.hand, self.draw_row, controls],
                              layout=widgets.Layout(flex_flow="row wrap", align_items="center"))
         view = self.board.view
-        self._main = play_area(view, [self.handover.widget, self.tickets_box, self.route_info, self.extra_toggle, self.payments_box,
-                                      self.step_info, self.options_box],
+        self._main = play_area(view, [self.handover.widget, self.tickets_box, self.chooser.widget, self.route_info,
+                                      self.extra_toggle, self.payments_box, self.step_info, self.options_box],
                                strip, [self.players, self.my_tickets, self.log_widget], tall=self.board.tall)
         self.widget = widgets.VBox([
             self.banner,
@@ -247,6 +260,9 @@ class PlayView:
         ], layout=widgets.Layout(width="100%"))
         self.widget.add_class("ttr-playview")
         view.add_class("ttr-board")
+        # screen readers and keyboards: a live region, and focus kept in the view when a control goes away
+        self.access = accessible(self.widget, Access(focus_order=PLAY_FOCUS_ORDER)).children[-1]
+        self.access.follow(self.message)
 
     # ------------------------------------------------------------------------------------------------ display
     def _ipython_display_(self) -> None:
@@ -818,11 +834,13 @@ class PlayView:
             names = ", ".join(seat_name(x) for x in self.human_seats)
             you = f" <span style='color:#555'>· you play {esc(names)}</span>"
         self.status.value = status_html(s, you, rule_ids=not self.human_seats)
+        self.access.status(self._say(turn_status(s)))
         if self.handover.up:
             self._clear_selection()
         self._refresh_selection()
+        self._refresh_chooser(s)
         self._refresh_step(s)
-        self._draw_board(s, seat)
+        self._draw_board(s, viewer)            # its screen-reader text too: NOBODY's while a hand-over is up
         self._refresh_buttons(s)
         self._refresh_tickets(s)
         self.hand.value = panels.hand_html(s, seat) if seat is not None else ""
@@ -845,7 +863,7 @@ class PlayView:
 
     def _highlight(self, s: GameState, viewing: int | None) -> list:
         out = []
-        if self.show_claimable.value and viewing is not None and s.phase in ("play", "last_round"):
+        if self.show_claimable.value and viewing is not None and viewing >= 0 and s.phase in ("play", "last_round"):
             ids = [r.id for r in claimable_routes(self.variant, s, viewing, affordable_only=True)]
             if ids:
                 out.append(("you can claim", ids))
@@ -895,6 +913,26 @@ class PlayView:
     def _say(self, text: str) -> str:
         """A status or step text as this view says it: rule ids only in the teacher's view."""
         return text if not self.human_seats else without_rule_ids(text)
+
+    def _refresh_chooser(self, s: GameState) -> None:
+        """The keyboard's list of claims: the routes the seat to play can pay for, and its city actions (only the
+        player at the screen's, in a hot seat: what can be paid for tells the hand)."""
+        seat = self.turn_seat()
+        if seat is not None and not self._at_screen(seat):
+            seat = None
+        routes, cities = [], []
+        if seat is not None and not s.pending:
+            routes = claimable_routes(self.variant, s, seat, affordable_only=True)
+            ways: dict[str, list[Action]] = {}
+            for a in legal_actions(s, seat):
+                city = getattr(a, a.city_field, None) if a.city_field else None
+                if city:
+                    ways.setdefault(city, []).append(a)
+            for city, acts in ways.items():
+                words = self._words(s, acts[0]).split(" with ")[0]
+                cities.append((city, words + (f" ({len(acts)} ways to pay)" if len(acts) > 1 else "")))
+        self.chooser.update(routes, cities, selected=self.selected_route or self.selected_city,
+                            active=seat is not None)
 
     def _refresh_step(self, s: GameState) -> None:
         """A variant's pending step for a human seat (tunnel ...), the ticket mix chosen after "draw tickets", or a
@@ -989,8 +1027,7 @@ class PlayView:
             card = s.market[i] if i < len(s.market) else None
             b.description = f"{i + 1}: {_button_word(card)}" if card is not None else f"{i + 1}: (empty)"
             b.style.button_color = _card_hex(card)
-            b.style.text_color = _TEXT_ON.get(CARD_NAMES[card] if card is not None else "", "#ffffff") \
-                if card is not None else "#555555"
+            b.style.text_color = ink_on(_card_hex(card)) if card is not None else "#444444"      # WCAG AA
             set_button(b, self._boosted(DrawFaceUp(slot=i + 1, seat=seat)), f"take the face-up {_button_word(card) if card is not None else ''}")
         if self._ticket_draw is not None:             # the tickets are chosen after the press (Märklin's mix)
             mixes = [a for a in legal_actions(s, seat) if self._ticket_draw.handles(a)] if idle is None else []
