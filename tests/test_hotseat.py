@@ -22,10 +22,13 @@ def widget_text(w, out: list[str], seen: set[int]) -> None:
     if id(w) in seen:
         return
     seen.add(id(w))
-    for attr in ("value", "description", "tooltip", "placeholder"):
+    for attr in ("value", "description", "tooltip", "placeholder", "aria_label"):
         v = getattr(w, attr, None)
         if isinstance(v, str):
             out.append(v)
+    table = getattr(w, "text_table", None)                 # a figure's text version for screen readers
+    if isinstance(table, dict):
+        out.extend(str(x) for v in table.values() for x in (v if isinstance(v, list) else [v]))
     for attr in ("tooltips", "_options_labels"):
         v = getattr(w, attr, None)
         if isinstance(v, (list, tuple)):
@@ -55,9 +58,13 @@ def figure_text(fig, out: list[str]) -> None:
     strings(data["layout"].get("annotations"))
 
 
-def screen_text(view) -> str:
+def screen_text(view, spoken_from: int = 0) -> str:
+    """What the view puts on the screen (and what its live region said since ``spoken_from``)."""
     out: list[str] = []
     widget_text(view.widget, out, set())
+    access = getattr(view, "access", None)
+    if access is not None:
+        out.extend(access.spoken[spoken_from:])
     figure_text(view.board.fig if hasattr(view, "board") else view.fig, out)
     out.extend(view.log_lines())
     return "\n".join(out)
@@ -94,8 +101,8 @@ def secrets(view, seat: int) -> list[str]:
     return out
 
 
-def check_screen(view, shown: int | None, where: str) -> None:
-    text = screen_text(view)
+def check_screen(view, shown: int | None, where: str, spoken_from: int = 0) -> None:
+    text = screen_text(view, spoken_from)
     n = view.game.state.n_players
     own = set(secrets(view, shown)) if shown is not None else set()
     for seat in range(n):
@@ -118,13 +125,20 @@ def test_a_hot_seat_never_shows_two_seats_secrets_at_once(key):
     bots = {s: make_bot("greedy", seed=s) for s in (0, 1)}
     moves = handovers = 0
     last_seat = None
+    said = 0                                               # the live region's announcements checked so far
+
+    def spoken() -> int:
+        return len(view.access.spoken)
+
     while not g.is_over:
         if view.handover.up:
             assert view.viewer() == NOBODY and view.acting_seat() is None
-            check_screen(view, None, f"{key}, hand-over to {view.handover.waiting_for} after {moves} moves")
+            check_screen(view, None, f"{key}, hand-over to {view.handover.waiting_for} after {moves} moves", said)
+            said = spoken()
             seat = view.ready()
             handovers += 1
-            check_screen(view, seat, f"{key}, {seat} at the screen after {moves} moves")
+            check_screen(view, seat, f"{key}, {seat} at the screen after {moves} moves", said)
+            said = spoken()
             continue
         seat = view.acting_seat()
         assert seat is not None and seat == view.handover.shown, (key, view.message.text)
@@ -136,7 +150,8 @@ def test_a_hot_seat_never_shows_two_seats_secrets_at_once(key):
         moves += 1
         last_seat = seat
         if not view.handover.up and not g.is_over:
-            check_screen(view, seat, f"{key}, after move {moves} of seat {seat}")
+            check_screen(view, seat, f"{key}, after move {moves} of seat {seat}", said)
+            said = spoken()
         assert moves < 2000
     # one hand-over each time the other player's turn or choice came (and one at the start)
     assert handovers >= 20, (key, handovers, moves)
