@@ -90,25 +90,30 @@ def test_hover_free_and_claimed(usa):
     fig = board_figure(usa, owners={r.id: 1})
     t = traces(fig)["routes"]
     hover = dict(zip(t["customdata"], t["hovertext"]))
-    assert hover[r.id].startswith("Denver–Omaha · 4 spaces · purple (Pu) · 7 points · claimed by Red")
+    assert hover[r.id].startswith("Denver–Omaha · 4 spaces · purple · 7 points · claimed by Red")
     free = route_by_pair(usa, "Calgary", "Winnipeg")
-    assert hover[free.id].startswith("Calgary–Winnipeg · 6 spaces · white (Wh) · 15 points · free")
+    assert hover[free.id].startswith("Calgary–Winnipeg · 6 spaces · white · 15 points · free")
     gray = route_by_pair(usa, "Atlanta", "Charleston")
-    assert "gray (Gy, any one colour) · 2 points · free" in hover[gray.id]
+    assert "gray (any one colour) · 2 points · free" in hover[gray.id]
     # route_hover directly, with a custom points table and player names
     text = route_hover(usa, r, "Ada", False, {4: 99})
-    assert text.startswith("Denver–Omaha · 4 spaces · purple (Pu) · 99 points · claimed by Ada")
-    assert f"route id {r.id}" in text
+    assert text.startswith("Denver–Omaha · 4 spaces · purple · 99 points · claimed by Ada")
     twin, other = usa.routes_between("Atlanta", "New Orleans")
-    assert f"double route with {other.colour} {other.id}" in route_hover(usa, twin, None, False, USA_POINTS)
+    assert f"double route: the other one is {other.colour}" in route_hover(usa, twin, None, False, USA_POINTS)
+    # no internal codes anywhere in a board's hovers (issue 17: "route id R005", "with orange R004", "(Ye)")
+    import re
+    codes = re.compile(r"\bR\d{3}\b|route id|\((?:Pu|Bu|Or|Wh|Gn|Ye|Bk|Rd|Gy)\b")
+    for tr in fig.data:
+        for h in (tr.hovertext if isinstance(tr.hovertext, (list, tuple)) else [tr.hovertext or ""]):
+            assert not codes.search(str(h)), h
 
 
-def test_closed_routes_fade_with_rule_id(usa):
+def test_closed_routes_fade_and_say_why(usa):
     a, b = usa.routes_between("Boston", "Montréal")
     fig = board_figure(usa, owners={a.id: 0}, closed={b.id})
     t = traces(fig)
     hover = dict(zip(t["routes"]["customdata"], t["routes"]["hovertext"]))
-    assert "closed (USA-CLAIM-8)" in hover[b.id]
+    assert "· closed" in hover[b.id] and "only one route of a double route" in hover[b.id]
     assert "claimed by Blue" in hover[a.id]
     assert route_ids_in(t["closed"]) == [b.id]
     assert t["closed"]["showlegend"] is True

@@ -79,7 +79,7 @@ GOODS_STYLE: Mapping[str, tuple[str, str, str]] = {
     "white": ("#ffffff", "circle", "#111111"), "yellow": ("#f4d01e", "square", "#111111"),
     "red": ("#dd3b31", "diamond", "#ffffff"), "black": ("#2a2a2a", "hexagon", "#ffffff"),
 }
-#: Two-letter code of each card colour, shown in the hover text.
+#: Two-letter code of each card colour (kept for compact labels; the hovers say the colour in words).
 CARD_CODES: Mapping[str, str] = {
     "purple": "Pu", "blue": "Bu", "orange": "Or", "white": "Wh", "green": "Gn", "yellow": "Ye", "black": "Bk",
     "red": "Rd", GRAY: "Gy",
@@ -537,20 +537,19 @@ def _polyline_xy(lines) -> tuple[list, list, list]:
 # --------------------------------------------------------------------------------------------------------------
 def route_hover(map, route, owner_name: str | None, closed: bool, points_table: Mapping[int, int] = USA_POINTS,
                 *, closed_rule: str = "USA-CLAIM-8") -> str:
-    """Hover text of one route, e.g. ``Denver–Omaha · 4 spaces · purple (Pu) · 7 points · free``.
+    """Hover text of one route in a learner's words, e.g. ``Denver–Omaha · 4 spaces · purple · 7 points · free``.
 
-    Extra lines say tunnel / ferry / double route. ``owner_name`` None means free.
-    """
+    Extra lines say tunnel / ferry / double route; no internal codes (route ids, colour codes). ``owner_name``
+    None means free. ``closed_rule`` is kept for callers; the hover explains the closure in words instead."""
     colour = route.colour
-    code = CARD_CODES.get(colour, colour[:2].title())
-    colour_text = f"gray ({code}, any one colour)" if colour == GRAY else f"{colour} ({code})"
+    colour_text = "gray (any one colour)" if colour == GRAY else colour
     n = int(route.length)
     points = points_table.get(n)
     points_text = f"{points} point{'s' if points != 1 else ''}" if points is not None else "? points"
     if owner_name is not None:
         status = f"claimed by {owner_name}"
     elif closed:
-        status = f"closed ({closed_rule})"
+        status = "closed"
     else:
         status = "free"
     lines = [f"{_name(route.a)}–{_name(route.b)} · {n} space{'s' if n != 1 else ''} · {colour_text} · "
@@ -563,11 +562,14 @@ def route_hover(map, route, owner_name: str | None, closed: bool, points_table: 
         lines.append(f"ferry: needs {locos} locomotive{'s' if locos != 1 else ''}")
     twins = _twins(map, route)
     if twins:
-        other = " and ".join(f"{t.colour} {t.id}" for t in twins)
-        lines.append(f"{'triple' if len(twins) == 2 else 'double'} route with {other}")
+        words = [t.colour if t.colour != GRAY else "gray" for t in twins]
+        if len(twins) == 1:
+            lines.append(f"double route: the other one is {words[0]}")
+        else:
+            lines.append(f"{'triple' if len(twins) == 2 else 'multiple'} route: the others are "
+                         + ", ".join(words[:-1]) + f" and {words[-1]}")
     if closed and owner_name is None:
         lines.append("closed: with 2–3 players only one route of a double route may be used")
-    lines.append(f"route id {route.id}")
     return "<br>".join(lines)
 
 
@@ -1057,7 +1059,7 @@ def _city_hover(map, name: str) -> str:
         a, b = _name(r.a), _name(r.b)
         if name in (a, b):
             other = b if a == name else a
-            nbrs[other].append(f"{r.length} {CARD_CODES.get(r.colour, r.colour)}")
+            nbrs[other].append(f"{r.length} {r.colour}")
     parts = [f"{o} ({', '.join(v)})" for o, v in sorted(nbrs.items())]
     lines = [f"<b>{name}</b> · {len(parts)} neighbour{'s' if len(parts) != 1 else ''}"]
     row = ""

@@ -18,7 +18,7 @@ from ..cards import COLOURS, PLAYER_COLOURS
 from ..engine import seat_name
 from ..state import GameState
 from ..variants import get_variant
-from .board import CARD_CODES, CARD_HEX, CARD_SYMBOLS, INK, OWNER_SYMBOLS, BACKGROUND, _player_hex
+from .board import CARD_HEX, CARD_SYMBOLS, INK, OWNER_SYMBOLS, BACKGROUND, _player_hex
 from .palette import ink_on
 from .panels import _check_state, _figure, _update
 
@@ -50,7 +50,7 @@ def _provinces(state: GameState, title: str | None, height: int | None) -> tuple
             ssym.append(CARD_SYMBOLS.get(colour, "circle"))
             sfill.append(CARD_HEX.get(colour, colour))
             sink.append(ink_on(CARD_HEX.get(colour, colour)))          # 4.5:1 or better on every line colour
-            shover.append(f"{colour} line ({CARD_CODES.get(colour, '')}), space {space}: free")
+            shover.append(f"{colour} line, space {space}: free")
     tx, ty, tcol, tsym, thover, tcd = [], [], [], [], [], []
     for colour, space, seat in trains:
         tx.append(space), ty.append(ys[colour])
@@ -88,7 +88,7 @@ def _provinces(state: GameState, title: str | None, height: int | None) -> tuple
         paper_bgcolor=BACKGROUND, plot_bgcolor=BACKGROUND, font=dict(family="Arial, Helvetica, sans-serif"),
         xaxis=dict(visible=False, range=[0.2, last + 7.5], fixedrange=True),
         yaxis=dict(range=[0.4, n + 0.6], fixedrange=True, tickmode="array", tickvals=[ys[c] for c in order],
-                   ticktext=[f"{c} {CARD_CODES.get(c, '')}" for c in order], showgrid=False, zeroline=False),
+                   ticktext=list(order), showgrid=False, zeroline=False),
         hovermode="closest", meta=dict(ttr_panel="provinces"),
     )
     return traces, layout
