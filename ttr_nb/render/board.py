@@ -1277,7 +1277,9 @@ def board_figure(map, *, owners: Mapping[str, int] | None = None, closed: Collec
                   # the names' px size and the px per data unit they are placed for: a figure view drawn smaller
                   # draws them smaller (down to _MIN_NAME_PX), so that they still never overlap
                   ttr_names=dict(trace=len(traces) - 1, ppu=round(scale / _label_placement(map).upp, 4),
-                                 size=round(_FONT_PX * scale), min_size=_MIN_NAME_PX)),
+                                 size=round(_FONT_PX * scale), min_size=_MIN_NAME_PX),
+                  # a compact play view (a narrow window) draws the map without title and legend
+                  ttr_compact=dict(top=6, bottom=4)),
     )
     _remember(fig, traces, managed_layout)
     object.__setattr__(fig, "_ttr_board_checked", (str(getattr(map, "key", "")), [t["meta"] for t in traces]))

@@ -71,13 +71,21 @@ def ticket_cities(state: GameState, seat: int | None) -> dict[str, str]:
     return {c: f"{c}: your ticket " + ", ".join(v) for c, v in out.items()}
 
 
+def notice_html(head: str, summary: str, note: str) -> str:
+    """A warning banner of one line (``head``: ``summary``) that opens to ``note`` (a <details> element: a play view
+    keeps its screen for the board and the decision)."""
+    return (f"<details class='ttr-notice' style='background:#fff0d6;border:1px solid #d9480f;padding:2px 6px;"
+            f"color:#8a1c00'><summary style='cursor:pointer'><b>{esc(head)}</b> {esc(summary)} "
+            f"<span style='text-decoration:underline'>(why)</span></summary>{esc(note)}</details>")
+
+
 def provisional_banner(m) -> str:
+    """The one place a view says PROVISIONAL (its board does not repeat it)."""
     if not getattr(m, "provisional", False):
         return ""
     note = getattr(m, "provisional_note", "") or "facts on this board are not yet confirmed"
-    note = esc(re.sub(r"^\s*PROVISIONAL\s*[:—-]\s*", "", note))          # the banner says it already
-    return (f"<div style='background:#fff0d6;border:1px solid #d9480f;padding:3px 6px;color:#8a1c00'>"
-            f"<b>PROVISIONAL map:</b> {note}</div>")
+    note = re.sub(r"^\s*PROVISIONAL\s*[:—-]\s*", "", note)          # the banner says it already
+    return notice_html("PROVISIONAL map:", "some of its facts are stand-ins, not the printed game's.", note)
 
 
 # --------------------------------------------------------------------------------------------------------------

@@ -21,7 +21,7 @@ from ..names import ticket_text, ticket_words
 from ..errors import TTRError
 from ..game import Game, Ply
 from ..render.panels import _chip
-from ._common import MessageArea, checked_seat, deck_take, esc, log_html
+from ._common import MessageArea, checked_seat, deck_take, esc, log_html, notice_html
 from .access import Access, accessible
 from .hotseat import NOBODY, HandOver, first_human
 from .keyboard import OptionList, split_options
@@ -50,8 +50,8 @@ def _robbed(before, after) -> list[tuple[int, str]]:
 def _banner(state) -> str:
     from ..variants import get_game
     note = get_game(state.variant).provisional_note
-    return (f"<div style='background:#fff0d6;border:1px solid #d9480f;padding:3px 6px;color:#8a1c00'>"
-            f"<b>Ticket data of medium-low confidence:</b> {esc(note)}</div>") if note else ""
+    return notice_html("Ticket data of medium-low confidence:", "check the tickets against the real cards.",
+                       note) if note else ""
 
 
 def _observe(state, seat: int | None) -> dict:

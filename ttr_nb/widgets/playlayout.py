@@ -32,33 +32,44 @@ SIDE_MIN_PX = 250
 #: Room kept for the decision above the board on a narrow view (px): a payment's buttons or three tickets to keep
 #: fit without moving the board down.
 DECISION_PX = 100
+#: Room kept under the board on a narrow view (px): the draw buttons (the strip's first row) and a little more.
+BELOW_NARROW_PX = 75
 
 PLAY_CSS = f"""<style>
 .ttr-playview {{ container-type: inline-size; }}
-.ttr-playview .ttr-main {{ display: flex; flex-flow: row wrap; align-items: flex-start; width: 100%;
-  --ttr-board-below: 100px; --ttr-board-fit: width; --ttr-side-min: {SIDE_MIN_PX + 12}px; }}
-.ttr-playview .ttr-main > .ttr-board-box {{ flex: 1000 1 560px; min-width: 0; }}
+.ttr-playview .ttr-main {{ display: flex; flex-flow: row nowrap; align-items: flex-start; width: 100%;
+  --ttr-board-below: 115px; --ttr-board-fit: width; --ttr-side-min: {SIDE_MIN_PX + 12}px; }}
+.ttr-playview .ttr-main > .ttr-board-column {{ flex: 1000 1 560px; min-width: 0; }}
 .ttr-playview .ttr-main > .ttr-side {{ flex: 1 1 300px; min-width: {SIDE_MIN_PX}px; max-width: 100%;
   margin-left: 8px; box-sizing: border-box; }}
-.ttr-playview .ttr-main > .ttr-strip {{ flex: 1 1 100%; }}
 .ttr-playview .ttr-strip > * {{ margin: 2px 12px 2px 0; }}
+.ttr-playview .widget-html-content {{ line-height: 1.4; }}
 .ttr-playview .ttr-draws .widget-button {{ margin: 2px 3px 2px 0; }}
 .ttr-playview .ttr-info, .ttr-playview .ttr-decision, .ttr-playview .ttr-side {{ min-width: 0; }}
-.ttr-playview .ttr-main.ttr-tall {{ flex-wrap: nowrap; --ttr-board-below: 12px; --ttr-board-fit: height; }}
-.ttr-playview .ttr-main.ttr-tall > .ttr-board-box {{ flex: 0 0 auto; }}
+.ttr-playview .ttr-chooser select:disabled {{ display: none; }}
+.ttr-playview .ttr-main.ttr-tall {{ --ttr-board-below: 12px; --ttr-board-fit: height; }}
+.ttr-playview .ttr-main.ttr-tall > .ttr-board-column {{ flex: 0 0 auto; }}
 @container (max-width: {NARROW_PX - 1}px) {{
-  .ttr-playview .ttr-main.ttr-wide {{ --ttr-board-below: 110px; }}
-  .ttr-playview .ttr-main.ttr-wide > .ttr-side {{ display: contents; }}
+  .ttr-playview .ttr-main.ttr-wide {{ flex-wrap: wrap; --ttr-board-below: {BELOW_NARROW_PX}px; --ttr-board-compact: 1; }}
+  .ttr-playview .ttr-main.ttr-tall {{ --ttr-board-compact: 1; }}
+  .ttr-playview .ttr-main.ttr-wide > .ttr-side, .ttr-playview .ttr-main.ttr-wide > .ttr-board-column {{
+    display: contents; }}
   .ttr-playview .ttr-main.ttr-wide .ttr-decision {{ order: 1; flex: 1 1 100%; min-height: {DECISION_PX}px; }}
-  .ttr-playview .ttr-main.ttr-wide > .ttr-board-box {{ order: 2; flex: 1 1 100%; }}
-  .ttr-playview .ttr-main.ttr-wide > .ttr-strip {{ order: 3; }}
+  .ttr-playview .ttr-main.ttr-wide .ttr-board-box {{ order: 2; flex: 1 1 100%; min-width: 0; }}
+  .ttr-playview .ttr-main.ttr-wide .ttr-strip {{ order: 3; flex: 1 1 100%; }}
   .ttr-playview .ttr-main.ttr-wide .ttr-info {{ order: 4; flex: 1 1 100%; }}
+  .ttr-playview .ttr-draws .widget-button {{ min-width: 0 !important; padding: 0 7px; }}
+  .ttr-playview .ttr-chooser select {{ height: 4.6em; }}
+  .ttr-playview .ttr-chooser:has(select:disabled) {{ display: none; }}
+  .ttr-playview .ttr-hand br {{ display: none; }}
 }}
 @container (max-width: {TALL_SIDE_PX - 1}px) {{
-  .ttr-playview .ttr-main.ttr-tall {{ flex-wrap: wrap; --ttr-board-below: 110px; --ttr-board-fit: width; }}
-  .ttr-playview .ttr-main.ttr-tall > .ttr-side {{ display: contents; }}
+  .ttr-playview .ttr-main.ttr-tall {{ flex-wrap: wrap; --ttr-board-below: {BELOW_NARROW_PX}px; --ttr-board-fit: width;
+    --ttr-board-compact: 1; }}
+  .ttr-playview .ttr-main.ttr-tall > .ttr-side, .ttr-playview .ttr-main.ttr-tall > .ttr-board-column {{
+    display: contents; }}
   .ttr-playview .ttr-main.ttr-tall .ttr-decision {{ order: 1; flex: 1 1 100%; min-height: {DECISION_PX}px; }}
-  .ttr-playview .ttr-main.ttr-tall > .ttr-board-box {{ order: 2; flex: 1 1 100%; }}
+  .ttr-playview .ttr-main.ttr-tall .ttr-board-box {{ order: 2; flex: 1 1 100%; min-width: 0; }}
   .ttr-playview .ttr-main.ttr-tall .ttr-strip {{ order: 3; flex: 1 1 100%; }}
   .ttr-playview .ttr-main.ttr-tall .ttr-info {{ order: 4; flex: 1 1 100%; }}
 }}
@@ -82,11 +93,14 @@ def play_area(board: widgets.Widget, decision: Sequence[widgets.Widget], strip: 
     board_box = widgets.Box([board])
     board_box.add_class("ttr-board-box")
     if tall:
+        # a tall map has room at its side, not under it: the hand and draws go into the column beside it
+        column = _column([board_box], "ttr-board-column")
         side = _column([decision_box, strip, info_box], "ttr-side")
-        main = widgets.Box([board_box, side])
     else:
+        # the strip stays right under the board, however tall the column beside it grows
+        column = _column([board_box, strip], "ttr-board-column")
         side = _column([decision_box, info_box], "ttr-side")
-        main = widgets.Box([board_box, side, strip])
+    main = widgets.Box([column, side])
     main.add_class("ttr-main")
     main.add_class("ttr-tall" if tall else "ttr-wide")
     return main

@@ -245,7 +245,8 @@ class PlayView:
         self.draw_row.add_class("ttr-draws")
         controls = widgets.HBox([self.undo_button, self.redo_button, self.bots_button, self.hint_button,
                                  self.show_claimable, self.explain_bots], layout=widgets.Layout(flex_flow="row wrap", align_items="center"))
-        strip = widgets.HBox([self.hand, self.draw_row, controls],
+        # the draws first: they are the decision at hand on a turn (the hand after them, then the controls)
+        strip = widgets.HBox([self.draw_row, self.hand, controls],
                              layout=widgets.Layout(flex_flow="row wrap", align_items="center"))
         view = self.board.view
         self._main = play_area(view, [self.handover.widget, self.tickets_box, self.chooser.widget, self.route_info,
@@ -829,11 +830,8 @@ class PlayView:
         self.handover.sync(self._wanted_seat(), s.phase == "over")
         viewer = self.viewer()
         seat = viewer if viewer is not None and viewer >= 0 else None       # whose own cards are on the screen
-        you = ""
-        if self.human_seats:
-            names = ", ".join(seat_name(x) for x in self.human_seats)
-            you = f" <span style='color:#555'>· you play {esc(names)}</span>"
-        self.status.value = status_html(s, you, rule_ids=not self.human_seats)
+        # whose seat is whose: the players' table says "(you)" (a hot seat's hand-over names the player)
+        self.status.value = status_html(s, rule_ids=not self.human_seats)
         self.access.status(self._say(turn_status(s)))
         if self.handover.up:
             self._clear_selection()

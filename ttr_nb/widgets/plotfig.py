@@ -193,11 +193,26 @@ export default {
       const view = el.closest(".ttr-playview");
       if (!Number.isFinite(below) || !view) return Infinity;
       const above = el.getBoundingClientRect().top - view.getBoundingClientRect().top;
-      return visibleHeight() - above - below;
+      // what the view shows under the plot itself (the text version's summary line)
+      const own = Math.max(0, el.getBoundingClientRect().height - box.getBoundingClientRect().height);
+      return visibleHeight() - above - below - own;
+    };
+    // A compact layout (--ttr-board-compact: 1, a narrow play view) draws the figure without its title and legend,
+    // with the margins its layout.meta.ttr_compact gives: the room goes to the map.
+    const compact = () => {
+      const c = ((figure.layout || {}).meta || {}).ttr_compact;
+      return c && cssVar("--ttr-board-compact") === "1" ? c : null;
+    };
+    const compacted = (layout) => {
+      const c = compact();
+      if (!c) return layout;
+      return Object.assign(layout, { showlegend: false, title: Object.assign({}, layout.title || {}, { text: "" }),
+                                     margin: Object.assign({}, layout.margin || {}, { t: c.top, b: c.bottom }) });
     };
     const sizeOf = () => {
       const a = aspect();
-      const ew = model.get("extra_width") || 0, eh = model.get("extra_height") || 0;
+      const c = compact();
+      const ew = model.get("extra_width") || 0, eh = c ? c.top + c.bottom : (model.get("extra_height") || 0);
       let cap = model.get("max_height_vh") > 0 ? window.innerHeight * model.get("max_height_vh") / 100 : Infinity;
       cap = Math.max(200, Math.min(cap, layoutCap()));
       if (a > 0 && cssVar("--ttr-board-fit") === "height") {
@@ -212,19 +227,30 @@ export default {
       const w = Math.floor(box.getBoundingClientRect().width || el.getBoundingClientRect().width);
       // the plot area keeps the aspect; the margins (title, legend) keep their pixels
       const plotW = Math.max(w - ew, 50);
-      const h = Math.round(plotW * a) + eh;
-      return a > 0 ? { width: w, height: Math.min(h, Math.round(cap)) } : { width: w };
+      if (a > 0) return { width: w, height: Math.min(Math.round(plotW * a) + eh, Math.round(cap)) };
+      // a figure of its own height (the Card Game's table): no taller than the room either, in a play layout
+      const own = ((box.layout || {}).height) || ((figure.layout || {}).height);
+      return Number.isFinite(layoutCap()) && own ? { width: w, height: Math.min(own, Math.round(cap)) } : { width: w };
     };
     // names drawn smaller on a figure drawn smaller than they are placed for (layout.meta.ttr_names: the trace,
-    // the px per data unit they are placed for, their size and the smallest size), so they never overlap
+    // the px per data unit they are placed for, their size and the smallest size), so they never overlap: the
+    // font and the (invisible) markers that set each name's distance from its point shrink alike, so the names
+    // keep the placement's geometry, only smaller
+    let nameMarkers = null;
     const fitNames = () => {
       const spec = ((box.layout || {}).meta || {}).ttr_names;
       const full = box._fullLayout;
       if (!spec || !full || !full.xaxis || !box.data || !box.data[spec.trace]) return;
+      if (nameMarkers === null) nameMarkers = clone((box.data[spec.trace].marker || {}).size ?? null);
       const ppu = Math.min(full.xaxis._m || Infinity, Math.abs(full.yaxis._m) || Infinity);
       const want = Math.round(10 * Math.max(spec.min_size, spec.size * Math.min(1, ppu / spec.ppu))) / 10;
       const font = box.data[spec.trace].textfont || {};
-      if (Number.isFinite(want) && font.size !== want) return Plotly.restyle(box, { "textfont.size": want }, [spec.trace]);
+      if (!Number.isFinite(want) || font.size === want) return;
+      const k = want / spec.size;
+      const sizes = Array.isArray(nameMarkers) ? nameMarkers.map((m) => m * k) : nameMarkers === null ? null : nameMarkers * k;
+      const update = { "textfont.size": want };
+      if (sizes !== null) update["marker.size"] = [sizes];
+      return Plotly.restyle(box, update, [spec.trace]);
     };
     box.style.minHeight = ((figure.layout || {}).height || 400) + "px";
 
@@ -247,7 +273,7 @@ export default {
     let queue = [];
     let drawn = false;
     let busy = false;
-    const layoutOf = (fig) => Object.assign(clone(fig.layout || {}), sizeOf(), { autosize: false });
+    const layoutOf = (fig) => Object.assign(compacted(clone(fig.layout || {})), sizeOf(), { autosize: false });
     const full = async (fig) => {
       await Plotly.react(box, clone(fig.data || []), layoutOf(fig), model.get("config") || {});
       await fitNames();
@@ -268,6 +294,10 @@ export default {
           if (ops.length) {
             const { restyle, relayout, indexes } = merge(ops);
             await Plotly.update(box, restyle, relayout, indexes);
+            const c = compact();             // a new title from the kernel: still none in a compact layout
+            if (c && Object.keys(relayout).some((k) => /^(title|showlegend|margin)/.test(k))) {
+              await Plotly.relayout(box, { showlegend: false, "title.text": "", "margin.t": c.top, "margin.b": c.bottom });
+            }
           }
         }
         quiet();
@@ -331,7 +361,14 @@ export default {
     // follow the box's width, the window's size and (in a play layout) the view's: a status line that wraps or
     // a decision that appears above the board changes the room; small changes are let be (no jumping board)
     let last = sizeOf();
+    let wasCompact = Boolean(compact());
     const resize = async () => {
+      if (drawn && Boolean(compact()) !== wasCompact) {
+        // the layout became compact (or wide again): draw the whole figure anew, as the kernel has it now
+        wasCompact = !wasCompact;
+        model.send({ type: "hello", rev: -1 });
+        return;
+      }
       const now = sizeOf();
       if (!drawn || now.width <= 0) return;
       if (Math.abs(now.width - last.width) < 2 && Math.abs((now.height || 0) - (last.height || 0)) < 16) return;
@@ -342,8 +379,8 @@ export default {
     };
     const ro = new ResizeObserver(() => { resize(); });
     ro.observe(box);
-    const host = el.closest(".ttr-main");
-    if (host) ro.observe(host);
+    // the view's own size too: a status line that wraps or a decision that appears moves the board
+    for (const host of [el.closest(".ttr-main"), el.closest(".ttr-playview")]) if (host) ro.observe(host);
     window.addEventListener("resize", resize);
     return () => {
       clearTimeout(helloTimer);
