@@ -208,6 +208,10 @@ ALLOWED_CONSOLE: list[tuple[re.Pattern, str]] = [
      "JupyterLab: windowed notebook scroll timeout"),
     # The browser asks for a favicon the JupyterLab server does not serve under this path.
     (re.compile(r"Failed to load resource: .*favicon"), "Chromium: favicon request"),
+    # JupyterLab times its own plugins' start-up and warns when one takes long: on a loaded machine they do
+    (re.compile(r"^\[warning\] Plugin \S+ (?:\(with \d+ dependants\) took [\d.]+ ?ms to activate|is taking too long "
+                r"to activate)\.? @ .*/static/lab/jlab_core\."),
+     "JupyterLab: a plugin of its own started slowly (a busy machine)"),
 ]
 
 
@@ -868,11 +872,56 @@ def check_figures(page, notebook_name: str, *, min_figures: int = 1, timeout_s: 
         pass                           # the assertions below say what is wrong
     rep = state["report"] or _compare(page, notebook_name, scroll=True)
     label = f"{notebook_name}{' ' + what if what else ''}"
+    if rep.problems or rep.checked < min_figures:
+        label += widget_output_report(page, notebook_name)
     assert not rep.problems, f"{label}: {len(rep.problems)} figure problem(s):\n" + "\n".join(rep.problems[:30])
     assert rep.checked >= min_figures, f"{label}: only {rep.checked} figures drawn, expected >= {min_figures}"
     bp = board_problems(rep.boards)
     assert not bp, f"{label}: " + "\n".join(bp)
     return rep
+
+
+_JS_WIDGET_OUTPUTS = (
+    "async ({path}) => {"
+    + _JS_PRELUDE
+    + r"""
+  const panel = findPanel();
+  if (!panel) return {error: 'notebook not open'};
+  let manager = null;
+  for (const cell of panel.content.widgets) {
+    for (const child of (cell.outputArea ? cell.outputArea.widgets : [])) {
+      for (const w of (child.widgets || [])) if (w._manager && w._manager.promise) manager = await w._manager.promise;
+    }
+  }
+  const out = [];
+  panel.content.widgets.forEach((cell, index) => {
+    if (cell.model.type !== 'code') return;
+    cell.model.outputs.toJSON().forEach((o, k) => {
+      const d = o.data && o.data['application/vnd.jupyter.widget-view+json'];
+      if (!d) return;
+      const node = cell.outputArea && cell.outputArea.widgets[k] ? cell.outputArea.widgets[k].node : null;
+      out.push({cell: index, model: d.model_id, text: node ? node.textContent.slice(0, 60) : '(not rendered)',
+                known: manager ? manager.has_model(d.model_id) : null});
+    });
+  });
+  return {restored: manager ? manager.restoredStatus : null, outputs: out};
+}"""
+)
+
+
+def widget_output_report(page, notebook_name: str) -> str:
+    """What the page's widget outputs show and what the page's widget manager and the kernel know of their models
+    (for a failure message: an output that says "model not found" is a widget the restore did not bring back)."""
+    try:
+        info = page.evaluate(_JS_WIDGET_OUTPUTS, {"path": notebook_name})
+        live = json.loads(kernel_eval(page, notebook_name, "__import__('json').dumps(sorted(k for k, w in __import__("
+                                                          "'ipywidgets').widgets.widget._instances.items() "
+                                                          "if getattr(w, 'comm', None) is not None))"))
+    except Exception as exc:            # a report only: never hide the real failure
+        return f" (no widget report: {exc})"
+    rows = [f"cell {o['cell']}: model {o['model'][:8]} page knows it: {o['known']}, kernel: "
+            f"{'yes' if o['model'] in live else 'NO'}, shows {o['text']!r}" for o in info.get("outputs", [])]
+    return f" [widget manager restored: {info.get('restored')}; " + "; ".join(rows) + "]"
 
 
 def play_animations(page, notebook_name: str, timeout_s: float = WAIT_S) -> int:

@@ -50,7 +50,7 @@ def test_01_usa_runs_and_the_playview_plays(lab_server, page):
     page.locator(".js-plotly-plot .main-svg").first.wait_for(state="attached", timeout=60_000)
     view = find_view(page, VIEW, min_plots=1)   # every figure is checked in test_browser_notebooks.py
 
-    status = view.locator(".widget-html", has_text="USA-").first
+    status = view.locator(".ttr-status").first          # the status line (a learner's: no rule ids)
     expect(status).to_contain_text("waiting for Blue", timeout=30_000)
 
     # 1. keep two tickets

@@ -170,6 +170,7 @@ class PlayView:
         n = self.game.state.n_players
         self.banner = widgets.HTML(PLAY_CSS + provisional_banner(self.map))
         self.status = widgets.HTML()
+        self.status.add_class("ttr-status")
         self.message = MessageArea()
         # never taller than the notebook's visible height less what goes with it (see playlayout)
         self.board = BoardWidget(self.map, n_players=n, on_click=self.click_route, on_city=self.click_city,

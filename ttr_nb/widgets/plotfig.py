@@ -24,6 +24,7 @@ Use ``figure_view(fig)`` to make one; ``view.figure`` is the ``LiveFigure`` to c
 from __future__ import annotations
 
 import importlib.resources
+import itertools
 import re
 from typing import Any
 
@@ -345,15 +346,34 @@ export default {
       model.send({ type: "click", points });
     });
     // Say hello with the revision drawn: the kernel answers (and sends the figure if patches came meanwhile).
-    // No answer means this model gets no messages (anywidget drops them for good when a model was not ready
-    // within 2 s): then ask the kernel for a fresh model, which takes this one's place.
+    // anywidget stops delivering a model's messages for good when the model was not ready within 2 s (a busy
+    // page): this view would then never change again. The kernel answers twice — to this model, and through the
+    // page's one PlotlyRuntime with this model's token — so a view that hears the runtime's word but not its own
+    // knows for sure that its model is deaf, and asks the kernel for a fresh model, which takes this one's place.
+    // A slow answer is no reason: only if neither word comes within hello_timeout_ms (the runtime deaf too) does
+    // the view give up on waiting.
     let answered = false;
-    const helloTimer = setTimeout(() => {
-      if (answered) return;
+    let gaveUp = false;
+    const stale = () => {
+      if (answered || gaveUp) return;
+      gaveUp = true;
       note.textContent = "Reconnecting ...";
       el.prepend(note);
       model.send({ type: "stale", rev });
-    }, model.get("hello_timeout_ms"));
+    };
+    const helloTimer = setTimeout(stale, model.get("hello_timeout_ms"));
+    const token = model.get("_token");
+    let runtimeModel = null;
+    const onRuntime = (msg) => {
+      if (msg && msg.type === "acked" && msg.token === token && !answered) stale();
+    };
+    try {
+      const ref = String(model.get("runtime") || "").replace(/^IPY_MODEL_/, "");
+      runtimeModel = ref && model.widget_manager ? await model.widget_manager.get_model(ref) : null;
+      if (runtimeModel) runtimeModel.on("msg:custom", onRuntime);
+    } catch (e) {
+      runtimeModel = null;              // no runtime to hear from: the time bound alone decides
+    }
     onAck = () => { answered = true; clearTimeout(helloTimer); };
     model.send({ type: "hello", rev });
     schedule();
@@ -384,6 +404,7 @@ export default {
     window.addEventListener("resize", resize);
     return () => {
       clearTimeout(helloTimer);
+      if (runtimeModel) runtimeModel.off("msg:custom", onRuntime);
       ro.disconnect();
       window.removeEventListener("resize", resize);
       model.off("msg:custom", onMsg);
@@ -456,6 +477,7 @@ class PlotlyRuntime(anywidget.AnyWidget):
 
 
 _RUNTIME: PlotlyRuntime | None = None
+_TOKENS = itertools.count(1)
 
 
 def plotly_runtime() -> PlotlyRuntime:
@@ -557,8 +579,12 @@ class FigureView(anywidget.AnyWidget):
     css_classes = traitlets.List(traitlets.Unicode()).tag(sync=True)
     loading_text = traitlets.Unicode("Drawing ...").tag(sync=True)
     js_version = traitlets.Unicode("").tag(sync=True)
-    hello_timeout_ms = traitlets.Int(4000).tag(sync=True)
+    #: how long a view waits for any word from the kernel before it asks for a fresh model (the runtime's word
+    #: settles it sooner, see the render code): a slow kernel on a busy machine is no reason to replace a model
+    hello_timeout_ms = traitlets.Int(30000).tag(sync=True)
     runtime = traitlets.Instance(PlotlyRuntime, allow_none=True).tag(sync=True, **widget_serialization)
+    #: this model's name in the runtime's word that the kernel answered its hello
+    _token = traitlets.Unicode("").tag(sync=True)
     #: the figure's accessible name, its generated description (plain text) and its text version as a table
     #: ``{"summary": ..., "caption": ..., "head": [...], "rows": [[...], ...]}`` (see ``describe``)
     aria_label = traitlets.Unicode("").tag(sync=True)
@@ -567,6 +593,7 @@ class FigureView(anywidget.AnyWidget):
 
     def __init__(self, figure: go.Figure, **kwargs):
         fig = figure if isinstance(figure, LiveFigure) else live_figure(figure)
+        kwargs.setdefault("_token", f"fv{next(_TOKENS)}")
         self._live = fig
         self._rev_now = 0
         self._dirty = False
@@ -634,6 +661,10 @@ class FigureView(anywidget.AnyWidget):
             self.send({"type": "ack"})
             if self._rev_now > _int(content.get("rev")):
                 self.send({"type": "figure", "rev": self._rev_now, "figure": _figure_json(self._live)})
+            # the same word through the runtime: a view that hears it but not the ack knows its model is deaf
+            rt = self.runtime
+            if rt is not None and getattr(rt, "comm", None) is not None:
+                rt.send({"type": "acked", "token": self._token})
         elif kind == "stale":
             self.replace()
         elif kind == "click":
