@@ -22,7 +22,10 @@ from viewhelpers import (EDITOR_CELLS, HISTORY_CELLS, PAYMENT_CHOICES, PLAY_CELL
 
 
 def _turn_status(page, nb, var="view"):
-    return kernel_eval(page, nb, f"__import__('ttr_nb.engine', fromlist=['turn_status']).turn_status({var}.game.state)")
+    """The status line as the view shows it: a player's view without rule ids, the teacher's tables with them."""
+    return kernel_eval(page, nb, f"(__import__('ttr_nb.widgets.words', fromlist=['x']).without_rule_ids "
+                                 f"if getattr({var}, 'human_seats', ()) else str)("
+                                 f"__import__('ttr_nb.engine', fromlist=['turn_status']).turn_status({var}.game.state))")
 
 
 def _owner(state: str, route_id: str) -> str:

@@ -47,6 +47,16 @@ function slot(version) {
   }
   return all[version];
 }
+// Whole drawings of figures take turns, page-wide, with a break for the page between two: many figures drawn at
+// once (a notebook's Run All, a page reload) would keep the page busy so long that other widgets' modules do not
+// load within anywidget's 2 s (and anywidget then stops delivering their messages).
+function inTurn(draw) {
+  const KEY = "__ttr_nb_draws__";
+  const before = globalThis[KEY] || Promise.resolve();
+  const mine = before.then(() => new Promise((r) => setTimeout(r, 0))).then(draw);
+  globalThis[KEY] = mine.catch(() => {});
+  return mine;
+}
 """
 
 _RUNTIME_ESM = _SLOT_JS + r"""
@@ -276,7 +286,7 @@ export default {
     let busy = false;
     const layoutOf = (fig) => Object.assign(compacted(clone(fig.layout || {})), sizeOf(), { autosize: false });
     const full = async (fig) => {
-      await Plotly.react(box, clone(fig.data || []), layoutOf(fig), model.get("config") || {});
+      await inTurn(() => Plotly.react(box, clone(fig.data || []), layoutOf(fig), model.get("config") || {}));
       await fitNames();
     };
     const flush = async () => {
@@ -331,7 +341,7 @@ export default {
     model.on("msg:custom", onMsg);
 
     el.dataset.ttrStep = "drawing";
-    await Plotly.newPlot(box, clone(figure.data || []), layoutOf(figure), model.get("config") || {});
+    await inTurn(() => Plotly.newPlot(box, clone(figure.data || []), layoutOf(figure), model.get("config") || {}));
     await fitNames();
     quiet();
     el.dataset.ttrStep = "drawn";
