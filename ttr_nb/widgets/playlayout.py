@@ -46,7 +46,7 @@ PLAY_CSS = f"""<style>
 .ttr-playview .widget-html-content {{ line-height: 1.4; }}
 .ttr-playview .ttr-draws .widget-button {{ margin: 2px 3px 2px 0; }}
 .ttr-playview .ttr-info, .ttr-playview .ttr-decision, .ttr-playview .ttr-side {{ min-width: 0; }}
-.ttr-playview .ttr-chooser select:disabled {{ display: none; }}
+.ttr-playview .ttr-chooser:has(select:disabled) {{ display: none; }}
 .ttr-playview .ttr-main.ttr-tall {{ --ttr-board-below: 12px; --ttr-board-fit: height; }}
 .ttr-playview .ttr-main.ttr-tall > .ttr-board-column {{ flex: 0 0 auto; }}
 @container (max-width: {NARROW_PX - 1}px) {{
@@ -60,7 +60,6 @@ PLAY_CSS = f"""<style>
   .ttr-playview .ttr-main.ttr-wide .ttr-info {{ order: 4; flex: 1 1 100%; }}
   .ttr-playview .ttr-draws .widget-button {{ min-width: 0 !important; padding: 0 7px; }}
   .ttr-playview .ttr-chooser select {{ height: 4.6em; }}
-  .ttr-playview .ttr-chooser:has(select:disabled) {{ display: none; }}
   .ttr-playview .ttr-hand br {{ display: none; }}
 }}
 @container (max-width: {TALL_SIDE_PX - 1}px) {{
