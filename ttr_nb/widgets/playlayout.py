@@ -35,6 +35,19 @@ DECISION_PX = 100
 #: Room kept under the board on a narrow view (px): the draw buttons (the strip's first row) and a little more.
 BELOW_NARROW_PX = 75
 
+
+def _stacked(kind: str) -> str:
+    """CSS that stacks a ``kind`` ("wide" or "tall") play area: the decision, the board, the strip, the rest."""
+    main = f".ttr-playview .ttr-main.ttr-{kind}"
+    return (f"  {main} {{ flex-wrap: wrap; --ttr-board-below: {BELOW_NARROW_PX}px; --ttr-board-fit: width; "
+            f"--ttr-board-compact: 1; }}\n"
+            f"  {main} > .ttr-side, {main} > .ttr-board-column {{ display: contents; }}\n"
+            f"  {main} .ttr-decision {{ order: 1; flex: 1 1 100%; min-height: {DECISION_PX}px; }}\n"
+            f"  {main} .ttr-board-box {{ order: 2; flex: 1 1 100%; min-width: 0; }}\n"
+            f"  {main} .ttr-strip {{ order: 3; flex: 1 1 100%; }}\n"
+            f"  {main} .ttr-info {{ order: 4; flex: 1 1 100%; }}\n")
+
+
 PLAY_CSS = f"""<style>
 .ttr-playview {{ container-type: inline-size; }}
 .ttr-playview .ttr-main {{ display: flex; flex-flow: row nowrap; align-items: flex-start; width: 100%;
@@ -50,28 +63,13 @@ PLAY_CSS = f"""<style>
 .ttr-playview .ttr-main.ttr-tall {{ --ttr-board-below: 12px; --ttr-board-fit: height; }}
 .ttr-playview .ttr-main.ttr-tall > .ttr-board-column {{ flex: 0 0 auto; }}
 @container (max-width: {NARROW_PX - 1}px) {{
-  .ttr-playview .ttr-main.ttr-wide {{ flex-wrap: wrap; --ttr-board-below: {BELOW_NARROW_PX}px; --ttr-board-compact: 1; }}
-  .ttr-playview .ttr-main.ttr-tall {{ --ttr-board-compact: 1; }}
-  .ttr-playview .ttr-main.ttr-wide > .ttr-side, .ttr-playview .ttr-main.ttr-wide > .ttr-board-column {{
-    display: contents; }}
-  .ttr-playview .ttr-main.ttr-wide .ttr-decision {{ order: 1; flex: 1 1 100%; min-height: {DECISION_PX}px; }}
-  .ttr-playview .ttr-main.ttr-wide .ttr-board-box {{ order: 2; flex: 1 1 100%; min-width: 0; }}
-  .ttr-playview .ttr-main.ttr-wide .ttr-strip {{ order: 3; flex: 1 1 100%; }}
-  .ttr-playview .ttr-main.ttr-wide .ttr-info {{ order: 4; flex: 1 1 100%; }}
+{_stacked("wide")}  .ttr-playview .ttr-main.ttr-tall {{ --ttr-board-compact: 1; }}
   .ttr-playview .ttr-draws .widget-button {{ min-width: 0 !important; padding: 0 7px; }}
   .ttr-playview .ttr-chooser select {{ height: 4.6em; }}
   .ttr-playview .ttr-hand br {{ display: none; }}
 }}
 @container (max-width: {TALL_SIDE_PX - 1}px) {{
-  .ttr-playview .ttr-main.ttr-tall {{ flex-wrap: wrap; --ttr-board-below: {BELOW_NARROW_PX}px; --ttr-board-fit: width;
-    --ttr-board-compact: 1; }}
-  .ttr-playview .ttr-main.ttr-tall > .ttr-side, .ttr-playview .ttr-main.ttr-tall > .ttr-board-column {{
-    display: contents; }}
-  .ttr-playview .ttr-main.ttr-tall .ttr-decision {{ order: 1; flex: 1 1 100%; min-height: {DECISION_PX}px; }}
-  .ttr-playview .ttr-main.ttr-tall .ttr-board-box {{ order: 2; flex: 1 1 100%; min-width: 0; }}
-  .ttr-playview .ttr-main.ttr-tall .ttr-strip {{ order: 3; flex: 1 1 100%; }}
-  .ttr-playview .ttr-main.ttr-tall .ttr-info {{ order: 4; flex: 1 1 100%; }}
-}}
+{_stacked("tall")}}}
 .ttr-projector .ttr-playview, .ttr-projector {{ font-size: 130%; }}
 </style>"""
 
