@@ -470,12 +470,49 @@ def save_notebook(page, notebook_name: str, timeout_s: float = WAIT_S) -> None:
 }""", {"path": notebook_name, "timeoutMs": int(timeout_s * 1000)})
 
 
+_JS_WIDGETS_RESTORED = (
+    "async ({path}) => {"
+    + _JS_PRELUDE
+    + r"""
+  const panel = findPanel();
+  if (!panel) return 'the notebook is not open';
+  // the notebook's widget manager, through the widget renderer its rendermime makes (no output need be drawn)
+  const renderer = panel.content.rendermime.createRenderer('application/vnd.jupyter.widget-view+json');
+  const manager = renderer && renderer._manager ? await renderer._manager.promise : null;
+  renderer && renderer.dispose && renderer.dispose();
+  if (!manager) return 'no widget manager';
+  if (!manager.restoredStatus) return 'the widget manager is restoring';
+  const missing = [];
+  for (const cell of panel.content.widgets) {
+    if (cell.model.type !== 'code') continue;
+    for (const o of cell.model.outputs.toJSON()) {
+      const d = o.data && o.data['application/vnd.jupyter.widget-view+json'];
+      if (d && d.model_id && !manager.has_model(d.model_id)) missing.push(d.model_id.slice(0, 8));
+    }
+  }
+  return missing.length ? `models not restored yet: ${missing.join(', ')}` : true;
+}"""
+)
+
+
+def wait_for_widgets(page, notebook_name: str, timeout_s: float = WAIT_S) -> None:
+    """Wait until the page's widget manager has restored the kernel's widgets: restored, and every widget output
+    of the notebook has its model. Until then nothing may draw an output (JupyterLab draws an output when its
+    cell comes into view) nor keep the kernel busy: ipywidgets gives an output up for good ("Error displaying
+    widget: model not found") when its model is not there within 2 s once the manager says it has restored,
+    and a restore that waits more than 4 s for the kernel's answer starts again the slow way."""
+    wait_until(lambda: page.evaluate(_JS_WIDGETS_RESTORED, {"path": notebook_name}) is True,
+               f"{notebook_name}: the page restored the kernel's widgets", timeout_s, page=page, poll_s=0.25)
+
+
 def reload_page(page, notebook_name: str, timeout_s: float = 180) -> None:
-    """Save, reload the page (same URL without ?reset: the notebook reopens on its running kernel), wait for it."""
+    """Save, reload the page (same URL without ?reset: the notebook reopens on its running kernel), wait for it
+    and for its widgets."""
     save_notebook(page, notebook_name)
     page.reload(wait_until="domcontentloaded", timeout=timeout_s * 1000)
     page.wait_for_function("() => !!window.jupyterapp", timeout=timeout_s * 1000)
     wait_for_kernel(page, notebook_name, timeout_s)
+    wait_for_widgets(page, notebook_name, timeout_s)
 
 
 def reopen_notebook(page, notebook_name: str, timeout_s: float = 180) -> None:
@@ -491,6 +528,7 @@ def reopen_notebook(page, notebook_name: str, timeout_s: float = 180) -> None:
   return true;
 }""", {"path": notebook_name})
     wait_for_kernel(page, notebook_name, timeout_s)
+    wait_for_widgets(page, notebook_name, timeout_s)
     after = kernel_id(page, notebook_name)
     assert after == kernel_before, f"reopening {notebook_name} started a new kernel ({kernel_before} -> {after})"
 
