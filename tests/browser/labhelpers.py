@@ -1004,6 +1004,20 @@ def settle(page) -> None:
 SCREEN_SIZES = [(1440, 900), (1024, 768)]
 
 
+def _figures_in_view_drawn(page, timeout_s: float = WAIT_S) -> None:
+    """Wait until every figure view on the screen has drawn (a screenshot of a board still drawing shows an empty
+    frame); a figure that does not draw is for check_figures to report, not for the screenshot to wait on."""
+    try:
+        wait_until(lambda: page.evaluate("""() => Array.from(document.querySelectorAll('.ttr-figure')).every((el) => {
+              const r = el.getBoundingClientRect();
+              const seen = r.bottom > 0 && r.top < window.innerHeight && r.width > 0;
+              return !seen || el.dataset.ttrDrawn === '1'; })"""), "the figures on the screen drew", timeout_s,
+                   page=page)
+        settle(page)
+    except WaitTimeout:
+        pass
+
+
 def screenshots_of_notebook(page, notebook_name: str, stem: str, max_views: int = 8) -> list[Path]:
     """At 1440×900 and 1024×768: the notebook's top, and each widget view / figure output scrolled to the top
     of the panel (at most ``max_views``). Restores the viewport afterwards."""
@@ -1023,6 +1037,7 @@ def screenshots_of_notebook(page, notebook_name: str, stem: str, max_views: int 
             for k, i in enumerate(range(0, n, step)):
                 page.evaluate("(i) => window.__ttrShots[i].scrollIntoView({block: 'start'})", i)
                 settle(page)
+                _figures_in_view_drawn(page)
                 shots.append(save_screenshot(page, f"{stem}-{w}x{h}-{k + 1:02d}"))
     finally:
         if before:
