@@ -285,7 +285,9 @@ def test_a_view_says_provisional_once():
     g = Game("south_korea", players=2, seed=1)
     for view in (PlayView(g), HistoryView(g), TableView(g), EditorView(g.state)):
         board = view.board.fig
-        said = view.banner.value.upper().count("PROVISIONAL") + _provisional_words(board)
+        panels = [p.fig for p in getattr(view, "feature_panels", ()) if hasattr(p, "fig")]   # the province board
+        said = (view.banner.value.upper().count("PROVISIONAL") + _provisional_words(board)
+                + sum(str(f.layout.title.text).upper().count("PROVISIONAL") for f in panels))
         assert said == 1, (type(view).__name__, view.banner.value, board.layout.title.text)
 
 

@@ -33,7 +33,8 @@ def _lines(state: GameState):
     return v, lines, order, province_trains(state), province_ranking, PROVINCE_BONUS.get(state.n_players, ())
 
 
-def _provinces(state: GameState, title: str | None, height: int | None) -> tuple[list[dict], dict]:
+def _provinces(state: GameState, title: str | None, height: int | None,
+               note: bool = True) -> tuple[list[dict], dict]:
     state = _check_state(state)
     v, lines, order, trains, ranking, bonus = _lines(state)
     n = len(order)
@@ -80,7 +81,7 @@ def _provinces(state: GameState, title: str | None, height: int | None) -> tuple
     ]
     bonus_words = ", ".join(f"+{b}" for b in bonus) or "none"
     head = title if title is not None else f"Province board — bonuses for {state.n_players} players: {bonus_words}"
-    if v.map.provisional and "PROVISIONAL" not in head:
+    if note and v.map.provisional and "PROVISIONAL" not in head:
         head += " (PROVISIONAL board)"
     layout = dict(
         title=dict(text=head, x=0.01, xanchor="left", font=dict(size=15, color=INK)),
@@ -94,11 +95,13 @@ def _provinces(state: GameState, title: str | None, height: int | None) -> tuple
     return traces, layout
 
 
-def province_figure(state: GameState, *, title: str | None = None, height: int | None = None) -> go.Figure:
-    """The province board of a South Korea position (SK-PROV-*, SK-SCORE-2/3), as a ``go.Figure``."""
-    return _figure(*_provinces(state, title, height))
+def province_figure(state: GameState, *, title: str | None = None, height: int | None = None,
+                    provisional_note: bool = True) -> go.Figure:
+    """The province board of a South Korea position (SK-PROV-*, SK-SCORE-2/3), as a ``go.Figure``.
+    ``provisional_note`` False: the title does not say PROVISIONAL (a view's banner says it once)."""
+    return _figure(*_provinces(state, title, height, provisional_note))
 
 
-def update_provinces(fig, state: GameState, *, title: str | None = None) -> None:
+def update_provinces(fig, state: GameState, *, title: str | None = None, provisional_note: bool = True) -> None:
     """Redraw a ``province_figure`` in place (only what changed)."""
-    _update(fig, *_provinces(state, title, None), "provinces", "update_provinces")
+    _update(fig, *_provinces(state, title, None, provisional_note), "provinces", "update_provinces")
