@@ -18,6 +18,8 @@ How this module avoids both:
   is running), it gets the figure as it is *now*, with a revision number, so stale patches are skipped.
 * A view built while hidden (another tab, a closed accordion, off-screen) waits until it has a size, and the
   figure follows its container's width (keeping the board's aspect).
+* Even a small module can miss anywidget's 2 s on a loaded machine: a ``FigureView`` whose model stopped
+  answering is replaced by a fresh one, without an error in the browser's console (``resilient.py``).
 
 Use ``figure_view(fig)`` to make one; ``view.figure`` is the ``LiveFigure`` to change.
 """
@@ -28,12 +30,13 @@ import itertools
 import re
 from typing import Any
 
-import anywidget
-import ipywidgets as widgets
 import plotly.graph_objects as go
 import traitlets
 from ipywidgets import widget_serialization
 from plotly.basedatatypes import Undefined
+
+from ..render.figure import figure_text
+from .resilient import RESILIENT_JS, Held, Resilient
 
 # The page-wide promise of plotly.js, by version: the runtime resolves it, every figure view awaits it.
 _SLOT_JS = r"""
@@ -96,7 +99,7 @@ export default {
 };
 """
 
-_FIGURE_ESM = _SLOT_JS + r"""
+_FIGURE_ESM = _SLOT_JS + RESILIENT_JS + r"""
 const clone = (v) => (v === undefined ? v : JSON.parse(JSON.stringify(v)));
 
 // one flush of queued patches: per trace, later values win; layout keys likewise
@@ -127,6 +130,7 @@ function merge(ops) {
 }
 
 export default {
+  initialize({ model }) { listenForHold(model); },
   async render({ model, el }) {
     el.classList.add("ttr-figure");
     for (const c of (model.get("css_classes") || [])) el.classList.add(c);
@@ -318,13 +322,8 @@ export default {
     };
     const schedule = () => requestAnimationFrame(() => { flush(); });
 
-    let onAck = () => {};
     const onMsg = (msg) => {
       if (!msg || typeof msg !== "object") return;
-      if (msg.type === "ack") {
-        onAck();
-        return;
-      }
       if (msg.type === "patch") {
         if (msg.rev <= rev) return;
         rev = msg.rev;
@@ -356,36 +355,27 @@ export default {
       model.send({ type: "click", points });
     });
     // Say hello with the revision drawn: the kernel answers (and sends the figure if patches came meanwhile).
-    // anywidget stops delivering a model's messages for good when the model was not ready within 2 s (a busy
-    // page): this view would then never change again. The kernel answers twice — to this model, and through the
-    // page's one PlotlyRuntime with this model's token — so a view that hears the runtime's word but not its own
-    // knows for sure that its model is deaf, and asks the kernel for a fresh model, which takes this one's place.
-    // A slow answer is no reason: only if neither word comes within hello_timeout_ms (the runtime deaf too) does
-    // the view give up on waiting.
-    let answered = false;
-    let gaveUp = false;
-    const stale = () => {
-      if (answered || gaveUp) return;
-      gaveUp = true;
-      note.textContent = "Reconnecting ...";
-      el.prepend(note);
-      model.send({ type: "stale", rev });
-    };
-    const helloTimer = setTimeout(stale, model.get("hello_timeout_ms"));
-    const token = model.get("_token");
+    // A model that stopped answering (resilient.py) is replaced by a fresh one. After a page reload (no hold
+    // seen) a slow answer is no reason: the kernel answers twice — to this model, and through the page's one
+    // PlotlyRuntime with this model's token — so a view that hears the runtime's word but not its own knows for
+    // sure that its model is deaf; the time bound (hello_timeout_ms) is a last resort, for a deaf runtime too.
     let runtimeModel = null;
-    const onRuntime = (msg) => {
-      if (msg && msg.type === "acked" && msg.token === token && !answered) stale();
-    };
     try {
       const ref = String(model.get("runtime") || "").replace(/^IPY_MODEL_/, "");
       runtimeModel = ref && model.widget_manager ? await model.widget_manager.get_model(ref) : null;
-      if (runtimeModel) runtimeModel.on("msg:custom", onRuntime);
     } catch (e) {
       runtimeModel = null;              // no runtime to hear from: the time bound alone decides
     }
-    onAck = () => { answered = true; clearTimeout(helloTimer); };
-    model.send({ type: "hello", rev });
+    const token = model.get("_token");
+    const proof = runtimeModel && ((lost) => {
+      const onRuntime = (msg) => { if (msg && msg.type === "acked" && msg.token === token) lost(); };
+      runtimeModel.on("msg:custom", onRuntime);
+      return () => runtimeModel.off("msg:custom", onRuntime);
+    });
+    const bye = greet(model, { rev }, () => {
+      note.textContent = "Reconnecting ...";
+      el.prepend(note);
+    }, proof);
     schedule();
 
     // follow the box's width, the window's size and (in a play layout) the view's: a status line that wraps or
@@ -413,8 +403,7 @@ export default {
     for (const host of [el.closest(".ttr-main"), el.closest(".ttr-playview")]) if (host) ro.observe(host);
     window.addEventListener("resize", resize);
     return () => {
-      clearTimeout(helloTimer);
-      if (runtimeModel) runtimeModel.off("msg:custom", onRuntime);
+      bye();
       ro.disconnect();
       window.removeEventListener("resize", resize);
       model.off("msg:custom", onMsg);
@@ -478,7 +467,7 @@ def _plotly_js() -> tuple[bytes, str]:
     return source, version
 
 
-class PlotlyRuntime(anywidget.AnyWidget):
+class PlotlyRuntime(Held):
     """plotly.js for every ``FigureView`` of this kernel, sent to the page once. Never displayed."""
 
     _esm = _RUNTIME_ESM
@@ -568,7 +557,7 @@ def _figure_json(fig: go.Figure) -> dict:
     return _jsonable(fig.to_plotly_json())
 
 
-class FigureView(anywidget.AnyWidget):
+class FigureView(Resilient):
     """Shows a ``LiveFigure`` (``self.figure``) and keeps it drawn; see the module docstring.
 
     ``aspect`` > 0 makes the figure as wide as its container, and its plot area (the width less ``extra_width``)
@@ -589,8 +578,9 @@ class FigureView(anywidget.AnyWidget):
     css_classes = traitlets.List(traitlets.Unicode()).tag(sync=True)
     loading_text = traitlets.Unicode("Drawing ...").tag(sync=True)
     js_version = traitlets.Unicode("").tag(sync=True)
-    #: how long a view waits for any word from the kernel before it asks for a fresh model (the runtime's word
-    #: settles it sooner, see the render code): a slow kernel on a busy machine is no reason to replace a model
+    #: how long a view of a model not known alive waits for any word from the kernel before it asks for a fresh
+    #: model (the runtime's word settles it sooner, see the render code): a slow kernel on a busy machine is no
+    #: reason to replace a model
     hello_timeout_ms = traitlets.Int(30000).tag(sync=True)
     runtime = traitlets.Instance(PlotlyRuntime, allow_none=True).tag(sync=True, **widget_serialization)
     #: this model's name in the runtime's word that the kernel answered its hello
@@ -608,13 +598,15 @@ class FigureView(anywidget.AnyWidget):
         self._rev_now = 0
         self._dirty = False
         self.patches_sent = 0          # for tests and benchmarks
-        self.replaced_by: FigureView | None = None
         rt = plotly_runtime()
         kwargs["config"] = _safe_config(kwargs.get("config"))
+        text = figure_text(figure)              # a screen reader's text the figure carries (render.figure)
+        if text is not None:
+            for key, value in zip(("aria_label", "description", "text_table"), text):
+                kwargs.setdefault(key, value)
         kwargs.setdefault("aria_label", _title_text(fig) or "figure")
         super().__init__(_figure=_figure_json(fig), js_version=rt.js_version, runtime=rt, **kwargs)
         object.__setattr__(fig, "_ttr_view_ref", self)
-        self.on_msg(self._on_msg)
 
     @property
     def figure(self) -> LiveFigure:
@@ -663,51 +655,25 @@ class FigureView(anywidget.AnyWidget):
             self._dirty = False
 
     # --- browser -> kernel ------------------------------------------------------------------------------
-    def _on_msg(self, _widget, content, _buffers) -> None:
-        if not isinstance(content, dict):
-            return
-        kind = content.get("type")
-        if kind == "hello":
-            self.send({"type": "ack"})
-            if self._rev_now > _int(content.get("rev")):
-                self.send({"type": "figure", "rev": self._rev_now, "figure": _figure_json(self._live)})
-            # the same word through the runtime: a view that hears it but not the ack knows its model is deaf
-            rt = self.runtime
-            if rt is not None and getattr(rt, "comm", None) is not None:
-                rt.send({"type": "acked", "token": self._token})
-        elif kind == "stale":
-            self.replace()
-        elif kind == "click":
+    def _hello(self, content: dict) -> None:
+        if self._rev_now > _int(content.get("rev")):
+            self.send({"type": "figure", "rev": self._rev_now, "figure": _figure_json(self._live)})
+        # the same word through the runtime: a view that hears it but not the ack knows its model is deaf
+        rt = self.runtime
+        if rt is not None and getattr(rt, "comm", None) is not None:
+            rt.send({"type": "acked", "token": self._token})
+
+    def _message(self, content: dict) -> None:
+        if content.get("type") == "click":
             self.click(content.get("points") or [])
 
-    def current(self) -> "FigureView":
-        """This view, or the fresh one that took its place (see ``replace``)."""
-        view = self
-        while view.replaced_by is not None:
-            view = view.replaced_by
-        return view
-
-    def replace(self) -> "FigureView | None":
-        """Put a fresh ``FigureView`` of the same figure in every box that shows this one, and close this one.
-
-        The browser asks for it when this model does not answer (see the module docstring). Returns the new view,
-        or None when no box shows this one (a view displayed on its own: run its cell again).
-        """
-        from ipywidgets.widgets import widget as _widget_module   # the live widgets (ipywidgets 8 keeps them here)
-        live = getattr(_widget_module, "_instances", {})
-        boxes = [w for w in list(live.values()) if isinstance(w, widgets.Box) and any(c is self for c in w.children)]
-        if not boxes:
-            return None
-        fresh = FigureView(self._live, config=self.config, aspect=self.aspect, extra_height=self.extra_height,
-                           extra_width=self.extra_width, max_height_vh=self.max_height_vh,
-                           css_classes=list(self.css_classes), loading_text=self.loading_text,
-                           hello_timeout_ms=self.hello_timeout_ms, aria_label=self.aria_label,
-                           description=self.description, text_table=dict(self.text_table))
-        self.replaced_by = fresh
-        for box in boxes:
-            box.children = tuple(fresh if c is self else c for c in box.children)
-        self.close()
-        return fresh
+    def _fresh(self) -> "FigureView":
+        """A new model of this figure with the same settings (``Resilient.replace`` puts it in this one's place)."""
+        return FigureView(self._live, config=self.config, aspect=self.aspect, extra_height=self.extra_height,
+                          extra_width=self.extra_width, max_height_vh=self.max_height_vh,
+                          css_classes=list(self.css_classes), loading_text=self.loading_text,
+                          hello_timeout_ms=self.hello_timeout_ms, aria_label=self.aria_label,
+                          description=self.description, text_table=dict(self.text_table))
 
     def click(self, points: list[dict]) -> None:
         """Dispatch a click (as the browser reports it: ``[{"trace": i, "index": j}, ...]``) to ``on_click``."""
