@@ -180,6 +180,13 @@ class DraftPick(Action):
     def describe(self, v: Variant, state: GameState) -> str:
         return "picks a ticket"
 
+    def describe_own(self, v: Variant, state: GameState) -> str:
+        """The words for the picking seat and the teacher: which card (the others read ``describe``)."""
+        try:
+            return f"picks {ticket_words(v.map, (find_ticket(v.map, self.ticket).id,))}"
+        except TTRError:
+            return f"picks {self.ticket}"
+
     def button_words(self, v: Variant, state: GameState) -> str:
         """The button of the picking seat only (the card is its secret)."""
         try:
@@ -202,6 +209,16 @@ class DraftKeep(Action):
 
     def describe(self, v: Variant, state: GameState) -> str:
         return f"keeps {_plural(len(self.tickets), 'ticket')} of the draft"
+
+    def describe_own(self, v: Variant, state: GameState) -> str:
+        """The words for the keeping seat and the teacher: which tickets (the others read ``describe``)."""
+        names = []
+        for t in self.tickets:
+            try:
+                names.append(ticket_words(v.map, (find_ticket(v.map, t).id,)))
+            except TTRError:
+                names.append(t)
+        return "keeps " + (", ".join(names) if names else "no tickets") + " of the draft"
 
 
 @dataclass(frozen=True, slots=True)

@@ -50,7 +50,7 @@ class EditorView:
         return super().__new__(cls)
 
     def __init__(self, game_or_state: Game | GameState, *, keep_consistent: bool = True,
-                 play_kwargs: Mapping[str, Any] | None = None, board_height: int = 520):
+                 play_kwargs: Mapping[str, Any] | None = None, board_height: int | None = None):
         if isinstance(game_or_state, Game):
             state = game_or_state.state
         elif isinstance(game_or_state, GameState):
