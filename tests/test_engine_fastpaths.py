@@ -107,3 +107,17 @@ def test_the_quick_path_leaves_refusals_to_check(text):
     assert _quick(get_variant("usa"), s, action, False) is None
     with pytest.raises(TTRError):
         apply(s, action)
+
+
+def test_a_claim_without_a_payment_is_refused_not_taken_for_one_of_ours():
+    # the quick paths trust only payment tuples the engine made itself; None (no payment) is not one of them
+    from ttr_nb.actions import Claim
+    from ttr_nb.errors import TTRError
+    from ttr_nb.game import Game
+    from ttr_nb.tables import interned
+    assert not interned(None)
+    g = Game("usa", 3, 2)
+    g.play_bots(RandomBot(2), max_plies=25)
+    claim = next(a for a in legal_actions(g.state) if isinstance(a, Claim))
+    with pytest.raises(TTRError):
+        apply(g.state, Claim(route=claim.route, payment=None, seat=claim.seat))

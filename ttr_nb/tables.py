@@ -47,10 +47,13 @@ def intern(pay: tuple) -> tuple:
     return _PAYMENTS.setdefault(pay, pay)
 
 
+_NOT_OURS = object()
+
+
 def interned(pay) -> bool:
     """Whether ``pay`` is a payment tuple the engine made itself (well formed by construction)."""
     try:
-        return _PAYMENTS.get(pay) is pay
+        return _PAYMENTS.get(pay, _NOT_OURS) is pay      # (None is no payment: a sentinel, not .get's None)
     except TypeError:                  # unhashable: certainly not one of ours
         return False
 
