@@ -21,8 +21,9 @@ import shutil
 
 import pytest
 
-from labhelpers import (REPO, activate_notebook, check_figures, hide_notebook, open_notebook, play_animations,
-                        reload_page, reopen_notebook, run_all, screenshots_of_notebook, start_run_all, wait_run_all)
+from labhelpers import (REPO, activate_notebook, check_figures, come_back, hide_notebook, open_notebook,
+                        play_animations, reload_page, reopen_notebook, run_all, screenshots_of_notebook, start_run_all,
+                        wait_run_all)
 
 NOTEBOOKS = sorted(p.name for p in (REPO / "notebooks").glob("*.ipynb"))
 RUN_TIMEOUT_S = 420
@@ -63,13 +64,12 @@ def test_every_figure_draws_after_run_all_reload_and_reopen(lab_server, page, co
     console.assert_clean(f"in {name} after playing its animations")
 
     # after a reload or reopen the figures come back one by one: wait for as many as Run All drew, not fewer
-    reload_page(page, name)
-    again = check_figures(page, name, min_figures=first.checked, what="after a page reload")
+    again = come_back(page, console, name, reload_page, min_figures=first.checked, what="after a page reload")
     assert again.checked >= first.checked, (first, again)
     console.assert_clean(f"in {name} after a page reload")
 
-    reopen_notebook(page, name)
-    reopened = check_figures(page, name, min_figures=first.checked, what="after reopening it with its kernel running")
+    reopened = come_back(page, console, name, reopen_notebook, min_figures=first.checked,
+                         what="after reopening it with its kernel running")
     assert reopened.checked >= first.checked, (first, reopened)
     console.assert_clean(f"in {name} after reopening it")
 
