@@ -1,0 +1,101 @@
+"""``advise``: the coach's ranked moves for one seat, each with its win chance, points and reason."""
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+from ..actions import Action
+from ..errors import TTRError
+from ..state import GameState
+from .explain import Context, action_words, board_reason, card_reason
+from .search import Settings, search, utility
+
+
+@dataclass(frozen=True)
+class Advice:
+    """One move the coach compared.
+
+    ``win``: estimated chance to win (0–1) if the seat plays ``action`` and everyone then plays on like the
+    coach's playout policy; ``points``: the seat's expected final points; ``margin``: its expected lead over the
+    best other seat (negative: behind); ``why``: one sentence in a learner's words; ``words``: the move itself in
+    words; ``playouts``: how many playouts back the numbers; ``se``: the standard error of ``win``; ``chosen``: the
+    move the coach plays (it keeps its policy's move unless another is clearly better)."""
+
+    action: Action
+    win: float
+    points: float
+    margin: float
+    why: str
+    words: str
+    playouts: int
+    se: float
+    chosen: bool = False
+
+    def __str__(self) -> str:
+        return f"{self.words}: {round(100 * self.win)}% to win, {self.points:.0f} points expected — {self.why}"
+
+
+def _game_state(state):
+    from ..game import Game
+    return state.state if isinstance(state, Game) else state
+
+
+def _check_budget(seconds, playouts) -> None:
+    if seconds is not None and (isinstance(seconds, bool) or not isinstance(seconds, int | float)
+                                or not 0 < seconds <= 3600):
+        raise TTRError(f"seconds must be a number above 0 and at most 3600, got {seconds!r}")
+    if playouts is not None and (isinstance(playouts, bool) or not isinstance(playouts, int)
+                                 or not 1 <= playouts <= 1_000_000):
+        raise TTRError(f"playouts must be a whole number from 1 to 1,000,000, got {playouts!r}")
+
+
+def advise(state, seat: int | None = None, *, seconds: float | None = None, playouts: int | None = None, seed=0,
+           settings: Settings | None = None) -> list[Advice]:
+    """The coach's advice for ``seat`` (default: the seat to move), best first.
+
+    ``state``: a state or a ``Game``. ``playouts``: the playout budget (deterministic for a ``seed``); ``seconds``:
+    a CPU-time budget instead; neither: 200 playouts. Only what ``seat`` can see is used: the result is the same
+    for two positions that differ only in other players' hands and tickets or in the order of the decks."""
+    state = _game_state(state)
+    _check_budget(seconds, playouts)
+    from ..engine import to_move
+    movers = to_move(state)
+    if seat is None:
+        if not movers:
+            raise TTRError("the game is over: there is no move to advise")
+        seat = movers[0]
+    if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < state.n_players:
+        raise TTRError(f"there is no seat {seat!r} in a {state.n_players}-player game")
+    result = search(state, seat, playouts=playouts, seconds=seconds, seed=seed, settings=settings)
+    return advice_from(state, seat, result, settings or Settings())
+
+
+def advice_from(state, seat: int, result, s: Settings) -> list[Advice]:
+    """Advice objects for a finished search, the chosen move first, then by the utility the search compared."""
+    plan = None
+    if state.__class__ is GameState and state.phase != "setup":
+        from ..variants import get_variant
+        from .policy import make_plan, tables
+        plan = make_plan(tables(get_variant(state.variant)), state, seat)
+    ctx = Context(state, seat, result, result.needs, plan)
+    order = sorted(range(len(result.stats)),
+                   key=lambda k: (k != result.chosen, -_mean_utility(result.stats[k], s), k))
+    out = []
+    for k in order:
+        st = result.stats[k]
+        n = st.n
+        win = st.mean("win")
+        se = math.sqrt(win * (1 - win) / n) if n > 1 else 1.0
+        why = board_reason(ctx, st, result.stats[0]) if state.__class__ is GameState else card_reason(ctx, st)
+        out.append(Advice(st.action, win, st.mean("points"), st.mean("margin"), why,
+                          action_words(state, st.action, seat), n, se, k == result.chosen))
+    return out
+
+
+def _mean_utility(st, s: Settings) -> float:
+    if not st.n:
+        return -math.inf
+    return sum(utility(r, s) for r in st.results.values()) / st.n
+
+
+__all__ = ["Advice", "advise", "advice_from"]
