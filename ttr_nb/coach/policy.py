@@ -85,12 +85,14 @@ def path_cost(t: BoardTables, claims, seat: int, small: bool, own: set[int] | fr
     closed twins (USA-CLAIM-7/8) are walls; a dead-end place is never passed through. None: cannot be joined."""
     if a == b:
         return 0, []
-    best = {a: 0}
-    prev: dict[int, tuple[int, int]] = {}
+    best = [INF] * len(t.cities)
+    best[a] = 0
+    prev = [None] * len(t.cities)
     heap = [(0, a)]
     adj, length, twins, dead = t.adj, t.length, t.twins, t.dead_end
+    pop, push = heapq.heappop, heapq.heappush
     while heap:
-        d, city = heapq.heappop(heap)
+        d, city = pop(heap)
         if city == b:
             path = []
             while city != a:
@@ -103,19 +105,25 @@ def path_cost(t: BoardTables, claims, seat: int, small: bool, own: set[int] | fr
         for i, other in adj[city]:
             owner = claims[i]
             if owner == seat or i in own:
-                cost = 0
+                nd = d
             elif owner == FREE:
                 tw = twins[i]
-                if tw and any(claims[j] == seat or (small and claims[j] != FREE) for j in tw):
-                    continue
-                cost = length[i]
+                if tw:
+                    closed = False
+                    for j in tw:
+                        o = claims[j]
+                        if o == seat or (small and o != FREE):
+                            closed = True
+                            break
+                    if closed:
+                        continue
+                nd = d + length[i]
             else:
                 continue
-            nd = d + cost
-            if nd < best.get(other, INF):
+            if nd < best[other]:
                 best[other] = nd
                 prev[other] = (city, i)
-                heapq.heappush(heap, (nd, other))
+                push(heap, (nd, other))
     return None
 
 
@@ -123,7 +131,7 @@ class Plan:
     """A seat's plan: the free routes to claim for its open tickets (most valuable ticket first), the trains they
     need, the tickets already joined and those that can no longer be."""
 
-    __slots__ = ("tickets", "claims", "routes", "reasons", "cost", "done", "impossible", "borrow")
+    __slots__ = ("tickets", "claims", "routes", "reasons", "cost", "done", "impossible", "borrow", "_order", "_need")
 
     def __init__(self, tickets, claims, routes, reasons, cost, done, impossible, borrow):
         self.tickets = tickets
@@ -134,6 +142,28 @@ class Plan:
         self.done = done                # ticket ids already joined
         self.impossible = impossible
         self.borrow = borrow
+        self._order = None
+        self._need = None
+
+    def claim_order(self, t: "BoardTables") -> list[int]:
+        """The planned routes longest first (ties: route id), as ``GreedyBot`` tries them."""
+        if self._order is None:
+            self._order = sorted(self.routes, key=lambda i: (-t.length[i], t.ids[i]))
+        return self._order
+
+    def need(self, t: "BoardTables") -> tuple[dict[int, int], bool]:
+        """Cards of each colour the planned routes need, and whether a gray route is planned."""
+        if self._need is None:
+            need: dict[int, int] = {}
+            gray = False
+            for i in self.routes:
+                c = t.colour[i]
+                if c >= 0:
+                    need[c] = need.get(c, 0) + t.length[i]
+                else:
+                    gray = True
+            self._need = (need, gray)
+        return self._need
 
 
 def make_plan(t: BoardTables, state: GameState, seat: int, tickets=None, *, borrow: frozenset = frozenset()) -> Plan:
@@ -232,8 +262,14 @@ class BoardPolicy:
         plan = self.plan(state, seat)
         hand = p.hand
         if pending is None:
-            for i in sorted(plan.routes, key=lambda i: (-t.length[i], t.ids[i])):
-                if t.length[i] > p.trains:
+            locos = hand[LOCO] + (sum(hand[LOCO + 1:]) if len(hand) > LOCO + 1 else 0)
+            top = max(hand[:LOCO])
+            trains = p.trains
+            colour, length = t.colour, t.length
+            for i in plan.claim_order(t):
+                n = length[i]
+                c = colour[i]
+                if n > trains or (top if c < 0 else hand[c]) + locos < n:
                     continue
                 pay = self.payment(state, i, hand, plan)
                 if pay is not None and self._claim_ok(state, seat, i, pay):
@@ -264,13 +300,7 @@ class BoardPolicy:
         return True
 
     def needed(self, plan: Plan) -> dict[int, int]:
-        need: dict[int, int] = {}
-        t = self.t
-        for i in plan.routes:
-            c = t.colour[i]
-            if c >= 0:
-                need[c] = need.get(c, 0) + t.length[i]
-        return need
+        return plan.need(self.t)[0]
 
     def payment(self, state: GameState, i: int, hand, plan: Plan):
         """The payment ``GreedyBot`` would choose: fewest locomotives, then the colour the plan needs least."""
@@ -319,9 +349,7 @@ class BoardPolicy:
         if not state.deck and not any(state.discard):
             return self._fallback(state, seat)
         hand = state.players[seat].hand
-        t = self.t
-        need = self.needed(plan)
-        gray = any(t.colour[i] < 0 for i in plan.routes)
+        need, gray = plan.need(self.t)
         top = max(hand[:len(COLOURS)])
         best = None
         for i, c in enumerate(state.market):
