@@ -57,7 +57,8 @@ def test_every_ranked_move_is_legal_and_has_a_reason_in_words(game):
     seat = to_move(s)[0]
     advice = advise(s, seat, playouts=20, seed=1)
     legal = legal_actions(s, seat)
-    assert advice and advice[0].chosen and sum(a.chosen for a in advice) == 1
+    assert advice and sum(a.chosen for a in advice) == 1 and advice.chosen.chosen
+    assert [a.win + a.margin / 40 for a in advice] == sorted((a.win + a.margin / 40 for a in advice), reverse=True)
     for a in advice:
         assert a.action in legal
         assert 0.0 <= a.win <= 1.0 and a.playouts >= 1

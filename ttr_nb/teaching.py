@@ -691,7 +691,7 @@ _LAZY = {
     "ttr_nb.widgets": ("play", "PlayView", "HistoryView", "EditorView", "TableView", "MapExplorer"),
     "ttr_nb.exercises": ("EXERCISES", "make_exercise", "LegalPayments", "IsItLegal", "TicketDone", "FindLongest",
                          "ScoreThis", "TunnelExtra", "BestPassengerMove", "PassengerFare",
-                         "ProvinceSpace", "ProvinceBonus", "CanPlayYard", "BestCompletion"),
+                         "ProvinceSpace", "ProvinceBonus", "CanPlayYard", "BestCompletion", "WinChance"),
     "ttr_nb.analysis": ("as_html", "cheapest_paths", "city_centrality", "route_ticket_load", "ticket_difficulty"),
     "ttr_nb.compare": ("compare_variants", "interpretations_html"),
     "ttr_nb.games.europe": ("best_borrowing", "station_candidates", "stations_of", "tunnel_odds"),
@@ -702,6 +702,7 @@ _LAZY = {
     "ttr_nb.render.ticketmap": ("ticket_map_figure",),
     "ttr_nb.cardgame.engine": ("best_completion", "completable", "completion_problem", "yard_problem"),
     "ttr_nb.cardgame.positions": ("card_position",),
+    "ttr_nb.coach": ("advise", "ticket_odds", "review"),
 }
 _LAZY_NAMES = {name: module for module, names in _LAZY.items() for name in names}
 

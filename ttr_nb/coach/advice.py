@@ -35,6 +35,45 @@ class Advice:
         return f"{self.words}: {round(100 * self.win)}% to win, {self.points:.0f} points expected — {self.why}"
 
 
+class AdviceList(list):
+    """``advise``'s answer: a list of :class:`Advice`, best estimate first; a table in a notebook."""
+
+    @property
+    def chosen(self) -> Advice:
+        """The move the coach plays."""
+        return next(a for a in self if a.chosen)
+
+    def table(self, top: int | None = None) -> str:
+        rows = self[:top] if top else self
+        return "\n".join(f"{i}. {a.words}: {round(100 * a.win)}% to win, about {a.points:.0f} points "
+                         f"({a.margin:+.0f} on the best other player) — {a.why}" for i, a in enumerate(rows, 1))
+
+    def __repr__(self) -> str:
+        return self.table() + "\n" + self.note()
+
+    def _repr_html_(self) -> str:
+        import html
+        rows = "".join(
+            f"<tr><td>{'<b>' if a.chosen else ''}{html.escape(a.words)}{'</b>' if a.chosen else ''}</td>"
+            f"<td style='text-align:right'>{round(100 * a.win)}%</td><td style='text-align:right'>{a.points:.0f}</td>"
+            f"<td style='text-align:right'>{a.margin:+.0f}</td><td style='text-align:left'>{html.escape(a.why)}</td></tr>"
+            for a in self)
+        return ("<table class='ttr-advice'><thead><tr><th>move</th><th>chance to win</th><th>points</th>"
+                "<th>lead</th><th style='text-align:left'>why</th></tr></thead><tbody>" + rows + "</tbody></table>"
+                f"<small>{html.escape(self.note())}</small>")
+
+    def note(self) -> str:
+        """How to read the table: the playouts behind it, and the coach's own move when it is not the first."""
+        n = max((a.playouts for a in self), default=0)
+        text = f"Best estimate first; up to {n} playouts a move."
+        if self and not self[0].chosen:
+            text += (f" The coach itself still plays {self.chosen.words} (bold): the others' lead is within what chance "
+                     "can give in this many playouts.")
+        elif self:
+            text += " Bold: the move the coach plays."
+        return text
+
+
 def _game_state(state):
     from ..game import Game
     return state.state if isinstance(state, Game) else state
@@ -50,7 +89,7 @@ def _check_budget(seconds, playouts) -> None:
 
 
 def advise(state, seat: int | None = None, *, seconds: float | None = None, playouts: int | None = None, seed=0,
-           settings: Settings | None = None) -> list[Advice]:
+           settings: Settings | None = None) -> AdviceList:
     """The coach's advice for ``seat`` (default: the seat to move), best first.
 
     ``state``: a state or a ``Game``. ``playouts``: the playout budget (deterministic for a ``seed``); ``seconds``:
@@ -70,17 +109,18 @@ def advise(state, seat: int | None = None, *, seconds: float | None = None, play
     return advice_from(state, seat, result, settings or Settings())
 
 
-def advice_from(state, seat: int, result, s: Settings) -> list[Advice]:
-    """Advice objects for a finished search, the chosen move first, then by the utility the search compared."""
+def advice_from(state, seat: int, result, s: Settings) -> AdviceList:
+    """Advice objects for a finished search, by the utility the search compared (win chance, then margin), best
+    first; ``chosen`` marks the move the coach plays (its policy's move unless another is clearly better, so it
+    may stand below a move whose lead is within what chance gives in this many playouts)."""
     plan = None
     if state.__class__ is GameState and state.phase != "setup":
         from ..variants import get_variant
         from .policy import make_plan, tables
         plan = make_plan(tables(get_variant(state.variant)), state, seat)
     ctx = Context(state, seat, result, result.needs, plan)
-    order = sorted(range(len(result.stats)),
-                   key=lambda k: (k != result.chosen, -_mean_utility(result.stats[k], s), k))
-    out = []
+    order = sorted(range(len(result.stats)), key=lambda k: (-_mean_utility(result.stats[k], s), k != result.chosen, k))
+    out = AdviceList()
     for k in order:
         st = result.stats[k]
         n = st.n
@@ -98,4 +138,4 @@ def _mean_utility(st, s: Settings) -> float:
     return sum(utility(r, s) for r in st.results.values()) / st.n
 
 
-__all__ = ["Advice", "advise", "advice_from"]
+__all__ = ["Advice", "AdviceList", "advise", "advice_from"]

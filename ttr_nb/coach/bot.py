@@ -45,7 +45,7 @@ class CoachBot:
                         seconds=None if self.seconds is None else self.seconds * w,
                         seed=f"{self.seed}/{state.ply}", settings=self.settings)
         self.last = result
-        best = advice_from(state, seat, result, self.settings or Settings())[0]
+        best = advice_from(state, seat, result, self.settings or Settings()).chosen
         public = describe(state, best.action, PUBLIC)
         verb = public.split(" ", 1)[1] if " " in public else public
         text = f"{best.words}: {best.why} (coach: {round(100 * best.win)}% to win over {best.playouts} playouts)"

@@ -92,11 +92,12 @@ def board_reason(ctx: Context, stats, default_stats) -> str:
                 else:
                     parts.append(f"it is on your path for {name}")
             else:
-                parts.append(f"no ticket of yours needs it, but it scores {t.points[i]} points for "
+                pts = t.points[i]
+                parts.append(f"no ticket of yours needs it, but it scores {pts} point{'s' if pts != 1 else ''} for "
                              f"{t.length[i]} train{'s' if t.length[i] != 1 else ''}")
             for o, share in sorted(ctx.needs.items()):
                 s = share.get(i, 0.0)
-                if s >= 0.3:
+                if s >= 0.4:
                     name = seat_name(o)
                     parts.append(f"it blocks {name}: it is on {name}'s path in {_pct(s)} of the coach's guesses at "
                                  f"{name}'s tickets")

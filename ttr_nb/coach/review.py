@@ -65,7 +65,7 @@ def review(game, seat: int, *, playouts: int = 60, seed=0, top: int = 3, min_dro
         played = next((a for a in advice if _key(a.action) == _key(ply.action)), None)
         if played is None:
             continue
-        best = advice[0]
+        best = advice.chosen
         drop = best.win - played.win
         if _key(best.action) == _key(played.action) or drop < min_drop:
             continue

@@ -194,7 +194,7 @@ def _prior(state, seat: int, a, plan, needs: dict) -> tuple:
         if plan is not None and i in plan.reasons:
             return (0, -t.length[i], a.route)
         block = max((share.get(i, 0.0) for share in needs.values()), default=0.0)
-        if block >= 0.25:
+        if block >= 0.5:
             return (1, -block * t.length[i], a.route)
         return (6, -t.length[i], a.route)
     if type(a) is DrawDeck:
@@ -294,7 +294,11 @@ def search(state, seat: int, *, playouts: int | None = None, seconds: float | No
     while len(alive) > 1 or i < 1:
         if out_of_budget(len(alive)):
             break
-        det = dets.pop(i) if i in dets else sample_state(state, seat, seed, i, weights)
+        if i in dets:
+            det = dets.pop(i)
+        else:
+            det = sample_state(state, seat, seed, i, weights)
+            _count_needs(det, seat, needs)
         for k in alive:
             if playouts is None and out_of_budget(0):
                 break
@@ -312,6 +316,8 @@ def search(state, seat: int, *, playouts: int | None = None, seconds: float | No
     if done:
         _RATE[key] = 0.8 * _RATE.get(key, t_play / done) + 0.2 * (t_play / done)
     chosen = _choose(stats, s)
+    seen = max(i, s.pre_samples)
+    shares = {o: {r: c / seen for r, c in counts.items()} for o, counts in needs.items()}
     return SearchResult(stats, chosen, i, done, time.process_time() - start, weights, tickets, shares)
 
 
