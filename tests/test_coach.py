@@ -110,12 +110,12 @@ def test_ticket_odds_per_own_ticket_and_blind_to_hidden_information(game):
 def test_review_finds_the_costly_moves_with_the_coachs_alternative():
     g = Game("usa", players=2, seed=5)
     g.play_bots({0: make_bot("one_step", 1), 1: GreedyBot(2)}, max_plies=60)
-    plies = [p.number for p in g.history if p.seat == 0][8:20]
-    items = review(g, 0, playouts=16, seed=0, top=3, min_drop=0.0, plies=plies)
+    numbers = [p.number for p in g.history if p.seat == 0][8:20]
+    items = review(g, 0, playouts=16, seed=0, top=3, min_drop=0.0, moves=numbers)
     assert items and len(items) <= 3
     assert [it.drop for it in items] == sorted((it.drop for it in items), reverse=True)
     for it in items:
-        assert it.ply in plies and g.history[it.ply - 1].seat == 0
+        assert it.ply in numbers and g.history[it.ply - 1].seat == 0
         assert it.better.win - it.played.win == pytest.approx(it.drop)
         assert it.better.words != it.played.words
         assert it.text.startswith(f"Turn {it.turn + 1}:") and not TICKET_ID.search(it.text)

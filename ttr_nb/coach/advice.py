@@ -45,8 +45,9 @@ class AdviceList(list):
 
     def table(self, top: int | None = None) -> str:
         rows = self[:top] if top else self
-        return "\n".join(f"{i}. {a.words}: {round(100 * a.win)}% to win, about {a.points:.0f} points "
-                         f"({a.margin:+.0f} on the best other player) — {a.why}" for i, a in enumerate(rows, 1))
+        return "\n".join(f"{i}.{'*' if a.chosen else ''} {a.words}: {round(100 * a.win)}% to win, about "
+                         f"{a.points:.0f} points ({a.margin:+.0f} on the best other player) — {a.why}"
+                         for i, a in enumerate(rows, 1))
 
     def __repr__(self) -> str:
         return self.table() + "\n" + self.note()
@@ -54,7 +55,7 @@ class AdviceList(list):
     def _repr_html_(self) -> str:
         import html
         rows = "".join(
-            f"<tr><td>{'<b>' if a.chosen else ''}{html.escape(a.words)}{'</b>' if a.chosen else ''}</td>"
+            f"<tr><td>{'<b>' if a.chosen else ''}{html.escape(a.words)}{' (the coach plays it)</b>' if a.chosen else ''}</td>"
             f"<td style='text-align:right'>{round(100 * a.win)}%</td><td style='text-align:right'>{a.points:.0f}</td>"
             f"<td style='text-align:right'>{a.margin:+.0f}</td><td style='text-align:left'>{html.escape(a.why)}</td></tr>"
             for a in self)
@@ -65,12 +66,10 @@ class AdviceList(list):
     def note(self) -> str:
         """How to read the table: the playouts behind it, and the coach's own move when it is not the first."""
         n = max((a.playouts for a in self), default=0)
-        text = f"Best estimate first; up to {n} playouts a move."
+        text = f"Best estimate first; up to {n} playouts a move; marked: the move the coach plays."
         if self and not self[0].chosen:
-            text += (f" The coach itself still plays {self.chosen.words} (bold): the others' lead is within what chance "
-                     "can give in this many playouts.")
-        elif self:
-            text += " Bold: the move the coach plays."
+            text += (f" It still plays {self.chosen.words}: the others' lead is within what chance can give in this "
+                     "many playouts.")
         return text
 
 
@@ -89,14 +88,22 @@ def _check_budget(seconds, playouts) -> None:
 
 
 def advise(state, seat: int | None = None, *, seconds: float | None = None, playouts: int | None = None, seed=0,
-           settings: Settings | None = None) -> AdviceList:
+           moves: int | None = None, among=None, settings: Settings | None = None) -> AdviceList:
     """The coach's advice for ``seat`` (default: the seat to move), best first.
 
     ``state``: a state or a ``Game``. ``playouts``: the playout budget (deterministic for a ``seed``); ``seconds``:
-    a CPU-time budget instead; neither: 200 playouts. Only what ``seat`` can see is used: the result is the same
-    for two positions that differ only in other players' hands and tickets or in the order of the decks."""
+    a CPU-time budget instead; neither: 200 playouts. ``moves``: compare at most this many moves (the coach's
+    first idea and the most promising others), so each gets more playouts. ``among``: compare exactly these moves
+    (actions or their text, e.g. ``["draw tickets", "claim Duluth–Helena orange6"]``; the coach's own first idea is
+    added). Only what ``seat`` can see is used: the result is the same for two positions that differ only in other
+    players' hands and tickets or in the order of the decks."""
     state = _game_state(state)
     _check_budget(seconds, playouts)
+    if moves is not None:
+        if isinstance(moves, bool) or not isinstance(moves, int) or not 1 <= moves <= 50:
+            raise TTRError(f"moves must be a whole number from 1 to 50, got {moves!r}")
+        from dataclasses import replace
+        settings = replace(settings or Settings(), max_candidates=moves, min_candidates=min(moves, 3))
     from ..engine import to_move
     movers = to_move(state)
     if seat is None:
@@ -105,7 +112,18 @@ def advise(state, seat: int | None = None, *, seconds: float | None = None, play
         seat = movers[0]
     if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < state.n_players:
         raise TTRError(f"there is no seat {seat!r} in a {state.n_players}-player game")
-    result = search(state, seat, playouts=playouts, seconds=seconds, seed=seed, settings=settings)
+    actions = None
+    if among is not None:
+        from ..engine import check
+        if isinstance(among, str) or not hasattr(among, "__iter__"):
+            raise TTRError("among must be a list of moves (actions or their text)")
+        actions = []
+        for a in among:
+            if isinstance(a, str) and ":" not in a:
+                from ..engine import seat_name
+                a = f"{seat_name(seat).lower()}: {a}"
+            actions.append(check(state, a)[0])
+    result = search(state, seat, playouts=playouts, seconds=seconds, seed=seed, settings=settings, actions=actions)
     return advice_from(state, seat, result, settings or Settings())
 
 

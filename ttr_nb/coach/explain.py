@@ -26,17 +26,20 @@ def _list(words: list[str]) -> str:
 
 
 def _cards(pay) -> str:
-    return " + ".join(f"{n} {card_word(k)}" for k, n in pay)
+    from ..actions import payment_words
+    return payment_words(pay)
 
 
 def action_words(state, action, seat: int) -> str:
     """The move in the second person: 'claim Denver–Omaha with 4 red', 'take the face-up red card'."""
-    if isinstance(action, Claim) and state.__class__ is GameState:
+    if _claims_route(action) and state.__class__ is GameState:
         from ..variants import get_variant
         from ..names import find_route
-        r = find_route(get_variant(state.variant).map, action.route)
+        v = get_variant(state.variant)
+        r = find_route(v.map, action.route)
         verb = "try the tunnel" if getattr(r, "tunnel", False) else "claim"
-        return f"{verb} {r.a}–{r.b} with {_cards(action.payment)}"
+        extra = action.extra_words(v, state) if hasattr(action, "extra_words") else ""
+        return f"{verb} {r.a}–{r.b} with {_cards(action.payment)}" + (f", {extra}" if extra else "")
     if isinstance(action, DrawDeck):
         return "draw a card from the deck"
     if isinstance(action, DrawFaceUp):
@@ -48,9 +51,36 @@ def action_words(state, action, seat: int) -> str:
         return "keep " + (_list(list(action.tickets)) if action.tickets else "no tickets")
     if isinstance(action, Pass):
         return "pass"
+    name = type(action).__name__
+    if name == "PlayYard":
+        return f"play {_cards(action.payment)} into your rail yard"
+    if name == "MoveToTrack":
+        return "move the top card of each rail-yard stack on to your track (step 1)"
+    if name == "CompleteTicket":
+        return f"complete {action.ticket}" if action.ticket else "complete no more tickets"
     text = describe(state, action, seat)
     who = seat_name(seat) + " "
-    return text[len(who):] if text.startswith(who) else text
+    text = text[len(who):] if text.startswith(who) else text
+    verb, _, rest = text.partition(" ")
+    return f"{_second_person(verb)} {rest}".strip()
+
+
+def _second_person(verb: str) -> str:
+    """'moves' -> 'move', 'tries' -> 'try', 'passes' -> 'pass' (the engine describes a seat's move in the third
+    person; the coach speaks to the player)."""
+    if verb.endswith("ies"):
+        return verb[:-3] + "y"
+    if verb.endswith("es") and verb[:-2].endswith(("s", "sh", "ch", "x", "z")):
+        return verb[:-2]
+    if verb.endswith("s") and not verb.endswith("ss"):
+        return verb[:-1]
+    return verb
+
+
+def _claims_route(action) -> bool:
+    """A claim, or a variant's claim with more to it (South Korea's province train): it names a route and a payment."""
+    return isinstance(action, Claim) or (isinstance(getattr(action, "route", None), str)
+                                         and isinstance(getattr(action, "payment", None), tuple))
 
 
 class Context:
@@ -79,37 +109,50 @@ def board_reason(ctx: Context, stats, default_stats) -> str:
     plan = ctx.plan
     tickets = ctx.result.tickets
     joined = _joined_rates(stats, tickets)
-    if isinstance(action, Claim):
-        i = t.labels.index(action.route) if action.route in t.labels else None
-        if i is not None:
-            served = sorted({plan.reasons[j] for j in plan.routes if j == i}) if plan else []
-            if served:
-                tid = served[0]
-                left = [j for j in plan.routes if plan.reasons[j] == tid and j != i]
-                name = t.ticket_text[tid]
-                if not left:
-                    parts.append(f"it is the last route {name} needs")
-                else:
-                    parts.append(f"it is on your path for {name}")
+    if _claims_route(action):
+        from ..names import find_route
+        i = find_route(m, action.route).index
+        served = sorted({plan.reasons[j] for j in plan.routes if j == i}) if plan else []
+        if served:
+            tid = served[0]
+            left = [j for j in plan.routes if plan.reasons[j] == tid and j != i]
+            name = t.ticket_text[tid]
+            if not left:
+                parts.append(f"it is the last route {name} needs")
             else:
-                pts = t.points[i]
-                parts.append(f"no ticket of yours needs it, but it scores {pts} point{'s' if pts != 1 else ''} for "
-                             f"{t.length[i]} train{'s' if t.length[i] != 1 else ''}")
-            for o, share in sorted(ctx.needs.items()):
-                s = share.get(i, 0.0)
-                if s >= 0.4:
-                    name = seat_name(o)
-                    parts.append(f"it blocks {name}: it is on {name}'s path in {_pct(s)} of the coach's guesses at "
-                                 f"{name}'s tickets")
-            locos = dict(action.payment).get(LOCO, 0)
-            if locos:
-                risks.append(f"it spends {locos} locomotive{'s' if locos != 1 else ''}")
-            left_trains = p.trains - t.length[i]
-            if left_trains <= 2 and state.phase == "play":
-                risks.append(f"it leaves you {left_trains} train{'s' if left_trains != 1 else ''}, which starts the "
-                             "final round")
-            elif left_trains < 6:
-                risks.append(f"it leaves you only {left_trains} trains")
+                parts.append(f"it is on your path for {name}")
+        else:
+            pts = t.points[i]
+            parts.append(f"no ticket of yours needs it, but it scores {pts} point{'s' if pts != 1 else ''} for "
+                         f"{t.length[i]} train{'s' if t.length[i] != 1 else ''}")
+        for o, share in sorted(ctx.needs.items()):
+            s = share.get(i, 0.0)
+            if s >= 0.4:
+                name = seat_name(o)
+                parts.append(f"it blocks {name}: it is on {name}'s path in {_pct(s)} of the coach's guesses at "
+                             f"{name}'s tickets")
+        if getattr(action, "line", ""):              # South Korea: a train on the province board too
+            parts.append(f"it also puts a train on the {action.line} province line, which scores at the end if "
+                         "you lead that line")
+        elif hasattr(action, "extra_words"):        # another variant's addition to a claim
+            parts.append(f"it also adds {action.extra_words(v, state)}")
+        route = m.routes[i]
+        if getattr(route, "tunnel", False):
+            from ..games.europe import tunnel_odds
+            odds = tunnel_odds(state, seat, route.id, action.payment)
+            extra = 1 - float(odds.exact[0])
+            risks.append(f"the turned-up cards ask for more in {_pct(extra)} of cases, and you finish the tunnel "
+                         f"in {_pct(float(odds.can_pay))} of all cases (else you take your cards back and lose "
+                         "the turn)")
+        locos = dict(action.payment).get(LOCO, 0)
+        if locos:
+            risks.append(f"it spends {locos} locomotive{'s' if locos != 1 else ''}")
+        left_trains = p.trains - t.length[i]
+        if left_trains <= 2 and state.phase == "play":
+            risks.append(f"it leaves you {left_trains} train{'s' if left_trains != 1 else ''}, which starts the "
+                         "final round")
+        elif left_trains < 6:
+            risks.append(f"it leaves you only {left_trains} trains")
     elif isinstance(action, DrawFaceUp | DrawDeck):
         card = state.market[action.slot - 1] if isinstance(action, DrawFaceUp) else None
         need = {}

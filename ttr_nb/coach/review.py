@@ -39,10 +39,11 @@ class ReviewItem:
 
 
 def review(game, seat: int, *, playouts: int = 60, seed=0, top: int = 3, min_drop: float = 0.05,
-           plies=None) -> list[ReviewItem]:
+           moves=None) -> list[ReviewItem]:
     """The ``top`` moves of ``seat`` in ``game`` (a ``Game``) whose estimated win chance was furthest below the
     coach's choice, biggest drop first (only drops of at least ``min_drop``). ``playouts`` per move (deterministic
-    for a ``seed``); ``plies``: review only these history numbers (1-based) instead of every move of the seat."""
+    for a ``seed``); ``moves``: review only these moves (their 1-based numbers in ``game.history``) instead of every
+    move of the seat."""
     from .advice import _check_budget
     _check_budget(None, playouts)
     if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < game.state.n_players:
@@ -50,7 +51,7 @@ def review(game, seat: int, *, playouts: int = 60, seed=0, top: int = 3, min_dro
     history = game.history
     items = []
     s = Settings()
-    wanted = None if plies is None else set(plies)
+    wanted = None if moves is None else set(moves)
     for k, ply in enumerate(history):
         if ply.seat != seat or (wanted is not None and ply.number not in wanted):
             continue

@@ -291,7 +291,7 @@ def search(state, seat: int, *, playouts: int | None = None, seconds: float | No
             return True
         return seconds is not None and time.process_time() - start >= seconds
 
-    while len(alive) > 1 or i < 1:
+    while len(alive) > 1 or i < 1 or len(stats) == 1:      # one move only: the budget estimates its chances
         if out_of_budget(len(alive)):
             break
         if i in dets:

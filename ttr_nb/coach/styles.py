@@ -144,7 +144,7 @@ def _alternatives(t, state, seat: int, i: int) -> int:
 class RouteFocus(StyleBot):
     name = "route_focus"
     words = "goes straight for its tickets: claims its paths' routes early, the ones with no way around first"
-    keep_words = "they fit one network"
+    keep_words = "they need the fewest extra trains for their points"
 
     def keep(self, pol, state, seat, pending):
         base = make_plan(pol.t, state, seat).cost
