@@ -216,3 +216,39 @@ def test_the_coach_is_part_of_the_pure_rules_core():
     ''')
     assert done.returncode == 0, done.stderr
     assert "PURE" in done.stdout
+
+
+# ------------------------------------------------------------------------------------------ the classroom exercise
+
+@pytest.fixture(scope="module")
+def win_chance():
+    from ttr_nb.exercises import WinChance
+    return WinChance(seed=2)
+
+
+def test_win_chance_reads_percentages_and_shares(win_chance):
+    est = win_chance.move.win
+    pct = round(100 * est)
+    for answer in (pct, f"{pct}%", f"{pct} percent", round(est, 2), f"{est:.2f}"):
+        assert win_chance.check(answer), answer
+    for answer in ("lots", None, -5, 140, "150%"):
+        fb = win_chance.check(answer)
+        assert not fb and "percentage" in fb.explanation
+
+
+def test_win_chance_says_how_far_off_and_why(win_chance):
+    est = win_chance.move.win
+    low = max(0, round(100 * est) - 40)
+    fb = win_chance.check(low)
+    assert not fb and "too low" in fb.explanation and win_chance.move.why in fb.explanation
+    assert f"{round(100 * est)}%" in fb.explanation and f"of the {win_chance.move.playouts} games" in fb.explanation
+    assert win_chance.compare().count("\n") == len(win_chance.advice) - 1
+
+
+def test_win_chance_other_moves_and_bad_options():
+    from ttr_nb.exercises import WinChance
+    other = WinChance(seed=2, move="other")
+    assert not other.move.chosen and "coach's own choice" in other.check(other.solution()).explanation
+    for bad in (dict(move="worst"), dict(tolerance=0), dict(tolerance=0.9), dict(tolerance=True)):
+        with pytest.raises(TTRError):
+            WinChance(seed=2, **bad)

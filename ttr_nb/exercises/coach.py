@@ -48,9 +48,9 @@ class WinChance(Exercise):
 
     kind = "win_chance"
     title = "How likely is this move to win?"
-    variants = ("usa", "europe")
+    variants = ("usa",)              # any board game works (``variant="europe"`` ...); the USA is the one tested
 
-    def __init__(self, seed: int = 0, variant: str = "usa", *, move: str = "best", playouts: int = 120,
+    def __init__(self, seed: int = 0, variant: str = "usa", *, move: str = "best", playouts: int = 90,
                  tolerance: float = 0.15):
         super().__init__(seed, variant)
         if move not in ("best", "other"):
@@ -73,7 +73,7 @@ class WinChance(Exercise):
             raise TTRError(f"no turn with a real choice found in the game of seed {seed}")
         turns.sort()
         self.tolerance = float(tolerance)
-        settings = Settings(max_candidates=4)
+        settings = Settings(max_candidates=3)
         for _, _, ply in turns[:4]:          # the first position where the coach's estimate is not a foregone end
             self.state = g.state_at(ply)
             self.seat = to_move(self.state)[0]
@@ -95,7 +95,8 @@ class WinChance(Exercise):
                  f"({seat_name(other)}: {s.players[other].route_points}, {s.players[other].trains} trains left).",
                  "Your tickets: " + (", ".join(_ticket_words(self.v, t) for t in p.tickets) or "none") + ".",
                  f"The move: {self.move.words}."]
-        return _prompt(self.title, lines, f"After this move, what is {seat_name(seat)}'s chance to win?",
+        return _prompt(f"{self.title} ({self.v.name}, seed {self.seed})", lines,
+                       f"After this move, what is {seat_name(seat)}'s chance to win?",
                        "Answer with a percentage, e.g. ex.check(40) or ex.check('40%'); the board: ex.board().")
 
     def solution(self) -> float:
