@@ -80,7 +80,7 @@ def test_axes_equal_aspect_and_plain_scatter(usa):
     assert d["layout"]["yaxis"]["scaleanchor"] == "x"
     assert d["layout"]["xaxis"]["visible"] is False and d["layout"]["yaxis"]["visible"] is False
     assert "geo" not in d["layout"]
-    assert len(d["data"]) <= 32          # 30 + goods and passengers (Märklin; empty elsewhere)
+    assert len(d["data"]) <= 33          # 30 + goods and passengers (Märklin; empty elsewhere) + space-marks
 
 
 def test_hover_free_and_claimed(usa):

@@ -17,6 +17,8 @@ trail              halo along the trail, piece by piece in trail order; legend n
 tunnels            dotted dark border around tunnel spaces (legend entry only on maps with tunnels)
 outlines           dark outline under every free route space (so white spaces show on the light background)
 spaces:<colour>    free route spaces, one short line per space, one trace per card colour + ``spaces:gray``
+space-marks        the colour's ``CARD_SYMBOLS`` shape on every space of an open route, in black or white (a cue
+                   that needs no colour vision; trains cover it once claimed)
 closed             faded spaces of closed routes (USA-CLAIM-8)
 claimed-outline    black outline under claimed spaces
 seat:0..n-1        spaces claimed by seat i in its colour; legend = player name with the seat's marker symbol
@@ -88,7 +90,9 @@ PLAYER_HEX: Mapping[str, str] = {
 #: Marker symbol per seat on claimed routes and stations (distinct from the card-colour symbols).
 OWNER_SYMBOLS: tuple[str, ...] = ("circle-x", "square-x", "diamond-x", "star-triangle-up", "hexagram", "bowtie",
                                   "hourglass", "star-square")
-HIGHLIGHT_HEX: tuple[str, ...] = ("#ffb300", "#00b8e6", "#66dd00", "#ff5c8a")
+#: Glows along routes; the first ("you can claim", the last move) stays >= 10 CIEDE2000 from every route colour with
+#: protanopia, deuteranopia and tritanopia too (render/palette.py; an amber glow was lost on yellow routes)
+HIGHLIGHT_HEX: tuple[str, ...] = ("#6699ff", "#00b8e6", "#66dd00", "#ff5c8a")
 SELECTED_HEX = "#00d5ff"       # the halo of the selected route
 MARKED_HEX = "#d81b60"         # the ring around a marked city (the viewer's ticket cities)
 MAX_HIGHLIGHTS = len(HIGHLIGHT_HEX)
@@ -769,6 +773,9 @@ def _traces(map, *, owners, closed, player_names, player_colours, stations, high
         x, y, cd = _spaces_xy(geo, ids)
         scatter(f"spaces:{colour}", f"{colour} routes", x=x, y=y, customdata=cd, mode="lines",
                 line=dict(color=CARD_HEX[colour], width=_SPACE_W))
+    # 3a. the colour's shape on every space of an open route (under the trains): routes stay apart without colour
+    # vision (checked with simulated colour blindness in tests/test_a11y_colour.py)
+    scatter("space-marks", "route colour shapes", **_space_marks(geo, open_ids))
     # 4. closed routes, faded
     x, y, cd = _spaces_xy(geo, closed_ids)
     scatter("closed", "closed (2–3 players)", x=x, y=y, customdata=cd, mode="lines", showlegend=bool(closed_ids),
@@ -858,7 +865,7 @@ def _traces(map, *, owners, closed, player_names, player_colours, stations, high
         else:
             gtext.append("")
             gsym.append(symbol + "-open")
-            gcol.append("#777777")
+            gcol.append("#595959")
             gtcol.append(ink)
             ghover.append(f"{city} · goods, {colour} stack: empty (all taken)")
     scatter("goods", "goods (top value)", x=gx, y=gy, customdata=gcd, mode="markers+text", text=gtext,
@@ -946,6 +953,22 @@ def _traces(map, *, owners, closed, player_names, player_colours, stations, high
             unselected={"marker": dict(UNSELECTED_STYLE["marker"])})
 
     return traces
+
+
+def _space_marks(geo: _Geometry, rids) -> dict:
+    """Trace properties of the shape marks on the spaces of ``rids``: the route colour's ``CARD_SYMBOLS`` shape in
+    black or white (whichever contrasts more with the space), at the middle of each space."""
+    from .palette import ink_on
+    x, y, sym, col, cd = [], [], [], [], []
+    for rid in rids:
+        colour = geo.routes[rid].colour
+        for sp in geo.spaces[rid]:
+            px, py = _point_at(sp, _length(sp) / 2)
+            x.append(round(px, 4)), y.append(round(py, 4)), cd.append(rid)
+            sym.append(CARD_SYMBOLS.get(colour, "circle"))
+            col.append(ink_on(CARD_HEX.get(colour, "#a7a7a7")))
+    return dict(x=x, y=y, customdata=cd, mode="markers",
+                marker=dict(symbol=sym, size=6, color=col, opacity=0.9, line=dict(width=0)))
 
 
 def _ferry_spaces(n: int, locos: int) -> list[int]:

@@ -70,17 +70,10 @@ SEGMENTS: tuple[tuple[str, str, str, str], ...] = (
 
 # --------------------------------------------------------------------------------------------- helpers
 
-def _luminance(hex_colour: str) -> float:
-    h = hex_colour.lstrip("#")
-    r, g, b = (int(h[i:i + 2], 16) / 255 for i in (0, 2, 4))
-    lin = [c / 12.92 if c <= 0.03928 else ((c + 0.055) / 1.055) ** 2.4 for c in (r, g, b)]
-    return 0.2126 * lin[0] + 0.7152 * lin[1] + 0.0722 * lin[2]
-
-
 def _ink_on(hex_colour: str) -> str:
-    """Black or white text, whichever contrasts more with ``hex_colour``."""
-    lum = _luminance(hex_colour)
-    return "#111111" if (lum + 0.05) / 0.05 >= 1.05 / (lum + 0.05) else "#ffffff"
+    """Black or white text, whichever contrasts more with ``hex_colour`` (at least 4.58:1, WCAG AA)."""
+    from .palette import ink_on
+    return ink_on(hex_colour)
 
 
 def _player_hex(seat: int) -> str:
@@ -239,7 +232,7 @@ def _market(state: GameState, title: str | None, height: int | None) -> tuple[li
         # one edge colour for all tiles: plotly.js warns about colour arrays on bar edges (an empty slot shows
         # the background colour and the word "empty")
         marker=dict(color=fill, line=dict(color=INK, width=2)),   # no pattern: see hand_figure
-        text=[_coloured(f"<b>{w}</b>", "#777777" if k is None else _ink_on(CARD_FILL[k])) for w, k in zip(words, kinds)],
+        text=[_coloured(f"<b>{w}</b>", "#595959" if k is None else _ink_on(CARD_FILL[k])) for w, k in zip(words, kinds)],
         textposition="inside", insidetextanchor="start", textangle=0, textfont=dict(size=14, color=INK),
         hovertext=hover, hoverinfo="text")
     present = [k is not None for k in kinds]
@@ -453,7 +446,7 @@ def update_score(fig, sheet, *, title: str | None = None) -> None:
 
 _TABLE = 'style="border-collapse:collapse;font-family:Arial,Helvetica,sans-serif;font-size:13px;color:#222"'
 _TD = "padding:4px 8px;border-bottom:1px solid #d8d2c2;vertical-align:top;"
-_GOOD = "color:#1b7f3b;font-weight:bold;white-space:nowrap"
+_GOOD = "color:#17692e;font-weight:bold;white-space:nowrap"
 _BAD = "color:#b3261e;font-weight:bold;white-space:nowrap"
 
 
@@ -502,7 +495,7 @@ def players_panel_html(state: GameState, seat: int | None = None) -> str:
             cards = "".join(chips) if chips else "<i>no cards</i>"
             cards = f"{p['hand_size']}: " + cards
         else:
-            cards = f'{_plural(p["hand_size"], "card")} <span style="color:#777">(hidden)</span>'
+            cards = f'{_plural(p["hand_size"], "card")} <span style="color:#595959">(hidden)</span>'
         if "tickets" in p:
             items = []
             for tid in p["tickets"]:
@@ -511,7 +504,7 @@ def players_panel_html(state: GameState, seat: int | None = None) -> str:
                              f"({t.points})</span>")
             tickets = "<br>".join(items) if items else "<i>none</i>"
         else:
-            tickets = f'{_plural(p["ticket_count"], "ticket")} <span style="color:#777">(hidden)</span>'
+            tickets = f'{_plural(p["ticket_count"], "ticket")} <span style="color:#595959">(hidden)</span>'
         for pend in view["pending"]:
             if pend["seat"] == i and pend["kind"] == "choose_tickets":
                 if "data" in pend:
@@ -567,7 +560,7 @@ def players_compact_html(state: GameState, seat: int | None = None) -> str:
         i = p["seat"]
         to_play = i == view["current"] and view["phase"] in ("play", "last_round")
         name = html.escape(p["name"]) + (" (you)" if seat == i else "")
-        mark = ' <b title="to play" style="color:#b35a00">&lt; to play</b>' if to_play else ""
+        mark = ' <b title="to play" style="color:#8a4600">&lt; to play</b>' if to_play else ""
         extra = _player_words(state, i)
         # the feature line wraps (the name above it does not): a long one must not push the numbers out of a narrow column
         extra = f"<div style='font-size:11px;color:#333;white-space:normal'>{extra}</div>" if extra else ""
@@ -621,7 +614,7 @@ def tickets_table_html(state: GameState, seat: int) -> str:
     for t in net.tickets:
         if t.completed:
             mark = f'<span style="{_GOOD}" title="completed">✓ done</span>'
-            pts = f'<span style="color:#1b7f3b">+{t.points}</span>'
+            pts = f'<span style="color:#17692e">+{t.points}</span>'
             how = " → ".join(html.escape(c) for c in t.cities)
         elif t.needed is None:
             mark = f'<span style="{_BAD}" title="not completed">✗ blocked</span>'
@@ -634,7 +627,7 @@ def tickets_table_html(state: GameState, seat: int) -> str:
                    + " → ".join(html.escape(c) for c in t.cities))
         rows.append(f"<tr><td style='{_TD}'>{mark}</td>"
                     f"<td style='{_TD}white-space:nowrap'><b>{html.escape(t.a)}–{html.escape(t.b)}</b>"
-                    f" <span style='color:#777'>{t.id}</span></td><td style='{_TD}text-align:right'>{pts}</td>"
+                    f" <span style='color:#595959'>{t.id}</span></td><td style='{_TD}text-align:right'>{pts}</td>"
                     f"<td style='{_TD}'>{how}</td></tr>")
     if not rows:
         rows.append(f"<tr><td colspan='4' style='{_TD}'><i>no tickets yet</i></td></tr>")
@@ -645,7 +638,7 @@ def tickets_table_html(state: GameState, seat: int) -> str:
             f'<div style="font:bold 14px Arial,Helvetica,sans-serif;margin-bottom:4px">{_swatch(seat)}'
             f"{html.escape(net.name)}'s tickets — {done} of {len(net.tickets)} completed, "
             f"{_signed(value)} points if the "
-            f"game ended now</div><table {_TABLE}><thead><tr><th style='{th}'></th><th style='{th}'>ticket</th>"
+            f"game ended now</div><table {_TABLE}><thead><tr><th style='{th}'>done</th><th style='{th}'>ticket</th>"
             f"<th style='{th}text-align:right'>points</th><th style='{th}'>path</th></tr></thead>"
             f"<tbody>{''.join(rows)}</tbody></table></div>")
 

@@ -19,11 +19,10 @@ from ..engine import seat_name
 from ..state import GameState
 from ..variants import get_variant
 from .board import CARD_CODES, CARD_HEX, CARD_SYMBOLS, INK, OWNER_SYMBOLS, BACKGROUND, _player_hex
+from .palette import ink_on
 from .panels import _check_state, _figure, _update
 
 __all__ = ["province_figure", "update_provinces"]
-
-_LIGHT_TEXT = {"white", "yellow", "orange"}
 
 
 def _lines(state: GameState):
@@ -50,7 +49,7 @@ def _provinces(state: GameState, title: str | None, height: int | None) -> tuple
             sx.append(space), sy.append(ys[colour]), stext.append(str(space))
             ssym.append(CARD_SYMBOLS.get(colour, "circle"))
             sfill.append(CARD_HEX.get(colour, colour))
-            sink.append(INK if colour in _LIGHT_TEXT else "#ffffff")
+            sink.append(ink_on(CARD_HEX.get(colour, colour)))          # 4.5:1 or better on every line colour
             shover.append(f"{colour} line ({CARD_CODES.get(colour, '')}), space {space}: free")
     tx, ty, tcol, tsym, thover, tcd = [], [], [], [], [], []
     for colour, space, seat in trains:

@@ -205,9 +205,12 @@ class BoardWidget:
 
     def show(self, state: GameState, *, highlight: Sequence[tuple[str, Sequence[str]]] = (),
              trail: Sequence[str] = (), title: str | None = None, viewer: int | None = None,
-             force: bool = False, trail_label: str | None = None) -> bool:
+             force: bool = False, trail_label: str | None = None, last_move: str | None = None) -> bool:
         """Draw ``state``; with a ``viewer`` seat, that seat's ticket cities are ringed (its own secret: only
-        pass the seat whose view this is)."""
+        pass the seat whose view this is). The figure's screen-reader text (``render.describe``) follows: what
+        ``viewer`` may see, and ``last_move`` as the view words it for that viewer."""
+        from ..render.describe import board_text
+        self.view.describe(*board_text(state, viewer, last_move=last_move, title=title, highlight=highlight))
         marks = board_marks(state)
         if not trail and marks.get("trail"):           # a move under way (a Märklin passenger's path so far)
             trail, trail_label = marks["trail"], marks.get("trail_label", "path")
@@ -239,6 +242,16 @@ class MessageArea:
         self.text = ""
         self.error: TTRError | None = None
         self.is_error = False
+        self._listeners: list[Callable[[str, bool], None]] = []
+
+    def listen(self, callback: Callable[[str, bool], None]) -> None:
+        """Call ``callback(text, is_error)`` whenever a non-empty message is shown (the views' live region)."""
+        self._listeners.append(callback)
+
+    def _tell(self) -> None:
+        if self.text:
+            for cb in list(self._listeners):
+                cb(self.text, self.is_error)
 
     def refuse(self, err: Exception | str) -> None:
         self.error = err if isinstance(err, TTRError) else None
@@ -246,18 +259,21 @@ class MessageArea:
         self.is_error = True
         self.widget.value = (f"<div class='ttr-refusal' style='color:{ERROR_COLOUR};border-left:4px solid {ERROR_COLOUR};"
                              f"padding-left:6px'><b>Not allowed:</b> {esc(self.text)}</div>")
+        self._tell()
 
     def note(self, text: str) -> None:
         self.error = None
         self.text = text
         self.is_error = False
         self.widget.value = f"<div style='color:#444'>{esc(text)}</div>" if text else ""
+        self._tell()
 
     def ok(self, text: str) -> None:
         self.error = None
         self.text = text
         self.is_error = False
         self.widget.value = f"<div style='color:{OK_COLOUR}'><b>Done:</b> {esc(text)}</div>"
+        self._tell()
 
     def clear(self) -> None:
         self.note("")
@@ -380,7 +396,8 @@ def log_html(lines: Sequence[str], n: int = 14, *, newest_first: bool = False) -
                     for s in shown)
     head = "<b>Log</b> <span style='color:#666'>(newest first)</span>" if newest_first else "<b>Log</b>"
     return (f"<div class='ttr-log' style='font-family:Arial,Helvetica,sans-serif;margin-top:4px'>{head}"
-            f"<div style='max-height:22em;overflow-y:auto'>{items or '<i>nothing played yet</i>'}</div></div>")
+            f"<div tabindex='0' role='region' aria-label='Log' style='max-height:22em;overflow-y:auto'>"   # scrolls by keyboard
+            f"{items or '<i>nothing played yet</i>'}</div></div>")
 
 
 def public_words(ply, viewer: int | None) -> tuple[str, list[str]]:

@@ -77,6 +77,8 @@ class ScorePanel(_FigurePanel):
         self.table.value = f"<pre style='font-size:0.9em'>{esc(sheet.table())}</pre>"
         self._draw(lambda: panels.score_figure(sheet), lambda fig: panels.update_score(fig, sheet),
                    before=(self.title,), after=(self.table,))
+        # the chart's words are the table printed under it
+        self.view.describe(f"{head} chart", f"{head}: the table below the chart gives every line in numbers.")
 
 
 def players_html(state: GameState, seat: int | None) -> str:

@@ -22,6 +22,11 @@ from ..errors import TTRError
 from ..game import Game, Ply
 from ..render.panels import _chip
 from ._common import MessageArea, checked_seat, deck_take, esc, log_html
+from .access import Access, accessible
+from .keyboard import OptionList, split_options
+
+#: where the keyboard focus goes when the control that had it goes away (first that can take it)
+CARD_FOCUS_ORDER = (".ttr-tickets input", ".ttr-options button", ".ttr-optionlist select", "button")
 
 WHOLE_TABLE = "whole table"
 
@@ -58,7 +63,7 @@ def _tickets_html(state, seat: int | None) -> str:
         for tid in p["tickets"]:
             t = data.ticket(tid)
             need = t.needs_words()
-            done = " <b style='color:#1b7f3b'>done</b>" if tid in p.get("completed", ()) else ""
+            done = " <b style='color:#17692e'>done</b>" if tid in p.get("completed", ()) else ""
             items.append(f"<div>{esc(t.a)}–{esc(t.b)} ({t.points}){done}"
                          + (f" <span style='color:#555'>needs {esc(need)}</span>" if need else "") + "</div>")
         rows.append(f"<div><b>{esc(p['name'])}'s tickets</b>{''.join(items) or '<i> none</i>'}</div>")
@@ -105,6 +110,8 @@ class _CardView:
     def _draw(self, state, viewer: int | None, before=None) -> None:
         from ..render.cardtable import update_card_table
         update_card_table(self.fig, state, viewer, robbed=_robbed(before, state))
+        from ..render.describe import card_table_text
+        self.table.describe(*card_table_text(state, viewer))
         self.status.value = f"<b>{esc(rules.turn_status(state, viewer))}</b>"
         self.hand.value = _hand_html(state, viewer)
         self.tickets.value = _tickets_html(state, viewer)
@@ -116,6 +123,11 @@ class _CardView:
     def _ipython_display_(self) -> None:
         from IPython.display import display
         display(self.widget)
+
+    def _accessible(self, focus_order=()) -> None:
+        """Screen readers and keyboards: a live region in the view, focus kept in it (``widgets.access``)."""
+        self.access = accessible(self.widget, Access(focus_order=focus_order)).children[-1]
+        self.access.follow(self.message)
 
 
 class CardPlayView(_CardView):
@@ -145,7 +157,11 @@ class CardPlayView(_CardView):
         self.options: list[Action] = []
         self._option_buttons: list[widgets.Button] = []
         self.options_box = widgets.HBox(layout=widgets.Layout(flex_flow="row wrap"))
+        self.options_box.add_class("ttr-options")
+        # a turn's many rail-yard plays: one list box and a "play" button (a short tab order), the draws stay buttons
+        self.more_options = OptionList(self.choose_option, label="or play", button="play this")
         self.ticket_box = widgets.VBox()
+        self.ticket_box.add_class("ttr-tickets")
         self._ticket_checks: dict[str, widgets.Checkbox] = {}
         self.undo_button = widgets.Button(description="Undo", layout=widgets.Layout(width="auto"))
         self.undo_button.on_click(lambda _b: self.undo())
@@ -153,7 +169,8 @@ class CardPlayView(_CardView):
         self.redo_button.on_click(lambda _b: self.redo())
         self.bots_button = widgets.Button(description="bots play until my turn", layout=widgets.Layout(width="auto"))
         self.bots_button.on_click(lambda _b: self.bots_play())
-        side = widgets.VBox([self.ticket_box, self.options_box, self.hand, self.tickets, self.log_widget],
+        side = widgets.VBox([self.ticket_box, self.options_box, self.more_options.widget, self.hand, self.tickets,
+                             self.log_widget],
                             layout=widgets.Layout(flex="1 0 300px", max_width="100%"))
         self.widget = widgets.VBox([
             self.banner, widgets.HBox([self.status, self.message.widget], layout=widgets.Layout(flex_flow="row wrap")),
@@ -162,6 +179,7 @@ class CardPlayView(_CardView):
             widgets.HBox([self.undo_button, self.redo_button, self.bots_button]),
         ], layout=widgets.Layout(width="100%"))
         self.widget.add_class("ttr-playview")
+        self._accessible(CARD_FOCUS_ORDER)
         if self.auto_bots:
             self._run_bots()
         self.refresh()
@@ -305,7 +323,11 @@ class CardPlayView(_CardView):
         for b, a in zip(self._option_buttons, self.options):
             b.description = rules.describe(s, a, seat).split(" ", 1)[-1]
             b.tooltip = str(a)
-        self.options_box.children = tuple(self._option_buttons[:len(self.options)])
+        from ..actions import DrawDeck, DrawFaceUp, DrawTickets
+        shown, listed = split_options([b.description for b in self._option_buttons], self.options,
+                                      (DrawDeck, DrawFaceUp, DrawTickets))
+        self.options_box.children = tuple(self._option_buttons[i] for i in shown)
+        self.more_options.update([(self._option_buttons[i].description, i) for i in listed])
         if keeps:
             p = s.pending_for(seat)
             offered = p.get("offered")
@@ -328,6 +350,7 @@ class CardPlayView(_CardView):
         self.log_widget.value = log_html(self.log_lines(), self.log_size, newest_first=True)
         self.undo_button.disabled = not any(p.seat in self.human_seats for p in self.game.history)
         self.redo_button.disabled = self.game.ply >= len(self.game.line)
+        self.access.status(rules.turn_status(s, viewer))
         for cb in list(self._listeners):
             cb(self)
 
@@ -335,7 +358,8 @@ class CardPlayView(_CardView):
     def html(self) -> str:
         """Everything textual the view shows now (for tests: nothing hidden may be in it)."""
         return "".join([self.status.value, self.hand.value, self.tickets.value, self.log_widget.value,
-                        "".join(b.description for b in self.options_box.children)])
+                        "".join(b.description for b in self.options_box.children),
+                        "".join(self.more_options.labels)])
 
 
 class CardTableView(_CardView):
@@ -349,6 +373,7 @@ class CardTableView(_CardView):
         self.toggle.observe(lambda _c: self.refresh(), names="value")
         self.widget = widgets.VBox([self.banner, self.toggle, self.status, self.message.widget, self.table,
                                     widgets.HBox([self.hand, self.tickets])])
+        self._accessible()
         self.refresh()
 
     @property
@@ -390,10 +415,15 @@ class CardHistoryView(_CardView):
         self.next_button = widgets.Button(description="▶", layout=widgets.Layout(width="44px"))
         self.prev_button.on_click(lambda _b: self.step(-1))
         self.next_button.on_click(lambda _b: self.step(1))
+        self.prev_button.add_class("ttr-prev")
+        self.next_button.add_class("ttr-next")
         self.ply_info = widgets.HTML()
         self.slider.observe(lambda c: self.show(c["new"]), names="value")
         self.widget = widgets.VBox([self.banner, widgets.HBox([self.prev_button, self.slider, self.next_button]),
                                     self.status, self.ply_info, self.table, widgets.HBox([self.hand, self.tickets])])
+        self._accessible()
+        from .history import HISTORY_LABELS
+        self.access.labels = [list(x) for x in HISTORY_LABELS]
         self.show(game.ply if ply is None else ply)
 
     def show(self, ply: int):
@@ -410,6 +440,7 @@ class CardHistoryView(_CardView):
         self.prev_button.disabled = ply <= 0
         self.next_button.disabled = ply >= len(g.line)
         self.shown_ply = ply
+        self.access.say(f"Move {ply} of {len(g.line)}: " + (self._line(g.line[ply - 1], self.seat) if ply else "the start"))
         return s
 
     def step(self, delta: int):
@@ -473,6 +504,7 @@ class CardEditorView(_CardView):
         self.widget = widgets.VBox([self.banner, self.status, self.validity, self.message.widget, self.table,
                                     widgets.HBox([self.hand, self.tickets]), edits, json_box,
                                     widgets.HBox([self.play_button]), self.result_box])
+        self._accessible()
         self._after_edit()
 
     # -- the edits ------------------------------------------------------------------------------------------

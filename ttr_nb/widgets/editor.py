@@ -138,6 +138,9 @@ class EditorView:
             self.tabs.set_title(i, title)
         self.widget = widgets.VBox([self.banner, self.status, self.validity, self.message.widget, self.keep_consistent,
                                     self.board.view, self.tabs, self.play_button, self.result_box])
+        from .access import Access, accessible
+        self.access = accessible(self.widget, Access()).children[-1]
+        self.access.follow(self.message)
         self._after_edit()
 
     def _ipython_display_(self) -> None:

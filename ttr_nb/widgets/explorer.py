@@ -48,6 +48,9 @@ class MapExplorer:
                          layout=widgets.Layout(flex_flow="row wrap")),
             self.message.widget, self.board.view, self.output,
         ])
+        from .access import Access, accessible
+        self.access = accessible(self.widget, Access()).children[-1]
+        self.access.follow(self.message)
 
     def _ipython_display_(self) -> None:
         from IPython.display import display

@@ -18,14 +18,17 @@ class ProvincePanel:
         fig = province_figure(state)
         self._view = figure_view(fig, css_classes=["ttr-provinces"], loading_text="Drawing the province board ...")
         self.fig = self._view.figure
+        self.show(state)
 
     @property
     def widget(self):
         return self._view.current()
 
     def show(self, state: GameState) -> None:
+        from ..render.describe import province_text
         from ..render.provinces import update_provinces
         update_provinces(self.fig, state)
+        self.widget.describe(*province_text(state))
 
 
 #: feature name -> the panel drawn for it

@@ -18,6 +18,19 @@ from ..state import GameState
 from ..variants import get_variant
 from ._common import own_view, BoardWidget, MessageArea, esc, provisional_banner, status_html, table_view_html
 from ._panels import ScorePanel
+from .access import Access, accessible
+
+#: names for the controls ipywidgets leaves unnamed (its Play buttons are icons; its slider handle has no label)
+HISTORY_LABELS = (
+    (".widget-play button:nth-of-type(1)", "play the moves one by one"),
+    (".widget-play button:nth-of-type(2)", "pause"),
+    (".widget-play button:nth-of-type(3)", "stop and go back to the first move"),
+    (".widget-play button:nth-of-type(4)", "repeat: start again after the last move"),
+    (".widget-slider .noUi-handle", "move number"),
+    (".widget-slider input", "move number"),
+    (".ttr-prev", "previous move"),
+    (".ttr-next", "next move"),
+)
 
 
 class HistoryView:
@@ -68,6 +81,8 @@ class HistoryView:
         self.next_button = widgets.Button(description="▶", tooltip="next move", layout=widgets.Layout(width="44px"))
         self.prev_button.on_click(lambda _b: self.step(-1))
         self.next_button.on_click(lambda _b: self.step(1))
+        self.prev_button.add_class("ttr-prev")
+        self.next_button.add_class("ttr-next")
         self.position = widgets.HTML()
         self.status = widgets.HTML()
         self.board = BoardWidget(self.map, n_players=game.start.n_players, height=board_height)
@@ -94,6 +109,9 @@ class HistoryView:
             widgets.HBox([self.variations, self.restore_button]),
             self.branch_box,
         ])
+        self.access = accessible(self.widget, Access(labels=HISTORY_LABELS,
+                                                     focus_order=(".widget-play button", ".widget-slider"))).children[-1]
+        self.access.follow(self.message)
         self.refresh()
 
     def _ipython_display_(self) -> None:
@@ -244,7 +262,7 @@ class HistoryView:
         self.shown_ply = ply
         where = ""
         if ply > g.ply:
-            where = " <span style='color:#a60'>(ahead of the game's position: its redo line)</span>"
+            where = " <span style='color:#8a4600'>(ahead of the game's position: its redo line)</span>"
         elif ply == g.ply:
             where = " <span style='color:#17692e'>(the game's current position)</span>"
         self.position.value = f"move <b>{ply}</b> of {len(line)}{where}"
@@ -256,6 +274,7 @@ class HistoryView:
         if ply:
             p = line[ply - 1]
             words = f"<b>{ply}. {esc(p.words_for(viewer))}</b>"
+            said = f"Move {ply} of {len(line)}: {p.words_for(viewer)}"
             if viewer is None or viewer == p.seat:               # the record text may name kept tickets
                 words += f" <code>{esc(p.text)}</code>"
             events = "".join(f"<li>{esc(e)}</li>" for e in p.events_for(viewer))
@@ -265,7 +284,10 @@ class HistoryView:
                 highlight = [(f"move {ply}: {r.a}–{r.b}", [r.id])]
         else:
             self.ply_info.value = "<div><b>0.</b> the start position</div>"
-        self.board.show(s, highlight=highlight, title=f"{self.map.name} — move {ply}", viewer=self.seat)
+            said = f"Move 0 of {len(line)}: the start position"
+        self.board.show(s, highlight=highlight, title=f"{self.map.name} — move {ply}", viewer=self.seat,
+                        last_move=said.split(": ", 1)[1] if ply else None)
+        self.access.say(said)
         self.table.value = table_view_html(s, viewer)
         self.score.show(s)
         for panel in self.feature_panels:

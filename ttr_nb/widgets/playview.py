@@ -31,10 +31,16 @@ from ..game import Game, Ply
 from ..state import GameState
 from ..variants import get_variant
 from ..render import panels
+from ..render.palette import ink_on
 from ._common import own_view, VIEW_CSS, BoardWidget, MessageArea, esc, log_html, provisional_banner, public_words, status_html, ticket_words
 from ._panels import ScorePanel
+from .access import Access, accessible
+from .keyboard import ClaimChooser
 
-_TEXT_ON = {"white": "#111111", "yellow": "#111111", "orange": "#111111"}
+#: where the keyboard focus goes when the control that had it goes away (first that can take it)
+PLAY_FOCUS_ORDER = (".ttr-tickets input", ".ttr-payments button", ".ttr-options button", ".ttr-chooser select",
+                    ".ttr-draws button")
+
 #: turn actions the view offers by its own buttons or by a click on the board (the rest show as option buttons)
 _OFFERED_ELSEWHERE = (Claim, DrawDeck, DrawFaceUp, DrawTickets, Pass)
 _LOCO_HEX = "#6b5b95"
@@ -166,7 +172,9 @@ class PlayView:
         self.deck_button.on_click(lambda _b: self.draw_deck())
         self.faceup_buttons: list[widgets.Button] = []
         for i in range(self.variant.settings.market_size):
-            b = widgets.Button(description="-", layout=widgets.Layout(width="auto", min_width="74px"))
+            # a border: a white card's button is not lost on the white page
+            b = widgets.Button(description="-", layout=widgets.Layout(width="auto", min_width="74px",
+                                                                      border="1px solid #444444"))
             b.on_click(lambda _b, slot=i + 1: self.draw_faceup(slot))
             self.faceup_buttons.append(b)
         self.tickets_button = widgets.Button(description="draw tickets", layout=widgets.Layout(width="auto"))
@@ -209,7 +217,13 @@ class PlayView:
         # draws and the controls in one strip.
         # side by side when there is room for a 560 px board and the 300 px column, else the column under the board
         # what a decision needs (tickets to keep, how to pay, a tunnel) comes first in the column, beside the board
-        side = widgets.VBox([self.tickets_box, self.route_info, self.extra_toggle, self.payments_box, self.step_info,
+        # the keyboard's way to the board: a list of what can be claimed, right before the payments it opens
+        self.chooser = ClaimChooser(self.click_route, self.click_city)
+        self.tickets_box.add_class("ttr-tickets")
+        self.payments_box.add_class("ttr-payments")
+        self.options_box.add_class("ttr-options")
+        side = widgets.VBox([self.tickets_box, self.chooser.widget, self.route_info, self.extra_toggle,
+                             self.payments_box, self.step_info,
                              self.options_box,
                              self.players, self.my_tickets, self.log_widget],
                             layout=widgets.Layout(flex="1 0 300px", max_width="100%"))
@@ -236,6 +250,9 @@ class PlayView:
         ], layout=widgets.Layout(width="100%"))
         self.widget.add_class("ttr-playview")
         self.board.view.add_class("ttr-board")
+        # screen readers and keyboards: a live region, and focus kept in the view when a control goes away
+        self.access = accessible(self.widget, Access(focus_order=PLAY_FOCUS_ORDER)).children[-1]
+        self.access.follow(self.message)
 
     # ------------------------------------------------------------------------------------------------ display
     def _ipython_display_(self) -> None:
@@ -724,7 +741,9 @@ class PlayView:
             names = ", ".join(seat_name(x) for x in self.human_seats)
             you = f" <span style='color:#555'>· you play {esc(names)}</span>"
         self.status.value = status_html(s, you)
+        self.access.status(turn_status(s))
         self._refresh_selection()
+        self._refresh_chooser(s)
         self._refresh_step(s)
         self._draw_board(s, viewing)
         self._refresh_buttons(s)
@@ -788,6 +807,23 @@ class PlayView:
                 b.description = self._words(self.game.state, a)
             b.tooltip = str(a)
         self.payments_box.children = tuple(self._pay_buttons[:n])
+
+    def _refresh_chooser(self, s: GameState) -> None:
+        """The keyboard's list of claims: the routes the seat to play can pay for, and its city actions."""
+        seat = self.turn_seat()
+        routes, cities = [], []
+        if seat is not None and not s.pending:
+            routes = claimable_routes(self.variant, s, seat, affordable_only=True)
+            ways: dict[str, list[Action]] = {}
+            for a in legal_actions(s, seat):
+                city = getattr(a, a.city_field, None) if a.city_field else None
+                if city:
+                    ways.setdefault(city, []).append(a)
+            for city, acts in ways.items():
+                words = self._words(s, acts[0]).split(" with ")[0]
+                cities.append((city, words + (f" ({len(acts)} ways to pay)" if len(acts) > 1 else "")))
+        self.chooser.update(routes, cities, selected=self.selected_route or self.selected_city,
+                            active=seat is not None)
 
     def _refresh_step(self, s: GameState) -> None:
         """A variant's pending step for a human seat (tunnel ...), or a turn where only passing is possible:
@@ -863,8 +899,7 @@ class PlayView:
             card = s.market[i] if i < len(s.market) else None
             b.description = f"{i + 1}: {_button_word(card)}" if card is not None else f"{i + 1}: (empty)"
             b.style.button_color = _card_hex(card)
-            b.style.text_color = _TEXT_ON.get(CARD_NAMES[card] if card is not None else "", "#ffffff") \
-                if card is not None else "#555555"
+            b.style.text_color = ink_on(_card_hex(card)) if card is not None else "#444444"      # WCAG AA
             set_button(b, self._boosted(DrawFaceUp(slot=i + 1, seat=seat)), f"take the face-up {_button_word(card) if card is not None else ''}")
         set_button(self.tickets_button, self._boosted(DrawTickets(seat=seat)),
                    "draw destination tickets and keep at least one")

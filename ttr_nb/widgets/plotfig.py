@@ -124,7 +124,58 @@ export default {
     const note = document.createElement("div");
     note.className = "ttr-figure-note";
     note.textContent = model.get("loading_text") || "Drawing ...";
-    el.append(note, box);
+    // Screen readers: the plot is one figure with a name and a generated description (plotly's SVG, whose text
+    // would be read as a run of city names, is hidden from them); a collapsed "text version" holds the same
+    // description and a table (routes and owners ...), for everyone.
+    const uid = "ttr-fig-" + Math.random().toString(36).slice(2, 10);
+    box.setAttribute("role", "figure");
+    const text = document.createElement("details");
+    text.className = "ttr-figure-text";
+    const summary = document.createElement("summary");
+    const desc = document.createElement("p");
+    desc.id = uid + "-desc";
+    desc.className = "ttr-figure-desc";
+    const table = document.createElement("table");
+    table.className = "ttr-figure-table";
+    text.append(summary, desc, table);
+    const showText = () => {
+      box.setAttribute("aria-label", model.get("aria_label") || "figure");
+      const d = model.get("description") || "";
+      desc.textContent = d;
+      if (d) box.setAttribute("aria-describedby", desc.id); else box.removeAttribute("aria-describedby");
+      const t = model.get("text_table") || {};
+      summary.textContent = t.summary || "Text version";
+      table.replaceChildren();
+      const rows = t.rows || [];
+      if (t.caption) { const c = document.createElement("caption"); c.textContent = t.caption; table.append(c); }
+      if ((t.head || []).length) {
+        const tr = document.createElement("tr");
+        for (const h of t.head) { const th = document.createElement("th"); th.scope = "col"; th.textContent = h; tr.append(th); }
+        const thead = document.createElement("thead");
+        thead.append(tr);
+        table.append(thead);
+      }
+      const tbody = document.createElement("tbody");
+      for (const r of rows) {
+        const tr = document.createElement("tr");
+        for (const v of r) { const td = document.createElement("td"); td.textContent = String(v); tr.append(td); }
+        tbody.append(tr);
+      }
+      table.append(tbody);
+      table.hidden = !rows.length;
+      text.hidden = !(d || rows.length);
+    };
+    showText();
+    model.on("change:aria_label", showText);
+    model.on("change:description", showText);
+    model.on("change:text_table", showText);
+    // plotly's SVG text stays out of the accessibility tree; its toolbar stays out of the tab order (the
+    // figure's text version says what the picture shows, and the mouse still reaches the toolbar)
+    const quiet = () => {
+      for (const s of box.querySelectorAll(".main-svg")) s.setAttribute("aria-hidden", "true");
+      for (const a of box.querySelectorAll(".modebar-btn, .modebar a")) a.setAttribute("tabindex", "-1");
+    };
+    el.append(note, box, text);
     let figure = model.get("_figure");
     let rev = model.get("_rev");
     const aspect = () => model.get("aspect");
@@ -180,6 +231,7 @@ export default {
             await Plotly.update(box, restyle, relayout, indexes);
           }
         }
+        quiet();
       } finally {
         busy = false;
       }
@@ -210,6 +262,7 @@ export default {
 
     el.dataset.ttrStep = "drawing";
     await Plotly.newPlot(box, clone(figure.data || []), layoutOf(figure), model.get("config") || {});
+    quiet();
     el.dataset.ttrStep = "drawn";
     box.style.minHeight = "";
     note.remove();
@@ -240,13 +293,16 @@ export default {
       const w = box.getBoundingClientRect().width;
       if (!drawn || w <= 0 || Math.abs(w - lastWidth) < 2) return;
       lastWidth = w;
-      Plotly.relayout(box, sizeOf());
+      Plotly.relayout(box, sizeOf()).then(quiet);
     });
     ro.observe(box);
     return () => {
       clearTimeout(helloTimer);
       ro.disconnect();
       model.off("msg:custom", onMsg);
+      model.off("change:aria_label", showText);
+      model.off("change:description", showText);
+      model.off("change:text_table", showText);
       try { Plotly.purge(box); } catch (e) { /* already gone */ }
     };
   },
@@ -257,7 +313,43 @@ _CSS = """
 .ttr-figure { width: 100%; min-width: 0; }
 .ttr-figure-plot { width: 100%; }
 .ttr-figure-note { color: #555; font-style: italic; padding: 6px 0; }
+.ttr-figure-text { margin: 2px 0 4px; font-size: 13px; color: #222; }
+.ttr-figure-text > summary { cursor: pointer; color: #0b3d91; padding: 2px 0; }
+.ttr-figure-text > p { margin: 4px 0; max-width: 60em; }
+.ttr-figure-table { border-collapse: collapse; }
+.ttr-figure-table th, .ttr-figure-table td { text-align: left; padding: 1px 8px 1px 0; border-bottom: 1px solid #ddd; }
+.ttr-figure-table caption { text-align: left; font-weight: bold; }
 """
+
+#: plotly's toolbar on every figure: no "Share chart" / cloud upload / Chart Studio button, no plotly logo, only
+#: the buttons a learner uses (zoom, pan, reset, save as PNG)
+FIGURE_CONFIG: dict = {
+    "displaylogo": False, "scrollZoom": False, "showSendToCloud": False, "showEditInChartStudio": False,
+    "showLink": False,
+    "modeBarButtonsToRemove": ["select2d", "lasso2d", "autoScale2d", "zoomIn2d", "zoomOut2d", "sendDataToCloud",
+                               "editInChartStudio", "toggleSpikelines", "hoverClosestCartesian",
+                               "hoverCompareCartesian"],
+}
+#: what must never be on a figure's toolbar (checked by the tests, and stripped from any config a caller passes)
+FORBIDDEN_BUTTONS = ("sendDataToCloud", "editInChartStudio")
+
+
+def _safe_config(config: dict | None) -> dict:
+    """``config`` (default ``FIGURE_CONFIG``) with the cloud and Chart Studio buttons always removed."""
+    out = dict(FIGURE_CONFIG if config is None else config)
+    for key in ("showSendToCloud", "showEditInChartStudio", "showLink"):
+        out[key] = False
+    out["displaylogo"] = False
+    remove = list(out.get("modeBarButtonsToRemove") or [])
+    out["modeBarButtonsToRemove"] = remove + [b for b in FORBIDDEN_BUTTONS if b not in remove]
+    return out
+
+
+def _title_text(fig: go.Figure) -> str:
+    """The figure's title as plain text (for its accessible name)."""
+    title = fig.layout.title.text if fig.layout.title is not None else None
+    text = re.sub(r"<[^>]+>", " ", str(title or ""))
+    return re.sub(r"\s+", " ", text).strip()
 
 
 def _plotly_js() -> tuple[bytes, str]:
@@ -380,6 +472,11 @@ class FigureView(anywidget.AnyWidget):
     js_version = traitlets.Unicode("").tag(sync=True)
     hello_timeout_ms = traitlets.Int(4000).tag(sync=True)
     runtime = traitlets.Instance(PlotlyRuntime, allow_none=True).tag(sync=True, **widget_serialization)
+    #: the figure's accessible name, its generated description (plain text) and its text version as a table
+    #: ``{"summary": ..., "caption": ..., "head": [...], "rows": [[...], ...]}`` (see ``describe``)
+    aria_label = traitlets.Unicode("").tag(sync=True)
+    description = traitlets.Unicode("").tag(sync=True)
+    text_table = traitlets.Dict().tag(sync=True)
 
     def __init__(self, figure: go.Figure, **kwargs):
         fig = figure if isinstance(figure, LiveFigure) else live_figure(figure)
@@ -389,8 +486,8 @@ class FigureView(anywidget.AnyWidget):
         self.patches_sent = 0          # for tests and benchmarks
         self.replaced_by: FigureView | None = None
         rt = plotly_runtime()
-        kwargs.setdefault("config", {"displaylogo": False, "scrollZoom": False,
-                                     "modeBarButtonsToRemove": ["select2d", "lasso2d", "autoScale2d"]})
+        kwargs["config"] = _safe_config(kwargs.get("config"))
+        kwargs.setdefault("aria_label", _title_text(fig) or "figure")
         super().__init__(_figure=_figure_json(fig), js_version=rt.js_version, runtime=rt, **kwargs)
         object.__setattr__(fig, "_ttr_view_ref", self)
         self.on_msg(self._on_msg)
@@ -398,6 +495,18 @@ class FigureView(anywidget.AnyWidget):
     @property
     def figure(self) -> LiveFigure:
         return self._live
+
+    def describe(self, name: str | None = None, description: str | None = None,
+                 table: dict | None = None) -> None:
+        """Set what a screen reader gets for this figure: its name, a description, and the text version's table
+        (``{"summary", "caption", "head", "rows"}``); None leaves a part as it is. One message, only if changed."""
+        with self.hold_sync():
+            if name is not None and name != self.aria_label:
+                self.aria_label = name
+            if description is not None and description != self.description:
+                self.description = description
+            if table is not None and table != self.text_table:
+                self.text_table = table
 
     # --- kernel -> browser ------------------------------------------------------------------------------
     def _patch(self, op: dict) -> None:
@@ -464,7 +573,8 @@ class FigureView(anywidget.AnyWidget):
         fresh = FigureView(self._live, config=self.config, aspect=self.aspect, extra_height=self.extra_height,
                            extra_width=self.extra_width, max_height_vh=self.max_height_vh,
                            css_classes=list(self.css_classes), loading_text=self.loading_text,
-                           hello_timeout_ms=self.hello_timeout_ms)
+                           hello_timeout_ms=self.hello_timeout_ms, aria_label=self.aria_label,
+                           description=self.description, text_table=dict(self.text_table))
         self.replaced_by = fresh
         for box in boxes:
             box.children = tuple(fresh if c is self else c for c in box.children)
@@ -504,4 +614,4 @@ def figure_view(fig: go.Figure, **kwargs) -> FigureView:
     return FigureView(fig, **kwargs)
 
 
-__all__ = ["FigureView", "LiveFigure", "PlotlyRuntime", "figure_view", "live_figure", "plotly_runtime"]
+__all__ = ["FIGURE_CONFIG", "FigureView", "LiveFigure", "PlotlyRuntime", "figure_view", "live_figure", "plotly_runtime"]

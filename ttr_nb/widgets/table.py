@@ -13,6 +13,7 @@ from ..variants import get_variant
 from ._common import own_view, BoardWidget, MessageArea, provisional_banner, status_html, table_view_html
 from ..render import panels
 from ._panels import ScorePanel, tickets_html
+from .access import Access, accessible
 
 WHOLE_TABLE = "whole table"
 
@@ -51,6 +52,8 @@ class TableView:
         self.widget = widgets.VBox([self.banner, self.toggle, self.status, self.message.widget, self.board.view,
                                     *[p.widget for p in self.feature_panels],
                                     self.table, widgets.HBox([self.hand, self.tickets]), self.score.widget])
+        self.access = accessible(self.widget, Access()).children[-1]
+        self.access.follow(self.message)
         self.refresh()
 
     def _ipython_display_(self) -> None:
