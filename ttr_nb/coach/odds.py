@@ -62,7 +62,7 @@ def ticket_odds(state, seat: int, *, playouts: int = 100, seed=0) -> list[Ticket
         return [TicketOdds(t, w, p, 1.0 if j else 0.0, j, 0) for t, w, p, j in facts]
     for i in range(playouts):
         det = sample_state(state, seat, f"odds/{seed}", i, weights)
-        r = playout(det, seat, policy_for(det, i), tickets, 0)
+        r = playout(det, seat, policy_for(det, i, prudent=seat), tickets, 0)
         n += 1
         for k, ok in enumerate(r.joined):
             counts[k] += ok

@@ -196,9 +196,21 @@ def make_plan(t: BoardTables, state: GameState, seat: int, tickets=None, *, borr
 
 
 class BoardPolicy:
-    """A fast greedy policy for the board games; one object per playout (it remembers each seat's plan)."""
+    """A fast greedy policy for the board games; one object per playout (it remembers each seat's plan).
 
-    def __init__(self, v: Variant):
+    ``prudent``: the seat that plays like the coach (None: every seat plays like the greedy bot). That seat is more
+    careful with tickets than the greedy bot: it keeps a set of tickets only if their paths leave about 20 trains to
+    spare (the greedy bot: 5), and it draws new tickets only with 20 trains or more (the greedy bot: 12). Keeping
+    too much is the greedy bot's costliest habit: this alone wins about two games in three against it (300 seeded
+    2-player USA games, ``benchmarks/bench_coach.py``'s notes). The coach's first idea for a move is this prudent
+    policy's, and in its playouts its own seat plays prudently while the others play like the greedy bot.
+    """
+
+    SPARE = 20                     # trains a prudent seat keeps free when it chooses tickets (greedy: 5)
+    TICKET_TRAINS = 20             # trains a prudent seat needs before it draws new tickets (greedy: 12)
+
+    def __init__(self, v: Variant, prudent: int | None = None):
+        self.prudent = prudent
         self.v = v
         self.t = tables(v)
         self.plans: dict[int, Plan] = {}
@@ -285,7 +297,8 @@ class BoardPolicy:
                 best = self.longest_claim(state, seat, plan)
                 if best is not None and (endgame or t.length[best[0]] >= 3 or not state.deck):
                     return Claim(route=t.labels[best[0]], payment=best[1], seat=seat)
-                if (not plan.routes and p.trains >= 12 and state.phase == "play" and v.settings.ticket_deck
+                if (not plan.routes and p.trains >= (self.TICKET_TRAINS if seat == self.prudent else 12)
+                        and state.phase == "play" and v.settings.ticket_deck
                         and state.ticket_deck(v.settings.ticket_deck)):
                     return DrawTickets(seat=seat)
         return self.draw(state, seat, plan, second=pending is not None)
@@ -382,7 +395,7 @@ class BoardPolicy:
                     value = -1000 * len(plan.impossible)
                 else:
                     points = sum(t.ticket[x][2] for x in combo)
-                    over = max(0, plan.cost - (p.trains - 5))
+                    over = max(0, plan.cost - (p.trains - (self.SPARE if seat == self.prudent else 5)))
                     value = points - 0.55 * (plan.cost - base) - 3 * over
                 key = (value, -size, combo)
                 if best is None or key > best[0]:
@@ -423,10 +436,11 @@ class CardPolicy:
         return self.bot.choose(state, seat)[0]
 
 
-def policy_for(state, seed: int = 0):
-    """A fresh playout policy for the game of ``state``."""
+def policy_for(state, seed: int = 0, *, prudent: int | None = None):
+    """A fresh playout policy for the game of ``state`` (``prudent``: the seat that plays like the coach, see
+    BoardPolicy)."""
     if state.__class__ is GameState:
-        return BoardPolicy(get_variant(state.variant))
+        return BoardPolicy(get_variant(state.variant), prudent)
     return CardPolicy(seed)
 
 

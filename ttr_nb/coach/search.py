@@ -249,7 +249,7 @@ def search(state, seat: int, *, playouts: int | None = None, seconds: float | No
         from .infer import ticket_weights
         weights = ticket_weights(state, seat)
     base = sample_state(state, seat, seed, -1, weights)
-    default = check(base, policy_for(base, 0).choose(base, seat))[0]
+    default = check(base, policy_for(base, 0, prudent=seat).choose(base, seat))[0]
     own_plan = None
     if base.__class__ is GameState and base.phase != "setup":
         from ..variants import get_variant
@@ -307,7 +307,7 @@ def search(state, seat: int, *, playouts: int | None = None, seconds: float | No
             except TTRError:
                 continue
             t0 = time.process_time()
-            stats[k].results[i] = playout(after, seat, policy_for(after, i), tickets, s.horizon)
+            stats[k].results[i] = playout(after, seat, policy_for(after, i, prudent=seat), tickets, s.horizon)
             t_play += time.process_time() - t0
             done += 1
         i += 1
