@@ -8,8 +8,10 @@ Time per move is **CPU seconds per decision** of the coach (``coach:SECONDS``: `
 that plays, so a busy machine slows the games down but does not weaken the coach; a decision is one action: a
 turn of two card draws is two decisions). The opponents take what they need.
 
-Each line plays ``--games`` games, seats alternated (game ``g`` gives the coach seat ``g % players``), seeds
-``--seed + g``; every finished game is appended to ``--out`` as one JSON line, so a long run can stop and resume
+Each line plays ``--games`` games in the *duplicate* format: every deal is played once from each seat (game ``g``
+deals seed ``--seed + g // players`` and gives the coach seat ``g % players``), so the luck of the deal and the
+first player's edge cancel out (two greedy bots score exactly 50% this way). Every finished game is appended to
+``--out`` as one JSON line, so a long run can stop and resume
 (games already in the file are skipped). The report gives per line: games, coach wins (a shared victory counts as a
 fraction), the win rate with its 95% Wilson interval, the coach's mean margin over the best other seat with a 95%
 interval, and playouts per CPU second. Targets (2-player USA unless said):
@@ -61,7 +63,7 @@ def play_one(line: str, spec: tuple, g: int, seed: int) -> dict:
     from ttr_nb.variants import rules_of
     game, players, coach, opponent, _ = spec
     coach_seat = g % players
-    s = new_game(game, players, seed + g)
+    s = new_game(game, players, seed + g // players)
     bots = {i: make_bot(coach if i == coach_seat else opponent, seed * 100 + g * 10 + i) for i in range(players)}
     cpu = {i: 0.0 for i in range(players)}
     decisions = {i: 0 for i in range(players)}
@@ -84,7 +86,7 @@ def play_one(line: str, spec: tuple, g: int, seed: int) -> dict:
     totals = [p.total for p in sheet.players]
     win = 1.0 / len(sheet.winners) if coach_seat in sheet.winners else 0.0
     best_other = max(t for i, t in enumerate(totals) if i != coach_seat)
-    return {"line": line, "game": g, "seed": seed + g, "variant": game, "players": players, "coach": coach,
+    return {"line": line, "game": g, "seed": seed + g // players, "base": seed, "variant": game, "players": players, "coach": coach,
             "opponent": opponent, "coach_seat": coach_seat, "totals": totals, "winners": list(sheet.winners),
             "win": win, "margin": totals[coach_seat] - best_other, "coach_cpu": cpu[coach_seat],
             "coach_decisions": decisions[coach_seat], "playouts": playouts, "search_cpu": search_cpu}
@@ -168,7 +170,7 @@ def main(argv=None) -> int:
     if unknown:
         ap.error(f"unknown line(s) {', '.join(unknown)}; known: {', '.join(lines)}")
     games = 2 if args.quick and args.games == 400 else args.games
-    done = {(r["line"], r["game"]) for r in read_rows(args.out) if r["seed"] - r["game"] == args.seed}
+    done = {(r["line"], r["game"]) for r in read_rows(args.out) if r.get("base") == args.seed}
     jobs = [(name, lines[name], g, args.seed) for name in names for g in range(games) if (name, g) not in done]
     rows = [r for r in read_rows(args.out) if r["line"] in names]
     t0 = time.time()

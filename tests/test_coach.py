@@ -252,3 +252,19 @@ def test_win_chance_other_moves_and_bad_options():
     for bad in (dict(move="worst"), dict(tolerance=0), dict(tolerance=0.9), dict(tolerance=True)):
         with pytest.raises(TTRError):
             WinChance(seed=2, **bad)
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_the_playout_policy_only_makes_legal_moves(game):
+    """The playouts send the policy's moves through the engine's trusted path: each must pass the full check."""
+    from ttr_nb.coach.policy import policy_for
+    from ttr_nb.engine import is_legal
+    for start in (Game(game, players=2, seed=3).state, midgame(game, 30).state):
+        for seat in (0, 1):
+            s = determinize(start, seat, random.Random(seat))
+            policy = policy_for(s, 1, prudent=seat)
+            while s.phase != "over":
+                who = to_move(s)[0]
+                action = policy.choose(s, who)
+                assert is_legal(s, action), (game, s.ply, str(action))
+                s = apply(s, action)
