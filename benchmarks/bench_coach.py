@@ -171,7 +171,10 @@ def main(argv=None) -> int:
         ap.error(f"unknown line(s) {', '.join(unknown)}; known: {', '.join(lines)}")
     games = 2 if args.quick and args.games == 400 else args.games
     done = {(r["line"], r["game"]) for r in read_rows(args.out) if r.get("base") == args.seed}
-    jobs = [(name, lines[name], g, args.seed) for name in names for g in range(games) if (name, g) not in done]
+    # round robin over the lines (a deal from every seat at a time), so a run stopped early has covered every line
+    step = max(lines[name][1] for name in names)
+    jobs = [(name, lines[name], g, args.seed) for start in range(0, games, step) for name in names
+            for g in range(start, min(games, start + step)) if (name, g) not in done and g < games]
     rows = [r for r in read_rows(args.out) if r["line"] in names]
     t0 = time.time()
     print(f"{len(jobs)} games to play ({len(done)} already in {args.out}), {args.workers} worker(s); "
