@@ -31,7 +31,7 @@ IDS = [p.stem for p in PATHS]
 OUR_TAGS = {"lesson-check", "player-view"}
 IMPORT_LINE = "import ttr_nb.teaching as ttr"
 OTHER_IMPORTS = {"networkx"}          # map_explorer is a lesson about networkx
-LESSONS = {"00_start_here", "01_usa", "02_europe", "classroom"}      # learner prose: cities, not ids
+LESSONS = {"00_start_here", "01_usa", "02_europe", "07_write_a_bot", "classroom"}      # learner prose: cities, not ids
 
 
 def _load(path: Path) -> dict:

@@ -310,7 +310,8 @@ class GreedyBot:
         need = self._needed_colours(v, plan)
         gray_need = sum(v.map.route(rid).length for rid in plan.routes if v.map.route(rid).colour == GRAY)
         wanted: list[tuple[int, int, str]] = []
-        for i, c in enumerate(state.market):
+        no_cards = not state.deck and not any(state.discard)     # USA-DRAW-8: then no card may be drawn at all
+        for i, c in enumerate(() if no_cards else state.market):
             if c is None or c == LOCO:
                 continue
             short = need.get(c, 0) - hand[c]
@@ -392,7 +393,11 @@ def _as_reason(why: str) -> Reason:
 def make_bot(spec: str, seed: int = 0) -> Bot:
     """'random', 'greedy', or 'mixed:0.7' / a number 0–1 (the strength dial); 'coach' or 'coach:SECONDS' (the
     search of ``ttr_nb.coach``); a playing style: 'route_focus', 'destination_hungry', 'long_route', 'one_step'
-    (``ttr_nb.coach.styles``)."""
+    (``ttr_nb.coach.styles``); a student's bot file 'NAME.py' or function ``choose(view)``
+    (``ttr_nb.tournament.StudentBot``, in this process)."""
+    if callable(spec) or str(spec).strip().lower().endswith(".py"):
+        from .tournament.contract import StudentBot
+        return StudentBot(spec)
     text = str(spec).strip().lower()
     if text == "random":
         return RandomBot(seed)

@@ -6,6 +6,7 @@
     ttr-nb variants
     ttr-nb notebooks ~/ttr_nb        # copy the shipped notebooks out (never overwrites your edits)
     ttr-nb maps rebuild [--check]    # regenerate maps/*.json from maps/sources/
+    ttr-nb tournament usa alice.py bob.py greedy --games 10   # students' bots: ratings, win rates, forfeits
 
 Also runs as ``python -m ttr_nb ...``.
 """
@@ -235,8 +236,12 @@ def main(argv: Sequence[str] | None = None, out: TextIO | None = None, err: Text
     lite_build.add_argument("--cache", help="download and build-tool cache (default ~/.cache/ttr-nb/lite)")
     lite_build.add_argument("--notebooks", help="notebooks folder (default: the shipped notebooks)")
     lite_build.add_argument("--wheel", help="a ttr_nb wheel to put in the site (default: built from the checkout)")
+    from .tournament.cli import add_parser as add_tournament, run as run_tournament
+    add_tournament(sub)
     args = parser.parse_args(argv)
     try:
+        if args.command == "tournament":
+            return run_tournament(args, out, err)
         if args.command == "play":
             return play(args.variant, args.players, args.bots, args.seed, out, args.quiet)
         if args.command == "simulate":

@@ -703,6 +703,9 @@ _LAZY = {
     "ttr_nb.cardgame.engine": ("best_completion", "completable", "completion_problem", "yard_problem"),
     "ttr_nb.cardgame.positions": ("card_position",),
     "ttr_nb.coach": ("advise", "ticket_odds", "review"),
+    "ttr_nb.tournament.teach": ("bot_view", "play_moves", "tournament", "save_bot", "bot_source"),
+    "ttr_nb.tournament.results": ("load_results",),
+    "ttr_nb.exercises.bots": ("BeatGreedy", "BeatBot"),
 }
 _LAZY_NAMES = {name: module for module, names in _LAZY.items() for name in names}
 

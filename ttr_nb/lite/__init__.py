@@ -57,7 +57,7 @@ BUILD_TOOLS = (
 # nbformat because plotly's ``fig.show()`` refuses to render without it (pure-Python wheels only: pip
 # picks the jsonschema that needs no compiled rpds-py).
 BROWSER_SPECS = ("ipywidgets>=8.1", "anywidget>=0.9", "plotly>=6.1.1", "nbformat>=4.2", "micropip", "comm",
-                 "ipython", "jedi")
+                 "ipython", "jedi", "openskill>=6")     # openskill: the tournament ratings of 07_write_a_bot
 # Front-end extensions: installed into the build venv at the same version as the browser's wheel.
 FRONTEND_PACKAGES = ("jupyterlab-widgets", "anywidget", "plotly")
 # Shipped inside the pyodide-kernel extension (not on PyPI in these forms): the kernel, piplite, a stub
