@@ -268,3 +268,26 @@ def test_the_playout_policy_only_makes_legal_moves(game):
                 action = policy.choose(s, who)
                 assert is_legal(s, action), (game, s.ply, str(action))
                 s = apply(s, action)
+
+
+def test_hint_gives_the_top_moves_the_claim_to_draw_and_ticket_odds_with_progress():
+    from ttr_nb.coach import hint
+    s = midgame("usa", 40).state
+    seat = to_move(s)[0]
+    seen = []
+    h = hint(s, seat, playouts=30, seed=2, progress=seen.append)
+    assert 1 <= len(h.moves) <= 3 and h.playouts <= 30
+    assert seen == sorted(seen) and seen[-1] == 1.0 and all(0 <= x <= 1 for x in seen)
+    claims = [a for a in h.moves if type(a.action).__name__ == "Claim"]
+    if claims:
+        from ttr_nb.names import find_route
+        from ttr_nb.variants import get_variant
+        assert h.route == find_route(get_variant("usa").map, claims[0].action.route).id
+    else:
+        assert h.route is None
+    assert [o.ticket for o in h.odds] == list(s.players[seat].tickets)
+    other = determinize(s, seat, random.Random(9))
+    again = hint(other, seat, playouts=30, seed=2)
+    assert (_summary(again.moves), again.route, again.odds) == (_summary(h.moves), h.route, h.odds)
+    with pytest.raises(TTRError):
+        hint(s, seat, playouts=30, top=0)

@@ -5,6 +5,8 @@
     ticket_odds(state, seat, *, playouts=100, seed=0)            -> [TicketOdds]: each own ticket's chance to be joined
     review(game, seat, *, playouts=60, seed=0, top=3)             -> [ReviewItem]: the moves that cost most, with the
                                                                     coach's alternative and why
+    hint(state, seat, *, seconds=1, top=3, progress=None)         -> Hint: the top moves, the best claim's route to draw,
+                                                                    the ticket odds, from one search (for a hint button)
     make_bot("coach") / make_bot("coach:0.5")                     -> a bot that plays the coach's move
 
 How it works (``search``): determinized Monte Carlo. The position is sampled from the seat's view
@@ -19,11 +21,11 @@ registered game, the Card Game included. Four playing styles to play against liv
 """
 from __future__ import annotations
 
-from .advice import Advice, advise
+from .advice import Advice, AdviceList, Hint, advise, hint
 from .bot import CoachBot, make_coach
 from .odds import TicketOdds, odds_from, ticket_odds
 from .review import ReviewItem, review
 from .search import Settings, search
 
-__all__ = ["Advice", "advise", "CoachBot", "make_coach", "TicketOdds", "ticket_odds", "odds_from", "ReviewItem",
+__all__ = ["Advice", "AdviceList", "Hint", "hint", "advise", "CoachBot", "make_coach", "TicketOdds", "ticket_odds", "odds_from", "ReviewItem",
            "review", "Settings", "search"]

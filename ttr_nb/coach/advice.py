@@ -88,7 +88,7 @@ def _check_budget(seconds, playouts) -> None:
 
 
 def advise(state, seat: int | None = None, *, seconds: float | None = None, playouts: int | None = None, seed=0,
-           moves: int | None = None, among=None, settings: Settings | None = None) -> AdviceList:
+           moves: int | None = None, among=None, settings: Settings | None = None, progress=None) -> AdviceList:
     """The coach's advice for ``seat`` (default: the seat to move), best first.
 
     ``state``: a state or a ``Game``. ``playouts``: the playout budget (deterministic for a ``seed``); ``seconds``:
@@ -96,7 +96,13 @@ def advise(state, seat: int | None = None, *, seconds: float | None = None, play
     first idea and the most promising others), so each gets more playouts. ``among``: compare exactly these moves
     (actions or their text, e.g. ``["draw tickets", "claim Duluth–Helena orange6"]``; the coach's own first idea is
     added). Only what ``seat`` can see is used: the result is the same for two positions that differ only in other
-    players' hands and tickets or in the order of the decks."""
+    players' hands and tickets or in the order of the decks. ``progress``: called with the share of the budget used
+    (0–1) while the coach thinks."""
+    return _search_advice(state, seat, seconds, playouts, seed, moves, among, settings, progress)[0]
+
+
+def _search_advice(state, seat, seconds, playouts, seed, moves, among, settings, progress):
+    """(advice, search result, the state searched, the seat) for ``advise`` and ``hint``."""
     state = _game_state(state)
     _check_budget(seconds, playouts)
     if moves is not None:
@@ -123,8 +129,48 @@ def advise(state, seat: int | None = None, *, seconds: float | None = None, play
                 from ..engine import seat_name
                 a = f"{seat_name(seat).lower()}: {a}"
             actions.append(check(state, a)[0])
-    result = search(state, seat, playouts=playouts, seconds=seconds, seed=seed, settings=settings, actions=actions)
-    return advice_from(state, seat, result, settings or Settings())
+    result = search(state, seat, playouts=playouts, seconds=seconds, seed=seed, settings=settings, actions=actions,
+                    progress=progress)
+    return advice_from(state, seat, result, settings or Settings()), result, state, seat
+
+
+@dataclass(frozen=True)
+class Hint:
+    """What a hint button shows: the top moves with their chances and reasons (``moves``), the route of the best
+    claim among them to draw on the board (``route``: a route id, or None when no claim is among them), and the
+    chance of each of the seat's tickets from the same playouts (``odds``: the coach's own move's)."""
+
+    moves: AdviceList
+    route: str | None
+    odds: list
+    playouts: int
+
+    def __str__(self) -> str:
+        lines = [self.moves.table()]
+        lines += [f"  {o}" for o in self.odds]
+        return "\n".join(lines)
+
+
+def hint(state, seat: int | None = None, *, seconds: float | None = None, playouts: int | None = None, seed=0,
+         top: int = 3, progress=None) -> Hint:
+    """The top ``top`` moves for ``seat`` with their chances and reasons, the best claim's route and the seat's
+    ticket odds, from one search (see ``advise``; the same budget arguments). Made for a view's hint button: give it
+    ``seconds`` (a kernel: about 1; in the browser's Python, JupyterLite, fewer playouts) and a ``progress``
+    callback."""
+    if isinstance(top, bool) or not isinstance(top, int) or not 1 <= top <= 12:
+        raise TTRError(f"top must be a whole number from 1 to 12, got {top!r}")
+    advice, result, state, seat = _search_advice(state, seat, seconds, playouts, seed, max(top, 3), None, None,
+                                                 progress)
+    from .odds import odds_from
+    shown = AdviceList(advice[:top])
+    route = None
+    for a in shown:
+        if isinstance(getattr(a.action, "route", None), str) and state.__class__ is GameState:
+            from ..names import find_route
+            from ..variants import get_variant
+            route = find_route(get_variant(state.variant).map, a.action.route).id
+            break
+    return Hint(shown, route, odds_from(state, seat, result), result.playouts)
 
 
 def advice_from(state, seat: int, result, s: Settings) -> AdviceList:
@@ -156,4 +202,4 @@ def _mean_utility(st, s: Settings) -> float:
     return sum(utility(r, s) for r in st.results.values()) / st.n
 
 
-__all__ = ["Advice", "AdviceList", "advise", "advice_from"]
+__all__ = ["Advice", "AdviceList", "Hint", "advise", "hint", "advice_from"]

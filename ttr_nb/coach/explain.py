@@ -179,9 +179,7 @@ def board_reason(ctx: Context, stats, default_stats) -> str:
             risks.append(lost)
     elif isinstance(action, DrawTickets):
         parts.append(f"you have {p.trains} trains left for new tickets")
-        fail = _fail_rate(stats)
-        if fail is not None:
-            risks.append(f"in {_pct(fail)} of the playouts a ticket stayed unjoined and cost points")
+        risks += _ticket_risk(stats, "unjoined")
     elif isinstance(action, KeepTickets):
         from ..names import find_ticket
         ids = [find_ticket(m, x).id for x in action.tickets]
@@ -247,9 +245,7 @@ def card_reason(ctx: Context, stats) -> str:
             parts.append("more cards in hand let you bank bigger stacks later")
     elif isinstance(action, DrawTickets):
         parts.append(f"{len(state.deck)} cards are left in the deck to complete new tickets")
-        fail = _fail_rate(stats)
-        if fail is not None:
-            risks.append(f"in {_pct(fail)} of the playouts a ticket stayed open and cost points")
+        risks += _ticket_risk(stats, "open")
     elif isinstance(action, KeepTickets):
         ids = [data.find_ticket(x).id for x in action.tickets]
         points = sum(data.ticket(x).points for x in ids)
@@ -287,6 +283,12 @@ def _fail_rate(stats) -> float | None:
     if not stats.n:
         return None
     return sum(1 for r in stats.results.values() if r.failed) / stats.n
+
+
+def _ticket_risk(stats, word: str) -> list[str]:
+    """'in 24% of the playouts a ticket stayed unjoined and cost points' (empty without playouts)."""
+    fail = _fail_rate(stats)
+    return [] if fail is None else [f"in {_pct(fail)} of the playouts a ticket stayed {word} and cost points"]
 
 
 def _taken_from_path(ctx: Context, stats) -> str:

@@ -248,13 +248,14 @@ _RATE: dict[str, float] = {}       # CPU seconds per playout, per game (a runnin
 
 
 def search(state, seat: int, *, playouts: int | None = None, seconds: float | None = None, seed=0,
-           settings: Settings | None = None, actions=None, include=()) -> SearchResult:
+           settings: Settings | None = None, actions=None, include=(), progress=None) -> SearchResult:
     """Compare the seat's candidate moves by playouts on shared samples (see the module).
 
     ``playouts``: the total number of playouts (the result is then a function of the seat's view and ``seed``);
     ``seconds``: a CPU-time budget instead (``time.process_time``); neither: 200 playouts. ``actions``: compare
     these instead of the chosen candidates (the policy's move is added); ``include``: actions compared in any case
-    (a review adds the move that was played)."""
+    (a review adds the move that was played); ``progress``: called with the share of the budget used (0–1) after
+    each sample, for a view that shows the coach thinking."""
     s = settings or Settings()
     if seat not in to_move(state):
         raise TTRError(f"it is not {_seat_words(seat)}'s move: the coach advises a seat that is to act")
@@ -330,8 +331,13 @@ def search(state, seat: int, *, playouts: int | None = None, seconds: float | No
         i += 1
         if i >= s.min_samples and len(alive) > 1:
             alive = _survivors(stats, alive, s)
+        if progress is not None:
+            used = done / playouts if playouts is not None else (time.process_time() - start) / seconds
+            progress(min(1.0, used))
     if done:
         _RATE[key] = 0.8 * _RATE.get(key, t_play / done) + 0.2 * (t_play / done)
+    if progress is not None:
+        progress(1.0)
     chosen = _choose(stats, s)
     seen = max(i, s.pre_samples)
     shares = {o: {r: c / seen for r, c in counts.items()} for o, counts in needs.items()}

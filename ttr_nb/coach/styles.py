@@ -66,6 +66,18 @@ class StyleBot:
         label = pol.t.labels[i]
         return Claim(route=label, payment=pay, seat=seat), Reason(why.format(route=label), public.format(route=label))
 
+    def claim_first(self, pol: BoardPolicy, state, seat: int, plan, order, why: str):
+        """The first route of ``order`` (route indices) that ``seat`` can claim now; ``why`` names the route as
+        ``{route}`` and its ticket as ``{ticket}``."""
+        t = pol.t
+        for i in order:
+            if t.length[i] <= state.players[seat].trains:
+                got = self.claim(pol, state, seat, i, plan,
+                                 why.replace("{ticket}", t.ticket_text[plan.reasons[i]]), "claims {route}")
+                if got is not None:
+                    return got
+        return None
+
     def affordable(self, pol: BoardPolicy, state, seat: int, plan) -> list[int]:
         """Free routes ``seat`` may claim and pay now (route order)."""
         t = pol.t
@@ -159,13 +171,10 @@ class RouteFocus(StyleBot):
         t = pol.t
         p = state.players[seat]
         order = sorted(plan.routes, key=lambda i: (-_alternatives(t, state, seat, i), t.length[i], t.ids[i]))
-        for i in order:
-            if t.length[i] <= p.trains:
-                got = self.claim(pol, state, seat, i, plan,
-                                 f"claims {{route}} early: its path for {t.ticket_text[plan.reasons[i]]} has no cheap way "
-                                 "around it", "claims {route}")
-                if got is not None:
-                    return got
+        got = self.claim_first(pol, state, seat, plan, order,
+                               "claims {route} early: its path for {ticket} has no cheap way around it")
+        if got is not None:
+            return got
         if not plan.routes or p.trains <= 6 or state.phase == "last_round":
             best = pol.longest_claim(state, seat, plan)
             if best is not None and (t.length[best[0]] >= 3 or p.trains <= 6 or state.phase == "last_round"):
@@ -189,12 +198,9 @@ class DestinationHungry(StyleBot):
         t = pol.t
         v = pol.v
         p = state.players[seat]
-        for i in sorted(plan.routes, key=lambda i: (-t.length[i], t.ids[i])):
-            if t.length[i] <= p.trains:
-                got = self.claim(pol, state, seat, i, plan,
-                                 f"claims {{route}}: on its path for {t.ticket_text[plan.reasons[i]]}", "claims {route}")
-                if got is not None:
-                    return got
+        got = self.claim_first(pol, state, seat, plan, plan.claim_order(t), "claims {route}: on its path for {ticket}")
+        if got is not None:
+            return got
         spare = p.trains - plan.cost
         if (plan.cost <= 4 and spare >= 10 and state.phase == "play" and v.settings.ticket_deck
                 and state.ticket_deck(v.settings.ticket_deck)):
@@ -239,11 +245,9 @@ class LongRoute(StyleBot):
                               "the longest path", "claims {route}")
         endgame = p.trains <= 8 or state.phase == "last_round" or not state.deck
         if endgame or p.hand_size >= 14:
-            for i in sorted(plan.routes, key=lambda i: (-t.length[i], t.ids[i])):
-                got = self.claim(pol, state, seat, i, plan, f"claims {{route}} for {t.ticket_text[plan.reasons[i]]}",
-                                 "claims {route}") if t.length[i] <= p.trains else None
-                if got is not None:
-                    return got
+            got = self.claim_first(pol, state, seat, plan, plan.claim_order(t), "claims {route} for {ticket}")
+            if got is not None:
+                return got
             if routes:
                 i = max(routes, key=key)
                 return self.claim(pol, state, seat, i, plan, "claims {route}: the longest it can pay now",
