@@ -15,8 +15,9 @@ For one decision of one seat:
    the leader (by ``drop_z`` standard errors of the paired difference, after ``min_samples``) stop getting
    playouts; with one candidate left the search stops early.
 5. **Choice, conservative**: the policy's own move unless another candidate beats it by ``pick_z`` standard errors
-   of the paired difference on the shared samples (issue 19's trial: taking the best average of a few samples picks
-   lucky junk). The utility compared is ``win + margin / margin_scale``: the win decides, the margin breaks the ties
+   of the paired difference on at least ``min_pick`` shared samples (issue 19's trial: taking the best average of a
+   few samples picks lucky junk; with several candidates and few samples, 2 standard errors still let about one
+   decision in ten switch by chance). The utility compared is ``win + margin / margin_scale``: the win decides, the margin breaks the ties
    that a few samples leave.
 
 The search reads the position only through ``determinize`` (a function of the seat's view) and the legal actions
@@ -45,7 +46,8 @@ class Settings:
     """The search's knobs (the defaults are the ones the benchmark measured)."""
 
     max_candidates: int = 12
-    pick_z: float = 2.0              # another move replaces the policy's only when this many standard errors better
+    pick_z: float = 2.5              # another move replaces the policy's only when this many standard errors better
+    min_pick: int = 12               # ... and only after this many shared samples (few samples: the t-distribution)
     drop_z: float = 2.5              # a candidate this many standard errors behind the leader gets no more playouts
     min_samples: int = 8             # before anything is dropped
     margin_scale: float = 40.0       # utility = win + margin / margin_scale
@@ -391,7 +393,7 @@ def _choose(stats: list, s: Settings) -> int:
     best, best_gain = 0, 0.0
     for k in range(1, len(stats)):
         mean, se, n = paired(stats[k], stats[0], s)
-        if n >= s.min_samples and mean - s.pick_z * se > 0 and mean > best_gain:
+        if n >= s.min_pick and mean - s.pick_z * se > 0 and mean > best_gain:
             best, best_gain = k, mean
     return best
 
