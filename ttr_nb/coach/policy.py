@@ -34,6 +34,7 @@ from ..state import FREE, GameState
 from ..variants import Variant, get_variant
 
 INF = 1 << 30
+_NOTHING: frozenset = frozenset()
 
 
 class BoardTables:
@@ -166,7 +167,7 @@ class Plan:
         return self._need
 
 
-def make_plan(t: BoardTables, state: GameState, seat: int, tickets=None, *, borrow: frozenset = frozenset()) -> Plan:
+def make_plan(t: BoardTables, state: GameState, seat: int, tickets=None, *, borrow: frozenset = _NOTHING) -> Plan:
     """Cheapest paths for ``seat``'s tickets (default: all it holds), each reusing the routes planned for the more
     valuable ones before it (``bots.plan_for``'s order)."""
     claims = state.claims
@@ -226,8 +227,10 @@ class BoardPolicy:
         p = self.plans.get(seat)
         tickets = state.players[seat].tickets
         claims = state.claims
+        if p is not None and p.claims is claims and p.tickets is tickets and not self.borrowers:
+            return p                          # the common case: a card draw changed nothing the plan depends on
         borrow = frozenset().union(*(f.bot_borrowable(self.v, state, seat) for f in self.borrowers)) \
-            if self.borrowers else frozenset()
+            if self.borrowers else _NOTHING
         if p is not None and p.tickets == tickets and p.borrow == borrow:
             if p.claims is claims:
                 return p
@@ -238,8 +241,15 @@ class BoardPolicy:
                 owner = claims[i]
                 if owner == seat:
                     continue
-                if owner != FREE or any(claims[j] == seat or (small and claims[j] != FREE) for j in twins[i]):
+                if owner != FREE:
                     keep = None
+                    break
+                for j in twins[i]:
+                    o = claims[j]
+                    if o == seat or (small and o != FREE):
+                        keep = None
+                        break
+                if keep is None:
                     break
                 keep.append(i)
             if keep is not None:
