@@ -291,3 +291,12 @@ def test_hint_gives_the_top_moves_the_claim_to_draw_and_ticket_odds_with_progres
     assert (_summary(again.moves), again.route, again.odds) == (_summary(h.moves), h.route, h.odds)
     with pytest.raises(TTRError):
         hint(s, seat, playouts=30, top=0)
+
+
+def test_hint_budget_is_a_second_in_a_kernel_and_fewer_playouts_in_the_browser(monkeypatch):
+    import sys
+    from ttr_nb.coach.advice import BROWSER_PLAYOUTS, default_budget
+    assert default_budget() == (1.0, None, "")
+    monkeypatch.setattr(sys, "platform", "emscripten")
+    seconds, playouts, note = default_budget()
+    assert seconds is None and playouts == BROWSER_PLAYOUTS and "fewer" in note and "browser" in note

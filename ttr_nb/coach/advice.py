@@ -144,6 +144,7 @@ class Hint:
     route: str | None
     odds: list
     playouts: int
+    note: str = ""                 # how the budget was chosen, in words (e.g. fewer playouts in the browser)
 
     def __str__(self) -> str:
         lines = [self.moves.table()]
@@ -159,6 +160,9 @@ def hint(state, seat: int | None = None, *, seconds: float | None = None, playou
     callback."""
     if isinstance(top, bool) or not isinstance(top, int) or not 1 <= top <= 12:
         raise TTRError(f"top must be a whole number from 1 to 12, got {top!r}")
+    note = ""
+    if seconds is None and playouts is None:
+        seconds, playouts, note = default_budget()
     advice, result, state, seat = _search_advice(state, seat, seconds, playouts, seed, max(top, 3), None, None,
                                                  progress)
     from .odds import odds_from
@@ -170,7 +174,23 @@ def hint(state, seat: int | None = None, *, seconds: float | None = None, playou
             from ..variants import get_variant
             route = find_route(get_variant(state.variant).map, a.action.route).id
             break
-    return Hint(shown, route, odds_from(state, seat, result), result.playouts)
+    return Hint(shown, route, odds_from(state, seat, result), result.playouts,
+                note or f"{result.playouts} playouts in {result.cpu:.1f} s of thinking")
+
+
+#: JupyterLite's Python (Pyodide) runs the playouts several times slower than a kernel: a hint there gets a fixed
+#: number of playouts, which takes a few seconds, and says so
+BROWSER_PLAYOUTS = 60
+
+
+def default_budget() -> tuple[float | None, int | None, str]:
+    """(seconds, playouts, note) for a hint: 1 s of thinking in a kernel; in the browser's Python (JupyterLite),
+    ``BROWSER_PLAYOUTS`` playouts, with a note that says the numbers rest on fewer playouts."""
+    import sys
+    if sys.platform == "emscripten":
+        return None, BROWSER_PLAYOUTS, (f"{BROWSER_PLAYOUTS} playouts: fewer than in a kernel, as Python in the browser "
+                                        "is slower, so the chances are rougher")
+    return 1.0, None, ""
 
 
 def advice_from(state, seat: int, result, s: Settings) -> AdviceList:
@@ -202,4 +222,4 @@ def _mean_utility(st, s: Settings) -> float:
     return sum(utility(r, s) for r in st.results.values()) / st.n
 
 
-__all__ = ["Advice", "AdviceList", "Hint", "advise", "hint", "advice_from"]
+__all__ = ["Advice", "AdviceList", "Hint", "advise", "hint", "advice_from", "default_budget", "BROWSER_PLAYOUTS"]
