@@ -210,7 +210,7 @@ def advice_from(state, seat: int, result, s: Settings) -> AdviceList:
         n = st.n
         win = st.mean("win")
         se = math.sqrt(win * (1 - win) / n) if n > 1 else 1.0
-        why = board_reason(ctx, st, result.stats[0]) if state.__class__ is GameState else card_reason(ctx, st)
+        why = board_reason(ctx, st) if state.__class__ is GameState else card_reason(ctx, st)
         out.append(Advice(st.action, win, st.mean("points"), st.mean("margin"), why,
                           action_words(state, st.action, seat), n, se, k == result.chosen))
     return out

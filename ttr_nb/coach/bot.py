@@ -28,7 +28,8 @@ class CoachBot:
         self.seconds = seconds
         self.playouts = playouts if seconds is None else None
         self.seed = seed
-        self.settings = settings
+        from .search import Settings
+        self.settings = settings or Settings(early_stop=True)     # a bot need not refine numbers nobody reads
         self.name = f"coach:{seconds:g}" if seconds is not None else "coach"
         self.last = None             # the last search (for benchmarks and tests)
 
@@ -45,7 +46,7 @@ class CoachBot:
                         seconds=None if self.seconds is None else self.seconds * w,
                         seed=f"{self.seed}/{state.ply}", settings=self.settings)
         self.last = result
-        best = advice_from(state, seat, result, self.settings or Settings()).chosen
+        best = advice_from(state, seat, result, self.settings).chosen
         public = describe(state, best.action, PUBLIC)
         verb = public.split(" ", 1)[1] if " " in public else public
         text = f"{best.words}: {best.why} (coach: {round(100 * best.win)}% to win over {best.playouts} playouts)"

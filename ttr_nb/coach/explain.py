@@ -10,9 +10,9 @@ which the seat may see.
 from __future__ import annotations
 
 from ..actions import Claim, DrawDeck, DrawFaceUp, DrawTickets, KeepTickets, Pass
-from ..cards import CARD_NAMES, COLOURS, LOCO, card_word
+from ..cards import COLOURS, LOCO, card_word
 from ..engine import describe, seat_name
-from ..state import FREE, GameState
+from ..state import GameState
 
 
 def _pct(x: float) -> str:
@@ -94,7 +94,7 @@ class Context:
         self.plan = plan              # the seat's own plan (ttr_nb.coach.policy.Plan) or None (Card Game)
 
 
-def board_reason(ctx: Context, stats, default_stats) -> str:
+def board_reason(ctx: Context, stats) -> str:
     """The why-sentence of one candidate on a board."""
     from ..variants import get_variant
     from .policy import tables
@@ -207,7 +207,6 @@ def card_reason(ctx: Context, stats) -> str:
     """The why-sentence of one candidate in the Card Game."""
     from ..cardgame.actions import CompleteTicket, MoveToTrack, PlayYard
     from ..cardgame.data import load_cards
-    from ..cardgame.engine import opponents_stack
     state, seat = ctx.state, ctx.seat
     data = load_cards()
     p = state.players[seat]

@@ -5,7 +5,6 @@ end with the playout policy for every seat; a ticket's chance is the share of pl
 """
 from __future__ import annotations
 
-import random
 from dataclasses import dataclass
 
 from ..errors import TTRError

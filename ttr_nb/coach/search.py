@@ -30,7 +30,7 @@ import random
 import time
 from dataclasses import dataclass, field
 
-from ..actions import Claim, DrawDeck, DrawFaceUp, DrawTickets, KeepTickets
+from ..actions import Claim, DrawDeck, DrawFaceUp, DrawTickets
 from ..cards import LOCO
 from ..engine import apply, check, determinize, legal_actions, to_move
 from ..errors import TTRError
@@ -56,6 +56,7 @@ class Settings:
     min_candidates: int = 3          # compared however small the budget
     spread: float = 1.5              # candidates ~ budget / (min_samples * spread): enough samples each
     pre_samples: int = 4             # samples that first estimate what the other seats need (for the candidates)
+    early_stop: bool = False         # stop once one candidate is left (the bot); else the budget refines its numbers
 
 
 @dataclass
@@ -311,7 +312,7 @@ def search(state, seat: int, *, playouts: int | None = None, seconds: float | No
             return True
         return seconds is not None and time.process_time() - start >= seconds
 
-    while len(alive) > 1 or i < 1 or len(stats) == 1:      # one move only: the budget estimates its chances
+    while len(alive) > 1 or i < 1 or not s.early_stop:     # one move left: the budget refines its numbers
         if out_of_budget(len(alive)):
             break
         if i in dets:

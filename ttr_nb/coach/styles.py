@@ -28,7 +28,7 @@ from ..names import ticket_words
 from ..rng import Counter
 from ..state import FREE, GameState
 from ..variants import get_variant, rules_of
-from .policy import BoardPolicy, make_plan, path_cost, tables
+from .policy import BoardPolicy, make_plan, path_cost
 
 
 class StyleBot:

@@ -13,7 +13,7 @@ from typing import Any
 
 from ..engine import legal_actions, seat_name, to_move
 from ..errors import TTRError
-from .base import Exercise, Feedback, Prompt, _hand_words, _int_between, _pick, _prompt, _ticket_words
+from .base import Exercise, Feedback, Prompt, _hand_words, _int_between, _prompt, _ticket_words
 
 __all__ = ["WinChance"]
 
