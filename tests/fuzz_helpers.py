@@ -23,9 +23,12 @@ from ttr_nb.variants import get_variant
 
 @lru_cache(maxsize=None)
 def positions() -> tuple:
-    """A few seeded positions to apply fuzzed text to: setup, play, a second card owed, Europe mid-game."""
+    """A few seeded positions to apply fuzzed text to: setup, play, a second card owed, Europe mid-game, Märklin's
+    announced ticket mix and a game with passengers, South Korea's draft and express cards, the Card Game."""
     out = []
-    for variant, seed, plies in (("usa", 1, 0), ("usa", 2, 41), ("usa", 3, 120), ("europe", 4, 0), ("europe", 5, 90)):
+    for variant, seed, plies in (("usa", 1, 0), ("usa", 2, 41), ("usa", 3, 120), ("europe", 4, 0), ("europe", 5, 90),
+                                 ("maerklin", 6, 0), ("maerklin", 7, 60), ("south_korea", 8, 0),
+                                 ("south_korea", 9, 60), ("cardgame", 10, 30)):
         g = Game(variant, 3, seed)
         g.play_bots(RandomBot(seed), max_plies=plies)
         out.append(g.state)
@@ -43,8 +46,12 @@ def words() -> tuple[str, ...]:
     pieces = {"draw", "deck", "faceup", "claim", "tickets", "keep", "pass", "station", "tunnel", "pay", "withdraw",
               "red:", "blue:", "0:", "7:", "²:", "²", "٣", "1", "5", "9", "0", "10", "-1", "red3+loco1", "loco2",
               "pink1", "brown2", "gray2", "red0", "red1000", "+", "–", "-", "—", ",", "(", ")", "#2", "(gray #2)",
-              "(blue)", "R001", "r099", "T24", "t03", "R999", "\x00", "\u200b", "İ", "ß", "Ω", " ", "\t", "\n"}
-    for key in ("usa", "europe"):
+              "(blue)", "R001", "r099", "T24", "t03", "R999", "\x00", "\u200b", "İ", "ß", "Ω", " ", "\t", "\n",
+              # Märklin, South Korea, the Card Game (issue 17: their parsers too)
+              "announce", "short", "long", "place", "none", "ride", "stop", "١", "٣", "４", "+1", "+2", "+3", "+4",
+              "+²", "province", "white", "draft", "pick", "yard", "track", "complete", "done", "locoplus1",
+              "passenger1"}
+    for key in ("usa", "europe", "maerklin", "south_korea"):
         m = get_variant(key).map
         for r in m.routes[::7]:
             text = route_text(m, r)
@@ -142,6 +149,37 @@ def save_texts(draw):
             text = json.dumps(doc)
             i = draw(st.integers(0, len(text) - 1))
             return text[:i] if how == "cut" else text[:i] + draw(st.sampled_from('{}[]",:0x\x00\\')) + text[i + 1:]
+    return json.dumps(doc)
+
+
+@lru_cache(maxsize=None)
+def start_save_doc() -> str:
+    """A Märklin save of an edited position (stored whole under "start"), with passengers and goods taken."""
+    from ttr_nb.positions import position
+    s = position("maerklin", players=3, seed=4, passengers={0: ["Berlin"], 1: ["Leipzig"]},
+                 claims={"Berlin–Leipzig": 0})
+    g = Game(start=s)
+    g.push("ride Berlin–Leipzig")
+    g.push("stop")
+    return json.dumps(g.to_dict())
+
+
+@st.composite
+def feature_save_texts(draw):
+    """That save with its feature data damaged: a key of the table's or a player's data replaced by any JSON value,
+    removed, or another key added (another game's, or junk)."""
+    doc = json.loads(start_save_doc())
+    start = doc["start"]
+    for _ in range(draw(st.integers(1, 3))):
+        ext = start["ext"] if draw(st.booleans()) else start["players"][draw(st.integers(0, 2))]["ext"]
+        how = draw(st.sampled_from(["replace", "remove", "add"]))
+        if how == "replace" and ext:
+            ext[draw(st.sampled_from(sorted(ext)))] = draw(json_values)
+        elif how == "remove" and ext:
+            ext.pop(draw(st.sampled_from(sorted(ext))))
+        else:
+            ext[draw(st.sampled_from(["stations", "express", "province", "junk", "moved", "goods", "passengers"]))] = \
+                draw(json_values)
     return json.dumps(doc)
 
 

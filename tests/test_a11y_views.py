@@ -9,11 +9,10 @@
 from __future__ import annotations
 
 import dataclasses
-import re
 
 import pytest
 
-from ttr_nb import Game
+from ttr_nb import Game, load_map
 from ttr_nb.engine import board_marks, claimable_routes
 from ttr_nb.widgets import EditorView, HistoryView, PlayView, TableView
 
@@ -21,11 +20,10 @@ SETUP_SEEDS = {"usa": 1, "europe": 1, "maerklin": 1, "south_korea": 1}
 
 
 def keep_count(pending) -> int:
-    """How many offered tickets a choice keeps at least ("keep exactly 4 of ..." for South Korea's draft)."""
-    if pending.get("min_keep"):
-        return pending.get("min_keep")
-    m = re.search(r"(\d+) of", pending.get("text") or "")
-    return int(m.group(1)) if m else 1
+    """How many offered tickets a choice keeps at least (every keep step says it: ``min_keep``)."""
+    need = pending.get("min_keep")
+    assert isinstance(need, int) and need >= 1, pending
+    return need
 
 
 def _through_setup(view) -> None:
@@ -49,7 +47,14 @@ def test_a_first_turn_with_a_claim_by_the_keyboard_controls(variant):
     s = view.game.state
     expected = sorted((r.a, r.b, r.id) for r in claimable_routes(view.variant, s, 0, affordable_only=True))
     listed = [tok.split(":", 1)[1] for _w, tok in view.chooser.entries if tok.startswith("route:")]
-    assert listed == [rid for _a, _b, rid in expected]
+    # every claimable route is listed, the second track of a double route that reads the same as the first as it
+    reached = [view.chooser.aliases.get(f"route:{rid}", f"route:{rid}").split(":", 1)[1] for _a, _b, rid in expected]
+    assert listed == list(dict.fromkeys(reached))
+    words = [w for w, tok in view.chooser.entries if tok.startswith("route:")]
+    assert len(set(words)) == len(words)                                 # no two look-alike rows
+    for alias, token in view.chooser.aliases.items():
+        a, b = view.map.route(alias.split(":", 1)[1]), view.map.route(token.split(":", 1)[1])
+        assert a.double_group == b.double_group and (a.colour, a.length) == (b.colour, b.length)
     words, token = view.chooser.entries[0]
     route = view.map.route(token.split(":", 1)[1])
     assert words.startswith(f"{route.a}–{route.b} · {route.length} space") and route.colour in words
@@ -62,6 +67,17 @@ def test_a_first_turn_with_a_claim_by_the_keyboard_controls(variant):
     assert board_marks(view.game.state)["owners"].get(route.id) == 0
     assert view.chooser.select.value is None and view.payments_box.children == ()
     assert any(line.startswith(f"Blue claims {route.a}–{route.b}") for line in view.access.spoken)
+
+
+def test_a_double_routes_look_alike_track_is_listed_once_and_a_click_on_it_shows_that_entry():
+    view = PlayView(Game("usa", players=2, seed=1))
+    _through_setup(view)
+    alias, token = next(iter(sorted(view.chooser.aliases.items())))
+    other = alias.split(":", 1)[1]
+    assert alias not in [tok for _w, tok in view.chooser.entries] and token in [tok for _w, tok in view.chooser.entries]
+    assert view.click_route(other) and view.selected_route == other
+    assert view.chooser.select.value == token                     # the look-alike entry shows the board's choice
+    assert view.selected_route == other                           # and showing it did not choose the first track
 
 
 def test_europe_lists_station_cities_and_a_city_opens_its_payments():
@@ -200,3 +216,88 @@ def test_no_figure_offers_a_cloud_upload():
         assert c["showSendToCloud"] is False and c["showEditInChartStudio"] is False and c["displaylogo"] is False
         assert {"sendDataToCloud", "editInChartStudio"} <= set(c["modeBarButtonsToRemove"])
     assert view.aria_label == "Ticket to Ride (USA)"
+
+
+def _other_tickets(state, seat: int):
+    """``state`` with every other seat's held tickets exchanged for as many from the ticket deck (the counts, which
+    everyone sees, stay; which tickets, which ``seat`` cannot see, change)."""
+    deck = list(state.ticket_deck)
+    players = []
+    for i, p in enumerate(state.players):
+        if i != seat and p.tickets:
+            new, deck = tuple(deck[:len(p.tickets)]), deck[len(p.tickets):] + list(p.tickets)
+            p = dataclasses.replace(p, tickets=new)
+        players.append(p)
+    return dataclasses.replace(state, players=tuple(players), ticket_deck=tuple(deck))
+
+
+def test_card_game_ticket_map_is_described_from_the_seats_view():
+    from ttr_nb.bots import make_bot
+    from ttr_nb.cardgame.data import load_cards
+    from ttr_nb.render.describe import ticket_map_text
+    from ttr_nb.render.figure import figure_text
+    from ttr_nb.render.ticketmap import ticket_map_figure
+    from ttr_nb.widgets.plotfig import figure_view
+    g = Game("cardgame", players=3, seed=11)
+    g.play_bots({s: make_bot("greedy", seed=s) for s in range(3)}, max_plies=30)
+    s = g.state
+    data = load_cards()
+    name, text, table = ticket_map_text(s, 0)
+    mine = [data.ticket(t) for t in s.players[0].tickets]
+    assert name == "Card Game tickets on the map, Blue's view"
+    assert all(f"{t.a}–{t.b} ({t.points} points, needs {t.needs_words()})" in text for t in mine)
+    assert f"Red holds {len(s.players[1].tickets)} tickets, hidden from you" in text
+    assert sorted(r[0] for r in table["rows"]) == sorted(f"{t.a}–{t.b}" for t in mine)
+    assert {r[3] for r in table["rows"]} == {"Blue (you)"}
+    changed = _other_tickets(s, 0)
+    assert changed.players[1].tickets != s.players[1].tickets
+    assert ticket_map_text(changed, 0) == ticket_map_text(s, 0)          # what Blue cannot see changes nothing
+    assert ticket_map_text(changed, None) != ticket_map_text(s, None)    # the teacher sees every ticket
+    # the figure carries the same text; a figure view of it takes it as its name and description
+    fig = ticket_map_figure(s, 0)
+    assert figure_text(fig) == (name, text, table)
+    view = figure_view(fig)
+    assert (view.aria_label, view.description, view.text_table) == (name, text, table)
+    every = figure_text(ticket_map_figure())
+    assert every[0].endswith("every ticket of the game") and len(every[2]["rows"]) == len(data.tickets)
+    assert every[1].startswith(f"{len(data.tickets)} tickets on a map of the USA")
+
+
+def test_a_static_figure_with_a_text_shows_its_text_version_after_it(monkeypatch):
+    import IPython.display
+    from ttr_nb.render import figure as figure_module
+    from ttr_nb.render.ticketmap import ticket_map_figure
+    shown = []
+    monkeypatch.setattr(figure_module, "_own_display", lambda: True)
+    monkeypatch.setattr(IPython.display, "display", lambda obj, raw=False: shown.append(obj))
+    fig = ticket_map_figure()
+    fig.show()
+    assert [sorted(b) for b in shown] == [["application/vnd.plotly.v1+json", "text/plain"], ["text/html", "text/plain"]]
+    page = shown[1]["text/html"]
+    assert page.startswith("<details class='ttr-figure-text'><summary>Text version: the tickets in words</summary>")
+    assert page.count("<tr>") == 46 + 1 and "<th scope='col' style='text-align:left'>ticket</th>" in page
+    assert shown[1]["text/plain"].startswith("Card Game tickets on the map, every ticket of the game: 46 tickets")
+    shown.clear()
+    from ttr_nb.render import board_figure
+    board_figure(load_map("usa")).show()                                  # a figure without a text: the figure only
+    assert len(shown) == 1
+
+
+def test_map_explorer_says_what_it_marks():
+    from ttr_nb.widgets import MapExplorer
+    e = MapExplorer("usa")
+    board = e.board.view
+    assert board.aria_label == "Ticket to Ride (USA) map" and "Nothing is marked" in board.description
+    paths = e.show_paths("Seattle", "Miami", 2)
+    text = board.description
+    assert "The 2 cheapest paths from Seattle to Miami are marked: #1, " in text
+    for p in paths:
+        assert " – ".join(p.cities) in text
+    marked = {r[0]: r[3] for r in board.text_table["rows"] if r[3] != "—"}
+    on_both = {f"{e.map.route(r).a}–{e.map.route(r).b}" for r in set(paths[0].routes) & set(paths[1].routes)}
+    assert on_both and all(marked[pair].startswith("#1") and "#2" in marked[pair] for pair in on_both)
+    rows = e.show_route_load(top=3)
+    pairs = list(dict.fromkeys(f"{r['a']}–{r['b']}" for r in rows[:3]))   # a double route's tracks: one pair
+    assert board.description.endswith("Marked (top 3 routes by ticket load): " + ", ".join(pairs) + ".")
+    e.clear()
+    assert "Nothing is marked" in board.description and {r[3] for r in board.text_table["rows"]} == {"—"}

@@ -89,3 +89,28 @@ def test_console_entry_point_runs_as_a_module():
                           cwd=ROOT, capture_output=True, text=True, timeout=120)
     assert proc.returncode == 0, proc.stderr
     assert "Final score" in proc.stdout
+
+
+def test_play_help_explains_every_argument_and_lists_the_games(capsys):
+    from ttr_nb.variants import available_games, get_game
+    with pytest.raises(SystemExit) as e:
+        main(["play", "--help"])
+    assert e.value.code == 0
+    text = capsys.readouterr().out
+    flat = " ".join(text.split())                         # argparse wraps the help to the terminal's width
+    for arg, words in (("VARIANT", "the game to play"), ("--players N", "how many players: 2–4 in cardgame"),
+                       ("--bots BOTS", "mixed:P = greedy with probability P"), ("--seed SEED", "same game again"),
+                       ("--quiet", "only the final score")):
+        line = next(l for l in text.splitlines() if l.strip().startswith(arg))
+        assert words in flat and len(line.strip()) > len(arg), (arg, line)
+    for key in available_games():
+        assert f"  {key} " in text and get_game(key).name in text
+    assert "example: ttr-nb play europe" in text
+
+
+def test_variants_are_listed_in_aligned_columns():
+    code, out, _ = run("variants")
+    lines = out.splitlines()
+    assert code == 0 and len(lines) == 5 and any(l.startswith("south_korea ") for l in lines)
+    starts = {len(l) - len(l.split(maxsplit=1)[1]) for l in lines}     # where each game's name begins
+    assert len(starts) == 1, lines

@@ -136,3 +136,11 @@ def test_compare_imports_no_plotting_or_widgets():
         assert not attempts, attempts
     """)
     assert done.returncode == 0, done.stderr
+
+def test_a_variants_own_reading_of_a_base_rule_replaces_the_inherited_one():
+    """Märklin's book lets face-up cards be taken with deck and discard pile empty (MK-DRAW-1): the USA reading of
+    USA-DRAW-8 (face-up cards included) is not shown as inherited."""
+    mk = interpretations("maerklin")
+    rows = [r for r in mk if r["rule"] == "MK-DRAW-1/USA-DRAW-8"]
+    assert len(rows) == 1 and rows[0]["from"] == "maerklin" and "may still be taken" in rows[0]["what ttr_nb does"]
+    assert any(r["rule"] == "MK-DRAW-4/USA-DRAW-6" and r["from"] == "usa" for r in mk)   # the others still inherited

@@ -338,10 +338,11 @@ def test_no_tickets_left_means_no_ticket_draw(variant, n):
         assert validate(apply(s, a)) == []
 
 
-def _move_cards_to(s: GameState, holder: int, *, from_seats=()) -> GameState:
-    """All of the deck and discard pile (and the hands of ``from_seats``) into ``holder``'s hand: still valid."""
+def _move_cards_to(s: GameState, holder: int, *, from_seats=(), market: bool = False) -> GameState:
+    """All of the deck and discard pile (and the hands of ``from_seats``, and with ``market`` the face-up cards)
+    into ``holder``'s hand: still valid."""
     hand = list(s.players[holder].hand)
-    for c in s.deck:
+    for c in s.deck + (tuple(c for c in s.market if c is not None) if market else ()):
         hand[c] += 1
     for k, c in enumerate(s.discard):
         hand[k] += c
@@ -351,7 +352,8 @@ def _move_cards_to(s: GameState, holder: int, *, from_seats=()) -> GameState:
             hand[k] += c
         players[seat] = replace_fields(players[seat], hand=(0,) * len(hand))
     players[holder] = replace_fields(players[holder], hand=tuple(hand))
-    return replace_fields(s, deck=(), discard=(0,) * len(s.discard), players=tuple(players))
+    return replace_fields(s, deck=(), discard=(0,) * len(s.discard), players=tuple(players),
+                          market=(None,) * len(s.market) if market else s.market)
 
 
 @pytest.mark.parametrize("variant,n", CASES, ids=CASE_IDS)
@@ -361,6 +363,13 @@ def test_no_train_cards_left_means_no_card_draw(variant, n):
     s = _move_cards_to(s, holder)
     assert validate(s) == []
     legal = legal_actions(s)
+    if get_variant(variant).settings.faceup_without_deck:      # Märklin (MK-DRAW-1): the face-up cards remain
+        assert [a.slot for a in legal if isinstance(a, DrawFaceUp)] == [i + 1 for i, c in enumerate(s.market)
+                                                                        if c is not None]
+        assert "USA-DRAW-8" in assert_refused(s, DrawDeck()).rule
+        s = _move_cards_to(s, holder, market=True)             # then no train card is left outside the hands
+        assert validate(s) == []
+        legal = legal_actions(s)
     assert not any(isinstance(a, DrawDeck | DrawFaceUp) for a in legal)
     for cand in [DrawDeck(), *(DrawFaceUp(slot=i + 1) for i in range(len(s.market)))]:
         err = assert_refused(s, cand)

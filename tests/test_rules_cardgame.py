@@ -4,10 +4,12 @@ from __future__ import annotations
 import itertools
 import json
 import random
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
 
+from ttr_nb import Game, make_bot
 from ttr_nb.actions import DrawDeck, DrawFaceUp, DrawTickets, KeepTickets, Pass, parse_action
 from ttr_nb.cards import CARD_INDEX, LOCO
 from ttr_nb.cardgame import engine as E
@@ -42,10 +44,15 @@ def test_data_file_equals_a_rebuild_from_the_sources():
 
 
 def test_sources_are_the_shared_reference_unchanged():
-    if not SHARED.is_dir():
-        pytest.skip("../shared is not present beside the checkout")
-    for f in SHARED.iterdir():
-        assert (source_dir() / f.name).read_bytes() == f.read_bytes(), f.name
+    """maps/sources/cardgame/ holds the tables and their provenance (a plain clone checks these); when the spec folder
+    ../shared/reference/ is beside the repository, they are byte-identical to it."""
+    names = sorted(p.name for p in source_dir().iterdir())
+    assert names == ["SOURCES.md", "big_cities.csv", "cities.csv", "deck.csv", "tickets.csv"], names
+    assert "## Sources" in (source_dir() / "SOURCES.md").read_text(encoding="utf-8")
+    if SHARED.is_dir():                       # only beside the spec
+        assert sorted(f.name for f in SHARED.iterdir()) == names
+        for f in SHARED.iterdir():
+            assert (source_dir() / f.name).read_bytes() == f.read_bytes(), f.name
 
 
 def test_data_is_marked_provisional_with_a_reason():
@@ -189,16 +196,99 @@ def test_CG_ROUND_2_four_players_play_two_rounds():
 
 # ------------------------------------------------------------------------------------------------ areas
 
-def test_CG_AREA_1_on_the_track_pile_is_secret_until_the_round_ends():
+def test_CG_AREA_1_on_the_track_pile_is_secret_from_everyone_its_owner_too():
+    """"När kort är placerade på-spåret är de hemliga för alla spelare tills slutet av den rundan": the owner sees a
+    count, like everyone else; the teacher sees the cards; from the end of the round on, everyone does."""
     s = make(2, tracks={0: counts(red=2, loco=1)}, hands={0: counts(blue=2)})
+    assert s.see_own_track is False
     other, own, teacher = E.observe(s, 1), E.observe(s, 0), E.observe(s, None)
     assert "track" not in other["players"][0] and other["players"][0]["track_size"] == 3
-    assert own["players"][0]["track"] == {"red": 2, "locomotive": 1}        # the owner may look (interpretation)
+    assert "track" not in own["players"][0] and own["players"][0]["track_size"] == 3
+    assert own["see_own_track"] is False
     assert teacher["players"][0]["track"] == {"red": 2, "locomotive": 1}
     assert "hand" not in other["players"][0] and other["players"][0]["hand_size"] == 2
+    assert "3 cards face down (yours too, until the round ends)" in E.seat_view_text(s, 0)
+    assert "red" not in E.seat_view_text(s, 0).split("on the track:")[1].split("\n")[0]
     done = make(2, tracks={0: counts(red=2, loco=1)}, tickets={0: ("T12",)}, phase="complete",
                 pending=(Pending("complete_tickets", 0, (("rule", "CG-END-2"),)),))
     assert E.observe(done, 1)["players"][0]["track"] == {"red": 2, "locomotive": 1}
+    assert E.observe(done, 0)["players"][0]["track"] == {"red": 2, "locomotive": 1}
+
+
+def test_CG_AREA_1_young_players_may_see_their_own_pile_as_a_setting():
+    """"När man spelar med yngre eller oerfarna spelare så bör man tillåta spelare att titta på sina egna
+    på-spåret kort": ``see_own_track=True`` shows each owner their own pile, and nobody else's."""
+    s = replace(make(2, tracks={0: counts(red=2, loco=1), 1: counts(blue=1)}), see_own_track=True)
+    assert_valid(s)
+    assert E.observe(s, 0)["players"][0]["track"] == {"red": 2, "locomotive": 1}
+    assert "track" not in E.observe(s, 0)["players"][1] and E.observe(s, 0)["players"][1]["track_size"] == 1
+    assert E.observe(s, 1)["players"][1]["track"] == {"blue": 1} and "track" not in E.observe(s, 1)["players"][0]
+    assert "on the track: 2 red, 1 locomotive" in E.seat_view_text(s, 0)
+
+
+def test_CG_AREA_1_the_setting_is_chosen_at_the_start_and_saved_with_the_game(tmp_path):
+    from ttr_nb.cardgame.positions import card_position
+    from ttr_nb.errors import SaveFileError
+    assert E.new_game("cardgame", 2, 1).see_own_track is False                  # the book's rule by default
+    assert E.new_game("cardgame", 2, 1, see_own_track=True).see_own_track is True
+    assert card_position(2, seed=1, see_own_track=True).see_own_track is True
+    for bad in (1, "yes", None):
+        with pytest.raises(TTRError, match="see_own_track"):
+            E.new_game("cardgame", 2, 1, see_own_track=bad)
+    g = Game("cardgame", 2, 1, see_own_track=True)
+    g.play_bots({0: make_bot("greedy", 0), 1: make_bot("greedy", 1)}, max_plies=12)
+    back = Game.load(g.save(tmp_path / "young.json"))
+    assert back.state == g.state and back.state.see_own_track is True and back.actions() == g.actions()
+    assert Game.load(Game("cardgame", 2, 1).save(tmp_path / "book.json")).state.see_own_track is False
+    old = g.state.to_dict()                                            # a state saved before the setting existed
+    del old["see_own_track"]
+    assert E.state_from_dict(old).see_own_track is False
+    old["see_own_track"] = "yes"
+    with pytest.raises(TTRError, match="see_own_track"):
+        E.state_from_dict(old)
+    with pytest.raises(TTRError, match="no option 'see_own_trak'"):
+        Game("cardgame", 2, 1, see_own_trak=True)
+    with pytest.raises(TTRError, match="Ticket to Ride \\(USA\\) has no option 'see_own_track'"):
+        Game("usa", 2, 1, see_own_track=True)
+    doc = json.loads((tmp_path / "young.json").read_text(encoding="utf-8"))
+    doc["start"]["see_own_track"] = 1
+    (tmp_path / "bad.json").write_text(json.dumps(doc), encoding="utf-8")
+    with pytest.raises(SaveFileError, match="see_own_track"):
+        Game.load(tmp_path / "bad.json")
+
+
+@pytest.mark.parametrize("kind", ["greedy", "random"])
+def test_CG_AREA_1_bots_never_use_their_own_hidden_pile(kind):
+    """A bot decides from what ``observe`` shows its seat: change the cards of its own face-down pile (same size)
+    and every choice of a whole game stays the same; with the young players' option it may use them."""
+    g = Game("cardgame", 3, 11)
+    bots = [make_bot(kind, seed=s) for s in range(3)]
+    checked = 0
+    while not g.is_over and g.ply < 160:
+        s = g.state
+        seat = E.to_move(s)[0]
+        action, _ = bots[seat].choose(s, seat)
+        p = s.players[seat]
+        if s.phase in ("play", "last_round") and sum(p.track) >= 2:
+            track = list(p.track)
+            a = next(k for k in range(9) if track[k])
+            b = next(k for k in range(9) if k != a)
+            track[a] -= 1
+            track[b] += 1                                         # one card of the hidden pile swapped for another
+            players = list(s.players)
+            players[seat] = replace(p, track=tuple(track))
+            other = replace(s, players=tuple(players))
+            assert bots[seat].choose(other, seat)[0] == action, (s.ply, action)
+            checked += 1
+        g.push(action)
+    assert checked > 20
+
+
+def test_CG_AREA_1_with_the_young_players_option_the_greedy_bot_counts_its_own_pile():
+    from ttr_nb.cardgame.bots import still_needed
+    s = make(2, tracks={0: counts(blue=1)}, tickets={0: ("T01",)})               # T01 needs one yellow
+    assert still_needed(s, 0)[YELLOW] == 0             # the book: it knows only the size, and guesses it fits
+    assert still_needed(replace(s, see_own_track=True), 0)[YELLOW] == 1        # it looks: a blue card, no yellow
 
 
 def test_CG_AREA_1_rail_yards_are_public():
@@ -504,17 +594,44 @@ def test_CG_END_2_one_ticket_at_a_time_is_the_set_condition():
         assert ok == feasible([t.needs for t in tickets], have)
 
 
-def test_CG_END_2_all_players_choose_at_once_and_done_closes_the_step():
+def test_CG_END_2_all_players_choose_at_once_and_the_step_closes_when_nothing_more_can_be_paid():
     s = assert_valid(make(2, tracks={0: counts(yellow=1), 1: counts(blue=1)}, tickets={0: ("T01",), 1: ("T02",)},
                           phase="complete", pending=(Pending("complete_tickets", 0, (("rule", "CG-END-2"),)),
                                                      Pending("complete_tickets", 1, (("rule", "CG-END-2"),)))))
     assert E.to_move(s) == (0, 1)
-    refused(s, "complete done", "CG-END-2")                # which seat?
-    s = E.apply(s, "red: complete done")
-    assert E.to_move(s) == (0,) and s.players[1].tickets == ("T02",)
+    refused(s, "complete T01", "CG-END-2")                 # which seat?
+    s = E.apply(s, "red: complete T02")
+    assert E.to_move(s) == (0,) and s.players[1].completed == ("T02",)
     s = E.apply(s, "blue: complete T01")
     assert s.phase == "over"
     refused(make(2, tickets={0: ("T01",)}), "complete T01", "CG-END-2")     # not at the end of a round
+
+
+def test_CG_END_2_as_many_as_possible_done_is_refused_while_the_pile_can_pay():
+    """"fullborda så många av sina biljettkort som möjligt": no stopping while the pile pays for another ticket;
+    which ones (and so how many, when they compete for the same cards) stays the player's choice."""
+    s = _completion(counts(yellow=1, red=1, blue=1, green=1), ["T12", "T13", "T03"])
+    e = refused(s, "complete done", "CG-END-2")
+    assert "as many tickets as possible" in str(e) and "Chicago–Miami" in str(e)
+    assert CompleteTicket(seat=0) not in E.legal_actions(s)
+    assert all(a.ticket for a in E.legal_actions(s))
+    s = E.apply(s, "complete T13")                        # T12 can no longer be paid, T03 still can
+    refused(s, "complete done", "CG-END-2")
+    s = E.apply(s, E.legal_actions(s)[0])
+    assert s.phase == "over"                              # nothing more can be paid: the step closed by itself
+    assert "as many tickets as their on-the-track pile can pay for" in E.turn_status(
+        _completion(counts(yellow=1), ["T01"]))
+
+
+@pytest.mark.parametrize("kind", ["greedy", "random"])
+def test_CG_END_2_bots_complete_as_many_as_possible(kind):
+    for seed in range(3):
+        g = Game("cardgame", 2, seed)
+        g.play_bots(make_bot(kind, seed=seed))
+        for ply in g.history:
+            assert not (isinstance(ply.action, CompleteTicket) and ply.action.ticket is None)
+        for p in g.state.players:                          # what was left open could not be paid any more
+            assert E.completable(p) == []
 
 
 def test_CG_END_3_two_or_three_players_end_after_the_completion():

@@ -16,8 +16,11 @@ from ttr_nb.actions import Claim, DrawFaceUp, DrawTickets, KeepTickets, parse_ac
 from ttr_nb.bots import GreedyBot
 from ttr_nb.cards import CARD_NAMES, LOCO, LOCO4, PASSENGER
 from ttr_nb.engine import apply, explain, legal_actions, new_game, observe, step, validate
-from ttr_nb.errors import IllegalAction
-from ttr_nb.games.maerklin import (DONE, RESERVE, Announce, PlacePassenger, Ride, best_passenger_move,
+from ttr_nb.errors import IllegalAction, TTRError
+from ttr_nb.game import Game
+from ttr_nb.positions import position
+from ttr_nb.games.maerklin import (DONE, RESERVE, Announce, PlacePassenger, Ride, best_passenger_move, leaving,
+                                   moved_of, occupied,
                                    build_map_document, goods_of, goods_stacks, initial_goods, passengers_of)
 from ttr_nb.maps import map_to_json
 from ttr_nb.names import route_labels
@@ -238,6 +241,45 @@ def test_MK_DRAW_1_no_cards_means_move_claim_or_tickets():
     refused(s, "draw deck", "MK-DRAW-1")
 
 
+def _all_cards_in_hands_but(s, market):
+    """Deck and discard pile empty, ``market`` face up, every other card in Red's hand: a rule-book edge case."""
+    pool = [0] * MK.card_kinds
+    for c in s.deck + tuple(c for c in s.market if c is not None):
+        pool[c] += 1
+    for k in range(MK.card_kinds):
+        pool[k] += s.discard[k] + s.players[1].hand[k]
+    for c in market:
+        pool[c] -= 1
+    players = list(s.players)
+    players[1] = replace_fields(players[1], hand=tuple(pool))
+    s = replace_fields(s, deck=(), market=tuple(market) + (None,) * (5 - len(market)), discard=(0,) * MK.card_kinds,
+                       players=tuple(players))
+    assert validate(s) == []
+    return s
+
+
+def test_MK_DRAW_1_face_up_cards_are_taken_when_deck_and_discards_are_empty():
+    """The book stops drawing only when no train card is left at all ("geen treinkaarten meer over ... omdat de
+    spelers alle kaarten in hun handen houden"); the face-up cards may still be taken (unlike USA-DRAW-8)."""
+    s = _all_cards_in_hands_but(started(), [0, LOCO, 1])
+    draws = [a for a in legal_actions(s) if isinstance(a, DrawFaceUp)]
+    assert [a.slot for a in draws] == [1, 2, 3]
+    refused(s, "draw deck", "MK-DRAW-1")
+    s2, events = step(s, "draw faceup 1")
+    assert s2.market[0] is None and s2.players[0].hand[0] == s.players[0].hand[0] + 1
+    assert [a.slot for a in legal_actions(s2)] == [3]               # the second card: not the locomotive
+    refused(s2, "draw faceup 2", "USA-DRAW-4")
+    s3 = apply(s2, "draw faceup 3")
+    assert s3.current == 1 and s3.market == (None, LOCO, None, None, None) and validate(s3) == []
+
+
+def test_MK_DRAW_1_one_card_when_only_a_locomotive_is_left_for_the_second():
+    s = _all_cards_in_hands_but(started(), [2, LOCO])
+    s2, events = step(s, "draw faceup 1")
+    assert s2.current == 1 and any(e.kind == "one_card" for e in events)
+    assert validate(s2) == []
+
+
 def _with_market(s, kinds):
     deck = list(s.deck)
     for c in s.market:
@@ -278,6 +320,21 @@ def test_MK_DRAW_4_three_face_up_passenger_cards_reset_the_market():
     assert any(e.kind == "market_reset" and "passenger" in e.text for e in events)
     assert "MK-DRAW-4" in next(e.rule for e in events if e.kind == "market_reset")
     assert validate(s2) == [] and s2.market.count(PASSENGER) < 3
+
+
+@pytest.mark.parametrize("seed", range(30, 60))
+def test_MK_DRAW_4_position_never_lays_out_three_passenger_cards_or_locomotives(seed):
+    market = position("maerklin", players=2, seed=seed).market
+    assert market.count(PASSENGER) < 3 and market.count(LOCO) < 3
+
+
+def test_MK_DRAW_4_an_explicit_market_with_three_passenger_cards_is_refused():
+    for three, words in ((["passenger"] * 3, "3 face-up passenger cards"), (["locomotive"] * 3, "3 face-up locomotives")):
+        with pytest.raises(TTRError, match=words) as e:
+            position("maerklin", players=2, market=three + ["red", "blue"])
+        assert "MK-DRAW-4/USA-DRAW-6" in str(e.value)
+    ok = position("maerklin", players=2, market=["passenger", "passenger", "locomotive", "locomotive", "locoplus"])
+    assert validate(ok) == []                                # two of each, and +4s do not count
 
 
 def test_MK_DRAW_4_plus4_locomotives_do_not_count_as_locomotives():
@@ -466,16 +523,108 @@ def test_MK_PASS_5_points_at_once_tokens_kept():
     assert observe(s, 1)["players"][0]["goods_tokens"] == [initial_goods(MK)["Leipzig"][0]]
 
 
-def test_MK_PASS_6_passenger_leaves_at_end_of_journey_city_free_at_once():
+def _draws(s, *seats):
+    """Each of ``seats`` in turn draws two cards from the deck (a whole turn that changes no passenger)."""
+    for seat in seats:
+        assert s.current == seat
+        s = apply(apply(s, "draw deck"), "draw deck")
+    return s
+
+
+def test_MK_PASS_6_a_moved_passenger_stays_in_its_last_city_until_the_round_ends():
+    """"Op het einde van de ronde waarin de passagier verplaatst werd, wordt hij uit het spel verwijderd": Blue
+    (the first player) moves; the passenger stands in Leipzig while Red, Green and Yellow play, then leaves."""
     s = _network()
     s = apply(s, "ride Berlin–Leipzig")
-    s2, events = step(s, "stop")
-    assert passengers_of(s2, 0) == (DONE, RESERVE, RESERVE) and any(e.kind == "passenger_done" for e in events)
-    assert not any(isinstance(a, Ride) for a in legal_actions(replace_fields(s2, current=0)))   # never moves again
-    s2 = give(s2, 1, red=3)                                                 # red's turn: Leipzig is free at once
-    s2 = apply(s2, Claim(route=route_id("Erfurt", "Leipzig"), payment=((7, 3),)))
-    assert PlacePassenger(city="Leipzig", seat=1) in legal_actions(s2)
-    assert passengers_of(apply(s2, "place Leipzig"), 1)[0] == "Leipzig"
+    s, events = step(s, "stop")
+    assert any(e.kind == "passenger_done" and "until the end of the round" in e.text for e in events)
+    assert passengers_of(s, 0) == ("Leipzig", RESERVE, RESERVE) and moved_of(s, 0) == (0,)
+    assert occupied(s) == {"Leipzig": 0} and leaving(s) == {"Leipzig": 0} and validate(s) == []
+    view = observe(s, 2)                                  # public: every seat sees where it stands and that it moved
+    assert view["players"][0]["passengers"][0] == "Leipzig" and view["players"][0]["passengers_moved"] == [0]
+    s = _draws(s, 1, 2)
+    assert leaving(s) == {"Leipzig": 0}                   # Red's and Green's turns: still there
+    s, events = step(apply(s, "draw deck"), "draw deck")  # Yellow ends the round
+    assert [e.text for e in events if e.kind == "passenger_left"] == [
+        "End of the round: Blue's passenger in Leipzig leaves the game"]
+    assert "MK-PASS-6" in next(e.rule for e in events if e.kind == "passenger_left")
+    assert passengers_of(s, 0) == (DONE, RESERVE, RESERVE) and moved_of(s, 0) == () and occupied(s) == {}
+    assert s.players[0].ext == pairs_set(s.players[0].ext, "moved", None) and validate(s) == []   # no key left over
+
+
+def test_MK_PASS_6_its_last_city_takes_no_new_passenger_until_the_round_ends():
+    s = _network()
+    s = apply(apply(s, "ride Berlin–Leipzig"), "stop")
+    s = give(s, 1, red=3)                                                   # Red claims Erfurt–Leipzig (red 3)
+    s2 = apply(s, Claim(route=route_id("Erfurt", "Leipzig"), payment=((7, 3),)))
+    assert {a.city for a in legal_actions(s2) if isinstance(a, PlacePassenger)} == {"Erfurt", ""}
+    e = refused(s2, "place Leipzig", "MK-CLAIM-5")
+    assert "leaves the game at the end of the round" in str(e)
+    s3 = _draws(apply(s2, "place none"), 2, 3)                              # the round ends: Leipzig is free
+    s3 = apply(give(s3, 0, yellow=2), Claim(route=route_id("Leipzig", "Magdeburg"), payment=((5, 2),)))
+    assert {a.city for a in legal_actions(s3) if isinstance(a, PlacePassenger)} == {"Leipzig", "Magdeburg", ""}
+
+
+def test_MK_PASS_6_each_passenger_moves_once():
+    s = _network()
+    s = apply(apply(s, "ride Berlin–Leipzig"), "stop")
+    again = replace_fields(s, current=0)                   # a crafted turn for Blue before the round is over
+    assert not any(isinstance(a, Ride) for a in legal_actions(again))
+    e = refused(again, "ride Leipzig–Dresden", "MK-PASS-6")
+    assert "already travelled" in str(e)
+    assert best_passenger_move(again, 0).routes == ()
+    s = _draws(s, 1, 2, 3)
+    assert not any(isinstance(a, Ride) for a in legal_actions(s)) and passengers_of(s, 0)[0] == DONE
+
+
+def test_MK_PASS_6_the_last_seat_of_the_round_sees_its_passenger_leave_at_once():
+    s = own(_network(), 3, route_id("Erfurt", "Kassel"))
+    s = put(s, 3, "Kassel")
+    s = _draws(s, 0, 1, 2)
+    assert s.current == 3
+    s = apply(s, "ride Kassel–Erfurt")
+    s, events = step(s, "stop")                            # Yellow's turn ends the round: gone at once
+    assert {e.kind for e in events} >= {"passenger_done", "passenger_left"}
+    assert passengers_of(s, 3)[0] == DONE and "Erfurt" not in occupied(s) and s.current == 0
+
+
+def test_MK_PASS_6_a_moved_passenger_may_end_where_another_passenger_stands():
+    """It passes through occupied cities (MK-PASS-3) and may stop in one; both stand there until the round ends."""
+    s = put(_network(), 1, "Leipzig")
+    s = apply(apply(s, "ride Berlin–Leipzig"), "stop")
+    assert passengers_of(s, 0)[0] == "Leipzig" == passengers_of(s, 1)[0] and validate(s) == []
+    assert occupied(s) == {"Leipzig": 1} and leaving(s) == {"Leipzig": 0}
+    s = _draws(s, 1, 2, 3)
+    assert occupied(s) == {"Leipzig": 1} and validate(s) == []
+
+
+def test_MK_PASS_6_the_games_end_ends_the_round_under_way():
+    s = own(_network(), 0, route_id("Berlin", "Hamburg", "blue"), route_id("Berlin", "Hannover"),
+            route_id("Dresden", "Regensburg"), route_id("Berlin", "Rostock"), route_id("Berlin", "Dresden"),
+            route_id("Berlin", "Schwerin"), route_id("Chemnitz", "Dresden"))
+    s = replace_fields(s, phase="last_round", final_turns_left=1)
+    s = apply(s, "ride Berlin–Leipzig")
+    s, events = step(s, "stop")
+    assert s.phase == "over" and passengers_of(s, 0)[0] == DONE
+    assert [e.kind for e in events][-2:] == ["passenger_left", "game_over"]
+
+
+def test_MK_PASS_6_a_moved_passenger_survives_saving_and_a_crafted_one_is_refused(tmp_path):
+    g = Game(start=_network())
+    g.push("ride Berlin–Leipzig")
+    g.push("stop")
+    path = g.save(tmp_path / "moved.json")
+    back = Game.load(path)
+    assert back.state == g.state and moved_of(back.state, 0) == (0,)
+    back.push("draw deck")
+    back.push("draw deck")
+    assert leaving(back.state) == {"Leipzig": 0}
+    s = g.state
+    for bad, words in (((1,), "stands in no city"), ((0, 0), "distinct"), ((5,), "distinct"),
+                       (("0",), "a list of passenger numbers")):
+        crafted = replace_fields(s, players=(replace_fields(s.players[0], ext=pairs_set(s.players[0].ext, "moved", bad)),)
+                                 + s.players[1:])
+        assert any(words in p and "MK-PASS-6" in p for p in validate(crafted)), (bad, validate(crafted))
 
 
 def test_MK_END_1_final_round_at_two_trains():
@@ -639,9 +788,11 @@ def test_greedy_bots_finish_and_move_passengers():
 
 
 def test_every_rule_id_has_a_test():
-    if not RULES.is_file():
-        pytest.skip("../shared/rules/maerklin.md is not beside the project")
-    ids = set(re.findall(r"\bMK-[A-Z]+-\d+\b", RULES.read_text(encoding="utf-8")))
+    """Every MK id of the project's rules page (and of the digest ../shared/rules/maerklin.md, when it is beside
+    the repository) has a scenario test in this file."""
+    pages = [ROOT / "docs" / "rules" / "maerklin.md"] + ([RULES] if RULES.is_file() else [])
+    ids = set(re.findall(r"\bMK-[A-Z]+-\d+\b", " ".join(p.read_text(encoding="utf-8") for p in pages)))
+    assert len(ids) > 20
     names = " ".join(n for n in globals() if n.startswith("test_MK_"))
     missing = sorted(i for i in ids if f"test_{i.replace('-', '_')}_" not in names)
     assert not missing, missing

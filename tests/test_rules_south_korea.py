@@ -146,11 +146,19 @@ def test_map_file_is_a_rebuild_of_maps_sources():
     assert map_to_json(build_map_document()) == committed, "run: python -m ttr_nb.games.south_korea"
 
 
-@pytest.mark.skipif(not (SHARED / "reference" / "south_korea").is_dir(), reason="../shared is not present")
 def test_maps_sources_are_the_reference_files_unchanged():
+    """maps/sources/south_korea/ holds the tables and their provenance (a plain clone checks these); when the spec
+    folder ../shared/reference/ is beside the repository, they are byte-identical to it."""
+    own = REPO / "maps" / "sources" / "south_korea"
+    names = sorted(p.name for p in own.iterdir())
+    assert names == ["PROVISIONAL.md", "SOURCES.md", "cities.csv", "province_board.csv", "province_board_known.csv",
+                     "routes.csv", "tickets.csv"], names
+    assert "## Partial facts (with sources)" in (own / "SOURCES.md").read_text(encoding="utf-8")
     ref = SHARED / "reference" / "south_korea"
-    for f in ref.iterdir():
-        assert (REPO / "maps" / "sources" / "south_korea" / f.name).read_bytes() == f.read_bytes(), f.name
+    if ref.is_dir():                          # only beside the spec
+        assert sorted(f.name for f in ref.iterdir()) == names
+        for f in ref.iterdir():
+            assert (own / f.name).read_bytes() == f.read_bytes(), f.name
 
 
 def test_province_board_csv_is_read_strictly(tmp_path):
@@ -248,6 +256,7 @@ def test_SK_SETUP_4_keep_exactly_four_and_shuffle_the_rest_in():
         for seat in to_move(s):
             s = apply(s, DraftPick(ticket=s.pending_for(seat).get("packet")[-1], seat=seat))
     assert [len(p.get("offered")) for p in s.pending] == [6, 6]
+    assert [p.get("min_keep") for p in s.pending] == [4, 4]                # a view reads how many, as for any keep
     six = s.pending_for(0).get("offered")
     refused(s, DraftKeep(tickets=six[:3], seat=0), "SK-SETUP-4", "exactly 4")
     refused(s, DraftKeep(tickets=six[:5], seat=0), "SK-SETUP-4", "exactly 4")
@@ -347,7 +356,8 @@ def test_SK_EXPRESS_2_no_boost_when_it_would_add_nothing():
 def test_SK_EXPRESS_3_express_on_a_claim_raises_the_space_and_needs_a_placement():
     s = table(4, hands={0: dict(white=4)})
     r = namwon_jinju()
-    refused(s, ProvinceClaim(route=r.id, payment=((k("white"), 4),), express=2), "SK-EXPRESS-3", "province")
+    e = refused(s, ProvinceClaim(route=r.id, payment=((k("white"), 4),), express=2), "SK-EXPRESS-3", "province")
+    assert "add 'province white'" in str(e)                  # the route's own line, named
     s2 = ok(apply(s, "claim Namwon–Jinju white4 +2 province white"))
     assert province_trains(s2) == (("white", 6, 0),)
 
@@ -395,7 +405,9 @@ def test_SK_PROV_3_space_equals_cards_played_extra_matching_cards_allowed():
     s2 = ok(apply(s, "claim Namwon–Jinju white7+loco1 province white"))
     assert province_trains(s2) == (("white", 8, 0),) and s2.players[0].hand_size == 0
     assert s2.discard[k("white")] == 7 and s2.players[0].trains == 40       # trains: the route's 4 + 1
-    refused(s, "claim Namwon–Jinju white5", "USA-CLAIM-1")                   # extra cards only with a placement
+    e = refused(s, "claim Namwon–Jinju white5", "SK-PROV-3", "province")      # extra cards only with a placement
+    assert "add 'province white'" in str(e) and "takes exactly 4 cards" in str(e)
+    refused(s, "claim Namwon–Jinju white3", "USA-CLAIM-1", "exactly 4")      # too few: the base rule
     refused(s, "claim Namwon–Jinju white3 province white", "SK-PROV-3", "at least 4")
 
 

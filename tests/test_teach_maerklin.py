@@ -88,12 +88,12 @@ def test_maerklin_board_figures_validate():
 def test_a_journey_animates_token_by_token_and_a_refused_step_gets_no_frame():
     start = journey_position()
     steps = ttr.walk(start, ["ride Magdeburg–Berlin", "ride Berlin–Leipzig", "ride Leipzig–Erfurt",
-                             "ride Erfurt–Leipzig", "stop"])
-    assert [o.ok for o in steps] == [True, True, True, False, True]
+                             "ride Erfurt–Leipzig", "stop", "draw deck", "draw deck"])
+    assert [o.ok for o in steps] == [True, True, True, False, True, True, True]
     fig = ttr.board_animation(start, steps, focus=["Magdeburg", "Berlin", "Leipzig", "Erfurt"])
     go.Figure(fig.to_dict())                      # frames, buttons and slider validate
-    assert [f.name for f in fig.frames] == ["0", "1", "2", "3", "4"]
-    assert [s.label for s in fig.layout.sliders[0].steps] == ["start", "1", "2", "3", "4"]
+    assert [f.name for f in fig.frames] == ["0", "1", "2", "3", "4", "5", "6"]
+    assert [s.label for s in fig.layout.sliders[0].steps] == ["start", "1", "2", "3", "4", "5", "6"]
     metas = [fig.data[i].meta for i in fig.frames[0].traces]
     assert {"goods", "passengers", "trail"} <= set(metas) and "routes" not in metas    # only what changes travels
 
@@ -108,7 +108,9 @@ def test_a_journey_animates_token_by_token_and_a_refused_step_gets_no_frame():
     for k, city in ((1, "Berlin"), (2, "Leipzig"), (3, "Erfurt")):     # each step takes its city's top token
         assert top(k - 1, city) == str(stacks[city][0]) and top(k, city) == str(stacks[city][1])
     assert sum(x is not None for x in frame_trace(3, "trail").x) > sum(x is not None for x in frame_trace(1, "trail").x)
-    assert not any(frame_trace(4, "passengers").x or ())      # stop: the passenger leaves the game (MK-PASS-6)
+    # stop: the passenger waits in Erfurt until the round ends (Red's turn), then leaves the game (MK-PASS-6)
+    assert sum(x is not None for x in frame_trace(4, "passengers").x or ()) == 1
+    assert not any(frame_trace(6, "passengers").x or ())
     captions = [f.layout.annotations[-1].text.replace("<br>", " ") for f in fig.frames]
     assert "Magdeburg to Berlin" in captions[1] and "1 passenger card" in captions[2]
     assert "Erfurt to Leipzig" not in " ".join(captions)      # the refused step back along Leipzig–Erfurt
@@ -281,17 +283,19 @@ def test_position_places_passengers_and_refuses_bad_ones():
 def test_historyview_steps_through_a_journey_token_by_token():
     from ttr_nb.widgets import HistoryView
     g = ttr.Game(start=journey_position())
-    g.push_many(["ride Magdeburg–Berlin", "ride Berlin–Leipzig", "ride Leipzig–Erfurt", "stop"])
+    g.push_many(["ride Magdeburg–Berlin", "ride Berlin–Leipzig", "ride Leipzig–Erfurt", "stop", "draw deck",
+                 "draw deck"])
     view = HistoryView(g, ply=0)
     seen = []
-    for ply in range(5):
+    for ply in range(7):
         view.show(ply)
         goods = trace(view.board.fig, "goods")
         top = dict(zip(goods.customdata, goods.text))
         seen.append((top["Berlin"], top["Leipzig"], top["Erfurt"], len(set(trace(view.board.fig, "trail").customdata) - {None}),
                      tuple(trace(view.board.fig, "passengers").customdata)))
     assert seen == [("7", "4", "3", 0, ("Magdeburg",)), ("6", "4", "3", 1, ("Berlin",)), ("6", "3", "3", 2, ("Leipzig",)),
-                    ("6", "3", "2", 3, ("Erfurt",)), ("6", "3", "2", 0, ())]
+                    ("6", "3", "2", 3, ("Erfurt",)), ("6", "3", "2", 0, ("Erfurt",)),   # stopped: waits (MK-PASS-6)
+                    ("6", "3", "2", 0, ("Erfurt",)), ("6", "3", "2", 0, ())]          # Red's turn ends the round
 
 
 def test_editor_edits_passengers_goods_and_both_ticket_decks_with_live_validation():

@@ -165,7 +165,7 @@ def test_historyview_steps_through_the_draft_pick_by_pick_and_a_seat_sees_only_i
     teacher.show(3)
     assert "passes" in text(teacher.ply_info.value)              # the hands move left once everyone has picked
     teacher.show(1)
-    assert "Red: pick a route card (the draft)" in text(teacher.table.value)      # not "draft pick"
+    assert "Red: pick a ticket (the draft)" in text(teacher.table.value)      # not "draft pick"
     assert "draft picked count" not in text(teacher.table.value)                 # the picks themselves are listed
     blue.show(1)
     assert "draft picked count: 0" in text(blue.table.value)     # another seat's picks: only how many

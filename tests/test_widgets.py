@@ -21,7 +21,7 @@ import plotly.graph_objects as go  # noqa: E402
 
 from ttr_nb.actions import Claim  # noqa: E402
 from ttr_nb.bots import make_bot  # noqa: E402
-from ttr_nb.cards import CARD_NAMES, LOCO  # noqa: E402
+from ttr_nb.cards import CARD_NAMES, LOCO, a_card  # noqa: E402
 from ttr_nb.engine import check, legal_actions, observe, to_move  # noqa: E402
 from ttr_nb.errors import TTRError  # noqa: E402
 from ttr_nb.game import Game  # noqa: E402
@@ -730,7 +730,7 @@ def test_a_blind_draw_tells_the_drawer_which_card_it_gave():
     view.draw_deck()
     after = g.state.players[0].hand
     (got,) = [k for k in range(len(after)) if after[k] > before[k]]
-    assert f"drew a {CARD_NAMES[got]} card" in view.message.text
+    assert f"drew {a_card(got)}" in view.message.text
 
 
 def test_the_selected_route_is_haloed_and_the_viewers_ticket_cities_are_ringed():

@@ -28,7 +28,7 @@ by ``+`` in card order, ``loco`` for locomotives. Numbers are ASCII digits only.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 from typing import Callable, ClassVar
 
 from .cards import CARD_ALIASES, CARD_NAMES, LOCO, LOCO4, PLAYER_COLOURS
@@ -92,7 +92,8 @@ class Action:
 
     def __str__(self) -> str:
         seat = getattr(self, "seat", None)
-        prefix = f"{PLAYER_COLOURS[seat] if seat < len(PLAYER_COLOURS) else seat}: " if seat is not None else ""
+        named = type(seat) is int and 0 <= seat < len(PLAYER_COLOURS)
+        prefix = f"{PLAYER_COLOURS[seat] if named else seat}: " if seat is not None else ""
         return prefix + self.body()
 
     def with_seat(self, seat: int):
@@ -158,6 +159,53 @@ class Pass(Action):
 
     def body(self) -> str:
         return "pass"
+
+
+# ---------------------------------------------------------------------------------------------
+# hand-built actions: every field of the type it declares
+
+def _is_payment(x) -> bool:
+    return isinstance(x, tuple) and all(isinstance(t, tuple) and len(t) == 2 and type(t[0]) is int
+                                        and type(t[1]) is int for t in x)
+
+
+#: declared field type -> (check, words); a type not listed here is left to the action's own checks
+_FIELD_TYPES: dict[str, tuple[Callable[[object], bool], str]] = {
+    "int": (lambda x: type(x) is int, "a whole number"),
+    "int | None": (lambda x: x is None or type(x) is int, "a whole number or None"),
+    "str": (lambda x: isinstance(x, str), "text"),
+    "str | None": (lambda x: x is None or isinstance(x, str), "text or None"),
+    "tuple[str, ...]": (lambda x: isinstance(x, tuple) and all(isinstance(t, str) for t in x), "a tuple of texts"),
+    "Payment": (_is_payment, "a tuple of (card kind, count) pairs of whole numbers"),
+}
+
+
+def _field_checks(cls) -> tuple:
+    """(field name, check, words) for each field of ``cls`` whose declared type ``_FIELD_TYPES`` knows (cached)."""
+    got = _CHECKS_BY_CLASS.get(cls)
+    if got is None:
+        got = _CHECKS_BY_CLASS[cls] = tuple(
+            (f.name, *_FIELD_TYPES[t]) for f in fields(cls)
+            if (t := f.type if isinstance(f.type, str) else getattr(f.type, "__name__", "")) in _FIELD_TYPES)
+    return got
+
+
+_CHECKS_BY_CLASS: dict[type, tuple] = {}
+
+
+def field_problem(action: "Action", n_players: int | None = None) -> str | None:
+    """What is wrong with a hand-built action's fields (``DrawDeck(seat=-1)``, ``ExpressTickets(express=None)``),
+    judged by the types its dataclass declares, in words; None when every field is of its type. With
+    ``n_players``, also a seat that is not one of the game's. The engines' ``check`` and ``describe`` refuse such
+    an action with a BadAction saying this, before anything reads it."""
+    for name, check, words in _field_checks(type(action)):
+        value = getattr(action, name)
+        if not check(value):
+            return f"{type(action).__name__}.{name} must be {words}, got {value!r:.40}"
+    seat = getattr(action, "seat", None)
+    if n_players is not None and seat is not None and not 0 <= seat < n_players:
+        return f"there is no seat {seat} in a {n_players}-player game (seats 0–{n_players - 1})"
+    return None
 
 
 # ---------------------------------------------------------------------------------------------
@@ -285,6 +333,6 @@ def parse_action(text: str) -> Action:
     return action if seat is None else action.with_seat(seat)
 
 
-__all__ = ["Action", "DrawDeck", "DrawFaceUp", "Claim", "DrawTickets", "KeepTickets", "Pass", "Payment",
+__all__ = ["Action", "field_problem", "DrawDeck", "DrawFaceUp", "Claim", "DrawTickets", "KeepTickets", "Pass", "Payment",
            "parse_action", "register_action", "payment_str", "payment_words", "payment_size", "parse_payment",
            "payment_from_counts", "is_digits"]

@@ -278,7 +278,8 @@ class GreedyBot:
                 if best is not None and (endgame or best[0].length >= 3 or not state.deck):
                     route, pay = best
                     name = route_text(v.map, route)
-                    points = f"claims {name} for {v.route_points(route.length)} points"
+                    pts = v.route_points(route.length)
+                    points = f"claims {name} for {pts} point{'s' if pts != 1 else ''}"
                     return Claim(route=name, payment=pay, seat=seat), \
                         Reason(f"{points} (no ticket needs a route now)", points)
                 if not plan.routes and p.trains >= 12 and state.ticket_deck(v.settings.ticket_deck) and state.phase == "play":

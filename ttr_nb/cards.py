@@ -27,6 +27,12 @@ def card_word(kind: int | str) -> str:
     return "+4 locomotive" if name == CARD_NAMES[LOCO4] else name
 
 
+def a_card(kind: int) -> str:
+    """One card in a sentence, with its article: "a red card", "an orange card", "a locomotive", "a +4 locomotive"."""
+    name = {LOCO: LOCOMOTIVE, LOCO4: "+4 locomotive"}.get(kind, f"{CARD_NAMES[kind]} card")
+    return f"{'an' if name[0] in 'aeiou' else 'a'} {name}"
+
+
 def card_words(kind: int) -> str:
     """A card kind in a sentence, plural: "red cards", "locomotives", "+4 locomotives", "passenger cards"."""
     return {LOCO: "locomotives", LOCO4: "+4 locomotives"}.get(kind, f"{CARD_NAMES[kind]} cards")

@@ -15,6 +15,7 @@ from __future__ import annotations
 import argparse
 import statistics
 import sys
+import textwrap
 import time
 from pathlib import Path
 from typing import Sequence, TextIO
@@ -196,6 +197,32 @@ def notebooks(target: str, out: TextIO) -> int:
     return 0
 
 
+BOTS_HELP = ("the bots: one name for every seat, or one per seat separated by commas (blue first). random = a random "
+             "legal move; greedy = plans routes for its tickets; mixed:P = greedy with probability P (0–1), otherwise "
+             "random")
+
+
+def variants_text() -> str:
+    """Every game ``--variant`` accepts, one a line, names aligned: ``usa          Ticket to Ride (USA) — map usa``."""
+    from .variants import available_games, get_game
+    keys = available_games()
+    width = max(len(k) for k in keys)
+    lines = []
+    for key in keys:
+        v = get_game(key)
+        lines.append(f"{key:<{width}}  {v.name} — {v.summary}{' (PROVISIONAL)' if v.provisional else ''}")
+    return "\n".join(lines)
+
+
+def _players_words() -> str:
+    from .variants import available_games, get_game
+    ranges = {}
+    for key in available_games():
+        st = get_game(key).settings
+        ranges.setdefault(f"{st.min_players}–{st.max_players}", []).append(key)
+    return "; ".join(f"{r} in {', '.join(keys)}" for r, keys in ranges.items())
+
+
 def main(argv: Sequence[str] | None = None, out: TextIO | None = None, err: TextIO | None = None) -> int:
     out = out or sys.stdout
     err = err or sys.stderr
@@ -205,18 +232,33 @@ def main(argv: Sequence[str] | None = None, out: TextIO | None = None, err: Text
         return maps_main(argv[1:], out=out)
     parser = argparse.ArgumentParser(prog="ttr-nb", description="Ticket to Ride rules engine: play, simulate, check maps.")
     sub = parser.add_subparsers(dest="command", required=True)
-    p = sub.add_parser("play", help="play a bot game and print it turn by turn")
-    p.add_argument("variant", nargs="?", default="usa")
-    p.add_argument("--players", type=int, default=4)
-    p.add_argument("--bots", default="greedy", help="one bot for all, or one per seat: random, greedy, mixed:0.5")
-    p.add_argument("--seed", type=int, default=0)
+    helping = any(a in ("-h", "--help") for a in argv)        # the list of games loads every map: only for help
+    listing = ("the games (VARIANT):\n" + "\n".join(f"  {line}" for line in variants_text().splitlines())
+               if helping else "")
+    players_help = f"how many players: {_players_words()}; default 4" if helping else ""
+    variant_help = "the game to play, by its key (below) or its name, e.g. 'märklin'; default usa"
+    p = sub.add_parser("play", help="play a bot game and print it turn by turn",
+                       description=textwrap.fill("Play one game between bots and print it turn by turn: every move "
+                                                 "with the bot's reason, what happened, and the final score with how "
+                                                 "it was reached.", 79),
+                       epilog=listing + "\n\nexample: ttr-nb play europe --players 3 --bots greedy,random,mixed:0.5 "
+                                        "--seed 7", formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("variant", nargs="?", default="usa", metavar="VARIANT", help=variant_help)
+    p.add_argument("--players", type=int, default=4, metavar="N", help=players_help)
+    p.add_argument("--bots", default="greedy", metavar="BOTS", help=BOTS_HELP + "; default greedy")
+    p.add_argument("--seed", type=int, default=0, metavar="SEED",
+                   help="the seed of the shuffles (a whole number): the same seed plays the same game again; default 0")
     p.add_argument("--quiet", action="store_true", help="print only the final score")
-    s = sub.add_parser("simulate", help="run many bot games and print statistics")
-    s.add_argument("variant", nargs="?", default="usa")
-    s.add_argument("--games", type=int, default=100)
-    s.add_argument("--players", type=int, default=4)
-    s.add_argument("--bots", default="random")
-    s.add_argument("--seed", type=int, default=0)
+    s = sub.add_parser("simulate", help="run many bot games and print statistics",
+                       description=textwrap.fill("Play many games between bots (seeds SEED, SEED+1, ...) and print "
+                                                 "statistics: scores, game length, tickets completed, wins by seat.",
+                                                 79),
+                       epilog=listing, formatter_class=argparse.RawDescriptionHelpFormatter)
+    s.add_argument("variant", nargs="?", default="usa", metavar="VARIANT", help=variant_help)
+    s.add_argument("--games", type=int, default=100, metavar="G", help="how many games; default 100")
+    s.add_argument("--players", type=int, default=4, metavar="N", help=players_help)
+    s.add_argument("--bots", default="random", metavar="BOTS", help=BOTS_HELP + "; default random")
+    s.add_argument("--seed", type=int, default=0, metavar="SEED", help="the first game's seed; default 0")
     c = sub.add_parser("check-map", help="validate a map file")
     c.add_argument("file")
     sub.add_parser("variants", help="list the variants and maps")
@@ -254,14 +296,14 @@ def main(argv: Sequence[str] | None = None, out: TextIO | None = None, err: Text
             return notebooks(args.dir, out)
         if args.command == "lite":
             from .lite import build
-            report = build(args.out, cache=args.cache, notebooks=args.notebooks, wheel=args.wheel,
-                           log=lambda line: print(f"[lite] {line}", file=err, flush=True))
+            try:
+                report = build(args.out, cache=args.cache, notebooks=args.notebooks, wheel=args.wheel,
+                               log=lambda line: print(f"[lite] {line}", file=err, flush=True))
+            except OSError as e:            # a folder that vanished or filled up mid-build: said, not a traceback
+                raise TTRError(f"lite build: {e.strerror or e}" + (f": {e.filename}" if e.filename else "")) from None
             print(report.summary(), file=out)
             return 0
-        from .variants import available_games, get_game
-        for key in available_games():
-            v = get_game(key)
-            print(f"{key:10} {v.name} — {v.summary}{' (PROVISIONAL)' if v.provisional else ''}", file=out)
+        print(variants_text(), file=out)
         return 0
     except TTRError as e:
         print(f"ttr-nb: {e}", file=err)

@@ -391,6 +391,9 @@ def interpretations(variant: str | Variant) -> list[dict]:
     those it inherits from the variant it builds on (cited the variant's way, e.g. "EU-DRAW-1/USA-DRAW-6")."""
     v = get_variant(variant)
     inherited = {(rule, text): base.key for base in _base_variants(v) for rule, text in base.interpretations}
+    own = {rule for rule, _ in v.interpretations}      # a variant's own reading of a base rule replaces the base's
+    inherited = {(rule, text): key for (rule, text), key in inherited.items() if rule not in own or
+                 (rule, text) in v.interpretations}
     rows, seen = [], set()
     for rule, text in v.interpretations:          # a variant may list the base game's too: say where they come from
         rows.append({"rule": v.rule(rule), "from": inherited.get((rule, text), v.key), "what ttr_nb does": text})

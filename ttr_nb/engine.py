@@ -21,8 +21,8 @@ from itertools import combinations
 from typing import Iterable, Sequence
 
 from .actions import (Action, Claim, DrawDeck, DrawFaceUp, DrawTickets, KeepTickets, Pass, Payment,
-                      parse_action, payment_words)
-from .cards import CARD_NAMES, GRAY, LOCO, PLAYER_COLOURS, card_words
+                      field_problem, parse_action, payment_words)
+from .cards import CARD_NAMES, GRAY, LOCO, PLAYER_COLOURS, a_card, card_words
 from .errors import BadAction, IllegalAction, MapError, StateError, TTRError
 from .names import find_route, find_ticket, route_labels, route_text, ticket_text, ticket_words
 from .rng import shuffled
@@ -228,11 +228,16 @@ class Tx:
                        f"{seat_name(seat)} included, gets one final turn")
         self.current = (seat + 1) % n
         self.turn += 1
+        if self.current == self.s.first_player and self.v.features:     # a round of turns is over (MK-PASS-6)
+            for f in self.v.features:
+                f.on_round_end(self.v, self)
 
     def game_over(self) -> None:
         self.phase = "over"
         self.pending = []
         self.turn += 1
+        for f in self.v.features:                  # the game's end ends the round under way too
+            f.on_round_end(self.v, self)
         self.event("game_over", "USA-END-1", "The game is over: final scoring")
 
     def freeze(self) -> GameState:
@@ -379,6 +384,10 @@ def payment_problem(v: Variant, route, payment: Payment, hand: Sequence[int]) ->
         return "that payment names a card this variant does not use", "USA-CLAIM-1"
     size = sum(n for _, n in payment)
     if size != route.length:
+        for f in v.features:                    # e.g. South Korea: more cards only with a province placement
+            problem = f.claim_size_problem(v, route, size)
+            if problem:
+                return problem
         return (f"{route.a}–{route.b} has {route.length} spaces, so it takes exactly {route.length} cards; "
                 f"the payment has {size}", "USA-CLAIM-1")
     wilds = v.settings.wilds
@@ -436,7 +445,12 @@ def check(state: GameState, action: Action | str) -> tuple[Action, int]:
         action = parse_action(action)
     elif not isinstance(action, Action):
         raise BadAction(f"an action must be text or an Action, got {type(action).__name__}")
-    _check_fields(v, action)
+    seat = getattr(action, "seat", None)
+    if action.__class__ not in _BASE_ACTIONS or not (seat is None or (type(seat) is int and 0 <= seat < state.n_players)):
+        problem = field_problem(action, state.n_players)    # a hand-built action: fields of their types, its seat
+        if problem:
+            raise BadAction(f"{action!r:.120}: {problem}")
+    _check_fields(v, action)                                # (the base actions' fields are checked here)
     seat, pending = _resolve(v, state, action)
     if getattr(action, "seat", None) is None:
         action = action.with_seat(seat)
@@ -467,7 +481,7 @@ def check(state: GameState, action: Action | str) -> tuple[Action, int]:
         size = len(state.market)
         if not 1 <= action.slot <= size:
             raise BadAction(f"{action}: face-up cards are numbered 1–{size}")
-        if not state.deck and not any(state.discard):
+        if not state.deck and not any(state.discard) and not v.settings.faceup_without_deck:
             raise _deny(v, "the deck and the discard pile are both empty: no train cards may be drawn, face-up ones "
                            "included (claim a route or draw tickets instead)", "USA-DRAW-8", action, seat)
         card = state.market[action.slot - 1]
@@ -516,6 +530,10 @@ def check(state: GameState, action: Action | str) -> tuple[Action, int]:
     else:
         raise BadAction(f"{action}: this action is not part of {v.name}")
     return action, seat
+
+
+#: the base game's actions, whose every field ``_check_fields`` checks (others go through ``field_problem``)
+_BASE_ACTIONS = frozenset((DrawDeck, DrawFaceUp, Claim, DrawTickets, KeepTickets, Pass))
 
 
 def _is_int(x) -> bool:
@@ -646,9 +664,9 @@ def _apply_draw(tx: Tx, action: DrawDeck | DrawFaceUp, seat: int, second: bool) 
         tx.give_card(seat, card)
         took_faceup_loco = False
         if tx.events is not None:
-            name = "locomotive" if card == LOCO else f"{CARD_NAMES[card]} card"
+            name = a_card(card)
             tx.event("deck_card", "", f"{seat_name(seat)} drew a card from the deck", seat,
-                     f"{seat_name(seat)} drew a {name} from the deck", f"You drew a {name} from the deck")
+                     f"{seat_name(seat)} drew {name} from the deck", f"You drew {name} from the deck")
     else:
         i = action.slot - 1
         card = tx.market[i]
@@ -664,7 +682,8 @@ def _apply_draw(tx: Tx, action: DrawDeck | DrawFaceUp, seat: int, second: bool) 
         tx.event("one_card", "USA-DRAW-3", f"{seat_name(seat)} took a face-up locomotive: that is the whole turn")
         tx.end_turn()
         return
-    if not _can_draw(tx.deck, tx.discard):      # USA-DRAW-8 edge case: no second card exists
+    if not _can_draw(tx.deck, tx.discard) and not (        # USA-DRAW-8 edge case: no second card exists
+            tx.v.settings.faceup_without_deck and any(c is not None and c != LOCO for c in tx.market)):
         tx.event("one_card", "USA-DRAW-8", f"No second card can be taken: {seat_name(seat)}'s turn ends with one card")
         tx.end_turn()
         return
@@ -776,9 +795,12 @@ def draw_faceup_action(slot: int, seat: int) -> DrawFaceUp:
 
 def draw_actions(state: GameState, seat: int, second: bool) -> list[Action]:
     """The legal card draws (USA-DRAW-1..4, USA-DRAW-8): blind, then each face-up slot (no locomotive as second)."""
-    if not _can_draw(state.deck, state.discard):
+    if _can_draw(state.deck, state.discard):
+        out: list[Action] = [draw_deck_action(seat)]
+    elif get_variant(state.variant).settings.faceup_without_deck:      # MK-DRAW-1: the face-up cards remain
+        out = []
+    else:
         return []
-    out: list[Action] = [draw_deck_action(seat)]
     for i, c in enumerate(state.market):
         if c is not None and not (second and c == LOCO):
             out.append(draw_faceup_action(i + 1, seat))
@@ -966,6 +988,13 @@ def describe(state: GameState, action: Action | str, viewer: int | None = None) 
     v = get_variant(state.variant)
     if isinstance(action, str):
         action = parse_action(action)
+    elif not isinstance(action, Action):
+        raise BadAction(f"an action must be text or an Action, got {type(action).__name__}")
+    problem = field_problem(action, state.n_players)
+    if problem is None and getattr(action, "payment", None) is not None:
+        problem = malformed_payment(v, action.payment)
+    if problem:
+        raise BadAction(f"{action!r:.120}: {problem}")
     seat = getattr(action, "seat", None)
     if seat is None:
         acting = to_move(state)
@@ -1085,6 +1114,10 @@ def validate(state: GameState) -> list[str]:
         problems.append(f"{n} players: {v.name} is for {st.min_players}–{st.max_players} ({v.rule('USA-COMP-5')})")
     if len(state.players) != n:
         problems.append(f"{len(state.players)} player entries for {n} players")
+        return problems
+    from .featuredata import data_problems
+    problems += data_problems(v, state)            # feature data: this variant's, well formed, before it is read
+    if problems:
         return problems
     kinds = v.card_kinds
     # cards (USA-COMP-3)

@@ -12,7 +12,8 @@ Loading is bounded: at most ``MAX_SAVE_BYTES`` read from a regular file (folders
 without being opened), no duplicate keys, at most ``MAX_VARIATIONS`` (200) variations and ``MAX_REPLAY`` (20,000) actions to
 replay in all (the main line plus every variation's own part). Saving keeps an existing file's permissions,
 writes *through* a symbolic link (the link stays, its target gets the new content), and removes its temp file on
-any failure.
+any failure; temp files a killed save left (``.NAME.XXXXXXXX.ttr_nb-tmp``) are removed by the next save
+(``ttr_nb.files.write_atomic``).
 """
 from __future__ import annotations
 
@@ -20,7 +21,6 @@ import html
 import json
 import os
 import stat
-import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Iterable
@@ -28,7 +28,7 @@ from typing import Any, Iterable
 from .actions import Action
 from .engine import PUBLIC, Event, seat_name
 from .errors import SaveFileError, TTRError
-from .files import checked_path, read_bounded
+from .files import checked_path, new_file_mode, read_bounded, write_atomic
 from .state import GameState
 from .variants import get_game, rules_of
 
@@ -68,7 +68,9 @@ class Ply:
 
 class Game:
     def __init__(self, variant: str = "usa", players: int = 4, seed: int = 0, *, first_player: int = 0,
-                 start: GameState | None = None):
+                 start: GameState | None = None, **options):
+        """``options``: a game's own settings, as its rules module lists them in ``GAME_OPTIONS`` (the Card Game:
+        ``see_own_track=True``); they are part of the start state, so a save file keeps them."""
         # every rule goes through the game's rules module (the board engine, or the Card Game's own engine)
         if start is not None:
             self._rules = rules_of(start)
@@ -76,7 +78,12 @@ class Game:
             self.start = start
         else:
             self._rules = rules_of(variant)
-            self.start = self._rules.new_game(variant, players, seed, first_player=first_player)
+            known = getattr(self._rules, "GAME_OPTIONS", {})
+            unknown = sorted(k for k in options if k not in known)
+            if unknown:
+                raise TTRError(f"{get_game(variant).name} has no option {unknown[0]!r}"
+                               + (f" (its options: {', '.join(known)})" if known else ""))
+            self.start = self._rules.new_game(variant, players, seed, first_player=first_player, **options)
         self._line: list[Ply] = []        # the current line, including plies ahead of the cursor (redo)
         self._cursor = 0                  # how many plies of the line are applied
         self.variations: list[tuple[int, tuple[str, ...]]] = []   # (ply where it parted, its whole line of actions)
@@ -268,7 +275,9 @@ class Game:
 
         An existing file keeps its permissions (a new one gets the usual ones, 0666 less the umask). A symbolic
         link is written *through*: its target gets the new content and the link stays a link. On any failure the
-        temp file is removed, the old file is untouched and the error (an OSError) is raised."""
+        temp file is removed, the old file is untouched and the error (an OSError) is raised. Temp files that
+        earlier saves of the same file left when they were killed are removed (only those: see
+        ``ttr_nb.files.clean_stale_temps``)."""
         try:
             name = checked_path(path)
         except TTRError as e:
@@ -284,24 +293,8 @@ class Game:
             raise SaveFileError(f"{path}: cannot save there ({e.strerror or e})") from None
         if st is not None and not stat.S_ISREG(st.st_mode):
             raise SaveFileError(f"{path}: is not a regular file (a folder, device or pipe): not overwritten")
-        mode = stat.S_IMODE(st.st_mode) if st is not None else 0o666 & ~_umask()
-        folder = target.parent if str(target.parent) else Path(".")
-        tmp = None
-        try:
-            fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=folder)
-            with os.fdopen(fd, "w", encoding="utf-8") as f:
-                f.write(text)
-                f.flush()
-                os.fsync(f.fileno())
-            os.chmod(tmp, mode)
-            os.replace(tmp, target)
-            tmp = None
-        finally:
-            if tmp is not None:
-                try:
-                    os.unlink(tmp)
-                except OSError:
-                    pass
+        mode = stat.S_IMODE(st.st_mode) if st is not None else new_file_mode()
+        write_atomic(target, text, mode)       # temp file made exclusively; leftovers of killed saves removed
         return path
 
     @classmethod
@@ -398,15 +391,7 @@ class Game:
             text = raw.decode("utf-8")
         except UnicodeDecodeError:
             raise SaveFileError(f"{path}: not a text file (not UTF-8)") from None
-        try:
-            doc = json.loads(text, parse_constant=_reject_constant, object_pairs_hook=_no_duplicates)
-        except json.JSONDecodeError as e:
-            raise SaveFileError(f"{path}: not valid JSON (line {e.lineno}, column {e.colno}: {e.msg}); "
-                                "the file may be truncated or damaged") from None
-        except RecursionError:
-            raise SaveFileError(f"{path}: the JSON is nested too deeply to be a save file") from None
-        except ValueError as e:
-            raise SaveFileError(f"{path}: {e}") from None
+        doc = read_json(text, str(path), damaged="the file may be truncated or damaged")
         return cls.from_dict(doc, source=str(path))
 
     # -- display -------------------------------------------------------------------------------
@@ -437,6 +422,28 @@ class Game:
                 f"{'<p>Last plies:</p><ol start=' + str(max(1, self._cursor - 4)) + '>' + last + '</ol>' if last else ''}</div>")
 
 
+def read_json(text: str, source: str, *, damaged: str = "", noun: str = "save file") -> Any:
+    """JSON text read as strictly as a save file (``Game.load``, the editors' JSON boxes): at most
+    ``MAX_SAVE_BYTES`` characters, no key twice in one object, no NaN or Infinity, no nesting too deep to follow,
+    no number too long to read. Any problem is a SaveFileError starting with ``source``."""
+    if not isinstance(text, str):
+        raise SaveFileError(f"{source}: JSON must be text, got {type(text).__name__}")
+    if len(text) > MAX_SAVE_BYTES:
+        raise SaveFileError(f"{source}: too large: {len(text)} characters; a {noun} may be at most {MAX_SAVE_BYTES}")
+    try:
+        return json.loads(text, parse_constant=_reject_constant, object_pairs_hook=_no_duplicates)
+    except json.JSONDecodeError as e:
+        raise SaveFileError(f"{source}: not valid JSON (line {e.lineno}, column {e.colno}: {e.msg})"
+                            + (f"; {damaged}" if damaged else "")) from None
+    except RecursionError:
+        raise SaveFileError(f"{source}: the JSON is nested too deeply to be a {noun}") from None
+    except ValueError as e:            # a duplicate key, NaN, or a number of thousands of digits
+        if "integer string conversion" in str(e):
+            raise SaveFileError(f"{source}: a number in it has thousands of digits: far too long to be part of a "
+                                f"{noun}") from None
+        raise SaveFileError(f"{source}: {e}") from None
+
+
 def _card(kind: int) -> str:
     from .cards import CARD_NAMES
     return CARD_NAMES[kind]
@@ -450,15 +457,9 @@ def _no_duplicates(pairs: list) -> dict:
     out = {}
     for k, v in pairs:
         if k in out:
-            raise ValueError(f"the key {k[:40]!r} appears twice in one object; a save file names each field once")
+            raise ValueError(f"the key {k[:40]!r} appears twice in one object; each field is named once")
         out[k] = v
     return out
 
 
-def _umask() -> int:
-    mask = os.umask(0o022)
-    os.umask(mask)
-    return mask
-
-
-__all__ = ["Game", "Ply", "SAVE_FORMAT", "SAVE_VERSION"]
+__all__ = ["Game", "Ply", "SAVE_FORMAT", "SAVE_VERSION", "read_json"]

@@ -78,9 +78,11 @@ def position(variant: str = "usa", players: int = 4, seed: int = 0, *,
                 vec[k] += n
         hand_vectors.append(vec)
     market_kinds: list[int | None] = []
+    resets, limit = v.settings.market_reset_kinds, v.settings.market_loco_limit
     if market is not None:
-        if len(market) != v.settings.market_size:
-            raise TTRError(f"market: give {v.settings.market_size} cards (None for an empty slot), got {len(market)}")
+        if isinstance(market, str) or len(market) != v.settings.market_size:
+            got = repr(market) if isinstance(market, str) else len(market)
+            raise TTRError(f"market: give {v.settings.market_size} cards (None for an empty slot), got {got}")
         for name in market:
             if name is None:
                 market_kinds.append(None)
@@ -88,6 +90,12 @@ def position(variant: str = "usa", players: int = 4, seed: int = 0, *,
                 k = _kind(name)
                 take(k, 1, "market")
                 market_kinds.append(k)
+        for k in resets:                            # USA-DRAW-6 / MK-DRAW-4: such a row is never left face up
+            if market_kinds.count(k) >= limit:
+                what = "locomotives" if k == LOCO else f"{CARD_NAMES[k]} cards"
+                raise TTRError(f"market: {market_kinds.count(k)} face-up {what} are never left on the table — all five "
+                               f"are discarded and five new cards turned up ({v.rule('USA-DRAW-6')}); give at most "
+                               f"{limit - 1}")
     top = []
     for name in deck_top:
         k = _kind(name)
@@ -105,8 +113,9 @@ def position(variant: str = "usa", players: int = 4, seed: int = 0, *,
                 hand_vectors[seat][rest.pop(0)] += 1
     if market is None:
         market_kinds = []
-        for _ in range(v.settings.market_size):
-            idx = next((i for i, k in enumerate(rest) if k != LOCO), 0) if sum(1 for c in market_kinds if c == LOCO) >= 2 else 0
+        for _ in range(v.settings.market_size):      # as dealt, but never 3 of a kind that resets the row
+            full = [k for k in resets if market_kinds.count(k) >= limit - 1]
+            idx = next((i for i, k in enumerate(rest) if k not in full), 0) if full else 0
             market_kinds.append(rest.pop(idx) if rest else None)
     deck = top + rest
     if deck_size is not None:

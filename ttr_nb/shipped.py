@@ -7,7 +7,11 @@ Copying never loses anything a user made:
 * a file identical to the shipped one is left alone;
 * a file ttr_nb copied earlier and nobody changed since is brought up to date (``DIR/.ttr_nb-notebooks.json``
   remembers what was copied, by SHA-256);
-* any other file with the same name (you edited it, or it is yours) is kept untouched, and the report says so.
+* any other file with the same name (you edited it, or it is yours) is kept untouched, and the report says so;
+* a link where a notebook (or a folder of them) would go is never followed: the place is reported as yours.
+
+Every file, the manifest included, is written atomically through a temp file made exclusively in its folder, so a
+link planted there is never written through (``ttr_nb.files.write_atomic``).
 
     >>> from ttr_nb.shipped import shipped_notebooks
     >>> [p.name for p in shipped_notebooks()][:2]
@@ -59,6 +63,7 @@ class CopyReport:
     updated: list[str] = field(default_factory=list)
     unchanged: list[str] = field(default_factory=list)
     kept: list[str] = field(default_factory=list)
+    blocked: list[str] = field(default_factory=list)      # a link or a non-file stands where it would go
 
     def __str__(self) -> str:
         lines = [f"ttr_nb notebooks in {self.target}:"]
@@ -69,15 +74,38 @@ class CopyReport:
         for name in self.kept:
             lines.append(f"  kept yours: {name} differs from the shipped copy and was not overwritten "
                          "(rename it and run this again to get the shipped one)")
+        for name in self.blocked:
+            lines.append(f"  not written: {name} — a link (or something that is not a file) stands where it would "
+                         "go, and ttr-nb never writes through one (move it away and run this again)")
         first = self.target / "00_start_here.ipynb"
         lines.append(f"Open {first} in JupyterLab, e.g.: jupyter lab {first}")
         return "\n".join(lines)
 
 
+def _manifest(path: Path) -> dict:
+    """What an earlier run copied (name -> SHA-256); nothing from a link, a huge file or a damaged one."""
+    from .files import read_bounded
+    if path.is_symlink():
+        return {}
+    try:
+        files = json.loads(read_bounded(path, 1_000_000, "manifest").decode("utf-8")).get("files", {})
+    except (TTRError, ValueError, AttributeError, RecursionError):
+        return {}
+    return {k: v for k, v in files.items() if isinstance(k, str) and isinstance(v, str)} if isinstance(files, dict) else {}
+
+
 def copy_notebooks(target) -> CopyReport:
     """Copy the shipped notebooks into the folder ``target`` (created if missing); never overwrite a file the user
-    changed or made. Returns a :class:`CopyReport`; TTRError if ``target`` is not a folder or cannot be written."""
-    target = Path(os.path.expanduser(os.fspath(target)))
+    changed or made, never write through a link. Returns a :class:`CopyReport`; TTRError if ``target`` is empty,
+    not a folder, or cannot be written."""
+    from .files import checked_path, new_file_mode, write_atomic
+    if isinstance(target, str) and not target.strip():
+        raise TTRError("give the folder to copy the notebooks into, e.g. ~/ttr_nb (an empty name would mean the "
+                       "current folder)")
+    try:
+        target = Path(os.path.expanduser(checked_path(target)))
+    except TTRError as e:
+        raise TTRError(f"the notebooks folder: {e}") from None
     if target.exists() and not target.is_dir():
         raise TTRError(f"{target} is a file, not a folder: give a folder to copy the notebooks into")
     root = notebooks_dir()
@@ -85,20 +113,17 @@ def copy_notebooks(target) -> CopyReport:
     manifest_path = target / MANIFEST
     try:
         target.mkdir(parents=True, exist_ok=True)
-        try:
-            copied_before = json.loads(manifest_path.read_text(encoding="utf-8")).get("files", {})
-            if not isinstance(copied_before, dict):
-                copied_before = {}
-        except (OSError, ValueError, AttributeError):
-            copied_before = {}
+        copied_before = _manifest(manifest_path)
         manifest = {k: v for k, v in copied_before.items() if isinstance(k, str) and isinstance(v, str)}
         for source in shipped_notebooks():
             rel = source.relative_to(root).as_posix()
             dest = target / rel
             data = source.read_bytes()
             digest = hashlib.sha256(data).hexdigest()
-            if dest.is_symlink() or (dest.exists() and not dest.is_file()):
-                report.kept.append(rel)
+            folders = [target / Path(rel).parents[i] for i in range(len(Path(rel).parents) - 1)]
+            if any(f.is_symlink() or (f.exists() and not f.is_dir()) for f in folders) \
+                    or dest.is_symlink() or (dest.exists() and not dest.is_file()):
+                report.blocked.append(rel)       # a link (or something else) where ours would go: never followed
                 continue
             if dest.is_file():
                 have = _sha256(dest)
@@ -113,16 +138,11 @@ def copy_notebooks(target) -> CopyReport:
             else:
                 status = report.copied
             dest.parent.mkdir(parents=True, exist_ok=True)
-            tmp = dest.with_name(f".{dest.name}.ttr_nb-tmp")
-            try:
-                tmp.write_bytes(data)
-                os.replace(tmp, dest)
-            finally:
-                tmp.unlink(missing_ok=True)
+            write_atomic(dest, data, new_file_mode())
             manifest[rel] = digest
             status.append(rel)
-        manifest_path.write_text(json.dumps({"written_by": "ttr-nb notebooks", "files": manifest}, indent=1,
-                                            sort_keys=True) + "\n", encoding="utf-8")
+        write_atomic(manifest_path, json.dumps({"written_by": "ttr-nb notebooks", "files": manifest}, indent=1,
+                                               sort_keys=True) + "\n", new_file_mode())
     except OSError as e:
         raise TTRError(f"cannot copy the notebooks into {target}: {e.strerror or e}") from None
     return report

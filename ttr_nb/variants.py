@@ -26,6 +26,9 @@ class Settings:
     start_hand: int = 4                                # USA-SETUP-2
     market_size: int = 5
     market_loco_limit: int = 3                         # USA-DRAW-6: 3 face-up locomotives reset the market
+    # USA-DRAW-8: with deck and discard pile empty no card may be drawn, face-up ones included (the Swedish book);
+    # Märklin's book lets the face-up cards still be taken (MK-DRAW-1)
+    faceup_without_deck: bool = False
     route_points: Mapping[int, int] = field(default_factory=lambda: {1: 1, 2: 2, 3: 4, 4: 7, 5: 10, 6: 15})
     setup_deals: tuple[tuple[str, int], ...] = (("regular", 3),)   # USA-SETUP-3
     setup_min_keep: int = 2
@@ -54,6 +57,8 @@ class Feature:
     name: str = ""
     pending_kinds: tuple[str, ...] = ()               # pending sub-steps this feature owns
     step_words: dict[str, str] = {}                    # each of them in a learner's words (see ``step_words``)
+    table_data: tuple[str, ...] = ()                   # the keys it keeps in GameState.ext (ttr_nb.featuredata)
+    player_data: tuple[str, ...] = ()                  # ... and in each PlayerState.ext
 
     def setup(self, variant: "Variant", tx) -> None: ...
 
@@ -81,6 +86,11 @@ class Feature:
         """(reason, rule id) when a payment breaks a feature's rule (e.g. ferry locomotives), else None."""
         return None
 
+    def claim_size_problem(self, variant: "Variant", route: "Route", size: int) -> tuple[str, str] | None:
+        """(reason, rule id) for a plain claim paying ``size`` cards for a route of another length, when the
+        feature has something to say (South Korea: more cards belong to a province placement); None: the usual."""
+        return None
+
     def min_locos(self, route: "Route") -> int:
         return 0
 
@@ -99,9 +109,19 @@ class Feature:
     def score(self, variant: "Variant", state: "GameState", sheet: dict) -> None:
         """Adjust a score sheet in place (extra lines, ticket completion via borrowed routes ...)."""
 
+    def data_problems(self, variant: "Variant", state: "GameState") -> list[str]:
+        """What is malformed in this feature's own data (``table_data``/``player_data`` values, its pending steps'
+        data): types and shapes only, in words. ``validate`` runs it before anything reads the data, so a crafted
+        save is refused with words, never a raw TypeError (``ttr_nb.featuredata``)."""
+        return []
+
     def validate(self, variant: "Variant", state: "GameState", problems: list[str]) -> None: ...
 
     def observe(self, variant: "Variant", state: "GameState", seat: int | None, view: dict) -> None: ...
+
+    def on_round_end(self, variant: "Variant", tx) -> None:
+        """Called when a round of turns ends (the seat before the first player finished its turn) and when the game
+        ends (e.g. Märklin: the passengers that travelled this round leave the game, MK-PASS-6)."""
 
     def after_setup(self, variant: "Variant", tx) -> None:
         """Called once when the last initial ticket choice is made, before play starts (e.g. reshuffling decks)."""

@@ -206,6 +206,12 @@ ALLOWED_CONSOLE: list[tuple[re.Pattern, str]] = [
      "reopened notebook); it comes from JupyterLab's core bundle, not from ttr_nb or plotly"),
     (re.compile(r"^\[warning\] Item with index \d+ did not appear within \d+ ms @ .*/static/lab/jlab_core\."),
      "JupyterLab: windowed notebook scroll timeout"),
+    # JupyterLab's plugin registry (jlab_core) times every plugin's activation and warns about a slow one, by its
+    # id, on a loaded machine. Only these two timing warnings: a plugin that fails ("Error activating ...") is an
+    # error and stays one; ttr_nb has no JupyterLab plugin (its widgets are anywidgets).
+    (re.compile(r"^\[warning\] Plugin \S+ (is taking too long to activate|\(with \d+ dependants\) took [\d.]+ms "
+                r"to activate)\. @ .*/static/lab/jlab_core\."),
+     "JupyterLab: a plugin slow to activate under load (a timing warning of its plugin registry)"),
     # The browser asks for a favicon the JupyterLab server does not serve under this path.
     (re.compile(r"Failed to load resource: .*favicon"), "Chromium: favicon request"),
 ]

@@ -11,6 +11,9 @@ Per game, one scratch notebook shows the four views (play, history, table, edito
    run inside JupyterLab): 4.5:1 (3:1 for large text).
 4. The toolbar of every figure has no cloud-upload / Chart Studio button and no tab stop; every figure has a role,
    a name and a description.
+5. USA: the map explorer's board is described by what it marks (the cheapest paths, city by city) and follows a new
+   search. The Card Game: its ticket map, shown as a plain figure (05_card_game's way), is followed by its text
+   version — JupyterLab's sanitizer keeps the ``details``, its summary and a row per ticket — with no axe violation.
 
 USA also saves, for the record, the board under simulated deuteranopia (CDP) and the text a screen reader gets
 for the view (``aria_snapshot``) into tests/browser/artifacts/.
@@ -22,18 +25,23 @@ import json
 import pytest
 
 from a11yhelpers import (axe_violations, contrast_problems, focus_ring, tab_to, wait_focus_inside)
-from labhelpers import ARTIFACTS, WAIT_S, kernel_eval, kernel_json, open_and_run_all, settle
+from labhelpers import ARTIFACTS, WAIT_S, kernel_eval, kernel_json, open_and_run_all, settle, wait_until
 from viewhelpers import wait_kernel, write_notebook
 
 GAMES = {           # variant: (players, seed): seeds where Blue can pay for a route on its first turn
     "usa": (2, 1), "europe": (2, 1), "maerklin": (2, 1), "south_korea": (2, 1), "cardgame": (2, 1),
 }
 VIEWS = ("t-play", "t-history", "t-table", "t-editor")
+EXTRA = {          # a figure that had only its title for a name (issue 21): described now
+    "usa": "from ttr_nb.widgets import MapExplorer\n"
+           "explorer = MapExplorer('usa', a='Seattle', b='Miami', k=2)\nexplorer.show_paths()\n"
+           "explorer.widget.add_class('t-explorer')\nexplorer",
+    "cardgame": "import ttr_nb.teaching as ttr\nttr.ticket_map_figure().show()",
+}
 
 
 def _cells(variant: str, players: int, seed: int) -> list[str]:
     return [
-        "import re\n"
         "from IPython.display import display\n"
         "from ttr_nb import Game\n"
         "from ttr_nb.bots import make_bot\n"
@@ -52,13 +60,10 @@ def _cells(variant: str, players: int, seed: int) -> list[str]:
         "editor = EditorView(past.state)\n"
         "editor.widget.add_class('t-editor')\n"
         "display(editor.widget)",
-        # how many offered tickets a choice keeps (South Korea's draft keep says "keep exactly 4 of ...")
+        # how many offered tickets a choice keeps (every keep step carries min_keep)
         "def keep_count(v):\n"
-        "    p = v.game.state.pending_for(0)\n"
-        "    if p.get('min_keep'): return p.get('min_keep')\n"
-        "    m = re.search(r'(\\d+) of', p.get('text') or '')\n"
-        "    return int(m.group(1)) if m else 1",
-    ]
+        "    return v.game.state.pending_for(0).get('min_keep')",
+    ] + ([EXTRA[variant]] if variant in EXTRA else [])
 
 
 def _board_setup_state(page, nb):
@@ -210,8 +215,51 @@ def test_keyboard_turn_axe_and_contrast(lab_server, page, console, variant):
     assert spoken and spoken[-1] in live or any(s in live for s in spoken[-3:]), (spoken[-3:], live)
 
     if variant == "usa":
+        _explorer_described(page, nb)
         _record_for_the_lead(page)
+    if variant == "cardgame":
+        _ticket_map_described(page, nb)
     console.assert_clean(f"{variant} accessibility")
+
+
+_JS_DESC = """(sel) => { const b = document.querySelector(sel + ' .ttr-figure-plot');
+  const d = document.getElementById(b.getAttribute('aria-describedby') || '');
+  return {role: b.getAttribute('role'), name: b.getAttribute('aria-label'), desc: d ? d.textContent : ''}; }"""
+
+
+def _explorer_described(page, nb: str) -> None:
+    view = page.locator(".t-explorer")
+    view.scroll_into_view_if_needed()
+    view.locator(".ttr-figure[data-ttr-drawn]").first.wait_for(state="attached", timeout=WAIT_S * 1000)
+    paths = kernel_json(page, nb, "[' – '.join(p.cities) for p in explorer.paths]")
+    got = page.evaluate(_JS_DESC, ".t-explorer")
+    assert got["role"] == "figure" and got["name"] == "Ticket to Ride (USA) map", got
+    assert "The 2 cheapest paths from Seattle to Miami are marked" in got["desc"]
+    assert all(p in got["desc"] for p in paths), (paths, got)
+    kernel_json(page, nb, "len(explorer.show_paths('Boston', 'Denver', 1))")
+    wait_until(lambda: "path from Boston to Denver is marked" in page.evaluate(_JS_DESC, ".t-explorer")["desc"],
+               "the explorer's description follows the new path", page=page)
+    assert axe_violations(page, ".t-explorer") == []
+
+
+def _ticket_map_described(page, nb: str) -> None:
+    text = page.locator(".jp-RenderedHTMLCommon details.ttr-figure-text").first     # a static output's
+    text.wait_for(state="attached", timeout=WAIT_S * 1000)
+    text.scroll_into_view_if_needed()
+    shown = page.evaluate("""() => {
+        const d = document.querySelector('.jp-RenderedHTMLCommon details.ttr-figure-text');
+        d.open = true; const out = d.closest('.jp-OutputArea-child'); out.classList.add('t-ticketmap-text');
+        return {summary: d.querySelector('summary').textContent, desc: d.querySelector('p').textContent,
+                rows: d.querySelectorAll('tbody tr').length,
+                head: [...d.querySelectorAll('th')].map((t) => t.textContent),
+                after: !!out.previousElementSibling.querySelector('.js-plotly-plot')}; }""")
+    n_tickets = kernel_json(page, nb, "len(__import__('ttr_nb.cardgame.data', fromlist=['x']).load_cards().tickets)")
+    assert shown["summary"] == "Text version: the tickets in words" and shown["after"], shown
+    assert shown["rows"] == n_tickets and shown["head"] == ["ticket", "points", "cards needed"], shown
+    assert shown["desc"].startswith(f"{n_tickets} tickets on a map of the USA"), shown
+    settle(page)
+    page.screenshot(path=str(ARTIFACTS / "a11y-cardgame-ticketmap-text.png"))
+    assert axe_violations(page, ".t-ticketmap-text") == []
 
 
 def _record_for_the_lead(page) -> None:

@@ -6,7 +6,7 @@ with four players). Modules:
 
 * ``data``: the cards (``maps/cardgame.cards.json``, built from ``maps/sources/cardgame/``; provisional tickets);
 * ``state``: ``CardState``, an immutable JSON-round-tripping value;
-* ``actions``: ``track``, ``yard green3+loco1``, ``complete Chicago–Miami`` / ``complete done`` (the draws, ``tickets``, ``keep``
+* ``actions``: ``track``, ``yard green3+loco1``, ``complete Chicago–Miami`` (the draws, ``tickets``, ``keep``
   and ``pass`` are the board game's);
 * ``engine``: the protocol (new_game, legal_actions, apply, step, observe, validate, turn_status, describe, ...);
 * ``completion``: the exact end-of-round ticket completion; ``scoring``; ``bots``.

@@ -6,8 +6,9 @@
     yard blue1+red1+yellow1    play exactly three cards of three different colours (CG-YARD-1/2)
     complete Chicago–Miami     at the end of a round: complete this ticket from the on-the-track pile (named by its
                                cities like every ticket, ``ttr_nb.names``; its id, ``complete T12``, is accepted too)
-    complete done              ... and complete no more (CG-END-2; one ticket per action, so the list of
-                               legal actions stays short however many tickets a player holds)
+    complete done              ... and complete no more: refused while the pile can still pay for a ticket (the
+                               book: as many as possible, CG-END-2); one ticket per action keeps the list of legal
+                               actions short however many tickets a player holds
 
 Registered with ``ttr_nb.actions.register_action``, so ``ttr_nb.parse_action`` reads them.
 """
@@ -65,10 +66,10 @@ def _parse_complete(words: list[str], text: str) -> Action:
     original = text.strip().partition(":")[2] if ":" in text else text    # the words as typed (the parser lower-cases)
     words = original.split()[1:]
     if not words:
-        raise BadAction(f"{text!r}: name the ticket to complete ('complete Chicago–Miami'), or write 'complete done'")
+        raise BadAction(f"{text!r}: name the ticket to complete, e.g. 'complete Chicago–Miami'")
     if "," in original:
-        raise BadAction(f"{text!r}: complete one ticket at a time ('complete Chicago–Miami', then the next), and "
-                        "'complete done' when finished")
+        raise BadAction(f"{text!r}: complete one ticket at a time ('complete Chicago–Miami', then the next) until the "
+                        "pile can pay for no more")
     if words == ["done"] or words == ["DONE"]:
         return CompleteTicket()
     return CompleteTicket(ticket=_ref(words, text, "ticket", "Chicago–Miami"))

@@ -16,7 +16,7 @@ from ..cards import COLOURS, LOCO
 from ..rng import Counter
 from .actions import CompleteTicket, PlayYard
 from .data import load_cards
-from .engine import best_completion, draw_actions, legal_actions, opponents_stack, yard_plays
+from .engine import best_completion, draw_actions, legal_actions, opponents_stack, track_visible, yard_plays
 from .state import N_COLOURS, CardState
 
 
@@ -45,14 +45,21 @@ class RandomBot:
 
 
 def still_needed(state: CardState, seat: int) -> list[int]:
-    """Per colour: cards the open tickets need beyond what the on-the-track pile and the rail yard already hold."""
+    """Per colour: cards the open tickets need beyond what the rail yard (public) and, where ``seat`` may see it,
+    the on-the-track pile already hold. By the book's rule the pile is secret from its owner too until the round
+    ends (CG-AREA-1): a bot then does not count it, as ``observe`` does not show it."""
     data = load_cards()
     p = state.players[seat]
     need = [0] * N_COLOURS
     for t in p.tickets:
         for c, n in enumerate(data.ticket(t).needs[:N_COLOURS]):
             need[c] += n
-    return [max(0, need[c] - p.track[c] - p.yard[c]) for c in range(N_COLOURS)]
+    if track_visible(state, seat, seat):
+        track = p.track
+    else:                       # only its size is known: guess it spread over the needs in proportion
+        total, size = sum(need), sum(p.track)
+        track = [min(need[c], size * need[c] // total) if total else 0 for c in range(N_COLOURS)]
+    return [max(0, need[c] - track[c] - p.yard[c]) for c in range(N_COLOURS)]
 
 
 class GreedyBot:
@@ -74,7 +81,8 @@ class GreedyBot:
                     return CompleteTicket(seat=seat), Reason("no further ticket adds points: done")
                 pts = sum(data.ticket(t).points for t in best)
                 return (CompleteTicket(ticket=data.ticket_text(best[0]), seat=seat),
-                        Reason(f"part of the best set it can still pay for ({pts} points, found exactly)"))
+                        Reason(f"part of the best set it can still pay for ({pts} point{'s' if pts != 1 else ''}, "
+                               "found exactly)"))
             if pending.kind == "choose_tickets":
                 return self._keep(state, seat, pending)
             if pending.kind == "second_card":
@@ -88,7 +96,7 @@ class GreedyBot:
             value = self._play_value(state, seat, best, need, last_turn)
             if value > 0:
                 return best, self._play_reason(state, seat, best, need)
-        spare = sum(p.track[:N_COLOURS]) + p.track[LOCO] - sum(sum(data.ticket(t).needs) for t in p.tickets)
+        spare = sum(p.track) - sum(sum(data.ticket(t).needs) for t in p.tickets)      # the pile's size is public
         if (state.ticket_deck and not last_turn and len(state.deck) > 20 and sum(need) <= 1
                 and spare + p.yard_size >= 3):
             return DrawTickets(seat=seat), Reason("its tickets are nearly covered: draws new ones", "draws tickets")

@@ -13,8 +13,8 @@ The best choices (most points; most tickets) are found by an exact depth-first s
 pruning — an infeasible set has no feasible superset, and a branch whose remaining points cannot beat the best
 found is cut — never by a greedy pick. ``benchmarks/bench_cardgame.py`` times it for 12 tickets and 40 cards.
 
-The engine lets a player complete one ticket per action (``complete Chicago–Miami`` ... ``complete done``): paying each
-ticket from what the earlier ones left, own colours first, is feasible exactly when the whole set is (the
+The engine lets a player complete one ticket per action (``complete Chicago–Miami``, until no more can be paid):
+paying each ticket from what the earlier ones left, own colours first, is feasible exactly when the whole set is (the
 shortfalls add up colour by colour), so the step-by-step check is the set check.
 """
 from __future__ import annotations

@@ -8,7 +8,8 @@
 A turn (CG-TURN-1/2): ``track`` (step 1, owed whenever the rail yard holds cards), then one of: two card draws
 (``draw deck`` / ``draw faceup N``), a rail-yard play (``yard green3+loco1``, ``yard blue1+red1+yellow1``), or
 ``tickets`` followed by ``keep ...``. When the deck runs out every player has one more turn (CG-END-1); then all
-players at once choose which tickets to complete (``complete Chicago–Miami``, one at a time, then ``complete done``; CG-END-2); with 4 players a second round
+players at once complete tickets (``complete Chicago–Miami``, one at a time, as many as the pile can pay for: the
+step closes when it can pay for no more; CG-END-2); with 4 players a second round
 follows (CG-END-4). Rule ids: docs/rules/cardgame.md.
 """
 from __future__ import annotations
@@ -17,8 +18,9 @@ from dataclasses import replace
 from itertools import combinations
 from typing import Sequence
 
-from ..actions import Action, DrawDeck, DrawFaceUp, DrawTickets, KeepTickets, Pass, parse_action, payment_words
-from ..cards import CARD_NAMES, COLOURS, LOCO
+from ..actions import (Action, DrawDeck, DrawFaceUp, DrawTickets, KeepTickets, Pass, field_problem, parse_action,
+                       payment_words)
+from ..cards import CARD_NAMES, COLOURS, LOCO, a_card
 from ..engine import Event, explain, is_legal, require_valid, seat_name   # these three call check/validate
 from ..errors import BadAction, IllegalAction, MapError, TTRError
 from ..names import ticket_words
@@ -193,14 +195,23 @@ class Tx:
             discard=tuple(self.discard), ticket_deck=tuple(self.tickets), players=tuple(self.players),
             phase=self.phase, round=self.round, current=self.current, pending=tuple(self.pending),
             final_turns_left=self.final, round_ender=self.ender, turn=self.turn, ply=s.ply + 1,
-            shuffles=self.shuffles, first_player=s.first_player)
+            shuffles=self.shuffles, first_player=s.first_player, see_own_track=s.see_own_track)
 
 
 # ---------------------------------------------------------------------------------------------
 # setup
 
-def new_game(variant: str = "cardgame", players: int = 4, seed: int = 0, *, first_player: int = 0) -> CardState:
-    """CG-SETUP-1..5: one locomotive and 7 cards each, 5 face up, 6 tickets each to choose from (at once)."""
+#: the settings ``new_game`` (and ``ttr_nb.Game``) take besides players, seed and first player
+GAME_OPTIONS = {"see_own_track": "players see their own on-the-track pile (the book's option for young or new "
+                                 "players; default False: secret from everyone until the round ends, CG-AREA-1)"}
+
+
+def new_game(variant: str = "cardgame", players: int = 4, seed: int = 0, *, first_player: int = 0,
+             see_own_track: bool = False) -> CardState:
+    """CG-SETUP-1..5: one locomotive and 7 cards each, 5 face up, 6 tickets each to choose from (at once).
+
+    ``see_own_track``: the book's option for young or new players, who may look at their own on-the-track pile
+    (CG-AREA-1); by default (the book's rule) it is secret from everyone, its owner included, until the round ends."""
     g = get_game(variant)
     st = g.settings
     if isinstance(players, bool) or not isinstance(players, int) or not st.min_players <= players <= st.max_players:
@@ -209,6 +220,8 @@ def new_game(variant: str = "cardgame", players: int = 4, seed: int = 0, *, firs
         raise TTRError(f"seed must be a whole number from 0 to 2**63-1, got {seed!r}")
     if isinstance(first_player, bool) or not isinstance(first_player, int) or not 0 <= first_player < players:
         raise TTRError(f"first_player must be a seat from 0 to {players - 1}, got {first_player!r}")
+    if not isinstance(see_own_track, bool):
+        raise TTRError(f"see_own_track must be True or False, got {see_own_track!r:.40} (CG-AREA-1)")
     data = load_cards()
     counts = list(data.deck)
     counts[LOCO] -= st.start_locos * players                       # CG-SETUP-1
@@ -232,7 +245,8 @@ def new_game(variant: str = "cardgame", players: int = 4, seed: int = 0, *, firs
         variant=g.key, n_players=players, seed=seed, deck=tuple(deck), market=market, discard=ZERO,
         ticket_deck=tuple(tickets),
         players=tuple(CardPlayer(hand=h, yard=ZERO_YARD, yard_locos=ZERO_YARD, track=ZERO, tickets=()) for h in hands),
-        phase="setup", current=first_player, pending=tuple(pending), first_player=first_player)
+        phase="setup", current=first_player, pending=tuple(pending), first_player=first_player,
+        see_own_track=see_own_track)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -302,6 +316,10 @@ def _check_fields(action: Action) -> None:
             raise BadAction(f"{action!r}: the tickets must be a tuple of ticket ids")
         if len(set(action.tickets)) != len(action.tickets):
             raise BadAction(f"{action}: a ticket is named twice")
+
+
+#: the actions whose every field ``_check_fields`` checks (others go through ``field_problem``)
+_CHECKED = frozenset((DrawDeck, DrawFaceUp, DrawTickets, KeepTickets, Pass, MoveToTrack, PlayYard, CompleteTicket))
 
 
 def opponents_stack(state: CardState, seat: int, colour: int) -> int:
@@ -385,7 +403,12 @@ def check(state: CardState, action: Action | str) -> tuple[Action, int]:
         action = parse_action(action)
     elif not isinstance(action, Action):
         raise BadAction(f"an action must be text or an Action, got {type(action).__name__}")
-    _check_fields(action)
+    seat = getattr(action, "seat", None)
+    if action.__class__ not in _CHECKED or not (seat is None or (type(seat) is int and 0 <= seat < state.n_players)):
+        problem = field_problem(action, state.n_players)    # a hand-built action: fields of their types, its seat
+        if problem:
+            raise BadAction(f"{action!r:.120}: {problem}")
+    _check_fields(action)                                   # (these actions' fields are checked here)
     seat, pending = _resolve(state, action)
     if getattr(action, "seat", None) is None:
         action = action.with_seat(seat)
@@ -401,11 +424,17 @@ def check(state: CardState, action: Action | str) -> tuple[Action, int]:
     if kind == "complete_tickets" or isinstance(action, CompleteTicket):
         if kind != "complete_tickets" or not isinstance(action, CompleteTicket):
             raise IllegalAction("tickets are completed only at the end of a round, all players at once; "
-                                + ("choose with 'complete CITY–CITY' or 'complete done'" if kind else "the round is not over"),
+                                + ("choose with 'complete CITY–CITY'" if kind else "the round is not over"),
                                 "CG-END-2", action, seat)
-        if action.ticket is None:
-            return action, seat
         data = load_cards()
+        if action.ticket is None:
+            left = completable(state.players[seat])
+            if left:                     # "fullborda så många av sina biljettkort som möjligt"
+                raise IllegalAction(f"the book asks you to complete as many tickets as possible, and the on-the-track "
+                                    f"pile can still pay for {_ticket_words(data, left)}: complete "
+                                    f"{'it' if len(left) == 1 else 'one of them'} (which ones is your choice)",
+                                    "CG-END-2", action, seat)
+            return action, seat
         try:
             tid = data.find_ticket(action.ticket).id
         except MapError as e:
@@ -521,7 +550,7 @@ def _apply_track(tx: Tx, seat: int) -> None:
         else:
             yard[c] -= 1
             track[c] += 1
-            moved.append(f"{'an' if COLOURS[c][0] in 'aeiou' else 'a'} {COLOURS[c]} card")
+            moved.append(a_card(c))
     tx.set(seat, yard=tuple(yard), yard_locos=tuple(locos), track=tuple(track))
     tx.drop_pending(seat)
     tx.event("track", "CG-TURN-1", f"{seat_name(seat)} moved {len(moved)} card{'s' if len(moved) != 1 else ''} onto the "
@@ -532,9 +561,9 @@ def _apply_draw(tx: Tx, action: DrawDeck | DrawFaceUp, seat: int, second: bool) 
     if isinstance(action, DrawDeck):
         card = tx.draw()
         faceup_loco = False
-        name = "locomotive" if card == LOCO else f"{CARD_NAMES[card]} card"
+        name = a_card(card)
         tx.event("deck_card", "CG-DRAW-1", f"{seat_name(seat)} drew a card from the deck", seat,
-                 f"{seat_name(seat)} drew a {name} from the deck", f"You drew a {name} from the deck")
+                 f"{seat_name(seat)} drew {name} from the deck", f"You drew {name} from the deck")
     else:
         i = action.slot - 1
         card = tx.market[i]
@@ -717,8 +746,8 @@ def _pending_actions(state: CardState, p: Pending) -> list[Action]:
                 for size in range(len(names), need - 1, -1) for combo in combinations(names, size)]
     if p.kind == "complete_tickets":
         data = load_cards()
-        return [CompleteTicket(ticket=data.ticket_text(t), seat=p.seat) for t in completable(state.players[p.seat])] + \
-            [CompleteTicket(seat=p.seat)]
+        left = completable(state.players[p.seat])          # as many as possible: no 'done' while one can be paid
+        return [CompleteTicket(ticket=data.ticket_text(t), seat=p.seat) for t in left] or [CompleteTicket(seat=p.seat)]
     return []
 
 
@@ -734,13 +763,15 @@ def turn_status(state: CardState, viewer: int | None = None) -> str:
         return (f"Setup: each player keeps at least 1 of the 6 tickets dealt, all at the same time and in secret — "
                 f"waiting for {waiting} (CG-SETUP-4).")
     if state.phase == "complete":
-        text = (f"End of round {state.round}: each player chooses which tickets to complete from their on-the-track "
-                f"pile ('complete Chicago–Miami', ..., 'complete done'), all at once — waiting for {waiting} (CG-END-2).")
+        text = (f"End of round {state.round}: each player completes as many tickets as their on-the-track pile can "
+                f"pay for, one at a time and all at once ('complete Chicago–Miami'; which ones is their choice) — "
+                f"waiting for {waiting} (CG-END-2).")
         if viewer is not None and state.pending_for(viewer) is not None:      # the best choices, found exactly
             best = best_completion(state, viewer)
             most = best_completion(state, viewer, by="tickets")
+            pts = sum(data.ticket(t).points for t in best)
             text += (f" Best for {seat_name(viewer)}: {_ticket_words(data, best)} "
-                     f"({sum(data.ticket(t).points for t in best)} points)")
+                     f"({pts} point{'s' if pts != 1 else ''})")
             if most != best:
                 text += f"; most tickets: {_ticket_words(data, most)}"
             text += "."
@@ -770,6 +801,12 @@ def describe(state: CardState, action: Action | str, viewer: int | None = None) 
     data = load_cards()
     if isinstance(action, str):
         action = parse_action(action)
+    elif not isinstance(action, Action):
+        raise BadAction(f"an action must be text or an Action, got {type(action).__name__}")
+    problem = field_problem(action, state.n_players)
+    if problem:
+        raise BadAction(f"{action!r:.120}: {problem}")
+    _check_fields(action)                    # card kinds of a payment, ... (BadAction)
     seat = getattr(action, "seat", None)
     if seat is None:
         acting = to_move(state)
@@ -807,9 +844,16 @@ def _revealed(state: CardState) -> bool:
     return state.phase in ("complete", "over")
 
 
+def track_visible(state: CardState, seat: int | None, owner: int) -> bool:
+    """Whether ``seat`` (None: the teacher) may see the cards of ``owner``'s on-the-track pile (CG-AREA-1): the
+    teacher always; everyone once the round is over; its owner during the round only with ``see_own_track``."""
+    return seat is None or _revealed(state) or (seat == owner and state.see_own_track)
+
+
 def observe(state: CardState, seat: int | None = None) -> dict:
     """What ``seat`` may see (None: the whole table). Secret: hands, held tickets, offered tickets and (until the
-    round ends) the on-the-track piles of the other players; the deck and ticket deck order from everyone."""
+    round ends) the on-the-track piles — every player's, the owner's too unless ``see_own_track`` (CG-AREA-1): then
+    only their sizes show; the deck and ticket deck order from everyone."""
     if seat is not None and not (isinstance(seat, int) and not isinstance(seat, bool) and 0 <= seat < state.n_players):
         raise TTRError(f"there is no seat {seat!r} in a {state.n_players}-player game")
     from .scoring import big_city_standings
@@ -825,7 +869,7 @@ def observe(state: CardState, seat: int | None = None) -> dict:
             entry["hand"] = {CARD_NAMES[k]: n for k, n in enumerate(p.hand) if n}
         if mine or state.phase == "over":
             entry["tickets"] = list(p.tickets)
-        if mine or _revealed(state):
+        if track_visible(state, seat, i):
             entry["track"] = {CARD_NAMES[k]: n for k, n in enumerate(p.track) if n}
         players.append(entry)
     pending = []
@@ -844,6 +888,7 @@ def observe(state: CardState, seat: int | None = None) -> dict:
         "discard": {CARD_NAMES[k]: n for k, n in enumerate(state.discard) if n},
         "ticket_deck_size": len(state.ticket_deck), "players": players, "pending": pending,
         "big_cities": big_city_standings(state), "status": turn_status(state, seat),
+        "see_own_track": state.see_own_track,
         "provisional_note": load_cards().provisional_note if load_cards().provisional else "",
     }
 
@@ -1021,7 +1066,7 @@ def seat_view_text(state: CardState, seat: int) -> str:
         else:
             hand, tickets = f"{p['hand_size']} cards (hidden)", f"{p['ticket_count']} (hidden)"
         track = (", ".join(f"{n} {c}" for c, n in p["track"].items()) or "empty") if "track" in p else \
-            f"{p['track_size']} cards face down"
+            f"{p['track_size']} cards face down" + (" (yours too, until the round ends)" if p["seat"] == seat else "")
         lines.append(f"  {p['name']:<6} hand: {hand} · tickets: {tickets} · rail yard: {yard} · on the track: {track}")
     pend = [q for q in view["pending"] if q["seat"] == seat and q.get("data", {}).get("offered")]
     for q in pend:
@@ -1041,5 +1086,6 @@ def score(state: CardState):
 
 __all__ = ["new_game", "determinize", "to_move", "legal_actions", "apply", "step", "check", "explain", "is_legal", "observe",
            "validate", "require_valid", "turn_status", "describe", "score", "state_from_dict", "yard_plays",
+           "track_visible", "GAME_OPTIONS",
            "yard_problem", "completable", "best_completion", "bot", "game_html", "draw_actions", "opponents_stack",
            "seat_view_text"]

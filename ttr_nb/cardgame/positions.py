@@ -33,12 +33,14 @@ def card_position(players: int = 2, seed: int = 0, *, hands: Mapping[int, Mappin
                   yards: Mapping[int, Mapping[str, int | tuple[int, int]]] | None = None,
                   tracks: Mapping[int, Mapping[str, int]] | None = None,
                   tickets: Mapping[int, Sequence[str]] | None = None,
-                  market: Sequence[str] | None = None, current: int = 0) -> CardState:
+                  market: Sequence[str] | None = None, current: int = 0,
+                  see_own_track: bool = False) -> CardState:
     """A Card Game position in round 1, in play, with exactly what you ask for.
 
     hands, tracks: seat → {card: count}; yards: seat → {colour: cards or (cards, locomotives on top)};
     tickets: seat → tickets held (ids or cities); market: 5 card names (default: from the shuffled rest);
     current: whose turn. The remaining cards are shuffled (``seed``) into the deck; seats without a hand get none.
+    see_own_track: the book's option for young players, who see their own on-the-track pile (CG-AREA-1).
     """
     data = load_cards()
     if not 2 <= players <= 4:
@@ -103,6 +105,6 @@ def card_position(players: int = 2, seed: int = 0, *, hands: Mapping[int, Mappin
     state = CardState(variant="cardgame", n_players=players, seed=seed, deck=tuple(rest), market=tuple(face),
                       discard=(0,) * N_KINDS, ticket_deck=tuple(t.id for t in data.tickets if t.id not in held),
                       players=tuple(people), phase="play", round=1, current=current, pending=step1,
-                      final_turns_left=-1, first_player=0)
+                      final_turns_left=-1, first_player=0, see_own_track=see_own_track)
     from .engine import require_valid
     return require_valid(state)

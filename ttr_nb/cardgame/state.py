@@ -86,6 +86,9 @@ class CardState:
     ply: int = 0
     shuffles: int = 0
     first_player: int = 0
+    # CG-AREA-1: the book keeps every on-the-track pile secret, its owner's too, until the round ends; with young or
+    # new players it lets owners look at their own pile. True = that option (a setting of the game, saved with it).
+    see_own_track: bool = False
 
     def get(self, key: str, default: Any = None) -> Any:   # the board state's interface, for shared helpers
         return default
@@ -110,6 +113,7 @@ class CardState:
             "current": self.current, "pending": [p.to_dict() for p in self.pending],
             "final_turns_left": self.final_turns_left, "round_ender": self.round_ender, "turn": self.turn,
             "ply": self.ply, "shuffles": self.shuffles, "first_player": self.first_player,
+            "see_own_track": self.see_own_track,
         }
 
     @classmethod
@@ -141,8 +145,14 @@ def _yard(v: Any, where: str) -> tuple[tuple[int, ...], tuple[int, ...]]:
     return tuple(cards), tuple(locos)
 
 
+_OPTIONAL_FIELDS = ("see_own_track",)     # absent in files saved before the setting existed: the book's rule
+
+
 def _decode(d: Any) -> CardState:
-    d = _expect_keys(d, "top level", _STATE_FIELDS)
+    d = _expect_keys(d, "top level", [f for f in _STATE_FIELDS if f not in _OPTIONAL_FIELDS], _OPTIONAL_FIELDS)
+    see_own = d.get("see_own_track", False)
+    if not isinstance(see_own, bool):
+        raise _fail("see_own_track", f"must be true or false, got {see_own!r:.40}")
     n = _int(d["n_players"], "n_players", 1, 8)
     players = []
     for i, p in enumerate(_list(d["players"], "players", 8)):
@@ -178,7 +188,7 @@ def _decode(d: Any) -> CardState:
         final_turns_left=_int(d["final_turns_left"], "final_turns_left", -1, 9),
         round_ender=_int(d["round_ender"], "round_ender", -1, n - 1), turn=_int(d["turn"], "turn"),
         ply=_int(d["ply"], "ply"), shuffles=_int(d["shuffles"], "shuffles"),
-        first_player=_int(d["first_player"], "first_player", 0, n - 1))
+        first_player=_int(d["first_player"], "first_player", 0, n - 1), see_own_track=see_own)
 
 
 def pending_data(p: Pending) -> dict:

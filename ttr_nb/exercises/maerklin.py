@@ -137,10 +137,10 @@ class BestPassengerMove(_JourneyExercise):
         best = self.best
         steps = "; ".join(notes)
         if got == best.points:
-            return Feedback(True, f"{' – '.join(cities)} collects {got} points ({steps}), the most possible with "
+            return Feedback(True, f"{' – '.join(cities)} collects {got} point{'s' if got != 1 else ''} ({steps}), the most possible with "
                                   f"{self.cards} passenger card{'s' if self.cards != 1 else ''} (MK-PASS-2 … 5).",
                             rules)
-        return Feedback(False, f"{' – '.join(cities)} collects {got} points ({steps}); the best journey collects "
+        return Feedback(False, f"{' – '.join(cities)} collects {got} point{'s' if got != 1 else ''} ({steps}); the best journey collects "
                                f"{best.points}: {' – '.join(best.cities)}, {best.cards} passenger card"
                                f"{'s' if best.cards != 1 else ''}. Look for tokens further on, and for a Red route "
                                f"worth a passenger card.", rules)
@@ -180,7 +180,7 @@ class PassengerFare(_JourneyExercise):
         if len(nums) != 2:
             return Feedback(False, f"answer two numbers, cards then points, not {answer!r}", rules)
         why = (f"{'; '.join(self.notes)}. So {self.fare} passenger card{'s' if self.fare != 1 else ''} and "
-               f"{self.points} points (MK-PASS-2, MK-PASS-4/5).")
+               f"{self.points} point{'s' if self.points != 1 else ''} (MK-PASS-2, MK-PASS-4/5).")
         ok = tuple(nums) == (self.fare, self.points)
         if not ok and tuple(nums) == (self.points, self.fare):
             return Feedback(False, "the numbers are right but swapped: cards first, then points. " + why, rules)

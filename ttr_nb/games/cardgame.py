@@ -38,8 +38,10 @@ CG_INTERPRETATIONS: tuple[tuple[str, str], ...] = (
     ("CG-TURN-1", "Step 1 is its own action, 'track', owed at the start of every turn with cards in the rail yard "
                   "(a player's first turn always has an empty yard). It moves the top card of every stack: a "
                   "locomotive while the stack has one."),
-    ("CG-AREA-1", "A player sees their own on-the-track pile (the book's option for young or new players); "
-                  "the other players see only its size until the round ends."),
+    ("CG-AREA-1", "As the book says, every on-the-track pile is secret from all players, its owner included, until "
+                  "the round ends: everyone sees its size. The book's option for young or new players, who may look "
+                  "at their own pile, is a setting: see_own_track=True (new_game, Game, card_position), saved with "
+                  "the game. Bots decide from what their seat may see."),
     ("CG-YARD-2", "A one-colour play needs at least one card of that colour and at least two cards in all, "
                   "locomotives counting (one green card and one locomotive make a green stack of two)."),
     ("CG-YARD-4", "Locomotives count toward a stack's size, on both sides of a robbery. A play must be larger than "
@@ -52,11 +54,12 @@ CG_INTERPRETATIONS: tuple[tuple[str, str], ...] = (
                  "card. A player who empties the deck with the first card may still take a face-up card (not a "
                  "locomotive); with no card left to take, the turn ends with one card. Face-up cards are not "
                  "replaced any more. A player who can do nothing (no card, no yard play, no ticket) passes."),
-    ("CG-END-2", "The book says a player completes 'as many as possible'. Here each player chooses which tickets to "
-                 "complete (all players at once, in secret); the engine accepts any set the on-the-track pile can "
-                 "pay for and offers the best choices, found exactly: most points, and most tickets. Each colour's own "
-                 "cards are used first, locomotives for the rest. The on-the-track piles are shown to everyone from "
-                 "this step on."),
+    ("CG-END-2", "The book says a player completes 'as many as possible'. Each player completes tickets one at a "
+                 "time, all players at once and in secret, and may not stop ('complete done' is refused) while the "
+                 "pile can still pay for another ticket; which ones, and so how many when tickets compete for the "
+                 "same cards, is the player's choice. The engine offers the best choices, found exactly: most "
+                 "points, and most tickets. Each colour's own cards are used first, locomotives for the rest. The "
+                 "on-the-track piles are shown to everyone from this step on."),
     ("CG-END-4", "The player who ended round 1 is the one who drew the deck's last card (that player also has the "
                  "round's last turn). The face-up cards and the discard pile are shuffled into the new deck too; 4 "
                  "cards are dealt to each player starting with the new starting player, then 5 are turned up. If the "

@@ -569,6 +569,12 @@ class Stations(Feature):
 
     name = "stations"
     turn_words = ("build a train station",)
+    player_data = ("stations",)
+
+    def data_problems(self, v, state) -> list[str]:
+        from ..featuredata import is_texts
+        return [f"{_seat_name(seat)}'s stations must be a list of city names"
+                for seat, p in enumerate(state.players) if not is_texts(p.get("stations", ()))]
 
     def handles(self, action) -> bool:
         return isinstance(action, BuildStation)

@@ -4,7 +4,8 @@
   passenger cards reset the market like 3 locomotives, no longest-path bonus, the tie-break chain.
 * :class:`TicketMix` (MK-SETUP-3, MK-TICKET-1): ``announce 2 short 2 long`` takes tickets from the two decks.
 * :class:`Passengers` (MK-CLAIM-5, MK-PASS-1..6): after a claim ``place Berlin`` (or ``place none``); a move is
-  ``ride Berlin–Leipzig`` (the first step, a whole turn's action), further ``ride`` steps, then ``stop``.
+  ``ride Berlin–Leipzig`` (the first step, a whole turn's action), further ``ride`` steps, then ``stop``. A moved
+  passenger stands in its last city until the end of the round, then leaves the game (MK-PASS-6).
 * :class:`MaerklinScoring` (MK-SCORE-1..4): goods, Most Completed Tickets, tickets to countries.
 
 Also here: :func:`best_passenger_move` (the exact best move for a seat's passengers) and :func:`build_map_document`
@@ -15,7 +16,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from typing import ClassVar, Sequence
 
-from ..actions import Action, register_action
+from ..actions import Action, is_digits, register_action
 from ..cards import LOCO, LOCO4, PASSENGER
 from ..errors import BadAction, IllegalAction, MapError
 from ..scoring import TicketResult, connect_path, owned_edges
@@ -28,6 +29,7 @@ TICKET_DRAW = 4           # MK-SETUP-3 / MK-TICKET-1
 MOST_TICKETS_BONUS = 10   # MK-SCORE-2
 DECKS = ("short", "long")
 RESERVE, DONE = "reserve", "done"     # passenger states besides standing in a city
+MOVED = "moved"       # a player's ext: the slots of passengers that travelled this round (they leave at its end)
 SETUP_KIND = "setup_announce"
 
 
@@ -106,7 +108,7 @@ class Ride(Action):
 
 @dataclass(frozen=True, slots=True)
 class Stop(Action):
-    """End a passenger's move; the passenger leaves the game (MK-PASS-6)."""
+    """End a passenger's move; it stays in its last city until the end of the round, then leaves (MK-PASS-6)."""
     seat: int | None = None
     verb: ClassVar[str] = "stop"
 
@@ -122,8 +124,9 @@ def _parse_announce(words: list[str], text: str) -> Action:
     if len(words) not in (2, 4):
         raise BadAction(f"{text!r}: write 'announce N short M long', e.g. 'announce 2 short 2 long'")
     for n, deck in zip(words[::2], words[1::2]):
-        if deck not in counts or not n.isdigit() or len(n) > 2:
-            raise BadAction(f"{text!r}: write 'announce N short M long', e.g. 'announce 2 short 2 long'")
+        if deck not in counts or not is_digits(n) or len(n) > 2:
+            digits = " with the digits 0–9" if n.isdigit() and not is_digits(n) else ""     # "²", "١": not ASCII
+            raise BadAction(f"{text!r}: write 'announce N short M long'{digits}, e.g. 'announce 2 short 2 long'")
         counts[deck] += int(n)
     return Announce(short=counts["short"], long=counts["long"])
 
@@ -250,6 +253,28 @@ def passengers_of(state: GameState, seat: int) -> tuple[str, ...]:
     return pairs_get(state.players[seat].ext, "passengers", (RESERVE,) * PASSENGERS)
 
 
+def moved_of(state: GameState, seat: int) -> tuple[int, ...]:
+    """The slots of ``seat``'s passengers that travelled this round: they stand in their last city, may not move
+    again, and leave the game when the round ends (MK-PASS-6)."""
+    return pairs_get(state.players[seat].ext, MOVED, ())
+
+
+def movable(state: GameState, seat: int) -> list[tuple[int, str]]:
+    """(slot, city) of ``seat``'s passengers that may still move: standing in a city, not moved yet (MK-PASS-1/6)."""
+    moved = moved_of(state, seat)
+    return [(i, w) for i, w in enumerate(passengers_of(state, seat)) if w not in (RESERVE, DONE) and i not in moved]
+
+
+def leaving(state: GameState) -> dict[str, int]:
+    """City → seat of the passengers that travelled this round and leave the game at its end (MK-PASS-6)."""
+    out = {}
+    for seat in range(state.n_players):
+        mine = passengers_of(state, seat)
+        for i in moved_of(state, seat):
+            out[mine[i]] = seat
+    return out
+
+
 def goods_of(state: GameState, seat: int) -> tuple[int, ...]:
     return pairs_get(state.players[seat].ext, "goods", ())
 
@@ -264,12 +289,13 @@ def initial_goods(v: Variant) -> dict[str, tuple[int, ...]]:
 
 
 def occupied(state: GameState) -> dict[str, int]:
-    """City → seat of the passenger standing there (MK-CLAIM-5)."""
-    out = {}
+    """City → seat of the passenger standing there (MK-CLAIM-5), those that travelled this round included: they
+    stand in their last city until the round ends (MK-PASS-6). Where a travelled passenger shares a city with one
+    that has not moved, the one that has not moved is named."""
+    out = leaving(state)
     for seat in range(state.n_players):
-        for where in passengers_of(state, seat):
-            if where not in (RESERVE, DONE):
-                out[where] = seat
+        for _, where in movable(state, seat):
+            out[where] = seat
     return out
 
 
@@ -328,6 +354,35 @@ class Passengers(Feature):
     turn_words = ("move a passenger",)
     step_words = {"place_passenger": "place a passenger (after a claim)",
                   "journey": "ride on or stop (a passenger's move)"}
+    table_data = ("goods",)
+    player_data = ("passengers", "goods", MOVED)
+
+    def data_problems(self, v, state) -> list[str]:
+        from ..featuredata import is_texts, is_whole, is_wholes
+        out = []
+        stacks = state.get("goods", ())
+        if not (isinstance(stacks, tuple) and all(isinstance(e, tuple) and len(e) == 2 and isinstance(e[0], str)
+                                                  and is_wholes(e[1], 0) for e in stacks)):
+            out.append(f"the goods stacks must be pairs [city, [tokens]], e.g. [\"Berlin\", [7, 6, 5, 4]] "
+                       f"({v.rule('MK-SETUP-1')})")
+        for seat, p in enumerate(state.players):
+            if not is_texts(p.get("passengers", ())):
+                out.append(f"{_seat_name(seat)}'s passengers must be a list of {PASSENGERS} places: a city, "
+                           f"{RESERVE!r} or {DONE!r} ({v.rule('MK-COMP-2')})")
+            if not is_wholes(p.get("goods", ()), 0):
+                out.append(f"{_seat_name(seat)}'s goods tokens must be a list of their values ({v.rule('MK-PASS-5')})")
+            if not is_wholes(p.get(MOVED, ())):
+                out.append(f"{_seat_name(seat)}'s travelled passengers must be a list of passenger numbers "
+                           f"({v.rule('MK-PASS-6')})")
+        for q in state.pending:
+            if q.kind == "journey" and not (isinstance(q.get("at"), str) and isinstance(q.get("start"), str)
+                                            and is_texts(q.get("used")) and is_texts(q.get("visited"))
+                                            and is_whole(q.get("slot"), 0, PASSENGERS - 1)):
+                out.append(f"{_seat_name(q.seat)}'s passenger move under way is malformed (at, start: cities; used: "
+                           f"route ids; visited: cities; slot: 0–{PASSENGERS - 1}) ({v.rule('MK-PASS-1')})")
+            if q.kind == "place_passenger" and not is_texts(q.get("cities")):
+                out.append(f"{_seat_name(q.seat)}'s passenger placement must list its cities ({v.rule('MK-CLAIM-5')})")
+        return out
 
     def setup(self, v, tx) -> None:
         tx.ext = pairs_set(tx.ext, "goods", tuple(sorted(initial_goods(v).items())))
@@ -339,10 +394,12 @@ class Passengers(Feature):
         return isinstance(action, (PlacePassenger, Ride, Stop))
 
     def stand(self, v, ext, cities: Sequence[str]):
-        """A player's ``ext`` with passengers standing in ``cities`` (the rest in reserve): for set-up positions
-        (``ttr_nb.position(..., passengers=...)``); ``validate`` then checks one per city, no country."""
+        """A player's ``ext`` with passengers standing in ``cities`` (none of them moved yet; the rest in reserve):
+        for set-up positions (``ttr_nb.position(..., passengers=...)``); ``validate`` then checks one per city, no
+        country."""
         if len(cities) > PASSENGERS:
             raise BadAction(f"passengers: a player has {PASSENGERS} passengers, not {len(cities)} (MK-COMP-2)")
+        ext = pairs_set(ext, MOVED, None)
         return pairs_set(ext, "passengers", tuple(cities) + (RESERVE,) * (PASSENGERS - len(cities)))
 
     # -- after a claim (MK-CLAIM-5) ------------------------------------------------------------------
@@ -364,9 +421,7 @@ class Passengers(Feature):
     def turn_actions(self, v, state, seat) -> list:
         hand = state.players[seat].hand
         out = []
-        for where in passengers_of(state, seat):
-            if where in (RESERVE, DONE):
-                continue
+        for _, where in movable(state, seat):
             out += self._rides(v, state, seat, where, (), hand[PASSENGER])
         return out
 
@@ -398,8 +453,10 @@ class Passengers(Feature):
                 raise _deny(v, "a passenger can only be placed right after claiming a route", "MK-CLAIM-5", action, seat)
             if action.city and action.city not in p.get("cities"):
                 where = occupied(state).get(action.city)
-                why = (f"a passenger of {_seat_name(where)} already stands in {action.city}: one passenger per city"
-                       if where is not None else
+                gone = " (it has travelled and leaves the game at the end of the round, MK-PASS-6)" \
+                    if leaving(state).get(action.city) == where and where is not None else ""
+                why = (f"a passenger of {_seat_name(where)} already stands in {action.city}{gone}: one passenger per "
+                       "city" if where is not None else
                        f"{action.city} is a country, not a city" if is_country(v, action.city) else
                        f"{action.city} is not a city of the route just claimed (choose {' or '.join(p.get('cities'))})")
                 raise _deny(v, why, "MK-CLAIM-5", action, seat)
@@ -418,7 +475,10 @@ class Passengers(Feature):
                 raise _deny(v, f"the moving passenger is in {at}, not {action.a}", "MK-PASS-1", action, seat)
         else:
             at, used = action.a, ()
-            if at not in passengers_of(state, seat):
+            if at not in [w for _, w in movable(state, seat)]:
+                if leaving(state).get(at) == seat:
+                    raise _deny(v, f"{_seat_name(seat)}'s passenger in {at} has already travelled: each passenger moves "
+                                   "once and leaves the game at the end of the round", "MK-PASS-6", action, seat)
                 raise _deny(v, f"{_seat_name(seat)} has no passenger standing in {at}", "MK-PASS-1", action, seat)
         if is_country(v, action.b):
             raise _deny(v, f"{action.b} is a country: passengers travel between German cities only", "MK-PASS-1",
@@ -449,7 +509,7 @@ class Passengers(Feature):
         state = tx.s
         if p is None:                                  # the first step starts the move (MK-TURN-1)
             start, used, visited = action.a, (), ()
-            slot = passengers_of(state, seat).index(action.a)
+            slot = next(i for i, w in movable(state, seat) if w == action.a)
         else:
             start, used, visited, slot = p.get("start"), p.get("used"), p.get("visited"), p.get("slot")
         route, cost = step_route(v, state, seat, action.a, action.b, used)
@@ -468,7 +528,7 @@ class Passengers(Feature):
                 tx.ext = pairs_set(tx.ext, "goods", tuple(sorted(stacks.items())))
                 ext = tx.players[seat].ext
                 tx.set_player(seat, ext=pairs_set(ext, "goods", pairs_get(ext, "goods", ()) + (token,)))
-                words += f" and took the {token} goods token in {action.b} ({token} points, MK-PASS-5)"
+                words += f" and took the {token} goods token in {action.b} ({token} point{'s' if token != 1 else ''}, MK-PASS-5)"
         tx.event("passenger_ride", "MK-PASS-4", words)
         tx.pending = [q for q in tx.pending if q.seat != seat]     # the passenger's slot keeps its start city
         #                                                           until it stops; "at" says where it is
@@ -478,23 +538,47 @@ class Passengers(Feature):
             ("used", used + (route.id,)), ("visited", visited))))
 
     def _finish(self, v, tx, seat, p) -> None:
-        mine = list(pairs_get(tx.players[seat].ext, "passengers"))
-        mine[p.get("slot")] = DONE                    # MK-PASS-6 (interpretation: at the end of its journey)
-        tx.set_player(seat, ext=pairs_set(tx.players[seat].ext, "passengers", tuple(mine)))
+        """MK-PASS-6: the passenger stands in its last city until the end of the round ("Op het einde van de ronde
+        waarin de passagier verplaatst werd, wordt hij uit het spel verwijderd"), then leaves (``on_round_end``)."""
+        ext = tx.players[seat].ext
+        mine = list(pairs_get(ext, "passengers"))
+        slot = p.get("slot")
+        mine[slot] = p.get("at")
+        moved = tuple(sorted(set(pairs_get(ext, MOVED, ())) | {slot}))
+        tx.set_player(seat, ext=pairs_set(pairs_set(ext, "passengers", tuple(mine)), MOVED, moved))
         tx.pending = [q for q in tx.pending if q.seat != seat]
         tx.event("passenger_done", "MK-PASS-6",
-                 f"{_seat_name(seat)}'s passenger ended its journey in {p.get('at')} and leaves the game")
+                 f"{_seat_name(seat)}'s passenger ended its journey in {p.get('at')}: it stays there until the end of "
+                 "the round, then leaves the game")
         tx.end_turn()
+
+    def on_round_end(self, v, tx) -> None:
+        """MK-PASS-6: every passenger that travelled this round leaves the game; its city is free again."""
+        for seat in range(tx.s.n_players):
+            ext = tx.players[seat].ext
+            moved = pairs_get(ext, MOVED, ())
+            if not moved:
+                continue
+            mine = list(pairs_get(ext, "passengers"))
+            cities = [mine[i] for i in moved]
+            for i in moved:
+                mine[i] = DONE
+            tx.set_player(seat, ext=pairs_set(pairs_set(ext, "passengers", tuple(mine)), MOVED, None))
+            tx.event("passenger_left", "MK-PASS-6",
+                     f"End of the round: {_seat_name(seat)}'s passenger{'s' if len(cities) != 1 else ''} in "
+                     f"{' and '.join(cities)} leave{'s' if len(cities) == 1 else ''} the game")
 
     # -- views and invariants -----------------------------------------------------------------------
     def observe(self, v, state, seat, view) -> None:
         view["goods"] = {c: list(s) for c, s in state.get("goods", ())}
         for entry in view["players"]:
             entry["passengers"] = list(passengers_of(state, entry["seat"]))
+            entry["passengers_moved"] = list(moved_of(state, entry["seat"]))    # slots: they leave at the round's end
             entry["goods_tokens"] = list(goods_of(state, entry["seat"]))
 
     def board_marks(self, v, state, marks) -> None:
         marks["passengers"] = where = occupied(state)
+        marks["leaving"] = leaving(state)               # travelled this round: they leave at its end (MK-PASS-6)
         marks["goods"] = {c: tuple(s) for c, s in state.get("goods", ())}     # top first; () once emptied
         for p in state.pending:                         # a passenger on its way: drawn where it is, its path so far
             if p.kind == "journey":
@@ -518,10 +602,24 @@ class Passengers(Feature):
                     problems.append(f"{_seat_name(seat)}'s passenger stands in {w!r}, which is not a city "
                                     f"({v.rule('MK-CLAIM-5')})")
         seen: dict[str, int] = {}
+        journeys = {p.seat: p.get("slot") for p in state.pending if p.kind == "journey"}
         for seat in range(state.n_players):
-            for w in passengers_of(state, seat):
-                if w in (RESERVE, DONE):
-                    continue
+            mine, moved = passengers_of(state, seat), moved_of(state, seat)
+            if (not isinstance(moved, tuple) or len(set(moved)) != len(moved)
+                    or not all(type(i) is int and 0 <= i < len(mine) for i in moved)):
+                problems.append(f"{_seat_name(seat)}'s travelled passengers must be distinct passenger numbers "
+                                f"0–{PASSENGERS - 1} ({v.rule('MK-PASS-6')})")
+                continue
+            for i in moved:
+                if mine[i] in (RESERVE, DONE):
+                    problems.append(f"{_seat_name(seat)}'s passenger {i} is marked as travelled this round but stands "
+                                    f"in no city ({v.rule('MK-PASS-6')})")
+                if journeys.get(seat) == i:
+                    problems.append(f"{_seat_name(seat)}'s passenger on its way has already travelled this round "
+                                    f"({v.rule('MK-PASS-6')})")
+            if moved and state.phase == "setup":
+                problems.append(f"a passenger has travelled before the game began ({v.rule('MK-PASS-6')})")
+            for _, w in movable(state, seat):          # a travelled passenger may end where another stands
                 if w in seen:
                     problems.append(f"two passengers stand in {w}: one passenger per city ({v.rule('MK-CLAIM-5')})")
                 seen[w] = seat
@@ -541,10 +639,14 @@ class Passengers(Feature):
     def player_words(self, v, state, seat) -> str:
         """Public: where the seat's passengers stand and the goods tokens it has taken (MK-CLAIM-5, MK-PASS-5)."""
         mine = passengers_of(state, seat)
-        standing = [w for w in mine if w not in (RESERVE, DONE)]
-        parts = [f"passengers: {', '.join(standing) or 'none on the board'}"]
+        standing = [w for _, w in movable(state, seat)]
+        done = [mine[i] for i in moved_of(state, seat)]
+        parts = [f"passengers: {', '.join(standing) or ('none left to move' if done else 'none on the board')}"]
         if mine.count(RESERVE):
             parts[0] += f" ({mine.count(RESERVE)} in reserve)"
+        if done:
+            parts.append(f"travelled to {', '.join(done)} (leave{'s' if len(done) == 1 else ''} the game at the end "
+                         "of the round)")
         goods = goods_of(state, seat)
         if goods:
             parts.append(f"goods {' + '.join(map(str, goods))} = {sum(goods)}")
@@ -564,13 +666,15 @@ class Passengers(Feature):
             move = best_passenger_move(state, seat)
         cards = state.players[seat].hand[PASSENGER]
         if not move.routes:
-            standing = [w for w in passengers_of(state, seat) if w not in (RESERVE, DONE)]
-            why = ("no passenger of yours stands on the board: place one after a claim (MK-CLAIM-5)" if not standing
-                   else "no move of your passengers collects goods now")
+            standing = movable(state, seat)
+            why = ("no move of your passengers collects goods now" if standing else
+                   "your passenger on the board has already travelled: it leaves at the end of the round (MK-PASS-6)"
+                   if moved_of(state, seat) else
+                   "no passenger of yours stands on the board: place one after a claim (MK-CLAIM-5)")
             return ("Best passenger move: stop here (MK-PASS-6)" if journey is not None else
                     f"Best passenger move: none — {why}"), ()
         return (f"Best passenger move (exact, with your {cards} passenger card{'s' if cards != 1 else ''}): "
-                f"{' – '.join(move.cities)}, {move.points} points, {move.cards} passenger card"
+                f"{' – '.join(move.cities)}, {move.points} point{'s' if move.points != 1 else ''}, {move.cards} passenger card"
                 f"{'s' if move.cards != 1 else ''} (MK-PASS-1..5)"), tuple(move.routes)
 
     # -- bots ---------------------------------------------------------------------------------------
@@ -593,7 +697,7 @@ class Passengers(Feature):
         spare = RESERVE in passengers_of(state, seat)
         if move.points >= 8 or (move.points > 0 and (state.phase == "last_round" or p.trains <= 6 or not spare and move.points >= 5)):
             return Ride(a=move.cities[0], b=move.cities[1], seat=seat), \
-                f"moves a passenger {'–'.join(move.cities)} for {move.points} points"
+                f"moves a passenger {'–'.join(move.cities)} for {move.points} point{'s' if move.points != 1 else ''}"
         if not plan.routes and p.trains >= 12 and state.phase == "play" and mixes(state) != [(0, 0)]:
             s, lg = mixes(state)[len(mixes(state)) // 2]
             return Announce(short=s, long=lg, seat=seat), "all its tickets are done: announces a mix of new tickets"
@@ -649,7 +753,7 @@ def best_passenger_move(state: GameState, seat: int, *, start: str | None = None
         adj.setdefault(r.b, []).append((r.a, bit, cost, r.id))
     for lst in adj.values():
         lst.sort(key=lambda e: (e[2], e[0], e[3]))
-    starts = [start] if start is not None else sorted(w for w in passengers_of(state, seat) if w not in (RESERVE, DONE))
+    starts = [start] if start is not None else sorted(w for _, w in movable(state, seat))
     best_routes: list[tuple[str, ...]] = [()]
 
     # Upper bound: a move's own routes are free, so between two passenger cards it stays inside one component
@@ -830,6 +934,7 @@ MAERKLIN_SETTINGS = Settings(
     ticket_deck="",                                                      # MK-TICKET-1: TicketMix draws
     ticket_draw=TICKET_DRAW,
     market_reset_kinds=(LOCO, PASSENGER),                                # MK-DRAW-4
+    faceup_without_deck=True,                                            # MK-DRAW-1
     wilds=((LOCO, 1, "MK-CLAIM-2"), (LOCO4, 4, "MK-CLAIM-2")),           # MK-CLAIM-2
     longest_bonus=0,                                                     # MK-SCORE-3
     twin_min_players=4,                                                  # MK-CLAIM-3
@@ -837,6 +942,11 @@ MAERKLIN_SETTINGS = Settings(
 )
 
 MAERKLIN_INTERPRETATIONS: tuple[tuple[str, str], ...] = (
+    # the Dutch book's own reading of the base rule USA-DRAW-8 (cited MK-DRAW-1/USA-DRAW-8): it replaces the USA one
+    ("USA-DRAW-8", "With the deck and the discard pile both empty the face-up cards may still be taken (the book: 'Hij "
+                  "mag eender welke open kaart van de tafel nemen'; only when no train card is left outside the hands "
+                  "can nobody draw). A face-up card taken then is not replaced; when no second card can be taken (none "
+                  "left, or only a face-up locomotive) the turn ends with one card."),
     ("MK-DRAW-2", "A face-up +4 locomotive may be taken as the second card too (the book only speaks of the first)."),
     ("MK-DRAW-4", "+4 locomotives do not count as locomotives for the 3-face-up reset; 3 passenger cards reset it."),
     ("MK-CLAIM-1", "Passenger cards cannot pay for routes."),
@@ -847,14 +957,18 @@ MAERKLIN_INTERPRETATIONS: tuple[tuple[str, str], ...] = (
                   "first (free), else the lowest-numbered unused route of another player (one passenger card)."),
     ("MK-PASS-4", "The city where the passenger stops counts as passed through; one token per city per move; the "
                   "start city gives nothing, even when the passenger comes back to it."),
-    ("MK-PASS-6", "The passenger leaves the game at the end of its journey (the book's 'when it has completed its "
-                  "journey'), so its last city is free at once for anyone's next placement."),
+    ("MK-PASS-6", "A round is one turn of every player, starting with the first player (the book does not define "
+                  "it). A passenger that has travelled stands in its last city until the end of that round (the "
+                  "book: 'Op het einde van de ronde waarin de passagier verplaatst werd, wordt hij uit het spel "
+                  "verwijderd'), then leaves the game; until then nobody may place a passenger there and it cannot "
+                  "move again. It may end its journey in a city where another passenger stands. The end of the game "
+                  "ends the round under way."),
     ("MK-SETUP-3", "All 4 tickets may come from one deck; the mix is announced as the action 'announce N short M long'."),
     ("MK-SCORE-2", "Tied players for most completed tickets each get the 10 points."),
     ("MK-SCORE-4", "Tie-break 'who has the goods tokens' = most goods tokens by count; still tied: shared victory."),
     ("MK-COMP-4", "PROVISIONAL stand-in tickets: 23 short + 23 long Germany 2017 tickets chosen by a stated rule."),
     ("MK-COMP-5", "PROVISIONAL goods colours: only Berlin (black) is known; the rest follow goods_provisional.csv."),
-    *[(k, t) for k, t in USA_INTERPRETATIONS if k in ("USA-DRAW-6", "USA-DRAW-8", "USA-TURN-1")],
+    *[(k, t) for k, t in USA_INTERPRETATIONS if k in ("USA-DRAW-6", "USA-TURN-1")],
 )
 
 MAERKLIN = register(Variant(

@@ -4,7 +4,7 @@ The board is a PROVISIONAL stand-in (the published map is not public; ``maps/sou
 every user-facing surface shows ``Map.provisional_note``. Two facts the rule book proves are kept and tested:
 Namwon–Jinju is white with 4 spaces, and the white line has a space 6, the red line spaces 5 and 6.
 
-* :class:`TicketDraft` (SK-SETUP-3/4): 6 route cards each; pick rounds are simultaneous pending steps
+* :class:`TicketDraft` (SK-SETUP-3/4): 6 tickets each; pick rounds are simultaneous pending steps
   (``draft pick Gwangju–Yeosu``); the rest of each hand is passed to the left (the next seat) once everyone has picked;
   after 6 picks everyone keeps exactly 4 (``draft keep A–B, C–D, E–F, G–H``); the returns are shuffled into the deck.
 * :class:`ExpressCards` (SK-TURN-2, SK-EXPRESS-1/2): ``draw deck +2``, ``draw faceup 3 +1``, ``tickets +3``.
@@ -167,7 +167,7 @@ def province_ranking(v: Variant, state: GameState, line: str) -> list[dict]:
 
 @dataclass(frozen=True, slots=True)
 class DraftPick(Action):
-    """Pick one route card of the hand in front of you (SK-SETUP-3). Text: ``draft pick Gwangju–Yeosu`` (or its
+    """Pick one ticket of the hand in front of you (SK-SETUP-3). Text: ``draft pick Gwangju–Yeosu`` (or its
     id, ``draft pick T01``); ``ticket`` is the card's city text (canonical) or, as typed, its id."""
 
     ticket: str = ""
@@ -178,7 +178,7 @@ class DraftPick(Action):
         return f"draft pick {self.ticket}"
 
     def describe(self, v: Variant, state: GameState) -> str:
-        return "picks a route card"
+        return "picks a ticket"
 
     def button_words(self, v: Variant, state: GameState) -> str:
         """The button of the picking seat only (the card is its secret)."""
@@ -190,7 +190,7 @@ class DraftPick(Action):
 
 @dataclass(frozen=True, slots=True)
 class DraftKeep(Action):
-    """Keep exactly 4 of the 6 picked route cards (SK-SETUP-4). Text: ``draft keep A–B, C–D, E–F, G–H`` (or ids,
+    """Keep exactly 4 of the 6 picked tickets (SK-SETUP-4). Text: ``draft keep A–B, C–D, E–F, G–H`` (or ids,
     ``draft keep T01 T02 T03 T04``)."""
 
     tickets: tuple[str, ...] = ()
@@ -201,7 +201,7 @@ class DraftKeep(Action):
         return "draft " + KeepTickets(tickets=self.tickets).body()
 
     def describe(self, v: Variant, state: GameState) -> str:
-        return f"keeps {_plural(len(self.tickets), 'route card')} of the draft"
+        return f"keeps {_plural(len(self.tickets), 'ticket')} of the draft"
 
 
 @dataclass(frozen=True, slots=True)
@@ -227,7 +227,7 @@ class ExpressDraw(Action):
 
 @dataclass(frozen=True, slots=True)
 class ExpressTickets(Action):
-    """Draw 3 + ``express`` route cards, keep at least 1 (SK-EXPRESS-2). Text: ``tickets +2``."""
+    """Draw 3 + ``express`` tickets, keep at least 1 (SK-EXPRESS-2). Text: ``tickets +2``."""
 
     express: int = 1
     seat: int | None = None
@@ -241,7 +241,7 @@ class ExpressTickets(Action):
         return f"tickets +{self.express}"
 
     def describe(self, v: Variant, state: GameState) -> str:
-        return f"uses the +{self.express} express card and draws {v.settings.ticket_draw + self.express} route cards"
+        return f"uses the +{self.express} express card and draws {v.settings.ticket_draw + self.express} tickets"
 
 
 @dataclass(frozen=True, slots=True)
@@ -346,7 +346,7 @@ def _parse_draft(words: list[str], text: str) -> Action:
             return DraftPick(ticket=refs[0])
     elif words[:1] == ["keep"]:
         return DraftKeep(tickets=_parse_keep(words[1:], text).tickets)
-    raise BadAction(f"{text!r}: write 'draft pick CARD' (one route card, e.g. 'draft pick Gwangju–Yeosu') or "
+    raise BadAction(f"{text!r}: write 'draft pick TICKET' (one ticket, e.g. 'draft pick Gwangju–Yeosu') or "
                     "'draft keep A–B, C–D, E–F, G–H'")
 
 
@@ -360,23 +360,24 @@ register_action("draft", _parse_draft)
 # the ticket draft
 
 def drafted(state: GameState, seat: int) -> tuple[str, ...]:
-    """The route cards ``seat`` has picked so far (secret)."""
+    """The tickets ``seat`` has picked so far (secret)."""
     return tuple(state.players[seat].get("drafted", ()))
 
 
 def _draft_pick_pending(seat: int, packet: Sequence[str], rnd: int) -> Pending:
-    text = (f"draft round {rnd} of {DRAFT_HAND}: pick 1 of the {_plural(len(packet), 'route card')} in your hand; "
+    text = (f"draft round {rnd} of {DRAFT_HAND}: pick 1 of the {_plural(len(packet), 'ticket')} in your hand; "
             f"the rest go to the player on your left")
     return Pending("draft_pick", seat, (("packet", tuple(packet)), ("round", rnd), ("rule", "SK-SETUP-3"), ("text", text)))
 
 
 def _draft_keep_pending(seat: int, offered: Sequence[str]) -> Pending:
-    text = f"keep exactly {DRAFT_KEEP} of your {_plural(len(offered), 'picked route card')}"
-    return Pending("draft_keep", seat, (("offered", tuple(offered)), ("rule", "SK-SETUP-4"), ("text", text)))
+    text = f"keep exactly {DRAFT_KEEP} of your {_plural(len(offered), 'picked ticket')}"
+    return Pending("draft_keep", seat, (("min_keep", DRAFT_KEEP), ("offered", tuple(offered)), ("rule", "SK-SETUP-4"),
+                                        ("text", text)))
 
 
 def _ticket_ids(v: Variant, action, refs) -> tuple[str, ...]:
-    """The ids of route cards named by id or by cities (BadAction naming the one that is unknown)."""
+    """The ids of tickets named by id or by cities (BadAction naming the one that is unknown)."""
     out = []
     for ref in refs:
         try:
@@ -394,9 +395,22 @@ class TicketDraft(Feature):
     setup_words = (f"a draft: {DRAFT_HAND} dealt to each, pick 1 and pass the rest left until each has picked "
                    f"{DRAFT_HAND}, then keep exactly {DRAFT_KEEP}")
     setup_returns_words = "shuffled into the deck with the undealt ones"
-    step_words = {"draft_pick": "pick a route card (the draft)", "draft_keep": "keep exactly 4 drafted route cards"}
+    step_words = {"draft_pick": "pick a ticket (the draft)", "draft_keep": "keep exactly 4 drafted tickets"}
     #: pending kind -> the action that keeps ticket ids: the views show it as a ticket choice (tick, then keep)
     ticket_choices = {"draft_keep": DraftKeep}
+    player_data = ("drafted", "passing")
+
+    def data_problems(self, v, state) -> list[str]:
+        from ..featuredata import is_texts, is_whole
+        out = [f"{_seat_name(seat)}'s draft cards ({key}) must be a list of ticket ids"
+               for seat, p in enumerate(state.players) for key in self.player_data if not is_texts(p.get(key, ()))]
+        for q in state.pending:
+            if q.kind == "draft_pick" and not (is_texts(q.get("packet")) and is_whole(q.get("round"), 1, DRAFT_HAND)):
+                out.append(f"{_seat_name(q.seat)}'s draft pick must hold a packet of ticket ids and a round "
+                           f"1–{DRAFT_HAND} ({v.rule('SK-SETUP-3')})")
+            if q.kind == "draft_keep" and not is_texts(q.get("offered")):
+                out.append(f"{_seat_name(q.seat)}'s draft keep must offer ticket ids ({v.rule('SK-SETUP-4')})")
+        return out
 
     def private_words(self, v, state, seat) -> str:
         """``seat``'s own draft so far (secret: show it to that seat or a teacher)."""
@@ -423,7 +437,7 @@ class TicketDraft(Feature):
 
     @staticmethod
     def canonical(v, action):
-        """Route cards are recorded by their cities in the map's spelling (check() already found them)."""
+        """Tickets are recorded by their cities in the map's spelling (check() already found them)."""
         if isinstance(action, DraftPick):
             return replace(action, ticket=ticket_text(v.map, find_ticket(v.map, action.ticket)))
         return replace(action, tickets=tuple(ticket_text(v.map, find_ticket(v.map, t)) for t in action.tickets))
@@ -434,7 +448,7 @@ class TicketDraft(Feature):
         rule = "SK-SETUP-3" if want == "draft_pick" else "SK-SETUP-4"
         if p is None or p.kind != want:
             if state.phase != "setup":
-                raise IllegalAction("the route-card draft is over: it happens once, before the first turn",
+                raise IllegalAction("the ticket draft is over: it happens once, before the first turn",
                                     v.rule(rule), action, seat)
             now = "picking" if want == "draft_keep" else ("keeping 4 cards" if p is not None else "waiting for the others")
             raise IllegalAction(f"{_seat_name(seat)} cannot do that now (the draft is at: {now})", v.rule(rule),
@@ -447,10 +461,10 @@ class TicketDraft(Feature):
                                     f"(it holds {ticket_words(v.map, packet)})", v.rule(rule), action, seat)
             return
         if not isinstance(action.tickets, tuple):
-            raise BadAction(f"{action!r}: the tickets must be a tuple of route cards")
+            raise BadAction(f"{action!r}: the tickets must be a tuple of texts (each ticket's cities, or its id)")
         ids = _ticket_ids(v, action, action.tickets)
         if len(set(ids)) != len(ids):
-            raise BadAction(f"{action}: a route card is named twice")
+            raise BadAction(f"{action}: a ticket is named twice")
         offered = p.get("offered")
         stray = [t for t in ids if t not in offered]
         if stray:
@@ -458,7 +472,7 @@ class TicketDraft(Feature):
                                 f"{_seat_name(seat)}'s picked cards ({ticket_words(v.map, offered)})", v.rule(rule),
                                 action, seat)
         if len(action.tickets) != DRAFT_KEEP:
-            raise IllegalAction(f"each player keeps exactly {DRAFT_KEEP} of the {len(offered)} picked route cards — no "
+            raise IllegalAction(f"each player keeps exactly {DRAFT_KEEP} of the {len(offered)} picked tickets — no "
                                 f"more, no fewer; the action keeps {len(action.tickets)}", v.rule(rule), action, seat)
 
     def apply(self, v, tx, action, seat) -> None:
@@ -496,7 +510,7 @@ class TicketDraft(Feature):
             tx.pending.append(_draft_keep_pending(s, drafted_from(tx, s)))
             tx.set_player(s, ext=pairs_set(tx.players[s].ext, "drafted", None))
         tx.event("draft_done", v.rule("SK-SETUP-4"),
-                 f"Everyone has picked {DRAFT_HAND} route cards: now each keeps exactly {DRAFT_KEEP}")
+                 f"Everyone has picked {DRAFT_HAND} tickets: now each keeps exactly {DRAFT_KEEP}")
 
     @staticmethod
     def _keep(v, tx, action, seat) -> None:
@@ -509,14 +523,14 @@ class TicketDraft(Feature):
         tx.decks().setdefault(deck, []).extend(returned)
         tx.pending = [q for q in tx.pending if q.seat != seat]
         tx.event("draft_keep", v.rule("SK-SETUP-4"),
-                 f"{_seat_name(seat)} keeps {DRAFT_KEEP} route cards and returns {len(returned)}")
+                 f"{_seat_name(seat)} keeps {DRAFT_KEEP} tickets and returns {len(returned)}")
         if tx.pending:
             return
         tx.decks()[deck] = shuffled(tx.decks()[deck], tx.s.seed, "tickets/draft", 0)
         tx.phase = "play"
         tx.current = tx.s.first_player
         tx.event("setup_done", v.rule("SK-SETUP-4"),
-                 f"The returned route cards are shuffled into the deck: {_seat_name(tx.current)} starts")
+                 f"The returned tickets are shuffled into the deck: {_seat_name(tx.current)} starts")
 
     def held_tickets(self, state) -> list[tuple[str, str]]:
         out = []
@@ -545,7 +559,7 @@ class TicketDraft(Feature):
                 rnd = next(iter(rounds))
                 done = rnd if mine is None else rnd - 1
                 if len(got) != done:
-                    problems.append(f"{_seat_name(seat)} has picked {len(got)} route cards in draft round {rnd}, "
+                    problems.append(f"{_seat_name(seat)} has picked {len(got)} tickets in draft round {rnd}, "
                                     f"expected {done} ({v.rule('SK-SETUP-3')})")
                 size = (DRAFT_HAND - rnd) if mine is None else None
                 if mine is not None and (len(mine.get("packet", ())) != DRAFT_HAND + 1 - rnd or passing):
@@ -618,7 +632,7 @@ class TicketDraft(Feature):
                     best = (key, t)
             name = ticket_words(v.map, (best[1],))
             return (DraftPick(ticket=ticket_text(v.map, best[1]), seat=seat),
-                    Reason(f"picks {name}: it fits best with the cards already picked", "picks a route card"))
+                    Reason(f"picks {name}: it fits best with the cards already picked", "picks a ticket"))
         best = None
         for combo in combinations(pending.get("offered"), DRAFT_KEEP):
             plan = plan_for(v, state, seat, list(combo))
@@ -630,7 +644,7 @@ class TicketDraft(Feature):
         combo = best[1]
         return (DraftKeep(tickets=tuple(ticket_text(v.map, t) for t in combo), seat=seat),
                 Reason(f"keeps {ticket_words(v.map, combo)}: they share routes, most points for the trains",
-                       f"keeps {DRAFT_KEEP} route cards"))
+                       f"keeps {DRAFT_KEEP} tickets"))
 
 
 def drafted_from(tx, seat: int) -> tuple[str, ...]:
@@ -662,6 +676,13 @@ class ExpressCards(Feature):
 
     name = "express"
     turn_words = ("boost one of them with an unused express card (+1, +2, +3)",)
+    player_data = ("express",)
+
+    def data_problems(self, v, state) -> list[str]:
+        from ..featuredata import is_wholes
+        return [f"{_seat_name(seat)}'s express cards must be a list of their values, some of 1, 2, 3 "
+                f"({v.rule('SK-COMP-3')})" for seat, p in enumerate(state.players)
+                if not is_wholes(p.get("express", ()), 1, 3)]
 
     def setup(self, v, tx) -> None:
         for seat in range(tx.s.n_players):
@@ -716,7 +737,7 @@ class ExpressCards(Feature):
         if isinstance(action, ExpressTickets):
             deck = len(state.ticket_deck(v.settings.ticket_deck))
             if deck <= v.settings.ticket_draw:
-                raise IllegalAction(f"the route-card deck holds only {deck}: an express card would draw nothing extra "
+                raise IllegalAction(f"the ticket deck holds only {deck}: an express card would draw nothing extra "
                                     "(interpretation)", v.rule("SK-EXPRESS-2"), action, seat)
             return
         if type(action.slot) is not int or not 0 <= action.slot <= len(state.market):
@@ -736,7 +757,7 @@ class ExpressCards(Feature):
         if isinstance(action, ExpressTickets):
             st = v.settings
             tx.event("express", v.rule("SK-EXPRESS-2"), f"{_seat_name(seat)} uses the +{e} express card: "
-                                                        f"{st.ticket_draw + e} route cards to choose from")
+                                                        f"{st.ticket_draw + e} tickets to choose from")
             tx.offer_tickets(seat, st.ticket_deck, st.ticket_draw + e, st.ticket_min_keep, "bottom")
             return
         for _ in range(e):                       # blind, from the top; a reshuffle as usual (USA-DRAW-7)
@@ -816,6 +837,16 @@ class ProvinceBoard(Feature):
     """SK-PROV-1..6, SK-EXPRESS-3, SK-SCORE-2/3: a train on the province board with a claim; line bonuses."""
 
     name = "province"
+    table_data = ("province",)
+
+    def data_problems(self, v, state) -> list[str]:
+        from ..featuredata import is_whole
+        raw = state.get("province", ())
+        if isinstance(raw, tuple) and all(isinstance(x, tuple) and len(x) == 3 and isinstance(x[0], str)
+                                          and is_whole(x[1]) and is_whole(x[2]) for x in raw):
+            return []
+        return [f"the province board must be a list of [line, space, seat] entries, e.g. [\"white\", 6, 0] "
+                f"({v.rule('SK-COMP-5')})"]
 
     def handles(self, action) -> bool:
         return isinstance(action, ProvinceClaim)
@@ -860,6 +891,15 @@ class ProvinceBoard(Feature):
                             out.append(ProvinceClaim(name, pay, e, line, seat))
         return out
 
+    def claim_size_problem(self, v, route, size):
+        """A plain claim with more cards than spaces: extra cards count only towards a province placement."""
+        if size <= route.length:
+            return None
+        line = "COLOUR" if route.colour == GRAY else route.colour
+        return (f"{route.a}–{route.b} has {route.length} spaces: a claim takes exactly {route.length} cards, more "
+                f"only to put a train on a higher space of the province board — add 'province {line}' to the claim "
+                f"(the payment has {size})", "SK-PROV-3")
+
     def check(self, v, state, action, seat) -> None:
         from ..engine import claim_problem, malformed_payment
         if state.phase not in ("play", "last_round"):
@@ -877,7 +917,8 @@ class ProvinceBoard(Feature):
             _express_problem(v, state, action, seat)
         if not action.line:
             raise IllegalAction("an express card on a claim raises the province space (as if more cards were played), so "
-                                "it needs a province placement: add 'province COLOUR'", v.rule("SK-EXPRESS-3"),
+                                f"it needs a province placement: add 'province "
+                                f"{'COLOUR' if route.colour == GRAY else route.colour}'", v.rule("SK-EXPRESS-3"),
                                 action, seat)
         problem = claim_problem(v, state, seat, route, None)
         if problem:
@@ -1055,11 +1096,11 @@ SOUTH_KOREA_SETTINGS = Settings(
     ticket_draw=3, ticket_min_keep=1,            # base USA-TICKET-1/2; SK-EXPRESS-2 adds 1–3
     longest_bonus=0,                             # SK-SCORE-4: no longest-path bonus (and no globetrotter)
     twin_min_players=4,                          # SK-DOUBLE-1/2
-    tie_breaks=("tickets",),                     # SK-SCORE-5: most route cards completed, then shared
+    tie_breaks=("tickets",),                     # SK-SCORE-5: most tickets completed, then shared
 )
 
 SOUTH_KOREA_INTERPRETATIONS: tuple[tuple[str, str], ...] = (
-    ("SK-COMP-4", "The board (cities, routes, 44 route cards, province lines 1–9) is a PROVISIONAL stand-in made from "
+    ("SK-COMP-4", "The board (cities, routes, 44 tickets, province lines 1–9) is a PROVISIONAL stand-in made from "
                   "real geography; only Namwon–Jinju (white, 4) and the white space 6 / red spaces 5 and 6 come from "
                   "the rule book."),
     ("SK-SETUP-3", "'To the player on the left' is the next seat in turn order. A pick round ends when every player "
@@ -1069,7 +1110,7 @@ SOUTH_KOREA_INTERPRETATIONS: tuple[tuple[str, str], ...] = (
                      "afterwards as the whole normal draw (USA-DRAW-3), and a locomotive among the blind cards is just a "
                      "card. The boost is refused unless the deck and discard pile hold more cards than its value, so "
                      "the normal draw after it stays possible (USA-DRAW-8)."),
-    ("SK-EXPRESS-2", "A ticket boost is refused when the route-card deck holds 3 or fewer cards (it would add nothing); "
+    ("SK-EXPRESS-2", "A ticket boost is refused when the ticket deck holds 3 or fewer cards (it would add nothing); "
                      "otherwise as many as the deck holds, up to 3 + the boost, are drawn; the returns go under the "
                      "deck as in the base game."),
     ("SK-EXPRESS-3", "An express card on a claim only raises the province space, so it needs a province placement; a "

@@ -342,6 +342,22 @@ def _prepare_out(out: Path) -> None:
         raise TTRError(f"{out} is not empty and not a site built by ttr-nb lite build: choose another folder")
 
 
+def _prepare_cache(cache: Path) -> None:
+    """The download and build-tool cache: a folder this build can write (created if missing), else a TTRError
+    saying what to do — before any download starts."""
+    where = f"--cache {cache}"
+    if cache.exists() and not cache.is_dir():
+        raise TTRError(f"{where}: is a file, not a folder; give a folder for the downloads and build tools "
+                       f"(default {default_cache()})")
+    try:
+        cache.mkdir(parents=True, exist_ok=True)
+        with tempfile.TemporaryFile(dir=cache):        # the one sure test that we may write there (root included)
+            pass
+    except OSError as e:
+        raise TTRError(f"{where}: cannot write there ({e.strerror or e}); give a folder you may write to, e.g. "
+                       f"{default_cache()}") from None
+
+
 def build(out: str | Path, *, cache: str | Path | None = None, notebooks: str | Path | None = None,
           wheel: str | Path | None = None, log: Log = print) -> BuildReport:
     """Build the site into ``out`` (replacing a site this command built there before)."""
@@ -350,7 +366,7 @@ def build(out: str | Path, *, cache: str | Path | None = None, notebooks: str | 
     out = Path(out).resolve()
     _prepare_out(out)
     cache = Path(cache) if cache else default_cache()
-    cache.mkdir(parents=True, exist_ok=True)
+    _prepare_cache(cache)
     root = source_root()
     if notebooks:
         nb_dir = Path(notebooks)

@@ -7,6 +7,8 @@ viewer. ``viewer=None`` is the teacher's view (everything). No plotly, no ipywid
 ``board_text(state, viewer, last_move=...)``  -> ``(name, description, table)`` for a map board
 ``card_table_text(state, viewer, ...)``       -> the same for the Card Game's table
 ``province_text(state)``                      -> the same for South Korea's province board (public)
+``map_text(map, highlight=..., marks=...)``   -> the same for a map without a game (the map explorer)
+``ticket_map_text(state, viewer)``            -> the same for the Card Game's tickets on the map
 
 ``table`` is ``{"summary", "caption", "head", "rows"}``, as ``FigureView.describe`` takes it.
 """
@@ -96,16 +98,98 @@ def board_text(state: GameState, viewer: int | None = None, *, last_move: str | 
             parts.append(f"Marked as {label}: " + ", ".join(f"{m.route(r).a}–{m.route(r).b}" for r in ids) + ".")
     if last_move:
         parts.append(_sentence(f"Last move: {last_move}"))
-    rows = []
-    for r in sorted(m.routes, key=lambda r: (r.a, r.b, r.id)):
-        owner = seat_name(owners[r.id]) if r.id in owners else ("closed" if r.id in closed else "free")
-        kind = [k for k, on in (("tunnel", getattr(r, "tunnel", False)),
-                                (f"ferry, {getattr(r, 'ferry_locos', 0)} locomotive(s)", getattr(r, "ferry_locos", 0)))
-                if on]
-        rows.append([f"{r.a}–{r.b}", str(r.length), r.colour + (f" ({', '.join(kind)})" if kind else ""), owner])
+    rows = _route_rows(m, lambda r: seat_name(owners[r.id]) if r.id in owners
+                       else ("closed" if r.id in closed else "free"))
     table = {"summary": "Text version: the board in words, every route and its owner",
              "caption": f"Routes of {m.name}", "head": ["route", "length", "colour", "owner"], "rows": rows}
     return name, " ".join(parts), table
+
+
+def _route_rows(m, last) -> list[list[str]]:
+    """One row per route of map ``m`` (by its cities): route, length, colour (tunnel, ferry), ``last(route)``."""
+    rows = []
+    for r in sorted(m.routes, key=lambda r: (r.a, r.b, r.id)):
+        kind = [k for k, on in (("tunnel", getattr(r, "tunnel", False)),
+                                (f"ferry, {getattr(r, 'ferry_locos', 0)} locomotive(s)", getattr(r, "ferry_locos", 0)))
+                if on]
+        rows.append([f"{r.a}–{r.b}", str(r.length), r.colour + (f" ({', '.join(kind)})" if kind else ""), last(r)])
+    return rows
+
+
+def _marked_words(m, ids) -> str:
+    """The routes ``ids`` by their cities, each pair once (a double route's two tracks are one pair)."""
+    pairs = list(dict.fromkeys(f"{m.route(r).a}–{m.route(r).b}" for r in ids))
+    return ", ".join(pairs)
+
+
+def map_text(m, *, highlight=(), marks: str = "", title: str | None = None) -> tuple[str, str, dict]:
+    """A map with no game on it (the map explorer): what is marked on it and every route's mark.
+
+    ``highlight``: ``[(label, route ids), ...]`` as the board draws it; ``marks``: the view's own words for what is
+    marked (e.g. the cheapest paths city by city); without them each highlight is said as its routes."""
+    name = f"{title or m.name} map"
+    parts = [f"{_plural(len(m.cities), 'city', 'cities')} and {_plural(len(m.routes), 'route')}."]
+    layers = [(label, list(ids)) for label, ids in highlight or () if ids]
+    if marks:
+        parts.append(_sentence(marks))
+    elif layers:
+        parts += [f"Marked ({label}): {_marked_words(m, ids)}." for label, ids in layers]
+    else:
+        parts.append("Nothing is marked on the map.")
+    marked: dict[str, list[str]] = defaultdict(list)
+    for label, ids in layers:
+        for rid in ids:
+            marked[rid].append(str(label))
+    rows = _route_rows(m, lambda r: "; ".join(marked.get(r.id, ())) or "—")
+    table = {"summary": "Text version: the map in words, every route and what marks it",
+             "caption": f"Routes of {m.name}", "head": ["route", "length", "colour", "marked"], "rows": rows}
+    return name, " ".join(parts), table
+
+
+def ticket_map_text(state=None, viewer: int | None = None, *, tickets=None) -> tuple[str, str, dict]:
+    """The Card Game's tickets on the map (``render.ticketmap``), for ``viewer``: the tickets the figure draws —
+    every ticket of the game without a ``state`` (the deck's list is public), else those ``observe(state,
+    viewer)`` shows, with who holds them and whether they are completed."""
+    from ..cardgame.data import load_cards
+    data = load_cards()
+    holder: dict[str, str] = {}
+    done: set[str] = set()
+    hidden: list[str] = []
+    if tickets is None and state is not None:
+        from ..cardgame import engine as rules
+        view = rules.observe(state, viewer)
+        tickets = []
+        for p in view["players"]:
+            you = " (you)" if viewer == p["seat"] else ""
+            if "tickets" in p:
+                tickets += p["tickets"]
+                holder.update({t: p["name"] + you for t in p["tickets"]})
+                done.update(t for t in p["tickets"] if t in p["completed"])
+            elif p["ticket_count"]:
+                hidden.append(f"{p['name']} holds {_plural(p['ticket_count'], 'ticket')}, hidden from you")
+        who = "the whole table" if viewer is None else f"{seat_name(viewer)}'s view"
+    else:
+        who = "every ticket of the game" if tickets is None else "chosen tickets"
+        tickets = [t.id for t in data.tickets] if tickets is None else list(tickets)
+    shown = [data.ticket(t) for t in tickets]
+    parts = [f"{_plural(len(shown), 'ticket')} on a map of the USA, each a straight line between its two cities in the "
+             "colours of the cards it needs" + (", the completed ones with a green halo" if done else "") + "."]
+    big = {b.city: b.points for b in data.big_cities}
+    on_big = {c: sum(1 for t in shown if c in (t.a, t.b)) for c in big}
+    parts.append("Big Cities (stars): " + ", ".join(f"{c} ({big[c]} points, on {_plural(on_big[c], 'ticket')})"
+                                                    for c in big) + ".")
+    for seat_words in sorted(set(holder.values())):
+        mine = [t for t in shown if holder.get(t.id) == seat_words]
+        parts.append(f"{seat_words}: " + "; ".join(f"{t.a}–{t.b} ({t.points} points, needs {t.needs_words()})"
+                                                  + (", completed" if t.id in done else "") for t in mine) + ".")
+    parts += [_sentence(h) for h in hidden]
+    head = ["ticket", "points", "cards needed"] + (["held by", "completed"] if holder else [])
+    rows = [[f"{t.a}–{t.b}", str(t.points), t.needs_words()]
+            + ([holder.get(t.id, ""), "yes" if t.id in done else "no"] if holder else [])
+            for t in sorted(shown, key=lambda t: (t.a, t.b, t.id))]
+    table = {"summary": "Text version: the tickets in words", "caption": "Tickets on the map", "head": head,
+             "rows": rows}
+    return f"Card Game tickets on the map, {who}", " ".join(parts), table
 
 
 def card_table_text(state, viewer: int | None = None, *, last_move: str | None = None) -> tuple[str, str, dict]:
@@ -163,4 +247,4 @@ def province_text(state: GameState) -> tuple[str, str, dict]:
     return "South Korea province board", " ".join(parts), table
 
 
-__all__ = ["board_text", "card_table_text", "province_text"]
+__all__ = ["board_text", "card_table_text", "map_text", "province_text", "ticket_map_text"]

@@ -8,9 +8,14 @@ draws is just the plotly mimetype bundle, which needs none of that. So, while th
 ``plotly.io.renderers`` (the module is not loaded yet), :class:`Figure` hands Jupyter that bundle itself; once it
 is loaded (the user chose a renderer, or something else imported it), plotly's own path decides, as usual.
 Everything else is plain ``go.Figure``.
+
+A figure may carry what a screen reader gets for it (``describe_figure``: a name, a description in words and a
+table, as ``render.describe`` makes them): shown this way, a collapsed "text version" follows the figure, and a
+``FigureView`` of it takes them as its accessible name and description.
 """
 from __future__ import annotations
 
+import html
 import json
 import sys
 
@@ -37,6 +42,36 @@ def mime_bundle(fig: go.Figure) -> dict:
     return {MIMETYPE: data, "text/plain": f"<figure: {title}>"}
 
 
+def describe_figure(fig: go.Figure, name: str, description: str, table: dict | None = None) -> go.Figure:
+    """Attach a screen reader's text to ``fig`` (kept with the object, not in the plotly JSON); returns ``fig``."""
+    object.__setattr__(fig, "_ttr_text", (str(name), str(description), dict(table or {})))
+    return fig
+
+
+def figure_text(fig: go.Figure) -> tuple[str, str, dict] | None:
+    """``(name, description, table)`` attached by ``describe_figure``, or None."""
+    return fig.__dict__.get("_ttr_text")
+
+
+def text_version_bundle(name: str, description: str, table: dict) -> dict:
+    """A collapsed "text version" of a figure, as a display bundle: HTML (a ``details`` element with the
+    description and the table) and plain text (the name and the description)."""
+    esc = html.escape
+    left = "style='text-align:left'"               # words read from the left (JupyterLab aligns cells right)
+    rows = table.get("rows") or []
+    parts = ["<details class='ttr-figure-text'>",
+             f"<summary>{esc(table.get('summary') or 'Text version')}</summary>", f"<p>{esc(description)}</p>"]
+    if rows:
+        parts.append("<table>" + (f"<caption>{esc(table['caption'])}</caption>" if table.get("caption") else ""))
+        if table.get("head"):
+            parts.append("<thead><tr>" + "".join(f"<th scope='col' {left}>{esc(str(h))}</th>" for h in table["head"])
+                         + "</tr></thead>")
+        parts.append("<tbody>" + "".join("<tr>" + "".join(f"<td {left}>{esc(str(v))}</td>" for v in r) + "</tr>"
+                                         for r in rows) + "</tbody></table>")
+    parts.append("</details>")
+    return {"text/html": "".join(parts), "text/plain": f"{name}: {description}"}
+
+
 class Figure(go.Figure):
     """A ``go.Figure`` whose display in a Jupyter kernel skips plotly's renderer imports (see the module text)."""
 
@@ -45,6 +80,13 @@ class Figure(go.Figure):
             return super()._ipython_display_()
         from IPython.display import display
         display(mime_bundle(self), raw=True)
+        self._show_text()
+
+    def _show_text(self) -> None:
+        text = figure_text(self)
+        if text is not None:
+            from IPython.display import display
+            display(text_version_bundle(*text), raw=True)
 
     def _repr_mimebundle_(self, include=None, exclude=None, validate=True, **kwargs):
         if not _own_display() or kwargs:
@@ -57,3 +99,4 @@ class Figure(go.Figure):
             return super().show(*args, **kwargs)
         from IPython.display import display
         display(mime_bundle(self), raw=True)
+        self._show_text()

@@ -4,6 +4,7 @@ completed ones drawn thick with a halo, and the Big Cities as stars.
 
 ``ticket_map_figure()`` shows every ticket of the game (the deck, public knowledge); with a ``state`` and a
 ``viewer`` it shows the tickets that viewer may see (``observe``: its own, or everyone's for the teacher, ``None``).
+The figure carries a screen reader's text of the same (``render.describe.ticket_map_text``).
 """
 from __future__ import annotations
 
@@ -15,7 +16,8 @@ import plotly.graph_objects as go
 
 from ..cards import CARD_NAMES
 from .board import BACKGROUND, CARD_HEX, INK
-from .figure import Figure
+from .describe import ticket_map_text
+from .figure import Figure, describe_figure
 
 __all__ = ["ticket_map_figure"]
 
@@ -29,6 +31,7 @@ def ticket_map_figure(state=None, viewer: int | None = None, *, tickets: Sequenc
     from ..cardgame.data import load_cards
     from ..maps import load_map
     data = load_cards()
+    text = ticket_map_text(state, viewer, tickets=tickets)
     completed: set[str] = set()
     if tickets is None:
         if state is None:
@@ -104,4 +107,4 @@ def ticket_map_figure(state=None, viewer: int | None = None, *, tickets: Sequenc
         xaxis=dict(visible=False), yaxis=dict(visible=False, scaleanchor="x", scaleratio=1),
         legend=dict(orientation="h", x=0, y=0, yanchor="top", font=dict(size=11)),
         hovermode="closest", font=dict(family="Arial, Helvetica, sans-serif"), meta=dict(ttr_panel="ticketmap"))
-    return fig
+    return describe_figure(fig, *text)

@@ -497,11 +497,14 @@ class BotView:
 
     @property
     def track(self) -> dict[str, int]:
-        """Card Game: the seat's on-the-track pile, {card name: count}."""
+        """Card Game: the seat's on-the-track pile, {card name: count}, as the seat may see it: by the book's rule
+        it is secret from its owner too until the round ends ({} until then; its size is ``me["track_size"]``), with
+        the young players' option ``see_own_track`` its cards (CG-AREA-1)."""
         return dict(self.me.get("track", {}))
 
     def still_needed(self) -> dict[str, int]:
-        """Card Game: per colour, the cards the seat's tickets need beyond its on-the-track pile and rail yard."""
+        """Card Game: per colour, the cards the seat's tickets need beyond its on-the-track pile (as far as the seat
+        may see it, see ``track``) and rail yard."""
         need: dict[str, int] = {}
         for t in self.tickets:
             for colour, n in t.needs:

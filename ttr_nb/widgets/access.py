@@ -10,21 +10,29 @@ One small anywidget per view, placed inside it. It draws nothing visible; in the
   panel after "keep", the payment buttons after a claim), focus goes to the first of ``focus_order`` that can take
   it, instead of falling to the page (where JupyterLab's shortcuts would take the next keys);
 * gives the view's controls a focus ring of 3:1 or better (``ACCESS_CSS``) and lets its buttons wrap instead of
-  being cut ("Un…") when the view is narrow (a 200 % zoom beside JupyterLab's file panel).
+  being cut ("Un…") when the view is narrow (a 200 % zoom beside JupyterLab's file panel); a view narrower than
+  ``NARROW_VIEW_PX`` stacks what sat side by side (a CSS container query on the view).
 
 Kernel side, ``spoken`` keeps what was announced (for tests and for a teacher's log).
+
+Under load anywidget may give up on this widget's model (it was not ready within 2 s) and then drops every message
+to it: an ``Access`` is ``Resilient`` (``resilient.py``), so a model that stopped answering is replaced by a fresh
+one in its view, and the old object passes what it is told to say on to the fresh one.
 """
 from __future__ import annotations
 
 from typing import Sequence
 
-import anywidget
 import traitlets
 
 from ..render.palette import BUTTON_FILLS, FOCUS_GAP, FOCUS_RING
+from .resilient import RESILIENT_JS, Resilient
 
 #: the class every ttr_nb view's outer box carries (the scope of ``ACCESS_CSS`` and of focus keeping)
 VIEW_CLASS = "ttr-view"
+#: a view this narrow (px) or narrower (200 % zoom beside JupyterLab's file panel: about 270 px) stacks what sat
+#: side by side: rows wrap, a list box's label goes above it, no column keeps a minimum width
+NARROW_VIEW_PX = 480
 
 ACCESS_CSS = f"""
 .{VIEW_CLASS} :focus-visible {{
@@ -42,13 +50,22 @@ ACCESS_CSS = f"""
 .{VIEW_CLASS} .widget-toggle-buttons .widget-toggle-button {{ margin-bottom: 2px; }}
 {"".join(f".{VIEW_CLASS} .jupyter-button.mod-{k}:not(:disabled), .{VIEW_CLASS} .jupyter-button.mod-{k}.mod-active "
          f"{{ background-color: {v}; color: #ffffff; }}" + chr(10) for k, v in BUTTON_FILLS.items())}
+.{VIEW_CLASS} {{ container-type: inline-size; }}
+@container (max-width: {NARROW_VIEW_PX}px) {{
+  .{VIEW_CLASS} .widget-hbox, .{VIEW_CLASS} .widget-select {{ flex-wrap: wrap; }}
+  .{VIEW_CLASS} .widget-select {{ margin-left: 0; margin-right: 0; }}
+  .{VIEW_CLASS} .widget-select > select {{ min-width: 0; flex: 1 1 100%; }}
+  .{VIEW_CLASS} .ttr-side {{ margin-left: 0 !important; min-width: 0 !important; flex: 1 1 100% !important; }}
+  .{VIEW_CLASS} .ttr-players td {{ white-space: normal !important; }}
+  .{VIEW_CLASS} table {{ max-width: 100%; }}
+}}
 .ttr-sr-only {{
   position: absolute !important; width: 1px; height: 1px; padding: 0; margin: -1px; overflow: hidden;
   clip: rect(0 0 0 0); white-space: nowrap; border: 0;
 }}
 """
 
-_ESM = r"""
+_ESM = RESILIENT_JS + r"""
 const FOCUSABLE = 'button, select, input, textarea, summary, [tabindex]:not([tabindex="-1"])';
 const OWN_KEYS_ON = 'button, select, input, textarea, summary, [role="slider"], [role="listbox"]';
 const NAV_KEYS = new Set(["ArrowUp", "ArrowDown", "ArrowLeft", "ArrowRight", "Home", "End", "PageUp", "PageDown",
@@ -58,6 +75,7 @@ function usable(node) {
     && getComputedStyle(node).visibility !== "hidden";
 }
 export default {
+  initialize({ model }) { listenForHold(model); },
   render({ model, el }) {
     el.classList.add("ttr-access");
     const region = document.createElement("div");
@@ -110,6 +128,8 @@ export default {
     const attach = () => {
       root = el.closest("." + model.get("view_class"));
       if (!root) return false;
+      // a fresh model that took a lost one's place (resilient.py) keeps the focus where it was
+      inside = root.contains(document.activeElement);
       document.addEventListener("focusin", onFocusIn, true);
       root.addEventListener("keydown", onKey);
       mo.observe(root, { childList: true, subtree: true, attributes: true, attributeFilter: ["disabled", "style", "class"] });
@@ -128,7 +148,9 @@ export default {
       while (region.childElementCount > 4) region.firstElementChild.remove();
     };
     model.on("msg:custom", onMsg);
+    const bye = greet(model, {}, null);
     return () => {
+      bye();
       waiter.disconnect();
       mo.disconnect();
       document.removeEventListener("focusin", onFocusIn, true);
@@ -141,7 +163,7 @@ export default {
 """
 
 
-class Access(anywidget.AnyWidget):
+class Access(Resilient):
     """See the module docstring. ``view_class``: the CSS class of the view this widget sits in."""
 
     _esm = _ESM
@@ -157,21 +179,31 @@ class Access(anywidget.AnyWidget):
         self.spoken: list[str] = []
         self._status = ""
 
+    def _fresh(self) -> "Access":
+        """A new model with the same names and focus order; it goes on with the same ``spoken`` list."""
+        fresh = Access(labels=[tuple(x) for x in self.labels], focus_order=self.focus_order,
+                       view_class=self.view_class, hello_timeout_ms=self.hello_timeout_ms)
+        fresh.spoken = self.spoken
+        fresh._status = self._status
+        return fresh
+
     def say(self, text: str) -> None:
         """Announce ``text`` (polite: after what the screen reader is saying). Empty text says nothing."""
+        target = self.current()
         text = " ".join(str(text or "").split())
         if not text:
             return
-        self.spoken.append(text)
-        del self.spoken[:-50]
-        self.send({"type": "say", "text": text})
+        target.spoken.append(text)
+        del target.spoken[:-50]
+        target.send({"type": "say", "text": text})
 
     def status(self, text: str) -> None:
         """Announce the view's status line when it changed since the last call."""
+        target = self.current()
         text = " ".join(str(text or "").split())
-        if text and text != self._status:
-            self._status = text
-            self.say(text)
+        if text and text != target._status:
+            target._status = text
+            target.say(text)
 
     def follow(self, message) -> None:
         """Announce whatever ``message`` (a ``MessageArea``) shows from now on: refusals and notes."""

@@ -70,15 +70,20 @@ def _tickets_html(state, seat: int | None) -> str:
     return "".join(rows)
 
 
-def _hand_html(state, seat: int | None, *, label: str = "Your hand") -> str:
+def _hand_html(state, seat: int | None, *, label: str = "Your hand", teacher: bool = False) -> str:
+    """``seat``'s hand (and on-the-track pile, where it may see it) as that seat sees it; ``teacher``: as the
+    teacher sees it (everything)."""
     if seat is None:
         return ""
-    view = rules.observe(state, seat)
+    view = rules.observe(state, None if teacher else seat)
     me = view["players"][seat]
     from ..cards import CARD_NAMES
     chips = "".join(_chip(CARD_NAMES.index(c), n, me["name"]) for c, n in me.get("hand", {}).items() if n)
     track = me.get("track")
-    pile = (" · on the track: " + ", ".join(f"{n} {c}" for c, n in track.items())) if track else ""
+    size = me["track_size"]
+    pile = (" · on the track: " + ", ".join(f"{n} {c}" for c, n in track.items())) if track else \
+        (f" · on the track: {size} card{'s' if size != 1 else ''}, face down until the end of the round"
+         if "track" not in me and size else "")          # CG-AREA-1: the book's rule keeps it secret from you too
     return f"<div><b>{esc(label)}</b> {chips or '<i>no cards</i>'}<span style='color:#555'>{esc(pile)}</span></div>"
 
 
@@ -654,7 +659,7 @@ class CardEditorView(_CardView):
         self._show_seat()
         self._draw(self.state, None)
         # the editor is the teacher's: every hand and on-the-track pile, by name
-        self.hand.value = "".join(_hand_html(self.state, i, label=f"{seat_name(i)}'s hand")
+        self.hand.value = "".join(_hand_html(self.state, i, label=f"{seat_name(i)}'s hand", teacher=True)
                                   for i in range(self.state.n_players))
 
     @property
@@ -662,11 +667,14 @@ class CardEditorView(_CardView):
         return not self.problems
 
     def import_json(self, text: str | None = None) -> bool:
-        import json
+        from ..game import read_json
         text = self.json_text.value if text is None else text
-        try:
-            state = rules.state_from_dict(json.loads(text))
-        except (ValueError, TypeError, KeyError, TTRError) as e:
+        try:                            # as strict as a save file: no key twice, bounded nesting and numbers
+            state = rules.state_from_dict(read_json(text, "import", noun="position"))
+        except TTRError as e:
+            self.message.refuse(f"{e}; nothing changed")
+            return False
+        except (ValueError, TypeError, KeyError) as e:
             self.message.refuse(f"import: {e}; nothing changed")
             return False
         if (state.variant, state.n_players) != (self.state.variant, self.state.n_players):

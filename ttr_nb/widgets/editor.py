@@ -17,11 +17,12 @@ import json
 from typing import Any, Mapping, Sequence
 
 import ipywidgets as widgets
+from traitlets import TraitError
 
 from ..cards import CARD_NAMES
 from ..engine import seat_name, validate
 from ..errors import StateError, TTRError
-from ..game import Game
+from ..game import Game, read_json
 from ..state import FREE, GameState, replace_fields
 from ..variants import get_variant
 from ..render.panels import CARD_WORD
@@ -29,6 +30,13 @@ from . import editor_features
 from ._common import own_view, BoardWidget, checked_seat, deck_take, MessageArea, OK_COLOUR, ERROR_COLOUR, esc, provisional_banner, status_html
 
 _EMPTY = "(empty)"
+
+
+def _listed(values, prefix: str = "") -> str:
+    """A list as given to an edit, for its message — whatever was given (the edit itself refuses bad values)."""
+    if isinstance(values, (list, tuple)):
+        return ", ".join(f"{prefix}{x}" for x in values)
+    return repr(values)[:40]
 
 
 class EditorView:
@@ -157,15 +165,21 @@ class EditorView:
         return bool(self.keep_consistent.value)
 
     def _card(self, card: int | str | None) -> int | None:
+        """A card kind of this variant (None: an empty slot); TTRError for a card this game does not have."""
         if card is None or card == _EMPTY:
             return None
+        kinds = self.variant.card_kinds
+        names = ", ".join(CARD_NAMES[:kinds])
         if isinstance(card, str):
             from ..cards import CARD_ALIASES
-            if card.lower() not in CARD_ALIASES:
-                raise TTRError(f"unknown card {card!r} (cards: {', '.join(CARD_NAMES)})")
-            return CARD_ALIASES[card.lower()]
-        if isinstance(card, bool) or not isinstance(card, int) or not 0 <= card < len(self.state.discard):
-            raise TTRError(f"unknown card kind {card!r}")
+            kind = CARD_ALIASES.get(card.lower())
+            if kind is None:
+                raise TTRError(f"unknown card {card[:40]!r} (cards: {names})")
+            if kind >= kinds:                # Märklin's +4 and passenger cards in another game
+                raise TTRError(f"{self.variant.name} has no {CARD_NAMES[kind]} cards (cards: {names})")
+            return kind
+        if isinstance(card, bool) or not isinstance(card, int) or not 0 <= card < kinds:
+            raise TTRError(f"unknown card kind {card!r:.40} (kinds 0–{kinds - 1}: {names})")
         return card
 
     def _seat(self, seat: int) -> int:
@@ -206,10 +220,7 @@ class EditorView:
                 deck += [kind] * max(0, -delta - self._excess(s, kind))
         players = list(s.players)
         players[seat] = replace_fields(p, hand=tuple(hand))
-        self.state = replace_fields(s, players=tuple(players), deck=tuple(deck))
-        self.message.note(note)
-        self._after_edit()
-        return True
+        return self._commit(replace_fields(s, players=tuple(players), deck=tuple(deck)), note)
 
     def set_market(self, slot: int, card: int | str | None) -> bool:
         """Put ``card`` (or None: empty) in face-up slot ``slot`` (1 = leftmost)."""
@@ -232,10 +243,7 @@ class EditorView:
                 deck.append(old)
             if kind is not None and not deck_take(deck, kind, 1):
                 note += f" — the deck held no {CARD_NAMES[kind]}"
-        self.state = replace_fields(s, market=tuple(market), deck=tuple(deck))
-        self.message.note(note)
-        self._after_edit()
-        return True
+        return self._commit(replace_fields(s, market=tuple(market), deck=tuple(deck)), note)
 
     def set_owner(self, route_id: str, seat: int | None) -> bool:
         """Make ``seat`` (None: nobody) the owner of ``route_id``."""
@@ -363,15 +371,31 @@ class EditorView:
             self.message.refuse(e)
             self._sync_widgets()
             return False
+        except (TypeError, ValueError, KeyError, IndexError, AttributeError) as e:     # a value of the wrong kind
+            self.message.refuse(f"not a value this edit can use ({type(e).__name__}: {str(e)[:80]}); nothing changed")
+            self._sync_widgets()
+            return False
+        return self._commit(state, what)
+
+    def _commit(self, state: GameState, note: str) -> bool:
+        """Make ``state`` the edited position and show it. Should showing it fail, the edit is undone, so the
+        editor keeps working with the position it had (a refusal changes nothing)."""
+        old = self.state
         self.state = state
-        self.message.note(what)
-        self._after_edit()
+        try:
+            self._after_edit()
+        except (TTRError, TraitError, TypeError, ValueError, KeyError, IndexError) as e:
+            self.state = old
+            self._after_edit()
+            self.message.refuse(f"this edit cannot be shown ({type(e).__name__}: {str(e)[:80]}); nothing changed")
+            return False
+        self.message.note(note)
         return True
 
     def set_passengers(self, seat: int, cities: Sequence[str]) -> bool:
         """Märklin: ``seat``'s passengers stand in ``cities`` (at most 3, the rest in reserve)."""
         return self._feature_edit("passengers", f"{seat_name(seat) if isinstance(seat, int) else seat}'s passengers: "
-                                  f"{', '.join(cities) or 'all in reserve'}", editor_features.set_passengers,
+                                  f"{_listed(cities) or 'all in reserve'}", editor_features.set_passengers,
                                   seat, cities)
 
     def set_goods(self, city: str, left: int, seat: int | None = None) -> bool:
@@ -388,12 +412,12 @@ class EditorView:
     def start_tunnel(self, route: str, payment: str, revealed: Sequence[str]) -> bool:
         """Europe: the player to move claims tunnel ``route`` with ``payment`` and turns up ``revealed`` (3 cards):
         the tunnel then waits for its answer, as in a game."""
-        return self._feature_edit("tunnels", f"tunnel {route}: turned up {', '.join(revealed)}",
+        return self._feature_edit("tunnels", f"tunnel {route}: turned up {_listed(revealed)}",
                                   editor_features.start_tunnel, route, payment, revealed)
 
     def set_express(self, seat: int, values: Sequence[int]) -> bool:
         """South Korea: ``seat`` still holds the express cards ``values`` (e.g. ``[1, 3]``)."""
-        return self._feature_edit("express", f"express cards left: {', '.join(f'+{x}' for x in values) or 'none'}",
+        return self._feature_edit("express", f"express cards left: {_listed(values, '+') or 'none'}",
                                   editor_features.set_express, seat, values)
 
     def set_province_train(self, line: str, space: int, seat: int | None) -> bool:
@@ -403,7 +427,7 @@ class EditorView:
                                   editor_features.set_province_train, line, space, seat)
 
     def set_draft_hand(self, seat: int, tickets: Sequence[str]) -> bool:
-        """South Korea, during the draft: the route cards in ``seat``'s hand (as many as it holds now)."""
+        """South Korea, during the draft: the tickets in ``seat``'s hand (as many as it holds now)."""
         return self._feature_edit("ticket_draft", "draft hand changed", editor_features.set_draft_hand, seat, tickets)
 
     def set_state(self, state: GameState) -> bool:
@@ -464,9 +488,9 @@ class EditorView:
             self.message.refuse("import: nothing to read — paste a position (JSON) into the text box")
             return False
         try:
-            doc = json.loads(text)
-        except json.JSONDecodeError as e:
-            self.message.refuse(f"import: not valid JSON (line {e.lineno}, column {e.colno}: {e.msg}); nothing changed")
+            doc = read_json(text, "import", noun="position")    # as strict as a save file: no key twice ...
+        except TTRError as e:
+            self.message.refuse(f"{e}; nothing changed")
             return False
         try:
             state = GameState.from_dict(doc, n_kinds=self.variant.card_kinds)
@@ -485,8 +509,8 @@ class EditorView:
         if problems and not allow_invalid:
             self.message.refuse("import: the position breaks the rules: " + "; ".join(problems) + "; nothing changed")
             return False
-        self.state = state
-        self._after_edit()
+        if not self._commit(state, "imported"):
+            return False
         self.message.ok("imported the position" + (" (with problems, see above)" if problems else ""))
         return True
 

@@ -8,7 +8,7 @@
   you choose on top of the deck, so the pending step is exactly the one a game would reach;
 * ``express`` (South Korea): each player's unused express cards;
 * ``province`` (South Korea): a train on a space of the province board (taken from its owner's 45);
-* ``ticket_draft`` (South Korea): the route cards in a player's draft hand, while the draft runs.
+* ``ticket_draft`` (South Korea): the tickets in a player's draft hand, while the draft runs.
 
 Each edit is a pure function ``(editor, state, ...) -> GameState`` raising ``TTRError`` on bad input (the editor
 then says why and changes nothing); the editor validates the result live like every other edit.
@@ -133,9 +133,12 @@ def set_express(editor, state: GameState, seat: int, values: Sequence[int]) -> G
     """``seat`` still holds the express cards ``values`` (the others are used; SK-TURN-2)."""
     from ..games.south_korea import EXPRESS_VALUES
     seat = _seat(state, seat)
-    bad = [x for x in values if x not in EXPRESS_VALUES]
+    if not isinstance(values, (list, tuple)):
+        raise TTRError(f"express cards: give a list such as [1, 3], got {values!r:.40} (SK-COMP-3)")
+    bad = [x for x in values if type(x) is not int or x not in EXPRESS_VALUES]     # never 1.0 or True
     if bad or len(set(values)) != len(values):
-        raise TTRError(f"express cards are +1, +2 and +3, each once; got {list(values)!r}")
+        raise TTRError(f"express cards are +1, +2 and +3 (whole numbers), each once; got {list(values)!r:.60} "
+                       "(SK-COMP-3)")
     return _set_ext(state, seat, "express", tuple(sorted(values)))
 
 
@@ -147,8 +150,8 @@ def set_province_train(editor, state: GameState, line: str, space: int, seat: in
     lines = province_lines(v)
     if line not in lines:
         raise TTRError(f"there is no {line!r} province line (lines: {', '.join(lines)})")
-    if space not in lines[line]:
-        raise TTRError(f"the {line} line has spaces {lines[line][0]}–{lines[line][-1]}, not {space!r}")
+    if type(space) is not int or space not in lines[line]:
+        raise TTRError(f"the {line} line has spaces {lines[line][0]}–{lines[line][-1]}, not {space!r:.40}")
     trains = list(province_trains(state))
     players = list(state.players)
     for t in [t for t in trains if t[0] == line and t[1] == space]:
@@ -162,8 +165,8 @@ def set_province_train(editor, state: GameState, line: str, space: int, seat: in
 
 
 def set_draft_hand(editor, state: GameState, seat: int, tickets: Sequence[str]) -> GameState:
-    """While the draft runs: the route cards in ``seat``'s hand (as many as now; SK-SETUP-3). New cards come from
-    the route-card deck and the replaced ones go back into it."""
+    """While the draft runs: the tickets in ``seat``'s hand (as many as now; SK-SETUP-3). New cards come from
+    the ticket deck and the replaced ones go back into it."""
     from ..names import find_ticket
     from ..state import Pending
     seat = _seat(state, seat)
@@ -174,13 +177,13 @@ def set_draft_hand(editor, state: GameState, seat: int, tickets: Sequence[str]) 
     ids = [find_ticket(m, t).id for t in tickets]
     old = list(p.get("packet"))
     if len(ids) != len(old) or len(set(ids)) != len(ids):
-        raise TTRError(f"{seat_name(seat)}'s draft hand holds {len(old)} different route cards; got {len(ids)}")
+        raise TTRError(f"{seat_name(seat)}'s draft hand holds {len(old)} different tickets; got {len(ids)}")
     decks = {name: list(ids_) for name, ids_ in state.ticket_decks}
     deck = editor.variant.settings.ticket_deck
     pile = decks.get(deck, [])
     for t in ids:
         if t not in old and t not in pile:
-            raise TTRError(f"{find_ticket(m, t).a}–{find_ticket(m, t).b} is not in the route-card deck "
+            raise TTRError(f"{find_ticket(m, t).a}–{find_ticket(m, t).b} is not in the ticket deck "
                            "(another player holds it)")
     pile = [t for t in pile if t not in ids] + [t for t in old if t not in ids]
     decks[deck] = pile
@@ -234,7 +237,7 @@ class PassengersPanel(_Panel):
         self.widget.children = rows
 
     def sync(self, state: GameState) -> None:
-        from ..games.maerklin import DONE, RESERVE, goods_of, goods_stacks, initial_goods, passengers_of
+        from ..games.maerklin import DONE, RESERVE, goods_of, goods_stacks, initial_goods, leaving, passengers_of
         for seat, t in enumerate(self.passenger_inputs):
             standing = [w for w in passengers_of(state, seat) if w not in (RESERVE, DONE) and w in t.allowed_tags]
             if list(t.value) != standing:
@@ -242,9 +245,11 @@ class PassengersPanel(_Panel):
         full = initial_goods(self.editor.variant)[self.city.value]
         self.left.max = len(full)
         self.left.value = len(goods_stacks(state)[self.city.value])
+        gone = [f"{seat_name(s)}'s passenger in {c} has travelled and leaves at the end of the round (MK-PASS-6; "
+                "setting the passengers above makes it a fresh one)" for c, s in sorted(leaving(state).items())]
         self.stacks.value = "<small>" + " · ".join(
-            f"{seat_name(s)} holds {', '.join(map(str, goods_of(state, s))) or 'no tokens'}"
-            for s in range(state.n_players)) + "</small>"
+            [f"{seat_name(s)} holds {', '.join(map(str, goods_of(state, s))) or 'no tokens'}"
+             for s in range(state.n_players)] + gone) + "</small>"
 
 
 class StationsPanel(_Panel):
@@ -346,7 +351,7 @@ class DraftPanel(_Panel):
         super().__init__(editor)
         labels = [f"{t.a}–{t.b}" for t in editor.map.tickets]
         self.inputs = []
-        rows = [widgets.HTML("<b>Draft hands</b> (while the draft runs: the route cards in front of each player; "
+        rows = [widgets.HTML("<b>Draft hands</b> (while the draft runs: the tickets in front of each player; "
                              "SK-SETUP-3)")]
         for seat in range(editor.state.n_players):
             t = widgets.TagsInput(allowed_tags=labels, allow_duplicates=False)

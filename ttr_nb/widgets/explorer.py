@@ -1,6 +1,7 @@
 """``MapExplorer``: pick two cities → the k cheapest paths glow on the board and are listed; buttons show the
 ticket difficulty table, city centrality and route ticket-load (the busiest routes glow on the board).
-The numbers come from ``ttr_nb.analysis``.
+The numbers come from ``ttr_nb.analysis``. What glows is said in words too: in the board's description for screen
+readers and its text version (``render.describe.map_text``).
 """
 from __future__ import annotations
 
@@ -11,6 +12,10 @@ from ..maps import Map, load_map
 from ._common import BoardWidget, MessageArea, provisional_banner
 
 MAX_PATHS = 4          # highlight layers on the board (render.board.MAX_HIGHLIGHTS)
+
+
+def _count(n: int, words: str) -> str:
+    return f"{n} {words}{'s' if n != 1 else ''}"
 
 
 class MapExplorer:
@@ -51,14 +56,18 @@ class MapExplorer:
         from .access import Access, accessible
         self.access = accessible(self.widget, Access()).children[-1]
         self.access.follow(self.message)
+        self._highlight([])
 
     def _ipython_display_(self) -> None:
         from IPython.display import display
         display(self.widget)
 
-    def _highlight(self, layers: list[tuple[str, list[str]]]) -> None:
+    def _highlight(self, layers: list[tuple[str, list[str]]], marks: str = "") -> None:
+        """Make ``layers`` glow on the board; ``marks``: what they are, in words (else each is said by its routes)."""
+        from ..render.describe import map_text
         self.highlighted = layers
         self.board.draw(highlight=layers[:MAX_PATHS])
+        self.board.view.describe(*map_text(self.map, highlight=layers[:MAX_PATHS], marks=marks))
 
     # ------------------------------------------------------------------------------------------------ handlers
     def show_paths(self, a: str | None = None, b: str | None = None, k: int | None = None) -> list:
@@ -91,7 +100,9 @@ class MapExplorer:
             return []
         layers = [(f"#{i + 1}: {p.trains} trains", [rid for par in (p.parallel or [(r,) for r in p.routes]) for rid in par])
                   for i, p in enumerate(paths)]
-        self._highlight(layers)
+        self._highlight(layers, marks=f"The {_count(len(paths), 'cheapest path')} from {a} to {b} "
+                                      f"{'are' if len(paths) != 1 else 'is'} marked: "
+                                      + "; ".join(f"#{i + 1}, {p}" for i, p in enumerate(paths)))
         rows = [{"#": i + 1, "trains": p.trains, "routes": p.n_routes, "path": " – ".join(p.cities),
                  "route ids": ", ".join(p.routes)} for i, p in enumerate(paths)]
         self.rows = rows

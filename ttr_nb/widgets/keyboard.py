@@ -1,9 +1,10 @@
 """Playing by keyboard (issue 21, item 2): choosers that list in words what the board offers to a mouse.
 
 * ``ClaimChooser``: a list box of what the acting seat can claim now — every route it can pay for ("Denver–Santa
-  Fe · 2 spaces · gray"), then the cities where it can act (Europe: "station in Wien") — reached by Tab, moved
-  through with the arrow keys. Choosing an entry calls the same handler as a click on the board
-  (``PlayView.click_route`` / ``click_city``): the payments appear as buttons right after it in the tab order.
+  Fe · 2 spaces · gray"; the two tracks of a double route that read the same, once), then the cities where it can
+  act (Europe: "station in Wien") — reached by Tab, moved through with the arrow keys. Choosing an entry calls the
+  same handler as a click on the board (``PlayView.click_route`` / ``click_city``): the payments appear as buttons
+  right after it in the tab order.
 * ``OptionList``: for a turn with many similar moves (the Card Game's rail-yard plays): one list box and a "play"
   button instead of a button per move, so a turn takes a handful of tab stops, not forty.
 
@@ -48,26 +49,37 @@ class ClaimChooser:
         self.widget = widgets.VBox([self.head, self.select], layout=widgets.Layout(width="100%"))
         self.widget.add_class("ttr-chooser")
         self.entries: list[tuple[str, str]] = []
+        #: a double route's second track listed as its first (``route:<id>`` -> the listed token)
+        self.aliases: dict[str, str] = {}
 
     def update(self, routes: Sequence, cities: Sequence[tuple[str, str]] = (), selected: str | None = None,
                active: bool = True) -> None:
         """Show ``routes`` (map routes) and ``cities`` ((city, words)); ``selected``: a route id or city to
         show as chosen (a click on the board chose it). ``active`` False: nobody in the view can claim now."""
-        entries = [(route_words(r), f"route:{r.id}") for r in sorted(routes, key=lambda r: (r.a, r.b, r.id))]
+        entries = []
+        # the two tracks of a double route that read the same (two gray tracks) are one entry: either claim is the
+        # same move, and a list of look-alike rows is hard to read; a click on the other track shows that entry
+        alias: dict[str, str] = {}
+        listed: dict[tuple, str] = {}
+        for r in sorted(routes, key=lambda r: (r.a, r.b, r.id)):
+            words, token = route_words(r), f"route:{r.id}"
+            twin = (getattr(r, "double_group", None), words)
+            if twin[0] and twin in listed:
+                alias[token] = listed[twin]
+                continue
+            listed[twin] = token
+            entries.append((words, token))
         entries += [(f"{words}", f"city:{city}") for city, words in sorted(cities)]
-        want = None
-        if selected is not None:
-            want = next((tok for _w, tok in entries if tok in (f"route:{selected}", f"city:{selected}")), None)
-        self._syncing = True
-        try:
-            if entries != self.entries:
+        self.aliases = alias
+        if entries != self.entries:
+            self._syncing = True
+            try:
                 self.select.options = entries
                 self.entries = entries
-            if self.select.value != want:
-                self.select.value = want
-        finally:
-            self._syncing = False
-        n_routes, n_cities = len(routes), len(cities)
+            finally:
+                self._syncing = False
+        self.show(selected)
+        n_routes, n_cities = sum(1 for _w, tok in entries if tok.startswith("route:")), len(cities)
         if not active:
             text = "Claims by keyboard: none now (not your turn)"
         elif not entries:
@@ -79,6 +91,20 @@ class ClaimChooser:
         self.head.value = f"<span style='font-size:12px;color:#444'>{text}</span>"
         self.select.disabled = not entries
         self.select.rows = max(2, min(ROWS, len(entries)))
+
+    def show(self, selected: str | None) -> None:
+        """Show ``selected`` (a route id or a city; None: nothing) as the chosen entry, without choosing it again
+        (a click on the board chose it)."""
+        want = None
+        if selected is not None:
+            tokens = {self.aliases.get(f"route:{selected}", f"route:{selected}"), f"city:{selected}"}
+            want = next((tok for _w, tok in self.entries if tok in tokens), None)
+        if self.select.value != want:
+            self._syncing = True
+            try:
+                self.select.value = want
+            finally:
+                self._syncing = False
 
     def choose(self, index: int):
         """Choose entry ``index`` (as listed), as the arrow keys do."""

@@ -780,6 +780,7 @@ class PlayView:
 
     def _refresh_selection(self) -> None:
         self.board.select(self.selected_route)
+        self.chooser.show(self.selected_route or self.selected_city)
         if self.selected_route is None and self.selected_city is None:
             self.route_info.value = ""
             self.payments_box.children = ()

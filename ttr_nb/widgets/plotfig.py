@@ -18,6 +18,8 @@ How this module avoids both:
   is running), it gets the figure as it is *now*, with a revision number, so stale patches are skipped.
 * A view built while hidden (another tab, a closed accordion, off-screen) waits until it has a size, and the
   figure follows its container's width (keeping the board's aspect).
+* Even a small module can miss anywidget's 2 s on a loaded machine: a ``FigureView`` whose model stopped
+  answering is replaced by a fresh one, without an error in the browser's console (``resilient.py``).
 
 Use ``figure_view(fig)`` to make one; ``view.figure`` is the ``LiveFigure`` to change.
 """
@@ -27,12 +29,13 @@ import importlib.resources
 import re
 from typing import Any
 
-import anywidget
-import ipywidgets as widgets
 import plotly.graph_objects as go
 import traitlets
 from ipywidgets import widget_serialization
 from plotly.basedatatypes import Undefined
+
+from ..render.figure import figure_text
+from .resilient import RESILIENT_JS, Held, Resilient
 
 # The page-wide promise of plotly.js, by version: the runtime resolves it, every figure view awaits it.
 _SLOT_JS = r"""
@@ -85,7 +88,7 @@ export default {
 };
 """
 
-_FIGURE_ESM = _SLOT_JS + r"""
+_FIGURE_ESM = _SLOT_JS + RESILIENT_JS + r"""
 const clone = (v) => (v === undefined ? v : JSON.parse(JSON.stringify(v)));
 
 // one flush of queued patches: per trace, later values win; layout keys likewise
@@ -116,6 +119,7 @@ function merge(ops) {
 }
 
 export default {
+  initialize({ model }) { listenForHold(model); },
   async render({ model, el }) {
     el.classList.add("ttr-figure");
     for (const c of (model.get("css_classes") || [])) el.classList.add(c);
@@ -238,13 +242,8 @@ export default {
     };
     const schedule = () => requestAnimationFrame(() => { flush(); });
 
-    let onAck = () => {};
     const onMsg = (msg) => {
       if (!msg || typeof msg !== "object") return;
-      if (msg.type === "ack") {
-        onAck();
-        return;
-      }
       if (msg.type === "patch") {
         if (msg.rev <= rev) return;
         rev = msg.rev;
@@ -275,17 +274,11 @@ export default {
       model.send({ type: "click", points });
     });
     // Say hello with the revision drawn: the kernel answers (and sends the figure if patches came meanwhile).
-    // No answer means this model gets no messages (anywidget drops them for good when a model was not ready
-    // within 2 s): then ask the kernel for a fresh model, which takes this one's place.
-    let answered = false;
-    const helloTimer = setTimeout(() => {
-      if (answered) return;
+    // A model that stopped answering (resilient.py) is replaced by a fresh one.
+    const bye = greet(model, { rev }, () => {
       note.textContent = "Reconnecting ...";
       el.prepend(note);
-      model.send({ type: "stale", rev });
-    }, model.get("hello_timeout_ms"));
-    onAck = () => { answered = true; clearTimeout(helloTimer); };
-    model.send({ type: "hello", rev });
+    });
     schedule();
 
     let lastWidth = box.getBoundingClientRect().width;
@@ -297,7 +290,7 @@ export default {
     });
     ro.observe(box);
     return () => {
-      clearTimeout(helloTimer);
+      bye();
       ro.disconnect();
       model.off("msg:custom", onMsg);
       model.off("change:aria_label", showText);
@@ -360,7 +353,7 @@ def _plotly_js() -> tuple[bytes, str]:
     return source, version
 
 
-class PlotlyRuntime(anywidget.AnyWidget):
+class PlotlyRuntime(Held):
     """plotly.js for every ``FigureView`` of this kernel, sent to the page once. Never displayed."""
 
     _esm = _RUNTIME_ESM
@@ -449,7 +442,7 @@ def _figure_json(fig: go.Figure) -> dict:
     return _jsonable(fig.to_plotly_json())
 
 
-class FigureView(anywidget.AnyWidget):
+class FigureView(Resilient):
     """Shows a ``LiveFigure`` (``self.figure``) and keeps it drawn; see the module docstring.
 
     ``aspect`` > 0 makes the figure as wide as its container, and its plot area (the width less ``extra_width``)
@@ -470,7 +463,6 @@ class FigureView(anywidget.AnyWidget):
     css_classes = traitlets.List(traitlets.Unicode()).tag(sync=True)
     loading_text = traitlets.Unicode("Drawing ...").tag(sync=True)
     js_version = traitlets.Unicode("").tag(sync=True)
-    hello_timeout_ms = traitlets.Int(4000).tag(sync=True)
     runtime = traitlets.Instance(PlotlyRuntime, allow_none=True).tag(sync=True, **widget_serialization)
     #: the figure's accessible name, its generated description (plain text) and its text version as a table
     #: ``{"summary": ..., "caption": ..., "head": [...], "rows": [[...], ...]}`` (see ``describe``)
@@ -484,13 +476,15 @@ class FigureView(anywidget.AnyWidget):
         self._rev_now = 0
         self._dirty = False
         self.patches_sent = 0          # for tests and benchmarks
-        self.replaced_by: FigureView | None = None
         rt = plotly_runtime()
         kwargs["config"] = _safe_config(kwargs.get("config"))
+        text = figure_text(figure)              # a screen reader's text the figure carries (render.figure)
+        if text is not None:
+            for key, value in zip(("aria_label", "description", "text_table"), text):
+                kwargs.setdefault(key, value)
         kwargs.setdefault("aria_label", _title_text(fig) or "figure")
         super().__init__(_figure=_figure_json(fig), js_version=rt.js_version, runtime=rt, **kwargs)
         object.__setattr__(fig, "_ttr_view_ref", self)
-        self.on_msg(self._on_msg)
 
     @property
     def figure(self) -> LiveFigure:
@@ -539,47 +533,21 @@ class FigureView(anywidget.AnyWidget):
             self._dirty = False
 
     # --- browser -> kernel ------------------------------------------------------------------------------
-    def _on_msg(self, _widget, content, _buffers) -> None:
-        if not isinstance(content, dict):
-            return
-        kind = content.get("type")
-        if kind == "hello":
-            self.send({"type": "ack"})
-            if self._rev_now > _int(content.get("rev")):
-                self.send({"type": "figure", "rev": self._rev_now, "figure": _figure_json(self._live)})
-        elif kind == "stale":
-            self.replace()
-        elif kind == "click":
+    def _hello(self, content: dict) -> None:
+        if self._rev_now > _int(content.get("rev")):
+            self.send({"type": "figure", "rev": self._rev_now, "figure": _figure_json(self._live)})
+
+    def _message(self, content: dict) -> None:
+        if content.get("type") == "click":
             self.click(content.get("points") or [])
 
-    def current(self) -> "FigureView":
-        """This view, or the fresh one that took its place (see ``replace``)."""
-        view = self
-        while view.replaced_by is not None:
-            view = view.replaced_by
-        return view
-
-    def replace(self) -> "FigureView | None":
-        """Put a fresh ``FigureView`` of the same figure in every box that shows this one, and close this one.
-
-        The browser asks for it when this model does not answer (see the module docstring). Returns the new view,
-        or None when no box shows this one (a view displayed on its own: run its cell again).
-        """
-        from ipywidgets.widgets import widget as _widget_module   # the live widgets (ipywidgets 8 keeps them here)
-        live = getattr(_widget_module, "_instances", {})
-        boxes = [w for w in list(live.values()) if isinstance(w, widgets.Box) and any(c is self for c in w.children)]
-        if not boxes:
-            return None
-        fresh = FigureView(self._live, config=self.config, aspect=self.aspect, extra_height=self.extra_height,
-                           extra_width=self.extra_width, max_height_vh=self.max_height_vh,
-                           css_classes=list(self.css_classes), loading_text=self.loading_text,
-                           hello_timeout_ms=self.hello_timeout_ms, aria_label=self.aria_label,
-                           description=self.description, text_table=dict(self.text_table))
-        self.replaced_by = fresh
-        for box in boxes:
-            box.children = tuple(fresh if c is self else c for c in box.children)
-        self.close()
-        return fresh
+    def _fresh(self) -> "FigureView":
+        """A new model of this figure with the same settings (``Resilient.replace`` puts it in this one's place)."""
+        return FigureView(self._live, config=self.config, aspect=self.aspect, extra_height=self.extra_height,
+                          extra_width=self.extra_width, max_height_vh=self.max_height_vh,
+                          css_classes=list(self.css_classes), loading_text=self.loading_text,
+                          hello_timeout_ms=self.hello_timeout_ms, aria_label=self.aria_label,
+                          description=self.description, text_table=dict(self.text_table))
 
     def click(self, points: list[dict]) -> None:
         """Dispatch a click (as the browser reports it: ``[{"trace": i, "index": j}, ...]``) to ``on_click``."""
