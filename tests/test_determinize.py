@@ -43,7 +43,12 @@ def test_determinize_keeps_the_view_and_accounts_for_every_card_and_ticket(game,
             d = determinize(s, seat, random.Random(k * 10 + seat))
             assert validate(d) == [], (game, s.ply, seat)
             assert observe(d, seat) == observe(s, seat), (game, s.ply, seat)
-            assert d.players[seat] == s.players[seat]
+            mine = observe(s, seat)["players"][seat] if game == "cardgame" else {}
+            if game == "cardgame" and "track" not in mine:       # CG-AREA-1: the owner's pile is secret too
+                assert replace(d.players[seat], track=s.players[seat].track) == s.players[seat]
+                assert sum(d.players[seat].track) == sum(s.players[seat].track)
+            else:
+                assert d.players[seat] == s.players[seat]
             changed += d != s
     assert changed > len(positions(game, players))        # the hidden part really is re-dealt
 
@@ -75,6 +80,14 @@ def test_determinize_weights_bias_the_other_hands():
     hits = sum(any(t in hidden for t in determinize(s, 0, random.Random(i), ticket_weights=weights).players[1].tickets)
                for i in range(10))
     assert hits == 10
+
+
+def test_determinize_cg_area_1_keeps_the_owners_pile_only_when_the_owner_may_see_it():
+    s = next(p for p in positions("cardgame", 2) if p.phase == "play" and sum(p.players[0].track) >= 3)
+    kept = {determinize(replace(s, see_own_track=True), 0, random.Random(i)).players[0].track for i in range(8)}
+    redealt = {determinize(s, 0, random.Random(i)).players[0].track for i in range(8)}
+    assert kept == {s.players[0].track}                   # the young players' option: the owner looks at it
+    assert len(redealt) > 1                               # the book: secret from its owner too, so guessed
 
 
 @pytest.mark.parametrize("seat,rng", [(5, 0), (-1, 0), (True, 0), (0, 1.5), (0, None)])
