@@ -39,11 +39,12 @@ class ReviewItem:
 
 
 def review(game, seat: int, *, playouts: int = 60, seed=0, top: int = 3, min_drop: float = 0.05,
-           moves=None) -> list[ReviewItem]:
+           moves=None, progress=None) -> list[ReviewItem]:
     """The ``top`` moves of ``seat`` in ``game`` (a ``Game``) whose estimated win chance was furthest below the
     coach's choice, biggest drop first (only drops of at least ``min_drop``). ``playouts`` per move (deterministic
     for a ``seed``); ``moves``: review only these moves (their 1-based numbers in ``game.history``) instead of every
-    move of the seat."""
+    move of the seat. ``progress``: called with the share of the seat's moves reviewed (0–1) after each one, for a
+    view that shows the coach at work."""
     from .advice import _check_budget
     _check_budget(None, playouts)
     if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < game.state.n_players:
@@ -52,9 +53,12 @@ def review(game, seat: int, *, playouts: int = 60, seed=0, top: int = 3, min_dro
     items = []
     s = Settings()
     wanted = None if moves is None else set(moves)
-    for k, ply in enumerate(history):
-        if ply.seat != seat or (wanted is not None and ply.number not in wanted):
-            continue
+    mine = [k for k, ply in enumerate(history)
+            if ply.seat == seat and (wanted is None or ply.number in wanted)]
+    for done, k in enumerate(mine):
+        if progress is not None and done:
+            progress(done / len(mine))
+        ply = history[k]
         before = game.state_at(ply.number - 1)
         if seat not in to_move(before):
             continue
@@ -71,6 +75,8 @@ def review(game, seat: int, *, playouts: int = 60, seed=0, top: int = 3, min_dro
         if _key(best.action) == _key(played.action) or drop < min_drop:
             continue
         items.append(ReviewItem(ply.number, before.turn, played, best, drop, _what_next(game, k, seat)))
+    if progress is not None:
+        progress(1.0)
     items.sort(key=lambda it: (-it.drop, it.ply))
     return items[:top]
 
