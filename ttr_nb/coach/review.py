@@ -7,6 +7,7 @@ happened next on the board (public: "Red took Denver–Omaha on the next turn").
 """
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 
 from ..actions import Claim
@@ -14,7 +15,7 @@ from ..engine import seat_name, to_move
 from ..errors import TTRError
 from ..state import GameState
 from .advice import Advice, advice_from
-from .search import Settings, _key, search
+from .search import Settings, _key, paired, search
 
 
 @dataclass(frozen=True)
@@ -25,6 +26,8 @@ class ReviewItem:
     better: Advice           # the coach's move there
     drop: float              # better.win - played.win
     next: str                # what happened on the board right after, in words ('' when nothing notable)
+    z: float = 0.0           # how clear the loss is: the mean loss (win chance and margin) on the samples both
+                             # moves were played on, in standard errors of that mean (2 or more: hardly chance)
 
     @property
     def text(self) -> str:
@@ -74,7 +77,10 @@ def review(game, seat: int, *, playouts: int = 60, seed=0, top: int = 3, min_dro
         drop = best.win - played.win
         if _key(best.action) == _key(played.action) or drop < min_drop:
             continue
-        items.append(ReviewItem(ply.number, before.turn, played, best, drop, _what_next(game, k, seat)))
+        pk = next(i for i, st in enumerate(result.stats) if _key(st.action) == _key(ply.action))
+        mean, se, _n = paired(result.stats[result.chosen], result.stats[pk], s)
+        z = mean / se if se and math.isfinite(se) else 0.0
+        items.append(ReviewItem(ply.number, before.turn, played, best, drop, _what_next(game, k, seat), z))
     if progress is not None:
         progress(1.0)
     items.sort(key=lambda it: (-it.drop, it.ply))

@@ -424,8 +424,12 @@ class CardHistoryView(_CardView):
         self.next_button.add_class("ttr-next")
         self.ply_info = widgets.HTML()
         self.slider.observe(lambda c: self.show(c["new"]), names="value")
+        # after the game: the coach's review of a seat's moves (a seat's view: that seat's), each with its position
+        from .coachpanel import ReviewPanel
+        self.review = ReviewPanel(game, seat, on_show=self.show)
         self.widget = widgets.VBox([self.banner, widgets.HBox([self.prev_button, self.slider, self.next_button]),
-                                    self.status, self.ply_info, self.table, widgets.HBox([self.hand, self.tickets])])
+                                    self.status, self.ply_info, self.table, widgets.HBox([self.hand, self.tickets]),
+                                    self.review.widget])
         self._accessible()
         from .history import HISTORY_LABELS
         self.access.labels = [list(x) for x in HISTORY_LABELS]

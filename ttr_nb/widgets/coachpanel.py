@@ -28,9 +28,14 @@ from ._common import esc
 #: the buttons' words (their accessible names too)
 HINT_WORDS = "coach: best moves"
 REVIEW_WORDS = "coach: review the game"
-#: playouts per move of a review in a kernel; in JupyterLite's Python (several times slower) fewer, said so
-REVIEW_PLAYOUTS = 20
-BROWSER_REVIEW_PLAYOUTS = 6
+#: playouts per move of a review in a kernel (a board game; the Card Game has about twice the decisions and slower
+#: playouts, so fewer): a few seconds of thinking for a whole game; in JupyterLite's Python (several times slower)
+#: fewer still, said so
+REVIEW_PLAYOUTS = {"board": 20, "cardgame": 8}
+BROWSER_REVIEW_PLAYOUTS = {"board": 6, "cardgame": 3}
+#: a reviewed move is shown only when its loss is this many standard errors clear of chance, on the samples both
+#: moves were played on (``ReviewItem.z``): with few playouts a move, a drop alone may be luck
+REVIEW_SURE = 2.0
 
 
 def _pct(x: float) -> str:
@@ -168,13 +173,16 @@ class CoachPanel:
         self.button.disabled = seat is None
 
 
-def review_budget() -> tuple[int, str]:
-    """(playouts per move, note) for a review: fewer in JupyterLite's Python, said so."""
+def review_budget(state) -> tuple[int, str]:
+    """(playouts per move, note) for a review of ``state``'s game: fewer in JupyterLite's Python, said so."""
     import sys
+    from ..state import GameState
+    kind = "board" if state.__class__ is GameState else "cardgame"
     if sys.platform == "emscripten":
-        return BROWSER_REVIEW_PLAYOUTS, (f"{BROWSER_REVIEW_PLAYOUTS} playouts a move: fewer than in a kernel, as "
-                                         "Python in the browser is slower, so the chances are rough")
-    return REVIEW_PLAYOUTS, f"{REVIEW_PLAYOUTS} playouts a move"
+        n = BROWSER_REVIEW_PLAYOUTS[kind]
+        return n, (f"{n} playouts a move: fewer than in a kernel, as Python in the browser is slower, so only big "
+                   "drops show")
+    return REVIEW_PLAYOUTS[kind], f"{REVIEW_PLAYOUTS[kind]} playouts a move"
 
 
 class ReviewPanel:
@@ -220,7 +228,8 @@ class ReviewPanel:
             return []
         from ..coach import review
         seat = self.who.value if self.seat is None else self.seat
-        playouts, note = (self.playouts, f"{self.playouts} playouts a move") if self.playouts else review_budget()
+        playouts, note = ((self.playouts, f"{self.playouts} playouts a move") if self.playouts
+                          else review_budget(self.game.start))
         self.button.disabled = True
         self.output.value = ""
         self.items_box.children = ()
@@ -228,14 +237,16 @@ class ReviewPanel:
         show = _Thinking(lambda share: setattr(self.progress, "value", progress_html(share, what)))
         show(0.0)
         try:
-            self.items = review(self.game, seat, playouts=playouts, seed=self.seed, top=self.top, progress=show)
+            found = review(self.game, seat, playouts=playouts, seed=self.seed, top=3 * self.top, progress=show)
+            self.items = [it for it in found if it.z >= REVIEW_SURE][:self.top]
         finally:
             self.progress.value = ""
             self.sync()
         name = seat_name(seat)
         if not self.items:
-            self.output.value = (f"<div>The coach found no move of {esc(name)}'s that cost much: each was about as "
-                                 f"good as its own choice. <small style='color:#444'>({esc(note)})</small></div>")
+            self.output.value = (f"<div>The coach found no move of {esc(name)}'s that clearly cost a chance to win: "
+                                 f"each was about as good as its own choice, as far as its playouts can tell. "
+                                 f"<small style='color:#444'>({esc(note)})</small></div>")
             return []
         self.output.value = (f"<div><b>{esc(name)}'s costliest moves</b>, by the coach's estimate of the chance to win "
                              f"<small style='color:#444'>(from what {esc(name)} could see then; {esc(note)})</small>"
