@@ -71,7 +71,7 @@ def measure_step(reps: int = 50, *, with_bot: bool = False) -> dict:
     start = rich_position()
     game = Game(start=start)
     bots = {1: make_bot("greedy", seed=1)} if with_bot else {}
-    view = PlayView(game, human_seats=(0, 1) if not with_bot else (0,), bots=bots)
+    view = PlayView(game, human_seats=(0, 1) if not with_bot else (0,), bots=bots, hand_over=False)
     routes = claimable(start)
     assert len(routes) == 2, routes
     fig = view.board.fig

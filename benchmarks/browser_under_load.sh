@@ -1,11 +1,20 @@
 #!/usr/bin/env bash
-# Run the whole browser suite N times in a row (default 5) while a CPU hog keeps both cores busy; print the
-# failure count. The hog is one busy loop per core (nproc), started here and stopped by its PIDs at the end.
+# Run the whole browser suite N times in a row (default 5) while a CPU hog keeps the cores busy; print the
+# failure count. The hog is LOOPS busy loops (default: one per core, nproc), started here and stopped by their PIDs
+# at the end.
 #
-#   bash benchmarks/browser_under_load.sh [N] [extra pytest args...]
+#   bash benchmarks/browser_under_load.sh [--loops L] [N] [extra pytest args...]
 #
-# Uses the project's venv python (PYTHON=... to override); run it from the repository root or anywhere.
+# e.g. three runs of the notebooks' browser test under six busy loops:
+#   bash benchmarks/browser_under_load.sh --loops 6 3 tests/browser/test_browser_notebooks.py
+# (an option with a value as one word, e.g. -kusa). Uses the project's venv python (PYTHON=... to override); run
+# it from the repository root or anywhere.
 set -u
+LOOPS="$(nproc)"
+if [ "${1:-}" = "--loops" ]; then
+  LOOPS="${2:?--loops needs a number}"
+  shift 2
+fi
 N="${1:-5}"
 shift || true
 HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -21,7 +30,7 @@ stop_hogs() {
   for pid in "${hogs[@]}"; do wait "$pid" 2>/dev/null; done
 }
 trap stop_hogs EXIT INT TERM
-for _ in $(seq "$CORES"); do
+for _ in $(seq "$LOOPS"); do
   ( while :; do :; done ) &
   hogs+=("$!")
 done
@@ -30,7 +39,10 @@ echo "CPU hog: ${#hogs[@]} busy loops on $CORES cores (PIDs ${hogs[*]})"
 failures=0
 for i in $(seq "$N"); do
   start=$(date +%s)
-  ( cd "$HERE" && TTR_NB_REQUIRE_BROWSER=1 "$PYTHON" -m pytest -q -p no:cacheprovider tests/browser -m browser "$@" ) \
+  # the suite, or the test files named among the extra arguments (options alone filter the whole suite)
+  set_args=(tests/browser "$@")
+  for a in "$@"; do case "$a" in -*) ;; *) set_args=("$@"); break ;; esac; done
+  ( cd "$HERE" && TTR_NB_REQUIRE_BROWSER=1 "$PYTHON" -m pytest -q -p no:cacheprovider -m browser "${set_args[@]}" ) \
     >"$LOGDIR/run-$i.log" 2>&1
   rc=$?
   took=$(( $(date +%s) - start ))

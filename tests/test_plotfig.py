@@ -77,6 +77,20 @@ def test_hello_is_answered_and_a_late_view_gets_the_whole_figure(sent):
     assert [c["type"] for _, c in sent] == ["ack", "figure"] and sent[1][1]["rev"] == 1
 
 
+def test_hello_is_answered_through_the_runtime_too(monkeypatch, sent):
+    """The kernel answers a view's hello twice: to the view's model, and through the page's one runtime with the
+    model's token — a view that hears the runtime but not its own answer knows for sure that anywidget stopped
+    delivering to its model (and asks for a fresh one); a slow answer alone is no such proof."""
+    from ttr_nb.widgets.plotfig import PlotlyRuntime
+    heard: list = []
+    monkeypatch.setattr(PlotlyRuntime, "send", lambda self, content, buffers=None: heard.append(content))
+    a, b = figure_view(go.Figure()), figure_view(go.Figure())
+    assert a._token and b._token and a._token != b._token           # each model its own name
+    a._on_msg(a, {"type": "hello", "rev": 0}, [])
+    assert [c["type"] for _, c in sent] == ["ack"] and heard == [{"type": "acked", "token": a._token}]
+    assert a.hello_timeout_ms >= 20_000                               # the time bound is only a last resort
+
+
 def test_sync_stores_the_current_figure_for_views_created_later(sent):
     """A model first displayed after changes (a view built in advance): ``sync`` puts the current figure and
     revision into the model's state, so the new view draws it at once and its hello needs no resend."""

@@ -69,7 +69,9 @@ def test_one_clickable_marker_per_route(key):
     assert list(t["customdata"]) == [r.id for r in m.routes]
     assert len(t["x"]) == len(t["y"]) == len(m.routes) == len(t["hovertext"])
     assert t["mode"] == "markers"
-    assert fig.data[-1].name == "routes"                    # on top, so clicks reach it
+    # on top of everything that takes the pointer (the city names above it take no hover, so no click)
+    hoverable = [tr.name for tr in fig.data if tr.hoverinfo != "skip"]
+    assert hoverable[-1] == "routes" and fig.data[-1].meta == "city-names" and fig.data[-1].hoverinfo == "skip"
     assert list(t["marker"]["symbol"]) == [CARD_SYMBOLS[r.colour] for r in m.routes]
 
 
@@ -80,7 +82,7 @@ def test_axes_equal_aspect_and_plain_scatter(usa):
     assert d["layout"]["yaxis"]["scaleanchor"] == "x"
     assert d["layout"]["xaxis"]["visible"] is False and d["layout"]["yaxis"]["visible"] is False
     assert "geo" not in d["layout"]
-    assert len(d["data"]) <= 33          # 30 + goods and passengers (Märklin; empty elsewhere) + space-marks
+    assert len(d["data"]) <= 34          # 30 + goods and passengers (Märklin; empty elsewhere) + space-marks + names
 
 
 def test_hover_free_and_claimed(usa):
@@ -88,25 +90,30 @@ def test_hover_free_and_claimed(usa):
     fig = board_figure(usa, owners={r.id: 1})
     t = traces(fig)["routes"]
     hover = dict(zip(t["customdata"], t["hovertext"]))
-    assert hover[r.id].startswith("Denver–Omaha · 4 spaces · purple (Pu) · 7 points · claimed by Red")
+    assert hover[r.id].startswith("Denver–Omaha · 4 spaces · purple · 7 points · claimed by Red")
     free = route_by_pair(usa, "Calgary", "Winnipeg")
-    assert hover[free.id].startswith("Calgary–Winnipeg · 6 spaces · white (Wh) · 15 points · free")
+    assert hover[free.id].startswith("Calgary–Winnipeg · 6 spaces · white · 15 points · free")
     gray = route_by_pair(usa, "Atlanta", "Charleston")
-    assert "gray (Gy, any one colour) · 2 points · free" in hover[gray.id]
+    assert "gray (any one colour) · 2 points · free" in hover[gray.id]
     # route_hover directly, with a custom points table and player names
     text = route_hover(usa, r, "Ada", False, {4: 99})
-    assert text.startswith("Denver–Omaha · 4 spaces · purple (Pu) · 99 points · claimed by Ada")
-    assert f"route id {r.id}" in text
+    assert text.startswith("Denver–Omaha · 4 spaces · purple · 99 points · claimed by Ada")
     twin, other = usa.routes_between("Atlanta", "New Orleans")
-    assert f"double route with {other.colour} {other.id}" in route_hover(usa, twin, None, False, USA_POINTS)
+    assert f"double route: the other one is {other.colour}" in route_hover(usa, twin, None, False, USA_POINTS)
+    # no internal codes anywhere in a board's hovers (issue 17: "route id R005", "with orange R004", "(Ye)")
+    import re
+    codes = re.compile(r"\bR\d{3}\b|route id|\((?:Pu|Bu|Or|Wh|Gn|Ye|Bk|Rd|Gy)\b")
+    for tr in fig.data:
+        for h in (tr.hovertext if isinstance(tr.hovertext, (list, tuple)) else [tr.hovertext or ""]):
+            assert not codes.search(str(h)), h
 
 
-def test_closed_routes_fade_with_rule_id(usa):
+def test_closed_routes_fade_and_say_why(usa):
     a, b = usa.routes_between("Boston", "Montréal")
     fig = board_figure(usa, owners={a.id: 0}, closed={b.id})
     t = traces(fig)
     hover = dict(zip(t["routes"]["customdata"], t["routes"]["hovertext"]))
-    assert "closed (USA-CLAIM-8)" in hover[b.id]
+    assert "· closed" in hover[b.id] and "only one route of a double route" in hover[b.id]
     assert "claimed by Blue" in hover[a.id]
     assert route_ids_in(t["closed"]) == [b.id]
     assert t["closed"]["showlegend"] is True
@@ -241,19 +248,47 @@ def _dist(p, q):
     return ((p[0] - q[0]) ** 2 + (p[1] - q[1]) ** 2) ** 0.5
 
 
-def test_provisional_map_is_labelled(usa):
+def _provisional_words(fig) -> int:
+    return sum(str(t).upper().count("PROVISIONAL") for t in [fig.layout.title.text]
+               + [a.text for a in fig.layout.annotations])
+
+
+def test_provisional_map_is_labelled_once(usa):
+    south_korea = load_map("south_korea")
     fig = board_figure(usa)
     assert "PROVISIONAL" not in fig.layout.title.text and not fig.layout.annotations
     prov = dataclasses.replace(usa, provisional=True, provisional_note="Tickets not yet cross-checked.")
     fig = board_figure(prov)
-    assert "PROVISIONAL" in fig.layout.title.text
     notes = [a.text for a in fig.layout.annotations]
     assert any("PROVISIONAL" in n and "Tickets not yet cross-checked." in n for n in notes)
+    assert _provisional_words(fig) == 1, (fig.layout.title.text, notes)       # said once: not in the title too
     # an explicit title cannot hide it either, nor can update_board
     fig = board_figure(prov, title="My game")
-    assert fig.layout.title.text.startswith("My game") and "PROVISIONAL" in fig.layout.title.text
+    assert fig.layout.title.text == "My game" and _provisional_words(fig) == 1
     update_board(fig, prov, title="Turn 3")
-    assert "PROVISIONAL" in fig.layout.title.text
+    assert _provisional_words(fig) == 1
+    # a map whose name says it (South Korea's stand-in board) loses those words from the title: the note says it
+    fig = board_figure(south_korea)
+    assert "provisional" in south_korea.name.lower() and _provisional_words(fig) == 1, fig.layout.title.text
+    assert fig.layout.title.text.startswith("Ticket to Ride South Korea")
+    # a view that shows its own banner asks for no note: then the figure says nothing (the banner says it once)
+    fig = board_figure(south_korea, provisional_note=False)
+    assert _provisional_words(fig) == 0 and fig.layout.margin.t < board_figure(south_korea).layout.margin.t
+    update_board(fig, south_korea, title="move 3")
+    assert _provisional_words(fig) == 0
+
+
+def test_a_view_says_provisional_once():
+    """Every view of a provisional map says PROVISIONAL once: in its banner, not again on its board."""
+    from ttr_nb.game import Game
+    from ttr_nb.widgets import EditorView, HistoryView, PlayView, TableView
+    g = Game("south_korea", players=2, seed=1)
+    for view in (PlayView(g), HistoryView(g), TableView(g), EditorView(g.state)):
+        board = view.board.fig
+        panels = [p.fig for p in getattr(view, "feature_panels", ()) if hasattr(p, "fig")]   # the province board
+        said = (view.banner.value.upper().count("PROVISIONAL") + _provisional_words(board)
+                + sum(str(f.layout.title.text).upper().count("PROVISIONAL") for f in panels))
+        assert said == 1, (type(view).__name__, view.banner.value, board.layout.title.text)
 
 
 @pytest.mark.parametrize("widget", [False, True])
@@ -535,3 +570,110 @@ def test_every_board_figure_passes_plotlys_validation(key):
     for fig in figs:
         go.Figure(fig.to_dict())                     # validating: raises ValueError on a bad property
         assert fig.to_dict()["data"] and all(t["type"] == "scatter" for t in fig.to_dict()["data"])
+
+
+# ----------------------------------------------------------------------------- city names
+
+def _drawn_ppu(fig, width: int) -> float:
+    """Pixels per data unit of a board figure drawn ``width`` px wide at its own height (plotly's scaleanchor:
+    the axis with less room decides)."""
+    lay = fig.layout
+    (x0, x1), (y0, y1) = lay.xaxis.range, lay.yaxis.range
+    plot_w = width - lay.margin.l - lay.margin.r
+    plot_h = lay.height - lay.margin.t - lay.margin.b
+    return min(plot_w / (x1 - x0), plot_h / (y1 - y0))
+
+
+def name_problems(fig, ppu: float) -> list[str]:
+    """What the city names of a board figure cover when drawn at ``ppu`` px per data unit: another name, another
+    city's marker, or room outside the board. Each name's box from its font size and text (``labels.text_width``:
+    per-character widths) and plotly's rule for where a ``textposition`` puts a text beside its marker."""
+    from ttr_nb.render import labels
+    names = fig.data[trace_index(fig, "city-names")]
+    cities = fig.data[trace_index(fig, "cities")]
+    n = len(names.text)
+    per = lambda v: list(v) if isinstance(v, (list, tuple)) else [v] * n      # noqa: E731
+    sizes, symbols, font = per(names.marker.size), per(cities.marker.symbol), names.textfont.size
+    assert per(cities.marker.size) == sizes, "the names stand off by the cities' own marker sizes"
+    boxes = {}
+    for text, x, y, slot, size in zip(names.text, names.x, names.y, names.textposition, sizes):
+        b = labels.label_box(slot, text, font, size)
+        boxes[text] = (x + b[0] / ppu, y + b[1] / ppu, x + b[2] / ppu, y + b[3] / ppu)
+    out = []
+    (rx0, rx1), (ry0, ry1) = fig.layout.xaxis.range, fig.layout.yaxis.range
+    margin = fig.layout.margin.l / ppu
+    for i, (a, ba) in enumerate(sorted(boxes.items())):
+        for b, bb in sorted(boxes.items())[i + 1:]:
+            if ba[0] < bb[2] and bb[0] < ba[2] and ba[1] < bb[3] and bb[1] < ba[3]:
+                out.append(f"{a} over {b}")
+        for c, x, y, size, sym in zip(cities.customdata, cities.x, cities.y, sizes, symbols):
+            r = (size / 2 * (2 ** 0.5 if sym == "square" else 1) + 1.1) / ppu       # its outline too
+            dx, dy = max(ba[0] - x, 0, x - ba[2]), max(ba[1] - y, 0, y - ba[3])
+            if c != a and dx * dx + dy * dy < r * r:
+                out.append(f"{a} over the marker of {c}")
+        if ba[0] < rx0 - margin or ba[2] > rx1 + margin or ba[1] < ry0 or ba[3] > ry1:
+            out.append(f"{a} outside the board")
+    return out
+
+
+@pytest.mark.parametrize("key", ["usa", "europe", "maerklin", "south_korea"])
+def test_no_city_name_covers_another_name_or_a_marker(key):
+    """At the board's default size, and at every size from the smallest its names are placed for up to 2.5 times
+    that, no city name covers another city's name or marker, and none leaves the board (issue 17: Märklin's
+    Saarbrücken/Mannheim/Karlsruhe, Europe's München/Zagrab, South Korea's Seoul ...)."""
+    from ttr_nb.render import board as b
+    m = load_map(key)
+    fig = board_figure(m)
+    smallest = 1 / b._label_placement(m).upp
+    default = _drawn_ppu(fig, 1000)
+    assert default >= smallest * 0.999, f"{key}: the default board is drawn smaller than its names need"
+    for ppu in sorted({default, *(smallest * k for k in (1.0, 1.1, 1.25, 1.6, 2.0, 2.5))}):
+        problems = name_problems(fig, ppu)
+        assert not problems, f"{key} at {ppu / smallest:.2f} x its smallest size: " + "; ".join(problems[:8])
+    # the names of a projector board (everything 1.4 times larger) keep clear at 1.4 times the size
+    big = board_figure(m, scale=1.4)
+    assert not name_problems(big, smallest * 1.4)
+
+
+def test_a_name_is_measured_no_smaller_than_it_is_drawn():
+    """The width table behind the name boxes: never narrower than a plain sans-serif face draws (about half an em
+    per character; wide letters more), accented letters as their base letter, an unknown character a full em."""
+    from ttr_nb.render import labels
+    assert labels.text_width("Saarbrücken", 13) == labels.text_width("Saarbrucken", 13)
+    assert labels.text_width("W", 10) > labels.text_width("i", 10)
+    for text in ("München", "Zagrab", "Erzurum", "Düsseldorf", "Chungju", "Oklahoma City"):
+        assert labels.text_width(text, 13) >= 0.5 * 13 * len(text), text
+    assert labels.char_width("\u4e2d") == 1.0
+
+
+def test_every_board_game_has_its_city_names_stored_as_placed_today():
+    """The places of the city names stored with the layouts are what the search finds today, and every one keeps
+    its rules at its smallest size (nothing broken)."""
+    from ttr_nb.render import board as b
+    stored = json.loads(b.LAYOUTS_FILE.read_text(encoding="utf-8"))["maps"]
+    for key in b.stored_layout_keys():
+        m = load_map(key)
+        lab = stored[key]["labels"]
+        assert lab["fingerprint"] == b.label_fingerprint(m) and not lab.get("broken"), key
+        fresh = b._compute_labels(m)
+        assert fresh.slots == lab["slots"] and abs(fresh.upp - lab["upp"]) < 1e-9 and not fresh.broken, key
+
+
+@pytest.mark.parametrize("key", ["usa", "europe", "maerklin", "south_korea"])
+def test_every_claim_shows_as_a_train_not_a_dot(key):
+    """At the board's default size a claimed route shows its owner's train pieces, at least one and a half times as
+    long as the owner's marker on it — on the shortest route too (issue 17: a claim of a short South Korea route
+    showed only as a small dot)."""
+    m = load_map(key)
+    fig = board_figure(m, owners={r.id: 0 for r in m.routes})
+    ppu = _drawn_ppu(fig, 1000)
+    train = fig.data[trace_index(fig, "seat:0")]
+    length: dict[str, float] = {}
+    for (x0, y0, r0), (x1, y1, r1) in zip(zip(train.x, train.y, train.customdata),
+                                          list(zip(train.x, train.y, train.customdata))[1:]):
+        if r0 is not None and r0 == r1 and x0 is not None and x1 is not None:
+            length[r0] = length.get(r0, 0.0) + ((x1 - x0) ** 2 + (y1 - y0) ** 2) ** 0.5 * ppu
+    routes = fig.data[trace_index(fig, "routes")]
+    short = [(rid, round(length.get(rid, 0), 1), size) for rid, size in zip(routes.customdata, routes.marker.size)
+             if length.get(rid, 0) < 1.5 * size]
+    assert not short, f"{key}: claims hidden by their marker (route, train px, marker px): {short[:6]}"

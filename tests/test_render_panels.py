@@ -223,6 +223,21 @@ def test_tickets_table(state):
                 assert f"−{r.points}<" in html
 
 
+def test_compact_tickets_say_what_the_numbers_count(state):
+    """The side column's tickets: "needs 5 more trains", "(12 points)" — not a bare "needs 21 ... (21)" — and the
+    heading on its own line (it ran into "no tickets yet")."""
+    from ttr_nb.analysis import player_network
+    for seat in range(state.n_players):
+        html = P.tickets_compact_html(state, seat)
+        for t in player_network(state, seat).tickets:
+            assert f"({t.points} point{'s' if t.points != 1 else ''})" in html
+            if not t.completed and t.needed is not None:
+                assert f"needs {t.needed} more train{'s' if t.needed != 1 else ''}" in html
+    start = Game("usa", 2, seed=1).state
+    empty = P.tickets_compact_html(start, 0)
+    assert "<div><b>Your tickets</b></div><div><i>no tickets yet</i></div>" in empty
+
+
 # --------------------------------------------------------------------------------------------- updating in place
 
 def _data(fig) -> list[dict]:

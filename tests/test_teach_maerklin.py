@@ -75,7 +75,7 @@ def test_triple_routes_are_named_triple_in_the_hover():
     triple = next(r for r in MK.map.routes if len(MK.map.twins(r.id)) == 2)
     routes = trace(ttr.board_of(ttr.Game("maerklin", players=2, seed=1).state), "routes")
     hover = routes.hovertext[list(routes.customdata).index(triple.id)]
-    assert "triple route with" in hover
+    assert "triple route: the others are gray and gray" in hover         # three parallel gray routes, in words
 
 
 def test_maerklin_board_figures_validate():
@@ -153,14 +153,24 @@ def test_board_refuses_goods_or_passengers_off_the_map():
 def test_playview_offers_the_ticket_mix_at_setup_and_later():
     view = PlayView(ttr.Game("maerklin", players=3, seed=1))
     assert [str(a) for a in view.step_options] == [f"blue: announce {k} short {4 - k} long" for k in (4, 3, 2, 1, 0)]
-    assert "MK-SETUP-3" in view.step_info.value
+    # addressed to the player, without rule ids (issue 17: "announces 4 short + 0 long tickets")
+    assert [b.description for b in view.options_box.children][0] == "announce 4 short + 0 long tickets"
+    assert "how many of your 4 tickets" in view.step_info.value and "MK-SETUP-3" not in view.step_info.value
     view.choose_option(2)
     assert len(view.offered(0)) == 4
     view.keep_tickets(0, view.offered(0)[:2])
     s = view.game.state
     assert s.phase == "play" and s.current == 0
-    assert [type(a).__name__ for a in view.step_options] == ["Announce"] * 5        # a mid-game ticket draw
-    assert view.tickets_button.disabled and "MK-TICKET-1" in view.tickets_button.tooltip
+    # a mid-game ticket draw: no mix buttons on every turn; "draw tickets" offers the mixes
+    assert view.step_options == [] and view.options_box.children == ()
+    assert not view.tickets_button.disabled
+    assert view.draw_tickets() is None and [type(a).__name__ for a in view.step_options] == ["Announce"] * 5
+    assert "Draw tickets" in view.step_info.value and view.game.state is s
+    view.click_route(view.map.routes[0].id)                  # changing one's mind closes the choice
+    assert view.step_options == []
+    view.draw_tickets()
+    view.choose_option(0)
+    assert view.game.state.pending_for(0).kind == "choose_tickets" and len(view.offered(0)) == 4
 
 
 def test_playview_moves_a_passenger_by_clicks_and_the_hint_is_the_exact_best_move():
@@ -219,6 +229,18 @@ def test_best_passenger_move_exercise_is_exact_and_right_answers_pass(seed):
     assert bool(fb) == (best_passenger_move(ex.state, 0).points == ex.best.points and len(ex.best.cities) == 2)
 
 
+def test_best_passenger_move_hint_points_at_what_the_best_journey_does():
+    """The hint names passenger cards only when the best journey spends more of them than the answer did."""
+    free = BestPassengerMove(seed=13)                      # the classroom's: the best journey spends none
+    assert free.best.cards == 0
+    fb = free.check("–".join(free.best.cities[:3]))
+    assert not fb and "Look for tokens further on." in fb.explanation and "passenger card here" not in fb.explanation
+    paying = BestPassengerMove(seed=6)                     # the best journey pays one card for a Red route
+    assert paying.best.cards == 1
+    fb = paying.check("–".join(paying.best.cities[:2]))
+    assert not fb and "A Red route is worth a passenger card here." in fb.explanation
+
+
 def test_best_passenger_move_exercise_cites_the_engine_for_an_impossible_journey():
     ex = BestPassengerMove(seed=3)
     far = next(c.name for c in MK.map.cities if c.name not in ex.best.cities and not c.extra.get("country"))
@@ -249,7 +271,7 @@ def test_maerklin_exercises_are_registered_and_refuse_other_games():
 
 def test_comparison_with_usa_speaks_a_learners_words():
     text = ttr.compare_variants("usa", "maerklin").as_markdown()
-    for word in ("+4 locomotives", "passenger cards", "locomotive or passenger cards reset them",
+    for word in ("+4 locomotives", "passenger cards", "3 face-up locomotives, or 3 face-up passenger cards, reset them",
                  "announce a mix of 4", "2 triple routes", "+10 for the most completed tickets"):
         assert word in text, word
     for dev_id in ("ticket_mix", "maerklin_scoring", "(passengers)", "locoplus"):

@@ -39,7 +39,7 @@ def test_draft_by_clicks_names_the_cards_and_keeps_exactly_four():
     assert len(labels) == 6 and all(label.startswith("pick ") for label in labels)
     first = SK.map.ticket(packet[0])
     assert labels[0] == f"pick {first.a}–{first.b} ({first.points})"
-    assert "SK-SETUP-3" in view.step_info.value and "no picks yet" in view.step_info.value
+    assert "SK-SETUP-3" not in view.step_info.value and "no picks yet" in view.step_info.value
     view.choose_option(0)
     assert drafted(view.game.state, 0) == (packet[0],)
     assert "your picks so far" in view.step_info.value
@@ -107,8 +107,10 @@ def test_the_rule_books_province_example_by_clicks():
 
 
 def test_the_board_title_says_provisional_once_and_fits_a_narrow_window():
-    title = ttr.board_of(ttr.position("south_korea", players=2, seed=1)).layout.title.text
-    assert title == "Ticket to Ride South Korea (PROVISIONAL stand-in board)"     # was "... board) — PROVISIONAL"
+    fig = ttr.board_of(ttr.position("south_korea", players=2, seed=1))
+    # the note under the title says PROVISIONAL; the title does not repeat it (it was "... board) — PROVISIONAL")
+    assert fig.layout.title.text == "Ticket to Ride South Korea"
+    assert [a.text.count("PROVISIONAL") for a in fig.layout.annotations] == [1]
 
 
 def test_province_figure_draws_every_space_the_trains_and_the_ranking():

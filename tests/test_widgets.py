@@ -26,6 +26,7 @@ from ttr_nb.engine import check, legal_actions, observe, to_move  # noqa: E402
 from ttr_nb.errors import TTRError  # noqa: E402
 from ttr_nb.game import Game  # noqa: E402
 from ttr_nb.maps import load_map  # noqa: E402
+from ttr_nb.positions import position  # noqa: E402
 from ttr_nb.render import PLAYER_HEX, trace_index  # noqa: E402
 from ttr_nb.state import FREE  # noqa: E402
 from ttr_nb.widgets import EditorView, HistoryView, MapExplorer, PlayView, TableView, play  # noqa: E402
@@ -90,7 +91,8 @@ def test_play_view_setup_bots_choose_and_human_keeps():
     assert to_move(s) == (0,), "the bots keep their tickets at once; only the human's choice is pending"
     assert view.choosing_seats() == [0]
     assert len(view.tickets_box.children) == 1
-    assert "USA-SETUP-3" in view.status.value
+    # a learner's status line says what to do without rule ids (refusals and the teacher's view keep them)
+    assert "keeps at least 2" in view.status.value and "USA-SETUP-3" not in view.status.value
     offered = view.offered(0)
     assert len(offered) == 3
     ply = keep_first(view)
@@ -98,12 +100,15 @@ def test_play_view_setup_bots_choose_and_human_keeps():
     assert view.game.state.phase == "play"
     assert view.game.state.players[0].tickets == offered[:2]
     assert view.tickets_box.children == ()
-    assert "USA-TURN-1" in view.status.value
+    assert "Blue" in view.status.value and "USA-TURN-1" not in view.status.value
+    teacher = PlayView(view.game, human_seats=(), bots={s: make_bot("greedy", seed=s) for s in range(3)},
+                       auto_bots=False)
+    assert "USA-TURN-1" in teacher.status.value
 
 
-def test_simultaneous_setup_one_panel_per_human_seat():
+def test_simultaneous_setup_one_panel_per_human_seat_when_there_is_no_hand_over():
     g = Game("usa", players=3, seed=2)
-    view = PlayView(g, human_seats=(0, 2))
+    view = PlayView(g, human_seats=(0, 2), hand_over=False)      # a teacher playing both seats in front of the class
     assert view.choosing_seats() == [0, 2] and len(view.tickets_box.children) == 2
     assert to_move(g.state) == (0, 2)                 # Red's bot has kept its tickets
     view.set_ticket_checks(2, view.offered(2))
@@ -114,6 +119,34 @@ def test_simultaneous_setup_one_panel_per_human_seat():
     assert view.press("keep") is None and "USA-SETUP-3" in view.message.text   # nothing ticked for Blue
     keep_first(view, 0, 3)
     assert g.state.phase == "play"
+
+
+def test_hot_seat_shows_one_players_choice_at_a_time_with_a_hand_over_between():
+    """Issue 17: two players at one screen choose their first tickets one after the other, each behind a
+    hand-over; the one waited for presses "I am ...: show my cards" (``ready``); nothing can be done for a seat
+    that is not at the screen."""
+    g = Game("usa", players=3, seed=2)
+    view = PlayView(g, human_seats=(0, 2))            # Red is a bot; Blue and Green share the screen
+    assert view.handover.up and view.handover.waiting_for == 0 and view.tickets_box.children == ()
+    assert view.hand.value == "" and view.my_tickets.value == "" and view.viewing_seat() is None
+    assert "Blue begins" in view.handover.note.value and view.handover.button.description == "I am Blue: show my cards"
+    before = g.state
+    assert view.keep_tickets(0, view.offered(0)[:2]) is None and "pass the screen to Blue" in view.message.text
+    assert g.state is before
+    assert view.ready() == 0
+    assert len(view.tickets_box.children) == 1 and "Blue" in view.tickets_box.children[0].children[0].value
+    assert "Your hand" in view.hand.value and not view.handover.up
+    assert view.keep_tickets(2, view.offered(2)[:2]) is None and g.state is before      # Green is not at the screen
+    keep_first(view, 0, 2)
+    # Blue is done: the hand-over to Green hides Blue's choice and hand
+    assert view.handover.up and view.handover.waiting_for == 2 and view.tickets_box.children == ()
+    assert "Blue is done" in view.handover.note.value and view.hand.value == ""
+    kept = [g.variant.map.ticket(t) for t in g.state.players[0].tickets]
+    assert not any(f"{t.a}–{t.b}" in view.message.text + " ".join(view.log_lines()) for t in kept)
+    assert view.ready() == 2
+    assert [p.children[0].value.count("Green") for p in view.tickets_box.children] == [1]
+    keep_first(view, 2, 3)
+    assert g.state.phase == "play" and view.handover.waiting_for == 0        # Blue's turn: hand over to Blue
 
 
 def test_ticket_keep_with_too_few_checked_is_refused_setup_and_play():
@@ -309,10 +342,11 @@ def test_provisional_map_says_so(monkeypatch):
     monkeypatch.setitem(variants._ALIASES, v.key, v.key)
     g = Game(v.key, players=2, seed=0)
     view = PlayView(g, human_seats=(0,))
-    assert "PROVISIONAL" in view.board.fig.layout.title.text
-    assert "PROVISIONAL" in view.banner.value
+    # said once, in the view's banner (the board does not repeat it)
+    assert "PROVISIONAL" in view.banner.value and "test: not checked" in view.banner.value
+    assert "PROVISIONAL" not in view.board.fig.layout.title.text and not view.board.fig.layout.annotations
     explorer = MapExplorer(prov_map)
-    assert "PROVISIONAL" in explorer.board.fig.layout.title.text
+    assert "PROVISIONAL" in explorer.banner.value and "PROVISIONAL" not in explorer.board.fig.layout.title.text
 
 
 # --------------------------------------------------------------------------------------------------------------
@@ -348,7 +382,7 @@ def test_branch_here_keeps_the_main_line():
     g.play_bots({s: make_bot("greedy", s) for s in range(3)}, max_plies=12)
     main = [p.text for p in g.line]
     cursor = g.ply
-    view = HistoryView(g, play_kwargs={"human_seats": (0, 1, 2), "bots": {}})
+    view = HistoryView(g, play_kwargs={"human_seats": (0, 1, 2), "bots": {}, "hand_over": False})
     view.show(5)
     b = view.branch_here()
     assert isinstance(b, Game) and b is not g
@@ -501,6 +535,29 @@ def test_editor_without_consistency_shows_raw_problems_and_claim_cycling():
     assert ed.problems == [] or all("locomotive" not in p for p in ed.problems)
 
 
+def test_USA_CLAIM_4_editor_pays_a_claim_onto_the_discard_pile():
+    """The classroom's example: Blue has claimed Denver–Santa Fe (2 spaces: 2 trains, 2 points) paying 2 of its 3 red
+    cards, which lie on the discard pile — not back in the deck (USA-CLAIM-4)."""
+    start = position("usa", players=2, seed=13, hands={0: {"red": 3, "locomotive": 1}}, claims={"Denver–Omaha": 1})
+    ed = EditorView(start)
+    red = CARD_NAMES.index("red")
+    assert ed.set_owner("Denver–Santa Fe", 0) and ed.set_hand(0, "red", 1) and ed.set_discard("red", 2)
+    s = ed.state
+    assert (start.players[0].trains, s.players[0].trains) == (45, 43) and s.players[0].route_points == 2
+    assert s.players[0].hand[red] == 1 and s.discard[red] == 2 and sum(s.discard) == 2
+    assert s.deck == start.deck and ed.problems == [] and ed.is_valid          # no card gained, none lost
+    assert [w.value for w in ed.discard_inputs] == list(s.discard)             # the "discards" row shows it
+    assert ed.discard_inputs[red].tooltip == "red cards on the discard pile"   # and names each box
+    ed.discard_inputs[red].value = 0                                           # typed back: under the deck
+    assert ed.state.discard[red] == 0 and ed.state.deck[-2:] == (red, red) and ed.is_valid
+    before = ed.state
+    assert not ed.set_discard("red", -1) and not ed.set_discard(None, 1) and not ed.set_discard("red", 1.5)
+    assert ed.state is before and ed.message.is_error                          # refused, nothing changed
+    loose = EditorView(start, keep_consistent=False)
+    assert loose.set_discard("red", 2) and loose.state.deck == start.deck
+    assert any("red" in p and "USA-COMP-3" in p for p in loose.problems)       # two red cards too many
+
+
 def test_editor_export_import_roundtrip_and_bad_input_changes_nothing():
     g = game_after_setup(3, 0)
     ed = EditorView(g)
@@ -624,7 +681,7 @@ def europe_after_setup(seed: int) -> Game:
 
 def test_europe_station_by_clicking_a_city():
     g = europe_after_setup(0)
-    view = PlayView(g, human_seats=(0, 1, 2), bots={})
+    view = PlayView(g, human_seats=(0, 1, 2), bots={}, hand_over=False)
     fig = view.board.fig
     browser_click_city(fig, "Wien")
     assert view.selected_city == "Wien" and view.payments
@@ -647,14 +704,14 @@ def test_europe_tunnel_step_is_answered_with_option_buttons():
         if tunnels:
             break
     assert tunnels
-    view = PlayView(g, human_seats=(0, 1, 2), bots={})
+    view = PlayView(g, human_seats=(0, 1, 2), bots={}, hand_over=False)
     view.click_route(tunnels[0].route)
     i = next(i for i, a in enumerate(view.payments) if check(g.state, a)[0] == tunnels[0])
     view.choose_payment(i)
     s = g.state
     if s.pending and s.pending[0].kind == "tunnel":
         assert view.step_options and len(view.options_box.children) == len(view.step_options)
-        assert "EU-TUNNEL" in view.step_info.value
+        assert "turned up" in view.step_info.value and "EU-TUNNEL" not in view.step_info.value
         assert view.draw_deck() is None and view.message.is_error       # the step must be answered first
         withdraw = next(k for k, a in enumerate(view.step_options) if "withdraw" in str(a))
         view.options_box.children[withdraw].click()
@@ -726,6 +783,7 @@ def test_USA_TICKET_3_a_players_view_never_shows_the_bots_tickets(seed):
 def test_a_blind_draw_tells_the_drawer_which_card_it_gave():
     g = game_after_setup(3, 2)
     view = PlayView(g, human_seats=(0, 1, 2), bots={})
+    assert view.draw_deck() is None and view.ready() == 0       # the hot seat's hand-over first
     before = list(g.state.players[0].hand)
     view.draw_deck()
     after = g.state.players[0].hand
@@ -758,7 +816,7 @@ def test_projector_enlarges_new_boards_and_refuses_nonsense():
         big = PlayView(game_after_setup(3, 0), human_seats=(0, 1, 2), bots={}).board.fig
         projector(False)
         small = PlayView(game_after_setup(3, 0), human_seats=(0, 1, 2), bots={}).board.fig
-        size = lambda f: f.data[trace_index(f, "cities")].textfont.size   # noqa: E731
+        size = lambda f: f.data[trace_index(f, "city-names")].textfont.size   # noqa: E731
         assert size(small) >= 13 and size(big) >= 1.4 * size(small)
         with pytest.raises(ValueError):
             projector(True, 9)

@@ -1030,6 +1030,9 @@ def describe(state: GameState, action: Action | str, viewer: int | None = None) 
     if isinstance(action, Pass):
         return f"{who} passes: no action is possible"
     if hasattr(action, "describe"):                  # a variant's own action (e.g. Europe's station and tunnel steps)
+        own = getattr(action, "describe_own", None)   # its words with what only its seat may know (the teacher too)
+        if own is not None and (viewer is None or viewer == seat):
+            return f"{who} {own(v, state)}"
         return f"{who} {action.describe(v, state)}"
     return f"{who}: {action.body()}"
 

@@ -214,6 +214,10 @@ ALLOWED_CONSOLE: list[tuple[re.Pattern, str]] = [
      "JupyterLab: a plugin slow to activate under load (a timing warning of its plugin registry)"),
     # The browser asks for a favicon the JupyterLab server does not serve under this path.
     (re.compile(r"Failed to load resource: .*favicon"), "Chromium: favicon request"),
+    # JupyterLab times its own plugins' start-up and warns when one takes long: on a loaded machine they do
+    (re.compile(r"^\[warning\] Plugin \S+ (?:\(with \d+ dependants\) took [\d.]+ ?ms to activate|is taking too long "
+                r"to activate)\.? @ .*/static/lab/jlab_core\."),
+     "JupyterLab: a plugin of its own started slowly (a busy machine)"),
 ]
 
 
@@ -472,12 +476,49 @@ def save_notebook(page, notebook_name: str, timeout_s: float = WAIT_S) -> None:
 }""", {"path": notebook_name, "timeoutMs": int(timeout_s * 1000)})
 
 
+_JS_WIDGETS_RESTORED = (
+    "async ({path}) => {"
+    + _JS_PRELUDE
+    + r"""
+  const panel = findPanel();
+  if (!panel) return 'the notebook is not open';
+  // the notebook's widget manager, through the widget renderer its rendermime makes (no output need be drawn)
+  const renderer = panel.content.rendermime.createRenderer('application/vnd.jupyter.widget-view+json');
+  const manager = renderer && renderer._manager ? await renderer._manager.promise : null;
+  renderer && renderer.dispose && renderer.dispose();
+  if (!manager) return 'no widget manager';
+  if (!manager.restoredStatus) return 'the widget manager is restoring';
+  const missing = [];
+  for (const cell of panel.content.widgets) {
+    if (cell.model.type !== 'code') continue;
+    for (const o of cell.model.outputs.toJSON()) {
+      const d = o.data && o.data['application/vnd.jupyter.widget-view+json'];
+      if (d && d.model_id && !manager.has_model(d.model_id)) missing.push(d.model_id.slice(0, 8));
+    }
+  }
+  return missing.length ? `models not restored yet: ${missing.join(', ')}` : true;
+}"""
+)
+
+
+def wait_for_widgets(page, notebook_name: str, timeout_s: float = WAIT_S) -> None:
+    """Wait until the page's widget manager has restored the kernel's widgets: restored, and every widget output
+    of the notebook has its model. Until then nothing may draw an output (JupyterLab draws an output when its
+    cell comes into view) nor keep the kernel busy: ipywidgets gives an output up for good ("Error displaying
+    widget: model not found") when its model is not there within 2 s once the manager says it has restored,
+    and a restore that waits more than 4 s for the kernel's answer starts again the slow way."""
+    wait_until(lambda: page.evaluate(_JS_WIDGETS_RESTORED, {"path": notebook_name}) is True,
+               f"{notebook_name}: the page restored the kernel's widgets", timeout_s, page=page, poll_s=0.25)
+
+
 def reload_page(page, notebook_name: str, timeout_s: float = 180) -> None:
-    """Save, reload the page (same URL without ?reset: the notebook reopens on its running kernel), wait for it."""
+    """Save, reload the page (same URL without ?reset: the notebook reopens on its running kernel), wait for it
+    and for its widgets."""
     save_notebook(page, notebook_name)
     page.reload(wait_until="domcontentloaded", timeout=timeout_s * 1000)
     page.wait_for_function("() => !!window.jupyterapp", timeout=timeout_s * 1000)
     wait_for_kernel(page, notebook_name, timeout_s)
+    wait_for_widgets(page, notebook_name, timeout_s)
 
 
 def reopen_notebook(page, notebook_name: str, timeout_s: float = 180) -> None:
@@ -493,6 +534,7 @@ def reopen_notebook(page, notebook_name: str, timeout_s: float = 180) -> None:
   return true;
 }""", {"path": notebook_name})
     wait_for_kernel(page, notebook_name, timeout_s)
+    wait_for_widgets(page, notebook_name, timeout_s)
     after = kernel_id(page, notebook_name)
     assert after == kernel_before, f"reopening {notebook_name} started a new kernel ({kernel_before} -> {after})"
 
@@ -874,11 +916,56 @@ def check_figures(page, notebook_name: str, *, min_figures: int = 1, timeout_s: 
         pass                           # the assertions below say what is wrong
     rep = state["report"] or _compare(page, notebook_name, scroll=True)
     label = f"{notebook_name}{' ' + what if what else ''}"
+    if rep.problems or rep.checked < min_figures:
+        label += widget_output_report(page, notebook_name)
     assert not rep.problems, f"{label}: {len(rep.problems)} figure problem(s):\n" + "\n".join(rep.problems[:30])
     assert rep.checked >= min_figures, f"{label}: only {rep.checked} figures drawn, expected >= {min_figures}"
     bp = board_problems(rep.boards)
     assert not bp, f"{label}: " + "\n".join(bp)
     return rep
+
+
+_JS_WIDGET_OUTPUTS = (
+    "async ({path}) => {"
+    + _JS_PRELUDE
+    + r"""
+  const panel = findPanel();
+  if (!panel) return {error: 'notebook not open'};
+  let manager = null;
+  for (const cell of panel.content.widgets) {
+    for (const child of (cell.outputArea ? cell.outputArea.widgets : [])) {
+      for (const w of (child.widgets || [])) if (w._manager && w._manager.promise) manager = await w._manager.promise;
+    }
+  }
+  const out = [];
+  panel.content.widgets.forEach((cell, index) => {
+    if (cell.model.type !== 'code') return;
+    cell.model.outputs.toJSON().forEach((o, k) => {
+      const d = o.data && o.data['application/vnd.jupyter.widget-view+json'];
+      if (!d) return;
+      const node = cell.outputArea && cell.outputArea.widgets[k] ? cell.outputArea.widgets[k].node : null;
+      out.push({cell: index, model: d.model_id, text: node ? node.textContent.slice(0, 60) : '(not rendered)',
+                known: manager ? manager.has_model(d.model_id) : null});
+    });
+  });
+  return {restored: manager ? manager.restoredStatus : null, outputs: out};
+}"""
+)
+
+
+def widget_output_report(page, notebook_name: str) -> str:
+    """What the page's widget outputs show and what the page's widget manager and the kernel know of their models
+    (for a failure message: an output that says "model not found" is a widget the restore did not bring back)."""
+    try:
+        info = page.evaluate(_JS_WIDGET_OUTPUTS, {"path": notebook_name})
+        live = json.loads(kernel_eval(page, notebook_name, "__import__('json').dumps(sorted(k for k, w in __import__("
+                                                          "'ipywidgets').widgets.widget._instances.items() "
+                                                          "if getattr(w, 'comm', None) is not None))"))
+    except Exception as exc:            # a report only: never hide the real failure
+        return f" (no widget report: {exc})"
+    rows = [f"cell {o['cell']}: model {o['model'][:8]} page knows it: {o['known']}, kernel: "
+            f"{'yes' if o['model'] in live else 'NO'}, shows {o['text']!r}" for o in info.get("outputs", [])]
+    return f" [widget manager restored: {info.get('restored')}; " + "; ".join(rows) + "]"
 
 
 def play_animations(page, notebook_name: str, timeout_s: float = WAIT_S) -> int:
@@ -923,6 +1010,20 @@ def settle(page) -> None:
 SCREEN_SIZES = [(1440, 900), (1024, 768)]
 
 
+def _figures_in_view_drawn(page, timeout_s: float = WAIT_S) -> None:
+    """Wait until every figure view on the screen has drawn (a screenshot of a board still drawing shows an empty
+    frame); a figure that does not draw is for check_figures to report, not for the screenshot to wait on."""
+    try:
+        wait_until(lambda: page.evaluate("""() => Array.from(document.querySelectorAll('.ttr-figure')).every((el) => {
+              const r = el.getBoundingClientRect();
+              const seen = r.bottom > 0 && r.top < window.innerHeight && r.width > 0;
+              return !seen || el.dataset.ttrDrawn === '1'; })"""), "the figures on the screen drew", timeout_s,
+                   page=page)
+        settle(page)
+    except WaitTimeout:
+        pass
+
+
 def screenshots_of_notebook(page, notebook_name: str, stem: str, max_views: int = 8) -> list[Path]:
     """At 1440×900 and 1024×768: the notebook's top, and each widget view / figure output scrolled to the top
     of the panel (at most ``max_views``). Restores the viewport afterwards."""
@@ -942,6 +1043,7 @@ def screenshots_of_notebook(page, notebook_name: str, stem: str, max_views: int 
             for k, i in enumerate(range(0, n, step)):
                 page.evaluate("(i) => window.__ttrShots[i].scrollIntoView({block: 'start'})", i)
                 settle(page)
+                _figures_in_view_drawn(page)
                 shots.append(save_screenshot(page, f"{stem}-{w}x{h}-{k + 1:02d}"))
     finally:
         if before:

@@ -14,6 +14,8 @@ The game is rebuilt here with the notebook's seed to know which tickets are offe
 """
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from labhelpers import find_view, keep_tickets, open_and_run_all, save_screenshot, settle
@@ -62,7 +64,7 @@ def test_02_europe_runs_and_the_playview_plays(lab_server, page):
     assert "error" not in board, board
     assert board["svg"] and board["tunnels"] and board["ferries"] and board["markers"] == 101, board
 
-    status = view.locator(".widget-html", has_text="EU-").first
+    status = view.locator(".ttr-status").first          # the status line (a learner's: no rule ids)
     expect(status).to_contain_text("waiting for Blue", timeout=30_000)
 
     # 1. keep the long ticket and one regular one
@@ -77,7 +79,12 @@ def test_02_europe_runs_and_the_playview_plays(lab_server, page):
     # 3. the second card: the turn ends, the bots reply, and it is Blue's turn again
     deck.click()
     expect(status).to_contain_text("Blue to play", timeout=60_000)
-    expect(view.locator(".widget-html", has_text="[bot:").first).to_be_attached(timeout=30_000)
+    # the bots' moves are in the log once each, their reasons on demand ("explain the bots' moves")
+    log = view.locator(".ttr-log")
+    expect(log).to_contain_text(re.compile(r"\d+\. (Red|Green) "), timeout=30_000)
+    assert "why:" not in log.inner_text()
+    view.get_by_role("checkbox", name="explain the bots' moves").check()
+    expect(log).to_contain_text("(why:", timeout=30_000)
     after = page.evaluate(_JS_BOARD, VIEW)
     assert after["svg"] and after["traces"] == board["traces"], (board, after)   # updated in place, not rebuilt
 

@@ -22,7 +22,10 @@ from viewhelpers import (EDITOR_CELLS, HISTORY_CELLS, PAYMENT_CHOICES, PLAY_CELL
 
 
 def _turn_status(page, nb, var="view"):
-    return kernel_eval(page, nb, f"__import__('ttr_nb.engine', fromlist=['turn_status']).turn_status({var}.game.state)")
+    """The status line as the view shows it: a player's view without rule ids, the teacher's tables with them."""
+    return kernel_eval(page, nb, f"(__import__('ttr_nb.widgets.words', fromlist=['x']).without_rule_ids "
+                                 f"if getattr({var}, 'human_seats', ()) else str)("
+                                 f"__import__('ttr_nb.engine', fromlist=['turn_status']).turn_status({var}.game.state))")
 
 
 def _owner(state: str, route_id: str) -> str:
@@ -205,14 +208,16 @@ SECRET_GAMES = {
              "spy",
              ["spy.keep_tickets(0, spy.offered(0)[:2])", "spy.draw_deck()", "spy.draw_deck()",
               "spy.draw_deck()", "spy.draw_deck()"], 0),
-    # hot seat: both seats human; after Blue's turn it is Red's, and Blue's secrets must be gone
+    # hot seat: both seats human, a hand-over between them; after Blue's turn Red takes the screen, and Blue's
+    # secrets must be gone
     "hot seat": ("from ttr_nb import Game\n"
                  "from ttr_nb.widgets import PlayView\n"
                  "spy = PlayView(Game('usa', players=2, seed=8), human_seats=(0, 1), bots={})\n"
                  "spy.widget.add_class('t-secrets')\n"
                  "spy",
-                 ["spy.keep_tickets(0, spy.offered(0)[:2])", "spy.keep_tickets(1, spy.offered(1)[:2])",
-                  "spy.draw_deck()", "spy.draw_deck()"], 1),
+                 ["spy.ready()", "spy.keep_tickets(0, spy.offered(0)[:2])",
+                  "spy.ready()", "spy.keep_tickets(1, spy.offered(1)[:2])",
+                  "spy.ready()", "spy.draw_deck()", "spy.draw_deck()", "spy.ready()"], 1),
     # a TableView showing one seat's view of a game the bots played for a while
     "table for a seat": ("from ttr_nb import Game\n"
                          "from ttr_nb.bots import GreedyBot\n"

@@ -25,14 +25,17 @@ seat:0..n-1        spaces claimed by seat i in its colour; legend = player name 
 ferries            a locomotive mark (black dot) on each ferry space that needs a locomotive
 trail-steps        per trail route: its step number (circle) at 28 % and an arrowhead at 72 % of the way
 stations           a triangle in the owner's colour behind the city (Europe); hover "Wien · station of Red"
-goods              a city's goods stack (Märklin): its top value in a token of the stack's colour, one symbol per
-                   colour (white circle, yellow square, red diamond, black hexagon); an emptied stack is a hollow
-                   token; hover: the whole stack
+marked-cities      a ring around each of the viewer's ticket cities (behind the city marker)
+cities             city markers (a country, a place no path passes through, is a square); hover: its neighbours
+goods              a city's goods stack (Märklin), standing on the city: its top value in a token of the stack's
+                   colour, one symbol per colour (white circle, yellow square, red diamond, black hexagon); an
+                   emptied stack is a hollow token; hover: the whole stack
 passengers         a passenger standing in a city (Märklin): "P" in its owner's colour; hover "Leipzig · Blue's
                    passenger"
-cities             city markers and names (a country, a place no path passes through, is a square) (label positions chosen to avoid routes and other labels)
 routes             ONE marker per route midpoint, ``customdata`` = route id, hover = ``route_hover``: the
                    click target. Symbol per card colour (``CARD_SYMBOLS``) or per owner (``OWNER_SYMBOLS``).
+city-names         the city names, on top (each where ``ttr_nb.render.labels`` put it: over no other name and no
+                   other city's marker, at every size from the smallest the map's names are placed for)
 =================  =============================================================================================
 
 Only the legend traces' ``name``/``showlegend`` follow the labels passed in (player names, highlight labels,
@@ -76,7 +79,7 @@ GOODS_STYLE: Mapping[str, tuple[str, str, str]] = {
     "white": ("#ffffff", "circle", "#111111"), "yellow": ("#f4d01e", "square", "#111111"),
     "red": ("#dd3b31", "diamond", "#ffffff"), "black": ("#2a2a2a", "hexagon", "#ffffff"),
 }
-#: Two-letter code of each card colour, shown in the hover text.
+#: Two-letter code of each card colour (kept for compact labels; the hovers say the colour in words).
 CARD_CODES: Mapping[str, str] = {
     "purple": "Pu", "blue": "Bu", "orange": "Or", "white": "Wh", "green": "Gn", "yellow": "Ye", "black": "Bk",
     "red": "Rd", GRAY: "Gy",
@@ -205,7 +208,8 @@ def project(map, *, board_like: bool = True) -> dict[str, tuple[float, float]]:
 _PROJECTION_CACHE: dict[int, tuple[Any, dict]] = {}
 
 #: The board-like layouts of the shipped maps, computed once by ``project`` and stored (the relaxation is pure Python
-#: and takes about a second per map — on every notebook's first board). An entry is used only when its fingerprint
+#: and takes about a second per map — on every notebook's first board), with the places of their city names
+#: (``_label_placement``: a search of about a second too). An entry is used only when its fingerprint
 #: (the map's cities, routes and the layout's constants) is the map's: an edited map is laid out afresh. Rebuild with
 #: ``write_layouts(stored_layout_keys())``; tests/test_render_board.py checks the stored ones against ``project``.
 LAYOUTS_FILE = Path(__file__).with_name("layouts.json")
@@ -241,16 +245,27 @@ def stored_layout_keys() -> list[str]:
 
 
 def write_layouts(keys: Sequence[str]) -> Path:
-    """Compute and store the layouts of the maps ``keys`` (e.g. ``["usa", "europe"]``) in ``LAYOUTS_FILE``."""
+    """Compute and store the layouts of the maps ``keys`` (e.g. ``["usa", "europe"]``) and the places of their city
+    names in ``LAYOUTS_FILE``."""
     from ..maps import load_map
+    global _STORED_LAYOUTS
     out = {}
     for key in sorted(keys):
         m = load_map(key)
         out[key] = {"fingerprint": layout_fingerprint(m), "pos": {c: list(xy) for c, xy in project(m).items()}}
-    LAYOUTS_FILE.write_text(json.dumps({"about": "board-like city layouts, see ttr_nb.render.board.LAYOUTS_FILE",
-                                        "maps": out}, indent=1, sort_keys=True) + "\n", encoding="utf-8")
-    global _STORED_LAYOUTS
+    _STORED_LAYOUTS = out                  # the names are placed on these layouts
+    _PROJECTION_CACHE.clear()
+    _LABEL_CACHE.clear()
+    for key in sorted(keys):
+        m = load_map(key)
+        lab = _compute_labels(m)
+        out[key]["labels"] = {"fingerprint": label_fingerprint(m), "upp": lab.upp, "slots": lab.slots,
+                              **({"broken": list(lab.broken)} if lab.broken else {})}
+    LAYOUTS_FILE.write_text(json.dumps({"about": "board-like city layouts and the places of the city names, see "
+                                                 "ttr_nb.render.board.LAYOUTS_FILE", "maps": out},
+                                       indent=1, sort_keys=True) + "\n", encoding="utf-8")
     _STORED_LAYOUTS = None
+    _LABEL_CACHE.clear()
     return LAYOUTS_FILE
 
 
@@ -268,22 +283,19 @@ def _projected(map) -> dict[str, tuple[float, float]]:
 class _Geometry:
     """Everything about a map's layout that does not depend on claims; computed once per (map, height)."""
 
-    def __init__(self, map, height: int):
+    def __init__(self, map, height: int, *, with_labels: bool = True, note: bool = True):
         self.pos = _projected(map)
         xs = [p[0] for p in self.pos.values()]
         ys = [p[1] for p in self.pos.values()]
-        span_x, span_y = (max(xs) - min(xs)) or 1.0, (max(ys) - min(ys)) or 1.0
         # pixels per data unit at the nominal size: the axis with less room decides, as scaleanchor does
-        self.top, self.bottom = _margins(map)
-        wp, hp = _NOMINAL_WIDTH - 20, max(height - self.top - self.bottom, 200)
-        ppu = min((wp - 2 * _PAD_X) / span_x, (hp - 2 * _PAD_Y) / span_y)
-        self.upp = 1.0 / ppu
-        self.x_range = (min(xs) - _PAD_X * self.upp, max(xs) + _PAD_X * self.upp)
-        self.y_range = (min(ys) - _PAD_Y * self.upp, max(ys) + _PAD_Y * self.upp)
-        # what plotly shows at the nominal size: constrain="range" widens the axis that has room to spare
-        cx, cy = sum(self.x_range) / 2, sum(self.y_range) / 2
-        self.view_x = (cx - wp * self.upp / 2, cx + wp * self.upp / 2)
-        self.view_y = (cy - hp * self.upp / 2, cy + hp * self.upp / 2)
+        self.top, self.bottom = _margins(map, note)
+        self.upp = 1.0 / _nominal_ppu(map, height, note)
+        # the room around the outermost cities holds their names on the smallest board the names are placed for
+        #: city -> plotly text position of its name (``_label_placement``)
+        self.labels = _label_placement(map) if with_labels else None
+        pad = max(self.upp, self.labels.upp) if self.labels is not None else self.upp
+        self.x_range = (min(xs) - _PAD_X * pad, max(xs) + _PAD_X * pad)
+        self.y_range = (min(ys) - _PAD_Y * pad, max(ys) + _PAD_Y * pad)
         self.routes = {r.id: r for r in map.routes}
         self.order = [r.id for r in map.routes]
         self.centre: dict[str, list[tuple[float, float]]] = {}     # route id -> centre polyline (offset, clipped)
@@ -293,19 +305,30 @@ class _Geometry:
         self._build(map)
         self._space_xy: dict[str, tuple[list, list, list]] = {}
         self._piece_xy: dict[str, tuple[list, list, list]] = {}
+        self._claim_size: dict[str, int] = {}
         self._hover: dict[tuple, str] = {}         # route_hover results (they depend on a few arguments only)
         self.cities: tuple | None = None           # the cities trace's arrays (they never change)
 
     def piece_xy(self, rid: str) -> tuple[list, list, list]:
         """x, y, customdata of the train pieces on a claimed route: the middle 60 % of each space, so the route's
-        own colour stays visible at both ends of every space (computed once)."""
+        own colour stays visible at both ends of every space — on a short space all but 2 px at each end, so that a
+        claim is never a mere dot (computed once)."""
         hit = self._piece_xy.get(rid)
         if hit is None:
             pieces = []
             for sp in self.spaces[rid]:
                 total = _length(sp)
-                pieces.append((rid, _sub(sp, 0.2 * total, 0.8 * total)))
+                end = min(0.2 * total, 2 * self.upp)
+                pieces.append((rid, _sub(sp, end, total - end)))
             hit = self._piece_xy[rid] = _polyline_xy(pieces)
+        return hit
+
+    def claim_marker(self, rid: str) -> int:
+        """The size (px) of a claimed route's owner marker: 14, smaller on a short route (0.45 of its drawn length, at
+        least 8), so that the train pieces around it still show."""
+        hit = self._claim_size.get(rid)
+        if hit is None:
+            hit = self._claim_size[rid] = max(8, min(14, round(0.45 * _length(self.centre[rid]) / self.upp)))
         return hit
 
     def space_xy(self, rid: str) -> tuple[list, list, list]:
@@ -426,15 +449,15 @@ def _split(line, n: int, gap: float) -> list[list[tuple[float, float]]]:
     return [_sub(line, k * (seg + gap), k * (seg + gap) + seg) for k in range(n)]
 
 
-_GEOMETRY_CACHE: dict[tuple[int, int], tuple[Any, _Geometry]] = {}
+_GEOMETRY_CACHE: dict[tuple[int, int, bool], tuple[Any, _Geometry]] = {}
 
 
-def _geometry(map, height: int) -> _Geometry:
-    key = (id(map), height)
+def _geometry(map, height: int, note: bool = True) -> _Geometry:
+    key = (id(map), height, note)
     hit = _GEOMETRY_CACHE.get(key)
     if hit is not None and hit[0] is map:
         return hit[1]
-    g = _Geometry(map, height)
+    g = _Geometry(map, height, note=note)
     if len(_GEOMETRY_CACHE) > 16:
         _GEOMETRY_CACHE.clear()
     _GEOMETRY_CACHE[key] = (map, g)
@@ -454,11 +477,22 @@ def _provisional_text(map) -> str:
     return f"<b>PROVISIONAL MAP</b> — {_wrap(note, width)}"
 
 
-def _margins(map) -> tuple[int, int]:
-    """(top, bottom) margins in px: the title, and the provisional note under it when there is one; the legend
-    below the map."""
+def _nominal_ppu(map, height: int, note: bool = True) -> float:
+    """Pixels per data unit of a board ``height`` px tall and ``_NOMINAL_WIDTH`` wide."""
+    pos = _projected(map)
+    xs = [p[0] for p in pos.values()]
+    ys = [p[1] for p in pos.values()]
+    span_x, span_y = (max(xs) - min(xs)) or 1.0, (max(ys) - min(ys)) or 1.0
+    top, bottom = _margins(map, note)
+    wp, hp = _NOMINAL_WIDTH - 20, max(height - top - bottom, 200)
+    return min((wp - 2 * _PAD_X) / span_x, (hp - 2 * _PAD_Y) / span_y)
+
+
+def _margins(map, note: bool = True) -> tuple[int, int]:
+    """(top, bottom) margins in px: the title, and the provisional note under it when there is one (and ``note``);
+    the legend below the map."""
     top = _TITLE_MARGIN
-    if getattr(map, "provisional", False):
+    if note and getattr(map, "provisional", False):
         top += 16 * (1 + _provisional_text(map).count("<br>")) + 14
     return top, _LEGEND_MARGIN
 
@@ -503,20 +537,19 @@ def _polyline_xy(lines) -> tuple[list, list, list]:
 # --------------------------------------------------------------------------------------------------------------
 def route_hover(map, route, owner_name: str | None, closed: bool, points_table: Mapping[int, int] = USA_POINTS,
                 *, closed_rule: str = "USA-CLAIM-8") -> str:
-    """Hover text of one route, e.g. ``Denver–Omaha · 4 spaces · purple (Pu) · 7 points · free``.
+    """Hover text of one route in a learner's words, e.g. ``Denver–Omaha · 4 spaces · purple · 7 points · free``.
 
-    Extra lines say tunnel / ferry / double route. ``owner_name`` None means free.
-    """
+    Extra lines say tunnel / ferry / double route; no internal codes (route ids, colour codes). ``owner_name``
+    None means free. ``closed_rule`` is kept for callers; the hover explains the closure in words instead."""
     colour = route.colour
-    code = CARD_CODES.get(colour, colour[:2].title())
-    colour_text = f"gray ({code}, any one colour)" if colour == GRAY else f"{colour} ({code})"
+    colour_text = "gray (any one colour)" if colour == GRAY else colour
     n = int(route.length)
     points = points_table.get(n)
     points_text = f"{points} point{'s' if points != 1 else ''}" if points is not None else "? points"
     if owner_name is not None:
         status = f"claimed by {owner_name}"
     elif closed:
-        status = f"closed ({closed_rule})"
+        status = "closed"
     else:
         status = "free"
     lines = [f"{_name(route.a)}–{_name(route.b)} · {n} space{'s' if n != 1 else ''} · {colour_text} · "
@@ -529,11 +562,14 @@ def route_hover(map, route, owner_name: str | None, closed: bool, points_table: 
         lines.append(f"ferry: needs {locos} locomotive{'s' if locos != 1 else ''}")
     twins = _twins(map, route)
     if twins:
-        other = " and ".join(f"{t.colour} {t.id}" for t in twins)
-        lines.append(f"{'triple' if len(twins) == 2 else 'double'} route with {other}")
+        words = [t.colour if t.colour != GRAY else "gray" for t in twins]
+        if len(twins) == 1:
+            lines.append(f"double route: the other one is {words[0]}")
+        else:
+            lines.append(f"{'triple' if len(twins) == 2 else 'multiple'} route: the others are "
+                         + ", ".join(words[:-1]) + f" and {words[-1]}")
     if closed and owner_name is None:
         lines.append("closed: with 2–3 players only one route of a double route may be used")
-    lines.append(f"route id {route.id}")
     return "<br>".join(lines)
 
 
@@ -550,101 +586,129 @@ def _twins(map, route) -> tuple:
 
 
 # --------------------------------------------------------------------------------------------------------------
-# City label placement
+# City label placement (``ttr_nb.render.labels``): once per map, stored with its layout
 # --------------------------------------------------------------------------------------------------------------
-# plotly textposition -> (dx, dy) direction of the label box from the city, in label-box units
-_LABEL_SLOTS: tuple[tuple[str, float, float, float], ...] = (
-    # position, horizontal anchor (-1 left of city .. +1 right), vertical (-1 below .. +1 above), preference cost
-    ("top center", 0.0, 1.0, 0.0),
-    ("bottom center", 0.0, -1.0, 0.4),
-    ("middle right", 1.0, 0.0, 0.6),
-    ("middle left", -1.0, 0.0, 0.6),
-    ("top right", 1.0, 1.0, 1.0),
-    ("top left", -1.0, 1.0, 1.0),
-    ("bottom right", 1.0, -1.0, 1.2),
-    ("bottom left", -1.0, -1.0, 1.2),
-)
-_FONT_PX = 13             # city names: at least 13 px (a projector doubles it: ``scale``)
+_FONT_PX = 13             # city names: 13 px (a projector makes them larger: ``scale``)
+_MIN_NAME_PX = 9          # ... and never smaller than this on a board drawn smaller than its names are placed for
 _CITY_MARKER = 11
+_COUNTRY_MARKER = 16      # a country (``Map.ends_only``): a larger square
+_GOODS_MARKER = 17        # a city with a goods stack (Märklin): the stack's token stands on it
+_LABEL_BASE = 650         # names are placed for sizes relative to the board laid out ``_LABEL_BASE`` px tall
+#: the smallest sizes tried for a map's names (times its ``_LABEL_BASE`` board): the first at which every name
+#: keeps its rules at every size up to ``labels.SCALES[-1]`` times it is the map's smallest size
+_LABEL_LADDER = tuple(round(0.6 + 0.05 * i, 2) for i in range(29))
 
 
-def _label_box(x, y, text, slot, upp, font_px: float = _FONT_PX):
-    _, hx, vy, _ = slot
-    w = (len(text) * font_px * 0.58 + 2) * upp
-    h = (font_px + 2) * upp
-    r = (_CITY_MARKER / 2 + 2) * upp
-    if hx == 0:
-        x0 = x - w / 2
-    elif hx > 0:
-        x0 = x + r
-    else:
-        x0 = x - r - w
-    if vy == 0:
-        y0 = y - h / 2
-    elif vy > 0:
-        y0 = y + r
-    else:
-        y0 = y - r - h
-    return (x0, y0, x0 + w, y0 + h)
+def _goods_cities(map) -> frozenset[str]:
+    return frozenset(_name(c) for c in map.cities if getattr(c, "extra", {}).get("goods_colour"))
 
 
-def _place_labels(map, geo: _Geometry, font_px: float = _FONT_PX) -> dict[str, str]:
-    upp = geo.upp
-    samples: list[tuple[float, float]] = []
-    for line in geo.centre.values():
-        total = _length(line)
-        steps = max(2, int(total / (3 * upp)))
-        samples.extend(_point_at(line, total * i / steps) for i in range(steps + 1))
-    cities = [_name(c) for c in map.cities]
-
-    def crowd(name):
-        x, y = geo.pos[name]
-        return -sum(1 for o in cities if o != name and math.dist(geo.pos[o], (x, y)) < 70 * upp)
-
-    placed: list[tuple[float, float, float, float]] = []
-    result: dict[str, str] = {}
-    xs = [p[0] for p in geo.pos.values()]
-    left, right = min(xs) - 12 * upp, max(xs) + 12 * upp
-    for name in sorted(cities, key=lambda n: (crowd(n), n)):
-        x, y = geo.pos[name]
-        best = None
-        for slot in _LABEL_SLOTS:
-            box = _label_box(x, y, name, slot, upp, font_px)
-            x0, y0, x1, y1 = box
-            cost = slot[3]
-            m = 5 * upp                         # half a route's drawn width
-            cost += 0.35 * sum(1 for sx, sy in samples if x0 - m <= sx <= x1 + m and y0 - m <= sy <= y1 + m)
-            for o in cities:
-                if o != name:
-                    ox, oy = geo.pos[o]
-                    rr = (_CITY_MARKER / 2 + 2) * upp
-                    if x0 - rr <= ox <= x1 + rr and y0 - rr <= oy <= y1 + rr:
-                        cost += 20
-            for b in placed:
-                if x0 < b[2] and b[0] < x1 and y0 < b[3] and b[1] < y1:
-                    cost += 30
-            if x0 < left or x1 > right or y0 < geo.view_y[0] or y1 > geo.view_y[1]:
-                cost += 100     # beside the outermost cities: cut off when the board is drawn narrow (any width)
-            if best is None or cost < best[0]:
-                best = (cost, slot[0], box)
-        result[name] = best[1]
-        placed.append(best[2])
-    return result
+def _marker_sizes(map) -> dict[str, int]:
+    """Each city's marker size in px at scale 1 (plotly's ``marker.size``)."""
+    ends, goods = getattr(map, "ends_only", frozenset()), _goods_cities(map)
+    return {_name(c): _COUNTRY_MARKER if _name(c) in ends else _GOODS_MARKER if _name(c) in goods else _CITY_MARKER
+            for c in map.cities}
 
 
-_LABEL_CACHE: dict[tuple[int, float], tuple[Any, dict[str, str]]] = {}
+def _marker_radius(map) -> dict[str, float]:
+    """What each city's marker covers (px from its centre): half its size and its outline; a square's corner."""
+    ends = getattr(map, "ends_only", frozenset())
+    return {c: (size / 2 * math.sqrt(2) if c in ends else size / 2) + 1.1 for c, size in _marker_sizes(map).items()}
 
 
-def _labels(map, geo: _Geometry, font_px: float = _FONT_PX) -> dict[str, str]:
-    key = (id(geo), font_px)
-    hit = _LABEL_CACHE.get(key)
-    if hit is not None and hit[0] is geo:
+class _Labels:
+    """A map's names: city -> plotly text position, and ``upp``, the data units per px of the smallest board on
+    which every name keeps its rules (no name over another name or another city's marker, none outside the
+    board) at every size up to ``labels.SCALES[-1]`` times it; ``broken`` lists what it breaks when no ladder
+    size keeps them all."""
+
+    def __init__(self, slots: dict[str, str], upp: float, broken: Sequence[str] = ()):
+        self.slots, self.upp, self.broken = dict(slots), float(upp), tuple(broken)
+
+
+def label_fingerprint(map) -> str:
+    """What the placement of ``map``'s names depends on beyond its layout: the label constants and metrics."""
+    from . import labels
+    parts = [layout_fingerprint(map), f"l2 {_FONT_PX} {_CITY_MARKER} {_COUNTRY_MARKER} {_GOODS_MARKER} {_LABEL_BASE}",
+             repr(_LABEL_LADDER), repr(labels.SCALES), repr(labels.SLOTS), repr(sorted(labels._WIDTHS.items())),
+             f"{_PAD_X} {_PAD_Y} {labels.ASCENT} {labels.DESCENT}",
+             " ".join(sorted(_goods_cities(map))), " ".join(sorted(getattr(map, "ends_only", ())))]
+    return hashlib.sha256("\n".join(parts).encode()).hexdigest()[:16]
+
+
+def _place_at(map, base: "_Geometry", scale: float):
+    """The names placed for boards from ``scale`` times the ``_LABEL_BASE`` board up (``labels.Placement``)."""
+    from . import labels
+    upp = base.upp / scale
+    xs = [p[0] for p in base.pos.values()]
+    ys = [p[1] for p in base.pos.values()]
+    # a name may reach into the room around the outermost cities (the board keeps it: ``_Geometry``), not beyond
+    bounds = (min(xs) - _PAD_X * upp, min(ys) - _PAD_Y * upp, max(xs) + _PAD_X * upp, max(ys) + _PAD_Y * upp)
+    return labels.place_labels(
+        base.pos, upp=upp, font_px=_FONT_PX, marker_px=_marker_sizes(map), marker_r=_marker_radius(map),
+        bounds=bounds, lines=[sp for sps in base.spaces.values() for sp in sps],
+        points=[(x, y, 6.0) for x, y in base.mid.values()])
+
+
+def _compute_labels(map) -> _Labels:
+    """Search ``_LABEL_LADDER`` (by halving) for the smallest size at which every name keeps its rules."""
+    base = _Geometry(map, _LABEL_BASE, with_labels=False)
+    lo, hi = 0, len(_LABEL_LADDER) - 1
+    best = _place_at(map, base, _LABEL_LADDER[hi])
+    if best.broken:                        # not even the largest: the fewest broken rules there
+        return _Labels(best.slots, base.upp / _LABEL_LADDER[hi], best.broken)
+    found = hi
+    while lo < hi:
+        mid = (lo + hi) // 2
+        p = _place_at(map, base, _LABEL_LADDER[mid])
+        if p.broken:
+            lo = mid + 1
+        else:
+            best, found, hi = p, mid, mid
+    return _Labels(best.slots, base.upp / _LABEL_LADDER[found])
+
+
+_LABEL_CACHE: dict[int, tuple[Any, _Labels]] = {}
+
+
+def _label_placement(map) -> _Labels:
+    """The map's names (stored in ``LAYOUTS_FILE`` for the shipped maps, else computed once and cached)."""
+    hit = _LABEL_CACHE.get(id(map))
+    if hit is not None and hit[0] is map:
         return hit[1]
-    res = _place_labels(map, geo, font_px)
+    res = _stored_labels(map) or _compute_labels(map)
     if len(_LABEL_CACHE) > 16:
         _LABEL_CACHE.clear()
-    _LABEL_CACHE[key] = (geo, res)
+    _LABEL_CACHE[id(map)] = (map, res)
     return res
+
+
+def _stored_labels(map) -> _Labels | None:
+    _stored_layout(map)                    # loads the file
+    entry = (_STORED_LAYOUTS or {}).get(getattr(map, "key", None)) or {}
+    lab = entry.get("labels")
+    if not lab or lab.get("fingerprint") != label_fingerprint(map):
+        return None
+    slots = dict(lab["slots"])
+    return _Labels(slots, lab["upp"]) if set(slots) == {_name(c) for c in map.cities} else None
+
+
+_MIN_ROUTE_PX = 16        # a route drawn shorter than this between its cities' clearances shows a claim as a dot
+
+
+def default_height(map) -> int:
+    """The height (px) a board of ``map`` is laid out for: 650, or taller for a map taller than wide, so that every
+    city name has room (``_Labels.upp``) and a claim on the shortest route shows as a train, not as a mere dot (the
+    route at least ``_MIN_ROUTE_PX`` long between its cities' clearances)."""
+    pos = _projected(map)
+    shortest = min((math.dist(pos[_name(r.a)], pos[_name(r.b)]) for r in map.routes), default=0.0)
+    need = 1.0 / _label_placement(map).upp
+    if shortest > 0:
+        need = max(need, (_MIN_ROUTE_PX + 2 * _CITY_CLEAR) / shortest)
+    height = _LABEL_BASE
+    while _nominal_ppu(map, height) < need * 0.9999 and height < 3 * _LABEL_BASE:
+        height += 10
+    return height
 
 
 # --------------------------------------------------------------------------------------------------------------
@@ -679,8 +743,8 @@ def _check_ids(geo: _Geometry, ids, what: str) -> None:
 
 def _traces(map, *, owners, closed, player_names, player_colours, stations, highlight, trail, trail_label,
             points_table, closed_rule, height, selected=None, marked=None, scale: float = 1.0,
-            goods=None, passengers=None) -> list[dict]:
-    geo = _geometry(map, height)
+            goods=None, passengers=None, note: bool = True) -> list[dict]:
+    geo = _geometry(map, height, note)
     owners = dict(owners or {})
     closed = set(closed)
     stations = dict(stations or {})
@@ -846,14 +910,49 @@ def _traces(map, *, owners, closed, player_names, player_colours, stations, high
     scatter("stations", "stations", x=sx, y=sy, customdata=sorted(stations), mode="markers", hovertext=shover,
             hoverinfo="text",
             marker=dict(symbol=ssym, size=26, color=scol, line=dict(color="#111111", width=1.5)))
-    # 8a. goods stacks (Märklin): the top value in a token of the stack's colour, up and right of the city
+    # 8a. marked cities (e.g. the cities of the viewer's own tickets): a wide ring behind the city marker
+    mk = sorted(marked)
+    scatter("marked-cities", "your ticket cities", x=[geo.pos[c][0] for c in mk], y=[geo.pos[c][1] for c in mk],
+            customdata=mk, mode="markers", hovertext=[marked[c] for c in mk], hoverinfo="text",
+            showlegend=bool(mk), legendgroup="map", legendrank=320,
+            marker=dict(symbol="circle-open", size=round(24 * scale), color=MARKED_HEX, line=dict(width=4)))
+    # 8b. cities (their names go on top: 11.)
+    font_px = round(_FONT_PX * scale)
+    if geo.cities is None or geo.cities[5] != font_px:     # the same for every call: once per map, size and scale
+        labels = geo.labels.slots if geo.labels is not None else {}
+        sizes = _marker_sizes(map)
+        cx, cy, ctext, cpos, chover, csym, csize = [], [], [], [], [], [], []
+        ends = getattr(map, "ends_only", frozenset())
+        for c in map.cities:
+            name = _name(c)
+            cx.append(geo.pos[name][0]), cy.append(geo.pos[name][1])
+            ctext.append(name)
+            cpos.append(labels.get(name, "top center"))
+            hover = _city_hover(map, name)
+            if name in ends:
+                hover = hover.replace("</b>", "</b> · a country: a ticket may end here, no path passes through", 1)
+            chover.append(hover)
+            csym.append("square" if name in ends else "circle")
+            csize.append(round(sizes[name] * scale))
+        geo.cities = (cx, cy, ctext, cpos, chover, font_px, csym, csize)
+    cx, cy, ctext, cpos, chover = (list(v) for v in geo.cities[:5])
+    csym, csize = list(geo.cities[6]), list(geo.cities[7])
+    uniform = len(set(csize)) == 1
+    city_size = csize[0] if uniform else csize
+    scatter("cities", "cities", x=cx, y=cy, customdata=ctext, mode="markers", hovertext=chover, hoverinfo="text",
+            cliponaxis=False,
+            marker=dict(symbol=csym if "square" in csym else "circle", size=city_size,
+                        color=["#cfe0f5" if q == "square" else "#fffdf5" for q in csym] if "square" in csym
+                        else "#fffdf5", line=dict(color=INK, width=2.2)))
+    # 8c. goods stacks (Märklin): the top value in a token of the stack's colour, standing on the city (its name
+    #     keeps clear of it: the city's marker has the token's size)
     gx, gy, gtext, gsym, gcol, gtcol, ghover, gcd = [], [], [], [], [], [], [], []
     for city in sorted(goods, key=lambda c: (not goods[c], c)):    # full stacks first: the legend shows a token
         stack = tuple(goods[city])
         colour = str(map.city(city).extra.get("goods_colour", "white")) if hasattr(map, "city") else "white"
         fill, symbol, ink = GOODS_STYLE.get(colour, GOODS_STYLE["white"])
         x0, y0 = geo.pos[city]
-        gx.append(round(x0 + 11 * upp * scale, 4)), gy.append(round(y0 + 9 * upp * scale, 4))
+        gx.append(x0), gy.append(y0)
         gcd.append(city)
         if stack:
             gtext.append(str(stack[0]))
@@ -872,8 +971,8 @@ def _traces(map, *, owners, closed, player_names, player_colours, stations, high
             hovertext=ghover, hoverinfo="text", textposition="middle center", showlegend=bool(goods),
             legendgroup="map", legendrank=330, cliponaxis=False,
             textfont=dict(size=round(10 * scale), color=gtcol, family="Arial Black, Arial, sans-serif"),
-            marker=dict(symbol=gsym, size=round(17 * scale), color=gcol, line=dict(color="#111111", width=1.2)))
-    # 8a'. passengers (Märklin): "P" in the owner's colour, down and left of the city
+            marker=dict(symbol=gsym, size=round(_GOODS_MARKER * scale), color=gcol, line=dict(color="#111111", width=1.2)))
+    # 8d. passengers (Märklin): "P" in the owner's colour, down and left of the city
     pc = sorted(passengers)
     scatter("passengers", "passengers (P)", x=[round(geo.pos[c][0] - 11 * upp * scale, 4) for c in pc],
             y=[round(geo.pos[c][1] - 9 * upp * scale, 4) for c in pc], customdata=pc, mode="markers+text",
@@ -883,39 +982,6 @@ def _traces(map, *, owners, closed, player_names, player_colours, stations, high
             textfont=dict(size=round(10 * scale), color="#ffffff", family="Arial Black, Arial, sans-serif"),
             marker=dict(symbol="circle", size=round(18 * scale), color=[hex_of[passengers[c]] for c in pc],
                         line=dict(color="#ffffff", width=2)))
-    # 8b. marked cities (e.g. the cities of the viewer's own tickets): a wide ring behind the city marker
-    mk = sorted(marked)
-    scatter("marked-cities", "your ticket cities", x=[geo.pos[c][0] for c in mk], y=[geo.pos[c][1] for c in mk],
-            customdata=mk, mode="markers", hovertext=[marked[c] for c in mk], hoverinfo="text",
-            showlegend=bool(mk), legendgroup="map", legendrank=320,
-            marker=dict(symbol="circle-open", size=round(24 * scale), color=MARKED_HEX, line=dict(width=4)))
-    # 9. cities
-    font_px = round(_FONT_PX * scale)
-    if geo.cities is None or geo.cities[5] != font_px:     # the same for every call: once per map, size and scale
-        labels = _labels(map, geo, font_px)
-        cx, cy, ctext, cpos, chover, csym = [], [], [], [], [], []
-        ends = getattr(map, "ends_only", frozenset())
-        for c in map.cities:
-            name = _name(c)
-            cx.append(geo.pos[name][0]), cy.append(geo.pos[name][1])
-            ctext.append(name)
-            cpos.append(labels[name])
-            hover = _city_hover(map, name)
-            if name in ends:
-                hover = hover.replace("</b>", "</b> · a country: a ticket may end here, no path passes through", 1)
-            chover.append(hover)
-            csym.append("square" if name in ends else "circle")
-        geo.cities = (cx, cy, ctext, cpos, chover, font_px, csym)
-    cx, cy, ctext, cpos, chover = (list(v) for v in geo.cities[:5])
-    csym = list(geo.cities[6])
-    scatter("cities", "cities", x=cx, y=cy, customdata=ctext, mode="markers+text", text=ctext, textposition=cpos,
-            hovertext=chover, hoverinfo="text", cliponaxis=False,
-            textfont=dict(size=font_px, color=INK, family="Arial, Helvetica, sans-serif", shadow="auto"),
-            marker=dict(symbol=csym if "square" in csym else "circle",
-                        size=[round((_CITY_MARKER + 5) * scale) if q == "square" else round(_CITY_MARKER * scale)
-                              for q in csym] if "square" in csym else round(_CITY_MARKER * scale),
-                        color=["#cfe0f5" if q == "square" else "#fffdf5" for q in csym] if "square" in csym
-                        else "#fffdf5", line=dict(color=INK, width=2.2)))
     # 10. route midpoints: the click targets
     mx, my, mid, msym, mcol, msize, mop, mhover, mline = [], [], [], [], [], [], [], [], []
     hover_key = (tuple(points_table.items()), closed_rule)
@@ -927,7 +993,7 @@ def _traces(map, *, owners, closed, player_names, player_colours, stations, high
         if seat is not None:
             msym.append(OWNER_SYMBOLS[seat % len(OWNER_SYMBOLS)])
             mcol.append(hex_of[seat])
-            msize.append(round(14 * scale))
+            msize.append(round(geo.claim_marker(rid) * scale))
             mop.append(1.0)
             mline.append("#111111")
         else:
@@ -951,6 +1017,12 @@ def _traces(map, *, owners, closed, player_names, player_colours, stations, high
             # plotly's own selection styling, so a selection costs one small property change, not a redraw
             selected={"marker": dict(SELECTED_STYLE["marker"])},
             unselected={"marker": dict(UNSELECTED_STYLE["marker"])})
+    # 11. city names, on top of everything (a route's marker never hides a name); the markers are invisible and
+    #     the size of the cities' own, as plotly sets a name's distance from its point by its marker's size
+    scatter("city-names", "city names", x=cx, y=cy, customdata=ctext, mode="markers+text", text=ctext,
+            textposition=cpos, cliponaxis=False,
+            textfont=dict(size=font_px, color=INK, family="Arial, Helvetica, sans-serif", shadow="auto"),
+            marker=dict(size=city_size, opacity=0))
 
     return traces
 
@@ -987,7 +1059,7 @@ def _city_hover(map, name: str) -> str:
         a, b = _name(r.a), _name(r.b)
         if name in (a, b):
             other = b if a == name else a
-            nbrs[other].append(f"{r.length} {CARD_CODES.get(r.colour, r.colour)}")
+            nbrs[other].append(f"{r.length} {r.colour}")
     parts = [f"{o} ({', '.join(v)})" for o, v in sorted(nbrs.items())]
     lines = [f"<b>{name}</b> · {len(parts)} neighbour{'s' if len(parts) != 1 else ''}"]
     row = ""
@@ -1002,10 +1074,11 @@ def _city_hover(map, name: str) -> str:
 
 
 def _title(map, title: str | None) -> str:
+    """The title: ``title``, or the map's name. A provisional map says PROVISIONAL once, in the note under the title
+    (or, in a view, its banner): a name that says "provisional" in brackets loses those words here."""
     text = title if title is not None else str(getattr(map, "name", "") or getattr(map, "key", "board"))
-    if getattr(map, "provisional", False) and "PROVISIONAL" not in text:
-        # a name that says so already gets the capitals, not a second word (the title must fit 1024 px)
-        text = text.replace("provisional", "PROVISIONAL", 1) if "provisional" in text else f"{text} — PROVISIONAL"
+    if getattr(map, "provisional", False):
+        text = re.sub(r"\s*\([^()]*provisional[^()]*\)", "", text, flags=re.IGNORECASE).strip() or text
     return text
 
 
@@ -1150,11 +1223,11 @@ def board_figure(map, *, owners: Mapping[str, int] | None = None, closed: Collec
                  stations: Mapping[str, int] | None = None,
                  highlight: Sequence[tuple[str, Sequence[str]]] = (),
                  trail: Sequence[str] = (), trail_label: str = "Longest trail",
-                 title: str | None = None, height: int = 650,
+                 title: str | None = None, height: int | None = None,
                  points_table: Mapping[int, int] = USA_POINTS, closed_rule: str = "USA-CLAIM-8",
                  selected: str | None = None, marked: Mapping[str, str] | None = None,
                  scale: float = 1.0, goods: Mapping[str, Sequence[int]] | None = None,
-                 passengers: Mapping[str, int] | None = None) -> go.Figure:
+                 passengers: Mapping[str, int] | None = None, provisional_note: bool = True) -> go.Figure:
     """The board as a ``go.Figure`` (see the module docstring for the trace structure).
 
     ``owners``: route id -> seat; ``closed``: route ids closed to everybody; ``stations``: city -> seat;
@@ -1162,20 +1235,26 @@ def board_figure(map, *, owners: Mapping[str, int] | None = None, closed: Collec
     with arrows and step numbers; ``selected``: a route drawn with a dark halo; ``marked``: city -> hover text,
     cities ringed (a seat's ticket cities); ``scale``: city names and markers larger (e.g. 1.4 on a projector);
     ``goods``: city -> its goods stack, top first (Märklin); ``passengers``: city -> seat of the passenger there.
-    Click targets are the markers of the trace named ``"routes"`` (``customdata`` = route id).
+    ``height``: None lays the board out for ``default_height(map)`` (650 px, more for a map taller than wide).
+    ``provisional_note``: a provisional map's note under the title (a view that shows its own banner passes False,
+    so that PROVISIONAL is said once). Click targets are the markers of the trace named ``"routes"``
+    (``customdata`` = route id).
     """
+    if height is None:
+        height = default_height(map)
+    note = bool(provisional_note)
     traces = _traces(map, owners=owners, closed=closed, player_names=player_names,
                         player_colours=tuple(player_colours), stations=stations, highlight=tuple(highlight),
                         trail=tuple(trail), trail_label=trail_label, points_table=points_table,
                         closed_rule=closed_rule, height=height, selected=selected, marked=marked, scale=scale,
-                        goods=goods, passengers=passengers)
-    geo = _geometry(map, height)
+                        goods=goods, passengers=passengers, note=note)
+    geo = _geometry(map, height, note)
     # Built unvalidated (plotly's own fast path for trusted input: 25 times faster than validating ~60 traces on
     # every new board); tests/test_render_board.py validates every figure kind this module makes.
     fig = Figure(data=[{**t, "type": "scatter"} for t in traces], _validate=False)
     managed_layout = {"title": {"text": _title(map, title)}}       # what update_board keeps up to date
     annotations = []
-    if getattr(map, "provisional", False):
+    if note and getattr(map, "provisional", False):
         annotations.append(dict(
             text=_provisional_text(map), xref="paper", yref="paper", x=0.0, y=1.0, xanchor="left",
             yanchor="bottom", yshift=4, showarrow=False, align="left", font=dict(size=12, color="#8a1c00"),
@@ -1194,7 +1273,13 @@ def board_figure(map, *, owners: Mapping[str, int] | None = None, closed: Collec
                     traceorder="normal", itemwidth=30),
         annotations=annotations, dragmode="pan", clickmode="event", uirevision=str(getattr(map, "key", "board")),
         font=dict(family="Arial, Helvetica, sans-serif"),
-        meta=dict(ttr_board=str(getattr(map, "key", "")), seats=len(player_colours)),
+        meta=dict(ttr_board=str(getattr(map, "key", "")), seats=len(player_colours), note=note,
+                  # the names' px size and the px per data unit they are placed for: a figure view drawn smaller
+                  # draws them smaller (down to _MIN_NAME_PX), so that they still never overlap
+                  ttr_names=dict(trace=len(traces) - 1, ppu=round(scale / _label_placement(map).upp, 4),
+                                 size=round(_FONT_PX * scale), min_size=_MIN_NAME_PX),
+                  # a compact play view (a narrow window) draws the map without title and legend
+                  ttr_compact=dict(top=6, bottom=4)),
     )
     _remember(fig, traces, managed_layout)
     object.__setattr__(fig, "_ttr_board_checked", (str(getattr(map, "key", "")), [t["meta"] for t in traces]))
@@ -1218,22 +1303,23 @@ def update_board(fig, map, *, owners: Mapping[str, int] | None = None, closed: C
     labels and visibility change. ``height`` None keeps the figure's height.
     """
     if height is None:
-        height = fig.layout.height or 650
+        height = fig.layout.height or default_height(map)
+    meta = fig.layout.meta if isinstance(fig.layout.meta, dict) else {}
+    note = bool(meta.get("note", True))          # as ``board_figure`` made it
     traces = _traces(map, owners=owners, closed=closed, player_names=player_names,
                         player_colours=tuple(player_colours), stations=stations, highlight=tuple(highlight),
                         trail=tuple(trail), trail_label=trail_label, points_table=points_table,
                         closed_rule=closed_rule, height=height, selected=selected, marked=marked, scale=scale,
-                        goods=goods, passengers=passengers)
+                        goods=goods, passengers=passengers, note=note)
     key = str(getattr(map, "key", ""))
     metas = [t["meta"] for t in traces]
     if getattr(fig, "_ttr_board_checked", None) != (key, metas) or _cache_of(fig) is None:
-        meta = fig.layout.meta if isinstance(fig.layout.meta, dict) else {}
         if meta.get("ttr_board") != key or [t.meta for t in fig.data] != metas:
             raise TTRError("update_board: this figure was not made by board_figure for this map "
                            "(its traces differ); make a new one with board_figure")
     force = None
     if fig.layout.height != height:      # only then: a user's zoom and pan survive ordinary updates
-        geo = _geometry(map, height)
+        geo = _geometry(map, height, note)
         force = {"height": height, "xaxis.range": list(geo.x_range), "yaxis.range": list(geo.y_range),
                  "margin.t": geo.top, "margin.b": geo.bottom}
     _apply(fig, traces, {"title": {"text": _title(map, title)}}, force_layout=force)

@@ -18,34 +18,42 @@ import plotly.graph_objects as go
 
 from ..cards import CARD_NAMES, COLOURS, LOCO, PLAYER_COLOURS
 from .board import BACKGROUND, INK, _player_hex
+from .public import PUBLIC
+from .public import public_view as _public_view
 from .panels import CARD_FILL, CARD_MARK, CARD_WORD, _figure, _ink_on, _update
 
-__all__ = ["card_table_figure", "update_card_table"]
+__all__ = ["card_table_figure", "update_card_table", "public_view", "PUBLIC"]
 
 _BACK = "#28407a"
 _TRACK_X = len(COLOURS) + 1.6
 _HAND_X = len(COLOURS) + 3.2
 
 
+def public_view(state) -> dict:
+    """The Card Game table as every player may see it, nobody's secrets (``render.public``)."""
+    from ..cardgame.engine import observe, turn_status
+    return {**_public_view(observe, state), "status": turn_status(state, None)}
+
+
 def _table(state, viewer: int | None, robbed: Collection[tuple[int, str]], title: str | None):
     from ..cardgame.engine import observe
-    view = observe(state, viewer)
+    view = public_view(state) if viewer == PUBLIC else observe(state, viewer)
     n = view["n_players"]
-    top = n + 1
+    top = n + 1.5                  # the face-up row; the players' column headers between it and the first player
     ys = {p["seat"]: n - p["seat"] for p in view["players"]}
     # the face-up row, the deck and the ticket deck
     market = view["market"]
     mx = list(range(1, len(market) + 1))
     kinds = [None if c is None else CARD_NAMES.index(c) for c in market]
     mtraces = dict(type="scatter", meta="market", name="face-up cards", x=mx, y=[top] * len(mx), mode="markers+text",
-                   text=["" if k is None else CARD_WORD[k] for k in kinds], textposition="bottom center",
+                   text=["" if k is None else CARD_WORD[k] for k in kinds], textposition="top center",
                    hovertext=[f"face-up card {i}: " + ("empty" if k is None else CARD_WORD[k]) for i, k in zip(mx, kinds)],
                    hoverinfo="text", showlegend=False, textfont=dict(size=11, color=INK),
                    marker=dict(symbol=["square" if k is None else CARD_MARK[k] for k in kinds], size=26,
                                color=[BACKGROUND if k is None else CARD_FILL[k] for k in kinds],
                                line=dict(color=INK, width=1.5)))
     piles = dict(type="scatter", meta="piles", name="piles", x=[_TRACK_X, _HAND_X], y=[top, top], mode="markers+text",
-                 text=[f"deck {view['deck_size']}", f"tickets {view['ticket_deck_size']}"], textposition="bottom center",
+                 text=[f"deck {view['deck_size']}", f"tickets {view['ticket_deck_size']}"], textposition="top center",
                  hovertext=[f"train-card deck: {view['deck_size']} cards", f"ticket deck: {view['ticket_deck_size']}"],
                  hoverinfo="text", showlegend=False, textfont=dict(size=11, color=INK),
                  marker=dict(symbol="square", size=26, color=_BACK, line=dict(color=INK, width=1.5)))
@@ -99,24 +107,31 @@ def _table(state, viewer: int | None, robbed: Collection[tuple[int, str]], title
         lead = [view["players"][i]["name"] for i, k in enumerate(c["completed"]) if best and k == best]
         words.append(f"{c['city']} {c['points']}: " + (" & ".join(lead) + f" ({best})" if lead else "nobody yet"))
     lines = [" · ".join(words[i:i + 2]) for i in range(0, len(words), 2)]   # two a line: fits a 1024-px window
-    cities = dict(type="scatter", meta="cities", name="Big Cities", x=[0.5], y=[0.1], mode="text",
-                  text=["<b>Big Cities</b> — " + "<br>".join(html.escape(x) for x in lines)], textposition="middle right",
+    big_cities = "<b>Big Cities</b> — " + "<br>".join(html.escape(x) for x in lines)
+    # the Big Cities stand under the rows, in the bottom margin (an annotation): never over a row, however small
+    # the table is drawn; this trace keeps the table's traces as they were (its words are the annotation's)
+    cities = dict(type="scatter", meta="cities", name="Big Cities", x=[], y=[], mode="text", text=[],
                   hoverinfo="skip", showlegend=False, textfont=dict(size=12, color=INK))
     status = f"round {view['round']}" + (" — the round is over" if view["phase"] in ("complete", "over") else "")
     head = title if title is not None else f"The Card Game table — {status}"
     layout = dict(
         title=dict(text=html.escape(head), x=0.01, xanchor="left", font=dict(size=15, color=INK)),
-        height=120 + 62 * (n + 1), margin=dict(l=80, r=10, t=40, b=10), paper_bgcolor=BACKGROUND,
+        height=96 + 54 * (n + 2), margin=dict(l=80, r=10, t=36, b=60), paper_bgcolor=BACKGROUND,
         plot_bgcolor=BACKGROUND, font=dict(family="Arial, Helvetica, sans-serif"), hovermode="closest",
         xaxis=dict(visible=False, range=[0.2, _HAND_X + 2.2], fixedrange=True),
-        yaxis=dict(range=[-0.3, top + 0.7], fixedrange=True, tickmode="array",
+        yaxis=dict(range=[0.4, top + 0.95], fixedrange=True, tickmode="array",
                    tickvals=[top] + [ys[p["seat"]] for p in view["players"]],
                    ticktext=["face up"] + [p["name"] + (" (you)" if viewer == p["seat"] else "") for p in view["players"]],
                    showgrid=False, zeroline=False, tickfont=dict(size=13)),
         meta=dict(ttr_panel="cardtable"),
-        annotations=[dict(x=x, y=top + 0.55, xref="x", yref="y", text=t, showarrow=False, font=dict(size=11, color="#555"))
+        # the players' column headers stand over the players' rows, under the face-up row (whose cards, deck and
+        # ticket pile are named above themselves)
+        annotations=[dict(x=x, y=top - 0.62, xref="x", yref="y", text=t, showarrow=False,
+                          font=dict(size=11, color="#555"))
                      for x, t in ((4.5, "rail yards (a stack per colour)"), (_TRACK_X, "on the track"),
-                                  (_HAND_X + 0.6, "hand"))],
+                                  (_HAND_X + 0.6, "in hand"))]
+                    + [dict(x=0.0, y=0.0, xref="paper", yref="paper", xanchor="left", yanchor="top", yshift=-4,
+                            align="left", showarrow=False, text=big_cities, font=dict(size=12, color=INK))],
         shapes=[dict(type="rect", xref="x", yref="y", x0=0.3, x1=0.5, y0=ys[p["seat"]] - 0.3, y1=ys[p["seat"]] + 0.3,
                      fillcolor=_player_hex(PLAYER_COLOURS[p["seat"]]), line=dict(width=0)) for p in view["players"]],
     )
@@ -125,8 +140,8 @@ def _table(state, viewer: int | None, robbed: Collection[tuple[int, str]], title
 
 def card_table_figure(state, viewer: int | None = None, *, robbed: Collection[tuple[int, str]] = (),
                       title: str | None = None) -> go.Figure:
-    """The Card Game table as ``viewer`` may see it (None: the whole table); ``robbed``: (seat, colour) stacks
-    just robbed, crossed out."""
+    """The Card Game table as ``viewer`` may see it (None: the whole table; ``PUBLIC``: nobody's secrets);
+    ``robbed``: (seat, colour) stacks just robbed, crossed out."""
     return _figure(*_table(state, viewer, robbed, title))
 
 

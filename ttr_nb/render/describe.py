@@ -2,7 +2,8 @@
 
 Built from what the viewing seat may see and nothing else: the public board (``board_marks``: owners, stations,
 closed twins), ``observe(state, viewer)`` for tickets, and the last move as the view already words it for that
-viewer. ``viewer=None`` is the teacher's view (everything). No plotly, no ipywidgets: plain strings and lists.
+viewer. ``viewer=None`` is the teacher's view (everything); ``render.public.PUBLIC`` what every player may see (a hot
+seat's hand-over). No plotly, no ipywidgets: plain strings and lists.
 
 ``board_text(state, viewer, last_move=...)``  -> ``(name, description, table)`` for a map board
 ``card_table_text(state, viewer, ...)``       -> the same for the Card Game's table
@@ -19,6 +20,7 @@ from collections import defaultdict
 from ..engine import board_marks, observe, seat_name, turn_status
 from ..state import GameState
 from ..variants import get_variant
+from .public import PUBLIC, public_view
 
 
 def _plural(n: int, word: str, words: str | None = None) -> str:
@@ -65,8 +67,9 @@ def board_text(state: GameState, viewer: int | None = None, *, last_move: str | 
     owners: dict[str, int] = marks["owners"]
     closed = set(marks["closed"])
     stations: dict[str, int] = marks.get("stations") or {}
-    view = observe(state, viewer)
-    who = "the whole table" if viewer is None else f"{seat_name(viewer)}'s view"
+    view = public_view(observe, state) if viewer == PUBLIC else observe(state, viewer)
+    who = ("the whole table" if viewer is None else "what every player sees" if viewer == PUBLIC
+           else f"{seat_name(viewer)}'s view")
     name = f"{title or m.name} board, {who}"
     parts = [_sentence(turn_status(state))]
     by_seat: dict[int, list] = defaultdict(list)
@@ -85,7 +88,7 @@ def board_text(state: GameState, viewer: int | None = None, *, last_move: str | 
         parts.append(said + ".")
     if stations:
         parts.append("Stations: " + ", ".join(f"{c} ({seat_name(s)})" for c, s in sorted(stations.items())) + ".")
-    seats = [viewer] if viewer is not None else [p["seat"] for p in view["players"]]
+    seats = [] if viewer == PUBLIC else [viewer] if viewer is not None else [p["seat"] for p in view["players"]]
     for i in seats:
         tickets = view["players"][i].get("tickets") or []
         if not tickets:
@@ -195,9 +198,10 @@ def ticket_map_text(state=None, viewer: int | None = None, *, tickets=None) -> t
 def card_table_text(state, viewer: int | None = None, *, last_move: str | None = None) -> tuple[str, str, dict]:
     """The Card Game's table for ``viewer`` (None: the whole table), from the Card Game's ``observe``."""
     from ..cardgame import engine as rules
-    view = rules.observe(state, viewer)
+    view = public_view(rules.observe, state) if viewer == PUBLIC else rules.observe(state, viewer)
     data = rules.load_cards()
-    who = "the whole table" if viewer is None else f"{seat_name(viewer)}'s view"
+    who = ("the whole table" if viewer is None else "what every player sees" if viewer == PUBLIC
+           else f"{seat_name(viewer)}'s view")
     parts = [_sentence(view["status"])]
     market = ", ".join("empty" if c is None else c for c in view["market"])
     parts.append(f"Face up: {market}. Deck: {_plural(view['deck_size'], 'card')}; "

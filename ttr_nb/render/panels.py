@@ -591,12 +591,13 @@ def tickets_compact_html(state: GameState, seat: int) -> str:
         elif t.needed is None:
             mark, style = "blocked", _BAD
         else:
-            mark, style = f"needs {t.needed}", "color:#7a4b00;white-space:nowrap"
+            # "needs 21 more trains": what the number counts (issue 17: "needs 21 Los Angeles–New York (21)")
+            mark, style = f"needs {_plural(t.needed, 'more train')}", "color:#7a4b00;white-space:nowrap"
         items.append(f"<div><span style='{style}'>{mark}</span> {html.escape(t.a)}–{html.escape(t.b)} "
-                     f"<span style='color:#555'>({t.points})</span></div>")
-    body = "".join(items) or "<i>no tickets yet</i>"
+                     f"<span style='color:#555'>({_plural(t.points, 'point')})</span></div>")
+    body = "".join(items) or "<div><i>no tickets yet</i></div>"
     return (f'<div class="ttr-tickets" style="font:13px Arial,Helvetica,sans-serif;background:{BACKGROUND};'
-            f'padding:4px 6px;border-radius:6px;margin-top:4px"><b>Your tickets</b>{body}</div>')
+            f'padding:4px 6px;border-radius:6px;margin-top:4px"><div><b>Your tickets</b></div>{body}</div>')
 
 
 def tickets_table_html(state: GameState, seat: int) -> str:

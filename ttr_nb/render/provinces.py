@@ -18,7 +18,7 @@ from ..cards import COLOURS, PLAYER_COLOURS
 from ..engine import seat_name
 from ..state import GameState
 from ..variants import get_variant
-from .board import CARD_CODES, CARD_HEX, CARD_SYMBOLS, INK, OWNER_SYMBOLS, BACKGROUND, _player_hex
+from .board import CARD_HEX, CARD_SYMBOLS, INK, OWNER_SYMBOLS, BACKGROUND, _player_hex
 from .palette import ink_on
 from .panels import _check_state, _figure, _update
 
@@ -33,7 +33,8 @@ def _lines(state: GameState):
     return v, lines, order, province_trains(state), province_ranking, PROVINCE_BONUS.get(state.n_players, ())
 
 
-def _provinces(state: GameState, title: str | None, height: int | None) -> tuple[list[dict], dict]:
+def _provinces(state: GameState, title: str | None, height: int | None,
+               note: bool = True) -> tuple[list[dict], dict]:
     state = _check_state(state)
     v, lines, order, trains, ranking, bonus = _lines(state)
     n = len(order)
@@ -50,7 +51,7 @@ def _provinces(state: GameState, title: str | None, height: int | None) -> tuple
             ssym.append(CARD_SYMBOLS.get(colour, "circle"))
             sfill.append(CARD_HEX.get(colour, colour))
             sink.append(ink_on(CARD_HEX.get(colour, colour)))          # 4.5:1 or better on every line colour
-            shover.append(f"{colour} line ({CARD_CODES.get(colour, '')}), space {space}: free")
+            shover.append(f"{colour} line, space {space}: free")
     tx, ty, tcol, tsym, thover, tcd = [], [], [], [], [], []
     for colour, space, seat in trains:
         tx.append(space), ty.append(ys[colour])
@@ -80,7 +81,7 @@ def _provinces(state: GameState, title: str | None, height: int | None) -> tuple
     ]
     bonus_words = ", ".join(f"+{b}" for b in bonus) or "none"
     head = title if title is not None else f"Province board — bonuses for {state.n_players} players: {bonus_words}"
-    if v.map.provisional and "PROVISIONAL" not in head:
+    if note and v.map.provisional and "PROVISIONAL" not in head:
         head += " (PROVISIONAL board)"
     layout = dict(
         title=dict(text=head, x=0.01, xanchor="left", font=dict(size=15, color=INK)),
@@ -88,17 +89,19 @@ def _provinces(state: GameState, title: str | None, height: int | None) -> tuple
         paper_bgcolor=BACKGROUND, plot_bgcolor=BACKGROUND, font=dict(family="Arial, Helvetica, sans-serif"),
         xaxis=dict(visible=False, range=[0.2, last + 7.5], fixedrange=True),
         yaxis=dict(range=[0.4, n + 0.6], fixedrange=True, tickmode="array", tickvals=[ys[c] for c in order],
-                   ticktext=[f"{c} {CARD_CODES.get(c, '')}" for c in order], showgrid=False, zeroline=False),
+                   ticktext=list(order), showgrid=False, zeroline=False),
         hovermode="closest", meta=dict(ttr_panel="provinces"),
     )
     return traces, layout
 
 
-def province_figure(state: GameState, *, title: str | None = None, height: int | None = None) -> go.Figure:
-    """The province board of a South Korea position (SK-PROV-*, SK-SCORE-2/3), as a ``go.Figure``."""
-    return _figure(*_provinces(state, title, height))
+def province_figure(state: GameState, *, title: str | None = None, height: int | None = None,
+                    provisional_note: bool = True) -> go.Figure:
+    """The province board of a South Korea position (SK-PROV-*, SK-SCORE-2/3), as a ``go.Figure``.
+    ``provisional_note`` False: the title does not say PROVISIONAL (a view's banner says it once)."""
+    return _figure(*_provinces(state, title, height, provisional_note))
 
 
-def update_provinces(fig, state: GameState, *, title: str | None = None) -> None:
+def update_provinces(fig, state: GameState, *, title: str | None = None, provisional_note: bool = True) -> None:
     """Redraw a ``province_figure`` in place (only what changed)."""
-    _update(fig, *_provinces(state, title, None), "provinces", "update_provinces")
+    _update(fig, *_provinces(state, title, None, provisional_note), "provinces", "update_provinces")

@@ -22,13 +22,6 @@ from ..variants import get_variant, step_words
 
 ERROR_COLOUR = "#b00020"
 
-#: Styles of the views (an HTML widget may carry a <style> element; the rules are scoped to ttr_nb's classes).
-VIEW_CSS = """<style>
-.ttr-playview .ttr-strip > * { margin: 2px 12px 2px 0; }
-.ttr-playview .ttr-side { margin-left: 8px; }
-.ttr-playview .ttr-draws .widget-button { margin: 2px 3px 2px 0; }
-.ttr-projector .ttr-playview, .ttr-projector { font-size: 130%; }
-</style>"""
 OK_COLOUR = "#17692e"
 
 
@@ -78,13 +71,21 @@ def ticket_cities(state: GameState, seat: int | None) -> dict[str, str]:
     return {c: f"{c}: your ticket " + ", ".join(v) for c, v in out.items()}
 
 
+def notice_html(head: str, summary: str, note: str) -> str:
+    """A warning banner of one line (``head``: ``summary``) that opens to ``note`` (a <details> element: a play view
+    keeps its screen for the board and the decision)."""
+    return (f"<details class='ttr-notice' style='background:#fff0d6;border:1px solid #d9480f;padding:2px 6px;"
+            f"color:#8a1c00'><summary style='cursor:pointer'><b>{esc(head)}</b> {esc(summary)} "
+            f"<span style='text-decoration:underline'>(why)</span></summary>{esc(note)}</details>")
+
+
 def provisional_banner(m) -> str:
+    """The one place a view says PROVISIONAL (its board does not repeat it)."""
     if not getattr(m, "provisional", False):
         return ""
     note = getattr(m, "provisional_note", "") or "facts on this board are not yet confirmed"
-    note = esc(re.sub(r"^\s*PROVISIONAL\s*[:—-]\s*", "", note))          # the banner says it already
-    return (f"<div style='background:#fff0d6;border:1px solid #d9480f;padding:3px 6px;color:#8a1c00'>"
-            f"<b>PROVISIONAL map:</b> {note}</div>")
+    note = re.sub(r"^\s*PROVISIONAL\s*[:—-]\s*", "", note)          # the banner says it already
+    return notice_html("PROVISIONAL map:", "some of its facts are stand-ins, not the printed game's.", note)
 
 
 # --------------------------------------------------------------------------------------------------------------
@@ -98,8 +99,8 @@ class BoardWidget:
     """
 
     def __init__(self, m, *, n_players: int | None = None, on_click: Callable[[str], None] | None = None,
-                 on_city: Callable[[str], None] | None = None, height: int = 560, title: str | None = None,
-                 scale: float | None = None, max_height_vh: float = 0.0):
+                 on_city: Callable[[str], None] | None = None, height: int | None = None, title: str | None = None,
+                 scale: float | None = None, max_height_vh: float = 0.0, provisional_note: bool = False):
         from ..render import board_figure, trace_index
         from .plotfig import figure_view, plotly_runtime
         plotly_runtime()      # first: the page starts loading plotly.js while the kernel lays out the board
@@ -114,8 +115,9 @@ class BoardWidget:
         #: what a layout shows (an ipywidget); ``fig`` is the figure it draws, changed in place by ``draw``
         self.scale = PROJECTOR["scale"] if scale is None else float(scale)
         self._last_draw: dict | None = None
+        # a view says PROVISIONAL in its banner (``provisional_banner``): the board does not repeat it
         fig = board_figure(m, player_names=self._names, player_colours=self._colours, height=height, title=title,
-                           scale=self.scale)
+                           scale=self.scale, provisional_note=provisional_note)
         margin = fig.layout.margin
         (x0, x1), (y0, y1) = fig.layout.xaxis.range, fig.layout.yaxis.range
         # never taller than the window; a board taller than wide (Märklin's Germany) may take more of it, else it
@@ -302,8 +304,14 @@ def deck_take(deck: list[int], kind: int, n: int) -> int:
     return taken
 
 
-def status_html(state: GameState, extra: str = "") -> str:
-    return f"<div style='font-size:1.05em'><b>{esc(turn_status(state))}</b>{extra}</div>"
+def status_html(state: GameState, extra: str = "", *, rule_ids: bool = True) -> str:
+    """Whose turn it is and what they are to do, in bold; ``rule_ids`` False: without the rule ids (a learner's
+    status line; refusals and the teacher's view keep them)."""
+    text = turn_status(state)
+    if not rule_ids:
+        from .words import without_rule_ids
+        text = without_rule_ids(text)
+    return f"<div style='font-size:1.05em'><b>{esc(text)}</b>{extra}</div>"
 
 
 # --------------------------------------------------------------------------------------------------------------

@@ -21,9 +21,12 @@ from ..names import ticket_text, ticket_words
 from ..errors import TTRError
 from ..game import Game, Ply
 from ..render.panels import _chip
-from ._common import MessageArea, checked_seat, deck_take, esc, log_html
+from ._common import MessageArea, checked_seat, deck_take, esc, log_html, notice_html
 from .access import Access, accessible
+from .hotseat import NOBODY, HandOver, first_human
 from .keyboard import OptionList, split_options
+from .playlayout import PLAY_CSS, play_area
+from .words import move_words, reason_words, second_person, without_rule_ids
 
 #: where the keyboard focus goes when the control that had it goes away (first that can take it)
 CARD_FOCUS_ORDER = (".ttr-tickets input", ".ttr-options button", ".ttr-optionlist select", "button")
@@ -47,13 +50,19 @@ def _robbed(before, after) -> list[tuple[int, str]]:
 def _banner(state) -> str:
     from ..variants import get_game
     note = get_game(state.variant).provisional_note
-    return (f"<div style='background:#fff0d6;border:1px solid #d9480f;padding:3px 6px;color:#8a1c00'>"
-            f"<b>Ticket data of medium-low confidence:</b> {esc(note)}</div>") if note else ""
+    return notice_html("Ticket data of medium-low confidence:", "check the tickets against the real cards.",
+                       note) if note else ""
+
+
+def _observe(state, seat: int | None) -> dict:
+    """``observe`` for a seat, the whole table (None) or nobody's secrets (``PUBLIC``: a hot seat's hand-over)."""
+    from ..render.cardtable import PUBLIC, public_view
+    return public_view(state) if seat == PUBLIC else rules.observe(state, seat)
 
 
 def _tickets_html(state, seat: int | None) -> str:
     """The tickets ``seat`` may see (its own; everyone's for the teacher), with their colours and points."""
-    view = rules.observe(state, seat)
+    view = _observe(state, seat)
     data = rules.load_cards()
     rows = []
     for p in view["players"]:
@@ -64,16 +73,16 @@ def _tickets_html(state, seat: int | None) -> str:
             t = data.ticket(tid)
             need = t.needs_words()
             done = " <b style='color:#17692e'>done</b>" if tid in p.get("completed", ()) else ""
-            items.append(f"<div>{esc(t.a)}–{esc(t.b)} ({t.points}){done}"
+            items.append(f"<div>{esc(t.a)}–{esc(t.b)} ({t.points} points){done}"
                          + (f" <span style='color:#555'>needs {esc(need)}</span>" if need else "") + "</div>")
-        rows.append(f"<div><b>{esc(p['name'])}'s tickets</b>{''.join(items) or '<i> none</i>'}</div>")
+        rows.append(f"<div><b>{esc(p['name'])}'s tickets</b>{''.join(items) or '<div><i>none yet</i></div>'}</div>")
     return "".join(rows)
 
 
 def _hand_html(state, seat: int | None, *, label: str = "Your hand", teacher: bool = False) -> str:
     """``seat``'s hand (and on-the-track pile, where it may see it) as that seat sees it; ``teacher``: as the
-    teacher sees it (everything)."""
-    if seat is None:
+    teacher sees it (everything). Nobody's (a hot seat's hand-over, seat -1): nothing."""
+    if seat is None or seat < 0:
         return ""
     view = rules.observe(state, None if teacher else seat)
     me = view["players"][seat]
@@ -112,18 +121,19 @@ class _CardView:
     def table(self):
         return self._view.current()
 
-    def _draw(self, state, viewer: int | None, before=None) -> None:
+    def _draw(self, state, viewer: int | None, before=None, *, rule_ids: bool = True) -> None:
         from ..render.cardtable import update_card_table
         update_card_table(self.fig, state, viewer, robbed=_robbed(before, state))
         from ..render.describe import card_table_text
         self.table.describe(*card_table_text(state, viewer))
-        self.status.value = f"<b>{esc(rules.turn_status(state, viewer))}</b>"
+        status = rules.turn_status(state, viewer if viewer is None or viewer >= 0 else None)
+        self.status.value = f"<b>{esc(status if rule_ids else without_rule_ids(status))}</b>"
         self.hand.value = _hand_html(state, viewer)
         self.tickets.value = _tickets_html(state, viewer)
 
     @staticmethod
-    def _line(ply: Ply, viewer: int | None) -> str:
-        return f"{ply.number}. {ply.words_for(viewer)}" + "".join(f" · {e}" for e in ply.events_for(viewer))
+    def _line(ply: Ply, viewer: int | None, before=None) -> str:
+        return f"{ply.number}. {move_words(ply, viewer, before)}"
 
     def _ipython_display_(self) -> None:
         from IPython.display import display
@@ -138,15 +148,20 @@ class _CardView:
 class CardPlayView(_CardView):
     """Play the Card Game by clicks: you play ``human_seats`` (default Blue), greedy bots the others. Each turn
     shows its step 1 (moving a card of each colour from your rail yard onto the on-the-track pile) as its own
-    button, then the draws, the rail-yard plays and the ticket draw; refusals name the CG-* rule they break."""
+    button, then the draws, the rail-yard plays and the ticket draw; refusals name the CG-* rule they break.
+    Two or more human seats at one screen (a hot seat) see one player's cards at a time, with a hand-over between
+    players (``ready()``; ``hand_over=False``: without one), as in the ``PlayView``."""
 
     def __init__(self, game: Game, human_seats: Sequence[int] = (0,), bots: Mapping[int, Any] | Any | None = None,
-                 seat_view: int | None = None, *, auto_bots: bool = True, log_lines: int = 14, **_ignored):
+                 seat_view: int | None = None, *, auto_bots: bool = True, log_lines: int = 14,
+                 hand_over: bool | None = None, **_ignored):
         self._setup(game)
         n = game.state.n_players
         for s in human_seats:
             if isinstance(s, bool) or not isinstance(s, int) or not 0 <= s < n:
                 raise TTRError(f"human seat {s!r} is not a seat of this {n}-player game (0..{n - 1})")
+        if hand_over is not None and not isinstance(hand_over, bool):
+            raise TTRError(f"hand_over must be True, False or None, got {hand_over!r}")
         if bots is None:
             from ..bots import make_bot
             bots = {s: make_bot("greedy", seed=s) for s in range(n) if s not in human_seats}
@@ -155,9 +170,13 @@ class CardPlayView(_CardView):
         self.bots = {s: b for s, b in bots.items() if s not in human_seats}
         self.human_seats = tuple(s for s in range(n) if s not in self.bots)
         self.seat_view = seat_view
+        self.handover = HandOver(self.ready)
+        self.handover.reset(bool(hand_over if hand_over is not None else True)
+                            and len(self.human_seats) >= 2 and seat_view is None)
         self.auto_bots = auto_bots
         self.log_size = log_lines
         self._entries: list[tuple[Ply, Any, Any]] = []      # (ply, bot reason, state before)
+        self._bot_moves: list[tuple[Ply, Any]] = []         # the bots' moves since the last human move
         self._listeners: list[Callable] = []
         self.options: list[Action] = []
         self._option_buttons: list[widgets.Button] = []
@@ -174,14 +193,19 @@ class CardPlayView(_CardView):
         self.redo_button.on_click(lambda _b: self.redo())
         self.bots_button = widgets.Button(description="bots play until my turn", layout=widgets.Layout(width="auto"))
         self.bots_button.on_click(lambda _b: self.bots_play())
-        side = widgets.VBox([self.ticket_box, self.options_box, self.more_options.widget, self.hand, self.tickets,
-                             self.log_widget],
-                            layout=widgets.Layout(flex="1 0 300px", max_width="100%"))
+        self.explain_bots = widgets.Checkbox(value=False, description="explain the bots' moves", indent=False,
+                                             layout=widgets.Layout(width="auto"),
+                                             tooltip="after each bot move in the log, why the bot chose it")
+        self.explain_bots.observe(lambda _c: self._refresh_log(), names="value")
+        # one screen (see playlayout): the table with the decision at hand (your hand with it: it decides what you
+        # can play) beside it, above it when narrow
+        strip = widgets.HBox([self.undo_button, self.redo_button, self.bots_button, self.explain_bots],
+                             layout=widgets.Layout(flex_flow="row wrap", align_items="center"))
         self.widget = widgets.VBox([
-            self.banner, widgets.HBox([self.status, self.message.widget], layout=widgets.Layout(flex_flow="row wrap")),
-            widgets.HBox([widgets.Box([self.table], layout=widgets.Layout(flex="1000 1 560px", min_width="0")), side],
-                         layout=widgets.Layout(width="100%", flex_flow="row wrap")),
-            widgets.HBox([self.undo_button, self.redo_button, self.bots_button]),
+            widgets.HTML(PLAY_CSS), self.banner,
+            widgets.HBox([self.status, self.message.widget], layout=widgets.Layout(flex_flow="row wrap")),
+            play_area(self.table, [self.handover.widget, self.hand, self.ticket_box, self.options_box,
+                                   self.more_options.widget], strip, [self.tickets, self.log_widget]),
         ], layout=widgets.Layout(width="100%"))
         self.widget.add_class("ttr-playview")
         self._accessible(CARD_FOCUS_ORDER)
@@ -190,16 +214,46 @@ class CardPlayView(_CardView):
         self.refresh()
 
     # -- who ------------------------------------------------------------------------------------
+    def viewer(self) -> int | None:
+        """Whose secrets the view shows: a seat; None for everything (a teacher's view, or the game is over);
+        ``hotseat.NOBODY`` while a hot seat's hand-over is up."""
+        if not self.human_seats or self.game.is_over:
+            return None
+        if self.handover.active:
+            return self.handover.viewer()
+        return self.viewing_seat()
+
     def viewing_seat(self) -> int | None:
         if self.seat_view is not None:
             return self.seat_view
         if not self.human_seats or self.game.is_over:
             return None
+        if self.handover.active:
+            return None if self.handover.up else self.handover.shown
         acting = [s for s in self.game.to_move() if s in self.human_seats]
         return acting[0] if acting else self.human_seats[0]
 
     def acting_seat(self) -> int | None:
-        return next((s for s in self.game.to_move() if s in self.human_seats), None)
+        if self.handover.up:
+            return None
+        seats = [s for s in self.game.to_move() if s in self.human_seats]
+        if self.handover.active:
+            seats = [s for s in seats if s == self.handover.shown]
+        return seats[0] if seats else None
+
+    def ready(self) -> int | None:
+        """The hand-over's button: the player the hot seat waits for is at the screen. Returns that seat."""
+        seat = self.handover.take()
+        if seat is None:
+            self.message.note("no hand-over is waiting")
+            return None
+        self.message.note(f"{seat_name(seat)}'s screen")
+        self.refresh()
+        return seat
+
+    def _sync(self) -> None:
+        self.handover.sync(None if self.game.is_over else first_human(self.game.to_move(), self.human_seats),
+                           self.game.is_over)
 
     def on_change(self, callback: Callable) -> None:
         self._listeners.append(callback)
@@ -216,7 +270,8 @@ class CardPlayView(_CardView):
         """Play an action text for the acting human seat, e.g. "track", "draw deck", "yard red2+loco1"."""
         seat = self.acting_seat()
         if seat is None:
-            self.message.refuse("nobody in this view can act now — " + rules.turn_status(self.game.state))
+            self.message.refuse(self.handover.words() if self.handover.up else
+                                "nobody in this view can act now — " + rules.turn_status(self.game.state))
             return None
         try:
             action = rules.check(self.game.state, f"{seat_name(seat).lower()}: {text}")[0]
@@ -233,6 +288,15 @@ class CardPlayView(_CardView):
         return self._push(KeepTickets(tickets=tuple(tickets), seat=seat))
 
     def _push(self, action: Action) -> Ply | None:
+        seat = getattr(action, "seat", None)
+        if seat is None:
+            self.message.refuse(self.handover.words() if self.handover.up else
+                                "nobody in this view can act now — " + rules.turn_status(self.game.state))
+            return None
+        if self.handover.active and seat != self.handover.shown:
+            self.message.refuse(self.handover.words() if self.handover.up else
+                                f"{seat_name(seat)} is not at the screen")
+            return None
         before = self.game.state
         try:
             ply = self.game.push(action)
@@ -240,9 +304,15 @@ class CardPlayView(_CardView):
             self.message.refuse(e)
             return None
         self._entries.append((ply, None, before))
-        self.message.note(ply.words_for(ply.seat))
+        self._bot_moves = []
         if self.auto_bots:
             self._run_bots()
+        self._sync()
+        viewer = self.viewer()
+        note = move_words(ply, viewer, before)
+        if self._bot_moves:
+            note += " · then " + "; ".join(move_words(p, viewer, b) for p, b in self._bot_moves[-3:])
+        self.message.note(note)
         self.refresh()
         return ply
 
@@ -256,6 +326,7 @@ class CardPlayView(_CardView):
             before = self.game.state
             ply = self.game.push(action)
             self._entries.append((ply, reason, before))
+            self._bot_moves.append((ply, before))
             played += 1
         return played
 
@@ -275,7 +346,8 @@ class CardPlayView(_CardView):
             self._entries = [e for e in self._entries if e[0] is not p]
             if p.seat in self.human_seats:
                 break
-        self.message.note(f"Took back: {p.words_for(p.seat)}")
+        self._sync()
+        self.message.note(f"Took back: {move_words(p, self.viewer())}")
         self.refresh()
         return True
 
@@ -294,21 +366,28 @@ class CardPlayView(_CardView):
 
     # -- showing --------------------------------------------------------------------------------
     def log_lines(self) -> list[str]:
-        """Newest first, as the viewing seat may read them (its own secrets only; everything once it is over)."""
-        viewer = self.viewing_seat()
+        """Newest first, each move once, as the viewing seat may read them (its own secrets only; everything once it
+        is over); a bot's reason after its move when ``explain_bots`` is ticked (the teacher's view: always)."""
+        viewer = self.viewer()
+        explain = self.explain_bots.value or not self.human_seats
         out = []
-        for ply, reason, _before in self._entries:
-            line = self._line(ply, viewer)
-            if reason is not None and (viewer is None or viewer == ply.seat):
-                line += f"  [bot: {reason}]"
+        for ply, reason, before in self._entries:
+            line = self._line(ply, viewer, before)
+            why = reason_words(reason, viewer, ply.seat) if explain else ""
+            if why:
+                line += f" (why: {why})"
             out.append(line)
         return out[::-1]
 
+    def _refresh_log(self) -> None:
+        self.log_widget.value = log_html(self.log_lines(), self.log_size, newest_first=True)
+
     def refresh(self) -> None:
         s = self.game.state
-        viewer = self.viewing_seat()
+        self._sync()
+        viewer = self.viewer()
         before = self._entries[-1][2] if self._entries else None
-        self._draw(s, viewer, before)
+        self._draw(s, viewer, before, rule_ids=not self.human_seats)
         seat = self.acting_seat()
         acts = self.game.legal_actions(seat) if seat is not None else []
         keeps = [a for a in acts if isinstance(a, KeepTickets)]
@@ -320,13 +399,13 @@ class CardPlayView(_CardView):
             data = rules.load_cards()
             words = lambda ids: ", ".join(f"{data.ticket(t).a}–{data.ticket(t).b}" for t in ids) or "none"  # noqa: E731
             best = (f"<div>Best choices (exact): most points — {esc(words(by_points))}; most tickets — "
-                    f"{esc(words(by_count))} (CG-END-3)</div>")
+                    f"{esc(words(by_count))}{'' if self.human_seats else ' (CG-END-3)'}</div>")
         while len(self._option_buttons) < len(self.options):
             b = widgets.Button(layout=widgets.Layout(width="auto"), button_style="warning")
             b.on_click(lambda _b, i=len(self._option_buttons): self.choose_option(i))
             self._option_buttons.append(b)
         for b, a in zip(self._option_buttons, self.options):
-            b.description = rules.describe(s, a, seat).split(" ", 1)[-1]
+            b.description = second_person(rules.describe(s, a, seat).split(" ", 1)[-1])      # "take face-up card 1"
             b.tooltip = str(a)
         from ..actions import DrawDeck, DrawFaceUp, DrawTickets
         shown, listed = split_options([b.description for b in self._option_buttons], self.options,
@@ -345,17 +424,19 @@ class CardPlayView(_CardView):
             keep = widgets.Button(description="keep", button_style="primary")
             keep.on_click(lambda _b: self.keep_tickets())
             need = p.get("min_keep") or 0
-            self.ticket_box.children = (widgets.HTML(f"<b>{esc(seat_name(seat))}</b>: keep at least {need} of these "
-                                                     f"tickets ({esc(p.get('rule') or '')})"),
+            rule = f" ({esc(p.get('rule'))})" if p.get("rule") and not self.human_seats else ""
+            self.ticket_box.children = (widgets.HTML(f"<b>{esc(seat_name(seat))}</b>, keep at least {need} of these "
+                                                     f"tickets{rule}:"),
                                         widgets.HBox(list(self._ticket_checks.values()),
                                                      layout=widgets.Layout(flex_flow="row wrap")), keep)
         else:
             self._ticket_checks = {}
             self.ticket_box.children = (widgets.HTML(best),) if best else ()
-        self.log_widget.value = log_html(self.log_lines(), self.log_size, newest_first=True)
+        self._refresh_log()
         self.undo_button.disabled = not any(p.seat in self.human_seats for p in self.game.history)
         self.redo_button.disabled = self.game.ply >= len(self.game.line)
-        self.access.status(rules.turn_status(s, viewer))
+        status = rules.turn_status(s, viewer if viewer is None or viewer >= 0 else None)
+        self.access.status(status if not self.human_seats else without_rule_ids(status))
         for cb in list(self._listeners):
             cb(self)
 
@@ -363,8 +444,11 @@ class CardPlayView(_CardView):
     def html(self) -> str:
         """Everything textual the view shows now (for tests: nothing hidden may be in it)."""
         return "".join([self.status.value, self.hand.value, self.tickets.value, self.log_widget.value,
+                        self.message.widget.value, self.handover.note.value,
                         "".join(b.description for b in self.options_box.children),
-                        "".join(self.more_options.labels)])
+                        "".join(self.more_options.labels),
+                        "".join(getattr(w, "value", "") for w in self.ticket_box.children),
+                        "".join(c.description for c in self._ticket_checks.values())])
 
 
 class CardTableView(_CardView):

@@ -20,7 +20,7 @@ def _count(n: int, words: str) -> str:
 
 class MapExplorer:
     def __init__(self, map: Map | str = "usa", *, a: str | None = None, b: str | None = None, k: int = 3,
-                 top_routes: int = 10, board_height: int = 560):
+                 top_routes: int = 10, board_height: int | None = None):
         self.map = load_map(map) if isinstance(map, str) else map
         cities = sorted(c.name for c in self.map.cities)
         self.banner = widgets.HTML(provisional_banner(self.map))

@@ -15,7 +15,7 @@ class ProvincePanel:
     def __init__(self, state: GameState):
         from ..render.provinces import province_figure
         from .plotfig import figure_view
-        fig = province_figure(state)
+        fig = province_figure(state, provisional_note=False)       # the view's banner says PROVISIONAL
         self._view = figure_view(fig, css_classes=["ttr-provinces"], loading_text="Drawing the province board ...")
         self.fig = self._view.figure
         self.show(state)
@@ -27,7 +27,7 @@ class ProvincePanel:
     def show(self, state: GameState) -> None:
         from ..render.describe import province_text
         from ..render.provinces import update_provinces
-        update_provinces(self.fig, state)
+        update_provinces(self.fig, state, provisional_note=False)
         self.widget.describe(*province_text(state))
 
 

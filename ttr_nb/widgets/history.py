@@ -18,6 +18,7 @@ from ..state import GameState
 from ..variants import get_variant
 from ._common import own_view, BoardWidget, MessageArea, esc, provisional_banner, status_html, table_view_html
 from ._panels import ScorePanel
+from .words import move_words
 from .access import Access, accessible
 
 #: names for the controls ipywidgets leaves unnamed (its Play buttons are icons; its slider handle has no label)
@@ -47,7 +48,7 @@ class HistoryView:
 
 
     def __init__(self, game: Game, *, ply: int | None = None, branch_view: str = "play",
-                 play_kwargs: Mapping[str, Any] | None = None, board_height: int = 520, seat: int | None = None):
+                 play_kwargs: Mapping[str, Any] | None = None, board_height: int | None = None, seat: int | None = None):
         if not isinstance(game, Game):
             raise TypeError(f"HistoryView needs a ttr_nb.Game, got {type(game).__name__}")
         if branch_view not in ("play", "history"):
@@ -245,8 +246,8 @@ class HistoryView:
         self.slider.max = top
         opts = []
         for i, (at, acts) in enumerate(self.game.variations):
-            first = acts[0] if acts else ""
-            opts.append((f"{i}: after move {at} — {first} … ({len(acts)} moves)", i))
+            opts.append((f"{i}: the {len(acts)} move{'s' if len(acts) != 1 else ''} played after move {at} "
+                         f"before the game took another way", i))
         self.variations.options = opts
         self.variations.value = opts[0][1] if opts else None
         self.restore_button.disabled = not opts
@@ -278,12 +279,10 @@ class HistoryView:
         highlight = []
         if ply:
             p = line[ply - 1]
-            words = f"<b>{ply}. {esc(p.words_for(viewer))}</b>"
-            said = f"Move {ply} of {len(line)}: {p.words_for(viewer)}"
-            if viewer is None or viewer == p.seat:               # the record text may name kept tickets
-                words += f" <code>{esc(p.text)}</code>"
-            events = "".join(f"<li>{esc(e)}</li>" for e in p.events_for(viewer))
-            self.ply_info.value = f"<div>{words}{'<ul style=margin:2px>' + events + '</ul>' if events else ''}</div>"
+            # the move in words, said once (what it changed folded in), as the viewer may read it
+            words = move_words(p, viewer, g.state_at(ply - 1))
+            said = f"Move {ply} of {len(line)}: {words}"
+            self.ply_info.value = f"<div><b>{ply}.</b> {esc(words)}</div>"
             if isinstance(p.action, Claim):
                 r = self.map.route(p.action.route)
                 highlight = [(f"move {ply}: {r.a}–{r.b}", [r.id])]

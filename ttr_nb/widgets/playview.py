@@ -29,13 +29,16 @@ from ..engine import (claimable_routes, describe, explain, legal_actions, route_
 from ..errors import TTRError
 from ..game import Game, Ply
 from ..state import GameState
-from ..variants import get_variant
+from ..variants import get_variant, step_words
 from ..render import panels
 from ..render.palette import ink_on
-from ._common import own_view, VIEW_CSS, BoardWidget, MessageArea, esc, log_html, provisional_banner, public_words, status_html, ticket_words
+from ._common import own_view, BoardWidget, MessageArea, esc, log_html, provisional_banner, status_html, ticket_words
 from ._panels import ScorePanel
 from .access import Access, accessible
+from .hotseat import NOBODY, HandOver, first_human
 from .keyboard import ClaimChooser
+from .playlayout import PLAY_CSS, play_area
+from .words import move_words, reason_words, second_person, without_rule_ids
 
 #: where the keyboard focus goes when the control that had it goes away (first that can take it)
 PLAY_FOCUS_ORDER = (".ttr-tickets input", ".ttr-payments button", ".ttr-options button", ".ttr-chooser select",
@@ -66,7 +69,10 @@ class PlayView:
     ``human_seats``: seats played through this view. ``bots``: ``{seat: bot}``; ``None`` gives every other seat a
     greedy bot; a seat with neither is played through the view too (hot seat). ``seat_view``: whose hand and
     tickets the panels show; ``None`` follows the human seat to act. ``auto_bots``: after each human action the
-    bots play until a human seat is to act (otherwise press "bots play").
+    bots play until a human seat is to act (otherwise press "bots play"). ``hand_over``: with two or more human
+    seats and no ``seat_view`` (a hot seat), the screen shows one player's secrets at a time, with a hand-over
+    between players (``ready()`` is its button; see ``hotseat``); False shows the acting seat's cards without one
+    (a teacher playing every seat in front of the class).
     """
     def __new__(cls, game=None, *args, **kwargs):
         own = own_view("PlayView", game) if cls is PlayView else None
@@ -76,9 +82,10 @@ class PlayView:
 
 
     def __init__(self, game: Game, human_seats: Sequence[int] = (0,), bots: Mapping[int, Any] | Any | None = None,
-                 seat_view: int | None = None, *, auto_bots: bool = True, board_height: int = 560,
-                 log_lines: int = 14):
-        self._bind(game, human_seats, bots, seat_view, auto_bots, log_lines)
+                 seat_view: int | None = None, *, auto_bots: bool = True, board_height: int | None = None,
+                 log_lines: int = 14, hand_over: bool | None = None):
+        self.handover = HandOver(self.ready)
+        self._bind(game, human_seats, bots, seat_view, auto_bots, log_lines, hand_over)
         self._build(board_height)
         if self.auto_bots:
             self._run_bots()
@@ -102,11 +109,14 @@ class PlayView:
         self.refresh()
         self.board.view.sync()          # a view not yet on the page draws this game at once
 
-    def _bind(self, game: Game, human_seats, bots, seat_view, auto_bots: bool, log_lines: int) -> None:
+    def _bind(self, game: Game, human_seats, bots, seat_view, auto_bots: bool, log_lines: int,
+              hand_over: bool | None) -> None:
         """Check the arguments and set up everything that belongs to the game shown (not to the widgets)."""
         if not isinstance(game, Game):
             raise TypeError(f"PlayView needs a ttr_nb.Game, got {type(game).__name__}")
-        self._bind_args = (human_seats, bots, seat_view, auto_bots, log_lines)
+        if hand_over is not None and not isinstance(hand_over, bool):
+            raise TTRError(f"hand_over must be True, False or None, got {hand_over!r}")
+        self._bind_args = (human_seats, bots, seat_view, auto_bots, log_lines, hand_over)
         self.game = game
         n = game.state.n_players
         humans = set()
@@ -128,6 +138,9 @@ class PlayView:
         if seat_view is not None and not (isinstance(seat_view, int) and 0 <= seat_view < n):
             raise TTRError(f"seat_view {seat_view!r} is not a seat of this {n}-player game")
         self.seat_view = seat_view
+        # a hot seat: one player's secrets at a time, a hand-over between players
+        self.handover.reset(bool(hand_over if hand_over is not None else True)
+                            and len(self.human_seats) >= 2 and seat_view is None)
         self.auto_bots = auto_bots
         self.log_size = log_lines
         self.variant = get_variant(game.state.variant)
@@ -138,6 +151,10 @@ class PlayView:
         for f in self.variant.features:
             self._keep_actions.update(getattr(f, "ticket_choices", {}))
         self._booster = next((f for f in self.variant.features if hasattr(f, "boost")), None)
+        # a variant whose ticket draw is a choice (Märklin: a mix of two decks), offered after "draw tickets"
+        self._ticket_draw = next((f for f in self.variant.features
+                                  if hasattr(f, "ticket_draw_words") and hasattr(f, "handles")), None)
+        self._mix_open = False
         self._private = next((f for f in self.variant.features if hasattr(f, "private_words")), None)
         self.selected_route: str | None = None
         self.selected_city: str | None = None
@@ -145,17 +162,19 @@ class PlayView:
         self.log: list[str] = []                   # the teacher's log (everything), oldest first
         self._entries: list[tuple] = []            # (ply or None, bot reason, state before, note) for the views
         self.last_reasons: list[str] = []          # the bots' one-line reasons since the last human action
+        self._bot_moves: list[tuple[Ply, Any]] = []  # the bots' moves since the last human action (for the note)
         self._listeners: list[Callable[["PlayView"], None]] = []
         self._viewing: int | None = None
 
-    def _build(self, board_height: int) -> None:
+    def _build(self, board_height: int | None) -> None:
         n = self.game.state.n_players
-        self.banner = widgets.HTML(VIEW_CSS + provisional_banner(self.map))
+        self.banner = widgets.HTML(PLAY_CSS + provisional_banner(self.map))
         self.status = widgets.HTML()
+        self.status.add_class("ttr-status")
         self.message = MessageArea()
-        # at most 62 % of the window tall: the hand, the draws and the buttons stay on the screen with it
+        # never taller than the notebook's visible height less what goes with it (see playlayout)
         self.board = BoardWidget(self.map, n_players=n, on_click=self.click_route, on_city=self.click_city,
-                                 height=board_height, max_height_vh=62)
+                                 height=board_height)
         self.step_options: list[Action] = []       # answers to a variant's pending step (tunnel ...) or "pass"
         self._option_buttons: list[widgets.Button] = []
         self.step_info = widgets.HTML()
@@ -206,6 +225,10 @@ class PlayView:
         self.show_claimable = widgets.Checkbox(value=False, description="show routes I can claim", indent=False,
                                                layout=widgets.Layout(width="auto"))
         self.show_claimable.observe(lambda _c: self.refresh(), names="value")
+        self.explain_bots = widgets.Checkbox(value=False, description="explain the bots' moves", indent=False,
+                                             layout=widgets.Layout(width="auto"),
+                                             tooltip="after each bot move in the log, why the bot chose it")
+        self.explain_bots.observe(lambda _c: self._refresh_log(), names="value")
         self.hand = widgets.HTML()
         self.players = widgets.HTML()
         self.my_tickets = widgets.HTML()
@@ -213,43 +236,32 @@ class PlayView:
         self.log_widget = widgets.HTML()
         from .feature_panels import panels_for
         self.feature_panels = panels_for(self.variant, self.game.state)     # South Korea: the province board
-        # One screen: the board with the decision at hand, the table and the log beside it; under it the hand, the
-        # draws and the controls in one strip.
-        # side by side when there is room for a 560 px board and the 300 px column, else the column under the board
-        # what a decision needs (tickets to keep, how to pay, a tunnel) comes first in the column, beside the board
+        # One screen: the board with the decision at hand; the hand, the draws and the controls in a strip; the
+        # players, your tickets and the log (see playlayout: beside the board, or above and under it when narrow)
         # the keyboard's way to the board: a list of what can be claimed, right before the payments it opens
         self.chooser = ClaimChooser(self.click_route, self.click_city)
         self.tickets_box.add_class("ttr-tickets")
         self.payments_box.add_class("ttr-payments")
         self.options_box.add_class("ttr-options")
-        side = widgets.VBox([self.tickets_box, self.chooser.widget, self.route_info, self.extra_toggle,
-                             self.payments_box, self.step_info,
-                             self.options_box,
-                             self.players, self.my_tickets, self.log_widget],
-                            layout=widgets.Layout(flex="1 0 300px", max_width="100%"))
-        side.add_class("ttr-side")
-        # a tall map (Märklin's Germany) keeps about the width it can fill at the window's height: the side column
-        # gets the rest, instead of blank paper on both sides of the map
-        grow = "0 1 600px" if self.board.tall else "1000 1 560px"
-        board_box = widgets.Box([self.board.view], layout=widgets.Layout(flex=grow, min_width="0"))
-        self._board_box = board_box
         self.draw_row.add_class("ttr-draws")
-        strip = widgets.HBox([self.hand, self.draw_row,
-                              widgets.HBox([self.undo_button, self.redo_button, self.bots_button, self.hint_button,
-                                            self.show_claimable],
-                                           layout=widgets.Layout(flex_flow="row wrap", align_items="center"))],
+        controls = widgets.HBox([self.undo_button, self.redo_button, self.bots_button, self.hint_button,
+                                 self.show_claimable, self.explain_bots], layout=widgets.Layout(flex_flow="row wrap", align_items="center"))
+        # the draws first: they are the decision at hand on a turn (the hand after them, then the controls)
+        strip = widgets.HBox([self.draw_row, self.hand, controls],
                              layout=widgets.Layout(flex_flow="row wrap", align_items="center"))
-        strip.add_class("ttr-strip")
+        view = self.board.view
+        self._main = play_area(view, [self.handover.widget, self.tickets_box, self.chooser.widget, self.route_info,
+                                      self.extra_toggle, self.payments_box, self.step_info, self.options_box],
+                               strip, [self.players, self.my_tickets, self.log_widget], tall=self.board.tall)
         self.widget = widgets.VBox([
             self.banner,
             widgets.HBox([self.status, self.message.widget], layout=widgets.Layout(flex_flow="row wrap")),
-            widgets.HBox([board_box, side], layout=widgets.Layout(width="100%", flex_flow="row wrap")),
-            strip,
+            self._main,
             *[p.widget for p in self.feature_panels],
             self.score.widget,
         ], layout=widgets.Layout(width="100%"))
         self.widget.add_class("ttr-playview")
-        self.board.view.add_class("ttr-board")
+        view.add_class("ttr-board")
         # screen readers and keyboards: a live region, and focus kept in the view when a control goes away
         self.access = accessible(self.widget, Access(focus_order=PLAY_FOCUS_ORDER)).children[-1]
         self.access.follow(self.message)
@@ -280,10 +292,41 @@ class PlayView:
         s = self.game.state
         return [p.seat for p in s.pending if p.kind in self._keep_actions and p.seat in self.human_seats]
 
+    def ready(self) -> int | None:
+        """The hand-over's button: the player the hot seat waits for is at the screen; show their cards, tickets
+        and decision. Returns that seat (None: no hand-over was waiting)."""
+        seat = self.handover.take()
+        if seat is None:
+            self.message.note("no hand-over is waiting: " + self._waiting_text(self.game.state))
+            return None
+        self.message.note(f"{seat_name(seat)}'s screen: {self._your_move_words(seat)}")
+        self.refresh()
+        return seat
+
+    def _your_move_words(self, seat: int) -> str:
+        s = self.game.state
+        p = s.pending_for(seat) if s.pending else None
+        if p is not None and p.kind in self._keep_actions:
+            return "choose which tickets to keep"
+        if p is not None:
+            return step_words(self.variant, p.kind)
+        return "your turn" if s.current == seat and s.phase in ("play", "last_round") else "waiting"
+
+    def viewer(self) -> int | None:
+        """Whose secrets the view shows: a seat; ``None`` for everything (a teacher's view, or the game is over);
+        ``hotseat.NOBODY`` while a hot seat's hand-over is up (only what every player may see)."""
+        if self.game.state.phase == "over" or not self.human_seats:
+            return None
+        if self.handover.active:
+            return self.handover.viewer()
+        return self.viewing_seat()
+
     def viewing_seat(self) -> int | None:
-        """Whose hand and tickets the panels show."""
+        """Whose hand and tickets the panels show (None: nobody's, e.g. while a hot seat's hand-over is up)."""
         if self.seat_view is not None:
             return self.seat_view
+        if self.handover.active:
+            return self.handover.shown if not self.handover.up else None
         seat = self.turn_seat()
         if seat is None:
             choosing = self.choosing_seats()
@@ -293,11 +336,22 @@ class PlayView:
         self._viewing = seat
         return seat
 
+    def acting_seat(self) -> int | None:
+        """The human seat that may act in this view now (None: nobody, e.g. while a hot seat's hand-over is up)."""
+        return self._acting_seat()
+
     def _acting_seat(self) -> int | None:
+        if self.handover.up:                  # nobody acts before the player waited for is at the screen
+            return None
         seat = self.turn_seat()
         if seat is None:
             seat = self.viewing_seat()
         return seat
+
+    def _wanted_seat(self) -> int | None:
+        """The human seat that is to act now (the first, when several choose at once)."""
+        s = self.game.state
+        return None if s.phase == "over" else first_human(to_move(s), self.human_seats)
 
     def offered(self, seat: int) -> tuple[str, ...]:
         """The tickets offered to ``seat`` now (empty if it owes no ticket choice)."""
@@ -315,6 +369,9 @@ class PlayView:
             self.message.refuse(e)
             return []
         seat = self._acting_seat()
+        if self._mix_open:                    # changing one's mind: the ticket choice closes
+            self._mix_open = False
+            self._refresh_step(s)
         self.selected_route = route.id
         self.selected_city = None
         if seat is None:
@@ -393,7 +450,8 @@ class PlayView:
         self.selected_city = name
         if seat is None:
             self.payments = []
-            self.message.refuse(f"{name}: nobody in this view can act now — {self._waiting_text(s)}")
+            self.message.refuse(f"{name}: " + (self.handover.words() if self.handover.up else
+                                               f"nobody in this view can act now — {self._waiting_text(s)}"))
             self._refresh_selection()
             return []
         acts = [a for a in legal_actions(s, seat) if getattr(a, a.city_field, None) == name if a.city_field]
@@ -444,6 +502,20 @@ class PlayView:
         return self._push(self._boosted(DrawFaceUp(slot=slot, seat=self._acting_seat())))
 
     def draw_tickets(self) -> Ply | None:
+        """Draw destination tickets; where the variant asks which tickets (Märklin's mix of the short and the long
+        deck), its choices appear as buttons first (``choose_option``). Returns the move (None: a choice is up)."""
+        if self._ticket_draw is not None:
+            seat = self._acting_seat()
+            if seat is None or self.turn_seat() != seat:
+                self._refuse_nobody(DrawTickets(seat=0))
+                return None
+            self._mix_open = True
+            self._refresh_step(self.game.state)
+            if not self.step_options:
+                self.message.refuse("no tickets are left to draw")
+                return None
+            self.message.note("choose which tickets to draw")
+            return None
         return self._push(self._boosted(DrawTickets(seat=self._acting_seat())))
 
     def use_boost(self, value: int) -> None:
@@ -488,7 +560,7 @@ class PlayView:
         seat = getattr(action, "seat", None)
         if seat is None:
             if isinstance(action, KeepTickets):
-                choosing = self.choosing_seats()
+                choosing = [x for x in self.choosing_seats() if self._at_screen(x)]
                 seat = choosing[0] if choosing else self._acting_seat()
             else:
                 seat = self._acting_seat()
@@ -503,7 +575,8 @@ class PlayView:
         """Tick exactly ``tickets`` in ``seat``'s ticket choice (the others are unticked)."""
         panel = self._ticket_panels.get(seat)
         if panel is None:
-            self.message.refuse(f"{seat_name(seat)} has no ticket choice to make now")
+            self.message.refuse(self.handover.words() if self.handover.up else
+                                f"{seat_name(seat)} has no ticket choice on the screen now")
             return
         wanted = {t.upper() for t in tickets}
         for tid, box in panel["boxes"].items():
@@ -518,8 +591,11 @@ class PlayView:
     def keep_tickets(self, seat: int | None = None, tickets: Sequence[str] | None = None) -> Ply | None:
         """Keep the ticked tickets (or ``tickets``) of ``seat`` (default: the first human seat choosing)."""
         if seat is None:
-            choosing = self.choosing_seats()
+            choosing = [x for x in self.choosing_seats() if self._at_screen(x)]
             seat = choosing[0] if choosing else self._acting_seat()
+        if seat is None:
+            self._refuse_nobody(KeepTickets(tickets=(), seat=0))
+            return None
         if tickets is None:
             tickets = self.checked_tickets(seat) if seat is not None else ()
         p = self.game.state.pending_for(seat) if seat is not None and self.game.state.pending else None
@@ -542,8 +618,9 @@ class PlayView:
         self._log_note(f"Undo: {len(taken)} move{'' if len(taken) == 1 else 's'} taken back, to before "
                        f"\"{self._words_for_log(taken[-1])}\"")
         self._clear_selection()
-        self.message.note(f"Took back: {taken[-1].words}" + (f" (and {len(taken) - 1} bot move{'' if len(taken) == 2 else 's'})"
-                                                              if len(taken) > 1 else ""))
+        self.handover.sync(self._wanted_seat(), self.game.state.phase == "over")
+        self.message.note(f"Took back: {move_words(taken[-1], self.viewer())}"
+                          + (f" (and {len(taken) - 1} bot move{'' if len(taken) == 2 else 's'})" if len(taken) > 1 else ""))
         self.refresh()
         return True
 
@@ -562,7 +639,8 @@ class PlayView:
         self._clear_selection()
         if self.auto_bots:
             self._run_bots()
-        self.message.note(f"Replayed: {first.words}")
+        self.handover.sync(self._wanted_seat(), self.game.state.phase == "over")
+        self.message.note(f"Replayed: {move_words(first, self.viewer())}")
         self.refresh()
         return True
 
@@ -593,9 +671,9 @@ class PlayView:
 
     # ------------------------------------------------------------------------------------------------ internals
     def _words(self, s: GameState, a: Action) -> str:
-        """A button's words for action ``a`` (shown to the seat that may play it)."""
+        """A button's words for action ``a``, addressed to the player who may play it ("take face-up card 1")."""
         own = getattr(a, "button_words", None)
-        return own(self.variant, s) if own is not None else describe(s, a).split(" ", 1)[-1]
+        return own(self.variant, s) if own is not None else second_person(describe(s, a).split(" ", 1)[-1])
 
     def _city_refusal(self, s: GameState, seat: int, city: str):
         """Why no city action is legal here: the engine's refusal of a representative action (a legal one moved
@@ -635,11 +713,20 @@ class PlayView:
             if err is not None:
                 self.message.refuse(f"{prefix}{err}")
                 return
+        if self.handover.up:
+            self.message.refuse(prefix + self.handover.words())
+            return
         self.message.refuse(f"{prefix}nobody in this view can act now — " + self._waiting_text(s))
 
     def _push(self, action: Action) -> Ply | None:
         if getattr(action, "seat", 0) is None:
             self._refuse_nobody(action)
+            return None
+        seat = getattr(action, "seat", None)
+        if self.handover.active and seat is not None and seat != self.handover.shown:
+            # a hot seat acts only for the player at the screen (the others' cards are hidden)
+            self.message.refuse(self.handover.words() if self.handover.up else
+                                f"{seat_name(seat)} is not at the screen: {self._waiting_text(self.game.state)}")
             return None
         before = self.game.state
         try:
@@ -649,17 +736,21 @@ class PlayView:
             self._refresh_buttons(self.game.state)
             return None
         self.last_reasons = []
+        self._bot_moves = []
         self._hint_trail = ()
         if self.boost_toggle.value:
             self.boost_toggle.value = 0
         self._log_ply(ply, None, before)
         self._clear_selection()
-        # the acting seat's own wording: a blind draw says which card it gave ("You drew a red card ...")
-        note = ply.words + "".join(f" — {e.text_for(ply.seat)}" for e in ply.events if e.kind != "claim")
         if self.auto_bots:
             self._run_bots()
-        if self.last_reasons:
-            note += " · then " + "; ".join(self.last_reasons[-3:])
+        self.handover.sync(self._wanted_seat(), self.game.state.phase == "over")
+        # said once, as the reader may read it: the mover's own words ("You drew a red card ...") while the mover
+        # is at the screen, the public ones once a hand-over hides them
+        viewer = self.viewer()
+        note = move_words(ply, viewer, before)
+        if self._bot_moves:
+            note += " · then " + "; ".join(move_words(p, viewer, b) for p, b in self._bot_moves[-3:])
         self.message.note(note)
         self.refresh()
         return ply
@@ -679,8 +770,9 @@ class PlayView:
                 self.message.refuse(f"{seat_name(seat)}'s bot chose an illegal action: {e}")
                 break
             self._log_ply(ply, reason, before)
-            self.last_reasons.append(f"{seat_name(seat)}: {reason}" if self.may_see_secrets_of(seat)
-                                     else ply.words_for(self.viewing_seat()))
+            self._bot_moves.append((ply, before))
+            self.last_reasons.append(f"{seat_name(seat)}: {reason_words(reason, self.viewer(), seat)}"
+                                     if self.may_see_secrets_of(seat) else ply.words_for(self.viewer()))
             played += 1
         return played
 
@@ -696,35 +788,36 @@ class PlayView:
         self._entries.append((None, None, None, text))
 
     def may_see_secrets_of(self, seat: int) -> bool:
-        """Whether this view may show ``seat``'s secrets (its tickets, hand, its bot's ticket-driven reasons): its
-        own seats, everything once the game is over, and all of it in a teacher view (no human seat)."""
-        if self.game.state.phase == "over" or not self.human_seats:
-            return True
-        viewer = self.viewing_seat()
+        """Whether this view may show ``seat``'s secrets (its tickets, hand, its bot's ticket-driven reasons): the
+        seat at the screen, everything once the game is over, and all of it in a teacher view (no human seat)."""
+        viewer = self.viewer()
         return viewer is None or viewer == seat
 
     def _words_for_log(self, ply: Ply) -> str:
-        return ply.words_for(None if self.may_see_secrets_of(ply.seat) else self.viewing_seat())
+        """A move's words for a note kept in the log: the public ones (the log is read by every seat later)."""
+        return ply.words_for(NOBODY) if self.human_seats else ply.words
 
     def log_lines(self) -> list[str]:
-        """The log as this view shows it, newest first: other seats' secrets stay hidden until the game ends."""
+        """The log as this view shows it, newest first: each move once, in words, without another seat's secrets
+        (until the game ends); a bot's reason after its move when ``explain_bots`` is ticked (the teacher's view:
+        always)."""
         out: list[str] = []
-        viewer = None if (not self.human_seats or self.game.state.phase == "over") else self.viewing_seat()
-        for ply, reason, _before, note in self._entries:
+        viewer = self.viewer()
+        explain = self.explain_bots.value or not self.human_seats
+        for ply, reason, before, note in self._entries:
             if ply is None:
                 out.append(note)
                 continue
-            words, events = public_words(ply, viewer)
-            if reason:
-                text_for = getattr(reason, "text_for", None)
-                shown = text_for(viewer, ply.seat) if text_for is not None else (
-                    str(reason) if viewer is None or viewer == ply.seat else "")
-                if shown and shown.lower() not in words.lower():      # no "keeps 3 tickets [bot: keeps 3 tickets]"
-                    words += f"  [bot: {shown}]"
-            out.append(f"{ply.number}. {words}" + "".join(f" · {e}" for e in events))
+            line = f"{ply.number}. {move_words(ply, viewer, before)}"
+            if reason is not None and explain:
+                why = reason_words(reason, viewer, ply.seat)
+                if why:
+                    line += f" (why: {why})"
+            out.append(line)
         return out[::-1]
 
     def _clear_selection(self) -> None:
+        self._mix_open = False
         self.selected_route = None
         self.selected_city = None
         self.payments = []
@@ -735,26 +828,27 @@ class PlayView:
     def refresh(self) -> None:
         """Bring every part of the view up to date with ``game.state`` (in place)."""
         s = self.game.state
-        viewing = self.viewing_seat()
-        you = ""
-        if self.human_seats:
-            names = ", ".join(seat_name(x) for x in self.human_seats)
-            you = f" <span style='color:#555'>· you play {esc(names)}</span>"
-        self.status.value = status_html(s, you)
-        self.access.status(turn_status(s))
+        self.handover.sync(self._wanted_seat(), s.phase == "over")
+        viewer = self.viewer()
+        seat = viewer if viewer is not None and viewer >= 0 else None       # whose own cards are on the screen
+        # whose seat is whose: the players' table says "(you)" (a hot seat's hand-over names the player)
+        self.status.value = status_html(s, rule_ids=not self.human_seats)
+        self.access.status(self._say(turn_status(s)))
+        if self.handover.up:
+            self._clear_selection()
         self._refresh_selection()
         self._refresh_chooser(s)
         self._refresh_step(s)
-        self._draw_board(s, viewing)
+        self._draw_board(s, viewer)            # its screen-reader text too: NOBODY's while a hand-over is up
         self._refresh_buttons(s)
         self._refresh_tickets(s)
-        self.hand.value = panels.hand_html(s, viewing) if viewing is not None else ""
-        self.players.value = panels.players_compact_html(s, viewing)
-        self.my_tickets.value = panels.tickets_compact_html(s, viewing) if viewing is not None else ""
+        self.hand.value = panels.hand_html(s, seat) if seat is not None else ""
+        self.players.value = panels.players_compact_html(s, seat)
+        self.my_tickets.value = panels.tickets_compact_html(s, seat) if seat is not None else ""
         self.score.show(s)
         for panel in self.feature_panels:
             panel.show(s)
-        self.log_widget.value = log_html(self.log_lines(), self.log_size, newest_first=True)
+        self._refresh_log()
         g = self.game
         self.undo_button.disabled = not any(p.seat in self.human_seats for p in g.history)
         self.redo_button.disabled = g.ply >= len(g.line)
@@ -763,9 +857,12 @@ class PlayView:
         for cb in list(self._listeners):
             cb(self)
 
+    def _refresh_log(self) -> None:
+        self.log_widget.value = log_html(self.log_lines(), self.log_size, newest_first=True)
+
     def _highlight(self, s: GameState, viewing: int | None) -> list:
         out = []
-        if self.show_claimable.value and viewing is not None and s.phase in ("play", "last_round"):
+        if self.show_claimable.value and viewing is not None and viewing >= 0 and s.phase in ("play", "last_round"):
             ids = [r.id for r in claimable_routes(self.variant, s, viewing, affordable_only=True)]
             if ids:
                 out.append(("you can claim", ids))
@@ -809,9 +906,20 @@ class PlayView:
             b.tooltip = str(a)
         self.payments_box.children = tuple(self._pay_buttons[:n])
 
+    def _at_screen(self, seat: int) -> bool:
+        """Whether ``seat``'s decision may be shown (always, but in a hot seat only the player at the screen's)."""
+        return not self.handover.active or (not self.handover.up and seat == self.handover.shown)
+
+    def _say(self, text: str) -> str:
+        """A status or step text as this view says it: rule ids only in the teacher's view."""
+        return text if not self.human_seats else without_rule_ids(text)
+
     def _refresh_chooser(self, s: GameState) -> None:
-        """The keyboard's list of claims: the routes the seat to play can pay for, and its city actions."""
+        """The keyboard's list of claims: the routes the seat to play can pay for, and its city actions (only the
+        player at the screen's, in a hot seat: what can be paid for tells the hand)."""
         seat = self.turn_seat()
+        if seat is not None and not self._at_screen(seat):
+            seat = None
         routes, cities = [], []
         if seat is not None and not s.pending:
             routes = claimable_routes(self.variant, s, seat, affordable_only=True)
@@ -827,18 +935,22 @@ class PlayView:
                             active=seat is not None)
 
     def _refresh_step(self, s: GameState) -> None:
-        """A variant's pending step for a human seat (tunnel ...), or a turn where only passing is possible:
-        its legal answers as buttons."""
+        """A variant's pending step for a human seat (tunnel ...), the ticket mix chosen after "draw tickets", or a
+        turn where only passing is possible: its legal answers as buttons, addressed to the player."""
         opts: list[Action] = []
         text = ""
         # a pending step of a human seat (a tunnel, Märklin's ticket mix or passenger ...), in setup too
-        stepping = [x for x in to_move(s) if x in self.human_seats and s.pending
+        stepping = [x for x in to_move(s) if x in self.human_seats and s.pending and self._at_screen(x)
                     and (q := s.pending_for(x)) is not None and q.kind not in (*self._keep_actions, "second_card")]
         seat = s.current if s.phase in ("play", "last_round") and s.current in self.human_seats else None
+        if seat is not None and not self._at_screen(seat):
+            seat = None
         if stepping:
             p = s.pending_for(stepping[0])
             opts = legal_actions(s, stepping[0])
-            text = f"<b>{esc(turn_status(s))}</b>"
+            ask = p.get("text") if hasattr(p, "get") else None
+            text = (f"<b>{esc(seat_name(stepping[0]))}</b>, {esc(self._say(ask))}:" if ask
+                    else f"<b>{esc(seat_name(stepping[0]))}</b>: {esc(step_words(self.variant, p.kind))}")
             revealed = p.get("revealed") if hasattr(p, "get") else None
             if revealed:                          # e.g. the three cards a tunnel turned up, shown as cards
                 text += "<div>Turned up: " + panels.cards_html(
@@ -852,15 +964,23 @@ class PlayView:
             acts = legal_actions(s, seat)
             if len(acts) == 1 and isinstance(acts[0], Pass):
                 opts = acts
-                text = f"<b>{esc(seat_name(seat))}</b> cannot do anything: pass (USA-DRAW-8)"
+                text = (f"<b>{esc(seat_name(seat))}</b>, you cannot do anything: pass"
+                        + (" (USA-DRAW-8)" if not self.human_seats else ""))
+            elif self._mix_open and self._ticket_draw is not None:
+                # the ticket draw of a variant where you choose which tickets (Märklin: a mix of two decks)
+                opts = [a for a in acts if self._ticket_draw.handles(a)]
+                text = (f"<b>Draw tickets:</b> {esc(self._ticket_draw.ticket_draw_words)}" if opts else "")
             else:
-                # a variant's own turn actions that no button or board click offers (Märklin: a ticket mix)
+                # a variant's own turn actions that no button or board click offers
                 opts = [a for a in acts if not isinstance(a, _OFFERED_ELSEWHERE)
                         and not (a.city_field and getattr(a, a.city_field, None))
                         and not (self._booster is not None and self._booster.is_boost(a))
+                        and not (self._ticket_draw is not None and self._ticket_draw.handles(a))
                         and getattr(a, "route", None) is None]
                 if opts:
                     text = "<b>Or:</b>"
+        if not opts:
+            self._mix_open = False
         self.step_options = opts
         self.step_info.value = text
         while len(self._option_buttons) < len(opts):
@@ -874,8 +994,14 @@ class PlayView:
 
     def _refresh_buttons(self, s: GameState) -> None:
         seat = self.turn_seat()
-        idle = None if seat is not None else ("The game is over (USA-END-1)." if s.phase == "over"
-                                              else "Not your turn: " + self._waiting_text(s))
+        if s.phase == "over":
+            idle = "The game is over" + (" (USA-END-1)." if not self.human_seats else ".")
+        elif self.handover.up:
+            idle = self.handover.words()
+        elif seat is None or not self._at_screen(seat):
+            idle = "Not your turn: " + self._waiting_text(s)
+        else:
+            idle = None
 
         def set_button(button: widgets.Button, action: Action | None, ok_tip: str) -> None:
             if action is None or idle is not None:
@@ -887,7 +1013,7 @@ class PlayView:
             button.tooltip = str(err) if err is not None else ok_tip
 
         if self._booster is not None:
-            values = tuple(self._booster.boost_options(self.variant, s, seat)) if seat is not None else ()
+            values = tuple(self._booster.boost_options(self.variant, s, seat)) if idle is None else ()
             options = [("no express card", 0)] + [(f"+{e}", e) for e in values]
             if list(self.boost_toggle.options) != options:
                 keep = self.boost_toggle.value if self.boost_toggle.value in (0, *values) else 0
@@ -895,6 +1021,7 @@ class PlayView:
                 self.boost_toggle.value = keep
                 self.boost_toggle.tooltips = ["draw as usual"] + [f"the +{e} express card: {e} more card(s) first"
                                                                   for e in values]
+            self.boost_toggle.disabled = idle is not None
         set_button(self.deck_button, self._boosted(DrawDeck(seat=seat)), "take the top card of the deck, blind")
         for i, b in enumerate(self.faceup_buttons):
             card = s.market[i] if i < len(s.market) else None
@@ -902,11 +1029,18 @@ class PlayView:
             b.style.button_color = _card_hex(card)
             b.style.text_color = ink_on(_card_hex(card)) if card is not None else "#444444"      # WCAG AA
             set_button(b, self._boosted(DrawFaceUp(slot=i + 1, seat=seat)), f"take the face-up {_button_word(card) if card is not None else ''}")
-        set_button(self.tickets_button, self._boosted(DrawTickets(seat=seat)),
-                   "draw destination tickets and keep at least one")
+        if self._ticket_draw is not None:             # the tickets are chosen after the press (Märklin's mix)
+            mixes = [a for a in legal_actions(s, seat) if self._ticket_draw.handles(a)] if idle is None else []
+            self.tickets_button.disabled = idle is not None or not mixes
+            self.tickets_button.tooltip = idle or ("choose which tickets to draw" if mixes
+                                                   else "no tickets are left to draw")
+        else:
+            set_button(self.tickets_button, self._boosted(DrawTickets(seat=seat)),
+                       "draw destination tickets and keep at least one")
 
     def _refresh_tickets(self, s: GameState) -> None:
-        seats = self.choosing_seats()
+        # in a hot seat only the player at the screen sees (and makes) their ticket choice
+        seats = [x for x in self.choosing_seats() if self._at_screen(x)]
         panels = []
         for seat in seats:
             p = s.pending_for(seat)
@@ -924,11 +1058,13 @@ class PlayView:
                                    layout=widgets.Layout(border="1px solid #bbb", padding="4px", margin="2px 0"))
                 panel = {"offered": offered, "boxes": boxes, "keep": keep, "head": head, "box": box}
                 self._ticket_panels[seat] = panel
+            who = f"<b>{esc(seat_name(seat))}</b>"
             if p.kind == "choose_tickets":
-                panel["head"].value = (f"<b>{esc(seat_name(seat))}</b>: keep at least {need} of these tickets "
-                                       f"({'setup, all players at once' if s.phase == 'setup' else 'drawn this turn'})")
+                panel["head"].value = (f"{who}, keep at least {need} of these tickets"
+                                       + (" (each player chooses, in secret)" if s.phase == "setup" else "") + ":")
             else:                                   # a variant's own ticket choice says what it asks
-                panel["head"].value = f"<b>{esc(seat_name(seat))}</b>: {esc(p.get('text') or 'choose')} ({esc(p.get('rule') or '')})"
+                rule = f" ({esc(p.get('rule'))})" if p.get("rule") and not self.human_seats else ""
+                panel["head"].value = f"{who}, {esc(self._say(p.get('text') or 'choose'))}{rule}:"
             panels.append(panel["box"])
         for seat in list(self._ticket_panels):
             if seat not in seats:

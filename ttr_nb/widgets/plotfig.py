@@ -26,6 +26,7 @@ Use ``figure_view(fig)`` to make one; ``view.figure`` is the ``LiveFigure`` to c
 from __future__ import annotations
 
 import importlib.resources
+import itertools
 import re
 from typing import Any
 
@@ -48,6 +49,16 @@ function slot(version) {
     all[version] = { promise, resolve, reject, loading: false };
   }
   return all[version];
+}
+// Whole drawings of figures take turns, page-wide, with a break for the page between two: many figures drawn at
+// once (a notebook's Run All, a page reload) would keep the page busy so long that other widgets' modules do not
+// load within anywidget's 2 s (and anywidget then stops delivering their messages).
+function inTurn(draw) {
+  const KEY = "__ttr_nb_draws__";
+  const before = globalThis[KEY] || Promise.resolve();
+  const mine = before.then(() => new Promise((r) => setTimeout(r, 0))).then(draw);
+  globalThis[KEY] = mine.catch(() => {});
+  return mine;
 }
 """
 
@@ -183,14 +194,78 @@ export default {
     let figure = model.get("_figure");
     let rev = model.get("_rev");
     const aspect = () => model.get("aspect");
+    // In a play layout (ttr_nb.widgets.playlayout) the figure is never taller than the notebook's visible height
+    // less the part of the view above it and --ttr-board-below px under it (the hand and the draws), so the board
+    // and the decision at hand are on one screen; with --ttr-board-fit: height (a tall map beside its column) it is
+    // as wide as it is drawn at that height, leaving the column at least --ttr-side-min px.
+    const cssVar = (name) => getComputedStyle(el).getPropertyValue(name).trim();
+    const visibleHeight = () => {
+      const scroller = el.closest(".jp-WindowedPanel-outer, .jp-Notebook");
+      return scroller && scroller.clientHeight > 0 ? scroller.clientHeight : window.innerHeight;
+    };
+    const layoutCap = () => {
+      const below = parseFloat(cssVar("--ttr-board-below"));
+      const view = el.closest(".ttr-playview");
+      if (!Number.isFinite(below) || !view) return Infinity;
+      const above = el.getBoundingClientRect().top - view.getBoundingClientRect().top;
+      // what the view shows under the plot itself (the text version's summary line)
+      const own = Math.max(0, el.getBoundingClientRect().height - box.getBoundingClientRect().height);
+      return visibleHeight() - above - below - own;
+    };
+    // A compact layout (--ttr-board-compact: 1, a narrow play view) draws the figure without its title and legend,
+    // with the margins its layout.meta.ttr_compact gives: the room goes to the map.
+    const compact = () => {
+      const c = ((figure.layout || {}).meta || {}).ttr_compact;
+      return c && cssVar("--ttr-board-compact") === "1" ? c : null;
+    };
+    const compacted = (layout) => {
+      const c = compact();
+      if (!c) return layout;
+      return Object.assign(layout, { showlegend: false, title: Object.assign({}, layout.title || {}, { text: "" }),
+                                     margin: Object.assign({}, layout.margin || {}, { t: c.top, b: c.bottom }) });
+    };
     const sizeOf = () => {
-      const w = Math.floor(box.getBoundingClientRect().width || el.getBoundingClientRect().width);
       const a = aspect();
+      const c = compact();
+      const ew = model.get("extra_width") || 0, eh = c ? c.top + c.bottom : (model.get("extra_height") || 0);
+      let cap = model.get("max_height_vh") > 0 ? window.innerHeight * model.get("max_height_vh") / 100 : Infinity;
+      cap = Math.max(200, Math.min(cap, layoutCap()));
+      if (a > 0 && cssVar("--ttr-board-fit") === "height") {
+        const host = el.closest(".ttr-main");
+        const room = (host ? host.getBoundingClientRect().width : window.innerWidth)
+          - (parseFloat(cssVar("--ttr-side-min")) || 0);
+        const w = Math.max(120, Math.floor(Math.min(room, (cap - eh) / a + ew)));
+        el.style.width = w + "px";
+        return { width: w, height: Math.round(Math.max(50, w - ew) * a) + eh };
+      }
+      el.style.width = "";
+      const w = Math.floor(box.getBoundingClientRect().width || el.getBoundingClientRect().width);
       // the plot area keeps the aspect; the margins (title, legend) keep their pixels
-      const plotW = Math.max(w - (model.get("extra_width") || 0), 50);
-      const cap = model.get("max_height_vh") > 0 ? window.innerHeight * model.get("max_height_vh") / 100 : Infinity;
-      const h = Math.round(plotW * a) + (model.get("extra_height") || 0);
-      return a > 0 ? { width: w, height: Math.max(200, Math.min(h, Math.round(cap))) } : { width: w };
+      const plotW = Math.max(w - ew, 50);
+      if (a > 0) return { width: w, height: Math.min(Math.round(plotW * a) + eh, Math.round(cap)) };
+      // a figure of its own height (the Card Game's table): no taller than the room either, in a play layout
+      const own = ((box.layout || {}).height) || ((figure.layout || {}).height);
+      return Number.isFinite(layoutCap()) && own ? { width: w, height: Math.min(own, Math.round(cap)) } : { width: w };
+    };
+    // names drawn smaller on a figure drawn smaller than they are placed for (layout.meta.ttr_names: the trace,
+    // the px per data unit they are placed for, their size and the smallest size), so they never overlap: the
+    // font and the (invisible) markers that set each name's distance from its point shrink alike, so the names
+    // keep the placement's geometry, only smaller
+    let nameMarkers = null;
+    const fitNames = () => {
+      const spec = ((box.layout || {}).meta || {}).ttr_names;
+      const full = box._fullLayout;
+      if (!spec || !full || !full.xaxis || !box.data || !box.data[spec.trace]) return;
+      if (nameMarkers === null) nameMarkers = clone((box.data[spec.trace].marker || {}).size ?? null);
+      const ppu = Math.min(full.xaxis._m || Infinity, Math.abs(full.yaxis._m) || Infinity);
+      const want = Math.round(10 * Math.max(spec.min_size, spec.size * Math.min(1, ppu / spec.ppu))) / 10;
+      const font = box.data[spec.trace].textfont || {};
+      if (!Number.isFinite(want) || font.size === want) return;
+      const k = want / spec.size;
+      const sizes = Array.isArray(nameMarkers) ? nameMarkers.map((m) => m * k) : nameMarkers === null ? null : nameMarkers * k;
+      const update = { "textfont.size": want };
+      if (sizes !== null) update["marker.size"] = [sizes];
+      return Plotly.restyle(box, update, [spec.trace]);
     };
     box.style.minHeight = ((figure.layout || {}).height || 400) + "px";
 
@@ -213,9 +288,10 @@ export default {
     let queue = [];
     let drawn = false;
     let busy = false;
-    const layoutOf = (fig) => Object.assign(clone(fig.layout || {}), sizeOf(), { autosize: false });
+    const layoutOf = (fig) => Object.assign(compacted(clone(fig.layout || {})), sizeOf(), { autosize: false });
     const full = async (fig) => {
-      await Plotly.react(box, clone(fig.data || []), layoutOf(fig), model.get("config") || {});
+      await inTurn(() => Plotly.react(box, clone(fig.data || []), layoutOf(fig), model.get("config") || {}));
+      await fitNames();
     };
     const flush = async () => {
       if (busy || !drawn) return;
@@ -233,6 +309,10 @@ export default {
           if (ops.length) {
             const { restyle, relayout, indexes } = merge(ops);
             await Plotly.update(box, restyle, relayout, indexes);
+            const c = compact();             // a new title from the kernel: still none in a compact layout
+            if (c && Object.keys(relayout).some((k) => /^(title|showlegend|margin)/.test(k))) {
+              await Plotly.relayout(box, { showlegend: false, "title.text": "", "margin.t": c.top, "margin.b": c.bottom });
+            }
           }
         }
         quiet();
@@ -260,7 +340,8 @@ export default {
     model.on("msg:custom", onMsg);
 
     el.dataset.ttrStep = "drawing";
-    await Plotly.newPlot(box, clone(figure.data || []), layoutOf(figure), model.get("config") || {});
+    await inTurn(() => Plotly.newPlot(box, clone(figure.data || []), layoutOf(figure), model.get("config") || {}));
+    await fitNames();
     quiet();
     el.dataset.ttrStep = "drawn";
     box.style.minHeight = "";
@@ -274,24 +355,57 @@ export default {
       model.send({ type: "click", points });
     });
     // Say hello with the revision drawn: the kernel answers (and sends the figure if patches came meanwhile).
-    // A model that stopped answering (resilient.py) is replaced by a fresh one.
+    // A model that stopped answering (resilient.py) is replaced by a fresh one. After a page reload (no hold
+    // seen) a slow answer is no reason: the kernel answers twice — to this model, and through the page's one
+    // PlotlyRuntime with this model's token — so a view that hears the runtime's word but not its own knows for
+    // sure that its model is deaf; the time bound (hello_timeout_ms) is a last resort, for a deaf runtime too.
+    let runtimeModel = null;
+    try {
+      const ref = String(model.get("runtime") || "").replace(/^IPY_MODEL_/, "");
+      runtimeModel = ref && model.widget_manager ? await model.widget_manager.get_model(ref) : null;
+    } catch (e) {
+      runtimeModel = null;              // no runtime to hear from: the time bound alone decides
+    }
+    const token = model.get("_token");
+    const proof = runtimeModel && ((lost) => {
+      const onRuntime = (msg) => { if (msg && msg.type === "acked" && msg.token === token) lost(); };
+      runtimeModel.on("msg:custom", onRuntime);
+      return () => runtimeModel.off("msg:custom", onRuntime);
+    });
     const bye = greet(model, { rev }, () => {
       note.textContent = "Reconnecting ...";
       el.prepend(note);
-    });
+    }, proof);
     schedule();
 
-    let lastWidth = box.getBoundingClientRect().width;
-    const ro = new ResizeObserver(() => {
-      const w = box.getBoundingClientRect().width;
-      if (!drawn || w <= 0 || Math.abs(w - lastWidth) < 2) return;
-      lastWidth = w;
-      Plotly.relayout(box, sizeOf()).then(quiet);
-    });
+    // follow the box's width, the window's size and (in a play layout) the view's: a status line that wraps or
+    // a decision that appears above the board changes the room; small changes are let be (no jumping board)
+    let last = sizeOf();
+    let wasCompact = Boolean(compact());
+    const resize = async () => {
+      if (drawn && Boolean(compact()) !== wasCompact) {
+        // the layout became compact (or wide again): draw the whole figure anew, as the kernel has it now
+        wasCompact = !wasCompact;
+        model.send({ type: "hello", rev: -1 });
+        return;
+      }
+      const now = sizeOf();
+      if (!drawn || now.width <= 0) return;
+      if (Math.abs(now.width - last.width) < 2 && Math.abs((now.height || 0) - (last.height || 0)) < 16) return;
+      last = now;
+      await Plotly.relayout(box, now);
+      await fitNames();
+      quiet();
+    };
+    const ro = new ResizeObserver(() => { resize(); });
     ro.observe(box);
+    // the view's own size too: a status line that wraps or a decision that appears moves the board
+    for (const host of [el.closest(".ttr-main"), el.closest(".ttr-playview")]) if (host) ro.observe(host);
+    window.addEventListener("resize", resize);
     return () => {
       bye();
       ro.disconnect();
+      window.removeEventListener("resize", resize);
       model.off("msg:custom", onMsg);
       model.off("change:aria_label", showText);
       model.off("change:description", showText);
@@ -362,6 +476,7 @@ class PlotlyRuntime(Held):
 
 
 _RUNTIME: PlotlyRuntime | None = None
+_TOKENS = itertools.count(1)
 
 
 def plotly_runtime() -> PlotlyRuntime:
@@ -463,7 +578,13 @@ class FigureView(Resilient):
     css_classes = traitlets.List(traitlets.Unicode()).tag(sync=True)
     loading_text = traitlets.Unicode("Drawing ...").tag(sync=True)
     js_version = traitlets.Unicode("").tag(sync=True)
+    #: how long a view of a model not known alive waits for any word from the kernel before it asks for a fresh
+    #: model (the runtime's word settles it sooner, see the render code): a slow kernel on a busy machine is no
+    #: reason to replace a model
+    hello_timeout_ms = traitlets.Int(30000).tag(sync=True)
     runtime = traitlets.Instance(PlotlyRuntime, allow_none=True).tag(sync=True, **widget_serialization)
+    #: this model's name in the runtime's word that the kernel answered its hello
+    _token = traitlets.Unicode("").tag(sync=True)
     #: the figure's accessible name, its generated description (plain text) and its text version as a table
     #: ``{"summary": ..., "caption": ..., "head": [...], "rows": [[...], ...]}`` (see ``describe``)
     aria_label = traitlets.Unicode("").tag(sync=True)
@@ -472,6 +593,7 @@ class FigureView(Resilient):
 
     def __init__(self, figure: go.Figure, **kwargs):
         fig = figure if isinstance(figure, LiveFigure) else live_figure(figure)
+        kwargs.setdefault("_token", f"fv{next(_TOKENS)}")
         self._live = fig
         self._rev_now = 0
         self._dirty = False
@@ -536,6 +658,10 @@ class FigureView(Resilient):
     def _hello(self, content: dict) -> None:
         if self._rev_now > _int(content.get("rev")):
             self.send({"type": "figure", "rev": self._rev_now, "figure": _figure_json(self._live)})
+        # the same word through the runtime: a view that hears it but not the ack knows its model is deaf
+        rt = self.runtime
+        if rt is not None and getattr(rt, "comm", None) is not None:
+            rt.send({"type": "acked", "token": self._token})
 
     def _message(self, content: dict) -> None:
         if content.get("type") == "click":

@@ -40,20 +40,36 @@ function listenForHold(model) {
 }
 // render(): say hello (the kernel answers "ack" and may send more, e.g. the figure as it is now). A model that
 // saw its hold is alive; any other gets hello_timeout_ms to be answered, else it is lost: onLost(), and the
-// kernel is asked for a fresh model to take this one's place. Returns the clean-up function.
-function greet(model, extra, onLost) {
+// kernel is asked for a fresh model to take this one's place. proof (optional), for a model not known alive:
+// proof(lost) listens for a sure sign that this model is deaf and calls lost() on it (sooner than the time
+// bound); it returns its clean-up function. greet returns the clean-up function.
+function greet(model, extra, onLost, proof) {
   let timer = null;
-  const onAck = (msg) => { if (msg && msg.type === "ack") { clearTimeout(timer); timer = null; } };
+  let settled = false;
+  let unproof = null;
+  const lost = () => {
+    if (settled) return;
+    settled = true;
+    clearTimeout(timer);
+    timer = null;
+    if (onLost) onLost();
+    model.send({ type: "stale" });
+  };
+  const onAck = (msg) => {
+    if (msg && msg.type === "ack") { settled = true; clearTimeout(timer); timer = null; }
+  };
   model.on("msg:custom", onAck);
   if (!HELD.has(model.get("_hold_key"))) {
-    timer = setTimeout(() => {
-      timer = null;
-      if (onLost) onLost();
-      model.send({ type: "stale" });
-    }, model.get("hello_timeout_ms"));
+    timer = setTimeout(lost, model.get("hello_timeout_ms"));
+    if (proof) unproof = proof(lost);
   }
   model.send(Object.assign({ type: "hello" }, extra || {}));
-  return () => { clearTimeout(timer); model.off("msg:custom", onAck); };
+  return () => {
+    settled = true;
+    clearTimeout(timer);
+    model.off("msg:custom", onAck);
+    if (unproof) unproof();
+  };
 }
 """
 

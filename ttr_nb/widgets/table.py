@@ -25,7 +25,7 @@ class TableView:
             return own(game, *args, **kwargs)
         return super().__new__(cls)
 
-    def __init__(self, game: Game | GameState, *, seat: int | None = None, board_height: int = 480):
+    def __init__(self, game: Game | GameState, *, seat: int | None = None, board_height: int | None = None):
         if isinstance(game, GameState):
             game = Game(start=game)
         if not isinstance(game, Game):
