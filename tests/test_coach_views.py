@@ -178,3 +178,52 @@ def test_review_budget_is_smaller_for_the_card_game_and_in_the_browser(monkeypat
     monkeypatch.setattr(sys, "platform", "emscripten")
     n, note = review_budget(usa)
     assert n < kernel and "browser" in note
+
+
+CPU = re.compile(r" in [0-9.]+ s of thinking")
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_play_views_hint_from_the_seat_at_the_screen_only(game):
+    """PlayView and the Card Game's view: the coach's button answers from the seat's view (a game that differs only
+    in what the seat cannot see gets the same hint), draws the best claim, says it, and the hint goes with the next
+    move."""
+    from ttr_nb.widgets import PlayView
+    s = midgame(game).state
+    seat = to_move(s)[0]
+    shown = []
+    for start in (s, determinize(s, seat, random.Random("hidden"))):
+        view = PlayView(Game(start=start), human_seats=(seat,), auto_bots=False)
+        view.coach.playouts, view.coach.seed = 24, 1
+        assert not view.coach.button.disabled and view.coach.button.description == "coach: best moves"
+        h = view.coach.ask()
+        assert h is not None and view.message.text.startswith("The coach suggests: " + h.moves[0].words)
+        shown.append(CPU.sub("", view.coach.output.value))
+    assert shown[0] == shown[1] and shown[0]
+    if game == "usa":
+        assert view._hint_trail == ((h.route,) if h.route else ())
+        view.draw_deck()
+    else:
+        view.choose_option(0)
+    assert view.game.state is not start
+    assert view.coach.output.value == "" and view.coach.hint is None
+    if game == "usa":
+        assert view._hint_trail == ()
+
+
+def test_hot_seat_never_shows_a_hint_behind_the_hand_over():
+    from ttr_nb.widgets import PlayView
+    view = PlayView(Game("usa", players=2, seed=3), human_seats=(0, 1))
+    view.coach.playouts = 12
+    assert view.handover.up and view.coach.button.disabled
+    assert view.coach.ask() is None and view.coach.hint is None
+    assert view.ready() == 0 and not view.coach.button.disabled
+    assert view.coach.ask() is not None and "Blue" in view.coach.output.value
+    view.keep_tickets(0, view.offered(0)[:2])           # Blue is done: the screen goes to Red behind a hand-over
+    assert view.handover.up and view.handover.waiting_for == 1
+    assert view.coach.output.value == "" and view.coach.button.disabled
+    assert view.ready() == 1
+    assert view.coach.output.value == "" and not view.coach.button.disabled   # Red asks for its own hint
+    cards = PlayView(Game("cardgame", players=2, seed=3), human_seats=(0, 1))      # the Card Game's view alike
+    assert cards.handover.up and cards.coach.button.disabled and cards.coach.ask() is None
+    assert cards.ready() == 0 and not cards.coach.button.disabled
