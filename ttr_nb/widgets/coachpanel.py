@@ -54,12 +54,12 @@ def progress_html(share: float | None, what: str) -> str:
 
 def hint_html(h, seat: int) -> str:
     """The hint of ``seat`` as HTML: the top moves, then the seat's tickets with their chance to complete."""
+    # a list, not a table: the reasons are sentences, and the view's side column is narrow
     rows = "".join(
-        f"<tr><td>{i}.</td><td><b>{esc(a.words)}</b></td><td style='text-align:right'>{_pct(a.win)}</td>"
-        f"<td>{esc(a.why)}</td></tr>" for i, a in enumerate(h.moves, 1))
-    out = [f"<table class='ttr-coach-moves'><caption style='text-align:left'><b>The coach's best moves for "
-           f"{esc(seat_name(seat))}</b></caption><thead><tr><th></th><th style='text-align:left'>move</th>"
-           f"<th>chance to win</th><th style='text-align:left'>why</th></tr></thead><tbody>{rows}</tbody></table>"]
+        f"<li style='margin-bottom:3px'><b>{esc(a.words)}</b>: <b>{_pct(a.win)}</b> chance to win"
+        f"<br><span style='color:#333'>{esc(a.why)}</span></li>" for a in h.moves)
+    out = [f"<div><b>The coach's best moves for {esc(seat_name(seat))}</b></div>"
+           f"<ol class='ttr-coach-moves' style='margin:2px 0;padding-left:1.4em'>{rows}</ol>"]
     if h.odds:
         items = "".join(f"<li>{esc(o.words)}: {'joined already' if o.joined else _pct(o.chance) + ' to complete'}</li>"
                         for o in h.odds)
@@ -67,7 +67,7 @@ def hint_html(h, seat: int) -> str:
                    f"<ul style='margin:2px 0'>{items}</ul></div>")
     note = f"From what {seat_name(seat)} can see, guessing the hidden cards and tickets; {h.note}."
     if h.route:
-        note += " The best claim is drawn on the board."
+        note += " The best claim among them is drawn on the board as the hint."
     out.append(f"<small style='color:#444'>{esc(note)}</small>")
     return "<div class='ttr-coach-hint'>" + "".join(out) + "</div>"
 
