@@ -141,6 +141,7 @@ def test_review_lists_the_costliest_moves_and_shows_their_positions():
     assert "Blue" in panel.output.value and "costliest" in panel.output.value
     go = panel.items_box.children[0].children[0]
     assert go.description == f"show move {items[0].ply}"
+    assert f"(move {items[0].ply}):" in panel.items_box.children[0].children[1].value       # the slider's number
     go.click()
     assert shown == [items[0].ply - 1]              # the position before the move
     assert panel.progress.value == "" and not panel.button.disabled

@@ -253,7 +253,9 @@ class ReviewPanel:
                              f"</div>")
         rows = []
         for it in self.items:
-            text = widgets.HTML(f"<div class='ttr-review-item'>{esc(it.text)}</div>", layout=widgets.Layout(flex="1 1 300px"))
+            words = it.text.replace(f"Turn {it.turn + 1}:", f"Turn {it.turn + 1} (move {it.ply}):", 1)
+            text = widgets.HTML(f"<div class='ttr-review-item'>{esc(words)}</div>",
+                                layout=widgets.Layout(flex="1 1 300px"))
             go = widgets.Button(description=f"show move {it.ply}", layout=widgets.Layout(width="auto"),
                                 tooltip=f"the position before move {it.ply}")
             go.on_click(lambda _b, ply=it.ply: self.show(ply))
