@@ -1,4 +1,4 @@
-"""Speed figures for the Europe variant (printed, never asserted). Run: python benchmarks/bench_europe.py [--games N]
+"""Speed figures for the Europe variant (printed, never asserted). Run: python benchmarks/bench_europe.py [--games N] [--quick]
 
 Targets (issue "The Europe variant"):
   - random 4-player Europe games per second within 1.5x of USA games per second (same random bot)
@@ -67,13 +67,14 @@ def station_timing(seeds: int = 5, repeat: int = 15):
     for seed in range(seeds):
         state = station_endgame(seed)
         opt, full = [], []
-        for _ in range(repeat):
-            t = time.perf_counter()
+        score(state)                                   # warm-up
+        for _ in range(repeat):                        # CPU time: a busy machine does not count
+            t = time.process_time()
             choices = [best_borrowing(v, state, seat) for seat in range(5)]
-            opt.append(time.perf_counter() - t)
-            t = time.perf_counter()
+            opt.append(time.process_time() - t)
+            t = time.process_time()
             score(state)
-            full.append(time.perf_counter() - t)
+            full.append(time.process_time() - t)
         combos = max(c.combinations for c in choices)
         cands = max(len(station_candidates(v, state, s, c)) for s in range(5) for c in state.players[s].get("stations"))
         borrowed = sum(1 for c in choices for r in c.routes if r is not None)
@@ -85,7 +86,11 @@ def station_timing(seeds: int = 5, repeat: int = 15):
 def main(argv=None) -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--games", type=int, default=60, help="random games per variant (default 60)")
+    ap.add_argument("--quick", action="store_true", help="a few seconds: 8 games, 2 seeds x 3 runs of stations")
     args = ap.parse_args(argv)
+    seeds, repeat = (2, 3) if args.quick else (5, 15)
+    if args.quick:
+        args.games = 8
     random_games("usa", 3)
     random_games("europe", 3)                      # warm up: map loading, caches
     usa_rate, usa_plies = random_games("usa", args.games, seed0=100)
@@ -95,9 +100,9 @@ def main(argv=None) -> None:
     print(f"  Europe  {eu_rate:7.1f} games/s   {eu_plies:6.1f} plies/game   {eu_rate * eu_plies:8.0f} plies/s")
     print(f"  USA/Europe games/s ratio: {usa_rate / eu_rate:.2f}x (target <= 1.5x); "
           f"per ply: {(usa_rate * usa_plies) / (eu_rate * eu_plies):.2f}x")
-    print("station optimisation, 5 players x 3 stations, up to 8 tickets each (15 runs):")
+    print(f"station optimisation, 5 players x 3 stations, up to 8 tickets each ({repeat} runs, CPU time):")
     print("  seed  optimise median/worst (ms)  whole score() median (ms)  max combos  max routes at a station  borrowed")
-    for seed, opt, worst, full, combos, cands, borrowed in station_timing():
+    for seed, opt, worst, full, combos, cands, borrowed in station_timing(seeds, repeat):
         print(f"  {seed:4d}  {opt:13.2f} / {worst:8.2f}  {full:26.2f}  {combos:10d}  {cands:23d}  {borrowed:8d}")
     print("  target: optimisation < 50 ms")
 

@@ -1,5 +1,5 @@
 """Speed figures for the South Korea variant (printed, never asserted).
-Run: python benchmarks/bench_south_korea.py [--games N]
+Run: python benchmarks/bench_south_korea.py [--games N] [--quick]
 
 Target (issue 10): random 4-player South Korea games per second within 1.5x of USA, compared per ply (a South Korea
 game has a different number of plies: the 6-round draft, province placements), with the same random bot.
@@ -21,7 +21,12 @@ from bench_engine import random_games  # noqa: E402  (the same random-bot measur
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--games", type=int, default=100)
+    parser.add_argument("--quick", action="store_true", help="a few seconds: 8 games")
     args = parser.parse_args()
+    if args.quick:
+        args.games = 8
+    random_games("usa", 2, seed0=10_000)                   # warm-up both: the first game loads maps and tables
+    random_games("south_korea", 2, seed0=10_000)
     print(f"python {sys.version.split()[0]} on {os.cpu_count()} cores (one core used), load {os.getloadavg()[0]:.2f}")
     usa_rate, usa_plies = random_games("usa", args.games)
     sk_rate, sk_plies = random_games("south_korea", args.games)

@@ -1,4 +1,4 @@
-"""Speed of the exact longest-trail solver (printed, never asserted). Run: python benchmarks/bench_trail.py
+"""Speed of the exact longest-trail solver (printed, never asserted). Run: python benchmarks/bench_trail.py [--quick]
 
 Targets (USA-SCORE-3 / EU-SCORE-2):
   - one player owning every USA route (100 routes, 36 cities)   < 100 ms
@@ -62,7 +62,11 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--repeat", type=int, default=21, help="runs per whole board (default 21)")
     parser.add_argument("--subsets", type=int, default=1000, help="random subsets (default 1000)")
+    parser.add_argument("--quick", action="store_true", help="a few seconds: 3 runs per board, 100 subsets")
     args = parser.parse_args()
+    if args.quick:
+        args.repeat, args.subsets = 3, 100
+    longest_trail(board("usa"))                            # warm-up
     whole_board("usa", args.repeat)
     whole_board("europe", args.repeat)
     random_subsets("usa", 15, args.subsets)

@@ -1,4 +1,4 @@
-"""Speed of one widget step, kernel side (printed, never asserted). Run: python benchmarks/bench_widgets.py [--reps N]
+"""Speed of one widget step, kernel side (printed, never asserted). Run: python benchmarks/bench_widgets.py [--reps N] [--quick]
 
 One step = a route click (the route is selected, its legal payments become buttons, the board shows the selection)
 → a payment chosen → the claim applied through the engine (``game.push``) → the views refreshed in place (the
@@ -142,7 +142,9 @@ def parts(reps: int = 50) -> str:
     start = rich_position()
     game = Game(start=start)
     rids = claimable(start)
-    acts = [next(a for a in legal_actions(start, 0) if getattr(a, "route", None) == rid) for rid in rids]
+    route_id = game.variant.map.route                      # a claim names its route by its cities
+    acts = [next(a for a in legal_actions(start, 0) if getattr(a, "route", None) and route_id(a.route).id == rid)
+            for rid in rids]
 
     def push(i):
         game.push(acts[i % 2])          # alternating: never the action the redo line holds, so a real step
@@ -173,13 +175,16 @@ def parts(reps: int = 50) -> str:
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--reps", type=int, default=50)
+    ap.add_argument("--quick", action="store_true", help="a few seconds: 5 repetitions")
     args = ap.parse_args(argv)
-    t = time.perf_counter()
+    if args.quick:
+        args.reps = 5
+    t = time.process_time()
     import ttr_nb.widgets  # noqa: F401
-    print(f"import ttr_nb.widgets: {(time.perf_counter() - t) * 1000:.0f} ms")
+    print(f"import ttr_nb.widgets: {(time.process_time() - t) * 1000:.0f} ms CPU")
     print(report(measure_step(args.reps)))
     print(parts(args.reps))
-    print(report(measure_step(max(10, args.reps // 5), with_bot=True), "step with a greedy bot's reply"))
+    print(report(measure_step(3 if args.quick else max(10, args.reps // 5), with_bot=True), "step with a greedy bot's reply"))
     return 0
 
 

@@ -31,7 +31,7 @@ def test_claimable_routes_matches_the_plain_definition_all_game(variant, players
                 for only in (True, False):
                     fast = [r.id for r in claimable_routes(v, s, seat, affordable_only=only)]
                     assert fast == plain_claimable(v, s, seat, only), (seed, s.ply)
-                    v.route_table.free_cache = None            # and again from a cold cache
+                    v.route_table.forget()                     # and again from a cold cache
                     assert [r.id for r in claimable_routes(v, s, seat, affordable_only=only)] == fast
                 checked += 1
             seat = to_move(s)[0]
@@ -48,3 +48,76 @@ def test_cached_draw_actions_are_equal_values_with_the_right_seat():
     again = [a for a in legal_actions(s) if isinstance(a, DrawDeck | DrawFaceUp)]
     assert all(x is y for x, y in zip(draws, again))             # one shared immutable object per action
     assert DrawFaceUp(slot=3, seat=0) == draws[3]
+
+
+def test_the_spelled_out_constructors_agree_with_the_classes():
+    """state.new_state/new_player set every slot by hand (the engine's per-ply constructors): the same values as
+    the dataclasses' own constructors, field by field, for any field order change of GameState/PlayerState."""
+    from dataclasses import fields
+
+    from ttr_nb.state import GameState, PlayerState, new_player, new_state
+    s = new_game("europe", 3, 5)
+    values = [getattr(s, f.name) for f in fields(GameState)]
+    assert new_state(*values) == GameState(*values) == s
+    p = s.players[1]
+    values = [getattr(p, f.name) for f in fields(PlayerState)]
+    assert new_player(*values) == PlayerState(*values) == p
+    assert [f.name for f in fields(GameState)][:3] == ["variant", "n_players", "seed"]
+
+
+@pytest.mark.parametrize("variant", available_variants())
+def test_the_quick_path_gives_the_general_paths_state(variant):
+    """engine._quick (plainly legal draws and claims straight to the new state) and engine._general (every
+    action through Tx and the features' hooks) agree on every action the bots and legal_actions offer over whole
+    games, trusted or checked; the quick path takes many plies, and never an action check() refuses."""
+    from ttr_nb.engine import _general, _quick, check
+    v = get_variant(variant)
+    quick = total = 0
+    for seed in range(2):
+        s = new_game(variant, 4 - 2 * seed, seed)
+        bots = [RandomBot(seed * 5 + i) for i in range(s.n_players)]
+        while s.phase != "over":
+            for a in legal_actions(s)[::7]:
+                a, seat = check(s, a)
+                slow = _general(v, s, a, seat, None)
+                for trusted in (True, False):
+                    fast = _quick(v, s, a, trusted)
+                    assert fast is None or fast == slow, (seed, s.ply, str(a), trusted)
+            seat = to_move(s)[0]
+            a, seat = check(s, bots[seat].choose(s, seat)[0])
+            fast = _quick(v, s, a, False)
+            slow = _general(v, s, a, seat, None)
+            quick += fast is not None
+            total += 1
+            assert fast is None or fast == slow, (seed, s.ply, str(a))
+            s = slow
+    assert quick > total / 3
+
+
+@pytest.mark.parametrize("text", ["blue: draw faceup 6", "red: draw deck", "blue: claim Atlanta–Miami blue5",
+                                  "blue: claim Atlanta–Miami blue1", "blue: claim Atlanta–Miami red5"])
+def test_the_quick_path_leaves_refusals_to_check(text):
+    from ttr_nb.actions import parse_action
+    from ttr_nb.engine import _quick
+    from ttr_nb.errors import TTRError
+    s = new_game("usa", 2, 1)
+    while s.phase == "setup":
+        s = apply(s, legal_actions(s)[0])
+    action = parse_action(text)
+    assert _quick(get_variant("usa"), s, action, False) is None
+    with pytest.raises(TTRError):
+        apply(s, action)
+
+
+def test_a_claim_without_a_payment_is_refused_not_taken_for_one_of_ours():
+    # the quick paths trust only payment tuples the engine made itself; None (no payment) is not one of them
+    from ttr_nb.actions import Claim
+    from ttr_nb.errors import TTRError
+    from ttr_nb.game import Game
+    from ttr_nb.tables import interned
+    assert not interned(None)
+    g = Game("usa", 3, 2)
+    g.play_bots(RandomBot(2), max_plies=25)
+    claim = next(a for a in legal_actions(g.state) if isinstance(a, Claim))
+    with pytest.raises(TTRError):
+        apply(g.state, Claim(route=claim.route, payment=None, seat=claim.seat))

@@ -578,6 +578,73 @@ def test_CG_END_2_best_set_matches_brute_force():
         assert (len(got_t), sum(points[i] for i in got_t)) == best_t
 
 
+def _plain_best(needs, value, have) -> int:
+    """The best value by a plain memoised walk over the tickets (no bounds, no tie-break): a second opinion."""
+    n = len(needs)
+    rest = [(0,) * LOCO] * (n + 1)
+    for i in range(n - 1, -1, -1):
+        rest[i] = tuple(a + b for a, b in zip(rest[i + 1], needs[i][:LOCO]))
+    memo: dict = {}
+
+    def walk(i, r, l):
+        if i == n:
+            return 0
+        r = tuple(min(a, b) for a, b in zip(r, rest[i]))
+        l = min(l, sum(rest[i]) - sum(r))
+        if (i, r, l) not in memo:
+            best = walk(i + 1, r, l)
+            short = sum(max(0, t - a) for t, a in zip(needs[i][:LOCO], r))
+            if short <= l:
+                left = tuple(max(0, a - t) for t, a in zip(needs[i][:LOCO], r))
+                best = max(best, value[i] + walk(i + 1, left, l - short))
+            memo[i, r, l] = best
+        return memo[i, r, l]
+    return walk(0, tuple(have[:LOCO]), have[LOCO])
+
+
+def test_CG_END_2_best_set_ties_go_to_the_earliest_tickets():
+    # among the best sets, the one holding the earliest ticket where two differ (brute force, up to 10 tickets)
+    d = load_cards()
+    rng = random.Random(18)
+    for _ in range(30):
+        tickets = rng.sample(d.tickets, rng.randint(6, 10))
+        have = [rng.randint(0, 3) for _ in range(8)] + [rng.randint(0, 4)]
+        needs, points = [t.needs for t in tickets], [t.points for t in tickets]
+        n = len(tickets)
+        for by in ("points", "tickets"):
+            sets = [c for r in range(n + 1) for c in itertools.combinations(range(n), r)
+                    if feasible([needs[i] for i in c], have)]
+            def rank(c):
+                p, k = sum(points[i] for i in c), len(c)
+                return ((p, k) if by == "points" else (k, p)), tuple(i in c for i in range(n))
+            assert best_set(needs, points, have, by=by) == max(sets, key=rank)
+
+
+POSITION_31 = Path(__file__).parent / "positions" / "cardgame_31_tickets.json"
+
+
+def test_CG_END_2_the_31_ticket_position_of_issue_18():
+    # a random 2-player game (seed 1002, random bots seeded 10020 and 10021) at ply 184: Red holds 31 open tickets
+    # and 27 cards on the track; the exact search took 35 s of CPU there (7728263). Saved as a file for the tests
+    # and benchmarks/bench_cardgame.py
+    s = E.state_from_dict(json.loads(POSITION_31.read_text(encoding="utf-8")))
+    assert E.validate(s) == [] and s.phase == "complete"
+    red = s.players[1]
+    assert len(red.tickets) == 31 and sum(red.track) == 27
+    d = load_cards()
+    tickets = [d.ticket(t) for t in red.tickets]
+    needs, points = [t.needs for t in tickets], [t.points for t in tickets]
+    best, most = E.best_completion(s, 1), E.best_completion(s, 1, by="tickets")
+    for chosen in (best, most):
+        assert feasible([d.ticket(t).needs for t in chosen], red.track)
+    # the same best values as a plain walk without bounds (points, then count; count, then points)
+    assert sum(d.ticket(t).points for t in best) * 64 + len(best) == _plain_best(needs, [p * 64 + 1 for p in points],
+                                                                                  red.track)
+    assert len(most) * 1024 + sum(d.ticket(t).points for t in most) == _plain_best(needs, [1024 + p for p in points],
+                                                                                  red.track)
+    assert "Best for Red" in E.turn_status(s, 1)
+
+
 def test_CG_END_2_one_ticket_at_a_time_is_the_set_condition():
     d = load_cards()
     rng = random.Random(3)

@@ -17,11 +17,12 @@ from typing import Protocol, Sequence
 
 from .actions import Action, Claim, DrawDeck, DrawFaceUp, DrawTickets, KeepTickets
 from .cards import CARD_NAMES, COLOURS, GRAY, LOCO
-from .engine import claimable_routes, draw_actions, legal_actions, route_payments
+from .engine import _VARIANTS, claimable_routes, draw_actions, draw_choices, legal_actions, route_payments
 from .errors import TTRError
 from .names import route_text, ticket_text
-from .rng import Counter
+from .rng import Counter, fold
 from .state import FREE, GameState
+from .tables import claimable_mask, nth_bit
 from .variants import Variant, get_variant, rules_of
 
 
@@ -74,43 +75,73 @@ class RandomBot:
     """
 
     def __init__(self, seed: int = 0):
+        self._keys: dict[int, int] = {}        # seat -> the fold of (seed, seat) that every decision key starts with
         self.seed = seed
         self.name = "random"
+
+    @property
+    def seed(self) -> int:
+        return self._seed
+
+    @seed.setter
+    def seed(self, value: int) -> None:
+        self._seed = value
+        self._keys.clear()
 
     def choose(self, state: GameState, seat: int) -> tuple[Action, str]:
         if state.__class__ is not GameState:        # a game with its own rules module plays with its own bots
             return rules_of(state).bot(self.name, self.seed).choose(state, seat)
-        r = Counter(self.seed, seat, state.ply, state.seed)
-        v = get_variant(state.variant)
+        head = self._keys.get(seat)
+        if head is None:
+            head = self._keys[seat] = fold(self._seed, seat)
+        r = Counter.resume(head, state.ply, state.seed)        # = Counter(self.seed, seat, state.ply, state.seed)
+        v = _VARIANTS.get(state.variant) or get_variant(state.variant)
         if state.pending:
             p = state.pending_for(seat)
-            acts = (draw_actions(state, seat, second=True) if p is not None and p.kind == "second_card"
+            acts = (draw_choices(state, seat, True) if p is not None and p.kind == "second_card"
                     else legal_actions(state, seat))
-            return acts[r.index(len(acts))], Reason("picks at random among the legal choices")
-        kinds = ["draw", "claim", "tickets"] + (["extra"] if v.features else [])
+            return acts[r.index(len(acts))], _AT_RANDOM
+        kinds = _KINDS_EXTRA[:] if v.features else _KINDS[:]
         while kinds:
             kind = kinds.pop(r.index(len(kinds)))
-            if kind == "draw":
-                opts = draw_actions(state, seat, second=False)    # empty when USA-DRAW-8 forbids drawing
+            if kind == 0:                                   # draw
+                opts = draw_choices(state, seat, False)     # empty when USA-DRAW-8 forbids drawing
                 if opts:
-                    return opts[r.index(len(opts))], Reason("draws a train card at random")
-            elif kind == "claim":
-                routes = claimable_routes(v, state, seat, affordable_only=True)
+                    return opts[r.index(len(opts))], _DRAWS_AT_RANDOM
+            elif kind == 1:                                 # claim
+                routes = claimable_mask(v, state, seat, True)     # the claimable_routes, as a bit set
                 if routes:
-                    route = routes[r.index(len(routes))]
-                    pays = route_payments(v, route, state.players[seat].hand)
-                    return (Claim(route=route_text(v.map, route), payment=pays[r.index(len(pays))], seat=seat),
-                            Reason(f"claims {route_text(v.map, route)} at random"))
-            elif kind == "tickets":
+                    t = v.route_table
+                    i = nth_bit(routes, r.index(routes.bit_count()))
+                    pays = route_payments(v, t.routes[i], state.players[seat].hand)
+                    label = t.labels[i]
+                    return Claim(route=label, payment=pays[r.index(len(pays))], seat=seat), _claims_at_random(label)
+            elif kind == 2:                                 # tickets
                 if state.ticket_deck(v.settings.ticket_deck):
-                    return DrawTickets(seat=seat), Reason("draws tickets at random")
-            else:
+                    return DrawTickets(seat=seat), _TICKETS_AT_RANDOM
+            else:                                           # a variant's own actions
                 extra = [a for f in v.features for a in (f.bot_random(v, state, seat, r) if hasattr(f, "bot_random")
                                                          else f.turn_actions(v, state, seat))]
                 if extra:
-                    return extra[r.index(len(extra))], Reason("picks a variant action at random")
+                    return extra[r.index(len(extra))], _VARIANT_AT_RANDOM
         acts = legal_actions(state, seat)
         return acts[0], Reason("nothing else is possible")
+
+
+_KINDS = [0, 1, 2]              # draw, claim, tickets: tried in a random order
+_KINDS_EXTRA = [0, 1, 2, 3]     # ... and a variant's own actions
+_AT_RANDOM = Reason("picks at random among the legal choices")
+_DRAWS_AT_RANDOM = Reason("draws a train card at random")
+_TICKETS_AT_RANDOM = Reason("draws tickets at random")
+_VARIANT_AT_RANDOM = Reason("picks a variant action at random")
+_CLAIM_REASONS: dict[str, Reason] = {}
+
+
+def _claims_at_random(label: str) -> Reason:
+    found = _CLAIM_REASONS.get(label)
+    if found is None:
+        found = _CLAIM_REASONS[label] = Reason(f"claims {label} at random")
+    return found
 
 
 # ---------------------------------------------------------------------------------------------

@@ -26,7 +26,8 @@ from .cards import CARD_NAMES, GRAY, LOCO, PLAYER_COLOURS, a_card, card_words
 from .errors import BadAction, IllegalAction, MapError, StateError, TTRError
 from .names import find_route, find_ticket, route_labels, route_text, ticket_text, ticket_words
 from .rng import shuffled
-from .state import FREE, GameState, Pending, PlayerState, build, replace_fields
+from .state import FREE, GameState, Pending, PlayerState, new_player, new_state, replace_fields
+from .tables import bits, claimable_mask, intern, interned, payment
 from .variants import Variant, get_game, get_variant, rules_of
 
 
@@ -71,14 +72,21 @@ def seat_name(seat: int) -> str:
 # the transaction: a mutable working copy, frozen into a new state at the end
 
 class Tx:
-    __slots__ = ("v", "s", "events", "deck", "market", "discard", "ticket_decks", "tickets_out", "claims",
+    """The engine's mutable working copy of a state while an action is applied; ``freeze`` makes the new state.
+
+    Features change the state only through it (``tx.players[seat] = ...``, ``tx.pending.append(...)``,
+    ``tx.draw_card()`` ...), so a refused action changes nothing. The deck is read from the state's tuple and only
+    copied into a list (``tx.deck``) when something needs the list; drawing from the top just counts."""
+
+    __slots__ = ("v", "s", "events", "_deck", "_top", "market", "discard", "ticket_decks", "tickets_out", "claims",
                  "players", "pending", "phase", "current", "final_turns_left", "turn", "passes", "shuffles", "ext")
 
     def __init__(self, v: Variant, s: GameState, events: list | None):
         self.v = v
         self.s = s
         self.events = events
-        self.deck = list(s.deck)
+        self._deck = s.deck               # the state's tuple, of which ``_top`` cards are drawn; or a list
+        self._top = 0
         self.market = list(s.market)
         self.discard = list(s.discard)
         self.ticket_decks = None          # copied on first use (see decks()): most actions never touch tickets
@@ -93,6 +101,23 @@ class Tx:
         self.passes = s.passes
         self.shuffles = s.shuffles
         self.ext = s.ext
+
+    @property
+    def deck(self) -> list[int]:
+        """The deck as a mutable list, top first (copied from the state on first use)."""
+        d = self._deck
+        if d.__class__ is not list:
+            d = self._deck = list(d[self._top:])
+            self._top = 0
+        return d
+
+    @deck.setter
+    def deck(self, cards: list[int]) -> None:
+        self._deck = list(cards)
+        self._top = 0
+
+    def deck_size(self) -> int:
+        return len(self._deck) - self._top
 
     def event(self, kind: str, rule: str, text: str, seat: int | None = None, private: str | None = None,
               own: str | None = None) -> None:
@@ -112,9 +137,16 @@ class Tx:
         self.event("reshuffle", "USA-DRAW-7", f"The deck ran out: the {n} discarded cards were shuffled into a new deck")
 
     def draw_card(self) -> int | None:
-        if not self.deck:
-            self.reshuffle()
-        return self.deck.pop(0) if self.deck else None
+        d = self._deck
+        top = self._top
+        if top < len(d):
+            if d.__class__ is list:
+                return d.pop(0)
+            self._top = top + 1
+            return d[top]
+        self.reshuffle()
+        d = self.deck
+        return d.pop(0) if d else None
 
     def discard_cards(self, payment: Payment) -> None:
         for k, n in payment:
@@ -134,6 +166,9 @@ class Tx:
         """
         st = self.v.settings
         limit = st.market_loco_limit
+        kinds = st.market_reset_kinds
+        if len(kinds) == 1 and self.market.count(kinds[0]) < limit:
+            return                             # the usual case, quickly
         resets = 0
         while True:
             kind = next((k for k in st.market_reset_kinds if self.market.count(k) >= limit), None)
@@ -164,31 +199,34 @@ class Tx:
         hand = list(p.hand)
         for k, n in payment:
             hand[k] += sign * n
-        self.players[seat] = build(PlayerState, (tuple(hand), p.trains, p.tickets, p.route_points, p.ext))
+        self.players[seat] = new_player(tuple(hand), p.trains, p.tickets, p.route_points, p.ext)
 
     def give_card(self, seat: int, card: int) -> None:
         p = self.players[seat]
         hand = p.hand
-        self.players[seat] = build(PlayerState, (hand[:card] + (hand[card] + 1,) + hand[card + 1:], p.trains,
-                                                 p.tickets, p.route_points, p.ext))
+        self.players[seat] = new_player(hand[:card] + (hand[card] + 1,) + hand[card + 1:], p.trains, p.tickets,
+                                     p.route_points, p.ext)
 
     def set_player(self, seat: int, **changes) -> None:
         self.players[seat] = replace_fields(self.players[seat], **changes)
 
     def claim_route(self, seat: int, route, payment: Payment) -> None:
         """USA-CLAIM-4: cards to the discard pile, trains on the spaces, points at once (USA-CLAIM-9)."""
-        self.change_hand(seat, payment, -1)
-        self.discard_cards(payment)
         p = self.players[seat]
-        points = self.v.route_points(route.length)
-        self.players[seat] = replace_fields(p, trains=p.trains - route.length, route_points=p.route_points + points)
+        hand = list(p.hand)
+        discard = self.discard
+        for k, n in payment:
+            hand[k] -= n
+            discard[k] += n
+        i = route.index
+        points = self.v.route_table.points[i]
+        self.players[seat] = new_player(tuple(hand), p.trains - route.length, p.tickets, p.route_points + points, p.ext)
         old = self.claims
-        claims = list(old)
-        claims[route.index] = seat
-        self.claims = tuple(claims)
-        _carry_free_buckets(self.v, old, self.claims, route.index)
-        self.event("claim", "USA-CLAIM-9", f"{seat_name(seat)} claimed {route_text(self.v.map, route)} ({route.length}) for {points} "
-                                           f"point{'' if points == 1 else 's'}")
+        self.claims = old[:i] + (seat,) + old[i + 1:]
+        self.v.route_table.claimed(old, self.claims, i, seat)
+        if self.events is not None:
+            self.event("claim", "USA-CLAIM-9", f"{seat_name(seat)} claimed {route_text(self.v.map, route)} ({route.length}) "
+                                               f"for {points} point{'' if points == 1 else 's'}")
 
     # -- tickets -------------------------------------------------------------------------------
     def decks(self) -> dict[str, list[str]]:
@@ -242,13 +280,19 @@ class Tx:
 
     def freeze(self) -> GameState:
         s = self.s
-        if None in self.market and (self.deck or any(self.discard)):
+        market = self.market
+        if None in market and (len(self._deck) > self._top or any(self.discard)):
             self.refill_market()       # USA-DRAW-2: an empty face-up slot is filled as soon as cards exist again
-        return build(GameState, (          # field order of GameState
-            s.variant, s.n_players, s.seed, tuple(self.deck), tuple(self.market), tuple(self.discard),
+            market = self.market
+        d = self._deck
+        deck = tuple(d) if d.__class__ is list else d[self._top:] if self._top else d
+        pending = self.pending
+        return new_state(
+            s.variant, s.n_players, s.seed, deck, tuple(market), tuple(self.discard),
             s.ticket_decks if self.ticket_decks is None else tuple(sorted((k, tuple(v)) for k, v in self.ticket_decks.items())),
-            tuple(self.tickets_out), self.claims, tuple(self.players), self.phase, self.current, tuple(self.pending),
-            self.final_turns_left, self.turn, s.ply + 1, self.passes, self.shuffles, s.first_player, self.ext))
+            tuple(self.tickets_out), self.claims, tuple(self.players), self.phase, self.current,
+            tuple(pending) if pending else (), self.final_turns_left, self.turn, s.ply + 1, self.passes, self.shuffles,
+            s.first_player, self.ext)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -305,9 +349,13 @@ def new_game(variant: str | Variant = "usa", players: int = 4, seed: int = 0, *,
 def to_move(state: GameState) -> tuple[int, ...]:
     if state.phase == "over":
         return ()
-    if state.pending:
-        return tuple(sorted({p.seat for p in state.pending}))
-    return (state.current,)
+    pending = state.pending
+    if pending:
+        return _SEATS[pending[0].seat] if len(pending) == 1 else tuple(sorted({p.seat for p in pending}))
+    return _SEATS[state.current]
+
+
+_SEATS = tuple((seat,) for seat in range(8))
 
 
 def _resolve(v: Variant, state: GameState, action: Action) -> tuple[int, Pending | None]:
@@ -380,6 +428,31 @@ def malformed_payment(v: Variant, payment) -> str | None:
 
 def payment_problem(v: Variant, route, payment: Payment, hand: Sequence[int]) -> tuple[str, str] | None:
     """USA-CLAIM-1..3 (and feature rules such as ferries): is this a valid set of cards for the route?"""
+    problem = _payment_shape(v, route, payment)
+    if problem:
+        return problem
+    for k, n in payment:
+        if hand[k] < n:
+            return (f"the payment needs {n} {CARD_NAMES[k]} card{'s' if n != 1 else ''} but the hand holds {hand[k]}",
+                    "USA-CLAIM-1")
+    return None
+
+
+def _payment_shape(v: Variant, route, payment: Payment) -> tuple[str, str] | None:
+    """``payment_problem`` without the hand: the same answer for the same route and payment (cached per variant)."""
+    shapes = v.route_table.shapes
+    key = (route.index, payment)
+    try:
+        return shapes[key]
+    except KeyError:
+        pass
+    except TypeError:                                  # an unhashable payment (hand-built): no cache
+        return _shape_problem(v, route, payment)
+    found = shapes[key] = _shape_problem(v, route, payment)
+    return found
+
+
+def _shape_problem(v: Variant, route, payment: Payment) -> tuple[str, str] | None:
     if any(not 0 <= k < v.card_kinds for k, _ in payment):     # well-formed: check() ran malformed_payment
         return "that payment names a card this variant does not use", "USA-CLAIM-1"
     size = sum(n for _, n in payment)
@@ -409,10 +482,6 @@ def payment_problem(v: Variant, route, payment: Payment, hand: Sequence[int]) ->
         problem = f.claim_payment_problem(v, route, payment)
         if problem:
             return problem
-    for k, n in payment:
-        if hand[k] < n:
-            return (f"the payment needs {n} {CARD_NAMES[k]} card{'s' if n != 1 else ''} but the hand holds {hand[k]}",
-                    "USA-CLAIM-1")
     return None
 
 
@@ -420,9 +489,10 @@ def claim_problem(v: Variant, state: GameState, seat: int, route, payment: Payme
     owner = state.claims[route.index]
     if owner != FREE:
         return f"{route_text(v.map, route)} is already claimed by {seat_name(owner)}", "USA-CLAIM-5"
-    problem = twin_problem(v, state, seat, route)
-    if problem:
-        return problem
+    if route.double_group is not None:
+        problem = twin_problem(v, state, seat, route)
+        if problem:
+            return problem
     trains = state.players[seat].trains
     if trains < route.length:
         return (f"{route.a}–{route.b} needs {route.length} trains but {seat_name(seat)} has only {trains} left",
@@ -434,23 +504,29 @@ def claim_problem(v: Variant, state: GameState, seat: int, route, payment: Payme
 
 def _can_draw(deck: Sequence[int], discard: Sequence[int]) -> bool:
     """USA-DRAW-8 (Swedish rule book, literally): with deck and discard pile both empty, no train card may be
-    drawn at all — face-up cards included."""
+    drawn at all — face-up cards included (Märklin keeps its face-up cards then: ``faceup_without_deck``)."""
     return bool(deck) or any(discard)
 
 
 def check(state: GameState, action: Action | str) -> tuple[Action, int]:
     """Raise the IllegalAction/BadAction ``action`` would raise; else return it with its seat filled in."""
-    v = get_variant(state.variant)
+    v = _VARIANTS.get(state.variant) or _variant(state)
+    seat = _plainly_legal(v, state, action)
+    if seat is not None:
+        return action, seat
     if isinstance(action, str):
         action = parse_action(action)
     elif not isinstance(action, Action):
         raise BadAction(f"an action must be text or an Action, got {type(action).__name__}")
+    cls = action.__class__
     seat = getattr(action, "seat", None)
-    if action.__class__ not in _BASE_ACTIONS or not (seat is None or (type(seat) is int and 0 <= seat < state.n_players)):
+    if cls not in _BASE_ACTIONS or not (seat is None or (seat.__class__ is int and 0 <= seat < state.n_players)):
         problem = field_problem(action, state.n_players)    # a hand-built action: fields of their types, its seat
         if problem:
             raise BadAction(f"{action!r:.120}: {problem}")
-    _check_fields(v, action)                                # (the base actions' fields are checked here)
+        if cls not in _BASE_ACTIONS:                       # a feature's action, or a subclass of a base action
+            cls = next((c for c in _BASE_ACTIONS if isinstance(action, c)), cls)
+    _check_fields(v, action, cls)                          # (the base actions' fields are checked here)
     seat, pending = _resolve(v, state, action)
     if getattr(action, "seat", None) is None:
         action = action.with_seat(seat)
@@ -463,21 +539,21 @@ def check(state: GameState, action: Action | str) -> tuple[Action, int]:
         feature.check(v, state, action, seat)
         canonical = getattr(feature, "canonical", None)       # e.g. South Korea: a draft pick named by its cities
         return (action if canonical is None else canonical(v, action)), seat
-    if kind == "choose_tickets" and not isinstance(action, KeepTickets):
+    if kind == "choose_tickets" and cls is not KeepTickets:
         raise _deny(v, f"{seat_name(seat)} must first choose which of the offered tickets to keep "
                        f"({ticket_words(v.map, pending.get('offered'))})", _pending_rule(v, pending), action, seat)
-    if kind == "second_card" and not isinstance(action, _DRAWS):
+    if kind == "second_card" and cls is not DrawDeck and cls is not DrawFaceUp:
         raise _deny(v, f"{seat_name(seat)} has taken one card and must take a second one: a turn is exactly one action",
                     "USA-DRAW-1", action, seat)
     if feature is not None:
         feature.check(v, state, action, seat)
         canonical = getattr(feature, "canonical", None)       # e.g. Europe: the map's spelling of a station's city
         return (action if canonical is None else canonical(v, action)), seat
-    if isinstance(action, DrawDeck):
+    if cls is DrawDeck:
         if not state.deck and not any(state.discard):
             raise _deny(v, "the deck and the discard pile are both empty: no train card can be drawn blind",
                         "USA-DRAW-8", action, seat)
-    elif isinstance(action, DrawFaceUp):
+    elif cls is DrawFaceUp:
         size = len(state.market)
         if not 1 <= action.slot <= size:
             raise BadAction(f"{action}: face-up cards are numbered 1–{size}")
@@ -490,22 +566,24 @@ def check(state: GameState, action: Action | str) -> tuple[Action, int]:
                         "USA-DRAW-8", action, seat)
         if card == LOCO and kind == "second_card":
             raise _deny(v, "a face-up locomotive may not be taken as the second card", "USA-DRAW-4", action, seat)
-    elif isinstance(action, Claim):
-        route = _route(v, action)
+    elif cls is Claim:
+        t = v.route_table
+        route = t.by_label.get(action.route) or _route(v, action)
         problem = claim_problem(v, state, seat, route, action.payment)
         if problem:
             raise _deny(v, problem[0], problem[1], action, seat)
-        label = route_labels(v.map)[route.index]
-        if label != action.route or list(action.payment) != sorted(action.payment):
-            action = replace_fields(action, route=label, payment=tuple(sorted(action.payment)))
-    elif isinstance(action, DrawTickets):
+        label = t.labels[route.index]
+        pay = action.payment
+        if label != action.route or not (interned(pay) or list(pay) == sorted(pay)):
+            action = replace_fields(action, route=label, payment=tuple(sorted(pay)))
+    elif cls is DrawTickets:
         st = v.settings
         if not st.ticket_deck:
             raise _deny(v, "in this game tickets are drawn by announcing how many to take from each ticket deck "
                            "(see the legal actions)", "USA-TICKET-1", action, seat)
         if not state.ticket_deck(st.ticket_deck):
             raise _deny(v, "the ticket deck is empty: no tickets can be drawn", "USA-TICKET-1", action, seat)
-    elif isinstance(action, KeepTickets):
+    elif cls is KeepTickets:
         if kind != "choose_tickets":
             raise _deny(v, "there are no offered tickets to choose from; draw tickets first", "USA-TICKET-2", action, seat)
         offered = pending.get("offered")
@@ -522,7 +600,7 @@ def check(state: GameState, action: Action | str) -> tuple[Action, int]:
         canonical = tuple(ticket_text(v.map, t) for t in offered if t in ids)     # the order legal_actions lists
         if canonical != action.tickets:
             action = replace_fields(action, tickets=canonical)
-    elif isinstance(action, Pass):
+    elif cls is Pass:
         others = [a for a in legal_actions(state, seat) if not isinstance(a, Pass)]
         if others:
             raise _deny(v, f"passing is only allowed when no action is possible; {seat_name(seat)} can still act "
@@ -533,7 +611,64 @@ def check(state: GameState, action: Action | str) -> tuple[Action, int]:
 
 
 #: the base game's actions, whose every field ``_check_fields`` checks (others go through ``field_problem``)
-_BASE_ACTIONS = frozenset((DrawDeck, DrawFaceUp, Claim, DrawTickets, KeepTickets, Pass))
+_BASE_ACTIONS = (DrawDeck, DrawFaceUp, Claim, DrawTickets, KeepTickets, Pass)
+_PLAYING = frozenset(("play", "last_round"))
+
+
+def _plainly_legal(v: Variant, state: GameState, action) -> int | None:
+    """The seat of a draw or claim that is legal as it stands and already canonical (what bots and
+    ``legal_actions`` hand in, mostly): the common case of ``check``, decided with a few lookups. None: anything
+    else, which the full ``check`` then judges (and words, if it is refused)."""
+    cls = action.__class__
+    if cls is not DrawDeck and cls is not DrawFaceUp and cls is not Claim or state.phase not in _PLAYING:
+        return None
+    seat = action.seat
+    current = state.current
+    if seat != current or seat.__class__ is not int:
+        return None
+    pending = state.pending
+    if pending and (len(pending) != 1 or pending[0].kind != "second_card" or pending[0].seat != seat):
+        return None
+    if v.features and v.feature_for(action) is not None:
+        return None
+    if cls is Claim:
+        t = v.route_table
+        route = t.by_label.get(action.route)
+        pay = action.payment
+        if pending or route is None or not interned(pay):
+            return None
+        i = route.index
+        player = state.players[seat]
+        if (state.claims[i] != FREE or player.trains < route.length or _payment_shape(v, route, pay) is not None
+                or t.twins[i] and twin_problem(v, state, seat, route) is not None):
+            return None
+        hand = player.hand
+        for k, n in pay:
+            if hand[k] < n:
+                return None
+        return seat
+    if not state.deck and not any(state.discard):
+        return None
+    if cls is DrawFaceUp:
+        slot = action.slot
+        if slot.__class__ is not int or not 1 <= slot <= len(state.market):
+            return None
+        card = state.market[slot - 1]
+        if card is None or card == LOCO and pending:
+            return None
+    return seat
+
+
+_VARIANTS: dict[str, Variant] = {}       # board variants by key, filled by get_variant's first answer (see _variant)
+
+
+def _variant(state: GameState) -> Variant:
+    v = _VARIANTS.get(state.variant)
+    if v is None:
+        v = get_variant(state.variant)
+        if v.key == state.variant:
+            _VARIANTS[v.key] = v
+    return v
 
 
 def _is_int(x) -> bool:
@@ -543,12 +678,12 @@ def _is_int(x) -> bool:
 _DRAWS = (DrawDeck, DrawFaceUp)
 
 
-def _check_fields(v: Variant, action: Action) -> None:
+def _check_fields(v: Variant, action: Action, kind: type | None = None) -> None:
     """Hand-built action objects get the checks the parser gives text (types, duplicates): BadAction."""
     seat = getattr(action, "seat", None)
-    if seat is not None and type(seat) is not int:
+    if seat is not None and seat.__class__ is not int:
         raise BadAction(f"{action!r}: seat must be a whole number or None, got {seat!r}")
-    kind = type(action)
+    kind = kind or type(action)
     if kind is DrawDeck:
         return
     if kind is DrawFaceUp:
@@ -557,6 +692,8 @@ def _check_fields(v: Variant, action: Action) -> None:
     elif kind is Claim:
         if not isinstance(action.route, str):
             raise BadAction(f"{action!r}: the route must be text: its cities, such as 'Denver–Omaha', or its id")
+        if interned(action.payment):                  # a payment the engine listed: well formed
+            return
         if not isinstance(action.payment, tuple):
             raise BadAction(f"{action!r}: the payment must be a tuple of (card kind, count) pairs")
         problem = malformed_payment(v, action.payment)
@@ -588,11 +725,14 @@ def _ticket_ids(v: Variant, action: KeepTickets) -> list[str | None]:
     """The ticket ids a KeepTickets names (None for a name that is no ticket of the map); a ticket named twice
     (say by id and by cities) is refused."""
     ids: list[str | None] = []
+    by_text = v.route_table.ticket_by_text
     for ref in action.tickets:
-        try:
-            tid = find_ticket(v.map, ref).id
-        except MapError:
-            tid = None
+        tid = by_text.get(ref)
+        if tid is None:
+            try:
+                tid = find_ticket(v.map, ref).id
+            except MapError:
+                tid = None
         if tid is not None and tid in ids:
             raise BadAction(f"{action}: the ticket {ticket_text(v.map, tid)} is named twice")
         ids.append(tid)
@@ -615,18 +755,39 @@ def is_legal(state: GameState, action: Action | str) -> bool:
 # ---------------------------------------------------------------------------------------------
 # apply
 
-def apply(state: GameState, action: Action | str) -> GameState:
-    return _apply(state, action, None)
+def apply(state: GameState, action: Action | str, *, trusted: bool = False) -> GameState:
+    """The state after ``action``; IllegalAction/BadAction (nothing changes) if it is not legal now.
+
+    ``trusted=True`` (internal, for playouts: ``Game.play_bots``, ``ttr-nb simulate``, the coach's searches) skips
+    ``check``: only for an action this engine listed for this very state (``legal_actions``, or a ttr_nb bot's
+    choice), which is then already canonical and has its seat. Anything else gives undefined results; the tests
+    replay trusted games through the checked path and ``validate`` to keep the two the same."""
+    return _apply(state, action, None, trusted)
 
 
-def step(state: GameState, action: Action | str) -> tuple[GameState, list[Event]]:
+def step(state: GameState, action: Action | str, *, trusted: bool = False) -> tuple[GameState, list[Event]]:
+    """``apply`` with the events that happened on the way (``trusted`` as there)."""
     events: list[Event] = []
-    return _apply(state, action, events), events
+    return _apply(state, action, events, trusted), events
 
 
-def _apply(state: GameState, action: Action | str, events: list | None) -> GameState:
-    action, seat = check(state, action)
-    v = get_variant(state.variant)
+def _apply(state: GameState, action: Action | str, events: list | None, trusted: bool = False) -> GameState:
+    v = _VARIANTS.get(state.variant) or _variant(state)
+    if events is None:
+        quick = _QUICK.get(action.__class__)
+        if quick is not None:
+            new = quick(v, state, action, trusted)
+            if new is not None:
+                return new
+    if trusted:
+        seat = action.seat
+    else:
+        action, seat = _check(state, action)
+    return _general(v, state, action, seat, events)
+
+
+def _general(v: Variant, state: GameState, action: Action, seat: int, events: list | None) -> GameState:
+    """Any checked action, through a transaction (features hook in here)."""
     tx = Tx(v, state, events)
     pending = state.pending_for(seat) if state.pending else None
     if pending is not None and pending.kind not in ("choose_tickets", "second_card"):
@@ -636,30 +797,147 @@ def _apply(state: GameState, action: Action | str, events: list | None) -> GameS
     if feature is not None:
         tx.passes = 0
         feature.apply(v, tx, action, seat)
-    elif isinstance(action, _DRAWS):
+        return tx.freeze()
+    cls = action.__class__
+    if cls not in _BASE_ACTIONS:
+        cls = next((c for c in _BASE_ACTIONS if isinstance(action, c)), cls)
+    if cls is DrawDeck or cls is DrawFaceUp:
         _apply_draw(tx, action, seat, second=pending is not None)
-    elif isinstance(action, Claim):
+    elif cls is Claim:
         tx.passes = 0
-        route = find_route(v.map, action.route)
-        if not any(f.on_claim(v, tx, seat, route, action.payment) for f in v.features):
+        t = v.route_table
+        route = t.by_label.get(action.route) or find_route(v.map, action.route)
+        if not any(f.on_claim(v, tx, seat, route, action.payment) for f in t.claim_hooks):
             tx.claim_route(seat, route, action.payment)
             tx.end_turn()
-    elif isinstance(action, DrawTickets):
+    elif cls is DrawTickets:
         tx.passes = 0
         st = v.settings
         tx.offer_tickets(seat, st.ticket_deck, st.ticket_draw, st.ticket_min_keep, "bottom")
-    elif isinstance(action, KeepTickets):
+    elif cls is KeepTickets:
         _apply_keep(tx, action, seat, pending)
-    elif isinstance(action, Pass):
+    elif cls is Pass:
         tx.passes += 1
-        tx.event("pass", "USA-DRAW-8", f"{seat_name(seat)} cannot do anything and passes (interpretation)")
+        if tx.events is not None:
+            tx.event("pass", "USA-DRAW-8", f"{seat_name(seat)} cannot do anything and passes (interpretation)")
         tx.end_turn()
     return tx.freeze()
 
 
+def _quick(v: Variant, state: GameState, action, trusted: bool) -> GameState | None:
+    """A card draw or a claim in mid-game, straight to the new state without a transaction: most plies of every
+    game. Unless ``trusted``, only when the action is plainly legal and canonical (what bots and
+    ``legal_actions`` hand in); None when anything is out of the ordinary (a refusal to word, a feature's action
+    or pending step, a reshuffle, an empty face-up slot, a market reset, a feature that may take the claim over,
+    the final round starting or the game ending): ``check`` and ``_general`` then take it, with the same result."""
+    quick = _QUICK.get(action.__class__)
+    return None if quick is None else quick(v, state, action, trusted)
+
+
+def _quick_claim(v: Variant, state: GameState, action: Claim, trusted: bool) -> GameState | None:
+    seat = action.seat
+    if (seat != state.current or seat.__class__ is not int or state.pending or state.phase not in _PLAYING
+            or None in state.market or v.features and v.feature_for(action) is not None):
+        return None
+    t = v.route_table
+    route = t.by_label.get(action.route)
+    if route is None or t.claim_hooks:
+        return None
+    i = route.index
+    pay = action.payment
+    claims = state.claims
+    players = list(state.players)
+    p = players[seat]
+    if not trusted and (not interned(pay) or claims[i] != FREE or p.trains < route.length
+                        or _payment_shape(v, route, pay) is not None
+                        or t.twins[i] and twin_problem(v, state, seat, route) is not None):
+        return None
+    hand = list(p.hand)
+    discard = list(state.discard)
+    for k, n in pay:
+        left = hand[k] - n
+        if left < 0:
+            return None
+        hand[k] = left
+        discard[k] += n
+    new_claims = list(claims)
+    new_claims[i] = seat
+    new_claims = tuple(new_claims)
+    players[seat] = new_player(tuple(hand), p.trains - route.length, p.tickets, p.route_points + t.points[i], p.ext)
+    new = _turn_over(v, state, seat, state.deck, state.market, tuple(discard), new_claims, tuple(players))
+    if new is not None:
+        t.claimed(claims, new_claims, i, seat)
+    return new
+
+
+def _quick_draw(v: Variant, state: GameState, action, trusted: bool) -> GameState | None:
+    seat = action.seat
+    deck = state.deck
+    market = state.market
+    if (seat != state.current or seat.__class__ is not int or not deck or state.phase not in _PLAYING
+            or None in market or v.features and v.feature_for(action) is not None):
+        return None
+    pending = state.pending
+    if pending and pending is not _SECOND_CARD[seat] and (len(pending) != 1 or pending[0].kind != "second_card"):
+        return None
+    if action.__class__ is DrawDeck:
+        card = deck[0]
+        took_loco = False
+    else:
+        slot = action.slot
+        if slot.__class__ is not int or not 1 <= slot <= len(market):
+            return None
+        market = list(market)
+        card = market[slot - 1]
+        if card == LOCO and pending:
+            return None
+        market[slot - 1] = deck[0]                                   # USA-DRAW-2: replaced at once
+        st = v.settings
+        for k in st.market_reset_kinds:
+            if market.count(k) >= st.market_loco_limit:              # USA-DRAW-6: a reset
+                return None
+        market = tuple(market)
+        took_loco = card == LOCO
+    deck = deck[1:]
+    players = list(state.players)
+    p = players[seat]
+    hand = list(p.hand)
+    hand[card] += 1
+    players[seat] = new_player(tuple(hand), p.trains, p.tickets, p.route_points, p.ext)
+    if pending or took_loco:                                        # the second card, or USA-DRAW-3
+        return _turn_over(v, state, seat, deck, market, state.discard, state.claims, tuple(players))
+    if not deck and not any(state.discard):                         # USA-DRAW-8: no second card exists
+        return None
+    return new_state(state.variant, state.n_players, state.seed, deck, market, state.discard, state.ticket_decks,
+                     state.tickets_out, state.claims, tuple(players), state.phase, seat, _SECOND_CARD[seat],
+                     state.final_turns_left, state.turn, state.ply + 1, 0, state.shuffles, state.first_player, state.ext)
+
+
+_QUICK = {DrawDeck: _quick_draw, DrawFaceUp: _quick_draw, Claim: _quick_claim}
+
+
+def _turn_over(v: Variant, state: GameState, seat: int, deck, market, discard, claims, players) -> GameState | None:
+    """The state after ``seat``'s turn ended normally (``Tx.end_turn``); None when the final round would start,
+    the game end, or a round end that a feature acts on (the general path words those)."""
+    n = state.n_players
+    phase = state.phase
+    final = state.final_turns_left
+    if phase == "last_round":
+        final -= 1
+        if final <= 0:
+            return None
+    elif phase == "play" and players[seat].trains <= v.settings.end_trains:
+        return None
+    if v.route_table.round_end_hooks and (seat + 1) % n == state.first_player:
+        return None                                     # a round ends: features act then (MK-PASS-6)
+    return new_state(state.variant, n, state.seed, deck, market, discard, state.ticket_decks, state.tickets_out, claims,
+                     players, phase, (seat + 1) % n, (), final, state.turn + 1, state.ply + 1, 0, state.shuffles,
+                     state.first_player, state.ext)
+
+
 def _apply_draw(tx: Tx, action: DrawDeck | DrawFaceUp, seat: int, second: bool) -> None:
     tx.passes = 0
-    if isinstance(action, DrawDeck):
+    if action.__class__ is DrawDeck or isinstance(action, DrawDeck):
         card = tx.draw_card()
         tx.give_card(seat, card)
         took_faceup_loco = False
@@ -669,9 +947,10 @@ def _apply_draw(tx: Tx, action: DrawDeck | DrawFaceUp, seat: int, second: bool) 
                      f"{seat_name(seat)} drew {name} from the deck", f"You drew {name} from the deck")
     else:
         i = action.slot - 1
-        card = tx.market[i]
+        market = tx.market
+        card = market[i]
         tx.give_card(seat, card)
-        tx.market[i] = tx.draw_card()          # USA-DRAW-2: replaced at once
+        market[i] = tx.draw_card()             # USA-DRAW-2: replaced at once
         tx.check_market()                      # USA-DRAW-6
         took_faceup_loco = card == LOCO
     if second:
@@ -679,12 +958,14 @@ def _apply_draw(tx: Tx, action: DrawDeck | DrawFaceUp, seat: int, second: bool) 
         tx.end_turn()
         return
     if took_faceup_loco:                       # USA-DRAW-3
-        tx.event("one_card", "USA-DRAW-3", f"{seat_name(seat)} took a face-up locomotive: that is the whole turn")
+        if tx.events is not None:
+            tx.event("one_card", "USA-DRAW-3", f"{seat_name(seat)} took a face-up locomotive: that is the whole turn")
         tx.end_turn()
         return
-    if not _can_draw(tx.deck, tx.discard) and not (        # USA-DRAW-8 edge case: no second card exists
+    if not tx.deck_size() and not any(tx.discard) and not (        # USA-DRAW-8 edge case: no second card exists
             tx.v.settings.faceup_without_deck and any(c is not None and c != LOCO for c in tx.market)):
-        tx.event("one_card", "USA-DRAW-8", f"No second card can be taken: {seat_name(seat)}'s turn ends with one card")
+        if tx.events is not None:
+            tx.event("one_card", "USA-DRAW-8", f"No second card can be taken: {seat_name(seat)}'s turn ends with one card")
         tx.end_turn()
         return
     tx.pending.append(_second_card_pending(seat))
@@ -693,6 +974,9 @@ def _apply_draw(tx: Tx, action: DrawDeck | DrawFaceUp, seat: int, second: bool) 
 @lru_cache(maxsize=None)
 def _second_card_pending(seat: int) -> Pending:
     return Pending("second_card", seat)
+
+
+_SECOND_CARD = tuple((_second_card_pending(seat),) for seat in range(8))    # the pending tuple after a first card
 
 
 def _apply_keep(tx: Tx, action: KeepTickets, seat: int, pending: Pending) -> None:
@@ -710,12 +994,13 @@ def _apply_keep(tx: Tx, action: KeepTickets, seat: int, pending: Pending) -> Non
             for t in returned:
                 tx.decks().setdefault(tx.ticket_deck_of(t), []).append(t)
             where = "to the bottom of the ticket deck"
-        m = tx.v.map
-        tx.event("tickets_returned", _pending_rule(tx.v, pending),
-                 # the move's own words already say how many were kept ("Blue keeps 2 tickets")
-                 f"{seat_name(seat)} returned {len(returned)} ticket{'s' if len(returned) != 1 else ''} {where}",
-                 seat, f"{seat_name(seat)} returned {ticket_words(m, returned)} {where}",
-                 f"You returned {ticket_words(m, returned)} {where}")
+        if tx.events is not None:
+            m = tx.v.map
+            tx.event("tickets_returned", _pending_rule(tx.v, pending),
+                     # the move's own words already say how many were kept ("Blue keeps 2 tickets")
+                     f"{seat_name(seat)} returned {len(returned)} ticket{'s' if len(returned) != 1 else ''} {where}",
+                     seat, f"{seat_name(seat)} returned {ticket_words(m, returned)} {where}",
+                     f"You returned {ticket_words(m, returned)} {where}")
     tx.pending = [q for q in tx.pending if q.seat != seat]
     if tx.phase == "setup":
         if not tx.pending:
@@ -723,7 +1008,8 @@ def _apply_keep(tx: Tx, action: KeepTickets, seat: int, pending: Pending) -> Non
                 f.after_setup(tx.v, tx)
             tx.phase = "play"
             tx.current = tx.s.first_player
-            tx.event("setup_done", "USA-SETUP-4", f"Everyone has chosen tickets: {seat_name(tx.current)} starts")
+            if tx.events is not None:
+                tx.event("setup_done", "USA-SETUP-4", f"Everyone has chosen tickets: {seat_name(tx.current)} starts")
     else:
         tx.passes = 0
         tx.end_turn()
@@ -748,9 +1034,9 @@ def route_payments(v: Variant, route, hand: Sequence[int]) -> list[Payment]:
         if have < low:
             continue
         for k in range(min(have, length - min_locos), low - 1, -1):
-            out.append(((c, k), (LOCO, length - k)) if k < length else ((c, k),))
+            out.append(payment(c, k, length - k))
     if locos >= length:
-        out.append(((LOCO, length),))
+        out.append(payment(0, 0, length))
     if len(v.settings.wilds) > 1:
         out += _extra_wild_payments(v, route, hand, c0, min_locos)
     return out
@@ -779,7 +1065,7 @@ def _extra_wild_payments(v: Variant, route, hand: Sequence[int], c0: int, min_lo
                     if hand[c] >= rest:
                         out.append(tuple(sorted(((c, rest),) + wild_part)))
     out.sort(key=lambda pay: (sum(n for k, n in pay if k >= LOCO), pay))
-    return out
+    return [intern(pay) for pay in out]
 
 
 @lru_cache(maxsize=None)
@@ -795,16 +1081,35 @@ def draw_faceup_action(slot: int, seat: int) -> DrawFaceUp:
 
 def draw_actions(state: GameState, seat: int, second: bool) -> list[Action]:
     """The legal card draws (USA-DRAW-1..4, USA-DRAW-8): blind, then each face-up slot (no locomotive as second)."""
-    if _can_draw(state.deck, state.discard):
-        out: list[Action] = [draw_deck_action(seat)]
-    elif get_variant(state.variant).settings.faceup_without_deck:      # MK-DRAW-1: the face-up cards remain
-        out = []
-    else:
-        return []
-    for i, c in enumerate(state.market):
-        if c is not None and not (second and c == LOCO):
-            out.append(draw_faceup_action(i + 1, seat))
-    return out
+    return list(draw_choices(state, seat, second))
+
+
+def draw_choices(state: GameState, seat: int, second: bool) -> tuple[Action, ...]:
+    """``draw_actions`` as a shared tuple (for bots: nothing is built when every slot can be taken)."""
+    market = state.market
+    if not _can_draw(state.deck, state.discard):
+        if not _variant(state).settings.faceup_without_deck:
+            return ()
+        return tuple(draw_faceup_action(i + 1, seat)                   # MK-DRAW-1: the face-up cards remain
+                     for i, c in enumerate(market) if c is not None and not (second and c == LOCO))
+    if None not in market and (not second or LOCO not in market):
+        key = (seat, len(market))
+        found = _DRAW_CHOICES.get(key)
+        if found is None:
+            found = _DRAW_CHOICES[key] = (draw_deck_action(seat),) + tuple(
+                draw_faceup_action(i + 1, seat) for i in range(len(market)))
+        return found
+    key = (seat, second, market)
+    found = _DRAW_CHOICES.get(key)
+    if found is None:
+        if len(_DRAW_CHOICES) > 4096:
+            _DRAW_CHOICES.clear()
+        found = _DRAW_CHOICES[key] = (draw_deck_action(seat),) + tuple(
+            draw_faceup_action(i + 1, seat) for i, c in enumerate(market) if c is not None and not (second and c == LOCO))
+    return found
+
+
+_DRAW_CHOICES: dict[tuple, tuple[Action, ...]] = {}
 
 
 def legal_actions(state: GameState, seat: int | None = None) -> list[Action]:
@@ -837,7 +1142,8 @@ def _pending_actions(v: Variant, state: GameState, p: Pending) -> list[Action]:
     if p.kind == "choose_tickets":
         offered = p.get("offered")
         need = min(p.get("min_keep"), len(offered))
-        names = tuple(ticket_text(v.map, t) for t in offered)
+        text = v.route_table.ticket_text
+        names = tuple(text[t] if t in text else ticket_text(v.map, t) for t in offered)
         return [KeepTickets(tickets=combo, seat=p.seat)
                 for size in range(len(names), need - 1, -1) for combo in combinations(names, size)]
     if p.kind == "second_card":
@@ -848,81 +1154,11 @@ def _pending_actions(v: Variant, state: GameState, p: Pending) -> list[Action]:
     return []
 
 
-def _free_buckets(v: Variant, claims: tuple[int, ...]) -> tuple[list[tuple[int, int]], ...]:
-    """Free routes grouped by colour (index 8 = gray) as (length, route index) sorted by length — cached for the
-    claims tuple it was computed from (states share that tuple until a route is claimed)."""
-    t = v.route_table
-    cache = t.free_cache
-    if cache is not None and cache[0] is claims:
-        return cache[1]
-    buckets: tuple[list[tuple[int, int]], ...] = tuple([] for _ in range(LOCO + 1))
-    for i in t.by_length:
-        if claims[i] == FREE:
-            c = t.colour[i]
-            buckets[c if c >= 0 else LOCO].append((t.length[i], i))
-    t.free_cache = (claims, buckets)
-    return buckets
-
-
-def _carry_free_buckets(v: Variant, old: tuple[int, ...], new: tuple[int, ...], index: int) -> None:
-    """A claim frees nothing and takes one route: derive the new buckets from the cached old ones (one list
-    copied) instead of rescanning every route on the next call."""
-    t = v.route_table
-    cache = t.free_cache
-    if cache is None or cache[0] is not old:
-        return
-    c = t.colour[index]
-    b = c if c >= 0 else LOCO
-    buckets = list(cache[1])
-    buckets[b] = [entry for entry in buckets[b] if entry[1] != index]
-    t.free_cache = (new, tuple(buckets))
-
-
 def claimable_routes(v: Variant, state: GameState, seat: int, *, affordable_only: bool = False) -> list:
     """Routes ``seat`` may claim now (in route order): free, not a forbidden twin (USA-CLAIM-7/8), enough trains
     (USA-CLAIM-4); with ``affordable_only`` also payable from the hand (some legal payment exists)."""
-    t = v.route_table
-    player = state.players[seat]
-    trains = player.trains
-    claims = state.claims
-    hand = player.hand
-    locos = hand[LOCO]
-    extra_wilds = len(v.settings.wilds) > 1
-    if extra_wilds:                                 # an upper bound here; exact payments are checked at the end
-        locos += sum(hand[w] for w, _, _ in v.settings.wilds if w != LOCO)
-    best_colour = max(hand[:LOCO])
-    twins, min_locos = t.twins, t.min_locos
-    found = []
-    for c, bucket in enumerate(_free_buckets(v, claims)):
-        if not bucket:
-            continue
-        if affordable_only:
-            have = best_colour if c == LOCO else hand[c]
-            limit = have + locos if have else locos
-            if limit > trains:
-                limit = trains
-        else:
-            limit = trains
-        for length, i in bucket:
-            if length > limit:
-                break
-            m = min_locos[i]
-            if affordable_only and m and (locos < m or (min(have, length - m) + locos < length)
-                                          or (have == 0 and locos < length)):
-                continue
-            found.append(i)
-    found.sort()
-    small = state.n_players < v.settings.twin_min_players
-    routes = t.routes
-    out = []
-    for i in found:
-        tw = twins[i]
-        if tw and any(claims[j] == seat or (small and claims[j] != FREE) for j in tw):
-            continue
-        out.append(routes[i])
-    if extra_wilds and affordable_only:
-        out = [r for r in out if route_payments(v, r, hand)]
-    return out
+    routes = v.route_table.routes
+    return [routes[i] for i in bits(claimable_mask(v, state, seat, affordable_only))]
 
 
 def turn_actions(v: Variant, state: GameState, seat: int) -> list[Action]:
@@ -1300,26 +1536,64 @@ _board = {name: globals()[name] for name in ("to_move", "legal_actions", "apply"
                                              "validate", "turn_status", "describe", "new_game")}
 
 
-def to_move(state):   # noqa: F811  (the entry point)
-    return _board["to_move"](state) if state.__class__ is GameState else rules_of(state).to_move(state)
+_check = _board["check"]
+_to_move = _board["to_move"]
+_legal_actions = _board["legal_actions"]
+
+
+def to_move(state):   # noqa: F811  (the entry point; the board case inline: it runs every ply)
+    if state.__class__ is not GameState:
+        return rules_of(state).to_move(state)
+    if state.phase == "over":
+        return ()
+    pending = state.pending
+    if pending:
+        return _SEATS[pending[0].seat] if len(pending) == 1 else tuple(sorted({p.seat for p in pending}))
+    return _SEATS[state.current]
 
 
 def legal_actions(state, seat=None):   # noqa: F811  (the entry point)
     if state.__class__ is GameState:
-        return _board["legal_actions"](state, seat)
+        return _legal_actions(state, seat)
     return rules_of(state).legal_actions(state, seat)
 
 
-def apply(state, action):   # noqa: F811  (the entry point)
-    return _board["apply"](state, action) if state.__class__ is GameState else rules_of(state).apply(state, action)
+def apply(state, action, *, trusted=False):   # noqa: F811  (the entry point)
+    if state.__class__ is GameState:
+        quick = _QUICK.get(action.__class__)           # most plies: see _quick
+        if quick is not None:
+            new = quick(_VARIANTS.get(state.variant) or _variant(state), state, action, trusted)
+            if new is not None:
+                return new
+        return _apply(state, action, None, trusted)
+    return rules_of(state).apply(state, action, trusted=trusted) if trusted else rules_of(state).apply(state, action)
 
 
-def step(state, action):   # noqa: F811  (the entry point)
-    return _board["step"](state, action) if state.__class__ is GameState else rules_of(state).step(state, action)
+def apply_checked(state, action):
+    """``check`` and ``apply`` in one pass: (the new state, the canonical action, its seat). Raises as ``apply``.
+    (``Game.push`` uses it: a plainly legal draw or claim is checked and applied by the same quick path.)"""
+    if state.__class__ is GameState:
+        quick = _QUICK.get(action.__class__)
+        if quick is not None:
+            new = quick(_VARIANTS.get(state.variant) or _variant(state), state, action, False)
+            if new is not None:
+                return new, action, action.seat
+        action, seat = _check(state, action)
+        return _apply(state, action, None, True), action, seat
+    rules = rules_of(state)
+    action, seat = rules.check(state, action)
+    return rules.apply(state, action, trusted=True), action, seat
+
+
+def step(state, action, *, trusted=False):   # noqa: F811  (the entry point)
+    if state.__class__ is GameState:
+        events: list[Event] = []
+        return _apply(state, action, events, trusted), events
+    return rules_of(state).step(state, action, trusted=trusted) if trusted else rules_of(state).step(state, action)
 
 
 def check(state, action):   # noqa: F811  (the entry point)
-    return _board["check"](state, action) if state.__class__ is GameState else rules_of(state).check(state, action)
+    return _check(state, action) if state.__class__ is GameState else rules_of(state).check(state, action)
 
 
 def observe(state, seat=None):   # noqa: F811  (the entry point)

@@ -21,9 +21,10 @@ import html
 import json
 import os
 import stat
-from dataclasses import dataclass
+from collections import deque
 from pathlib import Path
 from typing import Any, Iterable
+from weakref import ref
 
 from .actions import Action
 from .engine import PUBLIC, Event, seat_name
@@ -40,21 +41,71 @@ MAX_VARIATIONS = 200           # stored variations in one save file
 MAX_REPLAY = 20_000            # actions replayed to load a file: the main line plus each variation's own part
 
 
-@dataclass(frozen=True)
 class Ply:
     """One applied action: its canonical text, the words for it, and the rule-relevant events it caused.
 
     ``text`` (the record) and ``words`` are the teacher's view: a ``keep`` names the tickets kept. What one seat
-    may read: ``words_for(viewer)`` ("Red keeps 2 tickets") and ``events_for(viewer)``."""
+    may read: ``words_for(viewer)`` ("Red keeps 2 tickets") and ``events_for(viewer)``.
 
-    number: int                # 1-based: ply 1 is the first action
-    seat: int
-    action: Action
-    text: str
-    words: str
-    events: tuple[Event, ...]
-    state: GameState           # the state after it
-    public_words: str = ""     # ``words`` as every other seat may read them
+    A ply keeps little: its number, seat and action, the ply before it and (every ``CHECKPOINT`` plies) the state
+    after it. The state, the words and the events are worked out when asked for, from the state before (the
+    nearest kept state, then the actions since, replayed without checking: they were checked when pushed); the
+    events are kept once asked for. So a long game's history stays small (benchmarks/README.md: bytes per ply)."""
+
+    __slots__ = ("number", "seat", "action", "_prev", "_state", "_events", "_rules", "__weakref__")
+
+    def __init__(self, number: int, seat: int, action: Action, prev: "Ply | GameState", state, rules):
+        self.number = number                  # 1-based: ply 1 is the first action
+        self.seat = seat
+        self.action = action
+        self._prev = prev                     # the ply before, or the start state (for ply 1)
+        self._state = state                   # dropped later unless number % CHECKPOINT == 0 (see Game.push)
+        self._events = None
+        self._rules = rules
+
+    def __repr__(self) -> str:
+        return f"<Ply {self.number} {self.text!r}>"
+
+    def __eq__(self, other) -> bool:
+        """The same action at the same ply, leading to the same state (as when a Ply was a plain value)."""
+        if other.__class__ is not Ply:
+            return NotImplemented
+        return other is self or (self.number == other.number and self.seat == other.seat
+                                 and self.action == other.action and self.state == other.state)
+
+    def __hash__(self) -> int:
+        return hash((self.number, self.seat, self.action))
+
+    @property
+    def text(self) -> str:
+        return str(self.action)
+
+    @property
+    def before(self) -> GameState:
+        """The state this ply's action was played in."""
+        prev = self._prev
+        return prev.state if prev.__class__ is Ply else prev
+
+    @property
+    def state(self) -> GameState:
+        """The state after it."""
+        state = self._state
+        return state if state is not None else _replay(self)
+
+    @property
+    def words(self) -> str:
+        return self._rules.describe(self.before, self.action)
+
+    @property
+    def public_words(self) -> str:
+        """``words`` as every other seat may read them."""
+        return self._rules.describe(self.before, self.action, PUBLIC)
+
+    @property
+    def events(self) -> tuple[Event, ...]:
+        if self._events is None:
+            self._events = tuple(self._rules.step(self.before, self.action, trusted=True)[1])
+        return self._events
 
     def words_for(self, viewer: int | None) -> str:
         if viewer is None or viewer == self.seat:
@@ -64,6 +115,39 @@ class Ply:
     def events_for(self, viewer: int | None) -> list[str]:
         """The events' texts (with rule ids) as ``viewer`` may read them."""
         return [e.str_for(viewer) for e in self.events]
+
+
+CHECKPOINT = 16         # a ply keeps the state after it every CHECKPOINT plies (and a few recent ones, see _replay)
+_RECENT_SIZE = 64
+_recent: deque = deque()         # weak references to the plies that keep a worked-out state for a while
+
+
+def _replay(ply: Ply) -> GameState:
+    """The state after ``ply``: from the nearest ply before it whose state is known, its actions replayed. The
+    result stays with the ply until ``_RECENT_SIZE`` later ones are worked out (a scan of a history then costs one
+    action per ply)."""
+    todo = []
+    p = ply
+    while True:
+        todo.append(p)
+        prev = p._prev
+        if prev.__class__ is not Ply:
+            state = prev
+            break
+        if prev._state is not None:
+            state = prev._state
+            break
+        p = prev
+    apply = ply._rules.apply
+    for p in reversed(todo):
+        state = apply(state, p.action, trusted=True)
+    ply._state = state
+    _recent.append(ref(ply))
+    if len(_recent) > _RECENT_SIZE:
+        old = _recent.popleft()()
+        if old is not None and old.number % CHECKPOINT:
+            old._state = None
+    return state
 
 
 class Game:
@@ -86,12 +170,21 @@ class Game:
             self.start = self._rules.new_game(variant, players, seed, first_player=first_player, **options)
         self._line: list[Ply] = []        # the current line, including plies ahead of the cursor (redo)
         self._cursor = 0                  # how many plies of the line are applied
+        self._now: tuple = (None, None)   # (the ply at the cursor, its state): the state every view asks for
         self.variations: list[tuple[int, tuple[str, ...]]] = []   # (ply where it parted, its whole line of actions)
 
     # -- reading -------------------------------------------------------------------------------
     @property
     def state(self) -> GameState:
-        return self._line[self._cursor - 1].state if self._cursor else self.start
+        if not self._cursor:
+            return self.start
+        ply = self._line[self._cursor - 1]
+        now = self._now
+        if now[0] is ply:
+            return now[1]
+        state = ply.state
+        self._now = (ply, state)
+        return state
 
     @property
     def variant(self):
@@ -113,6 +206,8 @@ class Game:
 
     def state_at(self, ply: int) -> GameState:
         self._check_ply(ply, len(self._line))
+        if ply == self._cursor:
+            return self.state
         return self._line[ply - 1].state if ply else self.start
 
     def actions(self) -> list[str]:
@@ -151,20 +246,25 @@ class Game:
         """Apply an action (object or text). Illegal or malformed: raises, and the game is unchanged."""
         before = self.state
         r = self._rules
-        act, _seat = r.check(before, action)        # raises, changing nothing, if refused
-        new_state, events = r.step(before, act)
-        text = str(act)
-        ahead = self._line[self._cursor:]
-        if ahead and ahead[0].text == text:            # same as the redo line: just move forward
-            self._cursor += 1
-            return ahead[0]
-        if ahead:
-            self.variations.append((self._cursor, tuple(p.text for p in self._line)))
-        ply = Ply(self._cursor + 1, act.seat, act, text, r.describe(before, act), tuple(events), new_state,
-                  r.describe(before, act, PUBLIC))
-        del self._line[self._cursor:]
-        self._line.append(ply)
-        self._cursor += 1
+        # checked once (raises, changing nothing, if refused) and applied in the same pass
+        new_state, act, seat = r.apply_checked(before, action)
+        line = self._line
+        cursor = self._cursor
+        if cursor < len(line):
+            if line[cursor].action == act:            # same as the redo line: just move forward
+                self._cursor += 1
+                return line[cursor]
+            self.variations.append((cursor, tuple(p.text for p in line)))
+            del line[cursor:]
+        prev = line[-1] if cursor else self.start
+        ply = Ply(cursor + 1, seat, act, prev, new_state, r)
+        if cursor:                                 # the ply two back forgets its state (Ply keeps checkpoints only)
+            older = prev._prev
+            if older.__class__ is Ply and older.number % CHECKPOINT:
+                older._state = None
+        line.append(ply)
+        self._cursor = cursor + 1
+        self._now = (ply, new_state)
         return ply
 
     def push_many(self, actions: Iterable[Action | str]) -> None:
@@ -207,6 +307,7 @@ class Game:
         g.start = self.start
         g._line = list(self._line[:ply])
         g._cursor = ply
+        g._now = self._now
         g.variations = []
         return g
 
@@ -239,15 +340,18 @@ class Game:
         if not isinstance(bots, dict):
             bots = {s: bots for s in range(self.state.n_players)}
         played = 0
-        while not self.is_over and played < max_plies:
-            seats = self._rules.to_move(self.state)
+        to_move = self._rules.to_move
+        state = self.state
+        while state.phase != "over" and played < max_plies:
+            seats = to_move(state)
             if until_seat is not None and until_seat in seats:
                 break
-            seat = next((s for s in seats if s in bots), None)
+            seat = seats[0] if seats[0] in bots else next((s for s in seats if s in bots), None)
             if seat is None:
                 break
-            action, _reason = bots[seat].choose(self.state, seat)
+            action, _reason = bots[seat].choose(state, seat)
             self.push(action)
+            state = self._now[1]
             played += 1
         return played
 

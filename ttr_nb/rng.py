@@ -45,6 +45,17 @@ def _splitmix64(x: int) -> int:
     return x ^ (x >> 31)
 
 
+_START = 0x243F6A8885A308D3
+
+
+def fold(*key: int, start: int = _START) -> int:
+    """The polynomial fold of a key that seeds a ``Counter`` (``start`` continues an earlier fold)."""
+    x = start
+    for k in key:
+        x = (x * 0x100000001B3 + (int(k) & _M64)) & _M64
+    return x
+
+
 class Counter:
     """A tiny counter-based generator (SplitMix64) for bots: pure integer arithmetic, so it is the same on every
     machine and Python version, and creating one per decision costs about a microsecond."""
@@ -52,10 +63,19 @@ class Counter:
     __slots__ = ("_x",)
 
     def __init__(self, *key: int):
-        x = 0x243F6A8885A308D3
-        for k in key:                      # a polynomial fold of the key, mixed once
-            x = (x * 0x100000001B3 + (int(k) & _M64)) & _M64
-        self._x = _splitmix64(x)
+        self._x = _splitmix64(fold(*key))
+
+    @classmethod
+    def resume(cls, prefix: int, a: int, b: int) -> "Counter":
+        """``Counter(*head, a, b)`` where ``prefix = fold(*head)`` was computed once (a bot's seed and seat)."""
+        obj = cls.__new__(cls)
+        x = (prefix * 0x100000001B3 + (a & 0xFFFFFFFFFFFFFFFF)) & 0xFFFFFFFFFFFFFFFF
+        # the fold's last step, and _splitmix64 inline
+        x = (x * 0x100000001B3 + (b & 0xFFFFFFFFFFFFFFFF) + 0x9E3779B97F4A7C15) & 0xFFFFFFFFFFFFFFFF
+        x = ((x ^ (x >> 30)) * 0xBF58476D1CE4E5B9) & 0xFFFFFFFFFFFFFFFF
+        x = ((x ^ (x >> 27)) * 0x94D049BB133111EB) & 0xFFFFFFFFFFFFFFFF
+        obj._x = x ^ (x >> 31)
+        return obj
 
     def _next(self) -> int:
         self._x = (self._x + 0x9E3779B97F4A7C15) & _M64
@@ -68,4 +88,9 @@ class Counter:
         """A uniform-enough index in range(n) (multiply-shift on 64 bits; n is tiny here)."""
         if n <= 0:
             raise ValueError("choice from an empty sequence")
-        return (self._next() * n) >> 64
+        # _next and _splitmix64 inline, constants spelled out (bots call this every ply)
+        self._x = x = (self._x + 0x9E3779B97F4A7C15) & 0xFFFFFFFFFFFFFFFF
+        x = (x + 0x9E3779B97F4A7C15) & 0xFFFFFFFFFFFFFFFF
+        x = ((x ^ (x >> 30)) * 0xBF58476D1CE4E5B9) & 0xFFFFFFFFFFFFFFFF
+        x = ((x ^ (x >> 27)) * 0x94D049BB133111EB) & 0xFFFFFFFFFFFFFFFF
+        return ((x ^ (x >> 31)) * n) >> 64

@@ -117,19 +117,42 @@ class ScoreSheet:
 
 
 def owned_edges(v: Variant, state: GameState, seat: int) -> list[tuple[str, str, int, str]]:
-    return [(r.a, r.b, r.length, r.id) for r in v.map.routes if state.claims[r.index] == seat]
+    routes = v.map.routes
+    return [(r.a, r.b, r.length, r.id) for r in (routes[i] for i, owner in enumerate(state.claims) if owner == seat)]
+
+
+def _edges_by_seat(v: Variant, state: GameState) -> list[list[tuple[str, str, int, str]]]:
+    """``owned_edges`` of every seat, in one pass over the claims."""
+    out: list[list] = [[] for _ in state.players]
+    routes = v.map.routes
+    n = len(out)
+    for i, owner in enumerate(state.claims):
+        if 0 <= owner < n:
+            r = routes[i]
+            out[owner].append((r.a, r.b, r.length, r.id))
+    return out
 
 
 def connect_path(edges: Sequence[tuple[str, str, int, str]], a: str, b: str,
                  dead_end=None) -> tuple[str, ...] | None:
     """Route ids of a path a→b over ``edges`` (fewest routes; ties by route id), or None (USA-TICKET-4).
     ``dead_end(city)``: True for places a path may end at but not pass through (Märklin's countries)."""
-    if a == b:
-        return ()
+    return _path(_adjacency(edges), a, b, dead_end)
+
+
+def _adjacency(edges: Sequence[tuple[str, str, int, str]]) -> dict[str, list[tuple[str, str]]]:
+    """city -> [(neighbour, route id)], each list in route id order (the order ``connect_path`` tries them)."""
     adj: dict[str, list[tuple[str, str]]] = {}
     for x, y, _, rid in sorted(edges, key=lambda e: e[3]):
         adj.setdefault(x, []).append((y, rid))
         adj.setdefault(y, []).append((x, rid))
+    return adj
+
+
+def _path(adj: dict[str, list[tuple[str, str]]], a: str, b: str, dead_end=None) -> tuple[str, ...] | None:
+    """``connect_path`` over an adjacency made once for many tickets (breadth first, so fewest routes)."""
+    if a == b:
+        return ()
     prev: dict[str, tuple[str, str]] = {a: ("", "")}
     frontier = [a]
     while frontier:
@@ -151,12 +174,34 @@ def connect_path(edges: Sequence[tuple[str, str, int, str]], a: str, b: str,
     return None
 
 
+def _groups(adj: dict[str, list[tuple[str, str]]]) -> dict[str, str]:
+    """city -> a representative of its connected piece of the network."""
+    root: dict[str, str] = {}
+    for start in adj:
+        if start in root:
+            continue
+        root[start] = start
+        stack = [start]
+        while stack:
+            for other, _ in adj[stack.pop()]:
+                if other not in root:
+                    root[other] = start
+                    stack.append(other)
+    return root
+
+
 def ticket_results(v: Variant, seat_tickets: Sequence[str], edges: Sequence[tuple[str, str, int, str]],
                    borrowed: frozenset[str] = frozenset()) -> tuple[TicketResult, ...]:
     out = []
+    adj = _adjacency(edges)
+    group = _groups(adj) if len(seat_tickets) > 1 else None
+    ticket = v.map.ticket
     for tid in seat_tickets:
-        t = v.map.ticket(tid)
-        path = connect_path(edges, t.a, t.b)
+        t = ticket(tid)
+        if group is not None and t.a != t.b and (t.a not in group or group.get(t.b) != group[t.a]):
+            path = None                            # not joined at all: no search needed
+        else:
+            path = _path(adj, t.a, t.b)
         out.append(TicketResult(t.id, t.a, t.b, t.points, path is not None, path or (),
                                 tuple(r for r in (path or ()) if r in borrowed)))
     return tuple(out)
@@ -169,8 +214,9 @@ def score(state: GameState) -> ScoreSheet:
     v = get_variant(state.variant)
     st = v.settings
     players = []
+    by_seat = _edges_by_seat(v, state)
     for seat, p in enumerate(state.players):
-        edges = owned_edges(v, state, seat)
+        edges = by_seat[seat]
         routes = tuple(e[3] for e in edges)
         route_points = sum(v.route_points(e[2]) for e in edges)       # USA-SCORE-1, recounted from the board
         players.append(PlayerScore(seat=seat, name=seat_name(seat), route_points=route_points, routes=routes,

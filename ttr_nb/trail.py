@@ -169,18 +169,25 @@ def _canonical(edges: Sequence[tuple[str, str, int, str]]) -> list[tuple[str, st
             a, b, w, rid = item
         except (TypeError, ValueError):
             raise TTRError(f"longest_trail: edge {item!r} is not (city_a, city_b, length, route_id)") from None
-        if not isinstance(w, int) or isinstance(w, bool) or w <= 0:
-            raise TTRError(f"longest_trail: route {rid!r} has length {w!r}; lengths must be positive integers")
-        if not isinstance(a, str) or not isinstance(b, str) or not isinstance(rid, str):
-            raise TTRError(f"longest_trail: edge {item!r} must have string cities and route id")
+        if w.__class__ is not int or w <= 0:
+            if not isinstance(w, int) or isinstance(w, bool) or w <= 0:
+                raise TTRError(f"longest_trail: route {rid!r} has length {w!r}; lengths must be positive integers")
+        if a.__class__ is not str or b.__class__ is not str or rid.__class__ is not str:
+            if not isinstance(a, str) or not isinstance(b, str) or not isinstance(rid, str):
+                raise TTRError(f"longest_trail: edge {item!r} must have string cities and route id")
         if rid in seen:
             raise TTRError(f"longest_trail: route id {rid!r} appears twice")
         seen.add(rid)
-        if b < a:
-            a, b = b, a
-        out.append((a, b, w, rid))
-    out.sort(key=lambda e: e[3])
+        out.append((b, a, w, rid) if b < a else (a, b, w, rid))
+    out.sort(key=_ROUTE_ID)
     return out
+
+
+def _route_id(edge: tuple[str, str, int, str]) -> str:
+    return edge[3]
+
+
+_ROUTE_ID = _route_id
 
 
 def _contract(nv: int, edges) -> _Graph:
@@ -219,13 +226,17 @@ def _contract(nv: int, edges) -> _Graph:
         alive.append(True)
         alive[e1] = alive[e2] = False
         inc[v] = []
-        inc[x] = [new if f == e1 else f for f in inc[x]]
-        inc[y] = [new if f == e2 else f for f in inc[y]]
+        ends = inc[x]                     # e1 (no loop: v has two distinct route-ends) becomes the new edge
+        ends[ends.index(e1)] = new
+        ends = inc[y]
+        ends[ends.index(e2)] = new
     keep = [e for e in range(len(ea)) if alive[e]]
     keep.sort(key=lambda e: min(chains[e][0]))  # canonical numbering: by smallest route id carried
     g = _Graph(nv)
-    for e in keep:
-        g.add_edge(ea[e], eb[e], ew[e], chains[e])
+    g.ea = [ea[e] for e in keep]
+    g.eb = [eb[e] for e in keep]
+    g.ew = [ew[e] for e in keep]
+    g.chains = [chains[e] for e in keep]
     return g
 
 
@@ -289,11 +300,11 @@ def _expand(g: _Graph, vseq: list[int], eseq: list[int]) -> tuple[list[str], lis
 # graph helpers
 
 
-def _finder(parent: dict[int, int]):
-    """``find`` of a union-find over ``parent`` (absent = its own root), with path compression."""
+def _finder(parent: list[int]):
+    """``find`` of a union-find over ``parent`` (``parent[x] == x`` for a root), with path compression."""
     def find(x):
         root = x
-        while parent.get(root, root) != root:
+        while parent[root] != root:
             root = parent[root]
         while x != root:
             parent[x], x = root, parent[x]
@@ -304,17 +315,23 @@ def _finder(parent: dict[int, int]):
 def _components(g: _Graph, mask: int) -> list[int]:
     """Edge-connected components of the edge set ``mask``, ordered by their smallest edge."""
     ea, eb = g.ea, g.eb
-    parent: dict[int, int] = {}
-    find = _finder(parent)
+    parent = list(range(g.nv))
     edges = _bits(mask)
     for e in edges:
-        ra, rb = find(ea[e]), find(eb[e])
+        ra = ea[e]
+        while parent[ra] != ra:
+            ra = parent[ra]
+        rb = eb[e]
+        while parent[rb] != rb:
+            rb = parent[rb]
         if ra != rb:
             parent[ra] = rb
     groups: dict[int, int] = {}
     order: list[int] = []
     for e in edges:
-        r = find(ea[e])
+        r = ea[e]
+        while parent[r] != r:
+            r = parent[r]
         if r in groups:
             groups[r] |= 1 << e
         else:
@@ -403,7 +420,7 @@ def _solve_component(g: _Graph, comp: int, floor: int):
     if not bridges:
         return _search(g, comp, -1, floor)
     # blobs: union-find over the non-bridge edges; every vertex of comp is in exactly one blob
-    parent: dict[int, int] = {}
+    parent = list(range(g.nv))
     find = _finder(parent)
     inner = comp & ~bridges
     for e in _bits(inner):

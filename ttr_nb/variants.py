@@ -192,7 +192,9 @@ class Variant:
         return None
 
     @cached_property
-    def route_table(self) -> "RouteTable":
+    def route_table(self):
+        """Per-route arrays and bit masks for the hot loop (``ttr_nb.tables.RouteTable``)."""
+        from .tables import RouteTable
         return RouteTable(self)
 
     @cached_property
@@ -201,21 +203,6 @@ class Variant:
         for name, n in self.map.deck:
             counts[CARD_NAMES.index(name)] = n
         return tuple(counts)
-
-
-class RouteTable:
-    """Per-variant arrays over the map's routes, for the hot loops (legal claims, random bots)."""
-
-    def __init__(self, v: Variant):
-        from .cards import COLOURS
-        routes = v.map.routes
-        self.routes = routes
-        self.length = tuple(r.length for r in routes)
-        self.colour = tuple(-1 if r.colour == "gray" else COLOURS.index(r.colour) for r in routes)
-        self.twins = tuple(tuple(t.index for t in v.map.twins(r.id)) for r in routes)
-        self.min_locos = tuple(max((f.min_locos(r) for f in v.features), default=0) for r in routes)
-        self.by_length = tuple(sorted(range(len(routes)), key=lambda i: (routes[i].length, i)))
-        self.free_cache = None       # (claims tuple, free routes by colour): see engine._free_buckets
 
 
 _REGISTRY: dict[str, Variant] = {}    # board variants, and games with their own rules engine (ttr_nb.games.cardgame)

@@ -1,4 +1,4 @@
-"""End-of-round ticket completion (CG-END-2), exactly.
+"""End-of-round ticket completion (CG-END-2), exactly and quickly.
 
 Each card of the on-the-track pile serves one ticket; a colour card serves its own colour, a locomotive any colour.
 So a set S of tickets can be completed exactly when the locomotives cover every colour's shortfall:
@@ -9,9 +9,27 @@ So a set S of tickets can be completed exactly when the locomotives cover every 
 locomotive — no assignment can do better, since a colour card can serve nothing but its colour). This is the
 matching condition of the bipartite graph cards × circles, in closed form.
 
-The best choices (most points; most tickets) are found by an exact depth-first search over the tickets with
-pruning — an infeasible set has no feasible superset, and a branch whose remaining points cannot beat the best
-found is cut — never by a greedy pick. ``benchmarks/bench_cardgame.py`` times it for 12 tickets and 40 cards.
+The best choice (most points, then most tickets; or most tickets, then most points) is found exactly by
+``best_set``, never by a greedy pick. Its core, ``_Search.reach``, answers "can the tickets from here on add a
+value of at least N with these cards?" by a depth-first search over the tickets (best value per card first) that
+remembers every (ticket, cards left) position it has judged — what it learned holds for every later question — and
+cuts a branch when an upper bound falls short of N. Two bounds, both exact upper bounds:
+
+* the best value of the remaining tickets whose circles fit in the cards left, colours ignored (a 0-1 knapsack
+  table over the number of cards, made once per call);
+* the linear-programming relaxation with the colours: its dual gives each colour a price (``_colour_prices``, a
+  small simplex, once per call); a ticket then costs the prices of its circles, the cards left are worth their
+  prices (a locomotive the highest), and the fractional knapsack over those costs bounds every completion (within
+  a point at the start of the 31-ticket position of the tests).
+
+The best value is pinned between a greedy set (reached) and the bounds at the start (not exceeded) by halving the
+gap: each question finds a set or proves there is none. Ties go to the set holding the earliest ticket in ticket
+order: each ticket in turn is put in when some set with the tickets decided so far still reaches the best value.
+
+How long it takes depends on the hand. Real end-of-round hands answer in about 1 ms (median) and the 31-ticket
+position of the issue in a few ms, but the bounds are not tight for every hand: some hands of 28–46 tickets
+(above all "most tickets", where many sets tie) take a tenth of a second to seconds (``benchmarks/bench_cardgame.py``
+prints both). ``tests/test_rules_cardgame.py`` checks it against a brute force.
 
 The engine lets a player complete one ticket per action (``complete Chicago–Miami``, until no more can be paid):
 paying each ticket from what the earlier ones left, own colours first, is feasible exactly when the whole set is (the
@@ -19,6 +37,7 @@ shortfalls add up colour by colour), so the step-by-step check is the set check.
 """
 from __future__ import annotations
 
+from bisect import bisect_right
 from typing import Sequence
 
 from ..cards import LOCO
@@ -52,45 +71,281 @@ def cards_used(needs: Sequence[Needs], have: Sequence[int]) -> tuple[int, ...]:
 def best_set(needs: Sequence[Needs], points: Sequence[int], have: Sequence[int], *,
              by: str = "points") -> tuple[int, ...]:
     """The feasible set of ticket indices that is best ``by`` "points" (then more tickets) or "tickets" (then more
-    points); remaining ties go to the set first in ticket order. Exact branch and bound."""
+    points); remaining ties go to the set first in ticket order (the one holding the earliest ticket where two
+    differ). Exact (see the module docstring)."""
     if by not in ("points", "tickets"):
         raise ValueError(f"by must be 'points' or 'tickets', got {by!r}")
     n = len(needs)
-    locos = have[LOCO]
-    total = [0] * LOCO
-    chosen: list[int] = []
-    # remaining upper bounds: points and counts of tickets i.. (each ticket alone must be feasible to count)
-    alone = [shortfall(needs[i], have) <= locos for i in range(n)]
-    rest_points = [0] * (n + 1)
-    rest_count = [0] * (n + 1)
-    for i in range(n - 1, -1, -1):
-        rest_points[i] = rest_points[i + 1] + (points[i] if alone[i] else 0)
-        rest_count[i] = rest_count[i + 1] + (1 if alone[i] else 0)
-    best: list = [None, ()]          # key, set
+    if not n:
+        return ()
+    if by == "points":
+        primary, secondary, scale = list(points), [1] * n, 64            # (points, count): a count is below 64
+    else:
+        primary, secondary, scale = [1] * n, list(points), 1024          # (count, points): points sum below 1024
+    return _Search(needs, primary, secondary, scale, have).best()
 
-    def key(p: int, k: int) -> tuple[int, int]:
-        return (p, k) if by == "points" else (k, p)
 
-    def walk(i: int, p: int, k: int) -> None:
-        if best[0] is not None and key(p + rest_points[i], k + rest_count[i]) <= best[0]:
-            return                                     # cannot beat (or, with ties, displace) the best found
+class _Search:
+    """One exact search (see ``best_set``); tickets are renumbered best value per card first."""
+
+    def __init__(self, needs: Sequence[Needs], primary: Sequence[int], secondary: Sequence[int], scale: int,
+                 have: Sequence[int]):
+        n = len(needs)
+        value = [a * scale + b for a, b in zip(primary, secondary)]
+        size = [max(1, sum(t[:LOCO])) for t in needs]
+        self.order = order = sorted(range(n), key=lambda i: (-value[i] / size[i], i))
+        self.n = n
+        self.needs = [tuple(needs[i][:LOCO]) for i in order]
+        self.value = [value[i] for i in order]
+        self.have = tuple(have[:LOCO])
+        self.locos = have[LOCO]
+        self.memo: dict = {}
+        self.skip = 0                                # tickets (bits, search order) already decided: not searched
+        self.visits = 0
+        rest = [(0,) * LOCO] * (n + 1)               # circles of tickets i.. per colour
+        for i in range(n - 1, -1, -1):
+            rest[i] = tuple(a + b for a, b in zip(rest[i + 1], self.needs[i]))
+        self.rest = rest
+        cards = sum(have[:LOCO]) + have[LOCO]
+        self.table = self._knapsack(self.value, cards)
+        self.suffix, self.price = self._priced(self.value, have)
+
+    # -- bounds ---------------------------------------------------------------------------------
+    def _knapsack(self, value: Sequence[int], cards: int) -> list[list[int]]:
+        """table[i][c]: the best value of tickets i.. with at most c circles in all, colours ignored."""
+        n, size = self.n, [sum(t) for t in self.needs]
+        table = [[0] * (cards + 1) for _ in range(n + 1)]
+        for i in range(n - 1, -1, -1):
+            nxt, row, s, v = table[i + 1], table[i], size[i], value[i]
+            row[:s] = nxt[:s]
+            for c in range(s, cards + 1):
+                a, b = nxt[c], nxt[c - s] + v
+                row[c] = a if a >= b else b
+        return table
+
+    def _priced(self, value: Sequence[int], have: Sequence[int]) -> tuple[list, list[int]]:
+        """The colour prices for ``value`` (with the locomotive's, the highest, last) and per suffix i: its tickets
+        by value per priced circle, with prefix sums (the fractional knapsack)."""
+        price = _colour_prices(self.needs, value, have)
+        price = list(price) + [max(price)]
+        cost = [sum(a * p for a, p in zip(t, price)) for t in self.needs]
+        suffix = []
+        for i in range(self.n + 1):
+            free = sum(value[t] for t in range(i, self.n) if not cost[t])      # priced at nothing: always in
+            idx = sorted((t for t in range(i, self.n) if cost[t]), key=lambda t: -value[t] / cost[t])
+            costs, values, c_sum, v_sum = [], [], 0, free
+            for t in idx:
+                c_sum += cost[t]
+                v_sum += value[t]
+                costs.append(c_sum)
+                values.append(v_sum)
+            suffix.append((free, costs, values, [cost[t] for t in idx], [value[t] for t in idx]))
+        return suffix, price
+
+    @staticmethod
+    def _fractional(suffix: list, i: int, budget: int) -> int:
+        """An upper bound of the value tickets i.. can add with cards worth ``budget`` at the colour prices."""
+        free, costs, values, cost, value = suffix[i]
+        j = bisect_right(costs, budget)              # the first ticket that no longer fits whole
+        if j == len(costs):
+            return values[-1] if costs else free
+        whole = values[j - 1] if j else free
+        spent = costs[j - 1] if j else 0
+        return whole + value[j] * (budget - spent) // cost[j]
+
+    # -- the search -------------------------------------------------------------------------------
+    def take(self, r: Sequence[int], l: int, t: Sequence[int]):
+        """The cards left after completing a ticket needing ``t`` from ``r`` and ``l`` locomotives, or None."""
+        nr = list(r)
+        short = 0
+        for c in range(LOCO):
+            tc = t[c]
+            if tc:
+                if tc <= nr[c]:
+                    nr[c] -= tc
+                else:
+                    short += tc - nr[c]
+                    nr[c] = 0
+        return (tuple(nr), l - short) if short <= l else None
+
+    def reach(self, i: int, r: tuple, l: int, need: int, *, most: bool = True) -> int:
+        """Whether the undecided tickets i.. can add a value of ``need`` from cards (r, l): a value at least
+        ``need`` if so (``most``: the largest there is; else the first found), else an upper bound below it.
+        The bounds of the whole problem stay upper bounds when some tickets are decided (``skip``)."""
+        n = self.n
+        skip = self.skip
+        while i < n and skip >> i & 1:
+            i += 1
         if i == n:
-            best[0], best[1] = key(p, k), tuple(chosen)
-            return
-        if alone[i]:
-            need = needs[i]
-            for c in range(LOCO):
-                total[c] += need[c]
-            if sum(t - have[c] for c, t in enumerate(total) if t > have[c]) <= locos:
-                chosen.append(i)
-                walk(i + 1, p + points[i], k + 1)
-                chosen.pop()
-            for c in range(LOCO):
-                total[c] -= need[c]
-        walk(i + 1, p, k)
+            return 0
+        rest = self.rest[i]
+        r = tuple(x if x < y else y for x, y in zip(r, rest))      # cards beyond what is still needed: the same
+        spare = sum(rest) - sum(r)
+        if l > spare:
+            l = spare
+        cards = sum(r) + l
+        bound = self.table[i][cards]
+        if bound < need:
+            return bound
+        bound = self._fractional(self.suffix, i, sum(a * p for a, p in zip(r + (l,), self.price)))
+        if bound < need:
+            return bound
+        memo_key = (i, r, l)
+        found = self.memo.get(memo_key)         # (value, exact): exact, or an upper bound (False), or a lower one
+        if found is not None and (found[1] is True or (found[0] < need if found[1] is False
+                                                       else not most and found[0] >= need)):
+            return found[0]
+        self.visits += 1
+        after = self.take(r, l, self.needs[i])
+        v = self.value[i]
+        if after is not None:
+            with_it = v + self.reach(i + 1, after[0], after[1], need - v, most=most)
+            if with_it >= need:
+                if not most:
+                    result = (with_it, None)
+                else:                                   # exact: is anything without it better?
+                    without = self.reach(i + 1, r, l, with_it + 1)
+                    result = (without if without > with_it else with_it, True)
+            else:
+                without = self.reach(i + 1, r, l, need, most=most)
+                result = (without, most or None) if without >= need else (max(with_it, without), False)
+        else:
+            without = self.reach(i + 1, r, l, need, most=most)
+            result = (without, most or None) if without >= need else (without, False)
+        self.memo[memo_key] = result
+        return result[0]
 
-    walk(0, 0, 0)
-    return best[1]
+    def witness(self, r: tuple, l: int, need: int) -> list[int]:
+        """A set of undecided tickets (search order) adding at least ``need`` from (r, l), which ``reach`` has just
+        found exists: followed down the search's own answers (memoised)."""
+        chosen = []
+        for i in range(self.n):
+            if need <= 0:
+                break
+            if self.skip >> i & 1:
+                continue
+            after = self.take(r, l, self.needs[i])
+            v = self.value[i]
+            if after is not None and v + self.reach(i + 1, after[0], after[1], need - v, most=False) >= need:
+                chosen.append(i)
+                need -= v
+                r, l = after
+        return chosen
+
+    def best(self) -> tuple[int, ...]:
+        """The best value, then the set holding the earliest tickets (original order) among the sets that reach
+        it: each ticket in turn is put in if some set with the tickets decided so far still reaches the best value
+        (one more bounded search, unless the set in hand already holds it)."""
+        r, l, low = self.have, self.locos, 0
+        for i in range(self.n):                       # a value reached: greedily, best value per card first
+            after = self.take(r, l, self.needs[i])
+            if after is not None:
+                (r, l), low = after, low + self.value[i]
+        high = self.reach(0, self.have, self.locos, 1 << 62, most=False)    # the bounds at the start: above it
+        while low < high:                             # halve the gap: each probe finds a set or proves none exists
+            probe = (low + high + 1) // 2             # (the memo's facts hold for every probe)
+            found = self.reach(0, self.have, self.locos, probe, most=False)
+            if found >= probe:
+                low = found
+            else:
+                high = found
+        target = low
+        held = set(self.witness(self.have, self.locos, target))
+        place = {t: i for i, t in enumerate(self.order)}
+        r, l, need = self.have, self.locos, target
+        for t in range(self.n):                       # original order
+            i = place[t]
+            self.skip |= 1 << i
+            after = self.take(r, l, self.needs[i])
+            if after is None:
+                continue
+            v = self.value[i]
+            if i not in held:
+                self.memo.clear()                     # the memo holds answers for the tickets undecided before
+                if v + self.reach(0, after[0], after[1], need - v, most=False) < need:
+                    continue
+                held = {j for j in held if self.skip >> j & 1} | {i} | set(self.witness(after[0], after[1], need - v))
+            r, l, need = after[0], after[1], need - v
+        return tuple(sorted(self.order[i] for i in held))
+
+
+def _colour_prices(needs: Sequence[Needs], value: Sequence[int], have: Sequence[int]) -> list[int]:
+    """Whole-number prices per colour from the dual of the linear relaxation
+
+        max  sum value_t x_t   s.t.  sum_t need_tc x_t - y_c <= have_c,  sum_c y_c <= locomotives,  0 <= x <= 1, y >= 0
+
+    solved by a bounded-variable simplex in floats (the prices only steer the bound, which is exact for any prices;
+    equal prices if the simplex does not settle)."""
+    n = len(needs)
+    rows = LOCO + 1
+    slack = n + LOCO
+    cols = slack + rows                                  # x_t, y_c, one slack per row
+    inf = float("inf")
+    upper = [1.0] * n + [inf] * (LOCO + rows)
+    tab = [[0.0] * cols for _ in range(rows)]
+    for t, need in enumerate(needs):
+        for c in range(LOCO):
+            if need[c]:
+                tab[c][t] = float(need[c])
+    for c in range(LOCO):
+        tab[c][n + c] = -1.0
+        tab[LOCO][n + c] = 1.0
+    for row in range(rows):
+        tab[row][slack + row] = 1.0
+    reduced = [float(v) for v in value] + [0.0] * (LOCO + rows)   # objective minus c_B B^-1 A (basis: the slacks)
+    values = [float(have[c]) for c in range(LOCO)] + [float(have[LOCO])]   # of the basic variables
+    basis = [slack + row for row in range(rows)]
+    basic = [False] * slack + [True] * rows
+    at_upper = [False] * cols
+    eps = 1e-9
+    for _ in range(500):
+        j, best = -1, eps                                # the entering variable: the largest gain
+        for k in range(cols):
+            if not basic[k]:
+                gain = -reduced[k] if at_upper[k] else reduced[k]
+                if gain > best:
+                    j, best = k, gain
+        if j < 0:
+            break
+        sign = -1.0 if at_upper[j] else 1.0             # moves down from its upper bound, or up from 0
+        step, leave = upper[j], -1                       # a bound flip unless a basic variable stops it first
+        for row in range(rows):
+            a = tab[row][j] * sign
+            if a > eps:
+                limit = values[row] / a
+            elif a < -eps and upper[basis[row]] != inf:
+                limit = (values[row] - upper[basis[row]]) / a
+            else:
+                continue
+            if limit < step - eps:
+                step, leave = limit, row
+        if step == inf:
+            return [1] * LOCO          # cannot happen: every x is at most 1
+        for row in range(rows):
+            values[row] -= tab[row][j] * sign * step
+        if leave < 0:
+            at_upper[j] = not at_upper[j]
+            continue
+        out = basis[leave]
+        at_upper[out] = upper[out] != inf and values[leave] > upper[out] - eps
+        entering = upper[j] - step if at_upper[j] else step
+        pivot_row = tab[leave]
+        pivot = pivot_row[j]
+        pivot_row = tab[leave] = [x / pivot for x in pivot_row]
+        for row in range(rows):
+            f = tab[row][j]
+            if row != leave and f:
+                tab[row] = [x - f * y for x, y in zip(tab[row], pivot_row)]
+        f = reduced[j]
+        reduced = [x - f * y for x, y in zip(reduced, pivot_row)]
+        values[leave] = entering
+        basis[leave] = j
+        basic[out], basic[j] = False, True
+        at_upper[j] = False
+    else:
+        return [1] * LOCO
+    prices = [max(0, round(-reduced[slack + c])) for c in range(LOCO)]    # the duals of the colour rows
+    return prices if any(prices) else [1] * LOCO
 
 
 __all__ = ["shortfall", "feasible", "cards_used", "best_set"]

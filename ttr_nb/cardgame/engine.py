@@ -501,17 +501,28 @@ def check(state: CardState, action: Action | str) -> tuple[Action, int]:
 # ---------------------------------------------------------------------------------------------
 # apply
 
-def apply(state: CardState, action: Action | str) -> CardState:
-    return _apply(state, action, None)
+def apply(state: CardState, action: Action | str, *, trusted: bool = False) -> CardState:
+    """The state after ``action`` (IllegalAction/BadAction, nothing changed, if it is refused). ``trusted=True``
+    skips ``check`` for an action this engine listed for this very state (see ``ttr_nb.engine.apply``)."""
+    return _apply(state, action, None, trusted)
 
 
-def step(state: CardState, action: Action | str) -> tuple[CardState, list[Event]]:
-    events: list[Event] = []
-    return _apply(state, action, events), events
-
-
-def _apply(state: CardState, action: Action | str, events: list | None) -> CardState:
+def apply_checked(state: CardState, action: Action | str) -> tuple[CardState, Action, int]:
+    """``check`` then ``apply``: (the new state, the canonical action, its seat) — see ``ttr_nb.engine``."""
     action, seat = check(state, action)
+    return _apply(state, action, None, True), action, seat
+
+
+def step(state: CardState, action: Action | str, *, trusted: bool = False) -> tuple[CardState, list[Event]]:
+    events: list[Event] = []
+    return _apply(state, action, events, trusted), events
+
+
+def _apply(state: CardState, action: Action | str, events: list | None, trusted: bool = False) -> CardState:
+    if trusted:
+        seat = action.seat
+    else:
+        action, seat = check(state, action)
     tx = Tx(state, events)
     pending = state.pending_for(seat) if state.pending else None
     if isinstance(action, MoveToTrack):

@@ -1,0 +1,53 @@
+"""Every CPU benchmark runs in CI, in its quick mode, so none can rot unnoticed (issue 18 item 6).
+
+Each script under benchmarks/ that measures CPU work is run with ``--quick`` (a few seconds) in a fresh process: it
+must exit 0 and print its figures (numbers with their units). The figures themselves are never asserted: they
+depend on the machine and its load. Not here: bench_browser.py and bench_lite.py (they drive Chromium or build
+JupyterLite: the browser suite covers those paths), bench_tournament.py (local worker processes and Dask: the
+tournament tests cover it), compare.py (it checks out a second tree; its workloads run here through workloads.py).
+"""
+from __future__ import annotations
+
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+BENCH = Path(__file__).resolve().parents[1] / "benchmarks"
+
+# script (and arguments) -> the figures it must print
+CASES = {
+    "bench_engine.py": [r"random 4-player USA games: +[\d.]+ games/s", r"longest trail, all 100 USA routes: +[\d.]+ ms CPU",
+                        r"import ttr_nb \(bytecode cached\): +[\d.]+ ms CPU"],
+    "bench_europe.py": [r"Europe +[\d.]+ games/s", r"per ply: [\d.]+x", r"^ +0 +[\d.]+ / +[\d.]+"],
+    "bench_maerklin.py": [r"Märklin/USA time per ply: [\d.]+x", r"best passenger move.*median [\d.]+ ms"],
+    "bench_south_korea.py": [r"USA / South Korea per ply: +[\d.]+x"],
+    "bench_trail.py": [r"usa +whole board.*median [\d.]+ ms \([\d.]+ ms CPU\)", r"random 15-route subsets: median"],
+    "bench_cardgame.py": [r"Card Game games: [\d.]+ games/s", r"31-ticket position of issue 18, best by points: [\d.]+ ms",
+                          r"hands of 28-46 tickets.*median [\d.]+ ms"],
+    "bench_widgets.py": [r"whole step, CPU time of this process: +median +[\d.]+ ms", r"update_board +median +[\d.]+ ms"],
+    "workloads.py usa-history": [r'"unit": "bytes", "value": [\d.]+'],
+    "workloads.py usa-play_bots": [r'"unit": "games/s", "value": [\d.]+'],
+}
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("script", sorted(CASES))
+def test_benchmark_runs_in_quick_mode(script):
+    name, *args = script.split()
+    done = subprocess.run([sys.executable, str(BENCH / name), *args, "--quick"], capture_output=True, text=True,
+                          timeout=600, cwd=BENCH.parent)
+    assert done.returncode == 0, done.stderr[-2000:]
+    for figure in CASES[script]:
+        assert re.search(figure, done.stdout, re.M), f"{script}: no {figure!r} in\n{done.stdout}"
+
+
+def test_every_cpu_benchmark_is_covered():
+    covered = {s.split()[0] for s in CASES} | {"bench_browser.py", "bench_lite.py", "bench_tournament.py", "compare.py",
+                                              "workloads.py", "fuzz_long.py"}
+    scripts = {p.name for p in BENCH.glob("*.py")}
+    assert scripts <= covered, sorted(scripts - covered)
+    for name in {s.split()[0] for s in CASES}:
+        assert "--quick" in (BENCH / name).read_text(encoding="utf-8"), name

@@ -1,0 +1,262 @@
+"""Compact per-variant tables for the board engine's hot loop, computed once per variant.
+
+The public values stay as they are (``GameState`` tuples, ``Route`` objects, action texts); inside, the engine and
+the bots ask these tables instead of rescanning the map:
+
+* ``RouteTable``: per route index its length, colour (``-1`` gray), twins, minimum locomotives, points and
+  canonical text; the route of a canonical text; bit masks of the routes of each colour up to each length.
+* ``ClaimsInfo``: what one ``claims`` tuple implies (free routes, who owns what, which twins are closed to whom),
+  cached by the tuple's identity — consecutive states share the tuple until a route is claimed.
+* ``claimable_mask``: the routes a seat may claim now as a bit set over route indices (bit ``i`` = route ``i``), so
+  listing them in route order is reading the set bits from the lowest.
+* ``payment``: one shared tuple per payment the engine lists (``((colour, n), (LOCO, m))``), so a payment the engine
+  made is recognised by identity and needs no second well-formedness check.
+
+Everything here is derived from the map and the settings; nothing is ever stored in a state.
+"""
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Sequence
+
+from .cards import COLOURS, LOCO
+
+if TYPE_CHECKING:  # pragma: no cover
+    from .state import GameState
+    from .variants import Variant
+
+FREE = -1          # as ttr_nb.state.FREE (not imported: the state module is not needed here)
+GRAY_BUCKET = LOCO     # bucket index of gray routes in the per-colour masks (colours are 0..7)
+WIDE = 256             # entries of the padded mask rows: more than the cards of any deck
+CLAIMS_KEPT = 32       # claims tuples whose info is cached (a game in play needs its latest one or two)
+
+_PAYMENTS: dict[tuple, tuple] = {}      # payment -> the shared tuple equal to it
+_BY_COUNTS: dict[tuple[int, int, int], tuple] = {}
+
+
+def payment(colour: int, n: int, locos: int) -> tuple:
+    """The shared payment tuple for ``n`` cards of ``colour`` plus ``locos`` locomotives (either count may be 0)."""
+    found = _BY_COUNTS.get((colour, n, locos))
+    if found is None:
+        pay = ((colour, n), (LOCO, locos)) if n and locos else ((colour, n),) if n else ((LOCO, locos),)
+        found = _BY_COUNTS[(colour, n, locos)] = intern(pay)
+    return found
+
+
+def intern(pay: tuple) -> tuple:
+    """The shared tuple equal to ``pay`` (a well-formed payment the engine made)."""
+    return _PAYMENTS.setdefault(pay, pay)
+
+
+_NOT_OURS = object()
+
+
+def interned(pay) -> bool:
+    """Whether ``pay`` is a payment tuple the engine made itself (well formed by construction)."""
+    try:
+        return _PAYMENTS.get(pay, _NOT_OURS) is pay      # (None is no payment: a sentinel, not .get's None)
+    except TypeError:                  # unhashable: certainly not one of ours
+        return False
+
+
+def bits(mask: int) -> list[int]:
+    """The set bits of ``mask``, lowest first."""
+    out = []
+    while mask:
+        low = mask & -mask
+        out.append(low.bit_length() - 1)
+        mask ^= low
+    return out
+
+
+def nth_bit(mask: int, k: int) -> int:
+    """The index of the ``k``-th set bit of ``mask`` (0 = the lowest)."""
+    base = 0
+    while True:
+        chunk = mask & 0xFFFF
+        n = chunk.bit_count()
+        if k < n:
+            for _ in range(k):
+                chunk &= chunk - 1
+            return base + (chunk & -chunk).bit_length() - 1
+        k -= n
+        mask >>= 16
+        base += 16
+
+
+class RouteTable:
+    """Per-variant arrays over the map's routes (by route index) and bit masks for legal claims."""
+
+    def __init__(self, v: "Variant"):
+        from .names import route_labels, ticket_text
+        m = v.map
+        routes = m.routes
+        n = len(routes)
+        self.routes = routes
+        self.length = tuple(r.length for r in routes)
+        self.colour = tuple(-1 if r.colour == "gray" else COLOURS.index(r.colour) for r in routes)
+        self.twins = tuple(tuple(t.index for t in m.twins(r.id)) for r in routes)
+        self.min_locos = tuple(max((f.min_locos(r) for f in v.features), default=0) for r in routes)
+        self.by_length = tuple(sorted(range(n), key=lambda i: (routes[i].length, i)))
+        self.labels = route_labels(m)
+        self.ticket_text = {t.id: ticket_text(m, t) for t in m.tickets}       # id -> canonical city text
+        self.ticket_by_text = {text: tid for tid, text in self.ticket_text.items()}
+        self.by_label = {label: routes[i] for i, label in enumerate(self.labels)}
+        self.points = tuple(v.route_points(r.length) for r in routes)
+        self.twin_bits = tuple(sum(1 << j for j in tw) for tw in self.twins)
+        self.twinned = sum(1 << i for i in range(n) if self.twins[i])
+        self.all = (1 << n) - 1
+        self.top = top = max(self.length, default=0)
+        # le[b][k]: routes of colour bucket b (8 = gray) and length <= k, without minimum locomotives (ferries);
+        # those are "special" and checked one by one.
+        self.special = tuple(i for i in range(n) if self.min_locos[i])
+        le = [[0] * (top + 1) for _ in range(GRAY_BUCKET + 1)]
+        every = [0] * (top + 1)
+        for i in range(n):
+            b = self.colour[i] if self.colour[i] >= 0 else GRAY_BUCKET
+            for k in range(self.length[i], top + 1):
+                every[k] |= 1 << i
+                if not self.min_locos[i]:
+                    le[b][k] |= 1 << i
+        self.le = tuple(tuple(row) for row in le)
+        self.le_colours = self.le[:GRAY_BUCKET]
+        wide = tuple(row + (row[-1],) * (WIDE - len(row)) for row in self.le)      # row[k] for any k < WIDE
+        self.wide_colours, self.wide_gray = wide[:GRAY_BUCKET], wide[GRAY_BUCKET]
+        self.every = tuple(every)
+        # the variant's other wild cards (Märklin's +4): (card kind, routes at least as long as it may pay for)
+        self.extra_wilds = tuple((w, sum(1 << i for i in range(n) if self.length[i] >= shortest))
+                                 for w, shortest, _ in v.settings.wilds if w != LOCO)
+        self.twin_min_players = v.settings.twin_min_players
+        from .variants import Feature
+        # the features that may take a claim over (a tunnel, a passenger to place): the others never need asking
+        self.claim_hooks = tuple(f for f in v.features if type(f).on_claim is not Feature.on_claim)
+        # the features that act when a round of turns ends (Märklin's travelled passengers leave, MK-PASS-6)
+        self.round_end_hooks = tuple(f for f in v.features if type(f).on_round_end is not Feature.on_round_end)
+        self.shapes: dict = {}               # (route index, payment) -> payment_problem without the hand check
+        self._claims: dict[int, ClaimsInfo] = {}
+
+    def claims_info(self, claims: tuple[int, ...]) -> "ClaimsInfo":
+        """What ``claims`` implies, cached by the tuple's identity (the entry keeps the tuple alive)."""
+        info = self._claims.get(id(claims))
+        if info is None or info.claims is not claims:
+            if len(self._claims) >= CLAIMS_KEPT:
+                self._claims.clear()
+            info = self._claims[id(claims)] = ClaimsInfo(self, claims)
+        return info
+
+    def claimed(self, old: tuple[int, ...], new: tuple[int, ...], i: int, seat: int) -> None:
+        """``new`` is ``old`` with route ``i`` claimed by ``seat``: derive its info from ``old``'s cached one (one bit
+        moves) instead of reading all of ``new`` again on its first use."""
+        info = self._claims.get(id(old))
+        if info is None or info.claims is not old:
+            return
+        if len(self._claims) >= CLAIMS_KEPT:
+            self._claims.clear()
+        self._claims[id(new)] = info.after_claim(self, new, i, seat)
+
+    def forget(self) -> None:
+        """Drop the cached claims (tests check that cold and warm caches agree)."""
+        self._claims.clear()
+
+
+class ClaimsInfo:
+    """Free routes of one ``claims`` tuple, and which twins are closed to whom (USA-CLAIM-7/8)."""
+
+    __slots__ = ("claims", "free", "blocked", "blocked_all")
+
+    def __init__(self, t: RouteTable, claims: tuple[int, ...]):
+        self.claims = claims
+        free = blocked_all = 0
+        blocked: dict[int, int] = {}        # seat -> routes whose twin the seat owns
+        twin_bits = t.twin_bits
+        for i, owner in enumerate(claims):
+            if owner == FREE:
+                free |= 1 << i
+            elif twin_bits[i]:
+                blocked[owner] = blocked.get(owner, 0) | twin_bits[i]
+                blocked_all |= twin_bits[i]
+        self.free, self.blocked, self.blocked_all = free, blocked, blocked_all
+
+    def after_claim(self, t: RouteTable, claims: tuple[int, ...], i: int, seat: int) -> "ClaimsInfo":
+        new = ClaimsInfo.__new__(ClaimsInfo)
+        new.claims = claims
+        new.free = self.free & ~(1 << i)
+        twins = t.twin_bits[i]
+        if twins:
+            new.blocked = blocked = self.blocked.copy()
+            blocked[seat] = blocked.get(seat, 0) | twins
+            new.blocked_all = self.blocked_all | twins
+        else:
+            new.blocked, new.blocked_all = self.blocked, self.blocked_all
+        return new
+
+    def allowed(self, seat: int, small: bool) -> int:
+        """Free routes ``seat`` may claim as far as twins go: never both of a double (USA-CLAIM-7), and with fewer
+        than ``twin_min_players`` players never the twin of a claimed route (USA-CLAIM-8)."""
+        return self.free & ~(self.blocked_all if small else self.blocked.get(seat, 0))
+
+
+def claimable_mask(v: "Variant", state: "GameState", seat: int, affordable_only: bool) -> int:
+    """The routes ``seat`` may claim now, as a bit set (see ``engine.claimable_routes``): free, twin rules kept,
+    enough trains; with ``affordable_only`` also payable from the hand."""
+    t: RouteTable = v.route_table
+    player = state.players[seat]
+    trains = player.trains
+    if trains <= 0:
+        return 0
+    allowed = t.claims_info(state.claims).allowed(seat, state.n_players < t.twin_min_players)
+    top = t.top
+    if not affordable_only:
+        return allowed & t.every[trains if trains < top else top]
+    hand = player.hand
+    locos = hand[LOCO]
+    cap = trains if trains < top else top
+    mask = 0
+    try:                                         # rows run to WIDE entries: no clipping needed for real hands
+        for have, row in zip(hand, t.wide_colours):
+            mask |= row[have + locos]
+        best = max(hand[:LOCO])
+        mask |= t.wide_gray[best + locos]
+    except IndexError:                           # an edited state with more cards than any deck holds
+        mask = 0
+        for have, row in zip(hand, t.le_colours):
+            mask |= row[min(have + locos, top)]
+        best = max(hand[:LOCO])
+        mask |= t.le[GRAY_BUCKET][min(best + locos, top)]
+    mask &= t.every[cap]
+    for w, long_enough in t.extra_wilds:         # one extra wild kind per payment (see engine.route_payments)
+        more = hand[w]
+        if more:
+            wide = 0
+            for have, row in zip(hand, t.le_colours):
+                k = have + locos + more
+                wide |= row[k if k < cap else cap]
+            k = best + locos + more
+            wide |= t.le[GRAY_BUCKET][k if k < cap else cap]
+            mask |= wide & long_enough
+    mask &= allowed
+    if t.special:
+        length = t.length
+        for i in t.special:
+            if allowed >> i & 1 and length[i] <= trains and _payable_special(v, t, i, hand):
+                mask |= 1 << i
+    return mask
+
+
+def _payable_special(v: "Variant", t: RouteTable, i: int, hand: Sequence[int]) -> bool:
+    """Whether a route with a minimum of locomotives (a ferry) has a legal payment from ``hand``."""
+    if t.extra_wilds:
+        from .engine import route_payments
+        return bool(route_payments(v, t.routes[i], hand))
+    length, need = t.length[i], t.min_locos[i]
+    locos = hand[LOCO]
+    if locos >= length:
+        return True
+    c0 = t.colour[i]
+    for c in (range(LOCO) if c0 < 0 else (c0,)):
+        k = min(hand[c], length - need)
+        if k >= 1 and k >= length - locos:
+            return True
+    return False
+
+
+__all__ = ["RouteTable", "ClaimsInfo", "claimable_mask", "payment", "intern", "interned", "bits", "nth_bit"]
