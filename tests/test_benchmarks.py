@@ -28,6 +28,8 @@ CASES = {
     "bench_cardgame.py": [r"Card Game games: [\d.]+ games/s", r"31-ticket position of issue 18, best by points: [\d.]+ ms",
                           r"hands of 28-46 tickets.*median [\d.]+ ms"],
     "bench_widgets.py": [r"whole step, CPU time of this process: +median +[\d.]+ ms", r"update_board +median +[\d.]+ ms"],
+    "bench_coach.py": [r"^greedy-0\.2 +usa 2p +coach:0\.01 +greedy +2 .* +[\d.]+ +[\d.]+$",
+                       r"^cardgame-1 +cardgame 2p +coach:0\.01 +greedy +2 "],
     "workloads.py usa-history": [r'"unit": "bytes", "value": [\d.]+'],
     "workloads.py usa-play_bots": [r'"unit": "games/s", "value": [\d.]+'],
 }

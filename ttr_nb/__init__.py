@@ -15,8 +15,8 @@ from __future__ import annotations
 __version__ = "0.1.0"
 
 from .actions import Action, Claim, DrawDeck, DrawFaceUp, DrawTickets, KeepTickets, Pass, parse_action
-from .engine import (Event, apply, describe, explain, is_legal, legal_actions, new_game, observe, step, to_move,
-                     turn_status, validate)
+from .engine import (Event, apply, describe, determinize, explain, is_legal, legal_actions, new_game, observe, step,
+                     to_move, turn_status, validate)
 from .errors import BadAction, IllegalAction, MapError, SaveFileError, StateError, TTRError
 from .game import Game
 from .state import GameState
@@ -45,7 +45,7 @@ def make_bot(spec: str, seed: int = 0):
 
 
 __all__ = ["__version__", "Action", "Claim", "DrawDeck", "DrawFaceUp", "DrawTickets", "KeepTickets", "Pass",
-           "parse_action", "Event", "apply", "describe", "explain", "is_legal", "legal_actions", "new_game", "observe",
+           "parse_action", "Event", "apply", "describe", "determinize", "explain", "is_legal", "legal_actions", "new_game", "observe",
            "step", "to_move", "turn_status", "validate", "BadAction", "IllegalAction", "MapError", "SaveFileError",
            "StateError", "TTRError", "Game", "Map", "available_maps", "load_map", "GameState", "available_variants",
            "get_variant", "available_games", "get_game", "score", "make_bot"]

@@ -423,8 +423,10 @@ def _as_reason(why: str) -> Reason:
 
 
 def make_bot(spec: str, seed: int = 0) -> Bot:
-    """'random', 'greedy', or 'mixed:0.7' / a number 0–1 (the strength dial); a student's bot file 'NAME.py' or
-    function ``choose(view)`` (``ttr_nb.tournament.StudentBot``, in this process)."""
+    """'random', 'greedy', or 'mixed:0.7' / a number 0–1 (the strength dial); 'coach' or 'coach:SECONDS' (the
+    search of ``ttr_nb.coach``); a playing style: 'route_focus', 'destination_hungry', 'long_route', 'one_step'
+    (``ttr_nb.coach.styles``); a student's bot file 'NAME.py' or function ``choose(view)``
+    (``ttr_nb.tournament.StudentBot``, in this process)."""
     if callable(spec) or str(spec).strip().lower().endswith(".py"):
         from .tournament.contract import StudentBot
         return StudentBot(spec)
@@ -433,12 +435,19 @@ def make_bot(spec: str, seed: int = 0) -> Bot:
         return RandomBot(seed)
     if text == "greedy":
         return GreedyBot(seed)
+    if text == "coach" or text.startswith("coach:"):
+        from .coach.bot import make_coach
+        return make_coach(text, seed)
+    from .coach.styles import STYLES
+    if text.replace("-", "_").replace(" ", "_") in STYLES:
+        return STYLES[text.replace("-", "_").replace(" ", "_")](seed)
     if text.startswith("mixed:"):
         text = text[6:]
     try:
         strength = float(text)
     except ValueError:
-        raise TTRError(f"unknown bot {spec!r}: use random, greedy, or mixed:STRENGTH (0–1)") from None
+        raise TTRError(f"unknown bot {spec!r}: use random, greedy, mixed:STRENGTH (0–1), coach, coach:SECONDS, "
+                       "route_focus, destination_hungry, long_route or one_step") from None
     return MixedBot(strength, seed)
 
 

@@ -1523,7 +1523,7 @@ def score(state: GameState):
 
 __all__ = ["PUBLIC", "Event", "Tx", "new_game", "state_from_dict", "score", "to_move", "legal_actions", "apply", "step", "check", "explain", "is_legal",
            "observe", "validate", "require_valid", "turn_status", "closed_routes", "board_marks", "describe", "route_payments", "claim_problem",
-           "payment_problem", "twin_problem", "claimable_routes", "turn_actions", "seat_name"]
+           "payment_problem", "twin_problem", "claimable_routes", "turn_actions", "seat_name", "determinize"]
 
 
 # ---------------------------------------------------------------------------------------------
@@ -1612,6 +1612,18 @@ def turn_status(state, *args, **kwargs):   # noqa: F811  (the entry point)
 def describe(state, *args, **kwargs):   # noqa: F811  (the entry point)
     fn = _board["describe"] if state.__class__ is GameState else rules_of(state).describe
     return fn(state, *args, **kwargs)
+
+
+def determinize(state, seat, rng, **kwargs):
+    """A state ``seat`` cannot tell from ``state`` (``observe(state, seat)`` is the same, ``validate`` is clean),
+    with everything that seat cannot see re-dealt from ``rng`` (a ``random.Random`` or a seed): the other hands,
+    the deck order, the other players' tickets and offers, the ticket decks' order, the seed of later shuffles.
+    A function of the seat's view and ``rng`` alone (``ttr_nb.determinization``; the Card Game's in
+    ``ttr_nb.cardgame.determinize``). ``ticket_weights={seat: {ticket id: weight}}`` biases the other hands."""
+    if state.__class__ is GameState:
+        from .determinization import determinize as board
+        return board(state, seat, rng, **kwargs)
+    return rules_of(state).determinize(state, seat, rng, **kwargs)
 
 
 def new_game(variant="usa", *args, **kwargs):   # noqa: F811  (the entry point)

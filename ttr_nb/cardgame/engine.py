@@ -30,6 +30,7 @@ from ..variants import get_game
 from .actions import CompleteTicket, MoveToTrack, PlayYard
 from .completion import best_set, cards_used, shortfall
 from .data import CardData, load_cards
+from .determinize import determinize
 from .state import N_COLOURS, N_KINDS, CardPlayer, CardState
 
 ZERO = (0,) * N_KINDS
@@ -1094,7 +1095,7 @@ def score(state: CardState):
     return _score(state)
 
 
-__all__ = ["new_game", "to_move", "legal_actions", "apply", "step", "check", "explain", "is_legal", "observe",
+__all__ = ["new_game", "determinize", "to_move", "legal_actions", "apply", "step", "check", "explain", "is_legal", "observe",
            "validate", "require_valid", "turn_status", "describe", "score", "state_from_dict", "yard_plays",
            "track_visible", "GAME_OPTIONS",
            "yard_problem", "completable", "best_completion", "bot", "game_html", "draw_actions", "opponents_stack",

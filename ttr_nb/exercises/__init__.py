@@ -24,7 +24,8 @@ as Python values or as text: payments ``"red3+loco1"``, actions ``"claim Denverâ
 or ``"T04 T11"`` work too), ``"yes"``/``"no"``, ``"42"``.
 
 The package: ``base`` (answers, prompts, feedback, the ``Exercise`` class), ``board`` (the USA and Europe
-exercises), ``maerklin`` (passengers and goods), ``south_korea`` (the province board), ``cardgame`` (rail yards, completing tickets); each further game keeps its exercises in its own module here,
+exercises), ``maerklin`` (passengers and goods), ``south_korea`` (the province board), ``cardgame`` (rail yards, completing tickets), ``coach`` (guess a move's
+chance to win, the coach checks it); each further game keeps its exercises in its own module here,
 registered in ``EXERCISES``.
 
 Rules layer: no plotly, ipywidgets or IPython at import time.
@@ -37,10 +38,11 @@ from .board import FindLongest, IsItLegal, LegalPayments, ScoreThis, TicketDone,
 from .maerklin import BestPassengerMove, PassengerFare
 from .south_korea import ProvinceBonus, ProvinceSpace
 from .cardgame import BestCompletion, CanPlayYard
+from .coach import WinChance
 
 __all__ = ["Feedback", "Prompt", "Exercise", "LegalPayments", "IsItLegal", "ScoreThis", "FindLongest", "TicketDone",
            "TunnelExtra", "BestPassengerMove", "PassengerFare", "ProvinceSpace", "ProvinceBonus", "CanPlayYard",
-           "BestCompletion", "EXERCISES", "make_exercise"]
+           "BestCompletion", "WinChance", "EXERCISES", "make_exercise"]
 
 
 # --------------------------------------------------------------------------------------------- registry
@@ -48,13 +50,13 @@ __all__ = ["Feedback", "Prompt", "Exercise", "LegalPayments", "IsItLegal", "Scor
 EXERCISES: dict[str, type[Exercise]] = {cls.kind: cls for cls in
                                         (LegalPayments, IsItLegal, ScoreThis, FindLongest, TicketDone, TunnelExtra,
                                          BestPassengerMove, PassengerFare, ProvinceSpace, ProvinceBonus,
-                                         CanPlayYard, BestCompletion)}
+                                         CanPlayYard, BestCompletion, WinChance)}
 
 
 def make_exercise(kind: str, seed: int = 0, **options) -> Exercise:
     """An exercise by its kind ("legal_payments", "is_it_legal", "score_this", "find_longest", "ticket_done",
     "tunnel_extra", "best_passenger_move", "passenger_fare", "province_space", "province_bonus", "can_play_yard",
-    "best_completion")."""
+    "best_completion", "win_chance")."""
     try:
         cls = EXERCISES[kind]
     except KeyError:

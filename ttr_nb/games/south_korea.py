@@ -604,6 +604,35 @@ class TicketDraft(Feature):
             elif q.kind == "draft_keep":
                 entry["offered_count"] = len(q.get("offered"))
 
+    # -- determinization (ttr_nb.determinize): the other players' draft cards are out of sight --------------
+    def visible_tickets(self, v, state, seat) -> tuple[str, ...]:
+        """The draft cards ``seat`` holds in sight: its picks and the cards it is passing on."""
+        return drafted(state, seat) + tuple(state.players[seat].get("passing", ()))
+
+    def _hidden_places(self, state, seat) -> list[tuple[str, int, str]]:
+        places = [(key, s, "") for s in range(state.n_players) if s != seat for key in ("drafted", "passing")]
+        places += [("pending", i, key) for i, q in enumerate(state.pending) if q.seat != seat
+                   for key in (("packet",) if q.kind == "draft_pick" else ("offered",) if q.kind == "draft_keep" else ())]
+        return places
+
+    def hidden_tickets(self, v, state, seat) -> list[int]:
+        """How many cards each out-of-sight draft place holds (others' picks, passes, hands in front of them)."""
+        out = []
+        for where, i, key in self._hidden_places(state, seat):
+            out.append(len(state.players[i].get(where, ())) if where != "pending" else len(state.pending[i].get(key)))
+        return out
+
+    def redeal_tickets(self, v, state, seat, groups) -> GameState:
+        """``state`` with the hidden draft places holding ``groups`` (in the order of ``hidden_tickets``)."""
+        players, pending = list(state.players), list(state.pending)
+        for (where, i, key), ids in zip(self._hidden_places(state, seat), groups):
+            if where == "pending":
+                q = pending[i]
+                pending[i] = Pending(q.kind, q.seat, pairs_set(q.data, key, tuple(ids)))
+            elif ids:
+                players[i] = replace(players[i], ext=pairs_set(players[i].ext, where, tuple(ids)))
+        return replace(state, players=tuple(players), pending=tuple(pending))
+
     # -- the greedy bot ------------------------------------------------------------------------
     def bot_pending(self, v, state, pending):
         from ..bots import Reason, plan_for

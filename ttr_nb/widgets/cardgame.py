@@ -199,13 +199,17 @@ class CardPlayView(_CardView):
         self.explain_bots.observe(lambda _c: self._refresh_log(), names="value")
         # one screen (see playlayout): the table with the decision at hand (your hand with it: it decides what you
         # can play) beside it, above it when narrow
-        strip = widgets.HBox([self.undo_button, self.redo_button, self.bots_button, self.explain_bots],
-                             layout=widgets.Layout(flex_flow="row wrap", align_items="center"))
+        # the coach (issue 19): the 3 best moves of the seat at the screen and its tickets' odds
+        from .coachpanel import CoachPanel
+        self.coach = CoachPanel(lambda: (self.game.state, self.acting_seat()), on_said=self.message.note)
+        strip = widgets.HBox([self.undo_button, self.redo_button, self.bots_button, self.coach.button,
+                              self.explain_bots], layout=widgets.Layout(flex_flow="row wrap", align_items="center"))
         self.widget = widgets.VBox([
             widgets.HTML(PLAY_CSS), self.banner,
             widgets.HBox([self.status, self.message.widget], layout=widgets.Layout(flex_flow="row wrap")),
             play_area(self.table, [self.handover.widget, self.hand, self.ticket_box, self.options_box,
-                                   self.more_options.widget], strip, [self.tickets, self.log_widget]),
+                                   self.more_options.widget], strip,
+                      [self.coach.widget, self.tickets, self.log_widget]),
         ], layout=widgets.Layout(width="100%"))
         self.widget.add_class("ttr-playview")
         self._accessible(CARD_FOCUS_ORDER)
@@ -385,6 +389,7 @@ class CardPlayView(_CardView):
     def refresh(self) -> None:
         s = self.game.state
         self._sync()
+        self.coach.sync()                      # a hint is for one position and the seat at the screen only
         viewer = self.viewer()
         before = self._entries[-1][2] if self._entries else None
         self._draw(s, viewer, before, rule_ids=not self.human_seats)
@@ -444,7 +449,7 @@ class CardPlayView(_CardView):
     def html(self) -> str:
         """Everything textual the view shows now (for tests: nothing hidden may be in it)."""
         return "".join([self.status.value, self.hand.value, self.tickets.value, self.log_widget.value,
-                        self.message.widget.value, self.handover.note.value,
+                        self.message.widget.value, self.handover.note.value, self.coach.output.value,
                         "".join(b.description for b in self.options_box.children),
                         "".join(self.more_options.labels),
                         "".join(getattr(w, "value", "") for w in self.ticket_box.children),
@@ -508,8 +513,12 @@ class CardHistoryView(_CardView):
         self.next_button.add_class("ttr-next")
         self.ply_info = widgets.HTML()
         self.slider.observe(lambda c: self.show(c["new"]), names="value")
+        # after the game: the coach's review of a seat's moves (a seat's view: that seat's), each with its position
+        from .coachpanel import ReviewPanel
+        self.review = ReviewPanel(game, seat, on_show=self.show)
         self.widget = widgets.VBox([self.banner, widgets.HBox([self.prev_button, self.slider, self.next_button]),
-                                    self.status, self.ply_info, self.table, widgets.HBox([self.hand, self.tickets])])
+                                    self.status, self.ply_info, self.table, widgets.HBox([self.hand, self.tickets]),
+                                    self.review.widget])
         self._accessible()
         from .history import HISTORY_LABELS
         self.access.labels = [list(x) for x in HISTORY_LABELS]

@@ -100,12 +100,16 @@ class HistoryView:
         self.restore_button.on_click(lambda _b: self.restore_variation())
         self.branch_box = widgets.VBox()
         self.branch_title = widgets.HTML()
+        # after the game: the coach's review of a seat's moves (a seat's view: that seat's), each with its position
+        from .coachpanel import ReviewPanel
+        self.review = ReviewPanel(game, seat, on_show=self.show)
         self.slider.observe(self._on_slider, names="value")
         self.widget = widgets.VBox([
             self.banner,
             widgets.HBox([self.player, self.prev_button, self.slider, self.next_button, self.position]),
             self.status, self.message.widget, self.board.view, self.ply_info,
             *[p.widget for p in self.feature_panels], self.score.widget, self.table,
+            self.review.widget,
             widgets.HBox([self.branch_button]),
             widgets.HBox([self.variations, self.restore_button]),
             self.branch_box,
@@ -235,6 +239,7 @@ class HistoryView:
         """Re-read the game (its line may have grown or changed) and show ``ply`` (default: keep the ply shown,
         or the game's current ply the first time)."""
         top = len(self.game.line)
+        self.review.sync()                   # the review waits for the end of the game
         want = self.slider.value if ply is None else ply
         want = max(0, min(want, top))
         self.player.max = top

@@ -222,6 +222,10 @@ class PlayView:
                                                                 display="" if self._hinter else "none"))
         self.hint_button.on_click(lambda _b: self.hint())
         self._hint_trail: tuple[str, ...] = ()
+        # the coach (issue 19): the 3 best moves of the seat at the screen, its tickets' odds, the best claim drawn
+        from .coachpanel import CoachPanel
+        self.coach = CoachPanel(lambda: (self.game.state, self._acting_seat()), on_route=self._coach_route,
+                                on_said=self.message.note)
         self.show_claimable = widgets.Checkbox(value=False, description="show routes I can claim", indent=False,
                                                layout=widgets.Layout(width="auto"))
         self.show_claimable.observe(lambda _c: self.refresh(), names="value")
@@ -245,14 +249,15 @@ class PlayView:
         self.options_box.add_class("ttr-options")
         self.draw_row.add_class("ttr-draws")
         controls = widgets.HBox([self.undo_button, self.redo_button, self.bots_button, self.hint_button,
-                                 self.show_claimable, self.explain_bots], layout=widgets.Layout(flex_flow="row wrap", align_items="center"))
+                                 self.coach.button, self.show_claimable, self.explain_bots], layout=widgets.Layout(flex_flow="row wrap", align_items="center"))
         # the draws first: they are the decision at hand on a turn (the hand after them, then the controls)
         strip = widgets.HBox([self.draw_row, self.hand, controls],
                              layout=widgets.Layout(flex_flow="row wrap", align_items="center"))
         view = self.board.view
         self._main = play_area(view, [self.handover.widget, self.tickets_box, self.chooser.widget, self.route_info,
                                       self.extra_toggle, self.payments_box, self.step_info, self.options_box],
-                               strip, [self.players, self.my_tickets, self.log_widget], tall=self.board.tall)
+                               strip, [self.coach.widget, self.players, self.my_tickets, self.log_widget],
+                               tall=self.board.tall)
         self.widget = widgets.VBox([
             self.banner,
             widgets.HBox([self.status, self.message.widget], layout=widgets.Layout(flex_flow="row wrap")),
@@ -669,6 +674,18 @@ class PlayView:
         self._draw_board(s, self.viewing_seat())
         return text
 
+    def coach_hint(self):
+        """The coach's button: the 3 best moves of the seat at the screen with their chances to win and reasons,
+        its tickets' chances to complete, the best claim drawn on the board (``widgets.coachpanel``). Returns the
+        ``ttr_nb.coach.Hint`` (None: nobody at the screen may act now)."""
+        return self.coach.ask()
+
+    def _coach_route(self, route: str | None) -> None:
+        """Draw the coach's best claim on the board (None: take it off; the refresh that follows draws)."""
+        self._hint_trail = (route,) if route else ()
+        if route is not None:
+            self._draw_board(self.game.state, self.viewer())
+
     # ------------------------------------------------------------------------------------------------ internals
     def _words(self, s: GameState, a: Action) -> str:
         """A button's words for action ``a``, addressed to the player who may play it ("take face-up card 1")."""
@@ -829,6 +846,7 @@ class PlayView:
         """Bring every part of the view up to date with ``game.state`` (in place)."""
         s = self.game.state
         self.handover.sync(self._wanted_seat(), s.phase == "over")
+        self.coach.sync()                      # a hint is for one position and the seat at the screen only
         viewer = self.viewer()
         seat = viewer if viewer is not None and viewer >= 0 else None       # whose own cards are on the screen
         # whose seat is whose: the players' table says "(you)" (a hot seat's hand-over names the player)
