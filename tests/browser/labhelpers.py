@@ -526,8 +526,8 @@ def lost_widget_outputs(page, notebook_name: str) -> int:
 
 
 def come_back(page, console, notebook_name: str, action, *, min_figures: int, what: str, attempts: int = 3):
-    """``action(page, notebook_name)`` (a reload or a reopen), then ``check_figures``. Known upstream race
-    (jupyter-widgets/ipywidgets#3231, @jupyter-widgets/jupyterlab-manager 5.0): on a loaded machine the page's
+    """``action(page, notebook_name)`` (a reload or a reopen), then ``check_figures``. An upstream race
+    (@jupyter-widgets/jupyterlab-manager 5.0.16, ``WidgetRenderer.renderModel``): on a loaded machine the page's
     widget manager can say it has restored while a second restore (started when the kernel connection comes up
     again) is still adding models; an output drawn in that moment is given up for good ("Error displaying widget:
     model not found"), although its model arrives a moment later. When — and only when — that is why figures are
@@ -547,7 +547,7 @@ def come_back(page, console, notebook_name: str, action, *, min_figures: int, wh
                 raise
             del console.bad[seen:]
             warnings.warn(f"{notebook_name} {what}: ipywidgets gave {lost} output(s) up while restoring "
-                          f"(ipywidgets#3231); attempt {attempt + 1}")
+                          f"(the widget manager's restore race); attempt {attempt + 1}")
 
 
 def reload_page(page, notebook_name: str, timeout_s: float = 180) -> None:
