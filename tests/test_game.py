@@ -314,6 +314,21 @@ def test_play_bots():
     assert validate(g.state) == []
 
 
+def test_play_bots_after_undo_follows_the_redo_line():
+    """A bot that plays the undone move again moves the cursor along the redo line (no new state is built): the
+    next choice must be made from the position after it, not from the one before."""
+    g = Game("usa", 3, 7)
+    g.play_bots(GreedyBot(seed=1), max_plies=6)
+    line = g.actions()
+    g.undo()
+    g.undo()
+    assert g.play_bots(GreedyBot(seed=1), max_plies=4) == 4
+    assert g.ply == 8 and validate(g.state) == []
+    replay = Game("usa", 3, 7)
+    replay.push_many(g.actions())
+    assert replay.state == g.state and g.actions()[:6] == line
+
+
 def test_repr_html_shows_the_status():
     for g in (Game("usa", 3, 1), bot_game(3, 1, plies=25), bot_game(2, 1)):
         out = g._repr_html_()

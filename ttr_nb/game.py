@@ -351,7 +351,7 @@ class Game:
                 break
             action, _reason = bots[seat].choose(state, seat)
             self.push(action)
-            state = self._now[1]
+            state = self.state      # (a push that follows the redo line moves the cursor without a new state)
             played += 1
         return played
 
