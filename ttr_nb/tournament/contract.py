@@ -151,11 +151,13 @@ def bot_spec(bot: Any, name: str | None = None) -> BotSpec:
         return BotSpec.from_function(bot, name)
     if isinstance(bot, (str, os.PathLike)):
         text = str(bot)
-        if text.endswith(".py") or os.sep in text or "/" in text or Path(text).is_file():
+        if text.endswith(".py") or os.sep in text or "/" in text:
             return BotSpec.from_file(text, name)
-        try:
-            return BotSpec.from_house(text)
+        try:                # a house bot's name first: "coach:0.05" is no path to look up (JupyterLite's
+            return BotSpec.from_house(text)     # file system would ask its server for a folder "coach:")
         except TTRError as e:
+            if Path(text).is_file():
+                return BotSpec.from_file(text, name)
             raise TTRError(f"{text!r} is neither a bot file (NAME.py) nor a house bot: {e}") from None
     raise TTRError(f"a bot is a file NAME.py, a house bot name or a function choose(view); got {type(bot).__name__}")
 
