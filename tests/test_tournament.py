@@ -453,3 +453,18 @@ def test_chart_draws_ratings_and_win_rates():
     fig = results.chart()
     names = [t.name for t in fig.data]
     assert names == ["mu", "rating", "win rate"] and list(fig.data[2].y) == ["random", "greedy"]
+
+
+def test_a_house_bot_name_is_not_looked_up_as_a_file(monkeypatch, tmp_path):
+    """'coach:0.05' names a house bot: no file-system lookup (JupyterLite's file system asks its server for a
+    folder 'coach:' and the page logs a 404). A plain name that is no house bot but a file still loads."""
+    monkeypatch.chdir(tmp_path)
+    looked = []
+    is_file = Path.is_file
+    monkeypatch.setattr(Path, "is_file", lambda self: looked.append(str(self)) or is_file(self))
+    assert bot_spec("coach:0.05").kind == "house" and bot_spec("greedy").kind == "house"
+    assert looked == []
+    (tmp_path / "mybot").write_text("def choose(view):\n    return view.legal[0]\n")
+    assert bot_spec("mybot").kind == "source" and set(looked) == {"mybot"}
+    with pytest.raises(TTRError, match="neither a bot file"):
+        bot_spec("nobot")
