@@ -65,6 +65,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from .errors import TTRError
+from .tables import bits as _bits
 
 __all__ = ["Trail", "longest_trail", "longest_trails_by_owner"]
 
@@ -150,15 +151,6 @@ class _Graph:
     def weight(self, mask: int) -> int:
         ew = self.ew
         return sum(ew[e] for e in _bits(mask))
-
-
-def _bits(mask: int) -> list[int]:
-    out = []
-    while mask:
-        low = mask & -mask
-        out.append(low.bit_length() - 1)
-        mask ^= low
-    return out
 
 
 def _canonical(edges: Sequence[tuple[str, str, int, str]]) -> list[tuple[str, str, int, str]]:
