@@ -4,7 +4,8 @@
     .venv/bin/python .ci/notebooks.py notebooks/01_usa.ipynb
 
 Widget state is never stored (a FigureWidget would add ~5 MB of plotly.js); consecutive stream outputs are
-merged so nbval compares whole printed results. The kernel imports this checkout's ``ttr_nb`` (PYTHONPATH), not
+merged so nbval compares whole printed results; the kernelspec is ipykernel's own, so that opening a notebook in
+JupyterLab does not rewrite it. The kernel imports this checkout's ``ttr_nb`` (PYTHONPATH), not
 an installed copy.
 
 nbval is controlled by cell tags, never by visible comments: a ``# NBVAL_CHECK_OUTPUT`` (or other ``# NBVAL_*``)
@@ -26,9 +27,17 @@ ROOT = Path(__file__).resolve().parents[1]
 _MARKER = re.compile(r"^[ \t]*#[ \t]*NBVAL_(CHECK_OUTPUT|IGNORE_OUTPUT|SKIP|RAISES_EXCEPTION)[ \t]*\n?", re.M)
 
 
+def kernelspec() -> dict:
+    """The kernelspec as ipykernel reports it — what JupyterLab writes into a notebook it opens. Committed as it is,
+    opening a notebook changes nothing (with "Python 3" JupyterLab's autosave rewrote it to "Python 3 (ipykernel)")."""
+    from ipykernel.kernelspec import KERNEL_NAME, get_kernel_dict
+    spec = get_kernel_dict()
+    return {"name": KERNEL_NAME, "display_name": spec["display_name"], "language": spec["language"]}
+
+
 def tidy(nb) -> None:
     nb.metadata.pop("widgets", None)
-    nb.metadata.setdefault("kernelspec", {"name": "python3", "display_name": "Python 3", "language": "python"})
+    nb.metadata["kernelspec"] = kernelspec()
     for cell in nb.cells:
         cell.metadata.pop("execution", None)
         if cell.cell_type != "code":

@@ -104,6 +104,46 @@ def test_legal_payments_wrong_answers_name_the_rule():
     assert not fb and "could not read" in fb.explanation
 
 
+def test_legal_payments_counts_its_payments_in_words():
+    """Not "All 1 legal payments": one payment is "the only legal payment"."""
+    usa = get_variant("usa")
+    gray = next(r for r in usa.map.routes if r.colour == "gray" and r.length == 2 and not usa.map.twins(r.id))
+    one = LegalPayments(0, "usa", route=gray.id, hand={"red": 2})
+    assert one.solution() == ["red2"]
+    assert str(one.check("red2")).startswith("Right. The only legal payment: red2. ")
+    two = LegalPayments(0, "usa", route=gray.id, hand={"red": 2, "locomotive": 1})
+    assert str(two.check(two.solution())).startswith(f"Right. All {len(two.solution())} legal payments: ")
+
+
+def test_is_it_legal_mixed_colours_prompt_states_nothing_false():
+    """The trap is a question, not a claim: the prompt never says that gray takes any mix of colours."""
+    seeds = [s for s in range(60) if IsItLegal(s).scenario == "mixed_colours"]
+    assert seeds
+    for seed in seeds[:3]:
+        ex = IsItLegal(seed)
+        words = str(ex.prompt())
+        assert "after all" not in words and "two colours" in words
+        assert ex.solution() is False and "USA-CLAIM-1" in ex.check(False).explanation
+
+
+def test_feedback_texts_start_their_sentence_with_a_capital():
+    """After "Right." or "Not quite." the explanation is a sentence of its own: every text an exercise writes
+    starts with a capital, unless it starts with a name or a payment filled in at run time."""
+    import ast
+    from pathlib import Path
+    import ttr_nb.exercises as pkg
+    lower = []
+    for path in sorted(Path(pkg.__file__).parent.glob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.Call) and getattr(node.func, "id", "") == "Feedback" and len(node.args) >= 2:
+                text = node.args[1]
+                first = text.values[0] if isinstance(text, ast.JoinedStr) and text.values else text
+                if isinstance(first, ast.Constant) and isinstance(first.value, str) and first.value[:1].islower():
+                    lower.append(f"{path.name}:{node.lineno}: {first.value[:40]!r}")
+    assert lower == []
+    assert str(make_exercise("province_space", 13).check(7)).startswith("Not quite. Space 7 is taken")
+
+
 def test_legal_payments_ferry_needs_locomotives():
     eu = get_variant("europe")
     ferry = next(r for r in eu.map.routes if r.ferry_locos == 1 and r.length == 2)

@@ -327,12 +327,38 @@ def test_player_view_outputs_show_no_hidden_ticket(path, monkeypatch):
             assert not shown, f"{path.name} cell {i}: seat {seat} is shown other seats' tickets {shown}"
 
 
-def test_ci_tidy_moves_nbval_comments_into_tags_and_hides_lesson_checks():
+def _ci_notebooks():
     import importlib.util
-    import nbformat
     spec = importlib.util.spec_from_file_location("ci_notebooks", NOTEBOOKS.parent / ".ci" / "notebooks.py")
     ci = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(ci)
+    return ci
+
+
+def _ipykernel_spec() -> dict:
+    from ipykernel.kernelspec import KERNEL_NAME, get_kernel_dict
+    spec = get_kernel_dict()
+    return {"name": KERNEL_NAME, "display_name": spec["display_name"], "language": spec["language"]}
+
+
+@pytest.mark.parametrize("path", PATHS, ids=lambda p: p.stem)
+def test_kernelspec_is_what_ipykernel_reports(path):
+    """JupyterLab writes the running kernel's spec into a notebook it opens; committed the same, opening a notebook
+    leaves the file as it is (with "Python 3", autosave rewrote it to "Python 3 (ipykernel)")."""
+    assert _load(path)["metadata"]["kernelspec"] == _ipykernel_spec(), path.name
+
+
+def test_ci_tidy_writes_ipykernels_kernelspec():
+    import nbformat
+    nb = nbformat.v4.new_notebook()
+    nb.metadata["kernelspec"] = {"name": "python3", "display_name": "an older name", "language": "python"}
+    _ci_notebooks().tidy(nb)
+    assert nb.metadata["kernelspec"] == _ipykernel_spec()
+
+
+def test_ci_tidy_moves_nbval_comments_into_tags_and_hides_lesson_checks():
+    import nbformat
+    ci = _ci_notebooks()
     nb = nbformat.v4.new_notebook()
     nb.metadata["widgets"] = {"state": {}}
     nb.cells = [nbformat.v4.new_code_cell("# NBVAL_CHECK_OUTPUT\nprint(1)"),

@@ -127,9 +127,19 @@ def test_SK_COMP_4_board_is_provisional_with_44_route_cards():
     assert observe(s, 0)["provisional"] == M.provisional_note      # every view carries the note
 
 
-def test_SK_COMP_4_book_fact_namwon_jinju_is_white_4():
+def test_SK_COMP_4_book_fact_namwon_jinju_white_or_gray_at_most_5():
+    """All the book proves: Blue claims Namwon–Jinju with 4 white cards and 1 locomotive and puts a train on the white
+    line (SK-PROV-6). So the route takes at most 5 cards — more matching cards than needed may be played (SK-PROV-3),
+    so it may be shorter — and it is white, or gray (a gray route may go on any line, SK-PROV-2). The stand-in's
+    white route of 4 is an assumption within that (maps/sources/south_korea/PROVISIONAL.md)."""
     (r,) = M.routes_between("Namwon", "Jinju")
-    assert (r.colour, r.length) == ("white", 4)
+    assert r.colour in ("white", "gray") and 1 <= r.length <= 5
+    s = table(4, hands={BLUE: dict(white=4, locomotive=1)})
+    s2 = ok(apply(s, "claim Namwon–Jinju white4+loco1 +1 province white"))         # the book's move is legal here
+    assert s2.claims[r.index] == BLUE and province_trains(s2) == (("white", 6, BLUE),)
+    assert (r.colour, r.length) == ("white", 4)                                    # the stand-in's choice
+    provisional = (REPO / "maps" / "sources" / "south_korea" / "PROVISIONAL.md").read_text(encoding="utf-8")
+    assert "white (or gray) and at most 5 long" in provisional and "**white, length 4**" in provisional
 
 
 def test_SK_COMP_5_province_board_one_line_per_colour_and_book_spaces():

@@ -159,10 +159,13 @@ def test_editor_sets_up_the_rule_books_robbery_by_piles_and_keeps_every_card_acc
     from ttr_nb.cardgame.positions import card_position
     ed = CardEditorView(card_position(2, seed=1))
     total = len(ed.state.deck)
-    # the rule book's example: John (Red) has 1 blue in his rail yard, Rolf (Blue) plays 3 blue
-    assert ed.set_pile(1, "rail yard", "blue", 1) and ed.set_pile(0, "hand", "blue", 3)
+    # the rule book's example: John (Red) has played 1 blue, 1 red and 1 yellow into his rail yard; Rolf (Blue) plays
+    # 3 blue, and John discards his blue card
+    for colour in ("blue", "red", "yellow"):
+        assert ed.set_pile(1, "rail yard", colour, 1)
+    assert ed.set_pile(0, "hand", "blue", 3)
     assert ed.set_pile(0, "on the track", "locomotive", 2)
-    assert ed.is_valid and len(ed.state.deck) == total - 6          # every card came out of the deck
+    assert ed.is_valid and len(ed.state.deck) == total - 8          # every card came out of the deck
     assert ed.state.players[1].stack(1) == 1 and ed.state.players[0].hand[1] == 3
     assert ed.state.players[0].track[8] == 2
     shown = html.unescape(ed.hand.value)                            # the editor shows every hand and pile
@@ -170,8 +173,10 @@ def test_editor_sets_up_the_rule_books_robbery_by_piles_and_keeps_every_card_acc
     game = ed.play_from_here()
     after = game.push("yard blue3")
     assert any(e.rule == "CG-YARD-4" for e in after.events) and game.state.players[1].stack(1) == 0
+    red, yellow = (ttr.CARD_NAMES.index(c) for c in ("red", "yellow"))
+    assert game.state.players[1].stack(red) == game.state.players[1].stack(yellow) == 1    # only the blue goes
     # taking cards away puts them back under the deck
-    assert ed.set_pile(0, "on the track", "locomotive", 0) and len(ed.state.deck) == total - 4 and ed.is_valid
+    assert ed.set_pile(0, "on the track", "locomotive", 0) and len(ed.state.deck) == total - 6 and ed.is_valid
     # the widgets do the same as the calls
     ed.seat_pick.value, ed.pile_pick.value, ed.card_pick.value = 1, "rail yard", "blue"
     assert ed.count_box.value == 1 and not ed.locos_box.disabled    # the boxes show what the pile holds
@@ -228,6 +233,26 @@ def test_card_game_exercises(seed):
     assert a.check(a.solution()) and not a.check(not a.solution())
     assert b.check(b.solution())
     assert not b.check(b.solution().split(", ")[0]) or len(b.best) == 1
+
+
+def test_card_game_exercises_speak_plainly():
+    """A robbery beats a stack (singular), completion is CG-END-2 (CG-END-3 is the end of a 2-3 player game), and two
+    tickets joining the same cities are told apart by the colours they need."""
+    robbing = next(ex for ex in (CanPlayYard(seed=s) for s in range(40))
+                   if ex.solution() and any(q.stack(next(k for k, _ in ex.payment if k != ttr.LOCO))
+                                            for i, q in enumerate(ex.state.players) if i != ex.seat))
+    said = robbing.check("yes").explanation
+    assert re.search(r"'s stack of \d+ \w+ is beaten by \d+ and discarded", said) and " are beaten" not in said
+    # the first seed whose best set holds two tickets joining the same cities
+    ex = next(e for e in (BestCompletion(seed=s) for s in range(13, 80)) if "(" in e.solution())
+    fb = ex.check(ex.solution())
+    assert fb and fb.rules == ("CG-END-2",) and "CG-END-3" not in fb.explanation
+    names = ex.solution().split(", ")
+    told = [n for n in names if "(" in n]            # e.g. "Chicago–New York (1 yellow)", "New York–Chicago (1 blue)"
+    assert len(told) >= 2 and all(re.fullmatch(r"[^()]+–[^()]+ \(\d+ \w+( \+ \d+ \w+)*\)", n) for n in told)
+    assert ex.check([n for n in names if n != told[-1]]).ok is False
+    assert ex.check(re.sub(r" \([^)]*\)", "", ex.solution()))   # either order still reads
+    assert "add the colours they need" in str(ex.prompt())
 
 
 def test_card_game_exercises_are_registered_and_refuse_other_games():

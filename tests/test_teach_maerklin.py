@@ -229,6 +229,18 @@ def test_best_passenger_move_exercise_is_exact_and_right_answers_pass(seed):
     assert bool(fb) == (best_passenger_move(ex.state, 0).points == ex.best.points and len(ex.best.cities) == 2)
 
 
+def test_best_passenger_move_hint_points_at_what_the_best_journey_does():
+    """The hint names passenger cards only when the best journey spends more of them than the answer did."""
+    free = BestPassengerMove(seed=13)                      # the classroom's: the best journey spends none
+    assert free.best.cards == 0
+    fb = free.check("–".join(free.best.cities[:3]))
+    assert not fb and "Look for tokens further on." in fb.explanation and "passenger card here" not in fb.explanation
+    paying = BestPassengerMove(seed=6)                     # the best journey pays one card for a Red route
+    assert paying.best.cards == 1
+    fb = paying.check("–".join(paying.best.cities[:2]))
+    assert not fb and "A Red route is worth a passenger card here." in fb.explanation
+
+
 def test_best_passenger_move_exercise_cites_the_engine_for_an_impossible_journey():
     ex = BestPassengerMove(seed=3)
     far = next(c.name for c in MK.map.cities if c.name not in ex.best.cities and not c.extra.get("country"))
@@ -259,7 +271,7 @@ def test_maerklin_exercises_are_registered_and_refuse_other_games():
 
 def test_comparison_with_usa_speaks_a_learners_words():
     text = ttr.compare_variants("usa", "maerklin").as_markdown()
-    for word in ("+4 locomotives", "passenger cards", "locomotive or passenger cards reset them",
+    for word in ("+4 locomotives", "passenger cards", "3 face-up locomotives, or 3 face-up passenger cards, reset them",
                  "announce a mix of 4", "2 triple routes", "+10 for the most completed tickets"):
         assert word in text, word
     for dev_id in ("ticket_mix", "maerklin_scoring", "(passengers)", "locoplus"):

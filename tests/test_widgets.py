@@ -26,6 +26,7 @@ from ttr_nb.engine import check, legal_actions, observe, to_move  # noqa: E402
 from ttr_nb.errors import TTRError  # noqa: E402
 from ttr_nb.game import Game  # noqa: E402
 from ttr_nb.maps import load_map  # noqa: E402
+from ttr_nb.positions import position  # noqa: E402
 from ttr_nb.render import PLAYER_HEX, trace_index  # noqa: E402
 from ttr_nb.state import FREE  # noqa: E402
 from ttr_nb.widgets import EditorView, HistoryView, MapExplorer, PlayView, TableView, play  # noqa: E402
@@ -532,6 +533,29 @@ def test_editor_without_consistency_shows_raw_problems_and_claim_cycling():
     ed.set_current(2)
     assert ed.state.current == 2 and ed.state.market[0] == LOCO
     assert ed.problems == [] or all("locomotive" not in p for p in ed.problems)
+
+
+def test_USA_CLAIM_4_editor_pays_a_claim_onto_the_discard_pile():
+    """The classroom's example: Blue has claimed Denver–Santa Fe (2 spaces: 2 trains, 2 points) paying 2 of its 3 red
+    cards, which lie on the discard pile — not back in the deck (USA-CLAIM-4)."""
+    start = position("usa", players=2, seed=13, hands={0: {"red": 3, "locomotive": 1}}, claims={"Denver–Omaha": 1})
+    ed = EditorView(start)
+    red = CARD_NAMES.index("red")
+    assert ed.set_owner("Denver–Santa Fe", 0) and ed.set_hand(0, "red", 1) and ed.set_discard("red", 2)
+    s = ed.state
+    assert (start.players[0].trains, s.players[0].trains) == (45, 43) and s.players[0].route_points == 2
+    assert s.players[0].hand[red] == 1 and s.discard[red] == 2 and sum(s.discard) == 2
+    assert s.deck == start.deck and ed.problems == [] and ed.is_valid          # no card gained, none lost
+    assert [w.value for w in ed.discard_inputs] == list(s.discard)             # the "discards" row shows it
+    assert ed.discard_inputs[red].tooltip == "red cards on the discard pile"   # and names each box
+    ed.discard_inputs[red].value = 0                                           # typed back: under the deck
+    assert ed.state.discard[red] == 0 and ed.state.deck[-2:] == (red, red) and ed.is_valid
+    before = ed.state
+    assert not ed.set_discard("red", -1) and not ed.set_discard(None, 1) and not ed.set_discard("red", 1.5)
+    assert ed.state is before and ed.message.is_error                          # refused, nothing changed
+    loose = EditorView(start, keep_consistent=False)
+    assert loose.set_discard("red", 2) and loose.state.deck == start.deck
+    assert any("red" in p and "USA-COMP-3" in p for p in loose.problems)       # two red cards too many
 
 
 def test_editor_export_import_roundtrip_and_bad_input_changes_nothing():

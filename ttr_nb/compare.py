@@ -9,9 +9,12 @@
 
 Every row is computed from what the engine itself uses: the variant's ``Settings`` (trains, points table, setup
 deals, where returned tickets go, end trigger, tie-break chain ...), its ``features`` (tunnels, ferries,
-stations: their own one-line description, the extra turn actions and pending steps they add, and the score lines
-they write — found by scoring a fresh game), and its map (``Map.summary()``: cities, routes, lengths, tunnels,
-ferries, tickets per deck, the train-card deck). Change a setting on a copied ``Variant`` and the table follows.
+stations: their own one-line description, the extra turn actions and pending steps they add, and the scoring they
+add, in the words each scoring feature builds from its own rule tables: ``score_words``), and its map
+(``Map.summary()``: cities, routes, lengths, tunnels, ferries, tickets per deck, the train-card deck). Change a
+setting on a copied ``Variant`` and the table follows. A cell that spells out how ttr_nb reads a rule where the book
+is silent (the tie-break chain) names that interpretation (``Row.readings``): a table never passes off ttr_nb's
+reading as the book's.
 
 Rules layer: pure Python (``as_html`` writes plain HTML text; no plotly, no ipywidgets).
 """
@@ -36,6 +39,8 @@ class Row:
     topic: str
     values: tuple[str, ...]
     rules: tuple[str, ...]        # "" where no rule id applies (map facts)
+    # per variant: the rule ids (as that variant cites them) of ttr_nb's interpretations behind the value, "" if none
+    readings: tuple[str, ...] = ()
 
     @property
     def same(self) -> bool:
@@ -43,10 +48,12 @@ class Row:
 
     def to_dict(self, keys: Sequence[str] | None = None) -> dict:
         keys = keys or [f"v{i}" for i in range(len(self.values))]
+        readings = self.readings or ("",) * len(self.values)
         out = {"section": self.section, "topic": self.topic}
-        for k, value, rule in zip(keys, self.values, self.rules):
+        for k, value, rule, reading in zip(keys, self.values, self.rules, readings):
             out[k] = value
             out[f"{k} rule"] = rule
+            out[f"{k} reading"] = reading
         out["same"] = self.same
         return out
 
@@ -177,32 +184,15 @@ def _pending_steps(v: Variant) -> str:
 
 
 def _score_lines(v: Variant) -> str:
-    """Score lines the variant adds on top of routes, tickets and the longest path, found by scoring a fresh
-    position — and again after each feature's first legal turn action (e.g. building a station), so the
-    numbers are the ones the scoring code really uses."""
-    from .engine import apply
-    from .errors import TTRError
-    from .positions import position
-    from .scoring import score
-    try:
-        state = position(v, players=v.settings.min_players, seed=0, hands={0: {"red": 3, "locomotive": 3}})
-    except TTRError:          # a variant copied under a new key: the engine plays registered variants only
-        return "(not scored: register the variant to play it)"
-    before = dict(score(state).players[0].extras)
-    if not before:
-        return "—"
-    changes: dict[str, list[str]] = {}
+    """The score lines the variant's features add on top of routes, tickets and the longest path, in the words each
+    scoring feature builds from the tables its ``score`` uses (``score_words``: e.g. South Korea's province bonuses by
+    player count) — read from the rules, not found by scoring a sample game (a 2-player sample hides most of it)."""
+    words = []
     for f in v.features:
-        acts = f.turn_actions(v, state, state.current)
-        if not acts:
+        if type(f).score is Feature.score:            # the feature adds nothing to the score sheet
             continue
-        after = dict(score(apply(state, acts[0])).players[0].extras)
-        for label, points in before.items():
-            delta = after.get(label, 0) - points
-            if delta:
-                changes.setdefault(label, []).append(f"{delta:+d} per '{acts[0].verb}' action".replace("-", "−"))
-    return "; ".join(f"{label}: {points:+d} at the start" + (f" ({', '.join(changes[label])})" if label in changes else "")
-                     for label, points in before.items())
+        words.append(getattr(f, "score_words", "") or _feature_line(f))
+    return "; ".join(words) or "—"
 
 
 def _deck(v: Variant) -> str:
@@ -237,10 +227,16 @@ def _colours(s: dict) -> str:
 
 
 def _reset_words(v: Variant) -> str:
-    kinds = v.settings.market_reset_kinds
-    if tuple(kinds) == (LOCO,):
-        return "locomotives"
-    return " or ".join("locomotive" if k == LOCO else CARD_NAMES[k] for k in kinds) + " cards"
+    """USA-DRAW-6 and its variants: three face-up cards of one kind reset the row (three of a mix do not)."""
+    n = v.settings.market_loco_limit
+    kinds = ["locomotives" if k == LOCO else f"{CARD_NAMES[k]} cards" for k in v.settings.market_reset_kinds]
+    return ", or ".join(f"{n} face-up {kind}" for kind in kinds) + (", reset them" if len(kinds) > 1 else " reset them")
+
+
+def _doubles(v: Variant) -> str:
+    triples = any(len(v.map.twins(r.id)) == 2 for r in v.map.routes)
+    many = "two of a double or triple route" if triples else "both routes of a double"
+    return f"one player never {many}; all used only with {v.settings.twin_min_players}+ players"
 
 
 def _tracks(v: Variant) -> str:
@@ -261,8 +257,7 @@ _ROWS: tuple[tuple[str, str, Getter, str | None], ...] = (
     ("Components", "train cards", _deck, "USA-COMP-3"),
     ("Components", "ticket decks", lambda v: _tickets_by_deck(v.map.summary()), "USA-COMP-4"),
     ("Setup", "starting hand", lambda v: _plural(v.settings.start_hand, "train card"), "USA-SETUP-2"),
-    ("Setup", "face-up cards", lambda v: f"{v.settings.market_size}; {v.settings.market_loco_limit} face-up "
-                                         + _reset_words(v) + " reset them", "USA-DRAW-6"),
+    ("Setup", "face-up cards", lambda v: f"{v.settings.market_size}; {_reset_words(v)}", "USA-DRAW-6"),
     ("Setup", "setup tickets", lambda v: _feature_words(v, "setup_words") or (
         f"deal {_deals(v.settings.setup_deals)}, keep at least {v.settings.setup_min_keep}"), "USA-SETUP-3"),
     ("Setup", "returned setup tickets", lambda v: _feature_words(v, "setup_returns_words")
@@ -274,8 +269,7 @@ _ROWS: tuple[tuple[str, str, Getter, str | None], ...] = (
     ("A turn", "drawing tickets", lambda v: _feature_words(v, "ticket_draw_words") or (
         f"draw {v.settings.ticket_draw} from the {v.settings.ticket_deck} deck, keep at least "
         f"{v.settings.ticket_min_keep}; returns {_returns('bottom')}"), "USA-TICKET-2"),
-    ("A turn", "double routes", lambda v: f"one player never both; both used only with {v.settings.twin_min_players}+ "
-                                          "players", "USA-CLAIM-8"),
+    ("A turn", "double routes", _doubles, "USA-CLAIM-8"),
     ("A turn", "special routes and mechanics", lambda v: "; ".join(_feature_line(f) for f in v.features) or "—", None),
     ("A turn", "route points", lambda v: ", ".join(f"{k}→{p}" for k, p in sorted(v.settings.route_points.items())),
      "USA-CLAIM-9"),
@@ -283,7 +277,7 @@ _ROWS: tuple[tuple[str, str, Getter, str | None], ...] = (
      "USA-END-1"),
     ("End and scoring", "longest path bonus", lambda v: (f"+{v.settings.longest_bonus} (ties: each)"
                                                          if v.settings.longest_bonus else "—"), "USA-SCORE-3"),
-    ("End and scoring", "other score lines", lambda v: _feature_words(v, "score_words") or _score_lines(v), None),
+    ("End and scoring", "other score lines", _score_lines, None),
     ("End and scoring", "tie-breaks", _tie_breaks, "USA-SCORE-4"),
     ("Map", "cities", lambda v: str(v.map.summary()["cities"]), None),
     ("Map", "routes (tracks)", lambda v: _tracks(v), None),
@@ -297,8 +291,20 @@ _ROWS: tuple[tuple[str, str, Getter, str | None], ...] = (
 )
 
 
+# Rows whose value spells out how ttr_nb reads its rule where the book is silent (the tie-break chain: Europe's
+# "fewest stations built", Märklin's "most goods tokens", "still tied: shared"): their cells name that reading.
+_READ_ROWS = frozenset({"tie-breaks"})
+
+
 def _rule(v: Variant, base: str | None) -> str:
     return v.rule(base) if base else ""
+
+
+def _reading(v: Variant, cited: str) -> str:
+    """The rule ids in a cell's citation ("EU-SCORE-3/USA-SCORE-4") that ttr_nb had to read where the variant's
+    book is silent (its interpretations, the inherited ones included), joined by ", "; "" when the book settles all."""
+    read = {row["rule"].rsplit("/", 1)[-1] for row in interpretations(v)}
+    return ", ".join(i for i in cited.split("/") if i and i in read)
 
 
 def compare_variants(*names: str | Variant, only_differences: bool = False) -> Comparison:
@@ -311,8 +317,9 @@ def compare_variants(*names: str | Variant, only_differences: bool = False) -> C
         raise ValueError("compare_variants: name at least one variant")
     rows = []
     for section, topic, getter, base in _ROWS:
-        rows.append(Row(section, topic, tuple(getter(v) for v in variants),
-                        tuple(_rule(v, base) for v in variants)))
+        rules = tuple(_rule(v, base) for v in variants)
+        readings = tuple(_reading(v, rule) if topic in _READ_ROWS else "" for v, rule in zip(variants, rules))
+        rows.append(Row(section, topic, tuple(getter(v) for v in variants), rules, readings))
     if only_differences:
         rows = [r for r in rows if not r.same]
     return Comparison(variants, tuple(rows))
@@ -348,8 +355,9 @@ def as_html(comparison: Comparison | Iterable[Row], only_differences: bool = Fal
                        f"{html.escape(section)}</td></tr>")
         weight = "" if r.same else "font-weight:bold;"
         cells = [f'<td style="{td}{weight}">{html.escape(r.topic)}</td>']
-        for value, rule in zip(r.values, r.rules):
-            small = f'<br><span style="font-size:11px;color:#666">{html.escape(rule)}</span>' if rule else ""
+        for value, rule, reading in zip(r.values, r.rules, r.readings or ("",) * len(r.values)):
+            note = rule + (f" · ttr_nb's reading: {reading}" if reading else "")
+            small = f'<br><span style="font-size:11px;color:#595959">{html.escape(note)}</span>' if note else ""
             cells.append(f'<td style="{td}{"" if r.same else "background:#fff6d6;"}">{html.escape(value)}{small}</td>')
         out.append("<tr>" + "".join(cells) + "</tr>")
     out.append("</tbody></table>")
@@ -364,8 +372,10 @@ def as_markdown(comparison: Comparison | Iterable[Row], only_differences: bool =
     lines = ["| | " + " | ".join(esc(h) for h in heads) + " |", "|---" * (len(heads) + 1) + "|"]
     for r in rows:
         mark = "" if r.same else " *"
+        readings = r.readings or ("",) * len(r.values)
         lines.append(f"| {esc(r.topic)}{mark} | " + " | ".join(
-            esc(v) + (f" ({rule})" if rule else "") for v, rule in zip(r.values, r.rules)) + " |")
+            esc(v) + (f" ({rule})" if rule else "") + (f" [ttr_nb's reading: {reading}]" if reading else "")
+            for v, rule, reading in zip(r.values, r.rules, readings)) + " |")
     return "\n".join(lines)
 
 
@@ -390,10 +400,10 @@ def interpretations(variant: str | Variant) -> list[dict]:
     """Where the rule books are silent or ambiguous, what ttr_nb does: the variant's own interpretations, then
     those it inherits from the variant it builds on (cited the variant's way, e.g. "EU-DRAW-1/USA-DRAW-6")."""
     v = get_variant(variant)
-    inherited = {(rule, text): base.key for base in _base_variants(v) for rule, text in base.interpretations}
+    settled = dict(v.settled)                     # base-game readings this variant's own book settles
     own = {rule for rule, _ in v.interpretations}      # a variant's own reading of a base rule replaces the base's
-    inherited = {(rule, text): key for (rule, text), key in inherited.items() if rule not in own or
-                 (rule, text) in v.interpretations}
+    inherited = {(rule, text): base.key for base in _base_variants(v) for rule, text in base.interpretations
+                 if rule not in settled and (rule not in own or (rule, text) in v.interpretations)}
     rows, seen = [], set()
     for rule, text in v.interpretations:          # a variant may list the base game's too: say where they come from
         rows.append({"rule": v.rule(rule), "from": inherited.get((rule, text), v.key), "what ttr_nb does": text})

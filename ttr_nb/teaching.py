@@ -22,6 +22,7 @@ shows exactly what the rules say, rule ids included.
 """
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -441,26 +442,26 @@ def state_from_json(text: str) -> GameState:
     return GameState.from_dict(data)
 
 
-#: Games whose rules are digested but whose engine is not in this package yet: (variant key, name). A variant
-#: registered under the same key is never "coming" (see ``variant_status``).
-PLANNED = (("maerklin", "Ticket to Ride Märklin"), ("south_korea", "Ticket to Ride South Korea"),
-           ("cardgame", "Ticket to Ride: The Card Game"))
+#: Games whose rules are digested but whose engine is not in this package yet: (variant key, name). Empty today:
+#: every game with a rule digest in docs/rules/ is playable. A variant registered under the same key is never
+#: "coming" (see ``variant_status``).
+PLANNED: tuple[tuple[str, str], ...] = ()
 
 #: The games that have their lesson notebook (and views) already: variant key -> notebook.
 LESSON_NOTEBOOKS = {"usa": "01_usa.ipynb", "europe": "02_europe.ipynb", "maerklin": "03_maerklin.ipynb",
                     "south_korea": "04_south_korea.ipynb", "cardgame": "05_card_game.ipynb"}
 
-_STATUS_WORDS = {"done": "done: playable, all of its rules in the engine",
-                 "provisional": "playable, PROVISIONAL board",
+_STATUS_WORDS = {"done": "done: playable, every rule of its rule book in the engine, with its lesson",
+                 "provisional": "playable, every rule of its rule book in the engine, with its lesson; PROVISIONAL",
                  "engine": "rules engine: play it from Python or with ttr-nb play; its lesson is still to be written",
                  "coming": "coming: rules digested, no engine in this package yet"}
 
 
 def variant_status() -> dict[str, str]:
-    """Every game ttr_nb knows of → 'done' (registered, with its lesson, board confirmed), 'provisional' (the
-    same with its board marked ``Map.provisional``), 'engine' (registered: its rules are in the engine, but it has
-    no lesson notebook yet) or 'coming' (in ``PLANNED``, not registered). The notebooks' claims are tested against
-    this."""
+    """Every game ttr_nb knows of → 'done' (registered, with its lesson, its data confirmed), 'provisional' (the
+    same with provisional data: a board marked ``Map.provisional``, or the Card Game's ticket data), 'engine'
+    (registered: its rules are in the engine, but it has no lesson notebook yet) or 'coming' (in ``PLANNED``, not
+    registered). The notebooks' claims are tested against this."""
     from .variants import available_games, get_game
     out = {}
     for key in available_games():
@@ -473,8 +474,14 @@ def variant_status() -> dict[str, str]:
     return out
 
 
+def _provisional_part(game) -> str:
+    """What is provisional about a game, in words: its board (a map game) or its ticket data (the Card Game, which
+    has no board)."""
+    return "board" if getattr(game, "map_key", None) else "ticket data"
+
+
 def variant_status_text() -> str:
-    """One line per game: key, name and status (with a provisional note where the game has one)."""
+    """One line per game: key, name and status (with what is provisional, and why, where a game has such data)."""
     from .variants import get_game
     names = dict(PLANNED)
     notes = {}
@@ -483,12 +490,13 @@ def variant_status_text() -> str:
             game = get_game(key)
             names[key] = game.name
             if game.provisional:
-                notes[key] = game.provisional_note or "provisional facts"
+                note = re.sub(r"^PROVISIONAL:\s*", "", game.provisional_note or "provisional facts")
+                notes[key] = f"{_provisional_part(game)}: {note}"
     lines = []
     for key, status in variant_status().items():
         words = _STATUS_WORDS[status]
         if key in notes:
-            words += f" (PROVISIONAL: {notes[key]})" if status != "provisional" else f" ({notes[key]})"
+            words += f" {notes[key]}" if status == "provisional" else f" (PROVISIONAL {notes[key]})"
         lines.append(f"{key:<12} {names[key]:<32} {words}")
     return "\n".join(lines)
 

@@ -144,6 +144,9 @@ class Variant:
     card_kinds: int = BASE_KINDS                       # card kinds 0..card_kinds-1 of cards.CARD_NAMES
     # Where the rule book is silent or ambiguous: (rule id, what ttr_nb does). Shown to users (notebooks, README).
     interpretations: tuple[tuple[str, str], ...] = ()
+    # Base-game interpretations that do not hold here, and why — this game's own rule book settles the question, or
+    # the rule they read does not exist here: (base rule id, why). ``compare.interpretations`` leaves them out.
+    settled: tuple[tuple[str, str], ...] = ()
     rules: str = "ttr_nb.engine"                        # the module implementing the protocol (see rules_of)
 
     @property

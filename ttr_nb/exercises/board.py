@@ -150,8 +150,9 @@ class LegalPayments(Exercise):
         missing = [p for p in self.legal if p not in seen]
         listing = ", ".join(payment_str(p) for p in self.legal) or "none"
         if not wrong and not missing:
-            return Feedback(True, f"All {len(self.legal)} legal payments: {listing}. {what} "
-                                  f"({', '.join(rules)}).", rules)
+            count = {0: "No legal payment", 1: "The only legal payment"}.get(len(self.legal),
+                                                                          f"All {len(self.legal)} legal payments")
+            return Feedback(True, f"{count}: {listing}. {what} ({', '.join(rules)}).", rules)
         lines = []
         for p in wrong:
             err = explain(self.state, Claim(route=self.route.id, payment=p, seat=0))
@@ -303,8 +304,8 @@ class IsItLegal(Exercise):
         p = sorted([(CARD_NAMES.index(c1), a), (CARD_NAMES.index(c2), 1)])
         pay = payment_str(tuple(p))
         s = position(self.variant, players=2, seed=self.seed, hands={0: hand})
-        return s, f"claim {route_text(self.v.map, route)} {pay}", (f"Blue claims the gray route {_route_words(self.v, route.id)} with {pay} "
-                                              "(gray takes any colour, after all)."), ""
+        return s, f"claim {route_text(self.v.map, route)} {pay}", (
+            f"Blue claims the gray route {_route_words(self.v, route.id)} with {pay}: cards of two colours."), ""
 
     def _too_few_trains(self):
         r = self.rng
@@ -393,7 +394,7 @@ class IsItLegal(Exercise):
     def check(self, answer: Any) -> Feedback:
         said = _bool_answer(answer)
         if said is None:
-            return Feedback(False, f"answer True (legal) or False (illegal), not {answer!r}")
+            return Feedback(False, f"Answer True (legal) or False (illegal), not {answer!r}")
         legal = self.error is None
         if legal:
             lesson = re.sub(r"USA-[A-Z]+-\d+", lambda m: self.rule(m.group(0)), self.lesson)
@@ -492,7 +493,7 @@ class ScoreThis(Exercise):
         said = _int_answer(answer)
         rules = [self.rule("USA-SCORE-1"), self.rule("USA-TICKET-4"), self.rule("USA-SCORE-3")]
         if said is None:
-            return Feedback(False, f"answer a whole number of points, not {answer!r}")
+            return Feedback(False, f"Answer a whole number of points, not {answer!r}")
         if said == self.player.total:
             return Feedback(True, f"{self.player.name} scores {said}.\n{self.breakdown()}", rules)
         slips = self._slips(said)
@@ -610,7 +611,7 @@ class FindLongest(Exercise):
         name = seat_name(self.seat)
         mine = {e[3] for e in self.edges}
         if not ids:
-            return Feedback(False, f"give at least one route; {name}'s longest path is {self.best.length} trains", [rule])
+            return Feedback(False, f"Give at least one route; {name}'s longest path is {self.best.length} trains", [rule])
         stray = [route_text(self.v.map, r) for r in ids if r not in mine]
         if stray:
             return Feedback(False, f"{', '.join(stray)} {'is' if len(stray) == 1 else 'are'} not {name}'s: the path "
@@ -626,7 +627,7 @@ class FindLongest(Exercise):
         walk = " – ".join(cities)
         if length == self.best.length:
             return Feedback(True, f"{length} trains: {walk}. That is the longest ({rule}).", [rule])
-        return Feedback(False, f"a valid path of {length} trains ({walk}), but {name}'s longest is "
+        return Feedback(False, f"A valid path of {length} trains ({walk}), but {name}'s longest is "
                                f"{self.best.length} trains ({rule})", [rule])
 
     def highlight(self):
@@ -770,7 +771,7 @@ class TunnelExtra(Exercise):
         only_locos = all(k == LOCO for k, _ in self.payment)
         rule = self.rule("EU-TUNNEL-3" if only_locos else "EU-TUNNEL-2")
         if said is None:
-            return Feedback(False, f"answer a number of cards, not {answer!r}", [rule])
+            return Feedback(False, f"Answer a number of cards, not {answer!r}", [rule])
         colour = next((CARD_NAMES[k] for k, _ in self.payment if k != LOCO), None)
         counted = [c for c in self.revealed if c == "locomotive" or (colour is not None and c == colour)]
         if only_locos:

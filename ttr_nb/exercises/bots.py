@@ -61,7 +61,7 @@ class BeatBot:
     def check(self, answer: Any) -> Feedback:
         from ..tournament.runner import run_tournament
         if not callable(answer) and not isinstance(answer, str):
-            return Feedback(False, f"give your bot: a function choose(view), got {type(answer).__name__}")
+            return Feedback(False, f"Give your bot: a function choose(view), got {type(answer).__name__}")
         results = run_tournament([answer, self.opponent], self.variant, games=self.games // 2, players=2,
                                  seed=self.seed, workers=0)
         self.results = results

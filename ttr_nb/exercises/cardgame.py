@@ -28,7 +28,7 @@ def _bot_line(seed: int, players: int) -> Game:
 
 
 def _cards(counts) -> str:
-    return ", ".join(f"{n} {CARD_NAMES[k]}" for k, n in enumerate(counts) if n) or "nothing"
+    return ", ".join(f"{n} {CARD_NAMES[k]}{'s' if k == LOCO and n != 1 else ''}" for k, n in enumerate(counts) if n) or "nothing"
 
 
 class _CardExercise(Exercise):
@@ -107,21 +107,22 @@ class CanPlayYard(_CardExercise):
     def check(self, answer: Any) -> Feedback:
         said = _bool_answer(answer)
         if said is None:
-            return Feedback(False, f"answer yes or no, not {answer!r}", ["CG-YARD-1"])
+            return Feedback(False, f"Answer yes or no, not {answer!r}", ["CG-YARD-1"])
         if self.problem is not None:
             why, rule = self.problem
             return Feedback(said is False, f"No: {why} ({rule}).", [rule])
         c = next(k for k, _ in self.payment if k != LOCO)
         size = sum(n for _, n in self.payment)
         robbed = [(i, q.stack(c)) for i, q in enumerate(self.state.players) if i != self.seat and q.stack(c)]
-        rob = "; ".join(f"{seat_name(i)}'s {k} {COLOURS[c]} are beaten by {size} and discarded" for i, k in robbed)
+        rob = "; ".join(f"{seat_name(i)}'s stack of {k} {COLOURS[c]} is beaten by {size} and discarded"
+                        for i, k in robbed)
         return Feedback(said is True, f"Yes: {size} cards of {COLOURS[c]} (locomotives count toward the stack), more "
                                       f"than any other player's {COLOURS[c]} stack — train robbing: {rob} (CG-YARD-4).",
                         ["CG-YARD-1", "CG-YARD-4"])
 
 
 class BestCompletion(_CardExercise):
-    """"Which tickets would you complete?" (CG-END-2/3) — at the end of a round: answer the tickets to complete
+    """"Which tickets would you complete?" (CG-END-2) — at the end of a round: answer the tickets to complete
     from the on-the-track pile; right when the set can be paid and scores the most points (exact)."""
 
     kind = "best_completion"
@@ -154,16 +155,27 @@ class BestCompletion(_CardExercise):
         p = self.state.players[self.seat]
         tickets = [f"{data.ticket(t).a}–{data.ticket(t).b} ({data.ticket(t).points}): needs {data.ticket(t).needs_words()}"
                    for t in p.tickets]
+        twins = [self._name(t) for t in p.tickets if "(" in self._name(t)]
         return _prompt(f"{self.title} (the Card Game, seed {self.seed})",
                        [f"{seat_name(self.seat)}'s on-the-track pile: {_cards(p.track)}",
                         "open tickets:"] + tickets,
                        "Which tickets should it complete for the most points? Each card serves one ticket; a locomotive "
                        "stands in for any colour.",
-                       "Answer the tickets by their cities, e.g. \"Chicago–Miami, Dallas–Seattle\" (CG-END-2).")
+                       "Answer the tickets by their cities, e.g. \"Chicago–Miami, Dallas–Seattle\""
+                       + ("; where two tickets join the same cities, add the colours they need, e.g. "
+                          f"\"{twins[0]}\"" if twins else "") + " (CG-END-2).")
+
+    def _name(self, t: str) -> str:
+        """A held ticket by its cities; with the colours it needs when another held ticket joins the same two cities
+        (the deck has Chicago–New York for 1 yellow and New York–Chicago for 1 blue)."""
+        data = load_cards()
+        ticket = data.ticket(t)
+        twins = [u for u in self.state.players[self.seat].tickets
+                 if u != t and {data.ticket(u).a, data.ticket(u).b} == {ticket.a, ticket.b}]
+        return f"{ticket.a}–{ticket.b}" + (f" ({ticket.needs_words()})" if twins else "")
 
     def solution(self) -> str:
-        data = load_cards()
-        return ", ".join(f"{data.ticket(t).a}–{data.ticket(t).b}" for t in self.best)
+        return ", ".join(self._name(t) for t in self.best)
 
     def check(self, answer: Any) -> Feedback:
         data = load_cards()
@@ -172,18 +184,21 @@ class BestCompletion(_CardExercise):
         open_ = list(self.state.players[self.seat].tickets)
         for ref in refs:
             ref = str(ref).strip()
+            cities, _, needs = ref.partition("(")                # "Chicago–New York (1 yellow)": which of two
+            cities, needs = cities.strip(), needs.rstrip(") ").strip()
+            fits = [t for t in open_ if t not in ids and (not needs or data.ticket(t).needs_words() == needs)]
             # a held ticket by its id or its cities (the exact order first: two tickets may join the same cities)
-            match = [t for t in open_ if t not in ids and (t == ref.upper() or f"{data.ticket(t).a}–{data.ticket(t).b}" == ref)]
-            match += [t for t in open_ if t not in ids and t not in match
-                      and {data.ticket(t).a, data.ticket(t).b} == set(re.split(r"\s*[–-]\s*", ref))]
+            match = [t for t in fits if t == ref.upper() or f"{data.ticket(t).a}–{data.ticket(t).b}" == cities]
+            match += [t for t in fits if t not in match
+                      and {data.ticket(t).a, data.ticket(t).b} == set(re.split(r"\s*[–-]\s*", cities))]
             if not match:
                 return Feedback(False, f"{ref!r} is not one of the open tickets", ["CG-END-2"])
             ids.append(match[0])
         problem = rules.completion_problem(self.state, self.seat, ids)
         if problem is not None:
-            return Feedback(False, f"that set cannot be completed: {problem[0]} ({problem[1]}).", [problem[1]])
+            return Feedback(False, f"That set cannot be completed: {problem[0]} ({problem[1]}).", [problem[1]])
         got = sum(data.ticket(t).points for t in ids)
-        best = f"the best set is {self.solution()} for {self.best_points} points (found exactly, CG-END-3)"
+        best = f"the best set is {self.solution()} for {self.best_points} points (found exactly, CG-END-2)"
         if got == self.best_points:
-            return Feedback(True, f"{got} points, the most this pile can pay for; {best}.", ["CG-END-2", "CG-END-3"])
-        return Feedback(False, f"that set can be paid but scores {got} points; {best}.", ["CG-END-2", "CG-END-3"])
+            return Feedback(True, f"{got} points, the most this pile can pay for; {best}.", ["CG-END-2"])
+        return Feedback(False, f"That set can be paid but scores {got} points; {best}.", ["CG-END-2"])

@@ -127,23 +127,34 @@ class BestPassengerMove(_JourneyExercise):
         rules = [self.rule(x) for x in ("MK-PASS-2", "MK-PASS-3", "MK-PASS-4")]
         cities = _cities(answer)
         if len(cities) < 2:
-            return Feedback(False, f"a journey names at least two cities, the start ({self.start_city}) and where it "
+            return Feedback(False, f"A journey names at least two cities, the start ({self.start_city}) and where it "
                                    f"goes; got {answer!r}", rules)
         after, err, notes = self._play(cities)
         if err is not None:
             rule = getattr(err, "rule", "")
-            return Feedback(False, f"that journey cannot be played: {err}", [rule] + rules)
+            return Feedback(False, f"That journey cannot be played: {err}", [rule] + rules)
         got = sum(goods_of(after, 0))
         best = self.best
         steps = "; ".join(notes)
         if got == best.points:
-            return Feedback(True, f"{' – '.join(cities)} collects {got} point{'s' if got != 1 else ''} ({steps}), the most possible with "
-                                  f"{self.cards} passenger card{'s' if self.cards != 1 else ''} (MK-PASS-2 … 5).",
+            return Feedback(True, f"{' – '.join(cities)} collects {got} point{'s' if got != 1 else ''} ({steps}), "
+                                  f"the most possible with {self.cards} passenger card{'s' if self.cards != 1 else ''} "
+                                  f"(MK-PASS-2 … 5).",
                             rules)
-        return Feedback(False, f"{' – '.join(cities)} collects {got} point{'s' if got != 1 else ''} ({steps}); the best journey collects "
-                               f"{best.points}: {' – '.join(best.cities)}, {best.cards} passenger card"
-                               f"{'s' if best.cards != 1 else ''}. Look for tokens further on, and for a Red route "
-                               f"worth a passenger card.", rules)
+        paid = self.cards - after.players[0].hand[PASSENGER]
+        tips = []                                   # what the best journey does that this one does not
+        if len(best.cities) > len(cities):
+            tips.append("Look for tokens further on.")
+        if best.cards > paid:
+            tips.append(f"{'A Red route is' if best.cards - paid == 1 else 'Red routes are'} worth "
+                        f"{'a passenger card' if best.cards - paid == 1 else 'passenger cards'} here.")
+        elif best.cards < paid:
+            tips.append("It spends fewer passenger cards." if best.cards else "It needs no passenger card.")
+        if not tips:
+            tips.append("Another way round collects more.")
+        return Feedback(False, f"{' – '.join(cities)} collects {got} point{'s' if got != 1 else ''} ({steps}); the best "
+                               f"journey collects {best.points}: {' – '.join(best.cities)}, {best.cards} passenger card"
+                               f"{'s' if best.cards != 1 else ''}. {' '.join(tips)}", rules)
 
 
 class PassengerFare(_JourneyExercise):
@@ -178,10 +189,10 @@ class PassengerFare(_JourneyExercise):
         else:
             nums = []
         if len(nums) != 2:
-            return Feedback(False, f"answer two numbers, cards then points, not {answer!r}", rules)
+            return Feedback(False, f"Answer two numbers, cards then points, not {answer!r}", rules)
         why = (f"{'; '.join(self.notes)}. So {self.fare} passenger card{'s' if self.fare != 1 else ''} and "
                f"{self.points} point{'s' if self.points != 1 else ''} (MK-PASS-2, MK-PASS-4/5).")
         ok = tuple(nums) == (self.fare, self.points)
         if not ok and tuple(nums) == (self.points, self.fare):
-            return Feedback(False, "the numbers are right but swapped: cards first, then points. " + why, rules)
+            return Feedback(False, "The numbers are right but swapped: cards first, then points. " + why, rules)
         return Feedback(ok, why, rules)

@@ -76,12 +76,12 @@ class ProvinceSpace(_ProvinceExercise):
         said = _int_answer(answer)
         none = isinstance(answer, str) and answer.strip().lower() in ("none", "no space", "nowhere", "-", "no")
         if said is None and not none and answer is not None:
-            return Feedback(False, f"answer a space number or \"none\", not {answer!r}", rules)
+            return Feedback(False, f"Answer a space number or \"none\", not {answer!r}", rules)
         sum_words = f"{self.cards} cards" + (f" + the +{self.express} express card" if self.express else "")
         why = f"{sum_words} = {self.value}: {self.how if self.space is not None else 'no space — ' + self.how}."
         right = (self.space is None and (none or answer is None)) or (self.space is not None and said == self.space)
         if not right and self.space is not None and said == self.value:
-            why = f"space {self.value} is taken, so the train goes lower: " + why
+            why = f"Space {self.value} is taken, so the train goes lower: " + why
         return Feedback(right, why, rules)
 
 
@@ -144,7 +144,7 @@ class ProvinceBonus(_ProvinceExercise):
         rules = [self.rule(x) for x in ("SK-SCORE-2", "SK-SCORE-3")]
         got = self._parse(answer)
         if got is None:
-            return Feedback(False, f"answer each player's bonus by name, e.g. {self.solution()!r}; not {answer!r}", rules)
+            return Feedback(False, f"Answer each player's bonus by name, e.g. {self.solution()!r}; not {answer!r}", rules)
         lines = []
         for rank, row in enumerate(self.ranking, start=1):
             lines.append(f"{rank}. {seat_name(row['seat'])}: spaces {', '.join(map(str, row['spaces']))} = "

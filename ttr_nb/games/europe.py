@@ -569,6 +569,7 @@ class Stations(Feature):
 
     name = "stations"
     turn_words = ("build a train station",)
+    score_words = f"+{STATION_BONUS} at the end per station not built (the book: 'not used'; ttr_nb's reading)"
     player_data = ("stations",)
 
     def data_problems(self, v, state) -> list[str]:
@@ -874,6 +875,17 @@ EUROPE_SETTINGS = Settings(
     tie_breaks=("tickets", "fewest_stations", "longest"),           # EU-SCORE-3
 )
 
+# What the Swedish base-game book leaves open and the Icelandic Europe book says (USA interpretations that do not
+# hold here): (base rule id, the Icelandic book's answer).
+EUROPE_SETTLED: tuple[tuple[str, str], ...] = (
+    ("USA-DRAW-4", "The Icelandic book says it: a locomotive drawn blind from the deck counts as just one card, "
+                   "and the player may draw another ('telst það bara sem eitt spil og spilarinn má draga annað "
+                   "spil')."),
+    ("USA-SCORE-3", "The Icelandic book says it: the continuous path may run in loops and through the same city "
+                    "several times, each train counted once ('getur legið í hringi og farið í gegnum sömu "
+                    "borgina nokkrum sinnum')."),
+)
+
 EUROPE = register(Variant(
     key="europe",
     name="Ticket to Ride Europe",
@@ -899,8 +911,12 @@ EUROPE = register(Variant(
         ("EU-SCORE-3", "'Fewest stations used' counts the stations built (the Icelandic book's 'nota')."),
         ("EU-STATION-3", "A single locomotive may pay for the first station: one card of any colour, and "
                          "locomotives stand in as usual."),
-        *USA_INTERPRETATIONS,
+        ("EU-STATION-6", "The book gives 4 points for each station a player has not used ('ónotaða'): ttr_nb reads "
+                         "that as a station not built, so a built station scores nothing, whether or not it borrows "
+                         "a route."),
+        *[(k, t) for k, t in USA_INTERPRETATIONS if k not in dict(EUROPE_SETTLED)],
     ),
+    settled=EUROPE_SETTLED,
 ))
 
 

@@ -182,6 +182,7 @@ class TicketMix(Feature):
     turn_words = ()
     step_words = {SETUP_KIND: "announce a ticket mix (at setup)"}
     setup_words = "announce a mix of 4 from the short and the long deck, keep at least 2"
+    setup_returns_words = "to the bottom of their own deck; then both decks are shuffled"
     ticket_draw_words = ("announce a mix of 4 from the short and the long deck (fewer if fewer remain), keep at "
                          "least 1; returns go to the bottom of their own deck")
 
@@ -835,8 +836,8 @@ def connected_avoiding_countries(v: Variant, edges, a: str, b: str) -> tuple[str
 class MaerklinScoring(Feature):
     """Goods points, +10 for the most completed tickets, no longest-path bonus"""
     name = "maerklin_scoring"
-    score_words = ("goods tokens collected (their points, scored during play); +10 for the most completed tickets "
-                   "(ties: each)")
+    score_words = (f"goods tokens collected (their points, scored during play); +{MOST_TICKETS_BONUS} for the most "
+                   "completed tickets (ties: each, ttr_nb's reading)")
 
     def score(self, v, state, sheet) -> None:
         players = []
@@ -941,6 +942,13 @@ MAERKLIN_SETTINGS = Settings(
     tie_breaks=("tickets", "goods"),                                     # MK-SCORE-4
 )
 
+# USA interpretations that do not hold here: (base rule id, why).
+MAERKLIN_SETTLED: tuple[tuple[str, str], ...] = (
+    ("USA-SCORE-3", "There is no longest-path bonus in Märklin (MK-SCORE-3)."),
+    ("USA-SCORE-4", "Märklin's own tie-breaks decide instead: most completed tickets, then the goods tokens "
+                    "(MK-SCORE-4)."),
+)
+
 MAERKLIN_INTERPRETATIONS: tuple[tuple[str, str], ...] = (
     # the Dutch book's own reading of the base rule USA-DRAW-8 (cited MK-DRAW-1/USA-DRAW-8): it replaces the USA one
     ("USA-DRAW-8", "With the deck and the discard pile both empty the face-up cards may still be taken (the book: 'Hij "
@@ -953,8 +961,10 @@ MAERKLIN_INTERPRETATIONS: tuple[tuple[str, str], ...] = (
     ("MK-CLAIM-5", "A passenger is placed in a German city only, never in a country."),
     ("MK-PASS-1", "A move is played step by step: 'ride A–B' starts it (the turn's action), more 'ride' steps follow, "
                   "'stop' ends it. Passengers never enter a country."),
-    ("MK-PASS-2", "Between two cities with several claimed routes the passenger takes its owner's own unused route "
-                  "first (free), else the lowest-numbered unused route of another player (one passenger card)."),
+    ("MK-PASS-2", "The book speaks of the player's own routes and, with passenger cards, of other players' routes: a "
+                  "passenger never travels along a free route. Between two cities with several claimed routes the "
+                  "passenger takes its owner's own unused route first (free), else the lowest-numbered unused route "
+                  "of another player (one passenger card)."),
     ("MK-PASS-4", "The city where the passenger stops counts as passed through; one token per city per move; the "
                   "start city gives nothing, even when the passenger comes back to it."),
     ("MK-PASS-6", "A round is one turn of every player, starting with the first player (the book does not define "
@@ -963,7 +973,11 @@ MAERKLIN_INTERPRETATIONS: tuple[tuple[str, str], ...] = (
                   "verwijderd'), then leaves the game; until then nobody may place a passenger there and it cannot "
                   "move again. It may end its journey in a city where another passenger stands. The end of the game "
                   "ends the round under way."),
-    ("MK-SETUP-3", "All 4 tickets may come from one deck; the mix is announced as the action 'announce N short M long'."),
+    ("MK-SETUP-3", "All 4 tickets may come from one deck; the mix is announced as the action 'announce N short M "
+                   "long'. The book gives no order: all players announce, then choose, at the same time, each seeing "
+                   "only their own tickets."),
+    ("MK-COMP-1", "The book does not mention the neighbouring countries on the board: a ticket may end in a country "
+                  "(reached by any of its routes), but no ticket path and no passenger passes through one."),
     ("MK-SCORE-2", "Tied players for most completed tickets each get the 10 points."),
     ("MK-SCORE-4", "Tie-break 'who has the goods tokens' = most goods tokens by count; still tied: shared victory."),
     ("MK-COMP-4", "PROVISIONAL stand-in tickets: 23 short + 23 long Germany 2017 tickets chosen by a stated rule."),
@@ -990,6 +1004,7 @@ MAERKLIN = register(Variant(
     description="Märklin (Germany): passengers collect goods, +4 locomotives, passenger cards, short and long tickets.",
     card_kinds=PASSENGER + 1,
     interpretations=MAERKLIN_INTERPRETATIONS,
+    settled=MAERKLIN_SETTLED,
 ))
 
 

@@ -825,6 +825,9 @@ class ProvinceBoard(Feature):
     """SK-PROV-1..6, SK-EXPRESS-3, SK-SCORE-2/3: a train on the province board with a claim; line bonuses."""
 
     name = "province"
+    score_words = ("province board: each line pays once, at the end, to the players ranked by the sum of their spaces "
+                   "on it: "
+                   + "; ".join(f"{n} players {'/'.join(map(str, pays))}" for n, pays in sorted(PROVINCE_BONUS.items())))
     table_data = ("province",)
 
     def data_problems(self, v, state) -> list[str]:
@@ -1087,10 +1090,18 @@ SOUTH_KOREA_SETTINGS = Settings(
     tie_breaks=("tickets",),                     # SK-SCORE-5: most tickets completed, then shared
 )
 
+# USA interpretations that do not hold here: (base rule id, why).
+SOUTH_KOREA_SETTLED: tuple[tuple[str, str], ...] = (
+    ("USA-SCORE-3", "There is no longest-path bonus in South Korea (SK-SCORE-4)."),
+    ("USA-SCORE-4", "The Danish book says it: still tied after the most tickets completed, the players share the "
+                    "victory ('deler de pågældende spillere sejren', SK-SCORE-5)."),
+)
+
 SOUTH_KOREA_INTERPRETATIONS: tuple[tuple[str, str], ...] = (
     ("SK-COMP-4", "The board (cities, routes, 44 tickets, province lines 1–9) is a PROVISIONAL stand-in made from "
-                  "real geography; only Namwon–Jinju (white, 4) and the white space 6 / red spaces 5 and 6 come from "
-                  "the rule book."),
+                  "real geography. From the rule book come only: a route Namwon–Jinju that 4 white cards and a "
+                  "locomotive can claim, so white or gray and at most 5 spaces (the stand-in makes it white, 4); a "
+                  "space 6 on the white line; spaces 5 and 6 on the red line."),
     ("SK-SETUP-3", "'To the player on the left' is the next seat in turn order. A pick round ends when every player "
                    "has picked; only then are the hands passed, all at once."),
     ("SK-EXPRESS-1", "The express cards are drawn blind from the deck (the discard pile is reshuffled when it runs out, "
@@ -1112,7 +1123,7 @@ SOUTH_KOREA_INTERPRETATIONS: tuple[tuple[str, str], ...] = (
                   "and the end trigger counts the trains left in the supply."),
     ("SK-SCORE-3", "Two players can never tie on both the line total and their highest space (one train per space), "
                    "so the ranking is always strict; players beyond the paid places score 0."),
-    *USA_INTERPRETATIONS,
+    *[(k, t) for k, t in USA_INTERPRETATIONS if k not in dict(SOUTH_KOREA_SETTLED)],
 )
 
 SOUTH_KOREA = register(Variant(
@@ -1132,6 +1143,7 @@ SOUTH_KOREA = register(Variant(
     },
     description="South Korea (provisional stand-in board): a ticket draft, express cards and the province board.",
     interpretations=SOUTH_KOREA_INTERPRETATIONS,
+    settled=SOUTH_KOREA_SETTLED,
 ))
 
 

@@ -1,15 +1,18 @@
 """``EditorView``: the state editor / sandbox.
 
-Edit hands (one IntText per seat per card), the face-up market (Dropdowns), claims (click a route on the board:
-free → seat 0 → seat 1 → … → free), tickets per seat (TagsInput), whose turn it is and trains. After every edit
-``validate(state)`` runs and its problems are shown (or a green "valid position"). "play from here" returns a
-``Game(start=edited_state)`` only when the position is valid; "export" writes the position as JSON and "import"
-reads pasted JSON through ``GameState.from_dict`` + ``validate`` — on bad input it says why and changes nothing.
+Edit hands (one IntText per seat per card) and the discard pile, the face-up market (Dropdowns), claims (click a
+route on the board: free → seat 0 → seat 1 → … → free), tickets per seat (TagsInput), whose turn it is and trains.
+After every edit ``validate(state)`` runs and its problems are shown (or a green "valid position"). "play from here"
+returns a ``Game(start=edited_state)`` only when the position is valid; "export" writes the position as JSON and
+"import" reads pasted JSON through ``GameState.from_dict`` + ``validate`` — on bad input it says why and changes
+nothing.
 
 With ``keep_consistent`` (the checkbox, on by default) the edits keep the rest of the table in step: cards put
-into a hand or the market come from the deck (cards taken out go to the bottom of the deck), claiming moves
-trains and route points, a ticket given to a seat leaves its deck (or the seat that had it) and a removed one
-goes to the bottom of its deck. The deck cannot give what it does not hold: then ``validate`` names the problem.
+into a hand, the market or the discard pile come from the deck (cards taken out go to the bottom of the deck),
+claiming moves trains and route points, a ticket given to a seat leaves its deck (or the seat that had it) and a
+removed one goes to the bottom of its deck. The deck cannot give what it does not hold: then ``validate`` names the
+problem. Claiming a route in the editor does not pay for it: take the cards out of the hand (``set_hand``) and put
+them on the discard pile (``set_discard``), as a real claim does (USA-CLAIM-4).
 """
 from __future__ import annotations
 
@@ -19,7 +22,7 @@ from typing import Any, Mapping, Sequence
 import ipywidgets as widgets
 from traitlets import TraitError
 
-from ..cards import CARD_NAMES
+from ..cards import CARD_NAMES, card_words
 from ..engine import seat_name, validate
 from ..errors import StateError, TTRError
 from ..game import Game, read_json
@@ -80,11 +83,20 @@ class EditorView:
         for seat in range(n):
             inputs = []
             for k in range(kinds):
-                w = widgets.IntText(value=state.players[seat].hand[k], layout=widgets.Layout(width="64px"))
+                w = widgets.IntText(value=state.players[seat].hand[k], layout=widgets.Layout(width="64px"),
+                                    tooltip=f"{seat_name(seat)}'s {card_words(k)}")
                 w.observe(lambda c, seat=seat, k=k: self._from_widget(self.set_hand, seat, k, c["new"]), names="value")
                 inputs.append(w)
             self.hand_inputs.append(inputs)
             rows.append(widgets.HBox([widgets.Label(seat_name(seat), layout=widgets.Layout(width="70px"))] + inputs))
+        # the discard pile, one IntText per card kind (the cards a claim or a station was paid with)
+        self.discard_inputs: list[widgets.IntText] = []
+        for k in range(kinds):
+            w = widgets.IntText(value=state.discard[k], layout=widgets.Layout(width="64px"),
+                                tooltip=f"{card_words(k)} on the discard pile")
+            w.observe(lambda c, k=k: self._from_widget(self.set_discard, k, c["new"]), names="value")
+            self.discard_inputs.append(w)
+        rows.append(widgets.HBox([widgets.Label("discards", layout=widgets.Layout(width="70px"))] + self.discard_inputs))
         hands_box = widgets.VBox(rows)
 
         # market
@@ -182,6 +194,16 @@ class EditorView:
             raise TTRError(f"unknown card kind {card!r:.40} (kinds 0–{kinds - 1}: {names})")
         return card
 
+    def _cards_of(self, card: int | str, count: int, pile: str) -> int:
+        """The card kind of ``count`` cards of ``card`` for ``pile`` (its words in a refusal); TTRError if either is
+        not one."""
+        kind = self._card(card)
+        if kind is None:
+            raise TTRError(f"{pile} holds cards, not empty slots")
+        if isinstance(count, bool) or not isinstance(count, int) or count < 0:
+            raise TTRError(f"a card count must be a whole number ≥ 0, got {count!r}")
+        return kind
+
     def _seat(self, seat: int) -> int:
         return checked_seat(self.state, seat)
 
@@ -195,32 +217,49 @@ class EditorView:
     def set_hand(self, seat: int, card: int | str, count: int) -> bool:
         """Give ``seat`` exactly ``count`` cards of ``card`` (a name like "locomotive" or a kind index)."""
         try:
-            seat, kind = self._seat(seat), self._card(card)
-            if kind is None:
-                raise TTRError("a hand holds cards, not empty slots")
-            if isinstance(count, bool) or not isinstance(count, int) or count < 0:
-                raise TTRError(f"a card count must be a whole number ≥ 0, got {count!r}")
+            seat, kind = self._seat(seat), self._cards_of(card, count, "a hand")
         except TTRError as e:
             self.message.refuse(e)
             self._sync_widgets()
             return False
         s = self.state
         p = s.players[seat]
-        delta = count - p.hand[kind]
         hand = list(p.hand)
         hand[kind] = count
-        deck = list(s.deck)
-        note = f"{seat_name(seat)} now holds {count} {CARD_NAMES[kind]}"
-        if self.consistent and delta:
-            if delta > 0:
-                got = deck_take(deck, kind, delta)
-                if got < delta:
-                    note += f" — the deck held only {got} more {CARD_NAMES[kind]}"
-            else:       # cards that were conjured up (the deck was short) vanish rather than grow the deck
-                deck += [kind] * max(0, -delta - self._excess(s, kind))
+        deck, short = self._deck_after(s, kind, count - p.hand[kind])
         players = list(s.players)
         players[seat] = replace_fields(p, hand=tuple(hand))
-        return self._commit(replace_fields(s, players=tuple(players), deck=tuple(deck)), note)
+        return self._commit(replace_fields(s, players=tuple(players), deck=tuple(deck)),
+                            f"{seat_name(seat)} now holds {count} {CARD_NAMES[kind]}" + short)
+
+    def set_discard(self, card: int | str, count: int) -> bool:
+        """Put exactly ``count`` cards of ``card`` on the discard pile (e.g. the cards a claim was paid with)."""
+        try:
+            kind = self._cards_of(card, count, "the discard pile")
+        except TTRError as e:
+            self.message.refuse(e)
+            self._sync_widgets()
+            return False
+        s = self.state
+        discard = list(s.discard)
+        discard[kind] = count
+        deck, short = self._deck_after(s, kind, count - s.discard[kind])
+        return self._commit(replace_fields(s, discard=tuple(discard), deck=tuple(deck)),
+                            f"the discard pile now holds {count} {CARD_NAMES[kind]}" + short)
+
+    def _deck_after(self, s: GameState, kind: int, delta: int) -> tuple[list[int], str]:
+        """The deck once ``delta`` cards of ``kind`` have gone onto the table (> 0: taken from the bottom of the deck)
+        or come off it (< 0: back under the deck), and a note when the deck was short; unchanged when the edits
+        are not kept consistent."""
+        deck = list(s.deck)
+        if not self.consistent or not delta:
+            return deck, ""
+        if delta > 0:
+            got = deck_take(deck, kind, delta)
+            return deck, (f" — the deck held only {got} more {CARD_NAMES[kind]}" if got < delta else "")
+        # cards that were conjured up (the deck was short) vanish rather than grow the deck
+        deck += [kind] * max(0, -delta - self._excess(s, kind))
+        return deck, ""
 
     def set_market(self, slot: int, card: int | str | None) -> bool:
         """Put ``card`` (or None: empty) in face-up slot ``slot`` (1 = leftmost)."""
@@ -524,6 +563,9 @@ class EditorView:
                 for k, w in enumerate(inputs):
                     if w.value != s.players[seat].hand[k]:
                         w.value = s.players[seat].hand[k]
+            for k, w in enumerate(self.discard_inputs):
+                if w.value != s.discard[k]:
+                    w.value = s.discard[k]
             for i, d in enumerate(self.market_inputs):
                 v = _EMPTY if s.market[i] is None else CARD_NAMES[s.market[i]]
                 if d.value != v:
