@@ -3,18 +3,23 @@
 # failure count. The hog is LOOPS busy loops (default: one per core, nproc), started here and stopped by their PIDs
 # at the end.
 #
-#   bash benchmarks/browser_under_load.sh [--loops L] [N] [extra pytest args...]
+#   bash benchmarks/browser_under_load.sh [--loops L] [--nice P] [N] [extra pytest args...]
 #
-# e.g. three runs of the notebooks' browser test under six busy loops:
-#   bash benchmarks/browser_under_load.sh --loops 6 3 tests/browser/test_browser_notebooks.py
+# --nice P runs the busy loops at niceness P (a machine shared with others: they still make the load, but yield
+# the CPU to everyone else first). E.g. three runs of the notebooks' browser test under six niced busy loops:
+#   bash benchmarks/browser_under_load.sh --loops 6 --nice 19 3 tests/browser/test_browser_notebooks.py
 # (an option with a value as one word, e.g. -kusa). Uses the project's venv python (PYTHON=... to override); run
 # it from the repository root or anywhere.
 set -u
 LOOPS="$(nproc)"
-if [ "${1:-}" = "--loops" ]; then
-  LOOPS="${2:?--loops needs a number}"
-  shift 2
-fi
+NICENESS=0
+while [ $# -gt 0 ]; do
+  case "$1" in
+    --loops) LOOPS="${2:?--loops needs a number}"; shift 2 ;;
+    --nice) NICENESS="${2:?--nice needs a niceness}"; shift 2 ;;
+    *) break ;;
+  esac
+done
 N="${1:-5}"
 shift || true
 HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -31,10 +36,10 @@ stop_hogs() {
 }
 trap stop_hogs EXIT INT TERM
 for _ in $(seq "$LOOPS"); do
-  ( while :; do :; done ) &
+  nice -n "$NICENESS" bash -c 'while :; do :; done' &
   hogs+=("$!")
 done
-echo "CPU hog: ${#hogs[@]} busy loops on $CORES cores (PIDs ${hogs[*]})"
+echo "CPU hog: ${#hogs[@]} busy loops at niceness $NICENESS on $CORES cores (PIDs ${hogs[*]})"
 
 failures=0
 for i in $(seq "$N"); do

@@ -594,7 +594,7 @@ def test_table_view_hides_other_hands_in_player_view():
     view = TableView(g)
     def words(tid):
         t = g.variant.map.ticket(tid)
-        return f"{t.a}–{t.b} ({t.points})"
+        return f"{t.a}–{t.b} ({t.points} points)"        # the view says what the number is
     red_tickets = [words(t) for t in g.state.players[1].tickets]
     blue_tickets = [words(t) for t in g.state.players[0].tickets]
     assert view.seat is None

@@ -333,11 +333,12 @@ def hand_text(hand: dict[str, int] | Sequence[int]) -> str:
 
 
 def ticket_words(m, tid: str) -> str:
+    """A ticket as a view shows it: 'Denver–Pittsburgh (11 points)' (what the number is, said)."""
     try:
         t = m.ticket(tid)
     except TTRError:
         return tid
-    return f"{t.a}–{t.b} ({t.points})"
+    return f"{t.a}–{t.b} ({t.points} point{'s' if t.points != 1 else ''})"
 
 
 _KNOWN_PLAYER_KEYS = {"seat", "name", "trains", "route_points", "hand_size", "ticket_count", "hand", "tickets"}

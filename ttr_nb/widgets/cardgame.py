@@ -22,6 +22,7 @@ from ..errors import TTRError
 from ..game import Game, Ply
 from ..render.panels import _chip
 from ._common import MessageArea, checked_seat, deck_take, esc, log_html, notice_html
+from ._common import ticket_words as view_ticket_words
 from .access import Access, accessible
 from .hotseat import NOBODY, HandOver, first_human
 from .keyboard import OptionList, split_options
@@ -423,8 +424,7 @@ class CardPlayView(_CardView):
             data = rules.load_cards()
             if set(self._ticket_checks) != set(offered):
                 self._ticket_checks = {t: widgets.Checkbox(value=False, indent=False, layout=widgets.Layout(width="auto"),
-                                                           description=f"{data.ticket(t).a}–{data.ticket(t).b} "
-                                                                       f"({data.ticket(t).points})")
+                                                           description=view_ticket_words(data, t))
                                        for t in offered}
             keep = widgets.Button(description="keep", button_style="primary")
             keep.on_click(lambda _b: self.keep_tickets())
