@@ -13,23 +13,30 @@ The best choice (most points, then most tickets; or most tickets, then most poin
 ``best_set``, never by a greedy pick. Its core, ``_Search.reach``, answers "can the tickets from here on add a
 value of at least N with these cards?" by a depth-first search over the tickets (best value per card first) that
 remembers every (ticket, cards left) position it has judged — what it learned holds for every later question — and
-cuts a branch when an upper bound falls short of N. Two bounds, both exact upper bounds:
+cuts a branch when an upper bound falls short of N. Of two tickets needing the same cards the better is always
+taken first, so leaving one out leaves out its worse twins too. The bounds (``_Bound``), all exact upper bounds:
 
 * the best value of the remaining tickets whose circles fit in the cards left, colours ignored (a 0-1 knapsack
   table over the number of cards, made once per call);
 * the linear-programming relaxation with the colours: its dual gives each colour a price (``_colour_prices``, a
   small simplex, once per call); a ticket then costs the prices of its circles, the cards left are worth their
-  prices (a locomotive the highest), and the fractional knapsack over those costs bounds every completion (within
-  a point at the start of the 31-ticket position of the tests).
+  prices (a locomotive the highest), and the fractional knapsack over those costs bounds every completion;
+* both of these for the value as a whole and for each of its two parts apart (points, tickets), rounded down to
+  whole numbers: a set has a whole number of tickets, so "18.7 tickets at most" means 18. This is what makes the
+  search short: at the start the parts' bounds are within a ticket and a point or two of the answer on random
+  hands, where the value as a whole was off by four tickets;
+* for "most tickets", a set of k tickets has at most B - 4k points, B a bound of its points plus 4 per ticket (a
+  Lagrangian bound: the points of the sets with the most tickets, not of any set).
 
 The best value is pinned between a greedy set (reached) and the bounds at the start (not exceeded) by halving the
 gap: each question finds a set or proves there is none. Ties go to the set holding the earliest ticket in ticket
 order: each ticket in turn is put in when some set with the tickets decided so far still reaches the best value.
 
-How long it takes depends on the hand. Real end-of-round hands answer in about 1 ms (median) and the 31-ticket
-position of the issue in a few ms, but the bounds are not tight for every hand: some hands of 28–46 tickets
-(above all "most tickets", where many sets tie) take a tenth of a second to seconds (``benchmarks/bench_cardgame.py``
-prints both). ``tests/test_rules_cardgame.py`` checks it against a brute force.
+How long it takes depends on the hand: real end-of-round hands answer in about 1 ms (median), the 31-ticket
+position of the issue in a few ms; random hands of 28-46 tickets and 10-60 cards in about 20 ms (median), a few
+in a tenth of a second or more (``benchmarks/bench_cardgame.py --large N`` prints the median, the 99th percentile
+and the slowest). ``tests/test_rules_cardgame.py`` checks it against a brute force and against a plain
+dynamic programme.
 
 The engine lets a player complete one ticket per action (``complete Chicago–Miami``, until no more can be paid):
 paying each ticket from what the earlier ones left, own colours first, is feasible exactly when the whole set is (the
@@ -43,6 +50,7 @@ from typing import Sequence
 from ..cards import LOCO
 
 Needs = Sequence[int]          # per card kind (colours only)
+MIX = 4                        # points per ticket in the "most tickets" search's mixed bound (see _Search)
 
 
 def shortfall(need: Sequence[int], have: Sequence[int]) -> int:
@@ -95,6 +103,13 @@ class _Search:
         size = [max(1, sum(t[:LOCO])) for t in needs]
         self.order = order = sorted(range(n), key=lambda i: (-value[i] / size[i], i))
         self.n = n
+        # past[i]: the first place after the run of tickets from i on that need the same cards (the better first):
+        # a ticket left out leaves out the rest of its run too, since swapping it for a worse twin changes no card.
+        past = [n] * n
+        for i in range(n - 2, -1, -1):
+            same = tuple(needs[order[i]][:LOCO]) == tuple(needs[order[i + 1]][:LOCO])
+            past[i] = past[i + 1] if same else i + 1
+        self.past = past
         self.needs = [tuple(needs[i][:LOCO]) for i in order]
         self.value = [value[i] for i in order]
         self.have = tuple(have[:LOCO])
@@ -107,51 +122,15 @@ class _Search:
             rest[i] = tuple(a + b for a, b in zip(rest[i + 1], self.needs[i]))
         self.rest = rest
         cards = sum(have[:LOCO]) + have[LOCO]
-        self.table = self._knapsack(self.value, cards)
-        self.suffix, self.price = self._priced(self.value, have)
-
-    # -- bounds ---------------------------------------------------------------------------------
-    def _knapsack(self, value: Sequence[int], cards: int) -> list[list[int]]:
-        """table[i][c]: the best value of tickets i.. with at most c circles in all, colours ignored."""
-        n, size = self.n, [sum(t) for t in self.needs]
-        table = [[0] * (cards + 1) for _ in range(n + 1)]
-        for i in range(n - 1, -1, -1):
-            nxt, row, s, v = table[i + 1], table[i], size[i], value[i]
-            row[:s] = nxt[:s]
-            for c in range(s, cards + 1):
-                a, b = nxt[c], nxt[c - s] + v
-                row[c] = a if a >= b else b
-        return table
-
-    def _priced(self, value: Sequence[int], have: Sequence[int]) -> tuple[list, list[int]]:
-        """The colour prices for ``value`` (with the locomotive's, the highest, last) and per suffix i: its tickets
-        by value per priced circle, with prefix sums (the fractional knapsack)."""
-        price = _colour_prices(self.needs, value, have)
-        price = list(price) + [max(price)]
-        cost = [sum(a * p for a, p in zip(t, price)) for t in self.needs]
-        suffix = []
-        for i in range(self.n + 1):
-            free = sum(value[t] for t in range(i, self.n) if not cost[t])      # priced at nothing: always in
-            idx = sorted((t for t in range(i, self.n) if cost[t]), key=lambda t: -value[t] / cost[t])
-            costs, values, c_sum, v_sum = [], [], 0, free
-            for t in idx:
-                c_sum += cost[t]
-                v_sum += value[t]
-                costs.append(c_sum)
-                values.append(v_sum)
-            suffix.append((free, costs, values, [cost[t] for t in idx], [value[t] for t in idx]))
-        return suffix, price
-
-    @staticmethod
-    def _fractional(suffix: list, i: int, budget: int) -> int:
-        """An upper bound of the value tickets i.. can add with cards worth ``budget`` at the colour prices."""
-        free, costs, values, cost, value = suffix[i]
-        j = bisect_right(costs, budget)              # the first ticket that no longer fits whole
-        if j == len(costs):
-            return values[-1] if costs else free
-        whole = values[j - 1] if j else free
-        spent = costs[j - 1] if j else 0
-        return whole + value[j] * (budget - spent) // cost[j]
+        self.scale = scale
+        self.whole = _Bound(self.needs, self.value, have, cards)
+        first = [x // scale for x in self.value]
+        second = [x % scale for x in self.value]
+        self.parts = (_Bound(self.needs, first, have, cards), _Bound(self.needs, second, have, cards))
+        # "most tickets": the points of a set of at least k tickets are at most B - MIX * k, B a bound of the
+        # points plus MIX per ticket (a Lagrangian weight: 4 points a ticket prunes best on random hands)
+        self.mix = _Bound(self.needs, [MIX * x + y for x, y in zip(first, second)], have, cards) if scale == 1024 \
+            else None
 
     # -- the search -------------------------------------------------------------------------------
     def take(self, r: Sequence[int], l: int, t: Sequence[int]):
@@ -184,12 +163,18 @@ class _Search:
         if l > spare:
             l = spare
         cards = sum(r) + l
-        bound = self.table[i][cards]
+        bound = self.whole.at(i, r, l, cards)
         if bound < need:
             return bound
-        bound = self._fractional(self.suffix, i, sum(a * p for a, p in zip(r + (l,), self.price)))
+        first, second = self.parts
+        top = first.at(i, r, l, cards)              # each part of the value bounded apart, in whole numbers
+        bound = self.scale * top + second.at(i, r, l, cards)
         if bound < need:
             return bound
+        if self.mix is not None and top == need // self.scale:      # the set needs exactly ``top`` tickets
+            bound = self.scale * top + self.mix.at(i, r, l, cards) - MIX * top
+            if bound < need:
+                return bound
         memo_key = (i, r, l)
         found = self.memo.get(memo_key)         # (value, exact): exact, or an upper bound (False), or a lower one
         if found is not None and (found[1] is True or (found[0] < need if found[1] is False
@@ -204,13 +189,13 @@ class _Search:
                 if not most:
                     result = (with_it, None)
                 else:                                   # exact: is anything without it better?
-                    without = self.reach(i + 1, r, l, with_it + 1)
+                    without = self.reach(self.past[i], r, l, with_it + 1)
                     result = (without if without > with_it else with_it, True)
             else:
-                without = self.reach(i + 1, r, l, need, most=most)
+                without = self.reach(self.past[i], r, l, need, most=most)
                 result = (without, most or None) if without >= need else (max(with_it, without), False)
         else:
-            without = self.reach(i + 1, r, l, need, most=most)
+            without = self.reach(self.past[i], r, l, need, most=most)
             result = (without, most or None) if without >= need else (without, False)
         self.memo[memo_key] = result
         return result[0]
@@ -267,6 +252,55 @@ class _Search:
                 held = {j for j in held if self.skip >> j & 1} | {i} | set(self.witness(after[0], after[1], need - v))
             r, l, need = after[0], after[1], need - v
         return tuple(sorted(self.order[i] for i in held))
+
+
+class _Bound:
+    """An upper bound of one part of the value (whole numbers): the smaller of a 0-1 knapsack over the number of
+    cards (colours ignored) and the fractional knapsack at the colour prices of the linear relaxation, rounded
+    down."""
+
+    SCALE = 1000                 # prices are whole numbers: the values are scaled so small values get fine prices
+
+    def __init__(self, needs: Sequence[Needs], value: Sequence[int], have: Sequence[int], cards: int):
+        self.n = n = len(needs)
+        size = [sum(t) for t in needs]
+        table = [[0] * (cards + 1) for _ in range(n + 1)]
+        for i in range(n - 1, -1, -1):
+            nxt, row, s, v = table[i + 1], table[i], size[i], value[i]
+            row[:s] = nxt[:s]
+            for c in range(s, cards + 1):
+                a, b = nxt[c], nxt[c - s] + v
+                row[c] = a if a >= b else b
+        self.table = table
+        scaled = [v * self.SCALE for v in value]
+        price = _colour_prices(needs, scaled, have)
+        self.price = price = list(price) + [max(price)]
+        cost = [sum(a * p for a, p in zip(t, price)) for t in needs]
+        suffix = []
+        for i in range(n + 1):
+            free = sum(scaled[t] for t in range(i, n) if not cost[t])
+            idx = sorted((t for t in range(i, n) if cost[t]), key=lambda t: -scaled[t] / cost[t])
+            costs, values, c_sum, v_sum = [], [], 0, free
+            for t in idx:
+                c_sum += cost[t]
+                v_sum += scaled[t]
+                costs.append(c_sum)
+                values.append(v_sum)
+            suffix.append((free, costs, values, [cost[t] for t in idx], [scaled[t] for t in idx]))
+        self.suffix = suffix
+
+    def at(self, i: int, r: Sequence[int], l: int, cards: int) -> int:
+        """At most the value tickets i.. can add from cards ``r`` (colours) and ``l`` locomotives, ``cards`` in all."""
+        a = self.table[i][cards]
+        budget = sum(x * p for x, p in zip(r, self.price)) + l * self.price[LOCO]
+        free, costs, values, cost, value = self.suffix[i]      # the fractional knapsack within ``budget``
+        j = bisect_right(costs, budget)              # the first ticket that no longer fits whole
+        if j == len(costs):
+            b = values[-1] if costs else free
+        else:
+            b = (values[j - 1] if j else free) + value[j] * (budget - (costs[j - 1] if j else 0)) // cost[j]
+        b //= self.SCALE
+        return a if a < b else b
 
 
 def _colour_prices(needs: Sequence[Needs], value: Sequence[int], have: Sequence[int]) -> list[int]:
