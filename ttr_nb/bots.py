@@ -23,7 +23,7 @@ from .names import route_text, ticket_text
 from .rng import Counter, fold
 from .state import FREE, GameState
 from .tables import claimable_mask, nth_bit
-from .variants import Variant, get_variant, rules_of
+from .variants import Variant, bots_of, get_variant
 
 
 class Reason(str):
@@ -90,7 +90,7 @@ class RandomBot:
 
     def choose(self, state: GameState, seat: int) -> tuple[Action, str]:
         if state.__class__ is not GameState:        # a game with its own rules module plays with its own bots
-            return rules_of(state).bot(self.name, self.seed).choose(state, seat)
+            return bots_of(state)(self.name, self.seed).choose(state, seat)
         head = self._keys.get(seat)
         if head is None:
             head = self._keys[seat] = fold(self._seed, seat)
@@ -258,7 +258,7 @@ class GreedyBot:
 
     def choose(self, state: GameState, seat: int) -> tuple[Action, str]:
         if state.__class__ is not GameState:        # a game with its own rules module plays with its own bots
-            return rules_of(state).bot(self.name, self.seed).choose(state, seat)
+            return bots_of(state)(self.name, self.seed).choose(state, seat)
         action, why = self._choose(state, seat)
         v = get_variant(state.variant)
         for f in v.features:           # a variant may extend the choice (South Korea: express cards, province trains)

@@ -285,6 +285,18 @@ def rules_of(name) -> object:
     return mod
 
 
+def bots_of(name) -> object:
+    """The bot maker ``bot(kind, seed)`` of a game with its own rules engine (by key, alias, entry or state), from
+    the module its registry entry names (``bots``): the bots use the rules, so the rules module cannot name them."""
+    key = getattr(name, "variant", name)
+    entry = get_game(key)
+    module = getattr(entry, "bots", "")
+    if not module:
+        raise KeyError(f"{entry.name} plays with the board bots of ttr_nb.bots")
+    import importlib
+    return importlib.import_module(module).bot
+
+
 _BUILTIN = ("usa", "europe", "south_korea", "cardgame", "maerklin")   # modules under ttr_nb.games that register the shipped variants
 _loaded = False
 
@@ -299,4 +311,4 @@ def _load_builtin() -> None:
 
 
 __all__ = ["Settings", "Feature", "Variant", "register", "get_variant", "get_game", "available_variants",
-           "available_games", "rules_of"]
+           "available_games", "rules_of", "bots_of"]

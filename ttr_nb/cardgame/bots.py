@@ -13,6 +13,7 @@ from itertools import combinations
 from ..actions import Action, DrawDeck, DrawFaceUp, DrawTickets, KeepTickets
 from ..bots import Reason
 from ..cards import COLOURS, LOCO
+from ..errors import TTRError
 from ..rng import Counter
 from .actions import CompleteTicket, PlayYard
 from .data import load_cards
@@ -185,4 +186,13 @@ class GreedyBot:
         return KeepTickets(tickets=names, seat=seat), Reason(f"{n}: the most points for the cards it can gather", n)
 
 
-__all__ = ["RandomBot", "GreedyBot", "still_needed"]
+def bot(kind: str, seed: int = 0):
+    """This game's bot of a kind ("random", "greedy"): ``ttr_nb.bots`` hands Card Game states to it (it finds this
+    function through the registry, ``ttr_nb.variants.bots_of``; the engine does not know its bots)."""
+    kinds = {"random": RandomBot, "greedy": GreedyBot}
+    if kind not in kinds:
+        raise TTRError(f"the Card Game has no {kind!r} bot; known: {', '.join(kinds)}")
+    return kinds[kind](seed)
+
+
+__all__ = ["RandomBot", "GreedyBot", "still_needed", "bot"]

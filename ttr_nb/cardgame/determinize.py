@@ -16,19 +16,17 @@ from ..errors import StateError
 from ..state import Pending
 from ..determinization import SEED_RANGE, as_rng, check_seat, deal_tickets, shuffle_in_place
 from .data import load_cards
-from .state import N_COLOURS, N_KINDS, CardState
+from .state import N_COLOURS, N_KINDS, CardState, track_visible
 from ..cards import LOCO
 
 
 def determinize(state: CardState, seat: int, rng, *, ticket_weights: Mapping[int, Mapping[str, float]] | None = None
                 ) -> CardState:
     """A state ``seat`` cannot tell from ``state`` (see the module); ``ticket_weights`` as for the board games."""
-    from .engine import observe
     check_seat(state, seat)
     r = as_rng(rng)
     data = load_cards()
-    view = observe(state, seat)
-    shows_track = [("track" in entry) for entry in view["players"]]
+    shows_track = [track_visible(state, seat, i) for i in range(state.n_players)]     # as observe shows them
     unseen = list(data.deck)
 
     def take(counts) -> None:

@@ -31,7 +31,7 @@ from .actions import CompleteTicket, MoveToTrack, PlayYard
 from .completion import best_set, cards_used, shortfall
 from .data import CardData, load_cards
 from .determinize import determinize
-from .state import N_COLOURS, N_KINDS, CardPlayer, CardState
+from .state import N_COLOURS, N_KINDS, CardPlayer, CardState, _revealed, track_visible
 
 ZERO = (0,) * N_KINDS
 ZERO_YARD = (0,) * N_COLOURS
@@ -850,17 +850,6 @@ def describe(state: CardState, action: Action | str, viewer: int | None = None) 
     return f"{who}: {action.body()}"
 
 
-def _revealed(state: CardState) -> bool:
-    """From the end-of-round completion on, the on-the-track piles are shown (CG-AREA-1)."""
-    return state.phase in ("complete", "over")
-
-
-def track_visible(state: CardState, seat: int | None, owner: int) -> bool:
-    """Whether ``seat`` (None: the teacher) may see the cards of ``owner``'s on-the-track pile (CG-AREA-1): the
-    teacher always; everyone once the round is over; its owner during the round only with ``see_own_track``."""
-    return seat is None or _revealed(state) or (seat == owner and state.see_own_track)
-
-
 def observe(state: CardState, seat: int | None = None) -> dict:
     """What ``seat`` may see (None: the whole table). Secret: hands, held tickets, offered tickets and (until the
     round ends) the on-the-track piles — every player's, the owner's too unless ``see_own_track`` (CG-AREA-1): then
@@ -1030,15 +1019,6 @@ def validate(state: CardState) -> list[str]:
     return problems
 
 
-def bot(kind: str, seed: int = 0):
-    """This game's bot of a kind ("random", "greedy"): ``ttr_nb.bots`` hands Card Game states to it."""
-    from .bots import GreedyBot, RandomBot
-    kinds = {"random": RandomBot, "greedy": GreedyBot}
-    if kind not in kinds:
-        raise TTRError(f"the Card Game has no {kind!r} bot; known: {', '.join(kinds)}")
-    return kinds[kind](seed)
-
-
 def game_html(game) -> str:
     """The HTML summary of a ``ttr_nb.Game`` of the Card Game (``Game._repr_html_``)."""
     import html
@@ -1098,5 +1078,5 @@ def score(state: CardState):
 __all__ = ["new_game", "determinize", "to_move", "legal_actions", "apply", "step", "check", "explain", "is_legal", "observe",
            "validate", "require_valid", "turn_status", "describe", "score", "state_from_dict", "yard_plays",
            "track_visible", "GAME_OPTIONS",
-           "yard_problem", "completable", "best_completion", "bot", "game_html", "draw_actions", "opponents_stack",
+           "yard_problem", "completable", "best_completion", "game_html", "draw_actions", "opponents_stack",
            "seat_view_text"]

@@ -195,4 +195,16 @@ def pending_data(p: Pending) -> dict:
     return _pairs_to_json(p.data)
 
 
-__all__ = ["CardState", "CardPlayer", "PHASES", "StateError", "pairs_get", "pending_data"]
+def _revealed(state: CardState) -> bool:
+    """From the end-of-round completion on, the on-the-track piles are shown (CG-AREA-1)."""
+    return state.phase in ("complete", "over")
+
+
+def track_visible(state: CardState, seat: int | None, owner: int) -> bool:
+    """Whether ``seat`` (None: the teacher) may see the cards of ``owner``'s on-the-track pile (CG-AREA-1): the
+    teacher always; everyone once the round is over; its owner during the round only with ``see_own_track``."""
+    return seat is None or _revealed(state) or (seat == owner and state.see_own_track)
+
+
+
+__all__ = ["CardState", "CardPlayer", "PHASES", "StateError", "pairs_get", "pending_data", "track_visible"]

@@ -27,7 +27,7 @@ from ..engine import draw_faceup_action
 from ..names import ticket_words
 from ..rng import Counter
 from ..state import FREE, GameState
-from ..variants import get_variant, rules_of
+from ..variants import bots_of, get_variant
 from .policy import BoardPolicy, make_plan, path_cost
 
 
@@ -43,7 +43,7 @@ class StyleBot:
 
     def choose(self, state, seat: int):
         if state.__class__ is not GameState:
-            return rules_of(state).bot(self.name, self.seed).choose(state, seat)
+            return bots_of(state)(self.name, self.seed).choose(state, seat)
         v = get_variant(state.variant)
         pol = BoardPolicy(v)
         pending = state.pending_for(seat) if state.pending else None

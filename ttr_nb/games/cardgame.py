@@ -79,6 +79,7 @@ class CardGame:
     rules: str                                          # the module implementing the protocol
     rule_prefix: str
     settings: CardSettings = field(default_factory=CardSettings)
+    bots: str = ""                                      # the module with its bots: bot(kind, seed)
     views: str = "ttr_nb.widgets.cardgame"              # its own views (PlayView, TableView, HistoryView, EditorView)
     aliases: tuple[str, ...] = ()
     description: str = ""
@@ -106,6 +107,7 @@ CARDGAME = register(CardGame(
     key="cardgame",
     name="Ticket to Ride: The Card Game",
     rules="ttr_nb.cardgame.engine",
+    bots="ttr_nb.cardgame.bots",
     rule_prefix="CG",
     aliases=("card game", "card-game", "the card game"),
     description="No board and no trains: play cards into your rail yard, move them onto your on-the-track pile, "
