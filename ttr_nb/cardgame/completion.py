@@ -45,6 +45,7 @@ shortfalls add up colour by colour), so the step-by-step check is the set check.
 from __future__ import annotations
 
 from bisect import bisect_right
+from operator import mul
 from typing import Sequence
 
 from ..cards import LOCO
@@ -90,49 +91,48 @@ def best_set(needs: Sequence[Needs], points: Sequence[int], have: Sequence[int],
         primary, secondary, scale = list(points), [1] * n, 64            # (points, count): a count is below 64
     else:
         primary, secondary, scale = [1] * n, list(points), 1024          # (count, points): points sum below 1024
-    return _Search(needs, primary, secondary, scale, have).best()
+    value = [a * scale + b for a, b in zip(primary, secondary)]
+    size = [max(1, sum(t[:LOCO])) for t in needs]
+    prices: dict = {}
+    best = _Search(needs, value, scale, have, sorted(range(n), key=lambda i: (-value[i] / size[i], i)), prices).best()
+    return tuple(_Search(needs, value, scale, have, range(n), prices).first_set(best))
 
 
 class _Search:
-    """One exact search (see ``best_set``); tickets are renumbered best value per card first."""
+    """One exact search (see ``best_set``) over the tickets in ``order`` (renumbered 0.. in that order)."""
 
-    def __init__(self, needs: Sequence[Needs], primary: Sequence[int], secondary: Sequence[int], scale: int,
-                 have: Sequence[int]):
-        n = len(needs)
-        value = [a * scale + b for a, b in zip(primary, secondary)]
-        size = [max(1, sum(t[:LOCO])) for t in needs]
-        self.order = order = sorted(range(n), key=lambda i: (-value[i] / size[i], i))
-        self.n = n
-        # past[i]: the first place after the run of tickets from i on that need the same cards (the better first):
-        # a ticket left out leaves out the rest of its run too, since swapping it for a worse twin changes no card.
-        past = [n] * n
-        for i in range(n - 2, -1, -1):
-            same = tuple(needs[order[i]][:LOCO]) == tuple(needs[order[i + 1]][:LOCO])
-            past[i] = past[i + 1] if same else i + 1
-        self.past = past
+    def __init__(self, needs: Sequence[Needs], value: Sequence[int], scale: int, have: Sequence[int],
+                 order: Sequence[int], prices: dict):
+        self.order = order = list(order)
+        self.n = n = len(order)
         self.needs = [tuple(needs[i][:LOCO]) for i in order]
         self.value = [value[i] for i in order]
+        # past[i]: the first place after the run of tickets from i on that need the same cards, each worth no more
+        # than the one before: leaving one out leaves out the rest of its run, since the swap changes no card.
+        past = list(range(1, n + 1))
+        for i in range(n - 2, -1, -1):
+            if self.needs[i] == self.needs[i + 1] and self.value[i] >= self.value[i + 1]:
+                past[i] = past[i + 1]
+        self.past = past
         self.have = tuple(have[:LOCO])
         self.locos = have[LOCO]
         self.memo: dict = {}
-        self.skip = 0                                # tickets (bits, search order) already decided: not searched
         self.visits = 0
         rest = [(0,) * LOCO] * (n + 1)               # circles of tickets i.. per colour
         for i in range(n - 1, -1, -1):
             rest[i] = tuple(a + b for a, b in zip(rest[i + 1], self.needs[i]))
         self.rest = rest
+        self.rest_sum = [sum(x) for x in rest]
         cards = sum(have[:LOCO]) + have[LOCO]
         self.scale = scale
-        self.whole = _Bound(self.needs, self.value, have, cards)
         first = [x // scale for x in self.value]
         second = [x % scale for x in self.value]
-        self.parts = (_Bound(self.needs, first, have, cards), _Bound(self.needs, second, have, cards))
         # "most tickets": the points of a set of at least k tickets are at most B - MIX * k, B a bound of the
         # points plus MIX per ticket (a Lagrangian weight: 4 points a ticket prunes best on random hands)
-        self.mix = _Bound(self.needs, [MIX * x + y for x, y in zip(first, second)], have, cards) if scale == 1024 \
-            else None
+        mix = [MIX * x + y for x, y in zip(first, second)] if scale == 1024 else None
+        self.bounds = [_Bound(self.needs, v, have, cards, prices) if v is not None else None
+                       for v in (self.value, first, second, mix)]
 
-    # -- the search -------------------------------------------------------------------------------
     def take(self, r: Sequence[int], l: int, t: Sequence[int]):
         """The cards left after completing a ticket needing ``t`` from ``r`` and ``l`` locomotives, or None."""
         nr = list(r)
@@ -148,31 +148,26 @@ class _Search:
         return (tuple(nr), l - short) if short <= l else None
 
     def reach(self, i: int, r: tuple, l: int, need: int, *, most: bool = True) -> int:
-        """Whether the undecided tickets i.. can add a value of ``need`` from cards (r, l): a value at least
-        ``need`` if so (``most``: the largest there is; else the first found), else an upper bound below it.
-        The bounds of the whole problem stay upper bounds when some tickets are decided (``skip``)."""
-        n = self.n
-        skip = self.skip
-        while i < n and skip >> i & 1:
-            i += 1
-        if i == n:
+        """Whether the tickets i.. can add a value of ``need`` from cards (r, l): a value at least ``need`` if so
+        (``most``: the largest there is; else the first found), else an upper bound below it."""
+        if i == self.n:
             return 0
         rest = self.rest[i]
-        r = tuple(x if x < y else y for x, y in zip(r, rest))      # cards beyond what is still needed: the same
-        spare = sum(rest) - sum(r)
+        r = tuple(map(min, r, rest))                 # cards beyond what is still needed: the same
+        spare = self.rest_sum[i] - sum(r)
         if l > spare:
             l = spare
         cards = sum(r) + l
-        bound = self.whole.at(i, r, l, cards)
+        whole, first, second, mix = self.bounds
+        bound = whole.at(i, r, l, cards)
         if bound < need:
             return bound
-        first, second = self.parts
         top = first.at(i, r, l, cards)              # each part of the value bounded apart, in whole numbers
         bound = self.scale * top + second.at(i, r, l, cards)
         if bound < need:
             return bound
-        if self.mix is not None and top == need // self.scale:      # the set needs exactly ``top`` tickets
-            bound = self.scale * top + self.mix.at(i, r, l, cards) - MIX * top
+        if mix is not None and top == need // self.scale:           # the set needs exactly ``top`` tickets
+            bound = self.scale * top + mix.at(i, r, l, cards) - MIX * top
             if bound < need:
                 return bound
         memo_key = (i, r, l)
@@ -200,68 +195,50 @@ class _Search:
         self.memo[memo_key] = result
         return result[0]
 
-    def witness(self, r: tuple, l: int, need: int) -> list[int]:
-        """A set of undecided tickets (search order) adding at least ``need`` from (r, l), which ``reach`` has just
-        found exists: followed down the search's own answers (memoised)."""
+    def best(self) -> int:
+        """The best value: from the bound at the start, each question either finds a set reaching it or proves
+        a lower bound (the memo's facts hold for every question); a greedy set, best value per card first, is
+        reached from the start."""
+        r, l, low = self.have, self.locos, 0
+        for i in range(self.n):
+            after = self.take(r, l, self.needs[i])
+            if after is not None:
+                (r, l), low = after, low + self.value[i]
+        high = self.reach(0, self.have, self.locos, 1 << 62, most=False)
+        while low < high:
+            found = self.reach(0, self.have, self.locos, high, most=False)
+            if found >= high:
+                low = found
+            else:
+                high = found
+        return low
+
+    def first_set(self, target: int) -> list[int]:
+        """The set reaching ``target`` (the best value) that is first in this search's order: each ticket in turn
+        is put in when the tickets after it can still make up the rest (original indices)."""
         chosen = []
+        r, l, need = self.have, self.locos, target
         for i in range(self.n):
             if need <= 0:
                 break
-            if self.skip >> i & 1:
-                continue
             after = self.take(r, l, self.needs[i])
             v = self.value[i]
             if after is not None and v + self.reach(i + 1, after[0], after[1], need - v, most=False) >= need:
-                chosen.append(i)
+                chosen.append(self.order[i])
                 need -= v
                 r, l = after
         return chosen
 
-    def best(self) -> tuple[int, ...]:
-        """The best value, then the set holding the earliest tickets (original order) among the sets that reach
-        it: each ticket in turn is put in if some set with the tickets decided so far still reaches the best value
-        (one more bounded search, unless the set in hand already holds it)."""
-        r, l, low = self.have, self.locos, 0
-        for i in range(self.n):                       # a value reached: greedily, best value per card first
-            after = self.take(r, l, self.needs[i])
-            if after is not None:
-                (r, l), low = after, low + self.value[i]
-        high = self.reach(0, self.have, self.locos, 1 << 62, most=False)    # the bounds at the start: above it
-        while low < high:                             # halve the gap: each probe finds a set or proves none exists
-            probe = (low + high + 1) // 2             # (the memo's facts hold for every probe)
-            found = self.reach(0, self.have, self.locos, probe, most=False)
-            if found >= probe:
-                low = found
-            else:
-                high = found
-        target = low
-        held = set(self.witness(self.have, self.locos, target))
-        place = {t: i for i, t in enumerate(self.order)}
-        r, l, need = self.have, self.locos, target
-        for t in range(self.n):                       # original order
-            i = place[t]
-            self.skip |= 1 << i
-            after = self.take(r, l, self.needs[i])
-            if after is None:
-                continue
-            v = self.value[i]
-            if i not in held:
-                self.memo.clear()                     # the memo holds answers for the tickets undecided before
-                if v + self.reach(0, after[0], after[1], need - v, most=False) < need:
-                    continue
-                held = {j for j in held if self.skip >> j & 1} | {i} | set(self.witness(after[0], after[1], need - v))
-            r, l, need = after[0], after[1], need - v
-        return tuple(sorted(self.order[i] for i in held))
-
 
 class _Bound:
     """An upper bound of one part of the value (whole numbers): the smaller of a 0-1 knapsack over the number of
-    cards (colours ignored) and the fractional knapsack at the colour prices of the linear relaxation, rounded
-    down."""
+    cards (colours ignored) and the fractional knapsack at the colour prices of the linear relaxation (the prices
+    depend on the tickets, not their order: kept in ``prices`` for the next search), rounded down."""
 
     SCALE = 1000                 # prices are whole numbers: the values are scaled so small values get fine prices
 
-    def __init__(self, needs: Sequence[Needs], value: Sequence[int], have: Sequence[int], cards: int):
+    def __init__(self, needs: Sequence[Needs], value: Sequence[int], have: Sequence[int], cards: int,
+                 prices: dict):
         self.n = n = len(needs)
         size = [sum(t) for t in needs]
         table = [[0] * (cards + 1) for _ in range(n + 1)]
@@ -273,13 +250,18 @@ class _Bound:
                 row[c] = a if a >= b else b
         self.table = table
         scaled = [v * self.SCALE for v in value]
-        price = _colour_prices(needs, scaled, have)
-        self.price = price = list(price) + [max(price)]
+        key = tuple(sorted(zip(needs, scaled)))
+        price = prices.get(key)
+        if price is None:
+            price = prices[key] = _colour_prices(needs, scaled, have)
+        self.price = tuple(price)
+        self.loco_price = max(price)
         cost = [sum(a * p for a, p in zip(t, price)) for t in needs]
+        by_ratio = sorted((t for t in range(n) if cost[t]), key=lambda t: (-scaled[t] / cost[t], t))
         suffix = []
         for i in range(n + 1):
             free = sum(scaled[t] for t in range(i, n) if not cost[t])
-            idx = sorted((t for t in range(i, n) if cost[t]), key=lambda t: -scaled[t] / cost[t])
+            idx = [t for t in by_ratio if t >= i]
             costs, values, c_sum, v_sum = [], [], 0, free
             for t in idx:
                 c_sum += cost[t]
@@ -292,7 +274,7 @@ class _Bound:
     def at(self, i: int, r: Sequence[int], l: int, cards: int) -> int:
         """At most the value tickets i.. can add from cards ``r`` (colours) and ``l`` locomotives, ``cards`` in all."""
         a = self.table[i][cards]
-        budget = sum(x * p for x, p in zip(r, self.price)) + l * self.price[LOCO]
+        budget = sum(map(mul, r, self.price)) + l * self.loco_price
         free, costs, values, cost, value = self.suffix[i]      # the fractional knapsack within ``budget``
         j = bisect_right(costs, budget)              # the first ticket that no longer fits whole
         if j == len(costs):
