@@ -45,6 +45,7 @@ shortfalls add up colour by colour), so the step-by-step check is the set check.
 from __future__ import annotations
 
 from bisect import bisect_right
+from itertools import accumulate
 from operator import mul
 from typing import Sequence
 
@@ -130,8 +131,14 @@ class _Search:
         # "most tickets": the points of a set of at least k tickets are at most B - MIX * k, B a bound of the
         # points plus MIX per ticket (a Lagrangian weight: 4 points a ticket prunes best on random hands)
         mix = [MIX * x + y for x, y in zip(first, second)] if scale == 1024 else None
-        self.bounds = [_Bound(self.needs, v, have, cards, prices) if v is not None else None
-                       for v in (self.value, first, second, mix)]
+        # colour prices from the linear relaxation for each bounded value (``prices`` keeps them for the next
+        # search: they depend on the tickets, not their order)
+        values = (self.value, first, second, mix)
+        key = tuple(sorted(zip(self.needs, first, second)))
+        if key not in prices:
+            prices[key] = [_colour_prices(self.needs, [_Bound.SCALE * x for x in v], have) if v else None
+                           for v in values]
+        self.bounds = [_Bound(self.needs, v, have, cards, p) if v else None for v, p in zip(values, prices[key])]
 
     def take(self, r: Sequence[int], l: int, t: Sequence[int]):
         """The cards left after completing a ticket needing ``t`` from ``r`` and ``l`` locomotives, or None."""
@@ -238,37 +245,30 @@ class _Bound:
     SCALE = 1000                 # prices are whole numbers: the values are scaled so small values get fine prices
 
     def __init__(self, needs: Sequence[Needs], value: Sequence[int], have: Sequence[int], cards: int,
-                 prices: dict):
+                 price: Sequence[int]):
         self.n = n = len(needs)
         size = [sum(t) for t in needs]
-        table = [[0] * (cards + 1) for _ in range(n + 1)]
+        table = [[0] * (cards + 1)] * (n + 1)
         for i in range(n - 1, -1, -1):
-            nxt, row, s, v = table[i + 1], table[i], size[i], value[i]
-            row[:s] = nxt[:s]
-            for c in range(s, cards + 1):
-                a, b = nxt[c], nxt[c - s] + v
-                row[c] = a if a >= b else b
+            nxt, s, v = table[i + 1], size[i], value[i]
+            table[i] = nxt[:s] + [a if a >= b + v else b + v for a, b in zip(nxt[s:], nxt)]
         self.table = table
         scaled = [v * self.SCALE for v in value]
-        key = tuple(sorted(zip(needs, scaled)))
-        price = prices.get(key)
-        if price is None:
-            price = prices[key] = _colour_prices(needs, scaled, have)
         self.price = tuple(price)
         self.loco_price = max(price)
         cost = [sum(a * p for a, p in zip(t, price)) for t in needs]
         by_ratio = sorted((t for t in range(n) if cost[t]), key=lambda t: (-scaled[t] / cost[t], t))
         suffix = []
-        for i in range(n + 1):
-            free = sum(scaled[t] for t in range(i, n) if not cost[t])
+        free = 0
+        for i in range(n, -1, -1):                   # tickets i.. by value per priced circle, with running sums
+            if i < n and not cost[i]:
+                free += scaled[i]
             idx = [t for t in by_ratio if t >= i]
-            costs, values, c_sum, v_sum = [], [], 0, free
-            for t in idx:
-                c_sum += cost[t]
-                v_sum += scaled[t]
-                costs.append(c_sum)
-                values.append(v_sum)
-            suffix.append((free, costs, values, [cost[t] for t in idx], [scaled[t] for t in idx]))
+            c_each = [cost[t] for t in idx]
+            v_each = [scaled[t] for t in idx]
+            suffix.append((free, list(accumulate(c_each)), list(accumulate(v_each, initial=free))[1:], c_each,
+                           v_each))
+        suffix.reverse()
         self.suffix = suffix
 
     def at(self, i: int, r: Sequence[int], l: int, cards: int) -> int:
