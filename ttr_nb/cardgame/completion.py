@@ -28,15 +28,16 @@ taken first, so leaving one out leaves out its worse twins too. The bounds (``_B
 * for "most tickets", a set of k tickets has at most B - 4k points, B a bound of its points plus 4 per ticket (a
   Lagrangian bound: the points of the sets with the most tickets, not of any set).
 
-The best value is pinned between a greedy set (reached) and the bounds at the start (not exceeded) by halving the
-gap: each question finds a set or proves there is none. Ties go to the set holding the earliest ticket in ticket
-order: each ticket in turn is put in when some set with the tickets decided so far still reaches the best value.
+The best value is asked for from the bound at the start down: each question finds a set or proves a lower bound
+(by points: first the points, then the number of tickets by halving, see ``_Search.best``). Ties go to the set
+holding the earliest ticket in ticket order: a second search over the tickets in ticket order walks them once,
+putting each in when the tickets after it can still make up the best value (``_Search.first_set``).
 
 How long it takes depends on the hand: real end-of-round hands answer in about 1 ms (median), the 31-ticket
-position of the issue in a few ms; random hands of 28-46 tickets and 10-60 cards in about 20 ms (median), a few
-in a tenth of a second or more (``benchmarks/bench_cardgame.py --large N`` prints the median, the 99th percentile
-and the slowest). ``tests/test_rules_cardgame.py`` checks it against a brute force and against a plain
-dynamic programme.
+position of the issue in a few ms; random hands of 28-46 tickets and 10-60 cards in about 11 ms (median; most of
+it the two searches' setup: the simplex and the tables), 99% within about 50 ms, the slowest seen about 0.1-0.2 s
+(``benchmarks/bench_cardgame.py --large N`` prints the median, the 99th percentile and the slowest).
+``tests/test_rules_cardgame.py`` checks it against a brute force and against a plain dynamic programme.
 
 The engine lets a player complete one ticket per action (``complete Chicago–Miami``, until no more can be paid):
 paying each ticket from what the earlier ones left, own colours first, is feasible exactly when the whole set is (the
@@ -203,18 +204,30 @@ class _Search:
         return result[0]
 
     def best(self) -> int:
-        """The best value: from the bound at the start, each question either finds a set reaching it or proves
-        a lower bound (the memo's facts hold for every question); a greedy set, best value per card first, is
-        reached from the start."""
+        """The best value, asked from the bound at the start down: each question either finds a set reaching it or
+        proves a lower bound (the memo's facts hold for every question); a greedy set, best value per card first, is
+        reached from the start. By points, the points come first ("this many points, any number of tickets?"),
+        then the number of tickets by halving: the bounds of the number of tickets among the sets with the most
+        points are weak, and lowering them one ticket per question was slow."""
         r, l, low = self.have, self.locos, 0
         for i in range(self.n):
             after = self.take(r, l, self.needs[i])
             if after is not None:
                 (r, l), low = after, low + self.value[i]
         high = self.reach(0, self.have, self.locos, 1 << 62, most=False)
+        scale = self.scale
+        by_points = scale == 64
+        while by_points and low // scale < high // scale:
+            probe = high // scale * scale
+            found = self.reach(0, self.have, self.locos, probe, most=False)
+            if found >= probe:
+                low = found
+            else:
+                high = found
         while low < high:
-            found = self.reach(0, self.have, self.locos, high, most=False)
-            if found >= high:
+            probe = (low + high + 1) // 2 if by_points else high
+            found = self.reach(0, self.have, self.locos, probe, most=False)
+            if found >= probe:
                 low = found
             else:
                 high = found
