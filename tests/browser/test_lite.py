@@ -286,6 +286,7 @@ def test_coach_hint_and_review_by_clicks_in_jupyterlite(lite_page):
             wait_text(out, "chance to win", f"{sel}: the coach's moves", timeout_s=180)
             waited[f"hint{sel.replace('.t-coach', '')}_s"] = round(time.monotonic() - started, 1)
             wait_text(out, fewer, f"{sel}: the hint says it rests on fewer playouts")
+            wait_text(out, "the chance to complete each", f"{sel}: the odds of the seat's own tickets")
             expect(view.locator(".ttr-coach-progress")).to_have_count(0, timeout=60_000)
         hist = page.locator(".t-coach-history")
         hist.scroll_into_view_if_needed()
