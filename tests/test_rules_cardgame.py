@@ -602,6 +602,74 @@ def _plain_best(needs, value, have) -> int:
     return walk(0, tuple(have[:LOCO]), have[LOCO])
 
 
+def _plain_first(needs, value, have) -> tuple[int, ...]:
+    """The best set, ties to the earliest ticket, by a plain memoised walk in ticket order (no bounds, no order of
+    its own): a ticket goes in when taking it still reaches the best value from there."""
+    n = len(needs)
+    rest = [(0,) * LOCO] * (n + 1)
+    for i in range(n - 1, -1, -1):
+        rest[i] = tuple(a + b for a, b in zip(rest[i + 1], needs[i][:LOCO]))
+    memo: dict = {}
+
+    def key(i, r, l):
+        r = tuple(min(a, b) for a, b in zip(r, rest[i]))
+        return i, r, min(l, sum(rest[i]) - sum(r))
+
+    def take(i, r, l):
+        short = sum(max(0, t - a) for t, a in zip(needs[i][:LOCO], r))
+        return (tuple(max(0, a - t) for t, a in zip(needs[i][:LOCO], r)), l - short) if short <= l else None
+
+    def walk(i, r, l):
+        if i == n:
+            return 0
+        k = key(i, r, l)
+        if k not in memo:
+            after = take(i, r, l)
+            memo[k] = max(walk(i + 1, r, l), value[i] + walk(i + 1, *after) if after else 0)
+        return memo[k]
+
+    r, l, chosen = tuple(have[:LOCO]), have[LOCO], []
+    for i in range(n):
+        after = take(i, r, l)
+        if after and value[i] + walk(i + 1, *after) == walk(i, r, l):
+            chosen.append(i)
+            r, l = after
+    return tuple(chosen)
+
+
+def test_CG_END_2_best_set_matches_a_plain_walk_on_medium_hands():
+    # 12-16 tickets and up to 35 cards: too many for the brute force, few enough for a walk without bounds; the
+    # same set (ties too), both orders
+    d = load_cards()
+    pool = [k for k, n in enumerate(d.deck) for _ in range(n)]
+    rng = random.Random(1812)
+    for _ in range(30):
+        tickets = rng.sample(d.tickets, rng.randint(12, 16))
+        have = [0] * 9
+        for c in rng.sample(pool, rng.randint(8, 35)):
+            have[c] += 1
+        needs, points = [t.needs for t in tickets], [t.points for t in tickets]
+        assert best_set(needs, points, have) == _plain_first(needs, [64 * p + 1 for p in points], have)
+        assert best_set(needs, points, have, by="tickets") == _plain_first(needs, [1024 + p for p in points], have)
+
+
+LARGE_HANDS = Path(__file__).parent / "positions" / "cardgame_large_hands.json"
+
+
+def test_CG_END_2_large_hands_keep_the_answers_of_the_previous_search():
+    # 30 hands of 28-46 tickets (ten of them all 46) with 10-60 cards, among them the slowest of 600 random
+    # searches, answered by the previous search (up to seconds each): the faster search gives the same sets
+    d = load_cards()
+    hands = json.loads(LARGE_HANDS.read_text(encoding="utf-8"))["hands"]
+    assert len(hands) == 30 and sum(len(h["tickets"]) == 46 for h in hands) >= 4
+    for hand in hands:
+        tickets = [d.ticket(t) for t in hand["tickets"]]
+        needs, points = [t.needs for t in tickets], [t.points for t in tickets]
+        for by in ("points", "tickets"):
+            got = [hand["tickets"][i] for i in best_set(needs, points, hand["track"], by=by)]
+            assert got == hand["best"][by], (hand["tickets"], by)
+
+
 def test_CG_END_2_best_set_ties_go_to_the_earliest_tickets():
     # among the best sets, the one holding the earliest ticket where two differ (brute force, up to 10 tickets)
     d = load_cards()

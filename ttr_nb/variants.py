@@ -289,12 +289,20 @@ def bots_of(name) -> object:
     """The bot maker ``bot(kind, seed)`` of a game with its own rules engine (by key, alias, entry or state), from
     the module its registry entry names (``bots``): the bots use the rules, so the rules module cannot name them."""
     key = getattr(name, "variant", name)
-    entry = get_game(key)
-    module = getattr(entry, "bots", "")
-    if not module:
-        raise KeyError(f"{entry.name} plays with the board bots of ttr_nb.bots")
-    import importlib
-    return importlib.import_module(module).bot
+    make = _BOTS.get(key) if isinstance(key, str) else None
+    if make is None:
+        entry = get_game(key)
+        module = getattr(entry, "bots", "")
+        if not module:
+            raise KeyError(f"{entry.name} plays with the board bots of ttr_nb.bots")
+        import importlib
+        make = importlib.import_module(module).bot
+        if isinstance(key, str):
+            _BOTS[key] = make
+    return make
+
+
+_BOTS: dict[str, object] = {}
 
 
 _BUILTIN = ("usa", "europe", "south_korea", "cardgame", "maerklin")   # modules under ttr_nb.games that register the shipped variants
