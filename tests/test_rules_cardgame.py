@@ -14,7 +14,8 @@ from ttr_nb.actions import DrawDeck, DrawFaceUp, DrawTickets, KeepTickets, Pass,
 from ttr_nb.cards import CARD_INDEX, LOCO
 from ttr_nb.cardgame import engine as E
 from ttr_nb.cardgame.actions import CompleteTicket, MoveToTrack, PlayYard
-from ttr_nb.cardgame.completion import best_set, cards_used, feasible
+from ttr_nb.cardgame import completion
+from ttr_nb.cardgame.completion import SMALL, best_set, cards_used, feasible
 from ttr_nb.cardgame.data import build_document, data_path, document_text, load_cards, source_dir
 from ttr_nb.cardgame.scoring import score
 from ttr_nb.errors import BadAction, IllegalAction, TTRError
@@ -557,7 +558,10 @@ def test_CG_END_2_best_by_points_and_by_tickets_differ():
     assert E.best_completion(s, 0, by="tickets") == ("T01", "T02")
 
 
-def test_CG_END_2_best_set_matches_brute_force():
+@pytest.mark.parametrize("walk_up_to", [SMALL, 0], ids=["as shipped", "always the bounded search"])
+def test_CG_END_2_best_set_matches_brute_force(walk_up_to, monkeypatch):
+    # as shipped these few tickets are walked without bounds; with SMALL = 0 the bounded search answers them
+    monkeypatch.setattr(completion, "SMALL", walk_up_to)
     d = load_cards()
     rng = random.Random(7)
     for _ in range(150):
@@ -638,13 +642,13 @@ def _plain_first(needs, value, have) -> tuple[int, ...]:
 
 
 def test_CG_END_2_best_set_matches_a_plain_walk_on_medium_hands():
-    # 12-16 tickets and up to 35 cards: too many for the brute force, few enough for a walk without bounds; the
-    # same set (ties too), both orders
+    # 13-17 tickets and up to 35 cards: too many for the brute force, few enough for a walk without bounds, more
+    # than best_set walks that way itself (completion.SMALL); the same set (ties too), both orders
     d = load_cards()
     pool = [k for k, n in enumerate(d.deck) for _ in range(n)]
     rng = random.Random(1812)
     for _ in range(30):
-        tickets = rng.sample(d.tickets, rng.randint(12, 16))
+        tickets = rng.sample(d.tickets, rng.randint(SMALL + 1, SMALL + 5))
         have = [0] * 9
         for c in rng.sample(pool, rng.randint(8, 35)):
             have[c] += 1
@@ -670,8 +674,10 @@ def test_CG_END_2_large_hands_keep_the_answers_of_the_previous_search():
             assert got == hand["best"][by], (hand["tickets"], by)
 
 
-def test_CG_END_2_best_set_ties_go_to_the_earliest_tickets():
+@pytest.mark.parametrize("walk_up_to", [SMALL, 0], ids=["as shipped", "always the bounded search"])
+def test_CG_END_2_best_set_ties_go_to_the_earliest_tickets(walk_up_to, monkeypatch):
     # among the best sets, the one holding the earliest ticket where two differ (brute force, up to 10 tickets)
+    monkeypatch.setattr(completion, "SMALL", walk_up_to)
     d = load_cards()
     rng = random.Random(18)
     for _ in range(30):

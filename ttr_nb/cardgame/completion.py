@@ -10,7 +10,8 @@ locomotive — no assignment can do better, since a colour card can serve nothin
 matching condition of the bipartite graph cards × circles, in closed form.
 
 The best choice (most points, then most tickets; or most tickets, then most points) is found exactly by
-``best_set``, never by a greedy pick. Its core, ``_Search.reach``, answers "can the tickets from here on add a
+``best_set``, never by a greedy pick. When the pile pays for every ticket, that is the answer; up to ``SMALL``
+tickets a plain walk over them answers sooner than the bounds below can be set up. Otherwise its core, ``_Search.reach``, answers "can the tickets from here on add a
 value of at least N with these cards?" by a depth-first search over the tickets (best value per card first) that
 remembers every (ticket, cards left) position it has judged — what it learned holds for every later question — and
 cuts a branch when an upper bound falls short of N. Of two tickets needing the same cards the better is always
@@ -53,6 +54,7 @@ from typing import Sequence
 from ..cards import LOCO
 
 Needs = Sequence[int]          # per card kind (colours only)
+SMALL = 12                     # up to this many tickets best_set walks them without bounds
 MIX = 4                        # points per ticket in the "most tickets" search's mixed bound (see _Search)
 
 
@@ -94,10 +96,52 @@ def best_set(needs: Sequence[Needs], points: Sequence[int], have: Sequence[int],
     else:
         primary, secondary, scale = [1] * n, list(points), 1024          # (count, points): points sum below 1024
     value = [a * scale + b for a, b in zip(primary, secondary)]
+    if feasible(needs, have):                       # every ticket can be paid: all of them is best either way
+        return tuple(range(n))
+    if n <= SMALL:                                  # a few tickets: a plain walk is quicker than the bounds' setup
+        return _first_set_plain(needs, value, have)
     size = [max(1, sum(t[:LOCO])) for t in needs]
     prices: dict = {}
     best = _Search(needs, value, scale, have, sorted(range(n), key=lambda i: (-value[i] / size[i], i)), prices).best()
     return tuple(_Search(needs, value, scale, have, range(n), prices).first_set(best))
+
+
+def _first_set_plain(needs: Sequence[Needs], value: Sequence[int], have: Sequence[int]) -> tuple[int, ...]:
+    """``best_set`` for a few tickets: a memoised walk over the tickets in ticket order without bounds (the best
+    value from each position and cards left), then each ticket put in when taking it still reaches the best."""
+    n = len(needs)
+    needs = [tuple(t[:LOCO]) for t in needs]
+    rest = [(0,) * LOCO] * (n + 1)
+    for i in range(n - 1, -1, -1):
+        rest[i] = tuple(a + b for a, b in zip(rest[i + 1], needs[i]))
+    memo: dict = {}
+
+    def take(r, l, t):
+        short = sum(x - a for x, a in zip(t, r) if x > a)
+        return (tuple(a - x if a > x else 0 for x, a in zip(t, r)), l - short) if short <= l else None
+
+    def walk(i, r, l):
+        if i == n:
+            return 0
+        r = tuple(map(min, r, rest[i]))
+        l = min(l, sum(rest[i]) - sum(r))
+        key = (i, r, l)
+        found = memo.get(key)
+        if found is None:
+            after = take(r, l, needs[i])
+            found = walk(i + 1, r, l)
+            if after is not None:
+                found = max(found, value[i] + walk(i + 1, *after))
+            memo[key] = found
+        return found
+
+    r, l, chosen = tuple(have[:LOCO]), have[LOCO], []
+    for i in range(n):
+        after = take(r, l, needs[i])
+        if after is not None and value[i] + walk(i + 1, *after) == walk(i, r, l):
+            chosen.append(i)
+            r, l = after
+    return tuple(chosen)
 
 
 class _Search:
