@@ -35,7 +35,7 @@ def test_workers_1_and_2_print_identical_statistics():
     code2, two, _ = run(*args, "--workers", "2")
     assert code1 == code2 == 0
     assert "  time: " in one and "in this process" in one
-    assert "on 2 worker processes" in two
+    assert "on 2 processes at once" in two
     assert without_time(one) == without_time(two)
     assert len(without_time(one)) == 6 and "longest trail" in one and "wins by seat" in one
 

@@ -73,11 +73,20 @@ def _load(args: list[str]) -> Callable[[dict], dict]:
 
 
 def run_tasks(function: Callable[[dict], dict], tasks: Iterable[dict], workers: int,
-              finished: Callable[[dict], None], *, what: str = "a worker") -> None:
-    """Run ``function(task)`` for every task on ``workers`` processes (at most one per task), a task at a time
-    each, and call ``finished(result)`` in this thread as results arrive. A task that raises stops the run with a
-    ``TTRError`` naming ``what`` and the worker's traceback; the other workers finish their task and exit.
-    Interrupted (Ctrl-C, or ``finished`` raising), every worker is stopped before this returns."""
+              finished: Callable[[dict], None], *, what: str = "a worker", here: bool = False,
+              warmup: dict | None = None) -> None:
+    """Run ``function(task)`` for every task on ``workers`` processes, a task at a time each, and call
+    ``finished(result)`` in this thread as results arrive.
+
+    ``here=True``: this process is one of the ``workers`` and plays tasks too (its results pass through JSON like
+    the others'), starting at once while the other processes start up (about half a second each: Python, ttr_nb,
+    the maps); a process that is not ready when the last task is done is stopped unused, so a short run costs
+    no more than in this process alone. A worker takes a task only once it is ready (``function(warmup)`` done, its
+    result dropped: e.g. the map loaded), never more than one at a time.
+
+    A task that raises stops the run with a ``TTRError`` naming ``what`` and the worker's traceback (here: the
+    exception itself); the other workers finish their task and exit. Interrupted (Ctrl-C, or ``finished``
+    raising), every worker is stopped before this returns."""
     import queue
     import subprocess
     import threading
@@ -92,9 +101,18 @@ def run_tasks(function: Callable[[dict], dict], tasks: Iterable[dict], workers: 
     done: queue.Queue = queue.Queue()
     procs = [subprocess.Popen([sys.executable, "-m", "ttr_nb.parallel", *where], stdin=subprocess.PIPE,
                               stdout=subprocess.PIPE, text=True, encoding="utf-8")
-             for _ in range(max(1, min(workers, count)))]
+             for _ in range(max(0 if here else 1, min(workers - here, count)))]
+    for p in procs:
+        p.stdin.write(json.dumps(warmup) + "\n")
+        p.stdin.flush()
+    ready = [False] * len(procs)
 
-    def serve(proc: subprocess.Popen) -> None:
+    def serve(i: int, proc: subprocess.Popen) -> None:
+        line = proc.stdout.readline()                 # the worker's first line: it is ready
+        if not line:
+            done.put(json.dumps({"error": f"the worker process did not start (exit code {proc.wait()})"}))
+            return
+        ready[i] = True
         while True:
             try:
                 task = todo.get_nowait()
@@ -110,37 +128,57 @@ def run_tasks(function: Callable[[dict], dict], tasks: Iterable[dict], workers: 
             if not line:
                 return
 
-    threads = [threading.Thread(target=serve, args=(p,), daemon=True) for p in procs]
+    threads = [threading.Thread(target=serve, args=(i, p), daemon=True) for i, p in enumerate(procs)]
     for th in threads:
         th.start()
     try:
         for _ in range(count):
-            msg = json.loads(done.get())
+            line = None
+            while here and line is None:
+                try:
+                    line = done.get_nowait()
+                except queue.Empty:
+                    try:
+                        task = todo.get_nowait()
+                    except queue.Empty:
+                        break                             # every task handed out: wait for the workers
+                    line = json.dumps(function(task))
+            msg = json.loads(line if line is not None else done.get())
             if "error" in msg:
                 raise TTRError(f"{what} failed: {msg['error']}")
             finished(msg)
     finally:
-        for p in procs:                      # end of input: a worker finishes its task (if any) and exits
-            try:
-                p.stdin.close()
-            except OSError:
-                pass
+        for p, started in zip(procs, ready):
+            if started:                      # end of input: a worker finishes its task (if any) and exits
+                try:
+                    p.stdin.close()
+                except OSError:
+                    pass
+            else:                            # still starting up: nothing of the run is in it
+                p.kill()
         for p in procs:
             try:
                 p.wait(timeout=5)
             except subprocess.TimeoutExpired:  # interrupted in the middle of a task: stop it
                 p.kill()
                 p.wait()
-            try:
-                p.stdout.close()
-            except OSError:
-                pass
+            for pipe in (p.stdin, p.stdout):
+                try:
+                    pipe.close()
+                except OSError:
+                    pass
 
 
 def main(args: list[str] | None = None) -> int:
-    """A worker: reads one task per line (JSON), writes ``function(task)`` as one line (or ``{"error": ...}``)."""
+    """A worker: runs the warm-up task (the first line; ``null``: none), says it is ready (one line), then reads one
+    task per line (JSON) and writes ``function(task)`` as one line (or ``{"error": ...}``)."""
     import traceback
     function = _load(list(sys.argv[1:] if args is None else args))
+    warmup = json.loads(sys.stdin.readline() or "null")
+    if warmup is not None:
+        function(warmup)
+    sys.stdout.write(json.dumps({"ready": True}) + "\n")
+    sys.stdout.flush()
     for line in sys.stdin:
         try:
             result = function(json.loads(line))

@@ -56,8 +56,13 @@ def play_one(variant: str, players: int, bots: str, seed: int) -> dict:
 
 
 def play_games(task: dict) -> dict:
-    """A worker's task: games ``first`` .. ``first + count - 1`` of a run (``ttr_nb.parallel.run_tasks``)."""
+    """A worker's task: games ``first`` .. ``first + count - 1`` of a run (``ttr_nb.parallel.run_tasks``). A task of
+    no games only sets the game up: a worker's warm-up (the map and the bots loaded before its first task)."""
     seed = task["seed"]
+    if not task["count"]:
+        from .engine import new_game
+        new_game(task["variant"], task["players"], seed)
+        seat_bots(task["bots"], task["players"], seed)
     return {"first": task["first"], "games": [play_one(task["variant"], task["players"], task["bots"], seed + g)
                                               for g in range(task["first"], task["first"] + task["count"])]}
 
@@ -72,8 +77,9 @@ def _describe(values: Sequence[float], fmt: str = "{:.1f}") -> str:
 class Simulation:
     """The statistics of a run of ``simulate``: every player's final score, the game lengths, the share of tickets
     completed, the game's own figures (longest trail, ...) and the wins by seat; ``str(stats)`` is what
-    ``ttr-nb simulate`` prints. ``workers`` is how many processes played (1: this one), ``note`` why fewer than
-    asked for (JupyterLite), ``seconds`` the wall-clock time of the run."""
+    ``ttr-nb simulate`` prints. ``workers`` is how many processes played at once (1: this one alone), ``note`` why
+    fewer than asked for (JupyterLite), ``seconds`` the wall-clock time of the run; two runs compare equal when
+    their statistics are equal, whatever their time and workers."""
     variant: str
     games: int
     players: int
@@ -104,7 +110,7 @@ class Simulation:
         return lines
 
     def time_line(self) -> str:
-        where = (f"on {self.workers} worker processes" if self.workers > 1 else
+        where = (f"on {self.workers} processes at once" if self.workers > 1 else
                  f"in this process ({self.note})" if self.note else "in this process")
         return f"  time: {self.seconds:.2f} s ({self.games / max(self.seconds, 1e-9):.1f} games/s), {where}"
 
@@ -165,7 +171,8 @@ def simulate(variant: str = "usa", games: int = 100, players: int = 4, bots: str
 
     ``bots``: one bot name for every seat or one per seat separated by commas (blue first): random, greedy,
     mixed:P, coach:SECONDS, a playing style (see ``ttr_nb.bots.make_bot``). Game ``g`` is dealt from ``seed + g``.
-    ``workers``: how many processes play (default: one per core; 1: this process only, one game after another);
+    ``workers``: how many processes play at once, this one included (default: one per core; 1: this process only,
+    one game after another);
     the statistics are the same for any number. JupyterLite has no processes: there the games run in this process
     and the result says so. ``progress``: a progress bar once the run takes ``progress_after`` seconds (True:
     ``tqdm.auto``, a widget in a notebook; a text stream: a text bar on it; False: none).
@@ -208,7 +215,8 @@ def simulate(variant: str = "usa", games: int = 100, players: int = 4, bots: str
 
             tasks = [{"variant": key, "players": players, "bots": bots, "seed": seed, "first": first,
                       "count": min(size, games - first)} for first in range(0, games, size)]
-            run_tasks(play_games, tasks, n, finished, what="a simulation worker")
+            run_tasks(play_games, tasks, n, finished, what="a simulation worker", here=True,
+                      warmup=dict(tasks[0], count=0))
     finally:
         bar.close()
     seconds = time.perf_counter() - started
