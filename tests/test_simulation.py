@@ -11,6 +11,7 @@ from pathlib import Path
 
 import pytest
 
+import ttr_nb
 from ttr_nb import parallel, simulation
 from ttr_nb.cli import main
 from ttr_nb.errors import TTRError
@@ -43,7 +44,7 @@ def test_workers_1_and_2_print_identical_statistics():
 def test_the_function_gives_the_same_statistics_for_any_worker_count():
     one = simulate("usa", games=5, players=2, bots="random", seed=3, workers=1, progress=False)
     three = simulate("usa", games=5, players=2, bots="random", seed=3, workers=3, progress=False)
-    assert isinstance(one, Simulation) and (one.workers, three.workers) == (1, 3)
+    assert isinstance(one, Simulation) and (one.workers, three.workers) == (1, 3) and ttr_nb.simulate is simulate
     assert one == three and one.statistics_lines() == three.statistics_lines()
     assert len(one.totals) == 10 and len(one.turns) == 5 and sum(one.wins) >= 5
     # game g of a run is the game dealt from seed + g, whoever plays it: the last game alone is the same game
@@ -92,6 +93,11 @@ def test_in_jupyterlite_the_games_run_here_and_it_says_so(monkeypatch, capsys):
     assert stats.workers == 1 and "browser tab" in stats.note and "browser tab" in str(stats)
     quiet = simulate("usa", games=2, players=2, seed=5, workers=1, progress=False)      # asked for this process
     assert capsys.readouterr().out == "" and quiet.note == "" and quiet == stats
+    import tqdm.auto
+    monkeypatch.setattr(tqdm.auto.tqdm, "monitor_interval", 10)
+    simulate("usa", games=1, players=2, seed=5, workers=1, progress_after=0.0)          # a bar, the notebook's way
+    assert tqdm.auto.tqdm.monitor_interval == 0          # no monitor thread: Pyodide cannot start threads
+    assert "simulate: 100%" in capsys.readouterr().err
     monkeypatch.setattr(sys, "platform", "linux")
     assert simulate("usa", games=2, players=2, seed=5, workers=1, progress=False) == stats
 

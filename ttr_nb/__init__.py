@@ -19,6 +19,7 @@ from .engine import (Event, apply, describe, determinize, explain, is_legal, leg
                      to_move, turn_status, validate)
 from .errors import BadAction, IllegalAction, MapError, SaveFileError, StateError, TTRError
 from .game import Game
+from .simulation import simulate
 from .state import GameState
 from .variants import available_games, available_variants, get_game, get_variant
 
@@ -48,4 +49,4 @@ __all__ = ["__version__", "Action", "Claim", "DrawDeck", "DrawFaceUp", "DrawTick
            "parse_action", "Event", "apply", "describe", "determinize", "explain", "is_legal", "legal_actions", "new_game", "observe",
            "step", "to_move", "turn_status", "validate", "BadAction", "IllegalAction", "MapError", "SaveFileError",
            "StateError", "TTRError", "Game", "Map", "available_maps", "load_map", "GameState", "available_variants",
-           "get_variant", "available_games", "get_game", "score", "make_bot"]
+           "get_variant", "available_games", "get_game", "score", "make_bot", "simulate"]

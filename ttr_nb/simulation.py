@@ -1,7 +1,7 @@
 """Many bot games and their statistics: ``simulate(...)`` (behind ``ttr-nb simulate``), on every core.
 
-    from ttr_nb.simulation import simulate
-    stats = simulate("usa", games=200, players=4, bots="random")   # every core; workers=1: this process only
+    import ttr_nb
+    stats = ttr_nb.simulate("usa", games=200, players=4, bots="random")   # every core; workers=1: this process only
     print(stats)
 
 Game ``g`` of a run is dealt from seed ``seed + g`` and its bots are seeded ``(seed + g) * 100 + seat`` (what
@@ -151,6 +151,8 @@ class _Bar:
         elif self.show is not False and time.perf_counter() - self.started >= self.after:
             if self.show is True:
                 from tqdm.auto import tqdm
+                if in_browser():                     # no threads there: tqdm would warn that its monitor cannot start
+                    tqdm.monitor_interval = 0
                 self.bar = tqdm(total=self.total, unit="game", desc="simulate")
             else:
                 from tqdm import tqdm
