@@ -19,7 +19,6 @@ from .engine import (Event, apply, describe, determinize, explain, is_legal, leg
                      to_move, turn_status, validate)
 from .errors import BadAction, IllegalAction, MapError, SaveFileError, StateError, TTRError
 from .game import Game
-from .simulation import simulate
 from .state import GameState
 from .variants import available_games, available_variants, get_game, get_variant
 
@@ -30,6 +29,9 @@ def __getattr__(name):
     if name in ("Map", "available_maps", "load_map"):
         from . import maps
         return getattr(maps, name)
+    if name == "simulate":                  # likewise ttr_nb.parallel, which its worker processes run with -m
+        from .simulation import simulate
+        return simulate
     raise AttributeError(f"module 'ttr_nb' has no attribute {name!r}")
 
 
