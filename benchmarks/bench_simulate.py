@@ -8,8 +8,9 @@ Workers are there to finish sooner, so the figure compared is **wall-clock** tim
 **CPU time** of the whole run (this process plus every worker process, ``time.process_time`` and
 ``resource.getrusage(RUSAGE_CHILDREN)``) is printed beside it to show the work is the same. The worker counts run
 interleaved (1, 2, 2, 1, 1, 2, ...) after a warm-up in this process, and the machine's load average is printed
-before and after: on a shared machine other jobs take cores too. Every run must print the same statistics
-(checked: exit status 1 if not).
+before and after: on a shared machine other jobs take cores too, and "cores used" (CPU time ÷ wall-clock time)
+says how much of the machine the run got (1.00 = one core all the time). Every run must print the same
+statistics (checked: exit status 1 if not).
 """
 from __future__ import annotations
 
@@ -74,14 +75,14 @@ def main(argv=None) -> int:
             first = first or stats
             same = same and stats == first
             print(f"  round {r + 1}, {n} worker(s): {wall:6.2f} s wall clock, {cpu:6.2f} s CPU in all processes, "
-                  f"{games / wall:6.1f} games/s")
+                  f"{games / wall:6.1f} games/s, cores used {cpu / wall:4.2f}")
     print(f"load average after: {load()}")
     print("the same statistics in every run: " + ("yes" if same else "NO"))
     base = statistics.median(walls[counts[0]])
     for n in counts:
         wall, cpu = statistics.median(walls[n]), statistics.median(cpus[n])
-        print(f"{n} worker(s): median {wall:.2f} s wall clock ({games / wall:.1f} games/s), median {cpu:.2f} s CPU; "
-              f"speed-up over {counts[0]}: {base / wall:.2f}x")
+        print(f"{n} worker(s): median {wall:.2f} s wall clock ({games / wall:.1f} games/s), median {cpu:.2f} s CPU, "
+              f"cores used {cpu / wall:.2f}; speed-up over {counts[0]}: {base / wall:.2f}x")
     return 0 if same else 1
 
 
