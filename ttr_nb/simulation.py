@@ -111,7 +111,8 @@ class Simulation:
 
     def time_line(self) -> str:
         where = (f"on {self.workers} processes at once" if self.workers > 1 else
-                 f"in this process ({self.note})" if self.note else "in this process")
+                 "in this browser tab, one game after another (JupyterLite cannot start other processes)"
+                 if self.note else "in this process")
         return f"  time: {self.seconds:.2f} s ({self.games / max(self.seconds, 1e-9):.1f} games/s), {where}"
 
     def text(self) -> str:
