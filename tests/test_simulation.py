@@ -158,3 +158,12 @@ def test_a_failing_task_stops_the_run_with_the_workers_reason():
     assert "a simulation worker failed" in str(e.value) and "KeyError" in str(e.value)
     with pytest.raises(TTRError, match="defined at the top of a module"):
         parallel.run_tasks(lambda t: t, [{}], 1, lambda r: None)
+
+
+def test_simulate_help_explains_workers(capsys):
+    with pytest.raises(SystemExit) as e:
+        main(["simulate", "--help"])
+    assert e.value.code == 0
+    flat = " ".join(capsys.readouterr().out.split())             # argparse wraps the help to the terminal's width
+    assert "--workers N how many processes play the games at once: default one per core; 1 = this process only" in flat
+    assert "The statistics are the same for any N" in flat
