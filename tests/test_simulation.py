@@ -167,3 +167,36 @@ def test_simulate_help_explains_workers(capsys):
     flat = " ".join(capsys.readouterr().out.split())             # argparse wraps the help to the terminal's width
     assert "--workers N how many processes play the games at once: default one per core; 1 = this process only" in flat
     assert "The statistics are the same for any N" in flat
+
+
+def _children() -> set[int]:
+    import os
+    pid = os.getpid()
+    found: set[int] = set()
+    for task in Path(f"/proc/{pid}/task").iterdir():
+        found |= {int(c) for c in (task / "children").read_text().split()}
+    return found
+
+
+@pytest.mark.skipif(not Path("/proc/self/task").is_dir(), reason="lists child processes through /proc (Linux)")
+def test_a_run_stopped_midway_leaves_no_worker_process():
+    class Stop(Exception):
+        pass
+
+    def stop(result):
+        raise Stop
+
+    before = _children()
+    tasks = [{"variant": "usa", "players": 2, "bots": "random", "seed": 0, "first": g, "count": 1} for g in range(8)]
+    with pytest.raises(Stop):
+        parallel.run_tasks(simulation.play_games, tasks, 3, stop, warmup=dict(tasks[0], count=0))
+    assert _children() <= before
+
+
+def test_ctrl_c_on_the_command_line_says_interrupted(monkeypatch):
+    def interrupted(*args, **kwargs):
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(simulation, "simulate", interrupted)
+    code, out, err = run("simulate", "--games", "3")
+    assert code == 130 and "ttr-nb: interrupted" in err and out == ""

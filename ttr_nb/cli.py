@@ -265,6 +265,9 @@ def main(argv: Sequence[str] | None = None, out: TextIO | None = None, err: Text
     except TTRError as e:
         print(f"ttr-nb: {e}", file=err)
         return 2
+    except KeyboardInterrupt:          # Ctrl-C: the worker processes are stopped already; no traceback
+        print("\nttr-nb: interrupted", file=err)
+        return 130
     except BrokenPipeError:            # e.g. piped into `head`: stop quietly
         try:
             sys.stdout = None  # type: ignore[assignment]

@@ -172,7 +172,11 @@ def run_tasks(function: Callable[[dict], dict], tasks: Iterable[dict], workers: 
 def main(args: list[str] | None = None) -> int:
     """A worker: runs the warm-up task (the first line; ``null``: none), says it is ready (one line), then reads one
     task per line (JSON) and writes ``function(task)`` as one line (or ``{"error": ...}``)."""
+    import signal
     import traceback
+    # Ctrl-C in a terminal reaches the whole process group: the caller stops the run (it closes this worker's input
+    # or ends it), so a worker prints no traceback of its own
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
     function = _load(list(sys.argv[1:] if args is None else args))
     warmup = json.loads(sys.stdin.readline() or "null")
     if warmup is not None:

@@ -89,7 +89,7 @@ class Simulation:
     turns: tuple[int, ...]
     plies: tuple[int, ...]
     completion: tuple[float, ...]
-    figures: dict[str, tuple[float, ...]]
+    figures: dict[str, tuple[float, ...]] = field(hash=False)
     wins: tuple[int, ...]
     seconds: float = field(compare=False)
     workers: int = field(compare=False)
