@@ -24,6 +24,8 @@ from .errors import TTRError
 
 __all__ = ["run_tasks", "in_browser", "cpu_cores", "IN_BROWSER_NOTE"]
 
+AHEAD = 2                 # tasks a worker holds: while it plays one, the next waits in its input
+
 IN_BROWSER_NOTE = ("JupyterLite runs Python inside this browser tab, which cannot start other processes, "
                    "so the games run here one after another")
 
@@ -81,8 +83,9 @@ def run_tasks(function: Callable[[dict], dict], tasks: Iterable[dict], workers: 
     ``here=True``: this process is one of the ``workers`` and plays tasks too (its results pass through JSON like
     the others'), starting at once while the other processes start up (about half a second each: Python, ttr_nb,
     the maps); a process that is not ready when the last task is done is stopped unused, so a short run costs
-    no more than in this process alone. A worker takes a task only once it is ready (``function(warmup)`` done, its
-    result dropped: e.g. the map loaded), never more than one at a time.
+    no more than in this process alone. A worker takes tasks only once it is ready (``function(warmup)`` done, its
+    result dropped: e.g. the map loaded), and holds at most ``AHEAD`` of them: the one it plays and the next, so it
+    never waits for this process to hand it one.
 
     A task that raises stops the run with a ``TTRError`` naming ``what`` and the worker's traceback (here: the
     exception itself); the other workers finish their task and exit. Interrupted (Ctrl-C, or ``finished``
@@ -113,20 +116,30 @@ def run_tasks(function: Callable[[dict], dict], tasks: Iterable[dict], workers: 
             done.put(json.dumps({"error": f"the worker process did not start (exit code {proc.wait()})"}))
             return
         ready[i] = True
+        sent = 0                              # tasks written to the worker and not answered yet
         while True:
-            try:
-                task = todo.get_nowait()
-            except queue.Empty:
+            while sent < AHEAD:
+                try:
+                    task = todo.get_nowait()
+                except queue.Empty:
+                    break
+                try:
+                    proc.stdin.write(json.dumps(task) + "\n")
+                    proc.stdin.flush()
+                except Exception as e:      # noqa: BLE001 (any failure here ends the run with its reason)
+                    done.put(json.dumps({"error": f"task {task.get('index', '?')}: {type(e).__name__}: {e}"}))
+                    return
+                sent += 1
+            if not sent:
                 return
             try:
-                proc.stdin.write(json.dumps(task) + "\n")
-                proc.stdin.flush()
                 line = proc.stdout.readline()
-            except Exception as e:          # noqa: BLE001 (any failure here ends the run with its reason)
-                line = json.dumps({"error": f"task {task.get('index', '?')}: {type(e).__name__}: {e}"})
+            except Exception as e:          # noqa: BLE001
+                line = json.dumps({"error": f"{type(e).__name__}: {e}"})
             done.put(line or json.dumps({"error": f"the worker process ended (exit code {proc.poll()})"}))
             if not line:
                 return
+            sent -= 1
 
     threads = [threading.Thread(target=serve, args=(i, p), daemon=True) for i, p in enumerate(procs)]
     for th in threads:
