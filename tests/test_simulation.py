@@ -200,3 +200,25 @@ def test_ctrl_c_on_the_command_line_says_interrupted(monkeypatch):
     monkeypatch.setattr(simulation, "simulate", interrupted)
     code, out, err = run("simulate", "--games", "3")
     assert code == 130 and "ttr-nb: interrupted" in err and out == ""
+
+
+def test_a_worker_that_cannot_start_is_reported(tmp_path):
+    script = tmp_path / "broken.py"
+    script.write_text(textwrap.dedent('''
+        from ttr_nb.parallel import run_tasks
+
+        def same(task):
+            return task
+
+        if __name__ == "__main__":
+            try:
+                run_tasks(same, [{"index": 0}], 2, print, what="the broken pool")
+            except Exception as e:
+                print(type(e).__name__, e)
+        else:
+            raise RuntimeError("this worker cannot load its function")
+    '''), encoding="utf-8")
+    done = subprocess.run([sys.executable, str(script)], cwd=tmp_path, capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == "TTRError the broken pool failed: the worker process did not start (exit code 1)"
+    assert "this worker cannot load its function" in done.stderr          # the worker's own reason, on stderr

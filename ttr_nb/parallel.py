@@ -102,16 +102,17 @@ def run_tasks(function: Callable[[dict], dict], tasks: Iterable[dict], workers: 
     if not count:
         return
     done: queue.Queue = queue.Queue()
-    procs = [subprocess.Popen([sys.executable, "-m", "ttr_nb.parallel", *where], stdin=subprocess.PIPE,
-                              stdout=subprocess.PIPE, text=True, encoding="utf-8")
-             for _ in range(max(0 if here else 1, min(workers - here, count)))]
-    for p in procs:
-        p.stdin.write(json.dumps(warmup) + "\n")
-        p.stdin.flush()
-    ready = [False] * len(procs)
+    wanted = max(0 if here else 1, min(workers - here, count))
+    procs: list[subprocess.Popen] = []
+    ready = [False] * wanted
 
     def serve(i: int, proc: subprocess.Popen) -> None:
-        line = proc.stdout.readline()                 # the worker's first line: it is ready
+        try:
+            proc.stdin.write(json.dumps(warmup) + "\n")
+            proc.stdin.flush()
+            line = proc.stdout.readline()             # the worker's first line: it is ready
+        except Exception:                # noqa: BLE001 (it ended at once, its reason on stderr; or the run is over)
+            line = ""
         if not line:
             done.put(json.dumps({"error": f"the worker process did not start (exit code {proc.wait()})"}))
             return
@@ -141,10 +142,11 @@ def run_tasks(function: Callable[[dict], dict], tasks: Iterable[dict], workers: 
                 return
             sent -= 1
 
-    threads = [threading.Thread(target=serve, args=(i, p), daemon=True) for i, p in enumerate(procs)]
-    for th in threads:
-        th.start()
     try:
+        for i in range(wanted):
+            procs.append(subprocess.Popen([sys.executable, "-m", "ttr_nb.parallel", *where], stdin=subprocess.PIPE,
+                                          stdout=subprocess.PIPE, text=True, encoding="utf-8"))
+            threading.Thread(target=serve, args=(i, procs[-1]), daemon=True).start()
         for _ in range(count):
             line = None
             while here and line is None:
