@@ -41,6 +41,13 @@ def load() -> str:
         return "unknown"
 
 
+def autogroup() -> bool:
+    try:
+        return Path("/proc/sys/kernel/sched_autogroup_enabled").read_text().strip() == "1"
+    except OSError:
+        return False
+
+
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--quick", action="store_true", help="a smoke run in seconds (20 games, 1 round)")
@@ -57,6 +64,9 @@ def main(argv=None) -> int:
     from ttr_nb.parallel import cpu_cores
     from ttr_nb.simulation import simulate
     print(f"python {sys.version.split()[0]}, {cpu_cores()} cores; load average before: {load()}")
+    if autogroup():
+        print("the kernel schedules by session (autogroup): on a busy machine every process of this session shares "
+              "one session's part of the CPU, so more workers cannot take more of it")
     print(f"{games} games of {args.variant}, {args.players} players, bots {args.bots}; {rounds} round(s) of "
           f"{', '.join(map(str, counts))} worker(s), interleaved")
     simulate(args.variant, 2, args.players, args.bots, args.seed, workers=1, progress=False)      # warm-up
