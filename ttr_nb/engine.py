@@ -22,12 +22,12 @@ from typing import Iterable, Sequence
 
 from .actions import (Action, Claim, DrawDeck, DrawFaceUp, DrawTickets, KeepTickets, Pass, Payment,
                       field_problem, parse_action, payment_words)
-from .cards import CARD_NAMES, GRAY, LOCO, PLAYER_COLOURS, a_card, card_words
+from .cards import CARD_NAMES, GRAY, LOCO, a_card, card_words
 from .errors import BadAction, IllegalAction, MapError, StateError, TTRError
-from .names import find_route, find_ticket, route_labels, route_text, ticket_text, ticket_words
+from .names import find_route, find_ticket, route_labels, route_text, seat_name, ticket_text, ticket_words
 from .rng import shuffled
 from .state import FREE, GameState, Pending, PlayerState, new_player, new_state, replace_fields
-from .tables import bits, claimable_mask, intern, interned, payment
+from .tables import bits, claimable_mask, intern, interned, payment, route_payments
 from .variants import Variant, get_game, get_variant, rules_of
 
 
@@ -62,10 +62,6 @@ class Event:
 
     def __str__(self) -> str:
         return f"{self.text} ({self.rule})" if self.rule else self.text
-
-
-def seat_name(seat: int) -> str:
-    return PLAYER_COLOURS[seat].capitalize() if 0 <= seat < len(PLAYER_COLOURS) else f"Seat {seat}"
 
 
 # ---------------------------------------------------------------------------------------------
@@ -1017,56 +1013,6 @@ def _apply_keep(tx: Tx, action: KeepTickets, seat: int, pending: Pending) -> Non
 
 # ---------------------------------------------------------------------------------------------
 # legal actions
-
-def route_payments(v: Variant, route, hand: Sequence[int]) -> list[Payment]:
-    """Every legal set of cards for ``route`` from ``hand``: by colour, fewest locomotives first; all-locomotive last."""
-    t = v.route_table
-    length = route.length
-    locos = hand[LOCO]
-    min_locos = t.min_locos[route.index]
-    if locos < min_locos:
-        return []
-    c0 = t.colour[route.index]
-    out: list[Payment] = []
-    low = max(1, length - locos)
-    for c in (range(LOCO) if c0 < 0 else (c0,)):
-        have = hand[c]
-        if have < low:
-            continue
-        for k in range(min(have, length - min_locos), low - 1, -1):
-            out.append(payment(c, k, length - k))
-    if locos >= length:
-        out.append(payment(0, 0, length))
-    if len(v.settings.wilds) > 1:
-        out += _extra_wild_payments(v, route, hand, c0, min_locos)
-    return out
-
-
-def _extra_wild_payments(v: Variant, route, hand: Sequence[int], c0: int, min_locos: int) -> list[Payment]:
-    """The payments that use the variant's other wild cards (Märklin's +4 locomotives, MK-CLAIM-2), after the
-    plain ones: fewest wild cards first, then fewest extra wilds."""
-    length = route.length
-    extra = [(w, hand[w]) for w, shortest, _ in v.settings.wilds if w != LOCO and length >= shortest and hand[w]]
-    if not extra:
-        return []
-    out: list[Payment] = []
-    colours = [c for c in (range(LOCO) if c0 < 0 else (c0,))]
-    for (w, have_w) in extra:                      # one extra wild kind per payment is enough for Märklin's single +4 kind
-        for n_w in range(1, min(have_w, length) + 1):
-            for n_l in range(0, min(hand[LOCO], length - n_w) + 1):
-                if n_l < min_locos:
-                    continue
-                rest = length - n_w - n_l
-                wild_part = tuple(sorted(((w, n_w),) + (((LOCO, n_l),) if n_l else ())))
-                if rest == 0:
-                    out.append(wild_part)
-                    continue
-                for c in colours:
-                    if hand[c] >= rest:
-                        out.append(tuple(sorted(((c, rest),) + wild_part)))
-    out.sort(key=lambda pay: (sum(n for k, n in pay if k >= LOCO), pay))
-    return [intern(pay) for pay in out]
-
 
 @lru_cache(maxsize=None)
 def draw_deck_action(seat: int) -> DrawDeck:

@@ -7,7 +7,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Sequence
 
-from .engine import seat_name
+from .names import seat_name
 from .state import GameState
 from .trail import Trail, longest_trail
 from .variants import Variant, get_variant

@@ -15,7 +15,8 @@ from .errors import TTRError
 
 if TYPE_CHECKING:  # pragma: no cover
     from .maps import Map, Route
-    from .state import GameState, Pending
+# "GameState" and "Pending" in the annotations below are ttr_nb.state's, named and not imported: the state module
+# reads this registry (a saved state's card kinds and rules module), so importing it here would close a circle.
 
 
 @dataclass(frozen=True)
@@ -72,6 +73,10 @@ class Feature:
     def handles(self, action) -> bool:
         """Whether this feature owns the action. Must depend only on the action's class (the answer is cached)."""
         return False
+
+    def overrides(self, hook: str) -> bool:
+        """Whether this feature has its own ``hook`` (e.g. "on_claim"): the engine asks only the features that do."""
+        return getattr(type(self), hook) is not getattr(Feature, hook)
 
     def check(self, variant: "Variant", state: "GameState", action, seat: int) -> None:
         """Raise IllegalAction if ``action`` (one this feature handles) is illegal."""
