@@ -63,6 +63,14 @@ def test_the_spelled_out_constructors_agree_with_the_classes():
     values = [getattr(p, f.name) for f in fields(PlayerState)]
     assert new_player(*values) == PlayerState(*values) == p
     assert [f.name for f in fields(GameState)][:3] == ["variant", "n_players", "seed"]
+    from ttr_nb.actions import Claim, DrawTickets, draw_tickets_action, new_claim
+    assert [f.name for f in fields(Claim)] == ["route", "payment", "seat"]
+    made = new_claim("Denver–Omaha", ((2, 4),), 1)
+    assert made == Claim(route="Denver–Omaha", payment=((2, 4),), seat=1) and type(made) is Claim
+    assert hash(made) == hash(Claim("Denver–Omaha", ((2, 4),), 1)) and str(made) == "red: claim Denver–Omaha orange4"
+    with pytest.raises(AttributeError):
+        made.seat = 2                                     # frozen like any Claim
+    assert draw_tickets_action(2) == DrawTickets(seat=2) and draw_tickets_action(2) is draw_tickets_action(2)
 
 
 @pytest.mark.parametrize("variant", available_variants())
@@ -121,3 +129,31 @@ def test_a_claim_without_a_payment_is_refused_not_taken_for_one_of_ours():
     claim = next(a for a in legal_actions(g.state) if isinstance(a, Claim))
     with pytest.raises(TTRError):
         apply(g.state, Claim(route=claim.route, payment=None, seat=claim.seat))
+
+
+def test_ferries_payable_by_arithmetic_exactly_when_a_payment_exists():
+    """EU-FERRY: claimable_mask decides a ferry (routes needing locomotives) from counts alone; it must agree with
+    the listed payments for every hand, including hands short of locomotives or of the colour."""
+    import random
+
+    from dataclasses import replace
+
+    from ttr_nb.tables import claimable_mask
+    v = get_variant("europe")
+    t = v.route_table
+    assert t.special_rows, "Europe has ferries"
+    s = new_game("europe", 2, 0)
+    rng = random.Random(18)
+    hands = [tuple(rng.choice((0, 0, 1, 2, 3, 5)) for _ in range(9)) for _ in range(400)]
+    hands += [(0,) * 8 + (k,) for k in range(7)] + [(3,) + (0,) * 7 + (1,), (1,) * 8 + (0,)]
+    agreed = payable = 0
+    for hand in hands:
+        players = (replace(s.players[0], hand=hand), s.players[1])
+        state = replace(s, players=players)
+        mask = claimable_mask(v, state, 0, True)
+        for i, *_ in t.special_rows:
+            expected = bool(route_payments(v, t.routes[i], hand))
+            assert bool(mask >> i & 1) == expected, (t.routes[i].id, hand)
+            agreed += 1
+            payable += expected
+    assert agreed > 1000 and 0 < payable < agreed

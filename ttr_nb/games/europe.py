@@ -591,6 +591,22 @@ class Stations(Feature):
         return [BuildStation(city=c.name, payment=pay, seat=seat) for c in v.map.cities if c.name not in taken
                 for pay in pays]
 
+    def bot_random(self, v, state, seat, r) -> list:
+        """The random bot's pick among ``turn_actions`` without building them all: the action at a random index of
+        that list (cities in map order, each with its payments), found by arithmetic."""
+        built = stations_of(state, seat)
+        if len(built) >= MAX_STATIONS:
+            return []
+        pays = _one_colour_payments(state.players[seat].hand, len(built) + 1)
+        if not pays:
+            return []
+        taken = station_owners(state)
+        free = [c.name for c in v.map.cities if c.name not in taken]
+        if not free:
+            return []
+        k = r.index(len(free) * len(pays))
+        return [BuildStation(city=free[k // len(pays)], payment=pays[k % len(pays)], seat=seat)]
+
     def check(self, v, state, action, seat) -> None:
         _shape_problem(action, v)
         try:
