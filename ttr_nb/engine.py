@@ -837,8 +837,11 @@ def _quick_claim(v: Variant, state: GameState, action: Claim, trusted: bool) -> 
         return None
     t = v.route_table
     route = t.by_label.get(action.route)
-    if route is None or t.claim_hooks:
+    if route is None:
         return None
+    for f in t.claim_hooks:                              # a tunnel, a passenger to place: the general path words it
+        if f.takes_claim(v, state, seat, route):
+            return None
     i = route.index
     pay = action.payment
     claims = state.claims
@@ -924,8 +927,9 @@ def _turn_over(v: Variant, state: GameState, seat: int, deck, market, discard, c
             return None
     elif phase == "play" and players[seat].trains <= v.settings.end_trains:
         return None
-    if v.route_table.round_end_hooks and (seat + 1) % n == state.first_player:
-        return None                                     # a round ends: features act then (MK-PASS-6)
+    hooks = v.route_table.round_end_hooks
+    if hooks and (seat + 1) % n == state.first_player and any(f.acts_at_round_end(v, state) for f in hooks):
+        return None                                     # a round ends and a feature acts then (MK-PASS-6)
     return new_state(state.variant, n, state.seed, deck, market, discard, state.ticket_decks, state.tickets_out, claims,
                      players, phase, (seat + 1) % n, (), final, state.turn + 1, state.ply + 1, 0, state.shuffles,
                      state.first_player, state.ext)

@@ -87,6 +87,11 @@ class Feature:
         """Called before a claim takes effect; return True when the feature took over (e.g. a tunnel)."""
         return False
 
+    def takes_claim(self, variant: "Variant", state: "GameState", seat: int, route: "Route") -> bool:
+        """Whether ``on_claim`` may do more than claim the route and end the turn here (e.g. only for a tunnel):
+        the engine's quick path claims the other routes itself. True unless a feature says otherwise."""
+        return True
+
     def claim_payment_problem(self, variant: "Variant", route: "Route", payment) -> tuple[str, str] | None:
         """(reason, rule id) when a payment breaks a feature's rule (e.g. ferry locomotives), else None."""
         return None
@@ -127,6 +132,11 @@ class Feature:
     def on_round_end(self, variant: "Variant", tx) -> None:
         """Called when a round of turns ends (the seat before the first player finished its turn) and when the game
         ends (e.g. Märklin: the passengers that travelled this round leave the game, MK-PASS-6)."""
+
+    def acts_at_round_end(self, variant: "Variant", state: "GameState") -> bool:
+        """Whether ``on_round_end`` would change anything after a plain draw or claim in ``state`` (the engine's quick
+        path ends the round itself when no feature would). True unless a feature says otherwise."""
+        return True
 
     def after_setup(self, variant: "Variant", tx) -> None:
         """Called once when the last initial ticket choice is made, before play starts (e.g. reshuffling decks)."""

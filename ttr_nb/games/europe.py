@@ -271,6 +271,9 @@ class Tunnels(Feature):
         return isinstance(action, TunnelPay | TunnelWithdraw)
 
     # -- the claim -----------------------------------------------------------------------------
+    def takes_claim(self, v, state, seat, route) -> bool:
+        return route.tunnel
+
     def on_claim(self, v, tx, seat, route, payment) -> bool:
         if not route.tunnel:
             return False

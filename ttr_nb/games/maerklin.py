@@ -404,6 +404,10 @@ class Passengers(Feature):
         return pairs_set(ext, "passengers", tuple(cities) + (RESERVE,) * (PASSENGERS - len(cities)))
 
     # -- after a claim (MK-CLAIM-5) ------------------------------------------------------------------
+    def takes_claim(self, v, state, seat, route) -> bool:
+        """Only a player with a passenger in reserve is offered to place one (MK-CLAIM-5)."""
+        return RESERVE in pairs_get(state.players[seat].ext, "passengers", ())
+
     def on_claim(self, v, tx, seat, route, payment) -> bool:
         tx.claim_route(seat, route, payment)
         mine = pairs_get(tx.players[seat].ext, "passengers", ())
@@ -552,6 +556,9 @@ class Passengers(Feature):
                  f"{_seat_name(seat)}'s passenger ended its journey in {p.get('at')}: it stays there until the end of "
                  "the round, then leaves the game")
         tx.end_turn()
+
+    def acts_at_round_end(self, v, state) -> bool:
+        return any(pairs_get(p.ext, MOVED, ()) for p in state.players)
 
     def on_round_end(self, v, tx) -> None:
         """MK-PASS-6: every passenger that travelled this round leaves the game; its city is free again."""
