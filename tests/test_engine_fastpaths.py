@@ -81,6 +81,7 @@ def test_the_quick_path_gives_the_general_paths_state(variant):
     from ttr_nb.engine import _general, _quick, check
     v = get_variant(variant)
     quick = total = 0
+    kinds = set()
     for seed in range(2):
         s = new_game(variant, 4 - 2 * seed, seed)
         bots = [RandomBot(seed * 5 + i) for i in range(s.n_players)]
@@ -98,8 +99,14 @@ def test_the_quick_path_gives_the_general_paths_state(variant):
             quick += fast is not None
             total += 1
             assert fast is None or fast == slow, (seed, s.ply, str(a))
+            if fast is not None:
+                kinds.add(type(a).__name__)
             s = slow
     assert quick > total / 3
+    # every quick path is taken somewhere; Europe's plain claims and Märklin's too (tunnels and a passenger in
+    # reserve go the general way: Feature.takes_claim)
+    assert kinds >= {"DrawDeck", "DrawFaceUp", "Claim", "DrawTickets", "KeepTickets"} - (
+        {"DrawTickets", "KeepTickets"} if variant == "maerklin" else set()), kinds
 
 
 @pytest.mark.parametrize("text", ["blue: draw faceup 6", "red: draw deck", "blue: claim Atlanta–Miami blue5",
@@ -157,3 +164,22 @@ def test_ferries_payable_by_arithmetic_exactly_when_a_payment_exists():
             agreed += 1
             payable += expected
     assert agreed > 1000 and 0 < payable < agreed
+
+
+def test_the_random_bots_ticket_keep_is_the_listed_choice_at_its_index():
+    """USA-TICKET-2: RandomBot picks the k-th of legal_actions' ticket keeps by counting (bots._keep_at_random,
+    bots._nth_combination) instead of listing them: the same action for every offer size and every k."""
+    from itertools import combinations
+
+    from ttr_nb.bots import _nth_combination
+    for n in range(0, 7):
+        items = tuple("abcdefg"[:n])
+        for size in range(n + 1):
+            listed = list(combinations(items, size))
+            assert [_nth_combination(items, size, k) for k in range(len(listed))] == listed
+    s = new_game("usa", 3, 4)                       # the setup offers: 3 tickets, keep at least 2 (USA-SETUP-3)
+    for seat in range(3):
+        listed = legal_actions(s, seat)
+        assert len(listed) == 4
+        picks = {RandomBot(b).choose(s, seat)[0] for b in range(60)}
+        assert picks <= set(listed) and len(picks) == 4

@@ -912,10 +912,63 @@ def _quick_draw(v: Variant, state: GameState, action, trusted: bool) -> GameStat
                      state.final_turns_left, state.turn, state.ply + 1, 0, state.shuffles, state.first_player, state.ext)
 
 
-_QUICK = {DrawDeck: _quick_draw, DrawFaceUp: _quick_draw, Claim: _quick_claim}
+def _quick_tickets(v: Variant, state: GameState, action: DrawTickets, trusted: bool) -> GameState | None:
+    """Tickets drawn in mid-game (USA-TICKET-1): the top ones offered as a pending choice."""
+    seat = action.seat
+    if (seat != state.current or seat.__class__ is not int or state.pending or state.phase not in _PLAYING
+            or None in state.market or v.features and v.feature_for(action) is not None):
+        return None
+    st = v.settings
+    name = st.ticket_deck
+    pile = state.ticket_deck(name) if name else ()
+    if not pile:
+        return None                                  # check words the refusal
+    n = st.ticket_draw
+    decks = tuple(sorted((k, pile[n:] if k == name else ids) for k, ids in state.ticket_decks))
+    pending = (Pending("choose_tickets", seat, (("min_keep", st.ticket_min_keep), ("offered", pile[:n]),
+                                                ("returns", "bottom"))),)
+    return new_state(state.variant, state.n_players, state.seed, state.deck, state.market, state.discard, decks,
+                     state.tickets_out, state.claims, state.players, state.phase, seat, pending,
+                     state.final_turns_left, state.turn, state.ply + 1, 0, state.shuffles, state.first_player, state.ext)
 
 
-def _turn_over(v: Variant, state: GameState, seat: int, deck, market, discard, claims, players) -> GameState | None:
+def _quick_keep(v: Variant, state: GameState, action: KeepTickets, trusted: bool) -> GameState | None:
+    """Tickets kept in mid-game, named as ``legal_actions`` names them (USA-TICKET-2): the others to the bottom of
+    their deck, the turn over."""
+    seat = action.seat
+    pending = state.pending
+    if (seat != state.current or seat.__class__ is not int or len(pending) != 1 or state.phase not in _PLAYING
+            or None in state.market or v.features and v.feature_for(action) is not None):
+        return None
+    p = pending[0]
+    if p.kind != "choose_tickets" or p.seat != seat or p.get("returns") != "bottom":
+        return None
+    offered = p.get("offered")
+    text = v.route_table.ticket_text
+    names = action.tickets
+    kept = tuple(t for t in offered if text.get(t) in names)
+    if (len(kept) != len(names) or len(kept) < min(p.get("min_keep"), len(offered))
+            or tuple(text[t] for t in kept) != names):
+        return None                                  # not canonical, or refused: check and the general path
+    decks = dict(state.ticket_decks)
+    ticket = v.map.ticket
+    for t in offered:
+        if t not in kept:
+            deck = ticket(t).deck
+            decks[deck] = decks.get(deck, ()) + (t,)
+    players = list(state.players)
+    q = players[seat]
+    players[seat] = new_player(q.hand, q.trains, q.tickets + kept, q.route_points, q.ext)
+    return _turn_over(v, state, seat, state.deck, state.market, state.discard, state.claims, tuple(players),
+                      tuple(sorted(decks.items())))
+
+
+_QUICK = {DrawDeck: _quick_draw, DrawFaceUp: _quick_draw, Claim: _quick_claim, DrawTickets: _quick_tickets,
+          KeepTickets: _quick_keep}
+
+
+def _turn_over(v: Variant, state: GameState, seat: int, deck, market, discard, claims, players,
+               ticket_decks=None) -> GameState | None:
     """The state after ``seat``'s turn ended normally (``Tx.end_turn``); None when the final round would start,
     the game end, or a round end that a feature acts on (the general path words those)."""
     n = state.n_players
@@ -930,7 +983,8 @@ def _turn_over(v: Variant, state: GameState, seat: int, deck, market, discard, c
     hooks = v.route_table.round_end_hooks
     if hooks and (seat + 1) % n == state.first_player and any(f.acts_at_round_end(v, state) for f in hooks):
         return None                                     # a round ends and a feature acts then (MK-PASS-6)
-    return new_state(state.variant, n, state.seed, deck, market, discard, state.ticket_decks, state.tickets_out, claims,
+    return new_state(state.variant, n, state.seed, deck, market, discard,
+                     state.ticket_decks if ticket_decks is None else ticket_decks, state.tickets_out, claims,
                      players, phase, (seat + 1) % n, (), final, state.turn + 1, state.ply + 1, 0, state.shuffles,
                      state.first_player, state.ext)
 
