@@ -12,7 +12,7 @@ from ttr_nb.bots import GreedyBot, MixedBot, RandomBot, Reason, public_reason
 from ttr_nb.cards import CARD_NAMES
 from ttr_nb.engine import PUBLIC, apply, check, describe, legal_actions, new_game, step, turn_status
 from ttr_nb.errors import BadAction, TTRError
-from ttr_nb.names import find_route, route_text, ticket_text
+from ttr_nb.names import find_route, route_text, ticket_text, ticket_with_points
 from ttr_nb.positions import position
 from ttr_nb.variants import get_variant
 
@@ -29,6 +29,20 @@ def test_route_texts_are_unique_and_name_both_cities():
         assert len(set(texts)) == len(texts)
         for r, t in zip(m.routes, texts):
             assert t.startswith(f"{r.a}–{r.b}") and find_route(m, t) is r
+
+
+@pytest.mark.parametrize("game", ["usa", "europe", "maerklin", "south_korea"])
+def test_a_ticket_for_a_learner_says_what_its_number_is(game):
+    m = get_variant(game).map
+    texts = [ticket_with_points(m, t.id) for t in m.tickets]
+    assert len(set(texts)) == len(texts)                         # twins stay told apart
+    for t, text in zip(m.tickets, texts):
+        assert text.startswith(f"{t.a}–{t.b} ({t.points} point") and ")" == text[-1]
+        assert ticket_with_points(m, t) == text
+    one = [t for t in m.tickets if t.points == 1]
+    assert all(ticket_with_points(m, t).endswith("(1 point)") for t in one)
+    with pytest.raises(TTRError):
+        ticket_with_points(m, "T999")
 
 
 def test_double_routes_are_told_apart_by_colour_then_number():

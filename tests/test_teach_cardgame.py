@@ -102,8 +102,10 @@ def test_nothing_secret_in_a_players_view_table_figure_or_log():
             assert words(tid) not in shown, words(tid)
         assert f"{ttr.seat_name(seat)}'s on-the-track pile: {sum(s.players[seat].track)} cards (face down)" in \
             " ".join(trace(view.fig, "track").hovertext)
+    assert "<b>Your tickets</b>" in view.tickets.value and "Blue's tickets" not in view.tickets.value
     teacher = CardTableView(g)
     assert all(words(t) in teacher.html for t in s.players[1].tickets)          # the teacher sees everything
+    assert "<b>Red's tickets</b>" in teacher.tickets.value and "Your tickets" not in teacher.tickets.value
     teacher.select(2)
     assert not any(words(t) in teacher.html for t in s.players[1].tickets)
 

@@ -38,7 +38,7 @@ def test_draft_by_clicks_names_the_cards_and_keeps_exactly_four():
     labels = [b.description for b in view.options_box.children]
     assert len(labels) == 6 and all(label.startswith("pick ") for label in labels)
     first = SK.map.ticket(packet[0])
-    assert labels[0] == f"pick {first.a}–{first.b} ({first.points})"
+    assert labels[0] == f"pick {first.a}–{first.b} ({first.points} points)"     # what the number is, said
     assert "SK-SETUP-3" not in view.step_info.value and "no picks yet" in view.step_info.value
     view.choose_option(0)
     assert drafted(view.game.state, 0) == (packet[0],)

@@ -110,6 +110,17 @@ def ticket_text(m, ticket) -> str:
     return table(m).ticket_text[ticket.id]
 
 
+def ticket_with_points(m, ticket) -> str:
+    """A ticket for a learner's eyes: 'Seoul–Busan (6 points)' (a twin of the same cities and points keeps its
+    '#2'). Unknown ids raise MapError."""
+    if isinstance(ticket, str):
+        ticket = m.ticket(ticket)
+    text = table(m).ticket_text[ticket.id]
+    twin = text[text.index("#"):-1] if "#" in text else ""
+    points = f"{ticket.points} point{'s' if ticket.points != 1 else ''}"
+    return f"{ticket.a}–{ticket.b} ({points}{', ' + twin if twin else ''})"
+
+
 def ticket_words(m, ids) -> str:
     """Tickets for a message: 'Helena–Los Angeles (8), Duluth–Houston (8)' (unknown ids as they are)."""
     out = []

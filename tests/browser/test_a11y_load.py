@@ -8,7 +8,13 @@ and a Card Game play view. Then, with nothing else done:
 
 * every lost model of ours is replaced by a fresh one (kernel: ``replaced_by``), and the views draw their figures;
 * what the views announce reaches their live region in the page (a refusal, said by the kernel after the swap);
-* the console has no error: no "Failed to initialize model", nothing else.
+* the console has no error but anywidget's own report of the models it gave up on, at most one per lost model.
+
+That report is not always avoidable here. The kernel sends each model a "hold" right after creating it, and the
+page's wait for that message observes the readiness that anywidget rejects. With anywidget's real budget (2 s) the
+hold is there long before; with the budget forced to 0 ms, the rejection races the hold's arrival over the
+websocket, and on a busy machine the rejection sometimes comes first (CI, 2026-11-26: one report). Everywhere else
+the console check fails on that report (tests/browser/test_console_rules.py).
 """
 from __future__ import annotations
 
@@ -85,4 +91,6 @@ def test_views_whose_models_anywidget_gave_up_on_are_replaced_and_speak(lab_serv
     for sel, text in zip((".t-play", ".t-card"), said):
         wait_until(lambda: text in _live_text(page, sel), f"{sel}'s live region says {text!r}", page=page)
         assert page.locator(f"{sel} .ttr-live").count() == 1     # the lost model's region left with it
+    reported = console.excuse("[pageerror] [anywidget] Failed to initialize model.")
+    assert reported <= made, (reported, made)
     console.assert_clean("after the forced timeouts")

@@ -20,3 +20,13 @@ def test_jupyterlabs_slow_plugin_warnings_pass_and_errors_do_not():
     for kind, text, url in bad:
         log._add(kind, text, url)
     assert len(log.problems()) == len(bad)
+
+
+def test_a_test_may_excuse_one_exact_message_and_nothing_else():
+    log = ConsoleLog()
+    lost = "[anywidget] Failed to initialize model."
+    log._add("pageerror", lost, "")
+    log._add("pageerror", lost, "")
+    log._add("pageerror", lost + " (and more)", "")
+    assert log.excuse(f"[pageerror] {lost}") == 2
+    assert log.problems() == [f"[pageerror] {lost} (and more)"]

@@ -24,7 +24,7 @@ from typing import ClassVar, Sequence
 from ..actions import Action, DrawDeck, DrawFaceUp, KeepTickets, Payment, parse_payment, payment_str, payment_words, register_action
 from ..actions import _PARSERS as _BASE_PARSERS
 from ..actions import _parse_keep, _ref
-from ..names import find_route, find_ticket, route_text, ticket_text, ticket_words
+from ..names import find_route, find_ticket, route_text, ticket_text, ticket_with_points, ticket_words
 from ..cards import CARD_NAMES, COLOURS, GRAY, LOCO
 from ..errors import BadAction, IllegalAction, MapError, TTRError
 from ..rng import shuffled
@@ -188,9 +188,9 @@ class DraftPick(Action):
             return f"picks {self.ticket}"
 
     def button_words(self, v: Variant, state: GameState) -> str:
-        """The button of the picking seat only (the card is its secret)."""
+        """The button of the picking seat only (the card is its secret): 'pick Seoul–Busan (6 points)'."""
         try:
-            return f"pick {ticket_words(v.map, (find_ticket(v.map, self.ticket).id,))}"
+            return f"pick {ticket_with_points(v.map, find_ticket(v.map, self.ticket))}"
         except TTRError:
             return f"pick {self.ticket}"
 

@@ -17,6 +17,7 @@ from ..cards import CARD_NAMES, PLAYER_COLOURS, card_word
 from ..engine import board_marks, seat_name, turn_status
 from ..engine import closed_routes as _engine_closed_routes
 from ..errors import TTRError
+from ..names import ticket_with_points
 from ..state import GameState
 from ..variants import get_variant, step_words
 
@@ -335,10 +336,9 @@ def hand_text(hand: dict[str, int] | Sequence[int]) -> str:
 def ticket_words(m, tid: str) -> str:
     """A ticket as a view shows it: 'Denver–Pittsburgh (11 points)' (what the number is, said)."""
     try:
-        t = m.ticket(tid)
+        return ticket_with_points(m, tid)
     except TTRError:
         return tid
-    return f"{t.a}–{t.b} ({t.points} point{'s' if t.points != 1 else ''})"
 
 
 _KNOWN_PLAYER_KEYS = {"seat", "name", "trains", "route_points", "hand_size", "ticket_count", "hand", "tickets"}

@@ -62,7 +62,8 @@ def _observe(state, seat: int | None) -> dict:
 
 
 def _tickets_html(state, seat: int | None) -> str:
-    """The tickets ``seat`` may see (its own; everyone's for the teacher), with their colours and points."""
+    """The tickets ``seat`` may see (its own, as "Your tickets"; everyone's by name for the teacher), with their
+    colours and points."""
     view = _observe(state, seat)
     data = rules.load_cards()
     rows = []
@@ -76,7 +77,8 @@ def _tickets_html(state, seat: int | None) -> str:
             done = " <b style='color:#17692e'>done</b>" if tid in p.get("completed", ()) else ""
             items.append(f"<div>{esc(t.a)}–{esc(t.b)} ({t.points} points){done}"
                          + (f" <span style='color:#555'>needs {esc(need)}</span>" if need else "") + "</div>")
-        rows.append(f"<div><b>{esc(p['name'])}'s tickets</b>{''.join(items) or '<div><i>none yet</i></div>'}</div>")
+        whose = "Your tickets" if seat is not None and p.get("seat") == seat else f"{esc(p['name'])}'s tickets"
+        rows.append(f"<div><b>{whose}</b>{''.join(items) or '<div><i>none yet</i></div>'}</div>")
     return "".join(rows)
 
 
