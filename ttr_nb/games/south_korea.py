@@ -396,11 +396,15 @@ def _draft_keep_pending(seat: int, offered: Sequence[str]) -> Pending:
 def _ticket_ids(v: Variant, action, refs) -> tuple[str, ...]:
     """The ids of tickets named by id or by cities (BadAction naming the one that is unknown)."""
     out = []
+    by_text = v.route_table.ticket_by_text            # the canonical texts, without parsing
     for ref in refs:
-        try:
-            out.append(find_ticket(v.map, ref).id)
-        except MapError as e:
-            raise BadAction(f"{action}: {e}") from None
+        tid = by_text.get(ref) if ref.__class__ is str else None
+        if tid is None:
+            try:
+                tid = find_ticket(v.map, ref).id
+            except MapError as e:
+                raise BadAction(f"{action}: {e}") from None
+        out.append(tid)
     return tuple(out)
 
 
@@ -446,10 +450,13 @@ class TicketDraft(Feature):
         return isinstance(action, DraftPick | DraftKeep)
 
     def pending_actions(self, v, state, pending) -> list:
-        m = v.map
+        made = v.route_table.ticket_text                # id -> ticket_text(v.map, id), made once
+
+        def text(t: str) -> str:
+            return made.get(t) or ticket_text(v.map, t)
         if pending.kind == "draft_pick":
-            return [DraftPick(ticket=ticket_text(m, t), seat=pending.seat) for t in pending.get("packet")]
-        return [DraftKeep(tickets=tuple(ticket_text(m, t) for t in combo), seat=pending.seat)
+            return [DraftPick(ticket=text(t), seat=pending.seat) for t in pending.get("packet")]
+        return [DraftKeep(tickets=tuple(text(t) for t in combo), seat=pending.seat)
                 for combo in combinations(pending.get("offered"), DRAFT_KEEP)]
 
     @staticmethod
@@ -839,7 +846,22 @@ def claim_payments(v: Variant, route, hand: Sequence[int], most: int) -> list[Pa
 
 def _placeable(v: Variant, state: GameState) -> dict[str, tuple[int, int]]:
     """line -> (lowest value that finds a free space, highest space): a train worth ``value`` can go on the line
-    exactly when lowest <= value <= highest (SK-PROV-3/4)."""
+    exactly when lowest <= value <= highest (SK-PROV-3/4). Read-only: the answer is cached per province board
+    (it changes only when a train is placed there)."""
+    raw = state.get("province", ())
+    cache = v.__dict__.setdefault("_placeable", {})
+    try:
+        found = cache.get(raw)
+    except TypeError:                                   # a hand-edited board of lists: no cache
+        return _placeable_now(v, state)
+    if found is None:
+        if len(cache) >= 256:
+            cache.clear()
+        found = cache[raw] = _placeable_now(v, state)
+    return found
+
+
+def _placeable_now(v: Variant, state: GameState) -> dict[str, tuple[int, int]]:
     taken: dict[str, set[int]] = {}
     for line, space, _ in province_trains(state):
         taken.setdefault(line, set()).add(space)
@@ -880,19 +902,23 @@ class ProvinceBoard(Feature):
         from ..engine import claimable_routes
         trains = state.players[seat].trains
         routes = [x for x in claimable_routes(v, state, seat, affordable_only=True) if trains >= x.length + 1]
+        room = _placeable(v, state)
+        boosts = (0,) + express_left(state, seat)
         while routes:
             route = routes.pop(r.index(len(routes)))
-            options = self._claims(v, state, seat, (route,))
+            options = self._claims(v, state, seat, (route,), room, boosts)
             if options:
                 return [options[r.index(len(options))]]
         return []
 
-    def _claims(self, v, state, seat, routes=None) -> list:
+    def _claims(self, v, state, seat, routes=None, room=None, boosts=None) -> list:
         from ..engine import claimable_routes
         p = state.players[seat]
-        room = _placeable(v, state)
+        if room is None:
+            room = _placeable(v, state)
         top = max(hi for _, hi in room.values())
-        boosts = (0,) + express_left(state, seat)
+        if boosts is None:
+            boosts = (0,) + express_left(state, seat)
         out = []
         for route in routes if routes is not None else claimable_routes(v, state, seat, affordable_only=True):
             if p.trains < route.length + 1:
@@ -901,7 +927,7 @@ class ProvinceBoard(Feature):
                        if (route.colour == GRAY or line == route.colour) and lo <= hi]
             if not targets:
                 continue
-            name = route_text(v.map, route)
+            name = v.route_table.labels[route.index]           # = route_text(v.map, route)
             for pay in claim_payments(v, route, p.hand, top):
                 size = pay[0][1] + (pay[1][1] if len(pay) > 1 else 0)
                 for e in boosts:
