@@ -393,6 +393,18 @@ def _draft_keep_pending(seat: int, offered: Sequence[str]) -> Pending:
                                         ("text", text)))
 
 
+def _route(v: Variant, ref):
+    """``find_route(v.map, ref)``, a canonical route text answered from the variant's table without parsing."""
+    found = v.route_table.by_label.get(ref) if ref.__class__ is str else None
+    return found if found is not None else find_route(v.map, ref)
+
+
+def _ticket(v: Variant, ref):
+    """``find_ticket(v.map, ref)``, a canonical ticket text answered from the variant's table without parsing."""
+    tid = v.route_table.ticket_by_text.get(ref) if ref.__class__ is str else None
+    return v.map.ticket(tid) if tid is not None else find_ticket(v.map, ref)
+
+
 def _ticket_ids(v: Variant, action, refs) -> tuple[str, ...]:
     """The ids of tickets named by id or by cities (BadAction naming the one that is unknown)."""
     out = []
@@ -463,8 +475,8 @@ class TicketDraft(Feature):
     def canonical(v, action):
         """Tickets are recorded by their cities in the map's spelling (check() already found them)."""
         if isinstance(action, DraftPick):
-            return replace(action, ticket=ticket_text(v.map, find_ticket(v.map, action.ticket)))
-        return replace(action, tickets=tuple(ticket_text(v.map, find_ticket(v.map, t)) for t in action.tickets))
+            return replace(action, ticket=ticket_text(v.map, _ticket(v, action.ticket)))
+        return replace(action, tickets=tuple(ticket_text(v.map, _ticket(v, t)) for t in action.tickets))
 
     def check(self, v, state, action, seat) -> None:
         p = state.pending_for(seat) if state.pending else None
@@ -956,7 +968,7 @@ class ProvinceBoard(Feature):
         if problem:
             raise BadAction(f"{action!r}: {problem}")
         try:
-            route = find_route(v.map, action.route)
+            route = _route(v, action.route)
         except MapError as e:
             raise BadAction(f"{action}: {e}") from None
         if action.express:
@@ -1007,11 +1019,11 @@ class ProvinceBoard(Feature):
     @staticmethod
     def canonical(v, action):
         """The route by its cities in the map's spelling, the payment in card order (check() found the route)."""
-        return replace(action, route=route_text(v.map, find_route(v.map, action.route)),
+        return replace(action, route=route_text(v.map, _route(v, action.route)),
                        payment=tuple(sorted(action.payment)))
 
     def apply(self, v, tx, action, seat) -> None:
-        route = find_route(v.map, action.route)
+        route = _route(v, action.route)
         size = sum(n for _, n in action.payment)
         value = size + action.express
         space, how = province_space(v, tx.s, action.line, value)
@@ -1099,7 +1111,7 @@ class ProvinceBoard(Feature):
         if type(action) is not Claim or state.pending:
             return action, why
         from ..bots import Reason, _completed, plan_for
-        route = find_route(v.map, action.route)
+        route = _route(v, action.route)
         p = state.players[seat]
         plan = plan_for(v, state, seat, [t for t in p.tickets if not _completed(v, state, seat, t)])
         still = plan.cost - (route.length if route.id in plan.routes else 0)
