@@ -19,7 +19,7 @@ from typing import ClassVar, Sequence
 from ..actions import Action, is_digits, register_action
 from ..cards import LOCO, LOCO4, PASSENGER
 from ..errors import BadAction, IllegalAction, MapError
-from ..scoring import TicketResult, connect_path, owned_edges
+from ..scoring import TicketResult, connect_path, connect_paths, owned_edges
 from ..state import FREE, GameState, Pending, pairs_get, pairs_set
 from ..variants import Feature, Settings, Variant, register
 from .usa import USA_INTERPRETATIONS
@@ -55,7 +55,15 @@ def _city(name: str, text: str) -> str:
 
 
 def is_country(v: Variant, city: str) -> bool:
-    return bool(v.map.city(city).extra.get("country"))
+    countries = v.__dict__.get("_countries")
+    if countries is None:                 # the map's countries and cities by name, read once per variant
+        countries = v.__dict__["_countries"] = (frozenset(c.name for c in v.map.cities if c.extra.get("country")),
+                                                frozenset(c.name for c in v.map.cities))
+    if city in countries[0]:
+        return True
+    if city in countries[1]:
+        return False
+    return bool(v.map.city(city).extra.get("country"))     # another spelling ("zurich"), or MapError
 
 
 # ---------------------------------------------------------------------------------------------
@@ -849,11 +857,10 @@ class MaerklinScoring(Feature):
     def score(self, v, state, sheet) -> None:
         players = []
         for ps in sheet["players"]:
-            edges = owned_edges(v, state, ps.seat)
-            results = []
-            for t in ps.tickets:
-                path = connected_avoiding_countries(v, edges, t.a, t.b)
-                results.append(TicketResult(t.id, t.a, t.b, t.points, path is not None, path or ()))
+            edges = owned_edges(v, state, ps.seat)         # connected_avoiding_countries, one network per player
+            paths = connect_paths(edges, [(t.a, t.b) for t in ps.tickets], dead_end=lambda city: is_country(v, city))
+            results = [TicketResult(t.id, t.a, t.b, t.points, path is not None, path or ())
+                       for t, path in zip(ps.tickets, paths)]
             goods = goods_of(state, ps.seat)
             players.append(replace(ps, tickets=tuple(results), extras=ps.extras + (("goods", sum(goods)),),  # MK-PASS-5
                                    stats=ps.stats + (("goods_tokens", len(goods)),)))
