@@ -183,3 +183,24 @@ def test_the_random_bots_ticket_keep_is_the_listed_choice_at_its_index():
         assert len(listed) == 4
         picks = {RandomBot(b).choose(s, seat)[0] for b in range(60)}
         assert picks <= set(listed) and len(picks) == 4
+
+
+def test_the_random_bots_lazy_express_choices_are_the_listed_ones():
+    """SK-TURN-2: ExpressCards.bot_random hands the random bot turn_actions as a sequence that makes each action on
+    demand: the same actions, in the same order, at every turn of a game."""
+    v = get_variant("south_korea")
+    express = v.feature("express")
+    s = new_game("south_korea", 3, 1)
+    bots = [RandomBot(30 + i) for i in range(3)]
+    seen = 0
+    while s.phase != "over":
+        seat = to_move(s)[0]
+        if not s.pending:
+            listed = express.turn_actions(v, s, seat)
+            lazy = express.bot_random(v, s, seat, None)
+            assert len(lazy) == len(listed) and [lazy[k] for k in range(len(lazy))] == listed
+            with pytest.raises(IndexError):
+                lazy[len(lazy)]
+            seen += bool(listed)
+        s = apply(s, bots[seat].choose(s, seat)[0])
+    assert seen > 20

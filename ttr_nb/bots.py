@@ -123,10 +123,16 @@ class RandomBot:
                 if state.ticket_deck(v.settings.ticket_deck):
                     return draw_tickets_action(seat), _TICKETS_AT_RANDOM
             else:                                           # a variant's own actions
-                extra = [a for f in v.features for a in (f.bot_random(v, state, seat, r) if hasattr(f, "bot_random")
-                                                         else f.turn_actions(v, state, seat))]
-                if extra:
-                    return extra[r.index(len(extra))], _VARIANT_AT_RANDOM
+                # each feature's list, or the sequence its bot_random offers (which may make only the action picked)
+                parts = [f.bot_random(v, state, seat, r) if hasattr(f, "bot_random") else f.turn_actions(v, state, seat)
+                         for f in v.features]
+                total = sum(map(len, parts))
+                if total:
+                    k = r.index(total)
+                    for part in parts:
+                        if k < len(part):
+                            return part[k], _VARIANT_AT_RANDOM
+                        k -= len(part)
         acts = legal_actions(state, seat)
         return acts[0], Reason("nothing else is possible")
 

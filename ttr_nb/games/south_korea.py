@@ -707,6 +707,28 @@ def _express_problem(v, state, action, seat) -> None:
                             f"unused: {have})", v.rule("SK-TURN-2"), action, seat)
 
 
+class _ExpressChoices:
+    """``ExpressCards.turn_actions`` in its order (each draw value with every slot, then the ticket draws), each
+    action made when it is asked for."""
+
+    __slots__ = ("draws", "slots", "tickets", "seat")
+
+    def __init__(self, draws: tuple[int, ...], slots: tuple[int, ...], tickets: tuple[int, ...], seat: int):
+        self.draws, self.slots, self.tickets, self.seat = draws, slots, tickets, seat
+
+    def __len__(self) -> int:
+        return len(self.draws) * len(self.slots) + len(self.tickets)
+
+    def __getitem__(self, k: int):
+        if not 0 <= k < len(self):
+            raise IndexError(k)
+        n = len(self.draws) * len(self.slots)
+        if k < n:
+            return ExpressDraw(slot=self.slots[k % len(self.slots)], express=self.draws[k // len(self.slots)],
+                               seat=self.seat)
+        return ExpressTickets(express=self.tickets[k - n], seat=self.seat)
+
+
 class ExpressCards(Feature):
     """SK-SETUP-2, SK-TURN-2, SK-EXPRESS-1/2: +1/+2/+3 once each, boosting a card draw or a ticket draw."""
 
@@ -764,6 +786,17 @@ class ExpressCards(Feature):
         deck = len(state.ticket_deck(v.settings.ticket_deck))
         out += [ExpressTickets(express=e, seat=seat) for e in left if deck > v.settings.ticket_draw]
         return out
+
+    def bot_random(self, v, state, seat, r) -> "_ExpressChoices":
+        """``turn_actions`` as a sequence that makes only the action the random bot picks (most are never used)."""
+        left = express_left(state, seat)
+        if not left:
+            return _ExpressChoices((), (), (), seat)
+        cards = len(state.deck) + sum(state.discard)
+        slots = (0,) + tuple(i + 1 for i, c in enumerate(state.market) if c is not None)
+        deck = len(state.ticket_deck(v.settings.ticket_deck))
+        return _ExpressChoices(tuple(e for e in left if cards > e), slots,
+                               left if deck > v.settings.ticket_draw else (), seat)
 
     def check(self, v, state, action, seat) -> None:
         if state.phase not in ("play", "last_round"):
