@@ -951,12 +951,16 @@ class ProvinceBoard(Feature):
         boosts = (0,) + express_left(state, seat)
         while routes:
             route = routes.pop(r.index(len(routes)))
-            options = self._claims(v, state, seat, (route,), room, boosts)
+            options = self._options(v, state, seat, (route,), room, boosts)
             if options:
-                return [options[r.index(len(options))]]
+                return [ProvinceClaim(*options[r.index(len(options))], seat)]     # only the one picked is made
         return []
 
-    def _claims(self, v, state, seat, routes=None, room=None, boosts=None) -> list:
+    def _claims(self, v, state, seat) -> list:
+        return [ProvinceClaim(*o, seat) for o in self._options(v, state, seat)]
+
+    def _options(self, v, state, seat, routes=None, room=None, boosts=None) -> list:
+        """The province claims as (route text, payment, express, line), in ``turn_actions``' order."""
         from ..engine import claimable_routes
         p = state.players[seat]
         if room is None:
@@ -979,7 +983,7 @@ class ProvinceBoard(Feature):
                     value = size + e
                     for line, lo, hi in targets:
                         if lo <= value <= hi:
-                            out.append(ProvinceClaim(name, pay, e, line, seat))
+                            out.append((name, pay, e, line))
         return out
 
     def claim_size_problem(self, v, route, size):
