@@ -19,6 +19,7 @@ from typing import ClassVar, Sequence
 from ..actions import Action, is_digits, register_action
 from ..cards import LOCO, LOCO4, PASSENGER
 from ..errors import BadAction, IllegalAction, MapError
+from ..names import seat_name as _seat_name
 from ..scoring import TicketResult, connect_path, connect_paths, owned_edges
 from ..state import FREE, GameState, Pending, pairs_get, pairs_set
 from ..variants import Feature, Settings, Variant, register
@@ -31,11 +32,6 @@ DECKS = ("short", "long")
 RESERVE, DONE = "reserve", "done"     # passenger states besides standing in a city
 MOVED = "moved"       # a player's ext: the slots of passengers that travelled this round (they leave at its end)
 SETUP_KIND = "setup_announce"
-
-
-def _seat_name(seat: int) -> str:
-    from ..engine import seat_name
-    return seat_name(seat)
 
 
 def _deny(v: Variant, msg: str, rule: str, action, seat) -> IllegalAction:

@@ -25,6 +25,7 @@ from ..actions import Action, DrawDeck, DrawFaceUp, KeepTickets, Payment, parse_
 from ..actions import _PARSERS as _BASE_PARSERS
 from ..actions import _parse_keep, _ref
 from ..names import find_route, find_ticket, route_text, ticket_text, ticket_with_points, ticket_words
+from ..names import seat_name as _seat_name
 from ..cards import CARD_NAMES, COLOURS, GRAY, LOCO
 from ..errors import BadAction, IllegalAction, MapError, TTRError
 from ..rng import shuffled
@@ -40,11 +41,6 @@ PROVINCE_BONUS = {2: (10,), 3: (10, 6), 4: (10, 6, 4), 5: (10, 6, 4, 2)}     # S
 SOURCES = Path(__file__).resolve().parents[2] / "maps" / "sources" / KEY
 MAP_NAME = "Ticket to Ride South Korea (provisional stand-in board)"
 BASE_DECK = {**{c: 12 for c in COLOURS}, "locomotive": 14}  # SK-COMP-2: the base game's 110 cards
-
-
-def _seat_name(seat: int) -> str:
-    from ..engine import seat_name
-    return seat_name(seat)
 
 
 def _plural(n: int, word: str) -> str:
