@@ -194,11 +194,16 @@ class Variant:
 
     def feature_for(self, action) -> Feature | None:
         """The feature that handles this kind of action (None: a base action). Cached per action class."""
-        cache = self.__dict__.setdefault("_feature_for", {})
-        kind = type(action)
-        if kind not in cache:
-            cache[kind] = next((f for f in self.features if f.handles(action)), None)
-        return cache[kind]
+        cache = self._feature_by_class
+        try:
+            return cache[action.__class__]
+        except KeyError:
+            found = cache[action.__class__] = next((f for f in self.features if f.handles(action)), None)
+            return found
+
+    @cached_property
+    def _feature_by_class(self) -> dict:
+        return {}
 
     def feature(self, name: str) -> Feature | None:
         for f in self.features:
