@@ -5,7 +5,7 @@
 2. The site's size: MB on disk, files, and as a ``.tar.gz`` (what a teacher uploads), and its biggest parts.
 3. Unless ``--no-browser``: tests/browser/test_lite.py in Chromium (it serves the cached site with
    ``python -m http.server``), then its timings per notebook: page opened -> kernel ready, "Run All" ->
-   first board drawn, "Run All" -> all cells done.
+   first board drawn, "Run All" -> all cells done; and the coach's hint and review, click -> answer on the page.
 
 Measured 2026-11-23 on this project's machine (2 cores shared by 8 sessions, load average 4-12, so every figure
 is inflated; Chromium headless, site served by ``python -m http.server``):
@@ -72,14 +72,18 @@ def main() -> int:
     timings = ROOT / "tests" / "browser" / "artifacts" / "lite-timings.json"
     timings.unlink(missing_ok=True)
     done = subprocess.run([sys.executable, "-m", "pytest", "-p", "no:cacheprovider", "-q",
-                           "tests/browser/test_lite.py", "-k", "runs_offline"], cwd=ROOT)
+                           "tests/browser/test_lite.py", "-k", "runs_offline or coach"], cwd=ROOT)
     if not timings.is_file():
         print("no timings recorded (see the pytest output above)")
         return done.returncode or 1
     print("notebook               kernel ready   first board   all cells   (s after page open / after Run All)")
-    for name, t in json.loads(timings.read_text()).items():
+    recorded = json.loads(timings.read_text())
+    coach = recorded.pop("coach", None)
+    for name, t in recorded.items():
         first = "-" if t["first_board_s"] is None else f"{t['first_board_s']:.1f}"
         print(f"  {name:22} {t['kernel_ready_s']:10.1f} {first:>13} {t['run_all_s']:11.1f}")
+    if coach:
+        print("the coach, click -> answer on the page (s): " + ", ".join(f"{k[:-2]} {v:.1f}" for k, v in coach.items()))
     return done.returncode
 
 

@@ -11,32 +11,7 @@ import re
 import pytest
 
 from labhelpers import SCREEN_SIZES, WAIT_S, check_figures, kernel_eval, save_screenshot, settle
-from viewhelpers import open_scratch_view, wait_kernel, wait_text
-
-COACH_CELLS = [
-    "from ttr_nb import Game\n"
-    "from ttr_nb.bots import GreedyBot\n"
-    "from ttr_nb.widgets import PlayView\n"
-    "game = Game('usa', players=2, seed=8)\n"
-    "game.play_bots({s: GreedyBot(s) for s in range(2)}, max_plies=40)\n"
-    "seat = game.to_move()[0]\n"
-    "view = PlayView(game, human_seats=(seat,))\n"
-    "view.widget.add_class('t-coach')\n"
-    "view",
-    "cards = Game('cardgame', players=2, seed=8)\n"
-    "cards.play_bots({s: GreedyBot(s) for s in range(2)}, max_plies=40)\n"
-    "card_seat = cards.to_move()[0]\n"
-    "card_view = PlayView(cards, human_seats=(card_seat,))\n"
-    "card_view.widget.add_class('t-coach-cards')\n"
-    "card_view",
-    "from ttr_nb import make_bot\n"
-    "from ttr_nb.widgets import HistoryView\n"
-    "over = Game('usa', players=2, seed=5)\n"
-    "over.play_bots({0: make_bot('one_step', 1), 1: GreedyBot(2)})\n"
-    "hist = HistoryView(over, seat=0, ply=0)\n"
-    "hist.widget.add_class('t-coach-history')\n"
-    "hist",
-]
+from viewhelpers import COACH_CELLS, open_scratch_view, wait_kernel, wait_text
 
 
 def _shots(page, view, stem: str) -> None:

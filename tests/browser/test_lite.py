@@ -6,6 +6,7 @@ must be 0 (the kernel's worker requests are routed too). Each notebook
 runs all its cells in the Pyodide kernel; every plotly figure in the page has traces, each figure of the
 committed outputs drew again (known by its first trace's name), and the console has no error. Timings (kernel ready,
 first board) go to ``artifacts/lite-timings.json``; they are printed by benchmarks/bench_lite.py, never asserted.
+The coach's hint and review answer clicks in the Pyodide kernel, with fewer playouts, said so.
 """
 from __future__ import annotations
 
@@ -125,9 +126,11 @@ class LitePage:
             route.abort()
 
     def _on_console(self, msg) -> None:
-        line = f"[{msg.type}] {msg.text}"
+        loc = msg.location or {}
+        url = loc.get("url", "") if isinstance(loc, dict) else ""
+        line = f"[{msg.type}] {msg.text}" + (f" @ {url}" if url and msg.type == "error" else "")
         self.console.append(line)
-        if msg.type == "error":
+        if msg.type == "error" and not url.endswith("/favicon.ico"):   # Chromium asks for one; the site has none
             self.errors.append(line)
 
     def save(self, stem: str, screenshot: bool) -> None:
@@ -239,3 +242,64 @@ def test_static_copy_reads_without_a_kernel(lite_page, lite_site, name):
     assert Counter(map(tuple, drawn)) == Counter(map(tuple, figures))
     assert lite_page.blocked == [], f"requests that tried to leave the machine: {lite_page.blocked}"
     assert lite_page.errors == [], f"console errors: {lite_page.errors}"
+
+
+# The coach in JupyterLite (issue 19 item 4): the same scratch cells as tests/browser/test_browser_coach.py's, written
+# into the site's browser storage (JupyterLite keeps a user's notebooks there) and run in the Pyodide kernel.
+_JS_SAVE_NOTEBOOK = """async ({path, cells}) => {
+  const nb = {nbformat: 4, nbformat_minor: 5, metadata: {kernelspec: {name: 'python', display_name: 'Python (Pyodide)',
+              language: 'python'}},
+              cells: cells.map((source) => ({cell_type: 'code', source, metadata: {}, outputs: [], execution_count: null}))};
+  await window.jupyterapp.serviceManager.contents.save(path, {type: 'notebook', format: 'json', content: nb});
+  return true;
+}"""
+
+
+def test_coach_hint_and_review_by_clicks_in_jupyterlite(lite_page):
+    """Hint (a USA and a Card Game play view) and review (a history view) by clicks in the Pyodide kernel: each
+    answers, says it rests on fewer playouts than in a kernel, and no request leaves the machine."""
+    from playwright.sync_api import expect
+
+    from viewhelpers import COACH_CELLS, wait_text
+
+    page, nb = lite_page.page, "t_coach_lite.ipynb"
+    try:
+        page.goto(f"{lite_page.base}/lab/index.html", wait_until="domcontentloaded")
+        page.wait_for_function("() => !!window.jupyterapp", timeout=KERNEL_TIMEOUT_S * 1000)
+        page.wait_for_function("() => window.jupyterapp.serviceManager.contents !== undefined")
+        assert page.evaluate(_JS_SAVE_NOTEBOOK, {"path": nb, "cells": COACH_CELLS})
+        page.goto(f"{lite_page.base}/lab/index.html?path={nb}", wait_until="domcontentloaded")
+        page.wait_for_function("() => !!window.jupyterapp", timeout=KERNEL_TIMEOUT_S * 1000)
+        assert wait_for_kernel(page, nb, KERNEL_TIMEOUT_S).startswith("python:")
+        run_all(page, nb, RUN_TIMEOUT_S)
+        fewer = "fewer than in a kernel"
+        waited = {}                                           # click → answer on the page, for the timings file
+        for sel in (".t-coach", ".t-coach-cards"):
+            view = page.locator(sel)
+            expect(view).to_have_count(1, timeout=60_000)
+            view.scroll_into_view_if_needed()
+            button = view.get_by_role("button", name="coach: best moves")
+            expect(button).to_be_enabled(timeout=60_000)
+            started = time.monotonic()
+            button.click()
+            out = view.locator(".ttr-coach-output")
+            wait_text(out, "chance to win", f"{sel}: the coach's moves", timeout_s=180)
+            waited[f"hint{sel.replace('.t-coach', '')}_s"] = round(time.monotonic() - started, 1)
+            wait_text(out, fewer, f"{sel}: the hint says it rests on fewer playouts")
+            wait_text(out, "the chance to complete each", f"{sel}: the odds of the seat's own tickets")
+            expect(view.locator(".ttr-coach-progress")).to_have_count(0, timeout=60_000)
+        hist = page.locator(".t-coach-history")
+        hist.scroll_into_view_if_needed()
+        review = hist.get_by_role("button", name="coach: review the game")
+        expect(review).to_be_enabled(timeout=60_000)
+        started = time.monotonic()
+        review.click()
+        out = hist.locator(".ttr-review-output")
+        wait_text(out, fewer, "the review says it rests on fewer playouts", timeout_s=300)
+        expect(review).to_be_enabled(timeout=300_000)        # the review is done: its button is back
+        waited["review_s"] = round(time.monotonic() - started, 1)
+        _record("coach", waited)
+        assert lite_page.blocked == [], f"requests that tried to leave the machine: {lite_page.blocked}"
+        assert lite_page.errors == [], f"console errors: {lite_page.errors}"
+    finally:
+        lite_page.save("lite-coach", screenshot=True)
