@@ -666,10 +666,11 @@ class Stations(Feature):
         tx.change_hand(seat, action.payment, -1)
         tx.discard_cards(action.payment)               # EU-STATION-3
         tx.set_player(seat, ext=pairs_set(p.ext, "stations", built))
-        tx.event("station", "EU-STATION-3",
-                 f"{_seat_name(seat)} builds {'a' if len(built) == 1 else 'their ' + _ordinal(len(built))} station in "
-                 f"{city} for {payment_words(action.payment)}: at the end it may borrow one route of another player "
-                 f"into {city}")
+        if tx.events is not None:
+            tx.event("station", "EU-STATION-3",
+                     f"{_seat_name(seat)} builds {'a' if len(built) == 1 else 'their ' + _ordinal(len(built))} station "
+                     f"in {city} for {payment_words(action.payment)}: at the end it may borrow one route of another "
+                     f"player into {city}")
         if any(c is None for c in tx.market):
             tx.refill_market()
         tx.end_turn()
