@@ -27,7 +27,7 @@ from .errors import BadAction, IllegalAction, MapError, StateError, TTRError
 from .names import find_route, find_ticket, route_labels, route_text, seat_name, ticket_text, ticket_words
 from .rng import shuffled
 from .state import FREE, GameState, Pending, PlayerState, new_player, new_state, replace_fields
-from .tables import bits, claimable_mask, intern, interned, payment, route_payments
+from .tables import bits, claimable_mask, interned, route_payments
 from .variants import Variant, get_game, get_variant, rules_of
 
 
@@ -521,7 +521,7 @@ def check(state: GameState, action: Action | str) -> tuple[Action, int]:
         if problem:
             raise BadAction(f"{action!r:.120}: {problem}")
         if cls not in _BASE_ACTIONS:                       # a feature's action, or a subclass of a base action
-            cls = next((c for c in _BASE_ACTIONS if isinstance(action, c)), cls)
+            cls = _base_class(cls)
     _check_fields(v, action, cls)                          # (the base actions' fields are checked here)
     seat, pending = _resolve(v, state, action)
     if getattr(action, "seat", None) is None:
@@ -609,6 +609,15 @@ def check(state: GameState, action: Action | str) -> tuple[Action, int]:
 #: the base game's actions, whose every field ``_check_fields`` checks (others go through ``field_problem``)
 _BASE_ACTIONS = (DrawDeck, DrawFaceUp, Claim, DrawTickets, KeepTickets, Pass)
 _PLAYING = frozenset(("play", "last_round"))
+_BASE_OF: dict[type, type] = {}
+
+
+def _base_class(cls: type) -> type:
+    """The base action a feature's or a subclassed action is (``cls`` itself when it is none of them), per class."""
+    found = _BASE_OF.get(cls)
+    if found is None:
+        found = _BASE_OF[cls] = next((c for c in _BASE_ACTIONS if issubclass(cls, c)), cls)
+    return found
 
 
 def _plainly_legal(v: Variant, state: GameState, action) -> int | None:
@@ -796,7 +805,7 @@ def _general(v: Variant, state: GameState, action: Action, seat: int, events: li
         return tx.freeze()
     cls = action.__class__
     if cls not in _BASE_ACTIONS:
-        cls = next((c for c in _BASE_ACTIONS if isinstance(action, c)), cls)
+        cls = _base_class(cls)
     if cls is DrawDeck or cls is DrawFaceUp:
         _apply_draw(tx, action, seat, second=pending is not None)
     elif cls is Claim:
