@@ -236,9 +236,10 @@ class TicketMix(Feature):
         tx.pending.append(Pending("choose_tickets", seat, (
             ("min_keep", 2 if setup else 1), ("offered", tuple(offered)), ("returns", "bottom"),
             ("rule", "MK-SETUP-3" if setup else "MK-TICKET-1"))))
-        tx.event("tickets_announced", "MK-SETUP-3" if setup else "MK-TICKET-1",
-                 f"{_seat_name(seat)} drew {len(offered)} ticket{'s' if len(offered) != 1 else ''} "
-                 f"({got['short']} short, {got['long']} long)")
+        if tx.events is not None:                      # (the words only when someone reads them: step, Game)
+            tx.event("tickets_announced", "MK-SETUP-3" if setup else "MK-TICKET-1",
+                     f"{_seat_name(seat)} drew {len(offered)} ticket{'s' if len(offered) != 1 else ''} "
+                     f"({got['short']} short, {got['long']} long)")
 
     def after_setup(self, v, tx) -> None:             # MK-SETUP-3: "Then both decks are shuffled."
         from ..rng import shuffled
@@ -509,7 +510,8 @@ class Passengers(Feature):
                 mine = list(pairs_get(tx.players[seat].ext, "passengers"))
                 mine[mine.index(RESERVE)] = action.city
                 tx.set_player(seat, ext=pairs_set(tx.players[seat].ext, "passengers", tuple(mine)))
-                tx.event("passenger_placed", "MK-CLAIM-5", f"{_seat_name(seat)} placed a passenger in {action.city}")
+                if tx.events is not None:
+                    tx.event("passenger_placed", "MK-CLAIM-5", f"{_seat_name(seat)} placed a passenger in {action.city}")
             tx.end_turn()
             return
         if isinstance(action, Stop):
@@ -556,9 +558,10 @@ class Passengers(Feature):
         moved = tuple(sorted(set(pairs_get(ext, MOVED, ())) | {slot}))
         tx.set_player(seat, ext=pairs_set(pairs_set(ext, "passengers", tuple(mine)), MOVED, moved))
         tx.pending = [q for q in tx.pending if q.seat != seat]
-        tx.event("passenger_done", "MK-PASS-6",
-                 f"{_seat_name(seat)}'s passenger ended its journey in {p.get('at')}: it stays there until the end of "
-                 "the round, then leaves the game")
+        if tx.events is not None:
+            tx.event("passenger_done", "MK-PASS-6",
+                     f"{_seat_name(seat)}'s passenger ended its journey in {p.get('at')}: it stays there until the end "
+                     "of the round, then leaves the game")
         tx.end_turn()
 
     def acts_at_round_end(self, v, state) -> bool:

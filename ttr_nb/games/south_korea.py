@@ -523,10 +523,11 @@ class TicketDraft(Feature):
         ext = pairs_set(ps.ext, "drafted", tuple(ps.get("drafted", ())) + (tid,))
         tx.set_player(seat, ext=pairs_set(ext, "passing", rest))
         tx.pending = [q for q in tx.pending if q.seat != seat]
-        tx.event("draft_pick", v.rule("SK-SETUP-3"),
-                 f"draft round {rnd} of {DRAFT_HAND}: " + (f"the other {_plural(len(rest), 'card')} of the hand go to "
-                                                           f"the left once everyone has picked" if rest else
-                                                           "that was the hand's last card"))
+        if tx.events is not None:                      # (the words only when someone reads them: step, Game)
+            tx.event("draft_pick", v.rule("SK-SETUP-3"),
+                     f"draft round {rnd} of {DRAFT_HAND}: " + (f"the other {_plural(len(rest), 'card')} of the hand go "
+                                                               f"to the left once everyone has picked" if rest else
+                                                               "that was the hand's last card"))
         if tx.pending:
             return
         n = tx.s.n_players
@@ -821,14 +822,16 @@ class ExpressCards(Feature):
         _use_express(tx, seat, e)
         if isinstance(action, ExpressTickets):
             st = v.settings
-            tx.event("express", v.rule("SK-EXPRESS-2"), f"{_seat_name(seat)} uses the +{e} express card: "
-                                                        f"{st.ticket_draw + e} tickets to choose from")
+            if tx.events is not None:
+                tx.event("express", v.rule("SK-EXPRESS-2"), f"{_seat_name(seat)} uses the +{e} express card: "
+                                                            f"{st.ticket_draw + e} tickets to choose from")
             tx.offer_tickets(seat, st.ticket_deck, st.ticket_draw + e, st.ticket_min_keep, "bottom")
             return
         for _ in range(e):                       # blind, from the top; a reshuffle as usual (USA-DRAW-7)
             tx.give_card(seat, tx.draw_card())
-        tx.event("express", v.rule("SK-EXPRESS-1"), f"{_seat_name(seat)} uses the +{e} express card and draws "
-                                                    f"{_plural(e, 'card')} from the top of the deck")
+        if tx.events is not None:
+            tx.event("express", v.rule("SK-EXPRESS-1"), f"{_seat_name(seat)} uses the +{e} express card and draws "
+                                                        f"{_plural(e, 'card')} from the top of the deck")
         _apply_draw(tx, action.base(), seat, second=False)
 
     def validate(self, v, state, problems) -> None:
@@ -1066,10 +1069,11 @@ class ProvinceBoard(Feature):
         p = tx.players[seat]
         tx.set_player(seat, trains=p.trains - 1)
         tx.ext = pairs_set(tx.ext, "province", tuple(pairs_get(tx.ext, "province", ())) + ((action.line, space, seat),))
-        boost = f" + the +{action.express} express card" if action.express else ""
-        tx.event("province", v.rule("SK-PROV-6" if action.express else "SK-PROV-3"),
-                 f"{_seat_name(seat)} puts a train on the {action.line} province line: {_plural(size, 'card')}{boost} = "
-                 f"{value}, so {how}")
+        if tx.events is not None:
+            boost = f" + the +{action.express} express card" if action.express else ""
+            tx.event("province", v.rule("SK-PROV-6" if action.express else "SK-PROV-3"),
+                     f"{_seat_name(seat)} puts a train on the {action.line} province line: {_plural(size, 'card')}"
+                     f"{boost} = {value}, so {how}")
         tx.end_turn()
 
     def trains_elsewhere(self, state, seat) -> int:
