@@ -29,7 +29,6 @@ import math
 import os
 import sys
 import time
-from concurrent.futures import ProcessPoolExecutor, as_completed
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -90,6 +89,11 @@ def play_one(line: str, spec: tuple, g: int, seed: int) -> dict:
             "opponent": opponent, "coach_seat": coach_seat, "totals": totals, "winners": list(sheet.winners),
             "win": win, "margin": totals[coach_seat] - best_other, "coach_cpu": cpu[coach_seat],
             "coach_decisions": decisions[coach_seat], "playouts": playouts, "search_cpu": search_cpu}
+
+
+def play_task(task: dict) -> dict:
+    """``play_one`` as a task of ``ttr_nb.parallel.run_tasks`` (``--workers``)."""
+    return play_one(task["line"], tuple(task["spec"]), task["game"], task["seed"])
 
 
 def wilson(k: float, n: int, z: float = 1.96) -> tuple[float, float]:
@@ -191,11 +195,10 @@ def main(argv=None) -> int:
     if args.workers <= 1:
         for job in jobs:
             record(play_one(*job))
-    else:
-        with ProcessPoolExecutor(max_workers=args.workers) as pool:
-            futures = [pool.submit(play_one, *job) for job in jobs]
-            for fut in as_completed(futures):
-                record(fut.result())
+    else:                         # ttr_nb's one process pool (a task and its result are JSON-ready dicts)
+        from ttr_nb.parallel import run_tasks
+        run_tasks(play_task, [{"line": name, "spec": list(spec), "game": g, "seed": seed} for name, spec, g, seed in jobs],
+                  args.workers, record, what="a coach game")
     print(f"\n{time.time() - t0:.0f} s wall clock, {os.cpu_count()} cores on this machine\n")
     print(report(rows, lines))
     return 0

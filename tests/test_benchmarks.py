@@ -30,6 +30,8 @@ CASES = {
     "bench_widgets.py": [r"whole step, CPU time of this process: +median +[\d.]+ ms", r"update_board +median +[\d.]+ ms"],
     "bench_coach.py": [r"^greedy-0\.2 +usa 2p +coach:0\.01 +greedy +2 .* +[\d.]+ +[\d.]+$",
                        r"^cardgame-1 +cardgame 2p +coach:0\.01 +greedy +2 "],
+    "bench_simulate.py": [r"^1 worker\(s\): median [\d.]+ s wall clock", r"^2 worker\(s\): .*speed-up over 1: [\d.]+x",
+                          r"^the same statistics in every run: yes$"],
     "workloads.py usa-history": [r'"unit": "bytes", "value": [\d.]+'],
     "workloads.py usa-play_bots": [r'"unit": "games/s", "value": [\d.]+'],
 }

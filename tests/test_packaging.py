@@ -59,7 +59,7 @@ def test_wheel_metadata(wheel):
     metadata = wheel.read("ttr_nb-0.1.0.dist-info/METADATA").decode()
     assert "Name: ttr-nb" in metadata
     assert "Requires-Python: >=3.11" in metadata
-    assert "Requires-Dist: networkx>=3" in metadata
+    assert "Requires-Dist: networkx>=3" in metadata and "Requires-Dist: tqdm>=4.66" in metadata   # tqdm: simulate's bar
     assert "Provides-Extra: notebook" in metadata and "Provides-Extra: test" in metadata
 
 

@@ -29,6 +29,9 @@ def __getattr__(name):
     if name in ("Map", "available_maps", "load_map"):
         from . import maps
         return getattr(maps, name)
+    if name == "simulate":                  # likewise ttr_nb.parallel, which its worker processes run with -m
+        from .simulation import simulate
+        return simulate
     raise AttributeError(f"module 'ttr_nb' has no attribute {name!r}")
 
 
@@ -48,4 +51,4 @@ __all__ = ["__version__", "Action", "Claim", "DrawDeck", "DrawFaceUp", "DrawTick
            "parse_action", "Event", "apply", "describe", "determinize", "explain", "is_legal", "legal_actions", "new_game", "observe",
            "step", "to_move", "turn_status", "validate", "BadAction", "IllegalAction", "MapError", "SaveFileError",
            "StateError", "TTRError", "Game", "Map", "available_maps", "load_map", "GameState", "available_variants",
-           "get_variant", "available_games", "get_game", "score", "make_bot"]
+           "get_variant", "available_games", "get_game", "score", "make_bot", "simulate"]

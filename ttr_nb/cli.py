@@ -1,7 +1,7 @@
 """The ``ttr-nb`` command line.
 
     ttr-nb play usa --players 4 --bots greedy,random,greedy,mixed:0.5 --seed 7
-    ttr-nb simulate usa --games 200 --players 4 --bots random
+    ttr-nb simulate usa --games 200 --players 4 --bots random --workers 2
     ttr-nb check-map maps/usa.json
     ttr-nb variants
     ttr-nb notebooks ~/ttr_nb        # copy the shipped notebooks out (never overwrites your edits)
@@ -13,24 +13,13 @@ Also runs as ``python -m ttr_nb ...``.
 from __future__ import annotations
 
 import argparse
-import statistics
 import sys
 import textwrap
-import time
 from pathlib import Path
 from typing import Sequence, TextIO
 
 from .errors import TTRError
-
-
-def _bots(spec: str, players: int, seed: int):
-    from .bots import make_bot
-    names = [s.strip() for s in spec.split(",") if s.strip()] or ["greedy"]
-    if len(names) == 1:
-        names = names * players
-    if len(names) != players:
-        raise TTRError(f"--bots names {len(names)} bots for {players} players; give one, or one per player")
-    return [make_bot(name, seed * 100 + i) for i, name in enumerate(names)], names
+from .simulation import seat_bots
 
 
 def play(variant: str, players: int, bots: str, seed: int, out: TextIO, quiet: bool = False) -> int:
@@ -38,7 +27,7 @@ def play(variant: str, players: int, bots: str, seed: int, out: TextIO, quiet: b
     from .game import Game
     from .variants import get_game
     game = Game(variant, players, seed)
-    bot_list, names = _bots(bots, players, seed)
+    bot_list, names = seat_bots(bots, players, seed)
     v = get_game(variant)
     print(f"{v.name} — {players} players, seed {seed}", file=out)
     if v.provisional:
@@ -67,59 +56,13 @@ def play(variant: str, players: int, bots: str, seed: int, out: TextIO, quiet: b
     return 0
 
 
-def simulate(variant: str, games: int, players: int, bots: str, seed: int, out: TextIO, err: TextIO) -> int:
-    from .engine import apply, new_game, to_move
-    from .scoring import score
-    if games < 1:
-        raise TTRError("--games must be at least 1")
-    totals, lengths, plies_list, completion, wins = [], [], [], [], [0] * players
-    figures: dict[str, list[int]] = {}
-    started = time.perf_counter()
-    bar_width = 30
-    for g in range(games):
-        bot_list, _ = _bots(bots, players, seed + g)
-        state = new_game(variant, players, seed + g)
-        while state.phase != "over":
-            seat = to_move(state)[0]
-            action, _ = bot_list[seat].choose(state, seat)
-            state = apply(state, action)
-        sheet = score(state)
-        totals += [p.total for p in sheet.players]
-        lengths.append(state.turn)
-        plies_list.append(state.ply)
-        for p in sheet.players:
-            if p.tickets:
-                completion.append(p.completed / len(p.tickets))
-        for label, values in sheet.figures().items():
-            figures.setdefault(label, []).extend(values)
-        for w in sheet.winners:
-            wins[w] += 1
-        done = g + 1
-        tty = err.isatty()
-        if tty or done == games or done % max(1, games // 10) == 0:
-            filled = bar_width * done // games
-            rate = done / max(time.perf_counter() - started, 1e-9)
-            err.write(f"{chr(13) if tty else ''}[{'#' * filled}{'.' * (bar_width - filled)}] {done}/{games} games  "
-                      f"{rate:.0f} games/s{'' if tty else chr(10)}")
-            err.flush()
-    if err.isatty():
-        err.write("\n")
-    elapsed = time.perf_counter() - started
-
-    def describe(values: Sequence[float], fmt: str = "{:.1f}") -> str:
-        qs = statistics.quantiles(values, n=4) if len(values) > 1 else [values[0]] * 3
-        return (f"mean {fmt.format(statistics.fmean(values))}, min {fmt.format(min(values))}, "
-                f"quartiles {', '.join(fmt.format(q) for q in qs)}, max {fmt.format(max(values))}")
-
-    print(f"{games} games of {variant} with {players} players, bots {bots}, seeds {seed}–{seed + games - 1}", file=out)
-    print(f"  time: {elapsed:.2f} s ({games / elapsed:.1f} games/s)", file=out)
-    print(f"  final score per player: {describe(totals)}", file=out)
-    print(f"  game length in turns: {describe(lengths)}; in plies: {describe(plies_list)}", file=out)
-    print(f"  tickets completed per player: {describe([100 * c for c in completion], '{:.0f}%')}", file=out)
-    for label, values in figures.items():
-        print(f"  {label}: {describe(values)}", file=out)
-    from .engine import seat_name
-    print("  wins by seat (ties count for each): " + ", ".join(f"{seat_name(i)} {w}" for i, w in enumerate(wins)), file=out)
+def simulate(variant: str, games: int, players: int, bots: str, seed: int, out: TextIO, err: TextIO,
+             workers: int | None = None) -> int:
+    """``ttr-nb simulate``: the statistics on ``out``, a progress bar on ``err`` (runs over two seconds)."""
+    from . import simulation
+    stats = simulation.simulate(variant, games, players, bots, seed, workers=workers, progress=err,
+                                progress_after=simulation.PROGRESS_AFTER)
+    print(stats.text(), file=out)
     return 0
 
 
@@ -197,6 +140,17 @@ def notebooks(target: str, out: TextIO) -> int:
     return 0
 
 
+def _workers(text: str) -> int:
+    """``--workers N``: a whole number, 1 or more (argparse reports the message with the option's name)."""
+    try:
+        n = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number: give how many processes, 1 or more") from None
+    if n < 1:
+        raise argparse.ArgumentTypeError(f"{n}: give 1 (this process) or more")
+    return n
+
+
 BOTS_HELP = ("the bots: one name for every seat, or one per seat separated by commas (blue first). random = a random "
              "legal move; greedy = plans routes for its tickets; mixed:P = greedy with probability P (0–1), otherwise "
              "random")
@@ -259,6 +213,9 @@ def main(argv: Sequence[str] | None = None, out: TextIO | None = None, err: Text
     s.add_argument("--players", type=int, default=4, metavar="N", help=players_help)
     s.add_argument("--bots", default="random", metavar="BOTS", help=BOTS_HELP + "; default random")
     s.add_argument("--seed", type=int, default=0, metavar="SEED", help="the first game's seed; default 0")
+    s.add_argument("--workers", type=_workers, default=None, metavar="N",
+                   help="how many processes play the games at once: default one per core; 1 = this process only. "
+                        "The statistics are the same for any N (game g is always dealt from seed SEED+g)")
     c = sub.add_parser("check-map", help="validate a map file")
     c.add_argument("file")
     sub.add_parser("variants", help="list the variants and maps")
@@ -287,7 +244,7 @@ def main(argv: Sequence[str] | None = None, out: TextIO | None = None, err: Text
         if args.command == "play":
             return play(args.variant, args.players, args.bots, args.seed, out, args.quiet)
         if args.command == "simulate":
-            return simulate(args.variant, args.games, args.players, args.bots, args.seed, out, err)
+            return simulate(args.variant, args.games, args.players, args.bots, args.seed, out, err, args.workers)
         if args.command == "check-map":
             return check_map(args.file, out)
         if args.command == "picture":
@@ -308,6 +265,9 @@ def main(argv: Sequence[str] | None = None, out: TextIO | None = None, err: Text
     except TTRError as e:
         print(f"ttr-nb: {e}", file=err)
         return 2
+    except KeyboardInterrupt:          # Ctrl-C: the worker processes are stopped already; no traceback
+        print("\nttr-nb: interrupted", file=err)
+        return 130
     except BrokenPipeError:            # e.g. piped into `head`: stop quietly
         try:
             sys.stdout = None  # type: ignore[assignment]

@@ -87,7 +87,7 @@ _JS_FACTS = r"""
           aspect: board && board._fullLayout ? {
             plotW: board._fullLayout._size.w, plotH: board._fullLayout._size.h,
             xr: board._fullLayout.xaxis.range, yr: board._fullLayout.yaxis.range} : null,
-          drawn: fig ? fig.dataset.ttrDrawn === '1' : true};
+          drawn: fig ? fig.dataset.ttrDrawn === '1' && !fig.hasAttribute('aria-busy') : true};
 }
 """
 
@@ -112,7 +112,10 @@ def _facts(page, name: str) -> dict:
     def still():
         settle(page)
         now = page.evaluate(_JS_FACTS, sel)
-        key = (now["board"], [(p["name"], round(p["y"]), round(p["h"])) for p in now["parts"]])
+        # the city names too: after a resize the board may stand while its labels are placed anew for the new size
+        key = (now["board"], [(p["name"], round(p["y"]), round(p["h"])) for p in now["parts"]],
+               [(n["text"], round(n["x"]), round(n["y"]), round(n["w"])) for n in now["names"]],
+               [(c["name"], round(c["x"]), round(c["y"])) for c in now["controls"]])
         same = now["drawn"] and now["board"] is not None and key == state["last"]
         state["last"], state["facts"] = key, now
         return same

@@ -8,11 +8,11 @@ the games it lacks.
 from __future__ import annotations
 
 import os
-import sys
 import time
 from typing import Any, Callable, Sequence
 
 from ..errors import TTRError
+from ..parallel import cpu_cores, in_browser, run_tasks
 from .contract import BotSpec, bot_spec
 from .referee import play_game
 from .results import FORMAT, Results, ResultsFile
@@ -24,13 +24,9 @@ __all__ = ["run_tournament", "Progress", "in_browser", "default_workers"]
 Progress = Callable[[int, int, dict | None], None]       # (finished, total, the record just finished or None)
 
 
-def in_browser() -> bool:
-    """True in JupyterLite (Pyodide): no processes there, so games run here, one at a time."""
-    return sys.platform == "emscripten"
-
-
 def default_workers() -> int:
-    return 0 if in_browser() else (os.cpu_count() or 1)
+    """Local referee processes by default: one per core; 0 (this process) in JupyterLite."""
+    return 0 if in_browser() else cpu_cores()
 
 
 def _named(specs: list[BotSpec]) -> list[BotSpec]:
@@ -103,67 +99,9 @@ def run_tournament(bots: Sequence[Any], variant: str = "usa", *, games: int = 4,
             for t in tasks:
                 finished(play_game(t))
         else:
-            _on_processes(workers, tasks, finished)
+            run_tasks(play_game, tasks, workers, finished, what="a tournament worker")
     return Results(header, records, note=store.note if store else "", resumed=len(done),
                    workers=0 if in_process or scheduler is not None else min(workers, max(len(tasks), 1)))
-
-
-def _on_processes(workers: int, tasks: list[dict], finished: Callable[[dict], None]) -> None:
-    """Play ``tasks`` on ``workers`` referee processes (``python -m ttr_nb.tournament.worker``), a game at a time
-    each. Plain subprocesses, not multiprocessing: nothing of the caller's script or notebook is imported again."""
-    import json
-    import queue
-    import subprocess
-    import threading
-    todo: queue.Queue = queue.Queue()
-    for t in tasks:
-        todo.put(t)
-    done: queue.Queue = queue.Queue()
-    procs = [subprocess.Popen([sys.executable, "-m", "ttr_nb.tournament.worker"], stdin=subprocess.PIPE,
-                              stdout=subprocess.PIPE, text=True, encoding="utf-8")
-             for _ in range(min(workers, len(tasks)))]
-
-    def serve(proc: subprocess.Popen) -> None:
-        while True:
-            try:
-                task = todo.get_nowait()
-            except queue.Empty:
-                return
-            try:
-                proc.stdin.write(json.dumps(task) + "\n")
-                proc.stdin.flush()
-                line = proc.stdout.readline()
-            except Exception as e:          # noqa: BLE001 (any failure here ends the tournament with its reason)
-                line = json.dumps({"error": f"game {task['index']}: {type(e).__name__}: {e}"})
-            done.put(line or json.dumps({"error": f"the worker process ended (exit code {proc.poll()})"}))
-            if not line:
-                return
-
-    threads = [threading.Thread(target=serve, args=(p,), daemon=True) for p in procs]
-    for th in threads:
-        th.start()
-    try:
-        for _ in range(len(tasks)):
-            msg = json.loads(done.get())
-            if "error" in msg:
-                raise TTRError(f"a tournament worker failed: {msg['error']}")
-            finished(msg)
-    finally:
-        for p in procs:                      # end of input: a worker finishes its game (if any) and exits
-            try:
-                p.stdin.close()
-            except OSError:
-                pass
-        for p in procs:
-            try:
-                p.wait(timeout=5)
-            except subprocess.TimeoutExpired:  # interrupted in the middle of a game: stop it
-                p.kill()
-                p.wait()
-            try:
-                p.stdout.close()
-            except OSError:
-                pass
 
 
 def _on_dask(scheduler: Any, tasks: list[dict], finished: Callable[[dict], None]) -> None:

@@ -288,6 +288,14 @@ export default {
     let queue = [];
     let drawn = false;
     let busy = false;
+    // aria-busy on the figure while it is being drawn anew (patches, a resize, a whole figure asked of the kernel):
+    // a screen reader waits for the change to finish, and a test knows when the board stands still
+    let waitingFigure = false;
+    let resizing = false;
+    const markBusy = () => {
+      if (busy || resizing || waitingFigure || queue.length) el.setAttribute("aria-busy", "true");
+      else el.removeAttribute("aria-busy");
+    };
     const layoutOf = (fig) => Object.assign(compacted(clone(fig.layout || {})), sizeOf(), { autosize: false });
     const full = async (fig) => {
       await inTurn(() => Plotly.react(box, clone(fig.data || []), layoutOf(fig), model.get("config") || {}));
@@ -296,6 +304,7 @@ export default {
     const flush = async () => {
       if (busy || !drawn) return;
       busy = true;
+      markBusy();
       try {
         while (queue.length) {
           let ops = queue;
@@ -318,6 +327,7 @@ export default {
         quiet();
       } finally {
         busy = false;
+        markBusy();
       }
     };
     const schedule = () => requestAnimationFrame(() => { flush(); });
@@ -332,9 +342,11 @@ export default {
         if (msg.rev < rev) return;
         rev = msg.rev;
         queue = [{ figure: msg.figure }];
+        waitingFigure = false;
       } else {
         return;
       }
+      markBusy();
       schedule();
     };
     model.on("msg:custom", onMsg);
@@ -386,6 +398,8 @@ export default {
       if (drawn && Boolean(compact()) !== wasCompact) {
         // the layout became compact (or wide again): draw the whole figure anew, as the kernel has it now
         wasCompact = !wasCompact;
+        waitingFigure = true;
+        markBusy();
         model.send({ type: "hello", rev: -1 });
         return;
       }
@@ -393,9 +407,16 @@ export default {
       if (!drawn || now.width <= 0) return;
       if (Math.abs(now.width - last.width) < 2 && Math.abs((now.height || 0) - (last.height || 0)) < 16) return;
       last = now;
-      await Plotly.relayout(box, now);
-      await fitNames();
-      quiet();
+      resizing = true;
+      markBusy();
+      try {
+        await Plotly.relayout(box, now);
+        await fitNames();
+        quiet();
+      } finally {
+        resizing = false;
+        markBusy();
+      }
     };
     const ro = new ResizeObserver(() => { resize(); });
     ro.observe(box);
