@@ -63,6 +63,14 @@ def test_the_spelled_out_constructors_agree_with_the_classes():
     values = [getattr(p, f.name) for f in fields(PlayerState)]
     assert new_player(*values) == PlayerState(*values) == p
     assert [f.name for f in fields(GameState)][:3] == ["variant", "n_players", "seed"]
+    from ttr_nb.actions import Claim, DrawTickets, draw_tickets_action, new_claim
+    assert [f.name for f in fields(Claim)] == ["route", "payment", "seat"]
+    made = new_claim("Denver–Omaha", ((2, 4),), 1)
+    assert made == Claim(route="Denver–Omaha", payment=((2, 4),), seat=1) and type(made) is Claim
+    assert hash(made) == hash(Claim("Denver–Omaha", ((2, 4),), 1)) and str(made) == "red: claim Denver–Omaha orange4"
+    with pytest.raises(AttributeError):
+        made.seat = 2                                     # frozen like any Claim
+    assert draw_tickets_action(2) == DrawTickets(seat=2) and draw_tickets_action(2) is draw_tickets_action(2)
 
 
 @pytest.mark.parametrize("variant", available_variants())
@@ -73,6 +81,7 @@ def test_the_quick_path_gives_the_general_paths_state(variant):
     from ttr_nb.engine import _general, _quick, check
     v = get_variant(variant)
     quick = total = 0
+    kinds = set()
     for seed in range(2):
         s = new_game(variant, 4 - 2 * seed, seed)
         bots = [RandomBot(seed * 5 + i) for i in range(s.n_players)]
@@ -90,8 +99,14 @@ def test_the_quick_path_gives_the_general_paths_state(variant):
             quick += fast is not None
             total += 1
             assert fast is None or fast == slow, (seed, s.ply, str(a))
+            if fast is not None:
+                kinds.add(type(a).__name__)
             s = slow
     assert quick > total / 3
+    # every quick path is taken somewhere; Europe's plain claims and Märklin's too (tunnels and a passenger in
+    # reserve go the general way: Feature.takes_claim)
+    assert kinds >= {"DrawDeck", "DrawFaceUp", "Claim", "DrawTickets", "KeepTickets"} - (
+        {"DrawTickets", "KeepTickets"} if variant == "maerklin" else set()), kinds
 
 
 @pytest.mark.parametrize("text", ["blue: draw faceup 6", "red: draw deck", "blue: claim Atlanta–Miami blue5",
@@ -121,3 +136,71 @@ def test_a_claim_without_a_payment_is_refused_not_taken_for_one_of_ours():
     claim = next(a for a in legal_actions(g.state) if isinstance(a, Claim))
     with pytest.raises(TTRError):
         apply(g.state, Claim(route=claim.route, payment=None, seat=claim.seat))
+
+
+def test_ferries_payable_by_arithmetic_exactly_when_a_payment_exists():
+    """EU-FERRY: claimable_mask decides a ferry (routes needing locomotives) from counts alone; it must agree with
+    the listed payments for every hand, including hands short of locomotives or of the colour."""
+    import random
+
+    from dataclasses import replace
+
+    from ttr_nb.tables import claimable_mask
+    v = get_variant("europe")
+    t = v.route_table
+    assert t.special_rows, "Europe has ferries"
+    s = new_game("europe", 2, 0)
+    rng = random.Random(18)
+    hands = [tuple(rng.choice((0, 0, 1, 2, 3, 5)) for _ in range(9)) for _ in range(400)]
+    hands += [(0,) * 8 + (k,) for k in range(7)] + [(3,) + (0,) * 7 + (1,), (1,) * 8 + (0,)]
+    agreed = payable = 0
+    for hand in hands:
+        players = (replace(s.players[0], hand=hand), s.players[1])
+        state = replace(s, players=players)
+        mask = claimable_mask(v, state, 0, True)
+        for i, *_ in t.special_rows:
+            expected = bool(route_payments(v, t.routes[i], hand))
+            assert bool(mask >> i & 1) == expected, (t.routes[i].id, hand)
+            agreed += 1
+            payable += expected
+    assert agreed > 1000 and 0 < payable < agreed
+
+
+def test_the_random_bots_ticket_keep_is_the_listed_choice_at_its_index():
+    """USA-TICKET-2: RandomBot picks the k-th of legal_actions' ticket keeps by counting (bots._keep_at_random,
+    bots._nth_combination) instead of listing them: the same action for every offer size and every k."""
+    from itertools import combinations
+
+    from ttr_nb.bots import _nth_combination
+    for n in range(0, 7):
+        items = tuple("abcdefg"[:n])
+        for size in range(n + 1):
+            listed = list(combinations(items, size))
+            assert [_nth_combination(items, size, k) for k in range(len(listed))] == listed
+    s = new_game("usa", 3, 4)                       # the setup offers: 3 tickets, keep at least 2 (USA-SETUP-3)
+    for seat in range(3):
+        listed = legal_actions(s, seat)
+        assert len(listed) == 4
+        picks = {RandomBot(b).choose(s, seat)[0] for b in range(60)}
+        assert picks <= set(listed) and len(picks) == 4
+
+
+def test_the_random_bots_lazy_express_choices_are_the_listed_ones():
+    """SK-TURN-2: ExpressCards.bot_random hands the random bot turn_actions as a sequence that makes each action on
+    demand: the same actions, in the same order, at every turn of a game."""
+    v = get_variant("south_korea")
+    express = v.feature("express")
+    s = new_game("south_korea", 3, 1)
+    bots = [RandomBot(30 + i) for i in range(3)]
+    seen = 0
+    while s.phase != "over":
+        seat = to_move(s)[0]
+        if not s.pending:
+            listed = express.turn_actions(v, s, seat)
+            lazy = express.bot_random(v, s, seat, None)
+            assert len(lazy) == len(listed) and [lazy[k] for k in range(len(lazy))] == listed
+            with pytest.raises(IndexError):
+                lazy[len(lazy)]
+            seen += bool(listed)
+        s = apply(s, bots[seat].choose(s, seat)[0])
+    assert seen > 20

@@ -13,9 +13,10 @@ from __future__ import annotations
 import heapq
 from dataclasses import dataclass
 from itertools import combinations
+from math import comb
 from typing import Protocol, Sequence
 
-from .actions import Action, Claim, DrawDeck, DrawFaceUp, DrawTickets, KeepTickets
+from .actions import Action, Claim, DrawDeck, DrawFaceUp, DrawTickets, KeepTickets, draw_tickets_action, new_claim
 from .cards import CARD_NAMES, COLOURS, GRAY, LOCO
 from .engine import _VARIANTS, claimable_routes, draw_actions, draw_choices, legal_actions, route_payments
 from .errors import TTRError
@@ -98,6 +99,8 @@ class RandomBot:
         v = _VARIANTS.get(state.variant) or get_variant(state.variant)
         if state.pending:
             p = state.pending_for(seat)
+            if p is not None and p.kind == "choose_tickets":
+                return _keep_at_random(v, p, r), _AT_RANDOM
             acts = (draw_choices(state, seat, True) if p is not None and p.kind == "second_card"
                     else legal_actions(state, seat))
             return acts[r.index(len(acts))], _AT_RANDOM
@@ -115,17 +118,56 @@ class RandomBot:
                     i = nth_bit(routes, r.index(routes.bit_count()))
                     pays = route_payments(v, t.routes[i], state.players[seat].hand)
                     label = t.labels[i]
-                    return Claim(route=label, payment=pays[r.index(len(pays))], seat=seat), _claims_at_random(label)
+                    return new_claim(label, pays[r.index(len(pays))], seat), _claims_at_random(label)
             elif kind == 2:                                 # tickets
                 if state.ticket_deck(v.settings.ticket_deck):
-                    return DrawTickets(seat=seat), _TICKETS_AT_RANDOM
+                    return draw_tickets_action(seat), _TICKETS_AT_RANDOM
             else:                                           # a variant's own actions
-                extra = [a for f in v.features for a in (f.bot_random(v, state, seat, r) if hasattr(f, "bot_random")
-                                                         else f.turn_actions(v, state, seat))]
-                if extra:
-                    return extra[r.index(len(extra))], _VARIANT_AT_RANDOM
+                # each feature's list, or the sequence its bot_random offers (which may make only the action picked)
+                parts = [f.bot_random(v, state, seat, r) if hasattr(f, "bot_random") else f.turn_actions(v, state, seat)
+                         for f in v.features]
+                total = sum(map(len, parts))
+                if total:
+                    k = r.index(total)
+                    for part in parts:
+                        if k < len(part):
+                            return part[k], _VARIANT_AT_RANDOM
+                        k -= len(part)
         acts = legal_actions(state, seat)
         return acts[0], Reason("nothing else is possible")
+
+
+def _keep_at_random(v: Variant, p, r: Counter) -> KeepTickets:
+    """The choice ``legal_actions`` lists for a ticket offer (every subset of at least ``min_keep`` tickets, largest
+    first, each size in ``combinations`` order) at the random index, found without listing them."""
+    offered = p.get("offered")
+    need = min(p.get("min_keep"), len(offered))
+    sizes = [(size, comb(len(offered), size)) for size in range(len(offered), need - 1, -1)]
+    k = r.index(sum(n for _, n in sizes))
+    for size, n in sizes:
+        if k < n:
+            break
+        k -= n
+    text = v.route_table.ticket_text
+    names = tuple(text[t] if t in text else ticket_text(v.map, t) for t in offered)
+    return KeepTickets(tickets=_nth_combination(names, size, k), seat=p.seat)
+
+
+def _nth_combination(items: tuple, size: int, k: int) -> tuple:
+    """``list(combinations(items, size))[k]`` without listing them (combinations are in lexicographic order)."""
+    out = []
+    start = 0
+    n = len(items)
+    while size:
+        for i in range(start, n):
+            below = comb(n - i - 1, size - 1)           # combinations that start with items[i] at this place
+            if k < below:
+                out.append(items[i])
+                start = i + 1
+                size -= 1
+                break
+            k -= below
+    return tuple(out)
 
 
 _KINDS = [0, 1, 2]              # draw, claim, tickets: tried in a random order

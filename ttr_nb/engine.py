@@ -22,12 +22,12 @@ from typing import Iterable, Sequence
 
 from .actions import (Action, Claim, DrawDeck, DrawFaceUp, DrawTickets, KeepTickets, Pass, Payment,
                       field_problem, parse_action, payment_words)
-from .cards import CARD_NAMES, GRAY, LOCO, PLAYER_COLOURS, a_card, card_words
+from .cards import CARD_NAMES, GRAY, LOCO, a_card, card_words
 from .errors import BadAction, IllegalAction, MapError, StateError, TTRError
-from .names import find_route, find_ticket, route_labels, route_text, ticket_text, ticket_words
+from .names import find_route, find_ticket, route_labels, route_text, seat_name, ticket_text, ticket_words
 from .rng import shuffled
 from .state import FREE, GameState, Pending, PlayerState, new_player, new_state, replace_fields
-from .tables import bits, claimable_mask, intern, interned, payment
+from .tables import bits, claimable_mask, interned, route_payments
 from .variants import Variant, get_game, get_variant, rules_of
 
 
@@ -62,10 +62,6 @@ class Event:
 
     def __str__(self) -> str:
         return f"{self.text} ({self.rule})" if self.rule else self.text
-
-
-def seat_name(seat: int) -> str:
-    return PLAYER_COLOURS[seat].capitalize() if 0 <= seat < len(PLAYER_COLOURS) else f"Seat {seat}"
 
 
 # ---------------------------------------------------------------------------------------------
@@ -525,7 +521,7 @@ def check(state: GameState, action: Action | str) -> tuple[Action, int]:
         if problem:
             raise BadAction(f"{action!r:.120}: {problem}")
         if cls not in _BASE_ACTIONS:                       # a feature's action, or a subclass of a base action
-            cls = next((c for c in _BASE_ACTIONS if isinstance(action, c)), cls)
+            cls = _base_class(cls)
     _check_fields(v, action, cls)                          # (the base actions' fields are checked here)
     seat, pending = _resolve(v, state, action)
     if getattr(action, "seat", None) is None:
@@ -613,6 +609,15 @@ def check(state: GameState, action: Action | str) -> tuple[Action, int]:
 #: the base game's actions, whose every field ``_check_fields`` checks (others go through ``field_problem``)
 _BASE_ACTIONS = (DrawDeck, DrawFaceUp, Claim, DrawTickets, KeepTickets, Pass)
 _PLAYING = frozenset(("play", "last_round"))
+_BASE_OF: dict[type, type] = {}
+
+
+def _base_class(cls: type) -> type:
+    """The base action a feature's or a subclassed action is (``cls`` itself when it is none of them), per class."""
+    found = _BASE_OF.get(cls)
+    if found is None:
+        found = _BASE_OF[cls] = next((c for c in _BASE_ACTIONS if issubclass(cls, c)), cls)
+    return found
 
 
 def _plainly_legal(v: Variant, state: GameState, action) -> int | None:
@@ -800,7 +805,7 @@ def _general(v: Variant, state: GameState, action: Action, seat: int, events: li
         return tx.freeze()
     cls = action.__class__
     if cls not in _BASE_ACTIONS:
-        cls = next((c for c in _BASE_ACTIONS if isinstance(action, c)), cls)
+        cls = _base_class(cls)
     if cls is DrawDeck or cls is DrawFaceUp:
         _apply_draw(tx, action, seat, second=pending is not None)
     elif cls is Claim:
@@ -841,8 +846,11 @@ def _quick_claim(v: Variant, state: GameState, action: Claim, trusted: bool) -> 
         return None
     t = v.route_table
     route = t.by_label.get(action.route)
-    if route is None or t.claim_hooks:
+    if route is None:
         return None
+    for f in t.claim_hooks:                              # a tunnel, a passenger to place: the general path words it
+        if f.takes_claim(v, state, seat, route):
+            return None
     i = route.index
     pay = action.payment
     claims = state.claims
@@ -913,10 +921,63 @@ def _quick_draw(v: Variant, state: GameState, action, trusted: bool) -> GameStat
                      state.final_turns_left, state.turn, state.ply + 1, 0, state.shuffles, state.first_player, state.ext)
 
 
-_QUICK = {DrawDeck: _quick_draw, DrawFaceUp: _quick_draw, Claim: _quick_claim}
+def _quick_tickets(v: Variant, state: GameState, action: DrawTickets, trusted: bool) -> GameState | None:
+    """Tickets drawn in mid-game (USA-TICKET-1): the top ones offered as a pending choice."""
+    seat = action.seat
+    if (seat != state.current or seat.__class__ is not int or state.pending or state.phase not in _PLAYING
+            or None in state.market or v.features and v.feature_for(action) is not None):
+        return None
+    st = v.settings
+    name = st.ticket_deck
+    pile = state.ticket_deck(name) if name else ()
+    if not pile:
+        return None                                  # check words the refusal
+    n = st.ticket_draw
+    decks = tuple(sorted((k, pile[n:] if k == name else ids) for k, ids in state.ticket_decks))
+    pending = (Pending("choose_tickets", seat, (("min_keep", st.ticket_min_keep), ("offered", pile[:n]),
+                                                ("returns", "bottom"))),)
+    return new_state(state.variant, state.n_players, state.seed, state.deck, state.market, state.discard, decks,
+                     state.tickets_out, state.claims, state.players, state.phase, seat, pending,
+                     state.final_turns_left, state.turn, state.ply + 1, 0, state.shuffles, state.first_player, state.ext)
 
 
-def _turn_over(v: Variant, state: GameState, seat: int, deck, market, discard, claims, players) -> GameState | None:
+def _quick_keep(v: Variant, state: GameState, action: KeepTickets, trusted: bool) -> GameState | None:
+    """Tickets kept in mid-game, named as ``legal_actions`` names them (USA-TICKET-2): the others to the bottom of
+    their deck, the turn over."""
+    seat = action.seat
+    pending = state.pending
+    if (seat != state.current or seat.__class__ is not int or len(pending) != 1 or state.phase not in _PLAYING
+            or None in state.market or v.features and v.feature_for(action) is not None):
+        return None
+    p = pending[0]
+    if p.kind != "choose_tickets" or p.seat != seat or p.get("returns") != "bottom":
+        return None
+    offered = p.get("offered")
+    text = v.route_table.ticket_text
+    names = action.tickets
+    kept = tuple(t for t in offered if text.get(t) in names)
+    if (len(kept) != len(names) or len(kept) < min(p.get("min_keep"), len(offered))
+            or tuple(text[t] for t in kept) != names):
+        return None                                  # not canonical, or refused: check and the general path
+    decks = dict(state.ticket_decks)
+    ticket = v.map.ticket
+    for t in offered:
+        if t not in kept:
+            deck = ticket(t).deck
+            decks[deck] = decks.get(deck, ()) + (t,)
+    players = list(state.players)
+    q = players[seat]
+    players[seat] = new_player(q.hand, q.trains, q.tickets + kept, q.route_points, q.ext)
+    return _turn_over(v, state, seat, state.deck, state.market, state.discard, state.claims, tuple(players),
+                      tuple(sorted(decks.items())))
+
+
+_QUICK = {DrawDeck: _quick_draw, DrawFaceUp: _quick_draw, Claim: _quick_claim, DrawTickets: _quick_tickets,
+          KeepTickets: _quick_keep}
+
+
+def _turn_over(v: Variant, state: GameState, seat: int, deck, market, discard, claims, players,
+               ticket_decks=None) -> GameState | None:
     """The state after ``seat``'s turn ended normally (``Tx.end_turn``); None when the final round would start,
     the game end, or a round end that a feature acts on (the general path words those)."""
     n = state.n_players
@@ -928,9 +989,11 @@ def _turn_over(v: Variant, state: GameState, seat: int, deck, market, discard, c
             return None
     elif phase == "play" and players[seat].trains <= v.settings.end_trains:
         return None
-    if v.route_table.round_end_hooks and (seat + 1) % n == state.first_player:
-        return None                                     # a round ends: features act then (MK-PASS-6)
-    return new_state(state.variant, n, state.seed, deck, market, discard, state.ticket_decks, state.tickets_out, claims,
+    hooks = v.route_table.round_end_hooks
+    if hooks and (seat + 1) % n == state.first_player and any(f.acts_at_round_end(v, state) for f in hooks):
+        return None                                     # a round ends and a feature acts then (MK-PASS-6)
+    return new_state(state.variant, n, state.seed, deck, market, discard,
+                     state.ticket_decks if ticket_decks is None else ticket_decks, state.tickets_out, claims,
                      players, phase, (seat + 1) % n, (), final, state.turn + 1, state.ply + 1, 0, state.shuffles,
                      state.first_player, state.ext)
 
@@ -1017,56 +1080,6 @@ def _apply_keep(tx: Tx, action: KeepTickets, seat: int, pending: Pending) -> Non
 
 # ---------------------------------------------------------------------------------------------
 # legal actions
-
-def route_payments(v: Variant, route, hand: Sequence[int]) -> list[Payment]:
-    """Every legal set of cards for ``route`` from ``hand``: by colour, fewest locomotives first; all-locomotive last."""
-    t = v.route_table
-    length = route.length
-    locos = hand[LOCO]
-    min_locos = t.min_locos[route.index]
-    if locos < min_locos:
-        return []
-    c0 = t.colour[route.index]
-    out: list[Payment] = []
-    low = max(1, length - locos)
-    for c in (range(LOCO) if c0 < 0 else (c0,)):
-        have = hand[c]
-        if have < low:
-            continue
-        for k in range(min(have, length - min_locos), low - 1, -1):
-            out.append(payment(c, k, length - k))
-    if locos >= length:
-        out.append(payment(0, 0, length))
-    if len(v.settings.wilds) > 1:
-        out += _extra_wild_payments(v, route, hand, c0, min_locos)
-    return out
-
-
-def _extra_wild_payments(v: Variant, route, hand: Sequence[int], c0: int, min_locos: int) -> list[Payment]:
-    """The payments that use the variant's other wild cards (Märklin's +4 locomotives, MK-CLAIM-2), after the
-    plain ones: fewest wild cards first, then fewest extra wilds."""
-    length = route.length
-    extra = [(w, hand[w]) for w, shortest, _ in v.settings.wilds if w != LOCO and length >= shortest and hand[w]]
-    if not extra:
-        return []
-    out: list[Payment] = []
-    colours = [c for c in (range(LOCO) if c0 < 0 else (c0,))]
-    for (w, have_w) in extra:                      # one extra wild kind per payment is enough for Märklin's single +4 kind
-        for n_w in range(1, min(have_w, length) + 1):
-            for n_l in range(0, min(hand[LOCO], length - n_w) + 1):
-                if n_l < min_locos:
-                    continue
-                rest = length - n_w - n_l
-                wild_part = tuple(sorted(((w, n_w),) + (((LOCO, n_l),) if n_l else ())))
-                if rest == 0:
-                    out.append(wild_part)
-                    continue
-                for c in colours:
-                    if hand[c] >= rest:
-                        out.append(tuple(sorted(((c, rest),) + wild_part)))
-    out.sort(key=lambda pay: (sum(n for k, n in pay if k >= LOCO), pay))
-    return [intern(pay) for pay in out]
-
 
 @lru_cache(maxsize=None)
 def draw_deck_action(seat: int) -> DrawDeck:

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from .engine import seat_name
+from .names import seat_name
 
 _READ_ERRORS = (TypeError, ValueError, KeyError, IndexError, AttributeError)
 

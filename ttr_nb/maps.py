@@ -28,6 +28,8 @@ from types import MappingProxyType
 
 from .cards import CARD_INDEX, CARD_NAMES, COLOURS, GRAY, LOCOMOTIVE
 from .errors import MapError
+from .names import find_route, find_ticket
+from .names import fold_text as _fold     # case- and accent-insensitive names ("zurich" finds "Zürich")
 
 __all__ = [
     "City", "Route", "Ticket", "Map",
@@ -72,13 +74,6 @@ def _thaw(value):
     if isinstance(value, (list, tuple)):
         return [_thaw(v) for v in value]
     return value
-
-
-def _fold(name: str) -> str:
-    """Case- and accent-insensitive form of a city name ("Montreal" finds "Montréal", "zurich" finds "Zürich")."""
-    import unicodedata
-    text = unicodedata.normalize("NFKD", name.casefold())
-    return "".join(c for c in text if not unicodedata.combining(c))
 
 
 def _suggest(word, choices) -> str:
@@ -253,7 +248,6 @@ class Map:
             if isinstance(route_id, str) and route_id.upper() in self._route_by_id:
                 return self._route_by_id[route_id.upper()]
             if isinstance(route_id, str) and any(d in route_id for d in "–—-"):
-                from .names import find_route
                 try:
                     return find_route(self, route_id)
                 except MapError as e:
@@ -270,7 +264,6 @@ class Map:
             if isinstance(ticket_id, str) and ticket_id.upper() in self._ticket_by_id:
                 return self._ticket_by_id[ticket_id.upper()]
             if isinstance(ticket_id, str) and any(d in ticket_id for d in "–—-"):
-                from .names import find_ticket
                 try:
                     return find_ticket(self, ticket_id)
                 except MapError as e:

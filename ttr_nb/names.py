@@ -5,6 +5,8 @@
     find_route(m, ref)      the Route for an id ("R099", any case) or a city text
     find_ticket(m, ref)     the Ticket for an id ("T24") or a city text
     ticket_words(m, ids)    "Helena–Los Angeles (8), Duluth–Houston (8)" for messages
+    seat_name(seat)         "Red", the seat's player colour ("Seat 9" past the colours)
+    fold_text(text)         the case- and accent-free form names are compared in ("zurich" for "Zürich")
 
 A city text is two city names joined by a dash (en dash "–", or "-" / "—"), in either order, ignoring case and
 accents ("kansas city-omaha"). Where a city pair has several tracks (double routes) the text ends in a
@@ -18,6 +20,7 @@ from __future__ import annotations
 import re
 from weakref import WeakKeyDictionary
 
+from .cards import PLAYER_COLOURS
 from .errors import MapError
 
 DASHES = "–—-"
@@ -25,9 +28,20 @@ _QUAL = re.compile(r"^(.*?)\s*\(([^()]*)\)\s*$")
 _tables: "WeakKeyDictionary" = WeakKeyDictionary()
 
 
+def fold_text(name: str) -> str:
+    """Case- and accent-insensitive form of a name ("Montreal" finds "Montréal", "zurich" finds "Zürich")."""
+    import unicodedata
+    text = unicodedata.normalize("NFKD", name.casefold())
+    return "".join(c for c in text if not unicodedata.combining(c))
+
+
+def seat_name(seat: int) -> str:
+    """A seat in words: its player colour, capitalised ("Red"); "Seat 9" past the colours."""
+    return PLAYER_COLOURS[seat].capitalize() if 0 <= seat < len(PLAYER_COLOURS) else f"Seat {seat}"
+
+
 def _fold(text: str) -> str:
-    from .maps import _fold as fold
-    return " ".join(fold(text).split())
+    return " ".join(fold_text(text).split())
 
 
 def _key(qualifier: str) -> str:

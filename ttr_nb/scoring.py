@@ -7,7 +7,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Sequence
 
-from .engine import seat_name
+from .names import seat_name
 from .state import GameState
 from .trail import Trail, longest_trail
 from .variants import Variant, get_variant
@@ -140,6 +140,12 @@ def connect_path(edges: Sequence[tuple[str, str, int, str]], a: str, b: str,
     return _path(_adjacency(edges), a, b, dead_end)
 
 
+def connect_paths(edges: Sequence[tuple[str, str, int, str]], pairs, dead_end=None) -> list[tuple[str, ...] | None]:
+    """``connect_path`` for each (a, b) of ``pairs`` over the same ``edges`` (the network is read once)."""
+    adj = _adjacency(edges)
+    return [_path(adj, a, b, dead_end) for a, b in pairs]
+
+
 def _adjacency(edges: Sequence[tuple[str, str, int, str]]) -> dict[str, list[tuple[str, str]]]:
     """city -> [(neighbour, route id)], each list in route id order (the order ``connect_path`` tries them)."""
     adj: dict[str, list[tuple[str, str]]] = {}
@@ -267,4 +273,4 @@ def _winners(v: Variant, players: Sequence[PlayerScore]) -> tuple[tuple[int, ...
     return tuple(ps.seat for ps in tied), f"{', then '.join(steps)}: still tied, the victory is shared ({rule}; sharing is an interpretation)"
 
 
-__all__ = ["TicketResult", "PlayerScore", "ScoreSheet", "score", "connect_path", "ticket_results", "owned_edges"]
+__all__ = ["TicketResult", "PlayerScore", "ScoreSheet", "score", "connect_path", "connect_paths", "ticket_results", "owned_edges"]

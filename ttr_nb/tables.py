@@ -9,6 +9,7 @@ the bots ask these tables instead of rescanning the map:
   cached by the tuple's identity — consecutive states share the tuple until a route is claimed.
 * ``claimable_mask``: the routes a seat may claim now as a bit set over route indices (bit ``i`` = route ``i``), so
   listing them in route order is reading the set bits from the lowest.
+* ``route_payments``: every legal payment for a route from a hand, in the engine's order.
 * ``payment``: one shared tuple per payment the engine lists (``((colour, n), (LOCO, m))``), so a payment the engine
   made is recognised by identity and needs no second well-formedness check.
 
@@ -16,13 +17,12 @@ Everything here is derived from the map and the settings; nothing is ever stored
 """
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Sequence
+from typing import Sequence
 
 from .cards import COLOURS, LOCO
 
-if TYPE_CHECKING:  # pragma: no cover
-    from .state import GameState
-    from .variants import Variant
+# "Variant" and "GameState" in the annotations are ttr_nb.variants' and ttr_nb.state's, named and not imported: a
+# variant builds its table here (``Variant.route_table``), so importing them would close a circle.
 
 FREE = -1          # as ttr_nb.state.FREE (not imported: the state module is not needed here)
 GRAY_BUCKET = LOCO     # bucket index of gray routes in the per-colour masks (colours are 0..7)
@@ -109,6 +109,7 @@ class RouteTable:
         # le[b][k]: routes of colour bucket b (8 = gray) and length <= k, without minimum locomotives (ferries);
         # those are "special" and checked one by one.
         self.special = tuple(i for i in range(n) if self.min_locos[i])
+        self.special_rows = tuple((i, self.length[i], self.min_locos[i], self.colour[i]) for i in self.special)
         le = [[0] * (top + 1) for _ in range(GRAY_BUCKET + 1)]
         every = [0] * (top + 1)
         for i in range(n):
@@ -126,11 +127,10 @@ class RouteTable:
         self.extra_wilds = tuple((w, sum(1 << i for i in range(n) if self.length[i] >= shortest))
                                  for w, shortest, _ in v.settings.wilds if w != LOCO)
         self.twin_min_players = v.settings.twin_min_players
-        from .variants import Feature
         # the features that may take a claim over (a tunnel, a passenger to place): the others never need asking
-        self.claim_hooks = tuple(f for f in v.features if type(f).on_claim is not Feature.on_claim)
+        self.claim_hooks = tuple(f for f in v.features if f.overrides("on_claim"))
         # the features that act when a round of turns ends (Märklin's travelled passengers leave, MK-PASS-6)
-        self.round_end_hooks = tuple(f for f in v.features if type(f).on_round_end is not Feature.on_round_end)
+        self.round_end_hooks = tuple(f for f in v.features if f.overrides("on_round_end"))
         self.shapes: dict = {}               # (route index, payment) -> payment_problem without the hand check
         self._claims: dict[int, ClaimsInfo] = {}
 
@@ -223,7 +223,7 @@ def claimable_mask(v: "Variant", state: "GameState", seat: int, affordable_only:
         best = max(hand[:LOCO])
         mask |= t.le[GRAY_BUCKET][min(best + locos, top)]
     mask &= t.every[cap]
-    for w, long_enough in t.extra_wilds:         # one extra wild kind per payment (see engine.route_payments)
+    for w, long_enough in t.extra_wilds:         # one extra wild kind per payment (see route_payments)
         more = hand[w]
         if more:
             wide = 0
@@ -235,17 +235,24 @@ def claimable_mask(v: "Variant", state: "GameState", seat: int, affordable_only:
             mask |= wide & long_enough
     mask &= allowed
     if t.special:
-        length = t.length
-        for i in t.special:
-            if allowed >> i & 1 and length[i] <= trains and _payable_special(v, t, i, hand):
-                mask |= 1 << i
+        if t.extra_wilds:
+            length = t.length
+            for i in t.special:
+                if allowed >> i & 1 and length[i] <= trains and _payable_special(v, t, i, hand):
+                    mask |= 1 << i
+        else:
+            # a route needing ``need`` locomotives (a ferry) is payable iff all its cards can be locomotives, or
+            # locos >= need < length and its colour (gray: the best one) covers max(1, length - locos)
+            for i, length, need, c0 in t.special_rows:
+                if allowed >> i & 1 and length <= trains and (
+                        locos >= length or locos >= need < length and (hand[c0] if c0 >= 0 else best) >= max(1, length - locos)):
+                    mask |= 1 << i
     return mask
 
 
 def _payable_special(v: "Variant", t: RouteTable, i: int, hand: Sequence[int]) -> bool:
     """Whether a route with a minimum of locomotives (a ferry) has a legal payment from ``hand``."""
     if t.extra_wilds:
-        from .engine import route_payments
         return bool(route_payments(v, t.routes[i], hand))
     length, need = t.length[i], t.min_locos[i]
     locos = hand[LOCO]
@@ -259,4 +266,54 @@ def _payable_special(v: "Variant", t: RouteTable, i: int, hand: Sequence[int]) -
     return False
 
 
-__all__ = ["RouteTable", "ClaimsInfo", "claimable_mask", "payment", "intern", "interned", "bits", "nth_bit"]
+def route_payments(v: "Variant", route, hand: Sequence[int]) -> list[tuple]:
+    """Every legal set of cards for ``route`` from ``hand``: by colour, fewest locomotives first; all-locomotive last."""
+    t = v.route_table
+    length = route.length
+    locos = hand[LOCO]
+    min_locos = t.min_locos[route.index]
+    if locos < min_locos:
+        return []
+    c0 = t.colour[route.index]
+    out: list[Payment] = []
+    low = max(1, length - locos)
+    for c in (range(LOCO) if c0 < 0 else (c0,)):
+        have = hand[c]
+        if have < low:
+            continue
+        for k in range(min(have, length - min_locos), low - 1, -1):
+            out.append(payment(c, k, length - k))
+    if locos >= length:
+        out.append(payment(0, 0, length))
+    if len(v.settings.wilds) > 1:
+        out += _extra_wild_payments(v, route, hand, c0, min_locos)
+    return out
+
+
+def _extra_wild_payments(v: "Variant", route, hand: Sequence[int], c0: int, min_locos: int) -> list[tuple]:
+    """The payments that use the variant's other wild cards (Märklin's +4 locomotives, MK-CLAIM-2), after the
+    plain ones: fewest wild cards first, then fewest extra wilds."""
+    length = route.length
+    extra = [(w, hand[w]) for w, shortest, _ in v.settings.wilds if w != LOCO and length >= shortest and hand[w]]
+    if not extra:
+        return []
+    out: list[Payment] = []
+    colours = [c for c in (range(LOCO) if c0 < 0 else (c0,))]
+    for (w, have_w) in extra:                      # one extra wild kind per payment is enough for Märklin's single +4 kind
+        for n_w in range(1, min(have_w, length) + 1):
+            for n_l in range(0, min(hand[LOCO], length - n_w) + 1):
+                if n_l < min_locos:
+                    continue
+                rest = length - n_w - n_l
+                wild_part = tuple(sorted(((w, n_w),) + (((LOCO, n_l),) if n_l else ())))
+                if rest == 0:
+                    out.append(wild_part)
+                    continue
+                for c in colours:
+                    if hand[c] >= rest:
+                        out.append(tuple(sorted(((c, rest),) + wild_part)))
+    out.sort(key=lambda pay: (sum(n for k, n in pay if k >= LOCO), pay))
+    return [intern(pay) for pay in out]
+
+
+__all__ = ["route_payments", "RouteTable", "ClaimsInfo", "claimable_mask", "payment", "intern", "interned", "bits", "nth_bit"]

@@ -15,7 +15,8 @@ from .errors import TTRError
 
 if TYPE_CHECKING:  # pragma: no cover
     from .maps import Map, Route
-    from .state import GameState, Pending
+# "GameState" and "Pending" in the annotations below are ttr_nb.state's, named and not imported: the state module
+# reads this registry (a saved state's card kinds and rules module), so importing it here would close a circle.
 
 
 @dataclass(frozen=True)
@@ -73,6 +74,10 @@ class Feature:
         """Whether this feature owns the action. Must depend only on the action's class (the answer is cached)."""
         return False
 
+    def overrides(self, hook: str) -> bool:
+        """Whether this feature has its own ``hook`` (e.g. "on_claim"): the engine asks only the features that do."""
+        return getattr(type(self), hook) is not getattr(Feature, hook)
+
     def check(self, variant: "Variant", state: "GameState", action, seat: int) -> None:
         """Raise IllegalAction if ``action`` (one this feature handles) is illegal."""
 
@@ -81,6 +86,11 @@ class Feature:
     def on_claim(self, variant: "Variant", tx, seat: int, route: "Route", payment) -> bool:
         """Called before a claim takes effect; return True when the feature took over (e.g. a tunnel)."""
         return False
+
+    def takes_claim(self, variant: "Variant", state: "GameState", seat: int, route: "Route") -> bool:
+        """Whether ``on_claim`` may do more than claim the route and end the turn here (e.g. only for a tunnel):
+        the engine's quick path claims the other routes itself. True unless a feature says otherwise."""
+        return True
 
     def claim_payment_problem(self, variant: "Variant", route: "Route", payment) -> tuple[str, str] | None:
         """(reason, rule id) when a payment breaks a feature's rule (e.g. ferry locomotives), else None."""
@@ -122,6 +132,11 @@ class Feature:
     def on_round_end(self, variant: "Variant", tx) -> None:
         """Called when a round of turns ends (the seat before the first player finished its turn) and when the game
         ends (e.g. Märklin: the passengers that travelled this round leave the game, MK-PASS-6)."""
+
+    def acts_at_round_end(self, variant: "Variant", state: "GameState") -> bool:
+        """Whether ``on_round_end`` would change anything after a plain draw or claim in ``state`` (the engine's quick
+        path ends the round itself when no feature would). True unless a feature says otherwise."""
+        return True
 
     def after_setup(self, variant: "Variant", tx) -> None:
         """Called once when the last initial ticket choice is made, before play starts (e.g. reshuffling decks)."""
@@ -179,11 +194,16 @@ class Variant:
 
     def feature_for(self, action) -> Feature | None:
         """The feature that handles this kind of action (None: a base action). Cached per action class."""
-        cache = self.__dict__.setdefault("_feature_for", {})
-        kind = type(action)
-        if kind not in cache:
-            cache[kind] = next((f for f in self.features if f.handles(action)), None)
-        return cache[kind]
+        cache = self._feature_by_class
+        try:
+            return cache[action.__class__]
+        except KeyError:
+            found = cache[action.__class__] = next((f for f in self.features if f.handles(action)), None)
+            return found
+
+    @cached_property
+    def _feature_by_class(self) -> dict:
+        return {}
 
     def feature(self, name: str) -> Feature | None:
         for f in self.features:

@@ -25,6 +25,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 from fractions import Fraction
+from functools import lru_cache
 from itertools import product
 from math import comb
 from typing import ClassVar, Sequence
@@ -33,6 +34,7 @@ from ..actions import Action, Payment, parse_payment, payment_str, payment_words
 from ..cards import CARD_NAMES, LOCO
 from ..errors import BadAction, IllegalAction, MapError, TTRError
 from ..names import route_text, ticket_text
+from ..names import seat_name as _seat_name
 from ..scoring import owned_edges, ticket_results
 from ..state import FREE, GameState, Pending, pairs_set
 from .usa import USA_INTERPRETATIONS
@@ -41,11 +43,6 @@ from ..variants import Feature, Settings, Variant, get_variant, register
 MAX_STATIONS = 3            # EU-COMP-2 / EU-STATION-2
 STATION_BONUS = 4           # EU-STATION-6: points per station not built
 TUNNEL_REVEAL = 3           # EU-TUNNEL-2
-
-
-def _seat_name(seat: int) -> str:
-    from ..engine import seat_name
-    return seat_name(seat)
 
 
 def _ordinal(n: int) -> str:
@@ -252,7 +249,13 @@ def _tunnel_data(pending: Pending) -> tuple[str, Payment, tuple[int, ...], int]:
         if name not in CARD_NAMES:
             raise TTRError(f"the pending tunnel step names an unknown card {name!r}")
         kinds.append(CARD_NAMES.index(name))
-    return rid, parse_payment(played, "pending tunnel"), tuple(kinds), extra
+    return rid, _played_payment(played), tuple(kinds), extra
+
+
+@lru_cache(maxsize=1024)
+def _played_payment(text: str) -> Payment:
+    """A pending tunnel's played cards, read from their text once (a payment is an immutable tuple)."""
+    return parse_payment(text, "pending tunnel")
 
 
 def _tunnel_pending(state: GameState, seat: int) -> Pending | None:
@@ -271,6 +274,9 @@ class Tunnels(Feature):
         return isinstance(action, TunnelPay | TunnelWithdraw)
 
     # -- the claim -----------------------------------------------------------------------------
+    def takes_claim(self, v, state, seat, route) -> bool:
+        return route.tunnel
+
     def on_claim(self, v, tx, seat, route, payment) -> bool:
         if not route.tunnel:
             return False
@@ -283,8 +289,9 @@ class Tunnels(Feature):
                 break
             revealed.append(card)
         if not revealed:
-            tx.event("tunnel", "EU-TUNNEL-6", f"{who} plays {payment_words(payment)} for the tunnel {where}: there are "
-                                              "no cards to turn up, so there is no risk of extra cards")
+            if tx.events is not None:                  # (the words only when someone reads them: step, Game)
+                tx.event("tunnel", "EU-TUNNEL-6", f"{who} plays {payment_words(payment)} for the tunnel {where}: there "
+                                                  "are no cards to turn up, so there is no risk of extra cards")
             tx.claim_route(seat, route, payment)
             if any(c is None for c in tx.market):
                 tx.refill_market()
@@ -296,8 +303,9 @@ class Tunnels(Feature):
         rule = "EU-TUNNEL-3" if colour is None else "EU-TUNNEL-2"
         short = "" if len(revealed) == TUNNEL_REVEAL else f" (only {len(revealed)} card{'s' if len(revealed) != 1 else ''} left to turn up, EU-TUNNEL-6)"
         if extra == 0:
-            tx.event("tunnel", rule, f"{who} plays {payment_words(payment)} for the tunnel {where} and turns up "
-                                     f"{names}{short}: nothing matches, no extra cards")
+            if tx.events is not None:
+                tx.event("tunnel", rule, f"{who} plays {payment_words(payment)} for the tunnel {where} and turns up "
+                                         f"{names}{short}: nothing matches, no extra cards")
             tx.claim_route(seat, route, payment)
             self._discard_revealed(tx, revealed)
             tx.end_turn()
@@ -307,8 +315,9 @@ class Tunnels(Feature):
         else:
             want = (f"{CARD_NAMES[colour]} card or a locomotive" if extra == 1
                     else f"{CARD_NAMES[colour]} cards or locomotives")
-        tx.event("tunnel", rule, f"{who} plays {payment_words(payment)} for the tunnel {where} and turns up {names}"
-                                 f"{short}: {extra} more {want} needed")
+        if tx.events is not None:
+            tx.event("tunnel", rule, f"{who} plays {payment_words(payment)} for the tunnel {where} and turns up "
+                                     f"{names}{short}: {extra} more {want} needed")
         tx.change_hand(seat, payment, -1)              # committed: on the table until the tunnel is resolved
         text = (f"the tunnel {where} turned up {names}: pay {extra} more {want} "
                 f"('tunnel pay …') or withdraw and take back {payment_words(payment)} ('tunnel withdraw')")
@@ -321,8 +330,9 @@ class Tunnels(Feature):
     def _discard_revealed(tx, revealed: Sequence[int]) -> None:
         for c in revealed:                             # EU-TUNNEL-5
             tx.discard[c] += 1
-        tx.event("tunnel_discard", "EU-TUNNEL-5",
-                 f"The {len(revealed)} turned-up card{'s' if len(revealed) != 1 else ''} go to the discard pile")
+        if tx.events is not None:
+            tx.event("tunnel_discard", "EU-TUNNEL-5",
+                     f"The {len(revealed)} turned-up card{'s' if len(revealed) != 1 else ''} go to the discard pile")
         if any(c is None for c in tx.market):
             tx.refill_market()                         # USA-DRAW-2: an empty face-up slot is filled once cards exist
 
@@ -371,10 +381,11 @@ class Tunnels(Feature):
         tx.pending = [q for q in tx.pending if q is not p]
         tx.change_hand(seat, played, +1)               # back from the table
         if isinstance(action, TunnelPay):
-            tx.event("tunnel_paid", p.get("rule") or "EU-TUNNEL-2",
-                     f"{who} pays {payment_words(action.payment)} more for the tunnel {route.a}–{route.b}")
+            if tx.events is not None:
+                tx.event("tunnel_paid", p.get("rule") or "EU-TUNNEL-2",
+                         f"{who} pays {payment_words(action.payment)} more for the tunnel {route.a}–{route.b}")
             tx.claim_route(seat, route, _merge(played, action.payment))
-        else:
+        elif tx.events is not None:
             tx.event("tunnel_withdrawn", "EU-TUNNEL-4",
                      f"{who} withdraws from the tunnel {route.a}–{route.b}: the played cards go back to the hand, "
                      "the route stays free and the turn is over")
@@ -591,6 +602,22 @@ class Stations(Feature):
         return [BuildStation(city=c.name, payment=pay, seat=seat) for c in v.map.cities if c.name not in taken
                 for pay in pays]
 
+    def bot_random(self, v, state, seat, r) -> list:
+        """The random bot's pick among ``turn_actions`` without building them all: the action at a random index of
+        that list (cities in map order, each with its payments), found by arithmetic."""
+        built = stations_of(state, seat)
+        if len(built) >= MAX_STATIONS:
+            return []
+        pays = _one_colour_payments(state.players[seat].hand, len(built) + 1)
+        if not pays:
+            return []
+        taken = station_owners(state)
+        free = [c.name for c in v.map.cities if c.name not in taken]
+        if not free:
+            return []
+        k = r.index(len(free) * len(pays))
+        return [BuildStation(city=free[k // len(pays)], payment=pays[k % len(pays)], seat=seat)]
+
     def check(self, v, state, action, seat) -> None:
         _shape_problem(action, v)
         try:
@@ -639,10 +666,11 @@ class Stations(Feature):
         tx.change_hand(seat, action.payment, -1)
         tx.discard_cards(action.payment)               # EU-STATION-3
         tx.set_player(seat, ext=pairs_set(p.ext, "stations", built))
-        tx.event("station", "EU-STATION-3",
-                 f"{_seat_name(seat)} builds {'a' if len(built) == 1 else 'their ' + _ordinal(len(built))} station in "
-                 f"{city} for {payment_words(action.payment)}: at the end it may borrow one route of another player "
-                 f"into {city}")
+        if tx.events is not None:
+            tx.event("station", "EU-STATION-3",
+                     f"{_seat_name(seat)} builds {'a' if len(built) == 1 else 'their ' + _ordinal(len(built))} station "
+                     f"in {city} for {payment_words(action.payment)}: at the end it may borrow one route of another "
+                     f"player into {city}")
         if any(c is None for c in tx.market):
             tx.refill_market()
         tx.end_turn()

@@ -19,7 +19,8 @@ from typing import ClassVar, Sequence
 from ..actions import Action, is_digits, register_action
 from ..cards import LOCO, LOCO4, PASSENGER
 from ..errors import BadAction, IllegalAction, MapError
-from ..scoring import TicketResult, connect_path, owned_edges
+from ..names import seat_name as _seat_name
+from ..scoring import TicketResult, connect_path, connect_paths, owned_edges
 from ..state import FREE, GameState, Pending, pairs_get, pairs_set
 from ..variants import Feature, Settings, Variant, register
 from .usa import USA_INTERPRETATIONS
@@ -31,11 +32,6 @@ DECKS = ("short", "long")
 RESERVE, DONE = "reserve", "done"     # passenger states besides standing in a city
 MOVED = "moved"       # a player's ext: the slots of passengers that travelled this round (they leave at its end)
 SETUP_KIND = "setup_announce"
-
-
-def _seat_name(seat: int) -> str:
-    from ..engine import seat_name
-    return seat_name(seat)
 
 
 def _deny(v: Variant, msg: str, rule: str, action, seat) -> IllegalAction:
@@ -55,7 +51,15 @@ def _city(name: str, text: str) -> str:
 
 
 def is_country(v: Variant, city: str) -> bool:
-    return bool(v.map.city(city).extra.get("country"))
+    countries = v.__dict__.get("_countries")
+    if countries is None:                 # the map's countries and cities by name, read once per variant
+        countries = v.__dict__["_countries"] = (frozenset(c.name for c in v.map.cities if c.extra.get("country")),
+                                                frozenset(c.name for c in v.map.cities))
+    if city in countries[0]:
+        return True
+    if city in countries[1]:
+        return False
+    return bool(v.map.city(city).extra.get("country"))     # another spelling ("zurich"), or MapError
 
 
 # ---------------------------------------------------------------------------------------------
@@ -232,9 +236,10 @@ class TicketMix(Feature):
         tx.pending.append(Pending("choose_tickets", seat, (
             ("min_keep", 2 if setup else 1), ("offered", tuple(offered)), ("returns", "bottom"),
             ("rule", "MK-SETUP-3" if setup else "MK-TICKET-1"))))
-        tx.event("tickets_announced", "MK-SETUP-3" if setup else "MK-TICKET-1",
-                 f"{_seat_name(seat)} drew {len(offered)} ticket{'s' if len(offered) != 1 else ''} "
-                 f"({got['short']} short, {got['long']} long)")
+        if tx.events is not None:                      # (the words only when someone reads them: step, Game)
+            tx.event("tickets_announced", "MK-SETUP-3" if setup else "MK-TICKET-1",
+                     f"{_seat_name(seat)} drew {len(offered)} ticket{'s' if len(offered) != 1 else ''} "
+                     f"({got['short']} short, {got['long']} long)")
 
     def after_setup(self, v, tx) -> None:             # MK-SETUP-3: "Then both decks are shuffled."
         from ..rng import shuffled
@@ -404,6 +409,10 @@ class Passengers(Feature):
         return pairs_set(ext, "passengers", tuple(cities) + (RESERVE,) * (PASSENGERS - len(cities)))
 
     # -- after a claim (MK-CLAIM-5) ------------------------------------------------------------------
+    def takes_claim(self, v, state, seat, route) -> bool:
+        """Only a player with a passenger in reserve is offered to place one (MK-CLAIM-5)."""
+        return RESERVE in pairs_get(state.players[seat].ext, "passengers", ())
+
     def on_claim(self, v, tx, seat, route, payment) -> bool:
         tx.claim_route(seat, route, payment)
         mine = pairs_get(tx.players[seat].ext, "passengers", ())
@@ -501,7 +510,8 @@ class Passengers(Feature):
                 mine = list(pairs_get(tx.players[seat].ext, "passengers"))
                 mine[mine.index(RESERVE)] = action.city
                 tx.set_player(seat, ext=pairs_set(tx.players[seat].ext, "passengers", tuple(mine)))
-                tx.event("passenger_placed", "MK-CLAIM-5", f"{_seat_name(seat)} placed a passenger in {action.city}")
+                if tx.events is not None:
+                    tx.event("passenger_placed", "MK-CLAIM-5", f"{_seat_name(seat)} placed a passenger in {action.city}")
             tx.end_turn()
             return
         if isinstance(action, Stop):
@@ -548,10 +558,14 @@ class Passengers(Feature):
         moved = tuple(sorted(set(pairs_get(ext, MOVED, ())) | {slot}))
         tx.set_player(seat, ext=pairs_set(pairs_set(ext, "passengers", tuple(mine)), MOVED, moved))
         tx.pending = [q for q in tx.pending if q.seat != seat]
-        tx.event("passenger_done", "MK-PASS-6",
-                 f"{_seat_name(seat)}'s passenger ended its journey in {p.get('at')}: it stays there until the end of "
-                 "the round, then leaves the game")
+        if tx.events is not None:
+            tx.event("passenger_done", "MK-PASS-6",
+                     f"{_seat_name(seat)}'s passenger ended its journey in {p.get('at')}: it stays there until the end "
+                     "of the round, then leaves the game")
         tx.end_turn()
+
+    def acts_at_round_end(self, v, state) -> bool:
+        return any(pairs_get(p.ext, MOVED, ()) for p in state.players)
 
     def on_round_end(self, v, tx) -> None:
         """MK-PASS-6: every passenger that travelled this round leaves the game; its city is free again."""
@@ -842,11 +856,10 @@ class MaerklinScoring(Feature):
     def score(self, v, state, sheet) -> None:
         players = []
         for ps in sheet["players"]:
-            edges = owned_edges(v, state, ps.seat)
-            results = []
-            for t in ps.tickets:
-                path = connected_avoiding_countries(v, edges, t.a, t.b)
-                results.append(TicketResult(t.id, t.a, t.b, t.points, path is not None, path or ()))
+            edges = owned_edges(v, state, ps.seat)         # connected_avoiding_countries, one network per player
+            paths = connect_paths(edges, [(t.a, t.b) for t in ps.tickets], dead_end=lambda city: is_country(v, city))
+            results = [TicketResult(t.id, t.a, t.b, t.points, path is not None, path or ())
+                       for t, path in zip(ps.tickets, paths)]
             goods = goods_of(state, ps.seat)
             players.append(replace(ps, tickets=tuple(results), extras=ps.extras + (("goods", sum(goods)),),  # MK-PASS-5
                                    stats=ps.stats + (("goods_tokens", len(goods)),)))

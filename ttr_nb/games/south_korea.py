@@ -25,6 +25,7 @@ from ..actions import Action, DrawDeck, DrawFaceUp, KeepTickets, Payment, parse_
 from ..actions import _PARSERS as _BASE_PARSERS
 from ..actions import _parse_keep, _ref
 from ..names import find_route, find_ticket, route_text, ticket_text, ticket_with_points, ticket_words
+from ..names import seat_name as _seat_name
 from ..cards import CARD_NAMES, COLOURS, GRAY, LOCO
 from ..errors import BadAction, IllegalAction, MapError, TTRError
 from ..rng import shuffled
@@ -40,11 +41,6 @@ PROVINCE_BONUS = {2: (10,), 3: (10, 6), 4: (10, 6, 4), 5: (10, 6, 4, 2)}     # S
 SOURCES = Path(__file__).resolve().parents[2] / "maps" / "sources" / KEY
 MAP_NAME = "Ticket to Ride South Korea (provisional stand-in board)"
 BASE_DECK = {**{c: 12 for c in COLOURS}, "locomotive": 14}  # SK-COMP-2: the base game's 110 cards
-
-
-def _seat_name(seat: int) -> str:
-    from ..engine import seat_name
-    return seat_name(seat)
 
 
 def _plural(n: int, word: str) -> str:
@@ -393,14 +389,30 @@ def _draft_keep_pending(seat: int, offered: Sequence[str]) -> Pending:
                                         ("text", text)))
 
 
+def _route(v: Variant, ref):
+    """``find_route(v.map, ref)``, a canonical route text answered from the variant's table without parsing."""
+    found = v.route_table.by_label.get(ref) if ref.__class__ is str else None
+    return found if found is not None else find_route(v.map, ref)
+
+
+def _ticket(v: Variant, ref):
+    """``find_ticket(v.map, ref)``, a canonical ticket text answered from the variant's table without parsing."""
+    tid = v.route_table.ticket_by_text.get(ref) if ref.__class__ is str else None
+    return v.map.ticket(tid) if tid is not None else find_ticket(v.map, ref)
+
+
 def _ticket_ids(v: Variant, action, refs) -> tuple[str, ...]:
     """The ids of tickets named by id or by cities (BadAction naming the one that is unknown)."""
     out = []
+    by_text = v.route_table.ticket_by_text            # the canonical texts, without parsing
     for ref in refs:
-        try:
-            out.append(find_ticket(v.map, ref).id)
-        except MapError as e:
-            raise BadAction(f"{action}: {e}") from None
+        tid = by_text.get(ref) if ref.__class__ is str else None
+        if tid is None:
+            try:
+                tid = find_ticket(v.map, ref).id
+            except MapError as e:
+                raise BadAction(f"{action}: {e}") from None
+        out.append(tid)
     return tuple(out)
 
 
@@ -446,18 +458,21 @@ class TicketDraft(Feature):
         return isinstance(action, DraftPick | DraftKeep)
 
     def pending_actions(self, v, state, pending) -> list:
-        m = v.map
+        made = v.route_table.ticket_text                # id -> ticket_text(v.map, id), made once
+
+        def text(t: str) -> str:
+            return made.get(t) or ticket_text(v.map, t)
         if pending.kind == "draft_pick":
-            return [DraftPick(ticket=ticket_text(m, t), seat=pending.seat) for t in pending.get("packet")]
-        return [DraftKeep(tickets=tuple(ticket_text(m, t) for t in combo), seat=pending.seat)
+            return [DraftPick(ticket=text(t), seat=pending.seat) for t in pending.get("packet")]
+        return [DraftKeep(tickets=tuple(text(t) for t in combo), seat=pending.seat)
                 for combo in combinations(pending.get("offered"), DRAFT_KEEP)]
 
     @staticmethod
     def canonical(v, action):
         """Tickets are recorded by their cities in the map's spelling (check() already found them)."""
         if isinstance(action, DraftPick):
-            return replace(action, ticket=ticket_text(v.map, find_ticket(v.map, action.ticket)))
-        return replace(action, tickets=tuple(ticket_text(v.map, find_ticket(v.map, t)) for t in action.tickets))
+            return replace(action, ticket=ticket_text(v.map, _ticket(v, action.ticket)))
+        return replace(action, tickets=tuple(ticket_text(v.map, _ticket(v, t)) for t in action.tickets))
 
     def check(self, v, state, action, seat) -> None:
         p = state.pending_for(seat) if state.pending else None
@@ -508,10 +523,11 @@ class TicketDraft(Feature):
         ext = pairs_set(ps.ext, "drafted", tuple(ps.get("drafted", ())) + (tid,))
         tx.set_player(seat, ext=pairs_set(ext, "passing", rest))
         tx.pending = [q for q in tx.pending if q.seat != seat]
-        tx.event("draft_pick", v.rule("SK-SETUP-3"),
-                 f"draft round {rnd} of {DRAFT_HAND}: " + (f"the other {_plural(len(rest), 'card')} of the hand go to "
-                                                           f"the left once everyone has picked" if rest else
-                                                           "that was the hand's last card"))
+        if tx.events is not None:                      # (the words only when someone reads them: step, Game)
+            tx.event("draft_pick", v.rule("SK-SETUP-3"),
+                     f"draft round {rnd} of {DRAFT_HAND}: " + (f"the other {_plural(len(rest), 'card')} of the hand go "
+                                                               f"to the left once everyone has picked" if rest else
+                                                               "that was the hand's last card"))
         if tx.pending:
             return
         n = tx.s.n_players
@@ -688,6 +704,28 @@ def _express_problem(v, state, action, seat) -> None:
                             f"unused: {have})", v.rule("SK-TURN-2"), action, seat)
 
 
+class _ExpressChoices:
+    """``ExpressCards.turn_actions`` in its order (each draw value with every slot, then the ticket draws), each
+    action made when it is asked for."""
+
+    __slots__ = ("draws", "slots", "tickets", "seat")
+
+    def __init__(self, draws: tuple[int, ...], slots: tuple[int, ...], tickets: tuple[int, ...], seat: int):
+        self.draws, self.slots, self.tickets, self.seat = draws, slots, tickets, seat
+
+    def __len__(self) -> int:
+        return len(self.draws) * len(self.slots) + len(self.tickets)
+
+    def __getitem__(self, k: int):
+        if not 0 <= k < len(self):
+            raise IndexError(k)
+        n = len(self.draws) * len(self.slots)
+        if k < n:
+            return ExpressDraw(slot=self.slots[k % len(self.slots)], express=self.draws[k // len(self.slots)],
+                               seat=self.seat)
+        return ExpressTickets(express=self.tickets[k - n], seat=self.seat)
+
+
 class ExpressCards(Feature):
     """SK-SETUP-2, SK-TURN-2, SK-EXPRESS-1/2: +1/+2/+3 once each, boosting a card draw or a ticket draw."""
 
@@ -746,6 +784,17 @@ class ExpressCards(Feature):
         out += [ExpressTickets(express=e, seat=seat) for e in left if deck > v.settings.ticket_draw]
         return out
 
+    def bot_random(self, v, state, seat, r) -> "_ExpressChoices":
+        """``turn_actions`` as a sequence that makes only the action the random bot picks (most are never used)."""
+        left = express_left(state, seat)
+        if not left:
+            return _ExpressChoices((), (), (), seat)
+        cards = len(state.deck) + sum(state.discard)
+        slots = (0,) + tuple(i + 1 for i, c in enumerate(state.market) if c is not None)
+        deck = len(state.ticket_deck(v.settings.ticket_deck))
+        return _ExpressChoices(tuple(e for e in left if cards > e), slots,
+                               left if deck > v.settings.ticket_draw else (), seat)
+
     def check(self, v, state, action, seat) -> None:
         if state.phase not in ("play", "last_round"):
             raise IllegalAction("express cards are used on turns, after the draft", v.rule("SK-TURN-2"), action, seat)
@@ -773,14 +822,16 @@ class ExpressCards(Feature):
         _use_express(tx, seat, e)
         if isinstance(action, ExpressTickets):
             st = v.settings
-            tx.event("express", v.rule("SK-EXPRESS-2"), f"{_seat_name(seat)} uses the +{e} express card: "
-                                                        f"{st.ticket_draw + e} tickets to choose from")
+            if tx.events is not None:
+                tx.event("express", v.rule("SK-EXPRESS-2"), f"{_seat_name(seat)} uses the +{e} express card: "
+                                                            f"{st.ticket_draw + e} tickets to choose from")
             tx.offer_tickets(seat, st.ticket_deck, st.ticket_draw + e, st.ticket_min_keep, "bottom")
             return
         for _ in range(e):                       # blind, from the top; a reshuffle as usual (USA-DRAW-7)
             tx.give_card(seat, tx.draw_card())
-        tx.event("express", v.rule("SK-EXPRESS-1"), f"{_seat_name(seat)} uses the +{e} express card and draws "
-                                                    f"{_plural(e, 'card')} from the top of the deck")
+        if tx.events is not None:
+            tx.event("express", v.rule("SK-EXPRESS-1"), f"{_seat_name(seat)} uses the +{e} express card and draws "
+                                                        f"{_plural(e, 'card')} from the top of the deck")
         _apply_draw(tx, action.base(), seat, second=False)
 
     def validate(self, v, state, problems) -> None:
@@ -839,7 +890,22 @@ def claim_payments(v: Variant, route, hand: Sequence[int], most: int) -> list[Pa
 
 def _placeable(v: Variant, state: GameState) -> dict[str, tuple[int, int]]:
     """line -> (lowest value that finds a free space, highest space): a train worth ``value`` can go on the line
-    exactly when lowest <= value <= highest (SK-PROV-3/4)."""
+    exactly when lowest <= value <= highest (SK-PROV-3/4). Read-only: the answer is cached per province board
+    (it changes only when a train is placed there)."""
+    raw = state.get("province", ())
+    cache = v.__dict__.setdefault("_placeable", {})
+    try:
+        found = cache.get(raw)
+    except TypeError:                                   # a hand-edited board of lists: no cache
+        return _placeable_now(v, state)
+    if found is None:
+        if len(cache) >= 256:
+            cache.clear()
+        found = cache[raw] = _placeable_now(v, state)
+    return found
+
+
+def _placeable_now(v: Variant, state: GameState) -> dict[str, tuple[int, int]]:
     taken: dict[str, set[int]] = {}
     for line, space, _ in province_trains(state):
         taken.setdefault(line, set()).add(space)
@@ -880,19 +946,27 @@ class ProvinceBoard(Feature):
         from ..engine import claimable_routes
         trains = state.players[seat].trains
         routes = [x for x in claimable_routes(v, state, seat, affordable_only=True) if trains >= x.length + 1]
+        room = _placeable(v, state)
+        boosts = (0,) + express_left(state, seat)
         while routes:
             route = routes.pop(r.index(len(routes)))
-            options = self._claims(v, state, seat, (route,))
+            options = self._options(v, state, seat, (route,), room, boosts)
             if options:
-                return [options[r.index(len(options))]]
+                return [ProvinceClaim(*options[r.index(len(options))], seat)]     # only the one picked is made
         return []
 
-    def _claims(self, v, state, seat, routes=None) -> list:
+    def _claims(self, v, state, seat) -> list:
+        return [ProvinceClaim(*o, seat) for o in self._options(v, state, seat)]
+
+    def _options(self, v, state, seat, routes=None, room=None, boosts=None) -> list:
+        """The province claims as (route text, payment, express, line), in ``turn_actions``' order."""
         from ..engine import claimable_routes
         p = state.players[seat]
-        room = _placeable(v, state)
+        if room is None:
+            room = _placeable(v, state)
         top = max(hi for _, hi in room.values())
-        boosts = (0,) + express_left(state, seat)
+        if boosts is None:
+            boosts = (0,) + express_left(state, seat)
         out = []
         for route in routes if routes is not None else claimable_routes(v, state, seat, affordable_only=True):
             if p.trains < route.length + 1:
@@ -901,14 +975,14 @@ class ProvinceBoard(Feature):
                        if (route.colour == GRAY or line == route.colour) and lo <= hi]
             if not targets:
                 continue
-            name = route_text(v.map, route)
+            name = v.route_table.labels[route.index]           # = route_text(v.map, route)
             for pay in claim_payments(v, route, p.hand, top):
                 size = pay[0][1] + (pay[1][1] if len(pay) > 1 else 0)
                 for e in boosts:
                     value = size + e
                     for line, lo, hi in targets:
                         if lo <= value <= hi:
-                            out.append(ProvinceClaim(name, pay, e, line, seat))
+                            out.append((name, pay, e, line))
         return out
 
     def claim_size_problem(self, v, route, size):
@@ -930,7 +1004,7 @@ class ProvinceBoard(Feature):
         if problem:
             raise BadAction(f"{action!r}: {problem}")
         try:
-            route = find_route(v.map, action.route)
+            route = _route(v, action.route)
         except MapError as e:
             raise BadAction(f"{action}: {e}") from None
         if action.express:
@@ -981,11 +1055,11 @@ class ProvinceBoard(Feature):
     @staticmethod
     def canonical(v, action):
         """The route by its cities in the map's spelling, the payment in card order (check() found the route)."""
-        return replace(action, route=route_text(v.map, find_route(v.map, action.route)),
+        return replace(action, route=route_text(v.map, _route(v, action.route)),
                        payment=tuple(sorted(action.payment)))
 
     def apply(self, v, tx, action, seat) -> None:
-        route = find_route(v.map, action.route)
+        route = _route(v, action.route)
         size = sum(n for _, n in action.payment)
         value = size + action.express
         space, how = province_space(v, tx.s, action.line, value)
@@ -995,10 +1069,11 @@ class ProvinceBoard(Feature):
         p = tx.players[seat]
         tx.set_player(seat, trains=p.trains - 1)
         tx.ext = pairs_set(tx.ext, "province", tuple(pairs_get(tx.ext, "province", ())) + ((action.line, space, seat),))
-        boost = f" + the +{action.express} express card" if action.express else ""
-        tx.event("province", v.rule("SK-PROV-6" if action.express else "SK-PROV-3"),
-                 f"{_seat_name(seat)} puts a train on the {action.line} province line: {_plural(size, 'card')}{boost} = "
-                 f"{value}, so {how}")
+        if tx.events is not None:
+            boost = f" + the +{action.express} express card" if action.express else ""
+            tx.event("province", v.rule("SK-PROV-6" if action.express else "SK-PROV-3"),
+                     f"{_seat_name(seat)} puts a train on the {action.line} province line: {_plural(size, 'card')}"
+                     f"{boost} = {value}, so {how}")
         tx.end_turn()
 
     def trains_elsewhere(self, state, seat) -> int:
@@ -1073,7 +1148,7 @@ class ProvinceBoard(Feature):
         if type(action) is not Claim or state.pending:
             return action, why
         from ..bots import Reason, _completed, plan_for
-        route = find_route(v.map, action.route)
+        route = _route(v, action.route)
         p = state.players[seat]
         plan = plan_for(v, state, seat, [t for t in p.tickets if not _completed(v, state, seat, t)])
         still = plan.cost - (route.length if route.id in plan.routes else 0)
