@@ -839,10 +839,16 @@ def _quick(v: Variant, state: GameState, action, trusted: bool) -> GameState | N
     return None if quick is None else quick(v, state, action, trusted)
 
 
+def _plain_turn(v: Variant, state: GameState, action, seat) -> bool:
+    """A claim or a ticket draw the quick paths may take: the seat to play (a plain int), no pending step, in play,
+    a full market, and no feature of the variant taking the action over."""
+    return not (seat != state.current or seat.__class__ is not int or state.pending or state.phase not in _PLAYING
+                or None in state.market or v.features and v.feature_for(action) is not None)
+
+
 def _quick_claim(v: Variant, state: GameState, action: Claim, trusted: bool) -> GameState | None:
     seat = action.seat
-    if (seat != state.current or seat.__class__ is not int or state.pending or state.phase not in _PLAYING
-            or None in state.market or v.features and v.feature_for(action) is not None):
+    if not _plain_turn(v, state, action, seat):
         return None
     t = v.route_table
     route = t.by_label.get(action.route)
@@ -924,8 +930,7 @@ def _quick_draw(v: Variant, state: GameState, action, trusted: bool) -> GameStat
 def _quick_tickets(v: Variant, state: GameState, action: DrawTickets, trusted: bool) -> GameState | None:
     """Tickets drawn in mid-game (USA-TICKET-1): the top ones offered as a pending choice."""
     seat = action.seat
-    if (seat != state.current or seat.__class__ is not int or state.pending or state.phase not in _PLAYING
-            or None in state.market or v.features and v.feature_for(action) is not None):
+    if not _plain_turn(v, state, action, seat):
         return None
     st = v.settings
     name = st.ticket_deck

@@ -591,11 +591,16 @@ class Stations(Feature):
     def handles(self, action) -> bool:
         return isinstance(action, BuildStation)
 
-    def turn_actions(self, v, state, seat) -> list:
+    @staticmethod
+    def _payments(state, seat) -> list:
+        """The payments of ``seat``'s next station (EU-STATION-2, EU-STATION-3): none once all three are built."""
         built = stations_of(state, seat)
         if len(built) >= MAX_STATIONS:
             return []
-        pays = _one_colour_payments(state.players[seat].hand, len(built) + 1)
+        return _one_colour_payments(state.players[seat].hand, len(built) + 1)
+
+    def turn_actions(self, v, state, seat) -> list:
+        pays = self._payments(state, seat)
         if not pays:
             return []
         taken = station_owners(state)
@@ -605,10 +610,7 @@ class Stations(Feature):
     def bot_random(self, v, state, seat, r) -> list:
         """The random bot's pick among ``turn_actions`` without building them all: the action at a random index of
         that list (cities in map order, each with its payments), found by arithmetic."""
-        built = stations_of(state, seat)
-        if len(built) >= MAX_STATIONS:
-            return []
-        pays = _one_colour_payments(state.players[seat].hand, len(built) + 1)
+        pays = self._payments(state, seat)
         if not pays:
             return []
         taken = station_owners(state)
