@@ -255,6 +255,18 @@ _JS_SAVE_NOTEBOOK = """async ({path, cells}) => {
 }"""
 
 
+def _answered_after_click(button, out, text: str, what: str) -> float:
+    """Click an enabled ``button`` and wait until ``text`` shows in ``out``: the seconds from click to answer."""
+    from playwright.sync_api import expect
+
+    from viewhelpers import wait_text
+    expect(button).to_be_enabled(timeout=60_000)
+    started = time.monotonic()
+    button.click()
+    wait_text(out, text, what, timeout_s=300)
+    return round(time.monotonic() - started, 1)
+
+
 def test_coach_hint_and_review_by_clicks_in_jupyterlite(lite_page):
     """Hint (a USA and a Card Game play view) and review (a history view) by clicks in the Pyodide kernel: each
     answers, says it rests on fewer playouts than in a kernel, and no request leaves the machine."""
@@ -278,26 +290,18 @@ def test_coach_hint_and_review_by_clicks_in_jupyterlite(lite_page):
             view = page.locator(sel)
             expect(view).to_have_count(1, timeout=60_000)
             view.scroll_into_view_if_needed()
-            button = view.get_by_role("button", name="coach: best moves")
-            expect(button).to_be_enabled(timeout=60_000)
-            started = time.monotonic()
-            button.click()
             out = view.locator(".ttr-coach-output")
-            wait_text(out, "chance to win", f"{sel}: the coach's moves", timeout_s=180)
-            waited[f"hint{sel.replace('.t-coach', '')}_s"] = round(time.monotonic() - started, 1)
+            waited[f"hint{sel.replace('.t-coach', '')}_s"] = _answered_after_click(
+                view.get_by_role("button", name="coach: best moves"), out, "chance to win", f"{sel}: the coach's moves")
             wait_text(out, fewer, f"{sel}: the hint says it rests on fewer playouts")
             wait_text(out, "the chance to complete each", f"{sel}: the odds of the seat's own tickets")
             expect(view.locator(".ttr-coach-progress")).to_have_count(0, timeout=60_000)
         hist = page.locator(".t-coach-history")
         hist.scroll_into_view_if_needed()
         review = hist.get_by_role("button", name="coach: review the game")
-        expect(review).to_be_enabled(timeout=60_000)
-        started = time.monotonic()
-        review.click()
-        out = hist.locator(".ttr-review-output")
-        wait_text(out, fewer, "the review says it rests on fewer playouts", timeout_s=300)
+        waited["review_s"] = _answered_after_click(review, hist.locator(".ttr-review-output"), fewer,
+                                                   "the review says it rests on fewer playouts")
         expect(review).to_be_enabled(timeout=300_000)        # the review is done: its button is back
-        waited["review_s"] = round(time.monotonic() - started, 1)
         _record("coach", waited)
         assert lite_page.blocked == [], f"requests that tried to leave the machine: {lite_page.blocked}"
         assert lite_page.errors == [], f"console errors: {lite_page.errors}"
