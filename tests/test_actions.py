@@ -231,6 +231,18 @@ def test_counter_stream_is_pinned():
     assert Counter(1, 2).random() != Counter(2, 1).random()
 
 
+def test_counter_at_a_precomputed_base_is_the_counter_of_the_whole_key():
+    """RandomBot sums a decision key's fixed part (its seed, seat and the game's seed) once (Counter.base) and adds
+    the ply per decision (Counter.at): the very stream of Counter(seed, seat, ply, game seed), negative and huge
+    parts included."""
+    from ttr_nb.rng import fold
+    for seed, seat, ply, game in [(0, 0, 0, 0), (7, 3, 291, 12345), (-1, 2, 2**70, 2**63 - 1), (5, 1, -4, 9)]:
+        at = Counter.at(Counter.base(fold(seed, seat), game), ply)
+        whole = Counter(seed, seat, ply, game)
+        assert [at.index(1000) for _ in range(5)] == [whole.index(1000) for _ in range(5)]
+        assert Counter.resume(fold(seed, seat), ply, game).random() == Counter(seed, seat, ply, game).random()
+
+
 def test_choice_index_bounds():
     c = Counter(9)
     assert all(0 <= choice_index(c, 3) < 3 for _ in range(1000))

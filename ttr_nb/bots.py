@@ -23,7 +23,7 @@ from .errors import TTRError
 from .names import route_text, ticket_text
 from .rng import Counter, fold
 from .state import FREE, GameState
-from .tables import claimable_mask, nth_bit
+from .tables import claimable_mask, nth_bit, payment_at, payment_count
 from .variants import Variant, bots_of, get_variant
 
 
@@ -76,7 +76,7 @@ class RandomBot:
     """
 
     def __init__(self, seed: int = 0):
-        self._keys: dict[int, int] = {}        # seat -> the fold of (seed, seat) that every decision key starts with
+        self._keys: dict[int, tuple[int, int]] = {}    # seat -> (game seed, Counter.base of this bot, seat, game seed)
         self.seed = seed
         self.name = "random"
 
@@ -92,10 +92,10 @@ class RandomBot:
     def choose(self, state: GameState, seat: int) -> tuple[Action, str]:
         if state.__class__ is not GameState:        # a game with its own rules module plays with its own bots
             return bots_of(state)(self.name, self.seed).choose(state, seat)
-        head = self._keys.get(seat)
-        if head is None:
-            head = self._keys[seat] = fold(self._seed, seat)
-        r = Counter.resume(head, state.ply, state.seed)        # = Counter(self.seed, seat, state.ply, state.seed)
+        base = self._keys.get(seat)
+        if base is None or base[0] != state.seed:       # (game seed, the fold of seed, seat and game seed)
+            base = self._keys[seat] = (state.seed, Counter.base(fold(self._seed, seat), state.seed))
+        r = Counter.at(base[1], state.ply)              # = Counter(self.seed, seat, state.ply, state.seed)
         v = _VARIANTS.get(state.variant) or get_variant(state.variant)
         if state.pending:
             p = state.pending_for(seat)
@@ -114,11 +114,11 @@ class RandomBot:
             elif kind == 1:                                 # claim
                 routes = claimable_mask(v, state, seat, True)     # the claimable_routes, as a bit set
                 if routes:
-                    t = v.route_table
                     i = nth_bit(routes, r.index(routes.bit_count()))
-                    pays = route_payments(v, t.routes[i], state.players[seat].hand)
-                    label = t.labels[i]
-                    return new_claim(label, pays[r.index(len(pays))], seat), _claims_at_random(label)
+                    hand = state.players[seat].hand         # route_payments(...)[random index], nothing listed
+                    label = v.route_table.labels[i]
+                    return (new_claim(label, payment_at(v, i, hand, r.index(payment_count(v, i, hand))), seat),
+                            _claims_at_random(label))
             elif kind == 2:                                 # tickets
                 if state.ticket_deck(v.settings.ticket_deck):
                     return draw_tickets_action(seat), _TICKETS_AT_RANDOM

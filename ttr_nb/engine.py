@@ -1117,13 +1117,15 @@ def draw_choices(state: GameState, seat: int, second: bool) -> tuple[Action, ...
             found = _DRAW_CHOICES[key] = (draw_deck_action(seat),) + tuple(
                 draw_faceup_action(i + 1, seat) for i in range(len(market)))
         return found
-    key = (seat, second, market)
+    shut = 0                                   # the slots that cannot be taken: empty, or a locomotive as second
+    for i, c in enumerate(market):
+        if c is None or second and c == LOCO:
+            shut |= 1 << i
+    key = (seat, len(market), shut)            # (a few keys per seat: the cache stays small)
     found = _DRAW_CHOICES.get(key)
     if found is None:
-        if len(_DRAW_CHOICES) > 4096:
-            _DRAW_CHOICES.clear()
         found = _DRAW_CHOICES[key] = (draw_deck_action(seat),) + tuple(
-            draw_faceup_action(i + 1, seat) for i, c in enumerate(market) if c is not None and not (second and c == LOCO))
+            draw_faceup_action(i + 1, seat) for i in range(len(market)) if not shut >> i & 1)
     return found
 
 

@@ -77,6 +77,23 @@ class Counter:
         obj._x = x ^ (x >> 31)
         return obj
 
+    @staticmethod
+    def base(prefix: int, b: int) -> int:
+        """What ``Counter.at`` starts from for ``Counter(*head, a, b)`` with ``prefix = fold(*head)``: the fold is
+        linear, ``fold(*head, a, b) = prefix·P² + a·P + b`` (mod 2⁶⁴, P the fold's prime), so everything but ``a``
+        is summed once (a bot's seed, seat and the game's seed: ``a`` is the ply)."""
+        return (prefix * 0x100000001B3 * 0x100000001B3 + (b & 0xFFFFFFFFFFFFFFFF) + 0x9E3779B97F4A7C15) & _M64
+
+    @classmethod
+    def at(cls, base: int, a: int) -> "Counter":
+        """``Counter(*head, a, b)`` from ``base = Counter.base(fold(*head), b)``: one small product, then the mix."""
+        obj = cls.__new__(cls)
+        x = (base + (a & 0xFFFFFFFFFFFFFFFF) * 0x100000001B3) & 0xFFFFFFFFFFFFFFFF
+        x = ((x ^ (x >> 30)) * 0xBF58476D1CE4E5B9) & 0xFFFFFFFFFFFFFFFF
+        x = ((x ^ (x >> 27)) * 0x94D049BB133111EB) & 0xFFFFFFFFFFFFFFFF
+        obj._x = x ^ (x >> 31)
+        return obj
+
     def _next(self) -> int:
         self._x = (self._x + 0x9E3779B97F4A7C15) & _M64
         return _splitmix64(self._x)

@@ -290,6 +290,47 @@ def route_payments(v: "Variant", route, hand: Sequence[int]) -> list[tuple]:
     return out
 
 
+def payment_count(v: "Variant", i: int, hand: Sequence[int]) -> int:
+    """``len(route_payments(v, routes[i], hand))`` without listing them (variants with one wild kind; the others
+    list them)."""
+    t = v.route_table
+    if t.extra_wilds:
+        return len(route_payments(v, t.routes[i], hand))
+    length = t.length[i]
+    locos = hand[LOCO]
+    need = t.min_locos[i]
+    if locos < need:
+        return 0
+    low = length - locos if length - locos > 1 else 1
+    top = length - need
+    c0 = t.colour[i]
+    n = 1 if locos >= length else 0
+    for have in (hand[:LOCO] if c0 < 0 else (hand[c0],)):
+        if have >= low:
+            n += (have if have < top else top) - low + 1
+    return n
+
+
+def payment_at(v: "Variant", i: int, hand: Sequence[int], k: int) -> tuple:
+    """``route_payments(v, routes[i], hand)[k]`` without listing them (``k`` below ``payment_count``)."""
+    t = v.route_table
+    if t.extra_wilds:
+        return route_payments(v, t.routes[i], hand)[k]
+    length = t.length[i]
+    locos = hand[LOCO]
+    low = length - locos if length - locos > 1 else 1
+    top = length - t.min_locos[i]
+    c0 = t.colour[i]
+    for c in (range(LOCO) if c0 < 0 else (c0,)):
+        have = hand[c]
+        if have >= low:
+            most = have if have < top else top             # the payments of colour c: most, most - 1, ..., low
+            if k <= most - low:
+                return payment(c, most - k, length - most + k)
+            k -= most - low + 1
+    return payment(0, 0, length)                           # the all-locomotive payment comes last
+
+
 def _extra_wild_payments(v: "Variant", route, hand: Sequence[int], c0: int, min_locos: int) -> list[tuple]:
     """The payments that use the variant's other wild cards (Märklin's +4 locomotives, MK-CLAIM-2), after the
     plain ones: fewest wild cards first, then fewest extra wilds."""
@@ -316,4 +357,4 @@ def _extra_wild_payments(v: "Variant", route, hand: Sequence[int], c0: int, min_
     return [intern(pay) for pay in out]
 
 
-__all__ = ["route_payments", "RouteTable", "ClaimsInfo", "claimable_mask", "payment", "intern", "interned", "bits", "nth_bit"]
+__all__ = ["route_payments", "payment_count", "payment_at", "RouteTable", "ClaimsInfo", "claimable_mask", "payment", "intern", "interned", "bits", "nth_bit"]
