@@ -947,14 +947,22 @@ def _quick_tickets(v: Variant, state: GameState, action: DrawTickets, trusted: b
 
 
 def _quick_keep(v: Variant, state: GameState, action: KeepTickets, trusted: bool) -> GameState | None:
-    """Tickets kept in mid-game, named as ``legal_actions`` names them (USA-TICKET-2): the others to the bottom of
-    their deck, the turn over."""
+    """Tickets kept, named as ``legal_actions`` names them: in mid-game (USA-TICKET-2) the others to the bottom of
+    their deck and the turn over; at the setup (USA-SETUP-3) the same, and once every seat has chosen, play begins
+    (USA-SETUP-4) unless a feature acts then (its ``after_setup``: the general path)."""
     seat = action.seat
     pending = state.pending
-    if (seat != state.current or seat.__class__ is not int or len(pending) != 1 or state.phase not in _PLAYING
-            or None in state.market or v.features and v.feature_for(action) is not None):
+    phase = state.phase
+    if seat.__class__ is not int or None in state.market or v.features and v.feature_for(action) is not None:
         return None
-    p = pending[0]
+    if phase == "setup":
+        p = state.pending_for(seat)
+        if p is None or len(pending) == 1 and v.features:
+            return None
+    elif seat == state.current and len(pending) == 1 and phase in _PLAYING:
+        p = pending[0]
+    else:
+        return None
     if p.kind != "choose_tickets" or p.seat != seat or p.get("returns") != "bottom":
         return None
     offered = p.get("offered")
@@ -973,6 +981,13 @@ def _quick_keep(v: Variant, state: GameState, action: KeepTickets, trusted: bool
     players = list(state.players)
     q = players[seat]
     players[seat] = new_player(q.hand, q.trains, q.tickets + kept, q.route_points, q.ext)
+    if phase == "setup":
+        rest = tuple(q for q in pending if q.seat != seat)
+        return new_state(state.variant, state.n_players, state.seed, state.deck, state.market, state.discard,
+                         tuple(sorted(decks.items())), state.tickets_out, state.claims, tuple(players),
+                         "setup" if rest else "play", state.current if rest else state.first_player, rest,
+                         state.final_turns_left, state.turn, state.ply + 1, state.passes, state.shuffles,
+                         state.first_player, state.ext)
     return _turn_over(v, state, seat, state.deck, state.market, state.discard, state.claims, tuple(players),
                       tuple(sorted(decks.items())))
 

@@ -203,18 +203,24 @@ def claimable_mask(v: "Variant", state: "GameState", seat: int, affordable_only:
     trains = player.trains
     if trains <= 0:
         return 0
-    allowed = t.claims_info(state.claims).allowed(seat, state.n_players < t.twin_min_players)
+    claims = state.claims
+    info = t._claims.get(id(claims))            # t.claims_info(claims), its cached case inline
+    if info is None or info.claims is not claims:
+        info = t.claims_info(claims)
+    # info.allowed(seat, small), inline
+    allowed = info.free & ~(info.blocked_all if state.n_players < t.twin_min_players else info.blocked.get(seat, 0))
     top = t.top
     if not affordable_only:
         return allowed & t.every[trains if trains < top else top]
     hand = player.hand
     locos = hand[LOCO]
     cap = trains if trains < top else top
-    mask = 0
     try:                                         # rows run to WIDE entries: no clipping needed for real hands
-        for have, row in zip(hand, t.wide_colours):
-            mask |= row[have + locos]
-        best = max(hand[:LOCO])
+        w = t.wide_colours                       # the 8 colours (0..7; LOCO is 8), written out: every claim asks
+        c0, c1, c2, c3, c4, c5, c6, c7 = hand[:LOCO]
+        mask = (w[0][c0 + locos] | w[1][c1 + locos] | w[2][c2 + locos] | w[3][c3 + locos] | w[4][c4 + locos]
+                | w[5][c5 + locos] | w[6][c6 + locos] | w[7][c7 + locos])
+        best = max(c0, c1, c2, c3, c4, c5, c6, c7)
         mask |= t.wide_gray[best + locos]
     except IndexError:                           # an edited state with more cards than any deck holds
         mask = 0
