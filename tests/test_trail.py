@@ -158,6 +158,21 @@ def test_USA_SCORE_3_two_components_take_the_longer():
     assert t.length == 12 and set(t.routes) == {"t1", "t2", "t3"}
 
 
+def test_USA_SCORE_3_a_lone_chain_is_its_own_trail_read_from_the_smaller_end():
+    """A piece of the network that is one chain of routes (every city between its ends has two) is the trail
+    itself, without the search; read from its alphabetically smaller end, like every open trail; between chains
+    of the same length, the one holding the smallest route id (as the search picks)."""
+    chain = [("Q", "M", 2, "c2"), ("M", "Z", 4, "c1"), ("Z", "B", 1, "c3")]           # Q–M–Z–B, 7 trains
+    other = [("K", "L", 3, "d1"), ("L", "K2", 4, "d2")]                                 # 7 trains too
+    star = [("S", "T", 2, "e1"), ("S", "U", 2, "e2"), ("S", "V", 2, "e3")]             # a tree, 4 at most
+    for edges in (chain, chain + star, chain + other + star, other + star + chain[::-1]):
+        t = longest_trail(edges)
+        assert_valid_trail(t, edges)
+        assert t == Trail(7, ("c3", "c1", "c2"), ("B", "Z", "M", "Q")), edges
+    assert longest_trail(other + star) == Trail(7, ("d1", "d2"), ("K", "L", "K2"))
+    assert longest_trail([("A", "B", 2, "x"), ("B", "A", 3, "y")]).length == 5       # two routes, one loop: searched
+
+
 def test_USA_SCORE_3_not_the_whole_network():
     # Two triangles joined by a bridge, two spurs at J1: J1, J2 and both spur ends are odd, so one spur
     # (the shorter, 4) must go: 28 - 4 = 24. The trail crosses the bridge once.

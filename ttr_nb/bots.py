@@ -97,12 +97,15 @@ class RandomBot:
             base = self._keys[seat] = (state.seed, Counter.base(fold(self._seed, seat), state.seed))
         r = Counter.at(base[1], state.ply)              # = Counter(self.seed, seat, state.ply, state.seed)
         v = _VARIANTS.get(state.variant) or get_variant(state.variant)
-        if state.pending:
-            p = state.pending_for(seat)
-            if p is not None and p.kind == "choose_tickets":
+        pending = state.pending
+        if pending:
+            p = pending[0]
+            if p.seat != seat:
+                p = state.pending_for(seat)
+            kind = p.kind if p is not None else None
+            if kind == "choose_tickets":
                 return _keep_at_random(v, p, r), _AT_RANDOM
-            acts = (draw_choices(state, seat, True) if p is not None and p.kind == "second_card"
-                    else legal_actions(state, seat))
+            acts = draw_choices(state, seat, True) if kind == "second_card" else legal_actions(state, seat)
             return acts[r.index(len(acts))], _AT_RANDOM
         kinds = _KINDS_EXTRA[:] if v.features else _KINDS[:]
         while kinds:

@@ -1120,7 +1120,7 @@ def draw_actions(state: GameState, seat: int, second: bool) -> list[Action]:
 def draw_choices(state: GameState, seat: int, second: bool) -> tuple[Action, ...]:
     """``draw_actions`` as a shared tuple (for bots: nothing is built when every slot can be taken)."""
     market = state.market
-    if not _can_draw(state.deck, state.discard):
+    if not state.deck and not any(state.discard):           # not _can_draw(...) (USA-DRAW-8), inline
         if not _variant(state).settings.faceup_without_deck:
             return ()
         return tuple(draw_faceup_action(i + 1, seat)                   # MK-DRAW-1: the face-up cards remain

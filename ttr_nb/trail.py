@@ -105,7 +105,13 @@ def longest_trail(edges: Sequence[tuple[str, str, int, str]]) -> Trail:
     for ci in sorted(range(len(comps)), key=lambda i: -weights[i]):  # stable: ties by smallest edge
         if weights[ci] <= best_value:
             break
-        found = _solve_component(g, comps[ci], best_value)
+        comp = comps[ci]
+        if not comp & (comp - 1) and g.ea[comp.bit_length() - 1] != g.eb[comp.bit_length() - 1]:
+            # one contracted chain of routes between two different cities: the whole piece is the trail (the
+            # search would fold it into the same chain; the direction is fixed below)
+            best_value, best = weights[ci], comp
+            continue
+        found = _solve_component(g, comp, best_value)
         if found is not None:
             best_value, best = found
     routes, cities = _expand(g, *_euler(g, best))
