@@ -101,6 +101,8 @@ def test_the_quick_path_gives_the_general_paths_state(variant):
             assert fast is None or fast == slow, (seed, s.ply, str(a))
             if fast is not None:
                 kinds.add(type(a).__name__ + (" at the setup" if s.phase == "setup" else ""))
+                if isinstance(a, DrawFaceUp) and fast.discard != s.discard:
+                    kinds.add("market reset")                 # USA-DRAW-6 without the transaction
             s = slow
     assert quick > total / 3
     # every quick path is taken somewhere; Europe's plain claims and Märklin's too (tunnels and a passenger in
@@ -109,6 +111,8 @@ def test_the_quick_path_gives_the_general_paths_state(variant):
         {"DrawTickets", "KeepTickets"} if variant == "maerklin" else set()), kinds
     # the setup's keeps (USA-SETUP-3) too, where the tickets go back to the bottom and no feature acts in between
     assert ("KeepTickets at the setup" in kinds) == (variant in ("usa", "maerklin")), kinds   # (Korea drafts)
+    # and the market's resets where one kind of card resets it (Märklin's passenger cards too: the general path)
+    assert ("market reset" in kinds) == (variant != "maerklin"), kinds
 
 
 @pytest.mark.parametrize("text", ["blue: draw faceup 6", "red: draw deck", "blue: claim Atlanta–Miami blue5",

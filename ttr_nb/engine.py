@@ -894,8 +894,10 @@ def _quick_draw(v: Variant, state: GameState, action, trusted: bool) -> GameStat
     pending = state.pending
     if pending and pending is not _SECOND_CARD[seat] and (len(pending) != 1 or pending[0].kind != "second_card"):
         return None
+    discard = state.discard
     if action.__class__ is DrawDeck:
         card = deck[0]
+        deck = deck[1:]
         took_loco = False
     else:
         slot = action.slot
@@ -909,22 +911,57 @@ def _quick_draw(v: Variant, state: GameState, action, trusted: bool) -> GameStat
         st = v.settings
         for k in st.market_reset_kinds:
             if market.count(k) >= st.market_loco_limit:              # USA-DRAW-6: a reset
-                return None
+                reset = _quick_resets(st, market, deck, state.discard)
+                if reset is None:
+                    return None
+                market, deck, discard = reset
+                break
+        else:
+            deck = deck[1:]
         market = tuple(market)
         took_loco = card == LOCO
-    deck = deck[1:]
     players = list(state.players)
     p = players[seat]
     hand = list(p.hand)
     hand[card] += 1
     players[seat] = new_player(tuple(hand), p.trains, p.tickets, p.route_points, p.ext)
     if pending or took_loco:                                        # the second card, or USA-DRAW-3
-        return _turn_over(v, state, seat, deck, market, state.discard, state.claims, tuple(players))
-    if not deck and not any(state.discard):                         # USA-DRAW-8: no second card exists
+        return _turn_over(v, state, seat, deck, market, discard, state.claims, tuple(players))
+    if not deck and not any(discard):                               # USA-DRAW-8: no second card exists
         return None
-    return new_state(state.variant, state.n_players, state.seed, deck, market, state.discard, state.ticket_decks,
+    return new_state(state.variant, state.n_players, state.seed, deck, market, discard, state.ticket_decks,
                      state.tickets_out, state.claims, tuple(players), state.phase, seat, _SECOND_CARD[seat],
                      state.final_turns_left, state.turn, state.ply + 1, 0, state.shuffles, state.first_player, state.ext)
+
+
+def _quick_resets(st, market: list, deck: tuple, discard: tuple) -> tuple[list, tuple, tuple] | None:
+    """USA-DRAW-6 as ``Tx.check_market`` does it, for a full ``market`` whose replacement card was ``deck[0]``: all
+    five discarded and five new turned up while it happens again, or the market kept when the remaining cards
+    cannot avoid it. (market, deck left, discard); None when a reset would need a reshuffle (USA-DRAW-7) or the
+    variant resets on several kinds (the general path)."""
+    kinds = st.market_reset_kinds
+    if len(kinds) != 1:
+        return None
+    kind = kinds[0]
+    limit = st.market_loco_limit
+    size = st.market_size
+    top = 1                                             # deck[0] is in the market already
+    discard = list(discard)
+    resets = 0
+    while market.count(kind) >= limit:
+        rest = len(deck) - top
+        in_discard = sum(discard)
+        non_loco = len(market) - market.count(kind) + rest - deck[top:].count(kind) + in_discard - discard[kind]
+        if non_loco < min(size, len(market) + rest + in_discard) - (limit - 1) or resets >= st.max_market_resets:
+            break                                       # it cannot be avoided: the market stays (interpretation)
+        if rest < size:
+            return None                                 # the reset would reshuffle the discards
+        resets += 1
+        for c in market:
+            discard[c] += 1
+        market = list(deck[top:top + size])
+        top += size
+    return market, deck[top:], tuple(discard)
 
 
 def _quick_tickets(v: Variant, state: GameState, action: DrawTickets, trusted: bool) -> GameState | None:
