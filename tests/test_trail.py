@@ -173,6 +173,29 @@ def test_USA_SCORE_3_a_lone_chain_is_its_own_trail_read_from_the_smaller_end():
     assert longest_trail([("A", "B", 2, "x"), ("B", "A", 3, "y")]).length == 5       # two routes, one loop: searched
 
 
+def test_USA_SCORE_3_a_tree_gives_the_bridge_tree_folding_s_trail(monkeypatch):
+    """trail._solve_tree solves a piece without cycles directly; the bridge-tree folding it stands in for gives the
+    very same Trail (routes, cities and direction, ties included) on random forests with few lengths (many ties)."""
+    rng = random.Random(18)
+    cases = []
+    for _ in range(1500):
+        cities, edges = ["C00"], []
+        for j in range(rng.randint(1, 16)):
+            if rng.random() < 0.15:
+                cities.append(f"C{len(cities):02d}")           # a new piece begins
+                continue
+            b = f"C{len(cities):02d}"
+            edges.append((rng.choice(cities), b, rng.choice((1, 1, 2, 3)), f"R{j:02d}"))
+            cities.append(b)
+        rng.shuffle(edges)
+        cases.append(edges)
+    direct = [longest_trail(edges) for edges in cases]
+    monkeypatch.setattr(trail_mod, "_solve_tree",
+                        lambda g, comp, floor: trail_mod._solve_bridge_tree(g, comp, comp, floor))
+    assert [longest_trail(edges) for edges in cases] == direct
+    assert sum(t.length > 0 for t in direct) > 1000
+
+
 def test_USA_SCORE_3_not_the_whole_network():
     # Two triangles joined by a bridge, two spurs at J1: J1, J2 and both spur ends are odd, so one spur
     # (the shorter, 4) must go: 28 - 4 = 24. The trail crosses the bridge once.

@@ -412,11 +412,19 @@ def _solve_component(g: _Graph, comp: int, floor: int):
 
     Blobs (2-edge-connected pieces) hanging below the root blob are folded bottom-up into pendant edges
     whose weight is bridge + best trail of the blob-and-below pinned at the bridge's end.
+    A piece without cycles (every edge a bridge) takes the same steps directly (``_solve_tree``).
     """
-    ea, eb = g.ea, g.eb
     bridges = _bridges(g, comp)
     if not bridges:
         return _search(g, comp, -1, floor)
+    if bridges == comp:
+        return _solve_tree(g, comp, floor)
+    return _solve_bridge_tree(g, comp, bridges, floor)
+
+
+def _solve_bridge_tree(g: _Graph, comp: int, bridges: int, floor: int):
+    """``_solve_component`` of a piece with ``bridges`` (step 3 of the module docstring)."""
+    ea, eb = g.ea, g.eb
     # blobs: union-find over the non-bridge edges; every vertex of comp is in exactly one blob
     parent = list(range(g.nv))
     find = _finder(parent)
@@ -493,6 +501,51 @@ def _solve_component(g: _Graph, comp: int, floor: int):
 
 # --------------------------------------------------------------------------------------------------
 # bound and branch and bound (steps 4-5 of the module docstring)
+
+
+def _solve_tree(g: _Graph, comp: int, floor: int):
+    """``_solve_component`` for a piece without cycles (every edge a bridge, every blob a lone city), without
+    building the bridge tree: the same walk from the smallest city, the same folding from the leaves up and the
+    same ties, but the trail kept as its own edges (value, edge mask) instead of folded pendant edges (a path's
+    edges give the same Trail: ``longest_trail`` fixes the direction of an open trail).
+
+    A city's ways down are kept in the order the folding creates its pendant edges (its children latest in the
+    walk first); the heaviest way down of a city is the first of the heaviest, and a city's trail its two
+    heaviest ways down, the first of them among ties; cities are tried root first, then by their ways down's
+    total, heaviest first (ties in walk order), and a trail replaces the best so far only when it is longer."""
+    ea, eb, ew = g.ea, g.eb, g.ew
+    adj: dict[int, list[int]] = {}
+    for e in _bits(comp):                         # ascending edge order, as the bridge tree lists them
+        adj.setdefault(ea[e], []).append(e)
+        adj.setdefault(eb[e], []).append(e)
+    root = min(adj)
+    order = [root]
+    up = {root: (-1, -1)}                         # city -> (edge to its parent, parent)
+    for b in order:                               # grows while iterating: breadth first
+        for e in adj[b]:
+            c = eb[e] if ea[e] == b else ea[e]
+            if c not in up:
+                up[c] = (e, b)
+                order.append(c)
+    ways: dict[int, list[tuple[int, int]]] = {b: [] for b in order}   # city -> [(trains, edge mask)] down
+    for c in reversed(order[1:]):
+        value = mask = 0
+        for w, m in ways[c]:
+            if w > value:
+                value, mask = w, m
+        e, p = up[c]
+        ways[p].append((ew[e] + value, mask | 1 << e))
+    totals = {b: sum(w for w, _ in ways[b]) for b in order}
+    best = None
+    for b in [root] + sorted(order[1:], key=lambda b: -totals[b]):
+        if totals[b] <= floor:
+            continue
+        top = sorted(ways[b], key=lambda wm: -wm[0])[:2]
+        value = sum(w for w, _ in top)
+        if value > floor:
+            floor = value
+            best = (value, top[0][1] | top[1][1] if len(top) > 1 else top[0][1])
+    return best
 
 
 def _bound(g: _Graph, K: int, I: int, pin: int):
