@@ -180,36 +180,34 @@ def _path(adj: dict[str, list[tuple[str, str]]], a: str, b: str, dead_end=None) 
     return None
 
 
-def _groups(adj: dict[str, list[tuple[str, str]]]) -> dict[str, str]:
-    """city -> a representative of its connected piece of the network."""
-    root: dict[str, str] = {}
-    for start in adj:
-        if start in root:
-            continue
-        root[start] = start
-        stack = [start]
-        while stack:
-            for other, _ in adj[stack.pop()]:
-                if other not in root:
-                    root[other] = start
-                    stack.append(other)
-    return root
-
-
 def ticket_results(v: Variant, seat_tickets: Sequence[str], edges: Sequence[tuple[str, str, int, str]],
                    borrowed: frozenset[str] = frozenset()) -> tuple[TicketResult, ...]:
     out = []
-    adj = _adjacency(edges)
-    group = _groups(adj) if len(seat_tickets) > 1 else None
+    up: dict[str, str] = {}                  # union-find over the network's cities (a root has no entry)
+    for x, y, _, _ in edges:
+        while x in up:
+            x = up[x]
+        while y in up:
+            y = up[y]
+        if x != y:
+            up[x] = y
+    adj = None                               # the adjacency for paths: made only when a ticket is joined
     ticket = v.map.ticket
     for tid in seat_tickets:
         t = ticket(tid)
-        if group is not None and t.a != t.b and (t.a not in group or group.get(t.b) != group[t.a]):
+        a, b = t.a, t.b
+        while a in up:
+            a = up[a]
+        while b in up:
+            b = up[b]
+        if a != b:
             path = None                            # not joined at all: no search needed
         else:
+            if adj is None:
+                adj = _adjacency(edges)
             path = _path(adj, t.a, t.b)
         out.append(TicketResult(t.id, t.a, t.b, t.points, path is not None, path or (),
-                                tuple(r for r in (path or ()) if r in borrowed)))
+                                tuple(r for r in path if r in borrowed) if path and borrowed else ()))
     return tuple(out)
 
 
@@ -258,8 +256,9 @@ _TIE_BREAKS = {
 def _winners(v: Variant, players: Sequence[PlayerScore]) -> tuple[tuple[int, ...], str]:
     """USA-SCORE-4: most points; ties broken by the variant's chain; still tied: shared victory."""
     rule = v.rule("USA-SCORE-4")
-    best = max(ps.total for ps in players)
-    tied = [ps for ps in players if ps.total == best]
+    totals = [ps.total for ps in players]
+    best = max(totals)
+    tied = [ps for ps, total in zip(players, totals) if total == best]
     if len(tied) == 1:
         return (tied[0].seat,), f"most points ({best}) ({rule})"
     steps = [f"tied on {best} points"]
