@@ -27,7 +27,7 @@ from .errors import BadAction, IllegalAction, MapError, StateError, TTRError
 from .names import find_route, find_ticket, route_labels, route_text, seat_name, ticket_text, ticket_words
 from .rng import shuffled
 from .state import FREE, GameState, Pending, PlayerState, new_player, new_state, replace_fields
-from .tables import bits, claimable_mask, interned, route_payments
+from .tables import allowed_routes, bits, claimable_mask, interned, route_payments
 from .variants import Variant, get_game, get_variant, rules_of
 
 
@@ -864,7 +864,7 @@ def _quick_claim(v: Variant, state: GameState, action: Claim, trusted: bool) -> 
     p = players[seat]
     if not trusted and (not interned(pay) or claims[i] != FREE or p.trains < route.length
                         or _payment_shape(v, route, pay) is not None
-                        or t.twins[i] and twin_problem(v, state, seat, route) is not None):
+                        or t.twins[i] and not allowed_routes(t, state, seat) >> i & 1):    # twin_problem, by bits
         return None
     hand = list(p.hand)
     discard = list(state.discard)

@@ -195,6 +195,16 @@ class ClaimsInfo:
         return self.free & ~(self.blocked_all if small else self.blocked.get(seat, 0))
 
 
+def allowed_routes(t: RouteTable, state: "GameState", seat: int) -> int:
+    """The free routes ``seat`` may claim as far as twins go (USA-CLAIM-7/8), as a bit set: ``ClaimsInfo.allowed``
+    of the state's claims, its cached case inline (every claim decision and every claim applied asks)."""
+    claims = state.claims
+    info = t._claims.get(id(claims))
+    if info is None or info.claims is not claims:
+        info = t.claims_info(claims)
+    return info.free & ~(info.blocked_all if state.n_players < t.twin_min_players else info.blocked.get(seat, 0))
+
+
 def claimable_mask(v: "Variant", state: "GameState", seat: int, affordable_only: bool) -> int:
     """The routes ``seat`` may claim now, as a bit set (see ``engine.claimable_routes``): free, twin rules kept,
     enough trains; with ``affordable_only`` also payable from the hand."""
@@ -203,12 +213,7 @@ def claimable_mask(v: "Variant", state: "GameState", seat: int, affordable_only:
     trains = player.trains
     if trains <= 0:
         return 0
-    claims = state.claims
-    info = t._claims.get(id(claims))            # t.claims_info(claims), its cached case inline
-    if info is None or info.claims is not claims:
-        info = t.claims_info(claims)
-    # info.allowed(seat, small), inline
-    allowed = info.free & ~(info.blocked_all if state.n_players < t.twin_min_players else info.blocked.get(seat, 0))
+    allowed = allowed_routes(t, state, seat)
     top = t.top
     if not affordable_only:
         return allowed & t.every[trains if trains < top else top]
@@ -363,4 +368,4 @@ def _extra_wild_payments(v: "Variant", route, hand: Sequence[int], c0: int, min_
     return [intern(pay) for pay in out]
 
 
-__all__ = ["route_payments", "payment_count", "payment_at", "RouteTable", "ClaimsInfo", "claimable_mask", "payment", "intern", "interned", "bits", "nth_bit"]
+__all__ = ["allowed_routes", "route_payments", "payment_count", "payment_at", "RouteTable", "ClaimsInfo", "claimable_mask", "payment", "intern", "interned", "bits", "nth_bit"]
