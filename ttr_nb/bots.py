@@ -23,7 +23,7 @@ from .errors import TTRError
 from .names import route_text, ticket_text
 from .rng import Counter, fold
 from .state import FREE, GameState
-from .tables import claimable_mask, nth_bit, payment_at, payment_count
+from .tables import claimable_mask, nth_bit, random_payment
 from .variants import Variant, bots_of, get_variant
 
 
@@ -120,8 +120,7 @@ class RandomBot:
                     i = nth_bit(routes, r.index(routes.bit_count()))
                     hand = state.players[seat].hand         # route_payments(...)[random index], nothing listed
                     label = v.route_table.labels[i]
-                    return (new_claim(label, payment_at(v, i, hand, r.index(payment_count(v, i, hand))), seat),
-                            _claims_at_random(label))
+                    return new_claim(label, random_payment(v, i, hand, r), seat), _claims_at_random(label)
             elif kind == 2:                                 # tickets
                 if state.ticket_deck(v.settings.ticket_deck):
                     return draw_tickets_action(seat), _TICKETS_AT_RANDOM

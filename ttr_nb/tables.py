@@ -301,45 +301,33 @@ def route_payments(v: "Variant", route, hand: Sequence[int]) -> list[tuple]:
     return out
 
 
-def payment_count(v: "Variant", i: int, hand: Sequence[int]) -> int:
-    """``len(route_payments(v, routes[i], hand))`` without listing them (variants with one wild kind; the others
-    list them)."""
+def random_payment(v: "Variant", i: int, hand: Sequence[int], r) -> tuple:
+    """``pays[r.index(len(pays))]`` for ``pays = route_payments(v, routes[i], hand)`` (route ``i`` payable from
+    ``hand``), without listing them: the payments of each colour counted, one index drawn from the counter ``r``,
+    that payment made. (Variants with other wild cards list them.)"""
     t = v.route_table
     if t.extra_wilds:
-        return len(route_payments(v, t.routes[i], hand))
-    length = t.length[i]
-    locos = hand[LOCO]
-    need = t.min_locos[i]
-    if locos < need:
-        return 0
-    low = length - locos if length - locos > 1 else 1
-    top = length - need
-    c0 = t.colour[i]
-    n = 1 if locos >= length else 0
-    for have in (hand[:LOCO] if c0 < 0 else (hand[c0],)):
-        if have >= low:
-            n += (have if have < top else top) - low + 1
-    return n
-
-
-def payment_at(v: "Variant", i: int, hand: Sequence[int], k: int) -> tuple:
-    """``route_payments(v, routes[i], hand)[k]`` without listing them (``k`` below ``payment_count``)."""
-    t = v.route_table
-    if t.extra_wilds:
-        return route_payments(v, t.routes[i], hand)[k]
+        pays = route_payments(v, t.routes[i], hand)
+        return pays[r.index(len(pays))]
     length = t.length[i]
     locos = hand[LOCO]
     low = length - locos if length - locos > 1 else 1
     top = length - t.min_locos[i]
     c0 = t.colour[i]
+    runs = []                                   # (colour, most of it): its payments are most, most - 1, ..., low
+    n = 1 if locos >= length else 0             # the all-locomotive payment, last
     for c in (range(LOCO) if c0 < 0 else (c0,)):
         have = hand[c]
         if have >= low:
-            most = have if have < top else top             # the payments of colour c: most, most - 1, ..., low
-            if k <= most - low:
-                return payment(c, most - k, length - most + k)
-            k -= most - low + 1
-    return payment(0, 0, length)                           # the all-locomotive payment comes last
+            most = have if have < top else top
+            runs.append((c, most))
+            n += most - low + 1
+    k = r.index(n)
+    for c, most in runs:
+        if k <= most - low:
+            return payment(c, most - k, length - most + k)
+        k -= most - low + 1
+    return payment(0, 0, length)
 
 
 def _extra_wild_payments(v: "Variant", route, hand: Sequence[int], c0: int, min_locos: int) -> list[tuple]:
@@ -368,4 +356,4 @@ def _extra_wild_payments(v: "Variant", route, hand: Sequence[int], c0: int, min_
     return [intern(pay) for pay in out]
 
 
-__all__ = ["allowed_routes", "route_payments", "payment_count", "payment_at", "RouteTable", "ClaimsInfo", "claimable_mask", "payment", "intern", "interned", "bits", "nth_bit"]
+__all__ = ["allowed_routes", "route_payments", "random_payment", "RouteTable", "ClaimsInfo", "claimable_mask", "payment", "intern", "interned", "bits", "nth_bit"]
