@@ -144,15 +144,22 @@ def _keep_at_random(v: Variant, p, r: Counter) -> KeepTickets:
     first, each size in ``combinations`` order) at the random index, found without listing them."""
     offered = p.get("offered")
     need = min(p.get("min_keep"), len(offered))
-    sizes = [(size, comb(len(offered), size)) for size in range(len(offered), need - 1, -1)]
-    k = r.index(sum(n for _, n in sizes))
-    for size, n in sizes:
+    key = (len(offered), need)
+    sizes = _KEEP_SIZES.get(key)
+    if sizes is None:
+        choices = tuple((size, comb(len(offered), size)) for size in range(len(offered), need - 1, -1))
+        sizes = _KEEP_SIZES[key] = (sum(n for _, n in choices), choices)
+    k = r.index(sizes[0])
+    for size, n in sizes[1]:
         if k < n:
             break
         k -= n
     text = v.route_table.ticket_text
     names = tuple(text[t] if t in text else ticket_text(v.map, t) for t in offered)
     return KeepTickets(tickets=_nth_combination(names, size, k), seat=p.seat)
+
+
+_KEEP_SIZES: dict[tuple[int, int], tuple[int, tuple]] = {}   # (offered, min keep) -> (choices, ((size, count), ...))
 
 
 def _nth_combination(items: tuple, size: int, k: int) -> tuple:
