@@ -1005,6 +1005,8 @@ def _quick_keep(v: Variant, state: GameState, action: KeepTickets, trusted: bool
     offered = p.get("offered")
     text = v.route_table.ticket_text
     names = action.tickets
+    if names.__class__ is not tuple:
+        return None                                  # a hand-built action: check words what is wrong
     kept = tuple(t for t in offered if text.get(t) in names)
     if (len(kept) != len(names) or len(kept) < min(p.get("min_keep"), len(offered))
             or tuple(text[t] for t in kept) != names):
