@@ -83,6 +83,13 @@ class Feature:
 
     def apply(self, variant: "Variant", tx, action, seat: int) -> None: ...
 
+    #: optional ``quick(variant, state, action, trusted) -> GameState | None`` for the feature's own actions: the
+    #: state after a plainly legal, canonical action straight away (one legality check, no transaction; with
+    #: ``trusted`` none: the engine made the action for this state). None whenever anything is out of the ordinary
+    #: (a refusal, an event to word, the end of the game): ``check`` and ``apply`` then take it, with the same
+    #: result (tests/test_engine_fastpaths.py compares the two on whole games).
+    quick = None
+
     def on_claim(self, variant: "Variant", tx, seat: int, route: "Route", payment) -> bool:
         """Called before a claim takes effect; return True when the feature took over (e.g. a tunnel)."""
         return False

@@ -29,8 +29,10 @@ from ..names import seat_name as _seat_name
 from ..cards import CARD_NAMES, COLOURS, GRAY, LOCO
 from ..errors import BadAction, IllegalAction, MapError, TTRError
 from ..rng import shuffled
-from ..state import GameState, Pending, pairs_get, pairs_set
+from ..state import FREE, GameState, Pending, new_player, pairs_get, pairs_set
+from ..tables import interned, payment
 from ..variants import Feature, Settings, Variant, get_variant, register
+from ..engine import _PLAYING, _turn_over, twin_problem
 from .usa import USA_INTERPRETATIONS
 
 KEY = "south_korea"
@@ -135,14 +137,26 @@ def province_space(v: Variant, state: GameState, line: str, value: int) -> tuple
     if value > spaces[-1]:
         return None, (f"the {line} line ends at space {spaces[-1]}: there is no space {value} (pay fewer cards or use "
                       f"a smaller express card)")
-    taken = province_occupied(state, line)
-    if value in spaces and value not in taken:
+    space = _space_for(spaces, province_occupied(state, line), value)
+    if space == value:
         return value, f"space {value}"
-    lower = [s for s in spaces if s < value and s not in taken]
-    if not lower:
+    if space is None:
         return None, (f"space {value} of the {line} line is taken and no space below it is free, so the train cannot "
                       f"go on that line")
-    return lower[-1], f"space {lower[-1]} (space {value} is taken: the first free space below it)"
+    return space, f"space {space} (space {value} is taken: the first free space below it)"
+
+
+def _space_for(spaces: Sequence[int], taken, value: int) -> int | None:
+    """The space a train worth ``value`` takes on a line with these ``spaces`` (``taken``: the occupied ones), as
+    ``province_space`` says: the space itself if free, else the first free one below; None when there is none."""
+    if value > spaces[-1]:
+        return None
+    if value in spaces and value not in taken:
+        return value
+    for space in reversed(spaces):
+        if space < value and space not in taken:
+            return space
+    return None
 
 
 def province_ranking(v: Variant, state: GameState, line: str) -> list[dict]:
@@ -878,10 +892,10 @@ def claim_payments(v: Variant, route, hand: Sequence[int], most: int) -> list[Pa
         found = False
         for c in colours:
             for n in range(min(hand[c], size), low - 1, -1):
-                out.append(((c, n), (LOCO, size - n)) if n < size else ((c, n),))
+                out.append(payment(c, n, size - n))           # the engine's shared tuples (tables.interned)
                 found = True
         if locos >= size:
-            out.append(((LOCO, size),))
+            out.append(payment(0, 0, size))
             found = True
         if not found:
             break
@@ -1051,6 +1065,62 @@ class ProvinceBoard(Feature):
         if space is None:
             rule = "SK-PROV-3" if "ends at space" in why else "SK-PROV-4"
             raise IllegalAction(why + " (interpretation)", v.rule(rule), action, seat)
+
+    def quick(self, v, state, action, trusted):
+        """A province claim as ``turn_actions`` and the bots make it (a canonical route text, a payment the engine
+        listed), plainly legal: the route claimed, its cards to the discard pile, one more train onto its province
+        space, the express card used, the turn over — the state ``apply`` makes, without a transaction (SK-PROV-1..6,
+        SK-EXPRESS-3). None when anything is out of the ordinary (``check`` words a refusal)."""
+        seat = action.seat
+        if (seat != state.current or seat.__class__ is not int or state.pending or state.phase not in _PLAYING
+                or None in state.market):
+            return None
+        t = v.route_table
+        route = t.by_label.get(action.route) if action.route.__class__ is str else None
+        if route is None:
+            return None
+        i = route.index
+        pay = action.payment
+        e = action.express
+        line = action.line
+        players = list(state.players)
+        p = players[seat]
+        left = pairs_get(p.ext, "express", ())
+        claims = state.claims
+        if not trusted:
+            colour = t.colour[i]
+            first = pay[0][0] if interned(pay) and pay[-1][0] <= LOCO else None     # (not another game's wilds)
+            if (first is None or claims[i] != FREE or p.trains <= route.length or e.__class__ is not int
+                    or e and e not in left or line.__class__ is not str
+                    or (COLOURS[colour] != line if colour >= 0 else line not in province_lines(v))
+                    or first != LOCO and colour >= 0 and first != colour
+                    or t.twins[i] and twin_problem(v, state, seat, route) is not None):
+                return None
+        size = 0
+        hand = list(p.hand)
+        discard = list(state.discard)
+        for k, n in pay:
+            rest = hand[k] - n
+            if rest < 0:
+                return None
+            hand[k] = rest
+            discard[k] += n
+            size += n
+        if size < route.length:
+            return None
+        board = pairs_get(state.ext, "province", ())
+        space = _space_for(province_lines(v)[line], {sp for ln, sp, _ in board if ln == line}, size + e)
+        if space is None:
+            return None
+        ext = p.ext if not e else pairs_set(p.ext, "express", tuple(x for x in left if x != e))
+        players[seat] = new_player(tuple(hand), p.trains - route.length - 1, p.tickets, p.route_points + t.points[i],
+                                   ext)
+        new_claims = claims[:i] + (seat,) + claims[i + 1:]
+        new = _turn_over(v, state, seat, state.deck, state.market, tuple(discard), new_claims, tuple(players),
+                         ext=pairs_set(state.ext, "province", tuple(board) + ((line, space, seat),)))
+        if new is not None:
+            t.claimed(claims, new_claims, i, seat)
+        return new
 
     @staticmethod
     def canonical(v, action):
