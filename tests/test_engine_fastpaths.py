@@ -107,6 +107,11 @@ def test_the_quick_path_gives_the_general_paths_state(variant):
     # reserve go the general way: Feature.takes_claim)
     assert kinds >= {"DrawDeck", "DrawFaceUp", "Claim", "DrawTickets", "KeepTickets"} - (
         {"DrawTickets", "KeepTickets"} if variant == "maerklin" else set()), kinds
+    # the features' own quick paths (Feature.quick) are taken too
+    assert kinds >= FEATURE_QUICK.get(variant, set()), kinds
+
+
+FEATURE_QUICK = {"south_korea": {"ProvinceClaim", "ExpressDraw", "DraftPick"}}
 
 
 @pytest.mark.parametrize("text", ["blue: draw faceup 6", "red: draw deck", "blue: claim Atlanta–Miami blue5",

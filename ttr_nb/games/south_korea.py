@@ -29,10 +29,10 @@ from ..names import seat_name as _seat_name
 from ..cards import CARD_NAMES, COLOURS, GRAY, LOCO
 from ..errors import BadAction, IllegalAction, MapError, TTRError
 from ..rng import shuffled
-from ..state import FREE, GameState, Pending, new_player, pairs_get, pairs_set
-from ..tables import interned, payment
+from ..state import FREE, GameState, Pending, new_player, new_state, pairs_get, pairs_set
+from ..tables import bits, claimable_mask, interned, payment
 from ..variants import Feature, Settings, Variant, get_variant, register
-from ..engine import _PLAYING, _turn_over, twin_problem
+from ..engine import _PLAYING, _quick_draw, _turn_over, twin_problem
 from .usa import USA_INTERPRETATIONS
 
 KEY = "south_korea"
@@ -527,6 +527,33 @@ class TicketDraft(Feature):
         else:
             self._keep(v, tx, action, seat)
 
+    def quick(self, v, state, action, trusted):
+        """A draft pick named as ``pending_actions`` names it while others still have to pick this round
+        (SK-SETUP-3): the ticket to the seat's picks, the rest of its hand set aside to pass — the state ``apply``
+        makes, without a transaction. The round's last pick (the hands passed on) takes the general path."""
+        if action.__class__ is not DraftPick:
+            return None
+        seat = action.seat
+        pending = state.pending
+        if len(pending) < 2 or seat.__class__ is not int or action.ticket.__class__ is not str or None in state.market:
+            return None
+        p = state.pending_for(seat)
+        if p is None or p.kind != "draft_pick":
+            return None
+        tid = v.route_table.ticket_by_text.get(action.ticket)
+        packet = p.get("packet")
+        if tid not in packet:
+            return None
+        players = list(state.players)
+        ps = players[seat]
+        ext = pairs_set(ps.ext, "drafted", tuple(pairs_get(ps.ext, "drafted", ())) + (tid,))
+        players[seat] = new_player(ps.hand, ps.trains, ps.tickets, ps.route_points,
+                                   pairs_set(ext, "passing", tuple(t for t in packet if t != tid)))
+        return new_state(state.variant, state.n_players, state.seed, state.deck, state.market, state.discard,
+                         state.ticket_decks, state.tickets_out, state.claims, tuple(players), state.phase,
+                         state.current, tuple(q for q in pending if q.seat != seat), state.final_turns_left,
+                         state.turn, state.ply + 1, state.passes, state.shuffles, state.first_player, state.ext)
+
     @staticmethod
     def _pick(v, tx, action, seat) -> None:
         p = next(q for q in tx.pending if q.seat == seat)
@@ -848,6 +875,35 @@ class ExpressCards(Feature):
                                                         f"{_plural(e, 'card')} from the top of the deck")
         _apply_draw(tx, action.base(), seat, second=False)
 
+    def quick(self, v, state, action, trusted):
+        """A card draw boosted with an express card (SK-EXPRESS-1) when no reshuffle is needed: the card for the
+        express card's value from the top of the deck, the card used, then the normal first draw by the engine's
+        own quick path — the state ``apply`` makes, without a transaction. Ticket draws (few) and anything out of
+        the ordinary take the general path."""
+        if action.__class__ is not ExpressDraw:
+            return None
+        seat = action.seat
+        e = action.express
+        deck = state.deck
+        if (seat != state.current or seat.__class__ is not int or state.pending or state.phase not in _PLAYING
+                or e.__class__ is not int or len(deck) <= e or None in state.market):
+            return None
+        players = list(state.players)
+        p = players[seat]
+        left = pairs_get(p.ext, "express", ())
+        if not trusted and (e not in left or action.slot.__class__ is not int):
+            return None
+        hand = list(p.hand)
+        for card in deck[:e]:
+            hand[card] += 1
+        players[seat] = new_player(tuple(hand), p.trains, p.tickets, p.route_points,
+                                   pairs_set(p.ext, "express", tuple(x for x in left if x != e)))
+        drawn = new_state(state.variant, state.n_players, state.seed, deck[e:], state.market, state.discard,
+                          state.ticket_decks, state.tickets_out, state.claims, tuple(players), state.phase,
+                          state.current, (), state.final_turns_left, state.turn, state.ply, state.passes,
+                          state.shuffles, state.first_player, state.ext)
+        return _quick_draw(v, drawn, action.base(), trusted)
+
     def validate(self, v, state, problems) -> None:
         for seat, p in enumerate(state.players):
             left = p.get("express", ())
@@ -907,6 +963,9 @@ def _placeable(v: Variant, state: GameState) -> dict[str, tuple[int, int]]:
     exactly when lowest <= value <= highest (SK-PROV-3/4). Read-only: the answer is cached per province board
     (it changes only when a train is placed there)."""
     raw = state.get("province", ())
+    last = v.__dict__.get("_placeable_last")           # the board of the last call: in play, mostly the same tuple
+    if last is not None and last[0] is raw:
+        return last[1]
     cache = v.__dict__.setdefault("_placeable", {})
     try:
         found = cache.get(raw)
@@ -916,6 +975,7 @@ def _placeable(v: Variant, state: GameState) -> dict[str, tuple[int, int]]:
         if len(cache) >= 256:
             cache.clear()
         found = cache[raw] = _placeable_now(v, state)
+    v.__dict__["_placeable_last"] = (raw, found)
     return found
 
 
@@ -957,13 +1017,16 @@ class ProvinceBoard(Feature):
     def bot_random(self, v, state, seat, r) -> list:
         """The random bot's pick among province claims without listing them all: a route at random, then one of
         its claims with a placement at random (so each route is equally likely, as for plain claims)."""
-        from ..engine import claimable_routes
         trains = state.players[seat].trains
-        routes = [x for x in claimable_routes(v, state, seat, affordable_only=True) if trains >= x.length + 1]
+        t = v.route_table
+        length = t.length
+        routes = [i for i in bits(claimable_mask(v, state, seat, True)) if trains > length[i]]   # claimable_routes'
+        if not routes:
+            return []
         room = _placeable(v, state)
         boosts = (0,) + express_left(state, seat)
         while routes:
-            route = routes.pop(r.index(len(routes)))
+            route = t.routes[routes.pop(r.index(len(routes)))]
             options = self._options(v, state, seat, (route,), room, boosts)
             if options:
                 return [ProvinceClaim(*options[r.index(len(options))], seat)]     # only the one picked is made
@@ -1124,9 +1187,13 @@ class ProvinceBoard(Feature):
 
     @staticmethod
     def canonical(v, action):
-        """The route by its cities in the map's spelling, the payment in card order (check() found the route)."""
-        return replace(action, route=route_text(v.map, _route(v, action.route)),
-                       payment=tuple(sorted(action.payment)))
+        """The route by its cities in the map's spelling, the payment in card order (check() found the route); the
+        action itself when it is already so (a payment the engine listed stays that very tuple)."""
+        label = route_text(v.map, _route(v, action.route))
+        pay = action.payment
+        if label == action.route and list(pay) == sorted(pay):
+            return action
+        return replace(action, route=label, payment=tuple(sorted(pay)))
 
     def apply(self, v, tx, action, seat) -> None:
         route = _route(v, action.route)
