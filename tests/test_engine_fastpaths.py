@@ -209,3 +209,37 @@ def test_the_random_bots_lazy_express_choices_are_the_listed_ones():
             seen += bool(listed)
         s = apply(s, bots[seat].choose(s, seat)[0])
     assert seen > 20
+
+
+def test_the_random_bots_province_pick_is_the_listed_claim_it_would_pick():
+    """SK-PROV-3/SK-EXPRESS-3: ProvinceBoard.bot_random counts a route's province claims by size and makes only the
+    one picked: the claim the listing (turn_actions' order) has at the same index, with the same random numbers
+    drawn, at every turn of whole games."""
+    from ttr_nb.games.south_korea import ProvinceClaim
+    from ttr_nb.rng import Counter
+    v = get_variant("south_korea")
+    province = v.feature("province")
+
+    def listed_pick(state, seat, r):                      # the listing's way: every claim of a route, one picked
+        trains = state.players[seat].trains
+        routes = [x for x in claimable_routes(v, state, seat, affordable_only=True) if trains > x.length]
+        while routes:
+            options = province._options(v, state, seat, (routes.pop(r.index(len(routes))),))
+            if options:
+                return [ProvinceClaim(*options[r.index(len(options))], seat)]
+        return []
+    picked = 0
+    for seed in range(2):
+        s = new_game("south_korea", 4 - seed, seed)
+        bots = [RandomBot(40 + i) for i in range(s.n_players)]
+        while s.phase != "over":
+            seat = to_move(s)[0]
+            if not s.pending:
+                for k in range(3):
+                    lazy, listed = Counter(seed, seat, s.ply, k), Counter(seed, seat, s.ply, k)
+                    got = province.bot_random(v, s, seat, lazy)
+                    assert got == listed_pick(s, seat, listed), (seed, s.ply, k)
+                    assert lazy.index(1 << 30) == listed.index(1 << 30)     # the same numbers were drawn
+                    picked += bool(got)
+            s = apply(s, bots[seat].choose(s, seat)[0])
+    assert picked > 50

@@ -30,7 +30,7 @@ from ..cards import CARD_NAMES, COLOURS, GRAY, LOCO
 from ..errors import BadAction, IllegalAction, MapError, TTRError
 from ..rng import shuffled
 from ..state import FREE, GameState, Pending, new_player, new_state, pairs_get, pairs_set
-from ..tables import bits, claimable_mask, interned, payment
+from ..tables import claimable_mask, interned, nth_bit, payment
 from ..variants import Feature, Settings, Variant, get_variant, register
 from ..engine import _PLAYING, _quick_draw, _turn_over, twin_problem
 from .usa import USA_INTERPRETATIONS
@@ -940,21 +940,25 @@ def claim_payments(v: Variant, route, hand: Sequence[int], most: int) -> list[Pa
     """Every payment of one colour (+ locomotives) for ``route`` from ``hand`` with length..``most`` cards
     (SK-PROV-3: extra matching cards): by size, then as ``engine.route_payments`` orders them (by colour, fewest
     locomotives first, all-locomotive last)."""
-    locos = hand[LOCO]
-    colours = range(LOCO) if route.colour == GRAY else (COLOURS.index(route.colour),)
     out: list[Payment] = []
     for size in range(route.length, most + 1):
-        low = max(1, size - locos)
-        found = False
-        for c in colours:
-            for n in range(min(hand[c], size), low - 1, -1):
-                out.append(payment(c, n, size - n))           # the engine's shared tuples (tables.interned)
-                found = True
-        if locos >= size:
-            out.append(payment(0, 0, size))
-            found = True
-        if not found:
-            break
+        pays = _payments_of_size(route, hand, size)
+        if not pays:
+            break                                   # a larger payment needs still more cards
+        out += pays
+    return out
+
+
+def _payments_of_size(route, hand: Sequence[int], size: int) -> list[Payment]:
+    """``claim_payments``' payments of exactly ``size`` cards, in its order (the engine's shared payment tuples)."""
+    locos = hand[LOCO]
+    low = max(1, size - locos)
+    out: list[Payment] = []
+    for c in range(LOCO) if route.colour == GRAY else (COLOURS.index(route.colour),):
+        for n in range(min(hand[c], size), low - 1, -1):
+            out.append(payment(c, n, size - n))
+    if locos >= size:
+        out.append(payment(0, 0, size))
     return out
 
 
@@ -1019,18 +1023,49 @@ class ProvinceBoard(Feature):
         its claims with a placement at random (so each route is equally likely, as for plain claims)."""
         trains = state.players[seat].trains
         t = v.route_table
-        length = t.length
-        routes = [i for i in bits(claimable_mask(v, state, seat, True)) if trains > length[i]]   # claimable_routes'
+        if trains < 2:
+            return []
+        # claimable_routes(affordable_only) with a train to spare, as a bit set (route order: the set bits, lowest
+        # first); a route picked at random leaves the set as it would leave a list
+        routes = claimable_mask(v, state, seat, True) & t.every[min(trains - 1, t.top)]
         if not routes:
             return []
         room = _placeable(v, state)
+        top = max(hi for _, hi in room.values())
         boosts = (0,) + express_left(state, seat)
+        hand = state.players[seat].hand
         while routes:
-            route = t.routes[routes.pop(r.index(len(routes)))]
-            options = self._options(v, state, seat, (route,), room, boosts)
-            if options:
-                return [ProvinceClaim(*options[r.index(len(options))], seat)]     # only the one picked is made
+            i = nth_bit(routes, r.index(routes.bit_count()))
+            routes ^= 1 << i
+            route = t.routes[i]
+            # the route's claims in _options' order, by size: (payments of that size, (express, line) pairs that
+            # place a train of that value) -- counted, and only the one picked made
+            targets = self._targets(route, room)
+            groups = []
+            total = 0
+            for size in range(route.length, top + 1) if targets else ():
+                pays = _payments_of_size(route, hand, size)
+                if not pays:
+                    break
+                places = [(e, line) for e in boosts for line, lo, hi in targets if lo <= size + e <= hi]
+                if places:
+                    groups.append((pays, places))
+                    total += len(pays) * len(places)
+            if total:
+                k = r.index(total)
+                for pays, places in groups:
+                    n = len(pays) * len(places)
+                    if k < n:
+                        e, line = places[k % len(places)]
+                        return [ProvinceClaim(t.labels[route.index], pays[k // len(places)], e, line, seat)]
+                    k -= n
         return []
+
+    @staticmethod
+    def _targets(route, room) -> list[tuple[str, int, int]]:
+        """The province lines a train of ``route`` may go on that have a free space: (line, lowest value, highest)."""
+        return [(line, lo, hi) for line, (lo, hi) in room.items()
+                if (route.colour == GRAY or line == route.colour) and lo <= hi]
 
     def _claims(self, v, state, seat) -> list:
         return [ProvinceClaim(*o, seat) for o in self._options(v, state, seat)]
@@ -1048,8 +1083,7 @@ class ProvinceBoard(Feature):
         for route in routes if routes is not None else claimable_routes(v, state, seat, affordable_only=True):
             if p.trains < route.length + 1:
                 continue
-            targets = [(line, lo, hi) for line, (lo, hi) in room.items()
-                       if (route.colour == GRAY or line == route.colour) and lo <= hi]
+            targets = self._targets(route, room)
             if not targets:
                 continue
             name = v.route_table.labels[route.index]           # = route_text(v.map, route)
