@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from ttr_nb.actions import DrawDeck, DrawFaceUp
+from ttr_nb.actions import Claim, DrawDeck, DrawFaceUp
 from ttr_nb.bots import RandomBot
 from ttr_nb.engine import (apply, claim_problem, claimable_routes, legal_actions, new_game, route_payments, to_move)
 from ttr_nb.variants import available_variants, get_variant
@@ -101,6 +101,8 @@ def test_the_quick_path_gives_the_general_paths_state(variant):
             assert fast is None or fast == slow, (seed, s.ply, str(a))
             if fast is not None:
                 kinds.add(type(a).__name__)
+                if type(a) is Claim and getattr(v.route_table.by_label[a.route], "tunnel", False):
+                    kinds.add("tunnel Claim")
             s = slow
     assert quick > total / 3
     # every quick path is taken somewhere; Europe's plain claims and Märklin's too (tunnels and a passenger in
@@ -111,7 +113,7 @@ def test_the_quick_path_gives_the_general_paths_state(variant):
     assert kinds >= FEATURE_QUICK.get(variant, set()), kinds
 
 
-FEATURE_QUICK = {"south_korea": {"ProvinceClaim", "ExpressDraw", "DraftPick"}}
+FEATURE_QUICK = {"south_korea": {"ProvinceClaim", "ExpressDraw", "DraftPick"}, "europe": {"TunnelWithdraw", "tunnel Claim"}}
 
 
 @pytest.mark.parametrize("text", ["blue: draw faceup 6", "red: draw deck", "blue: claim Atlanta–Miami blue5",
@@ -243,3 +245,26 @@ def test_the_random_bots_province_pick_is_the_listed_claim_it_would_pick():
                     picked += bool(got)
             s = apply(s, bots[seat].choose(s, seat)[0])
     assert picked > 50
+
+
+def test_every_answer_to_a_tunnel_takes_the_quick_path_to_the_general_paths_state():
+    """EU-TUNNEL-2..5: at every pending tunnel of whole random games, each listed answer (every extra payment, and
+    withdrawing) gives the same state by Tunnels.quick, trusted or checked, as by the general path."""
+    from ttr_nb.engine import _general, _quick, check
+    v = get_variant("europe")
+    answers = {"TunnelPay": 0, "TunnelWithdraw": 0}
+    for seed in range(4):
+        s = new_game("europe", 4, seed)
+        bots = [RandomBot(70 + i) for i in range(4)]
+        while s.phase != "over":
+            if s.pending and s.pending[0].kind == "tunnel":
+                for a in legal_actions(s):
+                    a, seat = check(s, a)
+                    slow = _general(v, s, a, seat, None)
+                    for trusted in (True, False):
+                        fast = _quick(v, s, a, trusted)
+                        assert fast is None or fast == slow, (seed, s.ply, str(a), trusted)
+                    answers[type(a).__name__] += fast is not None         # (None: the game's last turn)
+            seat = to_move(s)[0]
+            s = apply(s, bots[seat].choose(s, seat)[0])
+    assert min(answers.values()) >= 3, answers

@@ -860,9 +860,9 @@ def _quick_claim(v: Variant, state: GameState, action: Claim, trusted: bool) -> 
     route = t.by_label.get(action.route)
     if route is None:
         return None
-    for f in t.claim_hooks:                              # a tunnel, a passenger to place: the general path words it
+    for f in t.claim_hooks:                  # a tunnel, a passenger to place: the feature's quick path, or the general one
         if f.takes_claim(v, state, seat, route):
-            return None
+            return None if f.quick is None else f.quick(v, state, action, trusted)
     i = route.index
     pay = action.payment
     claims = state.claims
