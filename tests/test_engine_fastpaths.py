@@ -113,7 +113,7 @@ def test_the_quick_path_gives_the_general_paths_state(variant):
     assert kinds >= FEATURE_QUICK.get(variant, set()), kinds
 
 
-FEATURE_QUICK = {"south_korea": {"ProvinceClaim", "ExpressDraw", "DraftPick"}, "europe": {"TunnelWithdraw", "tunnel Claim"}}
+FEATURE_QUICK = {"south_korea": {"ProvinceClaim", "ExpressDraw", "DraftPick"}, "europe": {"TunnelWithdraw", "tunnel Claim", "BuildStation"}}
 
 
 @pytest.mark.parametrize("text", ["blue: draw faceup 6", "red: draw deck", "blue: claim Atlanta–Miami blue5",

@@ -570,6 +570,14 @@ def stations_of(state: GameState, seat: int) -> tuple[str, ...]:
     return tuple(state.players[seat].get("stations", ()))
 
 
+def _city_names(v: Variant) -> frozenset[str]:
+    """The map's city names as the map spells them (made once per variant)."""
+    names = v.__dict__.get("_city_names")
+    if names is None:
+        names = v.__dict__["_city_names"] = frozenset(c.name for c in v.map.cities)
+    return names
+
+
 def station_owners(state: GameState) -> dict[str, int]:
     """city -> seat of the station there."""
     return {city: seat for seat in range(state.n_players) for city in stations_of(state, seat)}
@@ -740,6 +748,31 @@ class Stations(Feature):
             if hand[k] < n:
                 raise IllegalAction(f"the payment needs {_cards(n, k)} but the hand holds {hand[k]}",
                                     v.rule("EU-STATION-3"), action, seat)
+
+    def quick(self, v, state, action, trusted):
+        """A station built as ``turn_actions`` lists it (a city of the map by its name, one of the listed payments):
+        the cards to the discard pile, the station to the seat, the turn over — the state ``apply`` makes, without
+        a transaction (EU-STATION-1..3). None for anything else (``check`` words a refusal)."""
+        seat = action.seat
+        if (seat != state.current or seat.__class__ is not int or state.pending or state.phase not in _PLAYING
+                or None in state.market):
+            return None
+        players = list(state.players)
+        p = players[seat]
+        built = pairs_get(p.ext, "stations", ())
+        city = action.city
+        pay = action.payment
+        if not trusted and (city.__class__ is not str or city not in _city_names(v) or city in station_owners(state)
+                            or pay not in self._payments(state, seat)):
+            return None
+        hand = list(p.hand)
+        discard = list(state.discard)
+        for k, n in pay:
+            hand[k] -= n
+            discard[k] += n
+        players[seat] = new_player(tuple(hand), p.trains, p.tickets, p.route_points,
+                                   pairs_set(p.ext, "stations", tuple(built) + (city,)))
+        return _turn_over(v, state, seat, state.deck, state.market, tuple(discard), state.claims, tuple(players))
 
     @staticmethod
     def canonical(v, action):
