@@ -16,13 +16,14 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from typing import ClassVar, Sequence
 
-from ..actions import Action, is_digits, register_action
+from ..actions import Action, Claim, is_digits, register_action
 from ..cards import LOCO, LOCO4, PASSENGER
 from ..errors import BadAction, IllegalAction, MapError
 from ..names import seat_name as _seat_name
 from ..scoring import TicketResult, connect_path, connect_paths, owned_edges
-from ..state import FREE, GameState, Pending, pairs_get, pairs_set
+from ..state import FREE, GameState, Pending, new_player, new_state, pairs_get, pairs_set
 from ..variants import Feature, Settings, Variant, register
+from ..engine import _PLAYING, _plainly_legal, _turn_over
 from .usa import USA_INTERPRETATIONS
 
 PASSENGERS = 3            # MK-COMP-2
@@ -305,6 +306,28 @@ def occupied(state: GameState) -> dict[str, int]:
     return out
 
 
+def _place_step(seat: int, cities: tuple[str, ...]) -> Pending:
+    """The pending placement after a claim (MK-CLAIM-5): one of ``cities``, or none."""
+    return Pending("place_passenger", seat, (("cities", cities), ("rule", "MK-CLAIM-5"),
+                                             ("text", f"place a passenger in {' or '.join(cities)}, or none")))
+
+
+def _journey_step(seat: int, at: str, slot: int, start: str, used: tuple[str, ...], visited: tuple[str, ...]) -> Pending:
+    """A passenger's move under way, now in ``at`` (MK-PASS-1..4)."""
+    return Pending("journey", seat, (("at", at), ("rule", "MK-PASS-1"), ("slot", slot), ("start", start),
+                                     ("text", f"the passenger is in {at}: ride on or stop"), ("used", used),
+                                     ("visited", visited)))
+
+
+def _stopped(ext, journey: Pending):
+    """A player's ``ext`` after the ``journey`` stops: the passenger stands in its last city, travelled (MK-PASS-6)."""
+    mine = list(pairs_get(ext, "passengers"))
+    slot = journey.get("slot")
+    mine[slot] = journey.get("at")
+    moved = tuple(sorted(set(pairs_get(ext, MOVED, ())) | {slot}))
+    return pairs_set(pairs_set(ext, "passengers", tuple(mine)), MOVED, moved)
+
+
 def _journey(state: GameState, seat: int) -> Pending | None:
     p = state.pending_for(seat) if state.pending else None
     return p if p is not None and p.kind == "journey" else None
@@ -420,12 +443,122 @@ class Passengers(Feature):
             taken = {w for s in range(tx.s.n_players) for w in pairs_get(tx.players[s].ext, "passengers", ())}
             cities = [c for c in (route.a, route.b) if c not in taken and not is_country(v, c)]
             if cities:
-                tx.pending.append(Pending("place_passenger", seat, (
-                    ("cities", tuple(cities)), ("rule", "MK-CLAIM-5"),
-                    ("text", f"place a passenger in {' or '.join(cities)}, or none"))))
+                tx.pending.append(_place_step(seat, tuple(cities)))
                 return True
         tx.end_turn()
         return True
+
+    def quick(self, v, state, action, trusted):
+        """The state ``apply`` makes, without a transaction, for a claim while a passenger is in reserve (the
+        engine's quick claim hands it over: MK-CLAIM-5's placement becomes the pending step), a placement, a ride
+        and a stop (MK-PASS-1..6); None for anything out of the ordinary (a refusal, a round's end with a
+        travelled passenger): the general path."""
+        cls = action.__class__
+        seat = action.seat
+        if cls is Claim:
+            return self._quick_claim(v, state, action, trusted)
+        if seat.__class__ is not int or state.phase not in _PLAYING or None in state.market:
+            return None
+        pending = state.pending
+        p = pending[0] if len(pending) == 1 and pending[0].seat == seat else None
+        if cls is Ride:
+            return self._quick_ride(v, state, action, p, trusted)
+        if p is None or state.passes:
+            return None
+        players = list(state.players)
+        q = players[seat]
+        if cls is PlacePassenger:
+            city = action.city
+            if p.kind != "place_passenger" or city.__class__ is not str or city and city not in p.get("cities"):
+                return None
+            if city:
+                mine = list(pairs_get(q.ext, "passengers", ()))
+                if RESERVE not in mine:
+                    return None
+                mine[mine.index(RESERVE)] = city
+                players[seat] = new_player(q.hand, q.trains, q.tickets, q.route_points,
+                                           pairs_set(q.ext, "passengers", tuple(mine)))
+        elif cls is Stop:
+            if p.kind != "journey" or (seat + 1) % state.n_players == state.first_player:
+                return None                            # the round ends: the travelled passengers leave (MK-PASS-6)
+            players[seat] = new_player(q.hand, q.trains, q.tickets, q.route_points, _stopped(q.ext, p))
+        else:
+            return None
+        return _turn_over(v, state, seat, state.deck, state.market, state.discard, state.claims, tuple(players))
+
+    @staticmethod
+    def _quick_claim(v, state, action, trusted):
+        if not trusted and _plainly_legal(v, state, action) is None:
+            return None
+        seat = action.seat
+        t = v.route_table
+        route = t.by_label[action.route]
+        i = route.index
+        players = list(state.players)
+        q = players[seat]
+        hand = list(q.hand)
+        discard = list(state.discard)
+        for k, n in action.payment:
+            hand[k] -= n
+            discard[k] += n
+        players[seat] = new_player(tuple(hand), q.trains - route.length, q.tickets, q.route_points + t.points[i],
+                                   q.ext)
+        taken = {w for other in players for w in pairs_get(other.ext, "passengers", ())}
+        cities = tuple(c for c in (route.a, route.b) if c not in taken and not is_country(v, c))
+        claims = state.claims
+        new_claims = claims[:i] + (seat,) + claims[i + 1:]
+        if cities:                                     # MK-CLAIM-5: the placement is the turn's pending step
+            new = new_state(state.variant, state.n_players, state.seed, state.deck, state.market, tuple(discard),
+                            state.ticket_decks, state.tickets_out, new_claims, tuple(players), state.phase, seat,
+                            (_place_step(seat, cities),), state.final_turns_left, state.turn, state.ply + 1, 0,
+                            state.shuffles, state.first_player, state.ext)
+        else:
+            new = _turn_over(v, state, seat, state.deck, state.market, tuple(discard), new_claims, tuple(players))
+        if new is not None:
+            t.claimed(claims, new_claims, i, seat)
+        return new
+
+    @staticmethod
+    def _quick_ride(v, state, action, p, trusted):
+        seat = action.seat
+        a, b = action.a, action.b
+        if p is None:                                  # the first step starts the move (MK-TURN-1)
+            if state.pending or seat != state.current:
+                return None
+            start, used, visited = a, (), ()
+            slot = next((i for i, w in movable(state, seat) if w == a), None)
+            if slot is None:
+                return None
+            passes = 0
+        else:
+            if p.kind != "journey" or p.get("at") != a:
+                return None
+            start, used, visited, slot = p.get("start"), p.get("used"), p.get("visited"), p.get("slot")
+            passes = state.passes
+        if not trusted and (b.__class__ is not str or a.__class__ is not str or is_country(v, b)):
+            return None
+        route, cost = step_route(v, state, seat, a, b, used)[:2]
+        players = list(state.players)
+        q = players[seat]
+        if route is None or cost > q.hand[PASSENGER]:
+            return None
+        hand, discard, ext, goods = q.hand, state.discard, q.ext, state.ext
+        if cost:
+            hand = hand[:PASSENGER] + (hand[PASSENGER] - 1,) + hand[PASSENGER + 1:]
+            discard = discard[:PASSENGER] + (discard[PASSENGER] + 1,) + discard[PASSENGER + 1:]
+        if b != start and b not in visited:             # MK-PASS-4
+            visited = visited + (b,)
+            stacks = dict(pairs_get(goods, "goods", ()))
+            stack = stacks.get(b, ())
+            if stack:
+                token, stacks[b] = stack[0], stack[1:]
+                goods = pairs_set(goods, "goods", tuple(sorted(stacks.items())))
+                ext = pairs_set(ext, "goods", pairs_get(ext, "goods", ()) + (token,))
+        players[seat] = new_player(hand, q.trains, q.tickets, q.route_points, ext)
+        return new_state(state.variant, state.n_players, state.seed, state.deck, state.market, discard,
+                         state.ticket_decks, state.tickets_out, state.claims, tuple(players), state.phase, state.current,
+                         (_journey_step(seat, b, slot, start, used + (route.id,), visited),), state.final_turns_left,
+                         state.turn, state.ply + 1, passes, state.shuffles, state.first_player, goods)
 
     # -- legal actions ------------------------------------------------------------------------------
     def turn_actions(self, v, state, seat) -> list:
@@ -543,20 +676,12 @@ class Passengers(Feature):
         tx.event("passenger_ride", "MK-PASS-4", words)
         tx.pending = [q for q in tx.pending if q.seat != seat]     # the passenger's slot keeps its start city
         #                                                           until it stops; "at" says where it is
-        tx.pending.append(Pending("journey", seat, (
-            ("at", action.b), ("rule", "MK-PASS-1"), ("slot", slot), ("start", start),
-            ("text", f"the passenger is in {action.b}: ride on or stop"),
-            ("used", used + (route.id,)), ("visited", visited))))
+        tx.pending.append(_journey_step(seat, action.b, slot, start, used + (route.id,), visited))
 
     def _finish(self, v, tx, seat, p) -> None:
         """MK-PASS-6: the passenger stands in its last city until the end of the round ("Op het einde van de ronde
         waarin de passagier verplaatst werd, wordt hij uit het spel verwijderd"), then leaves (``on_round_end``)."""
-        ext = tx.players[seat].ext
-        mine = list(pairs_get(ext, "passengers"))
-        slot = p.get("slot")
-        mine[slot] = p.get("at")
-        moved = tuple(sorted(set(pairs_get(ext, MOVED, ())) | {slot}))
-        tx.set_player(seat, ext=pairs_set(pairs_set(ext, "passengers", tuple(mine)), MOVED, moved))
+        tx.set_player(seat, ext=_stopped(tx.players[seat].ext, p))
         tx.pending = [q for q in tx.pending if q.seat != seat]
         if tx.events is not None:
             tx.event("passenger_done", "MK-PASS-6",
