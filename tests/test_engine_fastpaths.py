@@ -116,7 +116,7 @@ def test_the_quick_path_gives_the_general_paths_state(variant):
 
 
 FEATURE_QUICK = {"south_korea": {"ProvinceClaim", "ExpressDraw", "DraftPick"}, "europe": {"TunnelWithdraw", "tunnel Claim", "Claim to a pending step", "BuildStation"},
-                 "maerklin": {"Claim to a pending step", "PlacePassenger", "Ride", "Stop"}}
+                 "maerklin": {"Claim to a pending step", "PlacePassenger", "Ride", "Stop", "Announce"}}
 
 
 @pytest.mark.parametrize("text", ["blue: draw faceup 6", "red: draw deck", "blue: claim Atlanta–Miami blue5",
@@ -271,3 +271,39 @@ def test_every_answer_to_a_tunnel_takes_the_quick_path_to_the_general_paths_stat
             seat = to_move(s)[0]
             s = apply(s, bots[seat].choose(s, seat)[0])
     assert min(answers.values()) >= 3, answers
+
+
+def test_maerklin_rides_from_the_table_are_the_step_route_definition():
+    """MK-PASS-1..3: the rides Passengers lists from its per-map table are the neighbouring cities (no country) that
+    step_route reaches with the passenger cards in hand, at every ply of whole games, from every city a passenger
+    of the seat to move stands in, with and without used routes."""
+    from ttr_nb.games.maerklin import Ride, is_country, movable, step_route
+    v = get_variant("maerklin")
+    passengers = v.feature("passengers")
+
+    def plain(s, seat, at, used, cards):
+        out, seen = [], set()
+        for r in v.map.routes_at(at):
+            b = r.other(at)
+            if b in seen or is_country(v, b):
+                continue
+            seen.add(b)
+            got = step_route(v, s, seat, at, b, used)
+            if got[0] is not None and got[1] <= cards:
+                out.append(Ride(a=at, b=b, seat=seat))
+        return out
+    rides = 0
+    for seed in range(2):
+        s = new_game("maerklin", 4 - seed, seed)
+        bots = [RandomBot(50 + i) for i in range(s.n_players)]
+        while s.phase != "over":
+            seat = to_move(s)[0]
+            used = tuple(v.map.routes[i].id for i, owner in enumerate(s.claims) if owner != -1)[::3]
+            for _, at in movable(s, seat):
+                for u in ((), used):
+                    for cards in (0, 2):
+                        got = passengers._rides(v, s, seat, at, u, cards)
+                        assert got == plain(s, seat, at, u, cards), (seed, s.ply, at, u, cards)
+                        rides += len(got)
+            s = apply(s, bots[seat].choose(s, seat)[0])
+    assert rides > 100

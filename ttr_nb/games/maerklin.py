@@ -242,6 +242,29 @@ class TicketMix(Feature):
                      f"{_seat_name(seat)} drew {len(offered)} ticket{'s' if len(offered) != 1 else ''} "
                      f"({got['short']} short, {got['long']} long)")
 
+    def quick(self, v, state, action, trusted):
+        """Tickets announced on a turn (MK-TICKET-1), one of the listed mixes: the top ones of each deck offered as
+        a pending choice — the state ``apply`` makes, without a transaction. At setup: the general path."""
+        seat = action.seat
+        if (seat != state.current or seat.__class__ is not int or state.pending or state.phase not in _PLAYING
+                or None in state.market):
+            return None
+        mix = (action.short, action.long)
+        if not trusted and (mix not in mixes(state) or mix == (0, 0)):
+            return None
+        decks = dict(state.ticket_decks)
+        offered = ()
+        for name, n in (("short", mix[0]), ("long", mix[1])):
+            pile = decks.get(name, ())
+            offered += pile[:n]
+            decks[name] = pile[n:]
+        pending = (Pending("choose_tickets", seat, (("min_keep", 1), ("offered", offered), ("returns", "bottom"),
+                                                    ("rule", "MK-TICKET-1"))),)
+        return new_state(state.variant, state.n_players, state.seed, state.deck, state.market, state.discard,
+                         tuple(sorted(decks.items())), state.tickets_out, state.claims, state.players, state.phase,
+                         seat, pending, state.final_turns_left, state.turn, state.ply + 1, 0, state.shuffles,
+                         state.first_player, state.ext)
+
     def after_setup(self, v, tx) -> None:             # MK-SETUP-3: "Then both decks are shuffled."
         from ..rng import shuffled
         decks = tx.decks()
@@ -304,6 +327,28 @@ def occupied(state: GameState) -> dict[str, int]:
         for _, where in movable(state, seat):
             out[where] = seat
     return out
+
+
+def _ride_row(v: Variant, at: str) -> tuple[tuple[str, tuple], ...]:
+    """(neighbouring city, the routes between them) from ``at``, in the order of the routes at ``at``, countries
+    left out (passengers travel between German cities only, MK-PASS-1)."""
+    out, seen = [], set()
+    m = v.map
+    for r in m.routes_at(at):
+        b = r.other(at)
+        if b in seen or is_country(v, b):
+            continue
+        seen.add(b)
+        out.append((b, m.routes_between(at, b)))
+    return tuple(out)
+
+
+def _ride_table(v: Variant) -> dict[str, tuple[tuple[str, tuple], ...]]:
+    """``_ride_row`` of every city, made once per variant."""
+    table = v.__dict__.get("_ride_table")
+    if table is None:
+        table = v.__dict__["_ride_table"] = {c.name: _ride_row(v, c.name) for c in v.map.cities}
+    return table
 
 
 def _place_step(seat: int, cities: tuple[str, ...]) -> Pending:
@@ -569,14 +614,25 @@ class Passengers(Feature):
         return out
 
     def _rides(self, v, state, seat, at, used, cards) -> list:
-        out, seen = [], set()
-        for r in v.map.routes_at(at):
-            b = r.other(at)
-            if b in seen or is_country(v, b):
-                continue
-            seen.add(b)
-            got = step_route(v, state, seat, at, b, used)
-            if got[0] is not None and got[1] <= cards:
+        """The rides from ``at``: to each neighbouring city (not a country) in the order of the routes there, when
+        ``step_route`` finds a claimed route not used yet that ``cards`` passenger cards pay for."""
+        table = _ride_table(v)
+        row = table.get(at)
+        if row is None:
+            row = _ride_row(v, at)                     # a city named otherwise (or no city: MapError, as before)
+        out = []
+        claims = state.claims
+        for b, routes in row:
+            cost = None                                # step_route's cost: 0 on an own route, else 1
+            for r in routes:
+                owner = claims[r.index]
+                if owner == FREE or r.id in used:
+                    continue
+                if owner == seat:
+                    cost = 0
+                    break
+                cost = 1
+            if cost is not None and cost <= cards:
                 out.append(Ride(a=at, b=b, seat=seat))
         return out
 
