@@ -14,6 +14,7 @@ Also here: :func:`best_passenger_move` (the exact best move for a seat's passeng
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
+from functools import lru_cache
 from typing import ClassVar, Sequence
 
 from ..actions import Action, Claim, is_digits, register_action
@@ -180,6 +181,12 @@ def mixes(state: GameState, total: int | None = None) -> list[tuple[int, int]]:
     return [(k, want - k) for k in range(want, -1, -1) if k <= s and want - k <= lg]
 
 
+@lru_cache(maxsize=None)
+def _announce(short: int, long: int, seat: int) -> Announce:
+    """The one shared (immutable) Announce of a mix and seat, as the lists of legal actions hand it out."""
+    return Announce(short=short, long=long, seat=seat)
+
+
 class TicketMix(Feature):
     """Two ticket decks, short (5–11 points) and long (12–22): you announce how many to take from each"""
     name = "ticket_mix"
@@ -201,10 +208,11 @@ class TicketMix(Feature):
         return isinstance(action, Announce)
 
     def turn_actions(self, v, state, seat) -> list:
-        return [Announce(short=s, long=lg, seat=seat) for s, lg in mixes(state)] if mixes(state) != [(0, 0)] else []
+        found = mixes(state)
+        return [] if found == [(0, 0)] else [_announce(s, lg, seat) for s, lg in found]
 
     def pending_actions(self, v, state, pending) -> list:
-        return [Announce(short=s, long=lg, seat=pending.seat) for s, lg in mixes(state, TICKET_DRAW)]
+        return [_announce(s, lg, pending.seat) for s, lg in mixes(state, TICKET_DRAW)]
 
     def check(self, v, state, action, seat) -> None:
         _check_shape(action)
