@@ -219,8 +219,9 @@ def test_the_random_bots_lazy_express_choices_are_the_listed_ones():
 def test_the_random_bots_province_pick_is_the_listed_claim_it_would_pick():
     """SK-PROV-3/SK-EXPRESS-3: ProvinceBoard.bot_random counts a route's province claims by size and makes only the
     one picked: the claim the listing (turn_actions' order) has at the same index, with the same random numbers
-    drawn, at every turn of whole games."""
-    from ttr_nb.games.south_korea import ProvinceClaim
+    drawn, at every turn of whole games; the province room it reads (cached, and carried over by the quick path
+    from board to board) is the room computed afresh."""
+    from ttr_nb.games.south_korea import ProvinceClaim, _placeable, _placeable_now
     from ttr_nb.rng import Counter
     v = get_variant("south_korea")
     province = v.feature("province")
@@ -239,6 +240,7 @@ def test_the_random_bots_province_pick_is_the_listed_claim_it_would_pick():
         bots = [RandomBot(40 + i) for i in range(s.n_players)]
         while s.phase != "over":
             seat = to_move(s)[0]
+            assert _placeable(v, s) == _placeable_now(v, s), (seed, s.ply)     # kept up by the quick path too
             if not s.pending:
                 for k in range(3):
                     lazy, listed = Counter(seed, seat, s.ply, k), Counter(seed, seat, s.ply, k)

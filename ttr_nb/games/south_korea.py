@@ -989,9 +989,14 @@ def _placeable_now(v: Variant, state: GameState) -> dict[str, tuple[int, int]]:
         taken.setdefault(line, set()).add(space)
     out = {}
     for line, spaces in province_lines(v).items():
-        free = [x for x in spaces if x not in taken.get(line, ())]
-        out[line] = (free[0] if free else spaces[-1] + 1, spaces[-1])
+        full = taken.get(line)
+        out[line] = (_first_free(spaces, full) if full else spaces[0], spaces[-1])
     return out
+
+
+def _first_free(spaces: Sequence[int], taken) -> int:
+    """The lowest of a line's ``spaces`` not ``taken``; one above the highest when all are."""
+    return next((x for x in spaces if x not in taken), spaces[-1] + 1)
 
 
 class ProvinceBoard(Feature):
@@ -1206,17 +1211,28 @@ class ProvinceBoard(Feature):
         if size < route.length:
             return None
         board = pairs_get(state.ext, "province", ())
-        space = _space_for(province_lines(v)[line], {sp for ln, sp, _ in board if ln == line}, size + e)
+        spaces = province_lines(v)[line]
+        full = {sp for ln, sp, _ in board if ln == line}
+        space = _space_for(spaces, full, size + e)
         if space is None:
             return None
         ext = p.ext if not e else pairs_set(p.ext, "express", tuple(x for x in left if x != e))
         players[seat] = new_player(tuple(hand), p.trains - route.length - 1, p.tickets, p.route_points + t.points[i],
                                    ext)
         new_claims = claims[:i] + (seat,) + claims[i + 1:]
+        new_board = tuple(board) + ((line, space, seat),)
         new = _turn_over(v, state, seat, state.deck, state.market, tuple(discard), new_claims, tuple(players),
-                         ext=pairs_set(state.ext, "province", tuple(board) + ((line, space, seat),)))
+                         ext=pairs_set(state.ext, "province", new_board))
         if new is not None:
             t.claimed(claims, new_claims, i, seat)
+            last = v.__dict__.get("_placeable_last")
+            if last is not None and last[0] is board:     # the new board's room from the old one: one line moved
+                room = dict(last[1])
+                lo, top = room[line]
+                if space == lo:
+                    full.add(space)
+                    room[line] = (_first_free(spaces, full), top)
+                v.__dict__["_placeable_last"] = (new_board, room)
         return new
 
     @staticmethod
