@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, replace
+from functools import lru_cache
 from itertools import combinations
 from pathlib import Path
 from typing import ClassVar, Sequence
@@ -29,7 +30,7 @@ from ..names import seat_name as _seat_name
 from ..cards import CARD_NAMES, COLOURS, GRAY, LOCO
 from ..errors import BadAction, IllegalAction, MapError, TTRError
 from ..rng import shuffled
-from ..state import FREE, GameState, Pending, new_player, new_state, pairs_get, pairs_set
+from ..state import FREE, GameState, Pending, new_player, new_state, pairs_get, pairs_set, replace_fields
 from ..tables import claimable_mask, interned, nth_bit, payment
 from ..variants import Feature, Settings, Variant, get_variant, register
 from ..engine import _PLAYING, _quick_draw, _turn_over, twin_problem
@@ -397,6 +398,22 @@ def _draft_pick_pending(seat: int, packet: Sequence[str], rnd: int) -> Pending:
     return Pending("draft_pick", seat, (("packet", tuple(packet)), ("round", rnd), ("rule", "SK-SETUP-3"), ("text", text)))
 
 
+def _pass_hands(players: list, rnd: int) -> list[Pending]:
+    """SK-SETUP-3, everyone has picked in round ``rnd``: the rest of each hand goes to the player on the left (the
+    next seat) as the next round's hand; ``players`` (a list) loses the hands set aside. The new pending picks."""
+    n = len(players)
+    passing = [tuple(pairs_get(p.ext, "passing", ())) for p in players]
+    for s, p in enumerate(players):
+        players[s] = replace_fields(p, ext=pairs_set(p.ext, "passing", None))
+    return [_draft_pick_pending(s, passing[(s - 1) % n], rnd + 1) for s in range(n)]
+
+
+@lru_cache(maxsize=None)
+def _draft_pick(text: str, seat: int) -> "DraftPick":
+    """The one shared (immutable) DraftPick of a ticket text and seat, as the lists of legal actions hand it out."""
+    return DraftPick(ticket=text, seat=seat)
+
+
 def _draft_keep_pending(seat: int, offered: Sequence[str]) -> Pending:
     text = f"keep exactly {DRAFT_KEEP} of your {_plural(len(offered), 'picked ticket')}"
     return Pending("draft_keep", seat, (("min_keep", DRAFT_KEEP), ("offered", tuple(offered)), ("rule", "SK-SETUP-4"),
@@ -477,7 +494,7 @@ class TicketDraft(Feature):
         def text(t: str) -> str:
             return made.get(t) or ticket_text(v.map, t)
         if pending.kind == "draft_pick":
-            return [DraftPick(ticket=text(t), seat=pending.seat) for t in pending.get("packet")]
+            return [_draft_pick(text(t), pending.seat) for t in pending.get("packet")]
         return [DraftKeep(tickets=tuple(text(t) for t in combo), seat=pending.seat)
                 for combo in combinations(pending.get("offered"), DRAFT_KEEP)]
 
@@ -528,14 +545,14 @@ class TicketDraft(Feature):
             self._keep(v, tx, action, seat)
 
     def quick(self, v, state, action, trusted):
-        """A draft pick named as ``pending_actions`` names it while others still have to pick this round
-        (SK-SETUP-3): the ticket to the seat's picks, the rest of its hand set aside to pass — the state ``apply``
-        makes, without a transaction. The round's last pick (the hands passed on) takes the general path."""
+        """A draft pick named as ``pending_actions`` names it (SK-SETUP-3): the ticket to the seat's picks, the rest
+        of its hand set aside to pass, and after the round's last pick the hands passed on — the state ``apply``
+        makes, without a transaction. The draft's very last pick (then the keeping) takes the general path."""
         if action.__class__ is not DraftPick:
             return None
         seat = action.seat
         pending = state.pending
-        if len(pending) < 2 or seat.__class__ is not int or action.ticket.__class__ is not str or None in state.market:
+        if not pending or seat.__class__ is not int or action.ticket.__class__ is not str or None in state.market:
             return None
         p = state.pending_for(seat)
         if p is None or p.kind != "draft_pick":
@@ -549,10 +566,16 @@ class TicketDraft(Feature):
         ext = pairs_set(ps.ext, "drafted", tuple(pairs_get(ps.ext, "drafted", ())) + (tid,))
         players[seat] = new_player(ps.hand, ps.trains, ps.tickets, ps.route_points,
                                    pairs_set(ext, "passing", tuple(t for t in packet if t != tid)))
+        rest = tuple(q for q in pending if q.seat != seat)
+        if not rest:                                   # the round's last pick: the hands go round
+            rnd = p.get("round")
+            if rnd.__class__ is not int or rnd >= DRAFT_HAND or len(players) != state.n_players:
+                return None                            # the draft's end: the general path
+            rest = tuple(_pass_hands(players, rnd))
         return new_state(state.variant, state.n_players, state.seed, state.deck, state.market, state.discard,
                          state.ticket_decks, state.tickets_out, state.claims, tuple(players), state.phase,
-                         state.current, tuple(q for q in pending if q.seat != seat), state.final_turns_left,
-                         state.turn, state.ply + 1, state.passes, state.shuffles, state.first_player, state.ext)
+                         state.current, rest, state.final_turns_left, state.turn, state.ply + 1, state.passes,
+                         state.shuffles, state.first_player, state.ext)
 
     @staticmethod
     def _pick(v, tx, action, seat) -> None:
@@ -571,15 +594,14 @@ class TicketDraft(Feature):
                                                                "that was the hand's last card"))
         if tx.pending:
             return
-        n = tx.s.n_players
-        passing = {s: tuple(tx.players[s].get("passing", ())) for s in range(n)}
-        for s in range(n):
-            tx.set_player(s, ext=pairs_set(tx.players[s].ext, "passing", None))
         if rnd < DRAFT_HAND:
-            tx.pending = [_draft_pick_pending(s, passing[(s - 1) % n], rnd + 1) for s in range(n)]
+            tx.pending = _pass_hands(tx.players, rnd)
             tx.event("draft_pass", v.rule("SK-SETUP-3"),
                      f"Everyone picked: each player passes {_plural(DRAFT_HAND - rnd, 'card')} to the player on the left")
             return
+        n = tx.s.n_players
+        for s in range(n):
+            tx.set_player(s, ext=pairs_set(tx.players[s].ext, "passing", None))
         for s in range(n):
             tx.pending.append(_draft_keep_pending(s, drafted_from(tx, s)))
             tx.set_player(s, ext=pairs_set(tx.players[s].ext, "drafted", None))
