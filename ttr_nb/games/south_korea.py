@@ -973,15 +973,33 @@ def claim_payments(v: Variant, route, hand: Sequence[int], most: int) -> list[Pa
 
 def _payments_of_size(route, hand: Sequence[int], size: int) -> list[Payment]:
     """``claim_payments``' payments of exactly ``size`` cards, in its order (the engine's shared payment tuples)."""
-    locos = hand[LOCO]
-    low = max(1, size - locos)
-    out: list[Payment] = []
-    for c in range(LOCO) if route.colour == GRAY else (COLOURS.index(route.colour),):
-        for n in range(min(hand[c], size), low - 1, -1):
-            out.append(payment(c, n, size - n))
-    if locos >= size:
+    out = [payment(c, n, size - n) for c, most, count in _colour_rows(route, hand, size)
+           for n in range(most, most - count, -1)]
+    if hand[LOCO] >= size:
         out.append(payment(0, 0, size))
     return out
+
+
+def _colour_rows(route, hand: Sequence[int], size: int) -> list[tuple[int, int, int]]:
+    """(colour, most cards of it, how many payments) for each colour that pays ``size`` cards for ``route`` with
+    locomotives standing in: its payments have most, most - 1, ... cards of the colour (``_payments_of_size``)."""
+    low = max(1, size - hand[LOCO])
+    rows = []
+    for c in range(LOCO) if route.colour == GRAY else (COLOURS.index(route.colour),):
+        most = min(hand[c], size)
+        if most >= low:
+            rows.append((c, most, most - low + 1))
+    return rows
+
+
+def _nth_payment_of_size(rows: list[tuple[int, int, int]], size: int, k: int) -> Payment:
+    """``_payments_of_size(...)[k]`` from its ``_colour_rows``, without listing them (past the rows: all locos)."""
+    for c, most, count in rows:
+        if k < count:
+            n = most - k
+            return payment(c, n, size - n)
+        k -= count
+    return payment(0, 0, size)
 
 
 def _placeable(v: Variant, state: GameState) -> dict[str, tuple[int, int]]:
@@ -1047,7 +1065,8 @@ class ProvinceBoard(Feature):
 
     def bot_random(self, v, state, seat, r) -> list:
         """The random bot's pick among province claims without listing them all: a route at random, then one of
-        its claims with a placement at random (so each route is equally likely, as for plain claims)."""
+        its claims with a placement at random (so each route is equally likely, as for plain claims). The claims
+        of a route are counted by size (payments by arithmetic) and only the one picked is made."""
         trains = state.players[seat].trains
         t = v.route_table
         if trains < 2:
@@ -1070,21 +1089,27 @@ class ProvinceBoard(Feature):
             targets = self._targets(route, room)
             groups = []
             total = 0
-            for size in range(route.length, top + 1) if targets else ():
-                pays = _payments_of_size(route, hand, size)
+            # sizes whose trains reach no free space add nothing: from the first that may (with the largest express
+            # card); once a size has no payment, no larger one has
+            first = max(route.length, min(lo for _, lo, _ in targets) - max(boosts)) if targets else top + 1
+            for size in range(first, top + 1):
+                places = [(e, line) for e in boosts for line, lo, hi in targets if lo <= size + e <= hi]
+                if not places:
+                    continue
+                rows = _colour_rows(route, hand, size)
+                pays = sum(count for _, _, count in rows) + (hand[LOCO] >= size)
                 if not pays:
                     break
-                places = [(e, line) for e in boosts for line, lo, hi in targets if lo <= size + e <= hi]
-                if places:
-                    groups.append((pays, places))
-                    total += len(pays) * len(places)
+                groups.append((size, rows, pays, places))
+                total += pays * len(places)
             if total:
                 k = r.index(total)
-                for pays, places in groups:
-                    n = len(pays) * len(places)
+                for size, rows, pays, places in groups:
+                    n = pays * len(places)
                     if k < n:
                         e, line = places[k % len(places)]
-                        return [ProvinceClaim(t.labels[route.index], pays[k // len(places)], e, line, seat)]
+                        pay = _nth_payment_of_size(rows, size, k // len(places))
+                        return [ProvinceClaim(t.labels[route.index], pay, e, line, seat)]
                     k -= n
         return []
 
