@@ -115,7 +115,7 @@ def test_the_quick_path_gives_the_general_paths_state(variant):
     assert kinds >= FEATURE_QUICK.get(variant, set()), kinds
 
 
-FEATURE_QUICK = {"south_korea": {"ProvinceClaim", "ExpressDraw", "DraftPick"}, "europe": {"TunnelWithdraw", "tunnel Claim", "Claim to a pending step", "BuildStation"},
+FEATURE_QUICK = {"south_korea": {"ProvinceClaim", "ExpressDraw", "DraftPick", "DraftKeep"}, "europe": {"TunnelWithdraw", "tunnel Claim", "Claim to a pending step", "BuildStation"},
                  "maerklin": {"Claim to a pending step", "PlacePassenger", "Ride", "Stop", "Announce"}}
 
 

@@ -548,6 +548,8 @@ class TicketDraft(Feature):
         """A draft pick named as ``pending_actions`` names it (SK-SETUP-3): the ticket to the seat's picks, the rest
         of its hand set aside to pass, and after the round's last pick the hands passed on — the state ``apply``
         makes, without a transaction. The draft's very last pick (then the keeping) takes the general path."""
+        if action.__class__ is DraftKeep:
+            return self._quick_keep(v, state, action)
         if action.__class__ is not DraftPick:
             return None
         seat = action.seat
@@ -576,6 +578,36 @@ class TicketDraft(Feature):
                          state.ticket_decks, state.tickets_out, state.claims, tuple(players), state.phase,
                          state.current, rest, state.final_turns_left, state.turn, state.ply + 1, state.passes,
                          state.shuffles, state.first_player, state.ext)
+
+    @staticmethod
+    def _quick_keep(v, state, action):
+        """Four drafted tickets kept while others still choose theirs (SK-SETUP-4): the rest returned to the deck
+        (shuffled in after the last keep, which takes the general path)."""
+        seat = action.seat
+        pending = state.pending
+        names = action.tickets
+        if (len(pending) < 2 or seat.__class__ is not int or names.__class__ is not tuple or len(names) != DRAFT_KEEP
+                or None in state.market):
+            return None
+        p = state.pending_for(seat)
+        if p is None or p.kind != "draft_keep":
+            return None
+        by_text = v.route_table.ticket_by_text
+        ids = [by_text.get(t) if t.__class__ is str else None for t in names]
+        offered = p.get("offered")
+        if len(set(ids)) != DRAFT_KEEP or not all(t in offered for t in ids):
+            return None
+        players = list(state.players)
+        q = players[seat]
+        players[seat] = new_player(q.hand, q.trains, q.tickets + tuple(t for t in offered if t in ids), q.route_points,
+                                   q.ext)
+        name = v.settings.ticket_deck
+        decks = dict(state.ticket_decks)
+        decks[name] = decks.get(name, ()) + tuple(t for t in offered if t not in ids)
+        return new_state(state.variant, state.n_players, state.seed, state.deck, state.market, state.discard,
+                         tuple(sorted(decks.items())), state.tickets_out, state.claims, tuple(players), state.phase,
+                         state.current, tuple(x for x in pending if x.seat != seat), state.final_turns_left,
+                         state.turn, state.ply + 1, state.passes, state.shuffles, state.first_player, state.ext)
 
     @staticmethod
     def _pick(v, tx, action, seat) -> None:
