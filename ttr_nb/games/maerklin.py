@@ -351,6 +351,21 @@ def _ride_row(v: Variant, at: str) -> tuple[tuple[str, tuple], ...]:
     return tuple(out)
 
 
+def _step(claims, seat: int, routes, used) -> tuple | None:
+    """``step_route`` among ``routes`` (those between two cities) when it finds one: (route, cost), the seat's own
+    claimed route first (free), else the first claimed one of another player (one passenger card)."""
+    other = None
+    for r in routes:
+        owner = claims[r.index]
+        if owner == FREE or r.id in used:
+            continue
+        if owner == seat:
+            return r, 0
+        if other is None:
+            other = r
+    return None if other is None else (other, 1)
+
+
 def _ride_table(v: Variant) -> dict[str, tuple[tuple[str, tuple], ...]]:
     """``_ride_row`` of every city, made once per variant."""
     table = v.__dict__.get("_ride_table")
@@ -575,6 +590,8 @@ class Passengers(Feature):
     def _quick_ride(v, state, action, p, trusted):
         seat = action.seat
         a, b = action.a, action.b
+        if a.__class__ is not str or b.__class__ is not str:
+            return None
         if p is None:                                  # the first step starts the move (MK-TURN-1)
             if state.pending or seat != state.current:
                 return None
@@ -588,13 +605,13 @@ class Passengers(Feature):
                 return None
             start, used, visited, slot = p.get("start"), p.get("used"), p.get("visited"), p.get("slot")
             passes = state.passes
-        if not trusted and (b.__class__ is not str or a.__class__ is not str or is_country(v, b)):
-            return None
-        route, cost = step_route(v, state, seat, a, b, used)[:2]
+        routes = next((rs for city, rs in _ride_table(v).get(a, ()) if city == b), None)   # (no country there)
+        got = None if routes is None else _step(state.claims, seat, routes, used)
         players = list(state.players)
         q = players[seat]
-        if route is None or cost > q.hand[PASSENGER]:
-            return None
+        if got is None or got[1] > q.hand[PASSENGER]:
+            return None                                # (or a city named otherwise: the general path)
+        route, cost = got
         hand, discard, ext, goods = q.hand, state.discard, q.ext, state.ext
         if cost:
             hand = hand[:PASSENGER] + (hand[PASSENGER] - 1,) + hand[PASSENGER + 1:]
@@ -631,16 +648,8 @@ class Passengers(Feature):
         out = []
         claims = state.claims
         for b, routes in row:
-            cost = None                                # step_route's cost: 0 on an own route, else 1
-            for r in routes:
-                owner = claims[r.index]
-                if owner == FREE or r.id in used:
-                    continue
-                if owner == seat:
-                    cost = 0
-                    break
-                cost = 1
-            if cost is not None and cost <= cards:
+            got = _step(claims, seat, routes, used)
+            if got is not None and got[1] <= cards:
                 out.append(Ride(a=at, b=b, seat=seat))
         return out
 
