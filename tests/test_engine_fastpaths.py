@@ -105,6 +105,8 @@ def test_the_quick_path_gives_the_general_paths_state(variant):
                     kinds.add("tunnel Claim")
                 if type(a) is Claim and fast.pending:
                     kinds.add("Claim to a pending step")              # a tunnel's extra cards, a passenger to place
+                if fast.current == fast.first_player != s.current and any(p.get("moved") for p in s.players):
+                    kinds.add("round end with travelled passengers")  # Feature.quick_round_end (MK-PASS-6)
             s = slow
     assert quick > total / 3
     # every quick path is taken somewhere; Europe's plain claims and Märklin's too (tunnels and a passenger in
@@ -116,7 +118,8 @@ def test_the_quick_path_gives_the_general_paths_state(variant):
 
 
 FEATURE_QUICK = {"south_korea": {"ProvinceClaim", "ExpressDraw", "DraftPick", "DraftKeep"}, "europe": {"TunnelWithdraw", "tunnel Claim", "Claim to a pending step", "BuildStation"},
-                 "maerklin": {"Claim to a pending step", "PlacePassenger", "Ride", "Stop", "Announce"}}
+                 "maerklin": {"Claim to a pending step", "PlacePassenger", "Ride", "Stop", "Announce",
+                              "round end with travelled passengers"}}
 
 
 @pytest.mark.parametrize("text", ["blue: draw faceup 6", "red: draw deck", "blue: claim Atlanta–Miami blue5",

@@ -1002,8 +1002,12 @@ def _turn_over(v: Variant, state: GameState, seat: int, deck, market, discard, c
     elif phase == "play" and players[seat].trains <= v.settings.end_trains:
         return None
     hooks = v.route_table.round_end_hooks
-    if hooks and (seat + 1) % n == state.first_player and any(f.acts_at_round_end(v, state) for f in hooks):
-        return None                                     # a round ends and a feature acts then (MK-PASS-6)
+    if hooks and (seat + 1) % n == state.first_player:      # a round ends, and features may act then (MK-PASS-6)
+        for f in hooks:
+            if f.quick_round_end is not None:
+                players = f.quick_round_end(v, players)        # the feature's round end on the new players
+            elif f.acts_at_round_end(v, state):
+                return None                                     # the general path
     return new_state(state.variant, n, state.seed, deck, market, discard,
                      state.ticket_decks if ticket_decks is None else ticket_decks, state.tickets_out, claims,
                      players, phase, (seat + 1) % n, (), final, state.turn + 1, state.ply + 1, 0, state.shuffles,

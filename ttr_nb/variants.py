@@ -137,6 +137,11 @@ class Feature:
 
     def observe(self, variant: "Variant", state: "GameState", seat: int | None, view: dict) -> None: ...
 
+    #: optional ``quick_round_end(variant, players) -> players``: ``on_round_end``'s effect on the players (a
+    #: tuple of PlayerState) of a turn that ends a round on a quick path, for features that act then; without it
+    #: the engine's quick paths leave such a turn to the general path whenever ``acts_at_round_end``.
+    quick_round_end = None
+
     def on_round_end(self, variant: "Variant", tx) -> None:
         """Called when a round of turns ends (the seat before the first player finished its turn) and when the game
         ends (e.g. Märklin: the passengers that travelled this round leave the game, MK-PASS-6)."""

@@ -396,6 +396,18 @@ def _stopped(ext, journey: Pending):
     return pairs_set(pairs_set(ext, "passengers", tuple(mine)), MOVED, moved)
 
 
+def _left_game(ext):
+    """A player's ``ext`` after the round: its passengers that travelled leave the game (MK-PASS-6); None when none
+    did."""
+    moved = pairs_get(ext, MOVED, ())
+    if not moved:
+        return None
+    mine = list(pairs_get(ext, "passengers"))
+    for i in moved:
+        mine[i] = DONE
+    return pairs_set(pairs_set(ext, "passengers", tuple(mine)), MOVED, None)
+
+
 def _journey(state: GameState, seat: int) -> Pending | None:
     p = state.pending_for(seat) if state.pending else None
     return p if p is not None and p.kind == "journey" else None
@@ -547,8 +559,8 @@ class Passengers(Feature):
                 players[seat] = new_player(q.hand, q.trains, q.tickets, q.route_points,
                                            pairs_set(q.ext, "passengers", tuple(mine)))
         elif cls is Stop:
-            if p.kind != "journey" or (seat + 1) % state.n_players == state.first_player:
-                return None                            # the round ends: the travelled passengers leave (MK-PASS-6)
+            if p.kind != "journey":
+                return None
             players[seat] = new_player(q.hand, q.trains, q.tickets, q.route_points, _stopped(q.ext, p))
         else:
             return None
@@ -765,6 +777,17 @@ class Passengers(Feature):
     def acts_at_round_end(self, v, state) -> bool:
         return any(pairs_get(p.ext, MOVED, ()) for p in state.players)
 
+    def quick_round_end(self, v, players):
+        """``on_round_end`` on a tuple of players, for the engine's quick paths (MK-PASS-6)."""
+        out = None
+        for seat, p in enumerate(players):
+            ext = _left_game(p.ext)
+            if ext is not None:
+                if out is None:
+                    out = list(players)
+                out[seat] = new_player(p.hand, p.trains, p.tickets, p.route_points, ext)
+        return players if out is None else tuple(out)
+
     def on_round_end(self, v, tx) -> None:
         """MK-PASS-6: every passenger that travelled this round leaves the game; its city is free again."""
         for seat in range(tx.s.n_players):
@@ -772,11 +795,8 @@ class Passengers(Feature):
             moved = pairs_get(ext, MOVED, ())
             if not moved:
                 continue
-            mine = list(pairs_get(ext, "passengers"))
-            cities = [mine[i] for i in moved]
-            for i in moved:
-                mine[i] = DONE
-            tx.set_player(seat, ext=pairs_set(pairs_set(ext, "passengers", tuple(mine)), MOVED, None))
+            cities = [pairs_get(ext, "passengers")[i] for i in moved]
+            tx.set_player(seat, ext=_left_game(ext))
             tx.event("passenger_left", "MK-PASS-6",
                      f"End of the round: {_seat_name(seat)}'s passenger{'s' if len(cities) != 1 else ''} in "
                      f"{' and '.join(cities)} leave{'s' if len(cities) == 1 else ''} the game")
