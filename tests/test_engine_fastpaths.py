@@ -238,21 +238,27 @@ def test_the_random_bots_province_pick_is_the_listed_claim_it_would_pick():
                 return [ProvinceClaim(*options[r.index(len(options))], seat)]
         return []
     picked = 0
-    for seed in range(2):
-        s = new_game("south_korea", 4 - seed, seed)
-        bots = [RandomBot(40 + i) for i in range(s.n_players)]
+    for seed, s, seat in random_game_states("south_korea", 40):
+        assert _placeable(v, s) == _placeable_now(v, s), (seed, s.ply)     # kept up by the quick path too
+        if not s.pending:
+            for k in range(3):
+                lazy, listed = Counter(seed, seat, s.ply, k), Counter(seed, seat, s.ply, k)
+                got = province.bot_random(v, s, seat, lazy)
+                assert got == listed_pick(s, seat, listed), (seed, s.ply, k)
+                assert lazy.index(1 << 30) == listed.index(1 << 30)     # the same numbers were drawn
+                picked += bool(got)
+    assert picked > 50
+
+
+def random_game_states(variant, bot_seed, games=2, players=None):
+    """(game, state, seat to move) at every ply of seeded random-bot games of ``players`` (default: 4, then 3)."""
+    for seed in range(games):
+        s = new_game(variant, players or 4 - seed, seed)
+        bots = [RandomBot(bot_seed + i) for i in range(s.n_players)]
         while s.phase != "over":
             seat = to_move(s)[0]
-            assert _placeable(v, s) == _placeable_now(v, s), (seed, s.ply)     # kept up by the quick path too
-            if not s.pending:
-                for k in range(3):
-                    lazy, listed = Counter(seed, seat, s.ply, k), Counter(seed, seat, s.ply, k)
-                    got = province.bot_random(v, s, seat, lazy)
-                    assert got == listed_pick(s, seat, listed), (seed, s.ply, k)
-                    assert lazy.index(1 << 30) == listed.index(1 << 30)     # the same numbers were drawn
-                    picked += bool(got)
+            yield seed, s, seat
             s = apply(s, bots[seat].choose(s, seat)[0])
-    assert picked > 50
 
 
 def test_every_answer_to_a_tunnel_takes_the_quick_path_to_the_general_paths_state():
@@ -261,20 +267,15 @@ def test_every_answer_to_a_tunnel_takes_the_quick_path_to_the_general_paths_stat
     from ttr_nb.engine import _general, _quick, check
     v = get_variant("europe")
     answers = {"TunnelPay": 0, "TunnelWithdraw": 0}
-    for seed in range(4):
-        s = new_game("europe", 4, seed)
-        bots = [RandomBot(70 + i) for i in range(4)]
-        while s.phase != "over":
-            if s.pending and s.pending[0].kind == "tunnel":
-                for a in legal_actions(s):
-                    a, seat = check(s, a)
-                    slow = _general(v, s, a, seat, None)
-                    for trusted in (True, False):
-                        fast = _quick(v, s, a, trusted)
-                        assert fast is None or fast == slow, (seed, s.ply, str(a), trusted)
-                    answers[type(a).__name__] += fast is not None         # (None: the game's last turn)
-            seat = to_move(s)[0]
-            s = apply(s, bots[seat].choose(s, seat)[0])
+    for seed, s, _ in random_game_states("europe", 70, games=4, players=4):
+        if s.pending and s.pending[0].kind == "tunnel":
+            for a in legal_actions(s):
+                a, seat = check(s, a)
+                slow = _general(v, s, a, seat, None)
+                for trusted in (True, False):
+                    fast = _quick(v, s, a, trusted)
+                    assert fast is None or fast == slow, (seed, s.ply, str(a), trusted)
+                answers[type(a).__name__] += fast is not None         # (None: the game's last turn)
     assert min(answers.values()) >= 3, answers
 
 
@@ -298,17 +299,12 @@ def test_maerklin_rides_from_the_table_are_the_step_route_definition():
                 out.append(Ride(a=at, b=b, seat=seat))
         return out
     rides = 0
-    for seed in range(2):
-        s = new_game("maerklin", 4 - seed, seed)
-        bots = [RandomBot(50 + i) for i in range(s.n_players)]
-        while s.phase != "over":
-            seat = to_move(s)[0]
-            used = tuple(v.map.routes[i].id for i, owner in enumerate(s.claims) if owner != -1)[::3]
-            for _, at in movable(s, seat):
-                for u in ((), used):
-                    for cards in (0, 2):
-                        got = passengers._rides(v, s, seat, at, u, cards)
-                        assert got == plain(s, seat, at, u, cards), (seed, s.ply, at, u, cards)
-                        rides += len(got)
-            s = apply(s, bots[seat].choose(s, seat)[0])
+    for seed, s, seat in random_game_states("maerklin", 50):
+        used = tuple(v.map.routes[i].id for i, owner in enumerate(s.claims) if owner != -1)[::3]
+        for _, at in movable(s, seat):
+            for u in ((), used):
+                for cards in (0, 2):
+                    got = passengers._rides(v, s, seat, at, u, cards)
+                    assert got == plain(s, seat, at, u, cards), (seed, s.ply, at, u, cards)
+                    rides += len(got)
     assert rides > 100

@@ -1275,16 +1275,14 @@ class ProvinceBoard(Feature):
                     or e and e not in left or line.__class__ is not str
                     or (COLOURS[colour] != line if colour >= 0 else line not in province_lines(v))
                     or first != LOCO and colour >= 0 and first != colour
-                    or t.twins[i] and twin_problem(v, state, seat, route) is not None):
+                    or t.twins[i] and twin_problem(v, state, seat, route) is not None
+                    or any(p.hand[k] < n for k, n in pay)):
                 return None
         size = 0
         hand = list(p.hand)
         discard = list(state.discard)
-        for k, n in pay:
-            rest = hand[k] - n
-            if rest < 0:
-                return None
-            hand[k] = rest
+        for k, n in pay:                                # (extra cards only raise the province space, SK-PROV-3)
+            hand[k] -= n
             discard[k] += n
             size += n
         if size < route.length:
