@@ -258,7 +258,8 @@ class TicketMix(Feature):
                 or None in state.market):
             return None
         mix = (action.short, action.long)
-        if not trusted and (mix not in mixes(state) or mix == (0, 0)):
+        if not trusted and (mix[0].__class__ is not int or mix[1].__class__ is not int or mix not in mixes(state)
+                            or mix == (0, 0)):
             return None
         decks = dict(state.ticket_decks)
         offered = ()
