@@ -28,9 +28,10 @@ taken first, so leaving one out leaves out its worse twins too. The bounds (``_B
   hands, where the value as a whole was off by four tickets;
 * for "most tickets", a set of k tickets has at most B - 4k points, B a bound of its points plus 4 per ticket (a
   Lagrangian bound: the points of the sets with the most tickets, not of any set);
-* on a hard hand (``HARD`` positions searched) the fractional knapsack gives way to 0-1 knapsacks over the cards at
-  the colour prices rounded to a few whole levels (``_Bound.sharpen``): tighter, about a quarter of the positions
-  on the slowest hands, for a few ms of tables that easy hands never pay for.
+* on a hard hand (``HARD`` positions searched, ``_Search.sharpen``) 0-1 knapsacks over the cards at the colour
+  prices rounded to a few whole levels, and for "most tickets" the mixed bound at other weights too (1 and 12
+  points a ticket: with many cards 12 is near the answer where 4 was 7 points off): a few ms of tables that easy
+  hands never pay for; on the slowest hands the search judges a third to a sixth of the positions.
 
 The best value is asked for from the bound at the start down: each question finds a set or proves a lower bound
 (by points: first the points, then the number of tickets by halving, see ``_Search.best``). Ties go to the set
@@ -61,9 +62,10 @@ from ..cards import LOCO
 
 Needs = Sequence[int]          # per card kind (colours only)
 SMALL = 12                     # up to this many tickets best_set walks them without bounds
-HARD = 200                     # after this many positions searched, the bounds are sharpened (_Bound.sharpen)
-LEVELS = (3, 6)                # the whole-number price scales of the sharpened bounds (the dearest card: 3, 6)
 MIX = 4                        # points per ticket in the "most tickets" search's mixed bound (see _Search)
+HARD = 200                     # after this many positions searched the bounds are sharpened (_Search.sharpen)
+LEVELS = (4, 8, 12)            # the whole-number price levels of the sharpened bounds (the dearest card's price)
+MORE_MIX = (1, 12)             # the sharpened "most tickets" search's other points per ticket (few cards: 1; many: 12)
 
 
 def shortfall(need: Sequence[int], have: Sequence[int]) -> int:
@@ -170,6 +172,7 @@ class _Search:
         self.locos = have[LOCO]
         self.memo: dict = {}
         self.visits = 0
+        self.mixes: list = []                       # (points per ticket, bound): sharpen
         rest = [(0,) * LOCO] * (n + 1)               # circles of tickets i.. per colour
         for i in range(n - 1, -1, -1):
             rest[i] = tuple(a + b for a, b in zip(rest[i + 1], self.needs[i]))
@@ -226,9 +229,7 @@ class _Search:
             return low
         self.visits += 1
         if self.visits == HARD:                 # a hard hand: sharper bounds for the rest of the search
-            for b in self.bounds:
-                if b is not None:
-                    b.sharpen()
+            self.sharpen()
         after = self.take(r, l, self.needs[i])
         v = self.value[i]
         if after is not None:
@@ -259,6 +260,22 @@ class _Search:
             known[1] = found
         return found
 
+    def sharpen(self) -> None:
+        """Sharper bounds for a hard hand: every bound also by 0-1 knapsacks over priced cards (``_Bound.sharpen``);
+        for "most tickets" the mixed bound also at ``MORE_MIX`` points per ticket (the best weight depends on the
+        hand: the fewer tickets fit, the smaller). Positions judged before keep their bounds (still upper bounds)."""
+        for b in self.bounds:
+            if b is not None:
+                b.sharpen()
+        if self.bounds[3] is not None:
+            have = self.have + (self.locos,)
+            for weight in MORE_MIX:
+                mix = [weight * (x // self.scale) + x % self.scale for x in self.value]
+                b = _Bound(self.needs, mix, have, sum(have), _colour_prices(self.needs, [_Bound.SCALE * x for x in mix],
+                                                                               have))
+                b.sharpen()
+                self.mixes.append((weight, b))
+
     def judge(self, i: int, r: tuple, l: int) -> list:
         """The bounds of a position (see ``reach``), worked out once: the value as a whole and each part apart."""
         cards = sum(r) + l
@@ -271,6 +288,10 @@ class _Search:
         top_upper = upper
         if mix is not None:                         # a set of exactly ``top`` tickets
             top_upper = min(upper, self.scale * top + mix.at(i, r, l, cards) - MIX * top)
+            for weight, more in self.mixes:
+                b = self.scale * top + more.at(i, r, l, cards) - weight * top
+                if b < top_upper:
+                    top_upper = b
         return [upper, top_upper, self.scale * top, 0]
 
     def best(self) -> int:
@@ -321,11 +342,11 @@ class _Search:
 
 
 class _Bound:
-    """An upper bound of one part of the value (whole numbers): the smaller of a 0-1 knapsack over the number of
-    cards (colours ignored) and the fractional knapsack at the colour prices of the linear relaxation, rounded down.
-    ``sharpen`` (for a hard hand) replaces the fractional knapsack by 0-1 knapsacks over the priced cards, the prices
-    rounded to a few whole levels: any prices bound every completion (a set's circles cost at most the cards' price,
-    a locomotive priced as the dearest colour), and a whole-ticket knapsack bounds tighter than a fractional one."""
+    """An upper bound of one part of the value (whole numbers): the smallest of a 0-1 knapsack over the number of
+    cards (colours ignored) and the fractional knapsack at the colour prices of the linear relaxation, rounded down;
+    ``sharpen`` (for a hard hand) adds 0-1 knapsacks over the priced cards, the prices rounded to a few whole levels:
+    any prices bound every completion (a set's circles cost at most the cards' price, a locomotive priced as the
+    dearest colour), and a whole-ticket knapsack often bounds tighter than the fractional one at exact prices."""
 
     SCALE = 1000                 # prices are whole numbers: the values are scaled so small values get fine prices
 
@@ -366,12 +387,10 @@ class _Bound:
     def at(self, i: int, r: Sequence[int], l: int, cards: int) -> int:
         """At most the value tickets i.. can add from cards ``r`` (colours) and ``l`` locomotives, ``cards`` in all."""
         a = self.table[i][cards]
-        if self.priced:
-            for price, loco, table in self.priced:
-                b = table[i][sum(map(mul, r, price)) + l * loco]
-                if b < a:
-                    a = b
-            return a
+        for price, loco, table in self.priced:
+            b = table[i][sum(map(mul, r, price)) + l * loco]
+            if b < a:
+                a = b
         budget = sum(map(mul, r, self.price)) + l * self.loco_price
         free, costs, values, cost, value = self.suffix[i]      # the fractional knapsack within ``budget``
         j = bisect_right(costs, budget)              # the first ticket that no longer fits whole
