@@ -11,10 +11,11 @@ matching condition of the bipartite graph cards × circles, in closed form.
 
 The best choice (most points, then most tickets; or most tickets, then most points) is found exactly by
 ``best_set``, never by a greedy pick. When the pile pays for every ticket, that is the answer; up to ``SMALL``
-tickets a plain walk over them answers sooner than the bounds below can be set up. Otherwise its core, ``_Search.reach``, answers "can the tickets from here on add a
-value of at least N with these cards?" by a depth-first search over the tickets in ticket order that remembers
-every (ticket, cards left) position it has judged — its bounds, worked out once, and what the searches below it
-proved, which holds for every later question — and cuts a branch when an upper bound falls short of N. Of two tickets needing the same cards the better is always
+tickets a plain walk over them answers sooner than the bounds below can be set up. Otherwise its core,
+``_Search.reach``, answers "can the tickets from here on add a value of at least N with these cards?" by a
+depth-first search over the tickets in ticket order that remembers every (ticket, cards left) position it has
+judged — its bounds, worked out once, and what the searches below it proved, which holds for every later question —
+and cuts a branch when an upper bound falls short of N. Of two tickets needing the same cards the better is always
 taken first, so leaving one out leaves out its worse twins too. The bounds (``_Bound``), all exact upper bounds:
 
 * the best value of the remaining tickets whose circles fit in the cards left, colours ignored (a 0-1 knapsack
@@ -30,8 +31,9 @@ taken first, so leaving one out leaves out its worse twins too. The bounds (``_B
   Lagrangian bound: the points of the sets with the most tickets, not of any set);
 * on a hard hand (``HARD`` positions searched, ``_Search.sharpen``) 0-1 knapsacks over the cards at the colour
   prices rounded to a few whole levels, and for "most tickets" the mixed bound at other weights too (1 and 12
-  points a ticket: with many cards 12 is near the answer where 4 was 7 points off): a few ms of tables that easy
-  hands never pay for; on the slowest hands the search judges a third to a sixth of the positions.
+  points a ticket: with many cards 12 is near the answer where 4 was 7 points off), and the first part of the value
+  also at the prices of the relaxation of the tickets further on: a few ms of simplexes and tables that easy hands
+  never pay for; on the slowest hands the search judges a third or less of the positions it did without them.
 
 The best value is asked for from the bound at the start down: each question finds a set or proves a lower bound
 (by points: first the points, then the number of tickets by halving, see ``_Search.best``). Ties go to the set
@@ -63,8 +65,9 @@ from ..cards import LOCO
 Needs = Sequence[int]          # per card kind (colours only)
 SMALL = 12                     # up to this many tickets best_set walks them without bounds
 MIX = 4                        # points per ticket in the "most tickets" search's mixed bound (see _Search)
-HARD = 200                     # after this many positions searched the bounds are sharpened (_Search.sharpen)
+HARD, HARDER = 200, 600        # after this many positions searched the bounds are sharpened (_Search.sharpen)
 LEVELS = (4, 8, 12)            # the whole-number price levels of the sharpened bounds (the dearest card's price)
+LATER_LEVEL = 8                # the same for the prices of the tickets further on and for the ties' part
 MORE_MIX = (1, 12)             # the sharpened "most tickets" search's other points per ticket (few cards: 1; many: 12)
 
 
@@ -228,8 +231,8 @@ class _Search:
         if low >= need and (not most or low == upper):
             return low
         self.visits += 1
-        if self.visits == HARD:                 # a hard hand: sharper bounds for the rest of the search
-            self.sharpen()
+        if self.visits == HARD or self.visits == HARDER:    # a hard hand: sharper bounds for the rest of the search
+            self.sharpen(self.visits == HARDER)
         after = self.take(r, l, self.needs[i])
         v = self.value[i]
         if after is not None:
@@ -260,15 +263,23 @@ class _Search:
             known[1] = found
         return found
 
-    def sharpen(self) -> None:
-        """Sharper bounds for a hard hand: every bound also by 0-1 knapsacks over priced cards (``_Bound.sharpen``);
-        for "most tickets" the mixed bound also at ``MORE_MIX`` points per ticket (the best weight depends on the
-        hand: the fewer tickets fit, the smaller). Positions judged before keep their bounds (still upper bounds)."""
-        for b in self.bounds:
+    def sharpen(self, later: bool = False) -> None:
+        """Sharper bounds for a hard hand: every bound also by 0-1 knapsacks over priced cards (``_Bound.sharpen``),
+        the first part of the value (points; tickets) also at the prices of the linear relaxation of the tickets from
+        a quarter, a half and three quarters of the way on, from ``HARDER`` positions on (``later``: the prices at
+        the start suit the positions deep in the search less; any prices bound); for "most tickets" the mixed bound
+        also at ``MORE_MIX`` points per ticket (the best weight depends on the hand: the fewer tickets fit, the
+        smaller). Positions judged before keep their bounds (still upper bounds)."""
+        have = self.have + (self.locos,)
+        if later:
+            first = [x // self.scale for x in self.value]
+            self.bounds[1].sharpen([_colour_prices(self.needs[i:], [_Bound.SCALE * x for x in first[i:]], have)
+                                    for i in (self.n // 4, self.n // 2, 3 * self.n // 4)], levels=())
+            return
+        for b in self.bounds:                       # the second part (the ties) at one level: more do not help
             if b is not None:
-                b.sharpen()
+                b.sharpen(levels=(LATER_LEVEL,) if b is self.bounds[2] else LEVELS)
         if self.bounds[3] is not None:
-            have = self.have + (self.locos,)
             for weight in MORE_MIX:
                 mix = [weight * (x // self.scale) + x % self.scale for x in self.value]
                 b = _Bound(self.needs, mix, have, sum(have), _colour_prices(self.needs, [_Bound.SCALE * x for x in mix],
@@ -374,11 +385,12 @@ class _Bound:
         suffix.reverse()
         self.suffix = suffix
 
-    def sharpen(self) -> None:
-        """From now on bound by 0-1 knapsacks over the cards priced at the colour prices rounded to ``LEVELS``."""
-        top = max(self.price)
-        for level in LEVELS:
-            price = tuple(round(level * x / top) for x in self.price)
+    def sharpen(self, later: Sequence[Sequence[int]] = (), levels: Sequence[int] = LEVELS) -> None:
+        """From now on bound by 0-1 knapsacks over the cards priced at the colour prices rounded to ``LEVELS``, and
+        at each of the prices ``later`` (those of the tickets further on) rounded to ``LATER_LEVEL``."""
+        for exact, level in [(self.price, level) for level in levels] + [(p, LATER_LEVEL) for p in later]:
+            top = max(exact)
+            price = tuple(round(level * x / top) for x in exact)
             loco = max(price)
             budget = sum(map(mul, self.have[:LOCO], price)) + loco * self.have[LOCO]
             cost = [sum(map(mul, t, price)) for t in self.needs]
