@@ -6,94 +6,24 @@ since a deferred import is still a dependency; the engine finds its bots through
 """
 from __future__ import annotations
 
-import ast
-from pathlib import Path
-
-import ttr_nb
-
-PACKAGE = Path(ttr_nb.__file__).resolve().parent
-
-
-def module_name(path: Path) -> str:
-    parts = path.relative_to(PACKAGE.parent).with_suffix("").parts
-    return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
-
-
-def imports_of(path: Path) -> set[str]:
-    """The ttr_nb modules one file imports (``from .x import y`` counts ``x``, and ``x.y`` when that is a module)."""
-    name = module_name(path)
-    package = name if path.name == "__init__.py" else name.rpartition(".")[0]
-    found = set()
-    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
-        if isinstance(node, ast.Import):
-            found.update(a.name for a in node.names if a.name.startswith("ttr_nb"))
-        elif isinstance(node, ast.ImportFrom):
-            if node.level:
-                base = package.split(".")
-                base = base[:len(base) - node.level + 1]
-                target = ".".join(base + ([node.module] if node.module else []))
-            else:
-                target = node.module or ""
-            if target.startswith("ttr_nb"):
-                found.add(target)
-                found.update(f"{target}.{a.name}" for a in node.names)
-    return found
-
-
-def graph(root: Path) -> dict[str, set[str]]:
-    modules = {module_name(p): p for p in root.rglob("*.py")}
-    return {m: {t for t in imports_of(p) if t in modules and t != m} for m, p in modules.items()}
-
-
-def cycles(edges: dict[str, set[str]]) -> list[list[str]]:
-    """Every strongly connected group of more than one module (Tarjan), each sorted."""
-    index, low, stack, on, out, counter = {}, {}, [], set(), [], [0]
-
-    def visit(v):
-        index[v] = low[v] = counter[0]
-        counter[0] += 1
-        stack.append(v)
-        on.add(v)
-        for w in sorted(edges[v]):
-            if w not in index:
-                visit(w)
-                low[v] = min(low[v], low[w])
-            elif w in on:
-                low[v] = min(low[v], index[w])
-        if low[v] == index[v]:
-            group = []
-            while True:
-                w = stack.pop()
-                on.discard(w)
-                group.append(w)
-                if w == v:
-                    break
-            if len(group) > 1:
-                out.append(sorted(group))
-
-    for v in sorted(edges):
-        if v not in index:
-            visit(v)
-    return out
+from import_graph import cycles, import_graph, within
 
 
 def test_the_cycle_finder_sees_a_circle_through_a_deferred_import(tmp_path):
     # the check can fail: two modules importing each other, one of them inside a function, are a circle
-    pkg = tmp_path / "ttr_nb" / "cardgame"
+    root = tmp_path / "ttr_nb"
+    pkg = root / "cardgame"
     pkg.mkdir(parents=True)
+    (root / "__init__.py").write_text("")
     (pkg / "__init__.py").write_text("")
     (pkg / "engine.py").write_text("def bot():\n    from .bots import GreedyBot\n    return GreedyBot\n")
     (pkg / "bots.py").write_text("from .engine import bot\n\nclass GreedyBot:\n    pass\n")
-    global PACKAGE
-    saved, PACKAGE = PACKAGE, tmp_path / "ttr_nb"
-    try:
-        assert cycles(graph(pkg)) == [["ttr_nb.cardgame.bots", "ttr_nb.cardgame.engine"]]
-    finally:
-        PACKAGE = saved
+    graph = within(import_graph(root), "ttr_nb.cardgame")
+    assert cycles(graph) == [["ttr_nb.cardgame.bots", "ttr_nb.cardgame.engine"]]
 
 
 def test_the_card_game_package_has_no_import_circle():
-    edges = graph(PACKAGE / "cardgame")
+    edges = within(import_graph(), "ttr_nb.cardgame")
     assert "ttr_nb.cardgame.engine" in edges["ttr_nb.cardgame.bots"]          # the bots use the rules ...
     assert cycles(edges) == []                                                 # ... and nothing leads back
 

@@ -9,72 +9,11 @@ with the coach and tournament, the Card Game's engine with its bots) are not che
 """
 from __future__ import annotations
 
-import ast
-from functools import cache
-from pathlib import Path
-
-PACKAGE = Path(__file__).resolve().parents[1] / "ttr_nb"
+from import_graph import circle_through, import_graph
 
 # The board engine's core: every module here must lie on no import circle at all.
 CORE = ("actions", "cards", "determinization", "engine", "errors", "featuredata", "maps", "names", "rng", "scoring",
         "state", "tables", "trail", "variants")
-
-
-def module_name(path: Path) -> str:
-    parts = list(path.relative_to(PACKAGE.parent).with_suffix("").parts)
-    if parts[-1] == "__init__":
-        parts.pop()
-    return ".".join(parts)
-
-
-def imports_of(path: Path, known: set[str]) -> set[str]:
-    """The ttr_nb modules ``path`` imports anywhere in its text (``from . import x`` names module x when x is one)."""
-    name = module_name(path)
-    package = name if path.name == "__init__.py" else name.rpartition(".")[0]
-    out: set[str] = set()
-    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
-        if isinstance(node, ast.Import):
-            out.update(a.name for a in node.names if a.name.split(".")[0] == "ttr_nb")
-        elif isinstance(node, ast.ImportFrom):
-            if node.level:
-                base = package.split(".")[:len(package.split(".")) - (node.level - 1)]
-                target = ".".join(base + ([node.module] if node.module else []))
-            else:
-                target = node.module or ""
-            if target.split(".")[0] != "ttr_nb":
-                continue
-            for alias in node.names:
-                sub = f"{target}.{alias.name}"
-                out.add(sub if sub in known else target)
-    out.discard(name)
-    return {m for m in out if m in known}
-
-
-@cache
-def import_graph() -> dict[str, set[str]]:
-    """module -> the ttr_nb modules it imports (read once: the tests below only look)."""
-    paths = sorted(PACKAGE.rglob("*.py"))
-    known = {module_name(p) for p in paths}
-    return {module_name(p): imports_of(p, known) for p in paths}
-
-
-def circle_through(graph: dict[str, set[str]], start: str) -> list[str] | None:
-    """One import circle from ``start`` back to it (a list of modules), or None (a depth-first search)."""
-    seen: set[str] = set()
-    path = [start]
-
-    def walk(node: str) -> bool:
-        for nxt in sorted(graph.get(node, ())):
-            if nxt == start:
-                return True
-            if nxt not in seen:
-                seen.add(nxt)
-                path.append(nxt)
-                if walk(nxt):
-                    return True
-                path.pop()
-        return False
-    return path + [start] if walk(start) else None
 
 
 def test_the_graph_sees_every_kind_of_import():

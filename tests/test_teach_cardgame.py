@@ -145,6 +145,18 @@ def test_table_figure_and_ticket_map_validate():
     assert sorted(big) == sorted(b.city for b in DATA.big_cities)
 
 
+def test_the_tables_names_above_and_below_their_cards_are_never_cut_off():
+    """In a play layout on a 1024x768 laptop the table is drawn shorter than its own height, and a name written
+    above a card of the top row ("deck 67", the face-up colours) then reaches the plot's edge: such words are drawn
+    over the margin, not clipped at the edge."""
+    g = ttr.Game("cardgame", players=4, seed=2)
+    g.play_bots(ttr.make_bot("greedy", seed=1), max_plies=80)
+    fig = card_table_figure(g.state, 0)
+    outside = [t for t in fig.data if t.text and (t.textposition or "").split()[0] in ("top", "bottom")]
+    assert {t.meta for t in outside} >= {"market", "piles", "yards"}
+    assert all(t.cliponaxis is False for t in outside), [t.meta for t in outside if t.cliponaxis is not False]
+
+
 def test_editor_checks_an_imported_position_and_refuses_bad_input():
     g = ttr.Game("cardgame", players=2, seed=1)
     ed = CardEditorView(g)

@@ -30,6 +30,7 @@ from ttr_nb.positions import position  # noqa: E402
 from ttr_nb.render import PLAYER_HEX, trace_index  # noqa: E402
 from ttr_nb.state import FREE  # noqa: E402
 from ttr_nb.widgets import EditorView, HistoryView, MapExplorer, PlayView, TableView, play  # noqa: E402
+from ttr_nb.widgets._common import hand_text  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -841,6 +842,24 @@ def test_USA_TICKET_3_a_seats_history_view_hides_the_others_kept_tickets_until_t
     assert any(n in _all_text(teacher.widget) for n in secret)          # the swap check: the teacher sees them
     with pytest.raises(Exception):
         HistoryView(g, seat=7)
+
+
+def test_USA_SCORE_2_a_seats_history_view_opens_the_table_once_the_game_is_over():
+    """Final scoring turns every ticket over (USA-SCORE-2), and a class reviews a finished game together: the replay
+    of a seat shows every seat's tickets and hand once the game is over, at any move (a decision the README states)."""
+    g = game_after_setup(2, 3)
+    g.play_bots({s: make_bot("greedy", s) for s in range(2)})
+    assert g.is_over
+    blue = HistoryView(g, seat=0)
+    secret = [n for n in _ticket_names(g, 1) if n not in _ticket_names(g, 0)]
+    assert secret
+    for ply in (len(g.line) // 2, len(g.line)):
+        blue.show(ply)
+        table = blue.table.value
+        assert "whole table" in table and "(hidden)" not in table
+        assert all(n in table for n in secret)
+        if ply == len(g.line):
+            assert hand_text(g.state.players[1].hand) in table
 
 
 @pytest.mark.parametrize("variant, where", [("usa", "to the bottom of the ticket deck"), ("europe", "out of the game")])

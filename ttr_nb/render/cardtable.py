@@ -48,14 +48,14 @@ def _table(state, viewer: int | None, robbed: Collection[tuple[int, str]], title
     mtraces = dict(type="scatter", meta="market", name="face-up cards", x=mx, y=[top] * len(mx), mode="markers+text",
                    text=["" if k is None else CARD_WORD[k] for k in kinds], textposition="top center",
                    hovertext=[f"face-up card {i}: " + ("empty" if k is None else CARD_WORD[k]) for i, k in zip(mx, kinds)],
-                   hoverinfo="text", showlegend=False, textfont=dict(size=11, color=INK),
+                   hoverinfo="text", showlegend=False, textfont=dict(size=11, color=INK), cliponaxis=False,
                    marker=dict(symbol=["square" if k is None else CARD_MARK[k] for k in kinds], size=26,
                                color=[BACKGROUND if k is None else CARD_FILL[k] for k in kinds],
                                line=dict(color=INK, width=1.5)))
     piles = dict(type="scatter", meta="piles", name="piles", x=[_TRACK_X, _HAND_X], y=[top, top], mode="markers+text",
                  text=[f"deck {view['deck_size']}", f"tickets {view['ticket_deck_size']}"], textposition="top center",
                  hovertext=[f"train-card deck: {view['deck_size']} cards", f"ticket deck: {view['ticket_deck_size']}"],
-                 hoverinfo="text", showlegend=False, textfont=dict(size=11, color=INK),
+                 hoverinfo="text", showlegend=False, textfont=dict(size=11, color=INK), cliponaxis=False,
                  marker=dict(symbol="square", size=26, color=_BACK, line=dict(color=INK, width=1.5)))
     # rail yards: one tile per colour stack
     yx, yy, ytext, yfill, yink, ysym, yhover, ycd = [], [], [], [], [], [], [], []
@@ -81,7 +81,7 @@ def _table(state, viewer: int | None, robbed: Collection[tuple[int, str]], title
                  marker=dict(symbol=ysym, size=28, color=yfill, line=dict(color=INK, width=1.5)))
     robbed_t = dict(type="scatter", meta="robbed", name="robbed this move", x=rx, y=ry, mode="markers+text",
                     text=["robbed"] * len(rx), textposition="top center", hovertext=rhover, hoverinfo="text",
-                    showlegend=False, textfont=dict(size=10, color="#b00020"),
+                    showlegend=False, textfont=dict(size=10, color="#b00020"), cliponaxis=False,
                     marker=dict(symbol="x-thin-open", size=34, color="#b00020", line=dict(width=3, color="#b00020")))
     # on-the-track piles (face down) and hands (counts; contents are in the view's hand panel)
     tx, ty, ttext, thover = [], [], [], []
