@@ -43,9 +43,9 @@ One search in ticket order answers both questions about as fast as a search best
 second one in ticket order for the ties, and sets up its bounds once.
 
 How long it takes depends on the hand: real end-of-round hands answer in about 1 ms (median), the 31-ticket
-position of the issue in a few ms; random hands of 28-46 tickets and 10-60 cards in about 10 ms (median; much of
-it the setup: the simplex and the tables), 99% within about 70 ms, the slowest seen about 0.1-0.4 s: exact
-answers on the hardest hands still need thousands of positions (``benchmarks/bench_cardgame.py --large N`` prints
+position of the issue in about 10 ms; random hands of 28-46 tickets and 10-60 cards in about 9-10 ms (median; much
+of it the setup: the simplexes and the tables), 99% within about 50-65 ms, the slowest seen about 0.1-0.35 s:
+exact answers on the hardest hands still need thousands of positions (``benchmarks/bench_cardgame.py --large N`` prints
 the median, the 99th percentile and the slowest).
 ``tests/test_rules_cardgame.py`` checks it against a brute force and against a plain dynamic programme.
 
