@@ -68,6 +68,7 @@ MIX = 4                        # points per ticket in the "most tickets" search'
 HARD, HARDER = 200, 600        # after this many positions searched the bounds are sharpened (_Search.sharpen)
 LEVELS = (4, 8, 12)            # the whole-number price levels of the sharpened bounds (the dearest card's price)
 LATER_LEVEL = 8                # the same for the prices of the tickets further on and for the ties' part
+TRIES = 4                      # most tickets: after this many failed questions the count itself is asked (_Search.best)
 MORE_MIX = (1, 12)             # the sharpened "most tickets" search's other points per ticket (few cards: 1; many: 12)
 
 
@@ -310,7 +311,9 @@ class _Search:
         proves a lower bound (the memo's facts hold for every question); a greedy set, best value per card first, is
         reached from the start. By points, the points come first ("this many points, any number of tickets?"),
         then the number of tickets by halving: the bounds of the number of tickets among the sets with the most
-        points are weak, and lowering them one ticket per question was slow."""
+        points are weak, and lowering them one ticket per question was slow. By tickets, the points are lowered one
+        at a time; after ``TRIES`` failures in a row the count itself is asked ("this many tickets, any points?"):
+        where the bounds allow a ticket more than any set holds, lowering its points took about 40 questions."""
         r, l, low = self.have, self.locos, 0
         for i in self.greedy:
             after = self.take(r, l, self.needs[i])
@@ -326,13 +329,17 @@ class _Search:
                 low = found
             else:
                 high = found
+        failed = 0
         while low < high:
             probe = (low + high + 1) // 2 if by_points else high
+            if failed >= TRIES and low // scale < high // scale:
+                probe, failed = high // scale * scale, 0
             found = self.reach(0, self.have, self.locos, probe, most=False)
             if found >= probe:
                 low = found
             else:
                 high = found
+                failed += 1
         return low
 
     def first_set(self, target: int) -> list[int]:
