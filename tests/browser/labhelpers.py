@@ -539,7 +539,10 @@ def come_back(page, console, notebook_name: str, action, *, min_figures: int, wh
     again) is still adding models; an output drawn in that moment is given up for good ("Error displaying widget:
     model not found"), although its model arrives a moment later. When — and only when — that is why figures are
     missing (the outputs show the error, the manager has every model, and the only console errors are that
-    race's), the learner's remedy is taken: the page comes back once more. Any other problem fails at once."""
+    race's), the learner's remedy is taken: the page comes back once more. Any other problem fails at once.
+    Upstream: jupyter-widgets/ipywidgets#4026 ("Widget output rendered before its comm_open is processed fails
+    permanently"), open; nothing in ttr_nb reaches that renderer. Under heavy load (six busy loops on two cores) a
+    reopen of 01_usa lost the same two outputs in every attempt: this remedy helps at CI's load, not at that one."""
     for attempt in range(1, attempts + 1):
         seen = len(console.bad)
         action(page, notebook_name)
