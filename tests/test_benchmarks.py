@@ -24,6 +24,8 @@ CASES = {
     "bench_europe.py": [r"Europe +[\d.]+ games/s", r"per ply: [\d.]+x", r"^ +0 +[\d.]+ / +[\d.]+"],
     "bench_maerklin.py": [r"Märklin/USA time per ply: [\d.]+x", r"best passenger move.*median [\d.]+ ms"],
     "bench_south_korea.py": [r"USA / South Korea per ply: +[\d.]+x"],
+    "bench_variants.py": [r"^ +USA +[\d.]+ µs", r"^ +Europe +[\d.]+ µs .* [\d.]+x USA", r"^ +Märklin +[\d.]+ µs .* [\d.]+x USA",
+                          r"^ +South Korea +[\d.]+ µs .* [\d.]+x USA"],
     "bench_trail.py": [r"usa +whole board.*median [\d.]+ ms \([\d.]+ ms CPU\)", r"random 15-route subsets: median"],
     "bench_cardgame.py": [r"Card Game games: [\d.]+ games/s", r"31-ticket position of issue 18, best by points: [\d.]+ ms",
                           r"hands of 28-46 tickets.*median [\d.]+ ms, 99th percentile [\d.]+ ms, max"],

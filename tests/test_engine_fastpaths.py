@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from ttr_nb.actions import DrawDeck, DrawFaceUp
+from ttr_nb.actions import Claim, DrawDeck, DrawFaceUp
 from ttr_nb.bots import RandomBot
 from ttr_nb.engine import (apply, claim_problem, claimable_routes, legal_actions, new_game, route_payments, to_move)
 from ttr_nb.variants import available_variants, get_variant
@@ -101,12 +101,25 @@ def test_the_quick_path_gives_the_general_paths_state(variant):
             assert fast is None or fast == slow, (seed, s.ply, str(a))
             if fast is not None:
                 kinds.add(type(a).__name__)
+                if type(a) is Claim and getattr(v.route_table.by_label[a.route], "tunnel", False):
+                    kinds.add("tunnel Claim")
+                if type(a) is Claim and fast.pending:
+                    kinds.add("Claim to a pending step")              # a tunnel's extra cards, a passenger to place
+                if fast.current == fast.first_player != s.current and any(p.get("moved") for p in s.players):
+                    kinds.add("round end with travelled passengers")  # Feature.quick_round_end (MK-PASS-6)
             s = slow
     assert quick > total / 3
     # every quick path is taken somewhere; Europe's plain claims and Märklin's too (tunnels and a passenger in
     # reserve go the general way: Feature.takes_claim)
     assert kinds >= {"DrawDeck", "DrawFaceUp", "Claim", "DrawTickets", "KeepTickets"} - (
         {"DrawTickets", "KeepTickets"} if variant == "maerklin" else set()), kinds
+    # the features' own quick paths (Feature.quick) are taken too
+    assert kinds >= FEATURE_QUICK.get(variant, set()), kinds
+
+
+FEATURE_QUICK = {"south_korea": {"ProvinceClaim", "ExpressDraw", "DraftPick", "DraftKeep"}, "europe": {"TunnelWithdraw", "tunnel Claim", "Claim to a pending step", "BuildStation"},
+                 "maerklin": {"Claim to a pending step", "PlacePassenger", "Ride", "Stop", "Announce",
+                              "round end with travelled passengers"}}
 
 
 @pytest.mark.parametrize("text", ["blue: draw faceup 6", "red: draw deck", "blue: claim Atlanta–Miami blue5",
@@ -204,3 +217,94 @@ def test_the_random_bots_lazy_express_choices_are_the_listed_ones():
             seen += bool(listed)
         s = apply(s, bots[seat].choose(s, seat)[0])
     assert seen > 20
+
+
+def test_the_random_bots_province_pick_is_the_listed_claim_it_would_pick():
+    """SK-PROV-3/SK-EXPRESS-3: ProvinceBoard.bot_random counts a route's province claims by size and makes only the
+    one picked: the claim the listing (turn_actions' order) has at the same index, with the same random numbers
+    drawn, at every turn of whole games; the province room it reads (cached, and carried over by the quick path
+    from board to board) is the room computed afresh."""
+    from ttr_nb.games.south_korea import ProvinceClaim, _placeable, _placeable_now
+    from ttr_nb.rng import Counter
+    v = get_variant("south_korea")
+    province = v.feature("province")
+
+    def listed_pick(state, seat, r):                      # the listing's way: every claim of a route, one picked
+        trains = state.players[seat].trains
+        routes = [x for x in claimable_routes(v, state, seat, affordable_only=True) if trains > x.length]
+        while routes:
+            options = province._options(v, state, seat, (routes.pop(r.index(len(routes))),))
+            if options:
+                return [ProvinceClaim(*options[r.index(len(options))], seat)]
+        return []
+    picked = 0
+    for seed, s, seat in random_game_states("south_korea", 40):
+        assert _placeable(v, s) == _placeable_now(v, s), (seed, s.ply)     # kept up by the quick path too
+        if not s.pending:
+            for k in range(3):
+                lazy, listed = Counter(seed, seat, s.ply, k), Counter(seed, seat, s.ply, k)
+                got = province.bot_random(v, s, seat, lazy)
+                assert got == listed_pick(s, seat, listed), (seed, s.ply, k)
+                assert lazy.index(1 << 30) == listed.index(1 << 30)     # the same numbers were drawn
+                picked += bool(got)
+    assert picked > 50
+
+
+def random_game_states(variant, bot_seed, games=2, players=None):
+    """(game, state, seat to move) at every ply of seeded random-bot games of ``players`` (default: 4, then 3)."""
+    for seed in range(games):
+        s = new_game(variant, players or 4 - seed, seed)
+        bots = [RandomBot(bot_seed + i) for i in range(s.n_players)]
+        while s.phase != "over":
+            seat = to_move(s)[0]
+            yield seed, s, seat
+            s = apply(s, bots[seat].choose(s, seat)[0])
+
+
+def test_every_answer_to_a_tunnel_takes_the_quick_path_to_the_general_paths_state():
+    """EU-TUNNEL-2..5: at every pending tunnel of whole random games, each listed answer (every extra payment, and
+    withdrawing) gives the same state by Tunnels.quick, trusted or checked, as by the general path."""
+    from ttr_nb.engine import _general, _quick, check
+    v = get_variant("europe")
+    answers = {"TunnelPay": 0, "TunnelWithdraw": 0}
+    for seed, s, _ in random_game_states("europe", 70, games=4, players=4):
+        if s.pending and s.pending[0].kind == "tunnel":
+            for a in legal_actions(s):
+                a, seat = check(s, a)
+                slow = _general(v, s, a, seat, None)
+                for trusted in (True, False):
+                    fast = _quick(v, s, a, trusted)
+                    assert fast is None or fast == slow, (seed, s.ply, str(a), trusted)
+                answers[type(a).__name__] += fast is not None         # (None: the game's last turn)
+    assert min(answers.values()) >= 3, answers
+
+
+def test_maerklin_rides_from_the_table_are_the_step_route_definition():
+    """MK-PASS-1..3: the rides Passengers lists from its per-map table are the neighbouring cities (no country) that
+    step_route reaches with the passenger cards in hand, at every ply of whole games, from every city a passenger
+    of the seat to move stands in, with and without used routes."""
+    from ttr_nb.games.maerklin import Ride, is_country, movable, step_route
+    v = get_variant("maerklin")
+    passengers = v.feature("passengers")
+
+    def plain(s, seat, at, used, cards):
+        out, seen = [], set()
+        for r in v.map.routes_at(at):
+            b = r.other(at)
+            if b in seen or is_country(v, b):
+                continue
+            seen.add(b)
+            got = step_route(v, s, seat, at, b, used)
+            if got[0] is not None and got[1] <= cards:
+                out.append(Ride(a=at, b=b, seat=seat))
+        return out
+    rides = 0
+    for seed, s, seat in random_game_states("maerklin", 50):
+        used = tuple(v.map.routes[i].id for i, owner in enumerate(s.claims) if owner != -1)[::3]
+        for _, at in movable(s, seat):
+            for u in ((), used):
+                for cards in (0, 2):
+                    got = passengers._rides(v, s, seat, at, u, cards)
+                    assert got == plain(s, seat, at, u, cards), (seed, s.ply, at, u, cards)
+                    rides += len(got)
+    assert rides > 100

@@ -779,11 +779,9 @@ def step(state: GameState, action: Action | str, *, trusted: bool = False) -> tu
 def _apply(state: GameState, action: Action | str, events: list | None, trusted: bool = False) -> GameState:
     v = _VARIANTS.get(state.variant) or _variant(state)
     if events is None:
-        quick = _QUICK.get(action.__class__)
-        if quick is not None:
-            new = quick(v, state, action, trusted)
-            if new is not None:
-                return new
+        new = _quick(v, state, action, trusted)
+        if new is not None:
+            return new
     if trusted:
         seat = action.seat
     else:
@@ -834,9 +832,17 @@ def _quick(v: Variant, state: GameState, action, trusted: bool) -> GameState | N
     game. Unless ``trusted``, only when the action is plainly legal and canonical (what bots and
     ``legal_actions`` hand in); None when anything is out of the ordinary (a refusal to word, a feature's action
     or pending step, a reshuffle, an empty face-up slot, a market reset, a feature that may take the claim over,
-    the final round starting or the game ending): ``check`` and ``_general`` then take it, with the same result."""
+    the final round starting or the game ending): ``check`` and ``_general`` then take it, with the same result.
+    A feature's own action goes to the feature's ``quick`` (``Feature.quick``) under the same contract."""
     quick = _QUICK.get(action.__class__)
-    return None if quick is None else quick(v, state, action, trusted)
+    if quick is None:
+        if not v.features:
+            return None
+        feature = v.feature_for(action)
+        quick = None if feature is None else feature.quick
+        if quick is None:
+            return None
+    return quick(v, state, action, trusted)
 
 
 def _plain_turn(v: Variant, state: GameState, action, seat) -> bool:
@@ -854,9 +860,9 @@ def _quick_claim(v: Variant, state: GameState, action: Claim, trusted: bool) -> 
     route = t.by_label.get(action.route)
     if route is None:
         return None
-    for f in t.claim_hooks:                              # a tunnel, a passenger to place: the general path words it
+    for f in t.claim_hooks:                  # a tunnel, a passenger to place: the feature's quick path, or the general one
         if f.takes_claim(v, state, seat, route):
-            return None
+            return None if f.quick is None else f.quick(v, state, action, trusted)
     i = route.index
     pay = action.payment
     claims = state.claims
@@ -982,9 +988,10 @@ _QUICK = {DrawDeck: _quick_draw, DrawFaceUp: _quick_draw, Claim: _quick_claim, D
 
 
 def _turn_over(v: Variant, state: GameState, seat: int, deck, market, discard, claims, players,
-               ticket_decks=None) -> GameState | None:
+               ticket_decks=None, ext=None) -> GameState | None:
     """The state after ``seat``'s turn ended normally (``Tx.end_turn``); None when the final round would start,
-    the game end, or a round end that a feature acts on (the general path words those)."""
+    the game end, or a round end that a feature acts on (the general path words those). ``ticket_decks`` and
+    ``ext``: the new ones, when the turn changed them (a feature's quick path)."""
     n = state.n_players
     phase = state.phase
     final = state.final_turns_left
@@ -995,12 +1002,16 @@ def _turn_over(v: Variant, state: GameState, seat: int, deck, market, discard, c
     elif phase == "play" and players[seat].trains <= v.settings.end_trains:
         return None
     hooks = v.route_table.round_end_hooks
-    if hooks and (seat + 1) % n == state.first_player and any(f.acts_at_round_end(v, state) for f in hooks):
-        return None                                     # a round ends and a feature acts then (MK-PASS-6)
+    if hooks and (seat + 1) % n == state.first_player:      # a round ends, and features may act then (MK-PASS-6)
+        for f in hooks:
+            if f.quick_round_end is not None:
+                players = f.quick_round_end(v, players)        # the feature's round end on the new players
+            elif f.acts_at_round_end(v, state):
+                return None                                     # the general path
     return new_state(state.variant, n, state.seed, deck, market, discard,
                      state.ticket_decks if ticket_decks is None else ticket_decks, state.tickets_out, claims,
                      players, phase, (seat + 1) % n, (), final, state.turn + 1, state.ply + 1, 0, state.shuffles,
-                     state.first_player, state.ext)
+                     state.first_player, state.ext if ext is None else ext)
 
 
 def _apply_draw(tx: Tx, action: DrawDeck | DrawFaceUp, seat: int, second: bool) -> None:

@@ -83,6 +83,14 @@ class Feature:
 
     def apply(self, variant: "Variant", tx, action, seat: int) -> None: ...
 
+    #: optional ``quick(variant, state, action, trusted) -> GameState | None`` for the feature's own actions: the
+    #: state after a plainly legal, canonical action straight away (one legality check, no transaction; with
+    #: ``trusted`` none: the engine made the action for this state). None whenever anything is out of the ordinary
+    #: (a refusal, an event to word, the end of the game): ``check`` and ``apply`` then take it, with the same
+    #: result (tests/test_engine_fastpaths.py compares the two on whole games). It is also asked for a plain
+    #: ``Claim`` the feature takes over (``takes_claim``), after the engine's own quick path saw a plain turn.
+    quick = None
+
     def on_claim(self, variant: "Variant", tx, seat: int, route: "Route", payment) -> bool:
         """Called before a claim takes effect; return True when the feature took over (e.g. a tunnel)."""
         return False
@@ -128,6 +136,11 @@ class Feature:
     def validate(self, variant: "Variant", state: "GameState", problems: list[str]) -> None: ...
 
     def observe(self, variant: "Variant", state: "GameState", seat: int | None, view: dict) -> None: ...
+
+    #: optional ``quick_round_end(variant, players) -> players``: ``on_round_end``'s effect on the players (a
+    #: tuple of PlayerState) of a turn that ends a round on a quick path, for features that act then; without it
+    #: the engine's quick paths leave such a turn to the general path whenever ``acts_at_round_end``.
+    quick_round_end = None
 
     def on_round_end(self, variant: "Variant", tx) -> None:
         """Called when a round of turns ends (the seat before the first player finished its turn) and when the game

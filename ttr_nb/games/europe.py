@@ -30,15 +30,16 @@ from itertools import product
 from math import comb
 from typing import ClassVar, Sequence
 
-from ..actions import Action, Payment, parse_payment, payment_str, payment_words, register_action
+from ..actions import Action, Claim, Payment, parse_payment, payment_str, payment_words, register_action
 from ..cards import CARD_NAMES, LOCO
 from ..errors import BadAction, IllegalAction, MapError, TTRError
 from ..names import route_text, ticket_text
 from ..names import seat_name as _seat_name
 from ..scoring import owned_edges, ticket_results
-from ..state import FREE, GameState, Pending, pairs_set
+from ..state import FREE, GameState, Pending, new_player, new_state, pairs_get, pairs_set
 from .usa import USA_INTERPRETATIONS
 from ..variants import Feature, Settings, Variant, get_variant, register
+from ..engine import _PLAYING, _plainly_legal, _turn_over
 
 MAX_STATIONS = 3            # EU-COMP-2 / EU-STATION-2
 STATION_BONUS = 4           # EU-STATION-6: points per station not built
@@ -258,6 +259,51 @@ def _played_payment(text: str) -> Payment:
     return parse_payment(text, "pending tunnel")
 
 
+def _wanted(colour: int | None, extra: int) -> str:
+    """The extra cards a tunnel calls for, in words ("2 red cards or locomotives" without the number)."""
+    if colour is None:
+        return "locomotive" if extra == 1 else "locomotives"
+    return f"{CARD_NAMES[colour]} card or a locomotive" if extra == 1 else f"{CARD_NAMES[colour]} cards or locomotives"
+
+
+def _tunnel_step(route, seat: int, payment: Payment, revealed: Sequence[int], extra: int) -> Pending:
+    """The pending tunnel after the turned-up ``revealed`` cards call for ``extra`` more (EU-TUNNEL-2/3/6)."""
+    colour = tunnel_colour(payment)
+    rule = "EU-TUNNEL-3" if colour is None else "EU-TUNNEL-2"
+    text = (f"the tunnel {route.a}–{route.b} turned up {', '.join(CARD_NAMES[c] for c in revealed)}: pay {extra} more "
+            f"{_wanted(colour, extra)} ('tunnel pay …') or withdraw and take back {payment_words(payment)} "
+            "('tunnel withdraw')")
+    data = (("extra", extra), ("played", payment_str(payment)), ("revealed", tuple(CARD_NAMES[c] for c in revealed)),
+            ("route", route.id), ("rule", rule), ("text", text))
+    return Pending("tunnel", seat, data)
+
+
+def _tunnel_done(v: Variant, state: GameState, seat: int, route, payment: Payment, hand: list[int],
+                 revealed: Sequence[int], deck) -> GameState | None:
+    """The state after a tunnel is claimed with ``payment`` (``route`` None: given up), ``hand`` already what is left,
+    the turned-up cards to the discard pile (EU-TUNNEL-5) and the turn over; None when the turn ends the game's
+    round or the game (the general path words it)."""
+    players = list(state.players)
+    p = players[seat]
+    discard = list(state.discard)
+    for c in revealed:
+        discard[c] += 1
+    claims = state.claims
+    if route is None:
+        players[seat] = new_player(tuple(hand), p.trains, p.tickets, p.route_points, p.ext)
+        return _turn_over(v, state, seat, deck, state.market, tuple(discard), claims, tuple(players))
+    for k, n in payment:
+        discard[k] += n
+    t = v.route_table
+    i = route.index
+    players[seat] = new_player(tuple(hand), p.trains - route.length, p.tickets, p.route_points + t.points[i], p.ext)
+    new_claims = claims[:i] + (seat,) + claims[i + 1:]
+    new = _turn_over(v, state, seat, deck, state.market, tuple(discard), new_claims, tuple(players))
+    if new is not None:
+        t.claimed(claims, new_claims, i, seat)
+    return new
+
+
 def _tunnel_pending(state: GameState, seat: int) -> Pending | None:
     p = state.pending_for(seat) if state.pending else None
     return p if p is not None and p.kind == "tunnel" else None
@@ -310,21 +356,61 @@ class Tunnels(Feature):
             self._discard_revealed(tx, revealed)
             tx.end_turn()
             return True
-        if colour is None:
-            want = "locomotive" if extra == 1 else "locomotives"
-        else:
-            want = (f"{CARD_NAMES[colour]} card or a locomotive" if extra == 1
-                    else f"{CARD_NAMES[colour]} cards or locomotives")
         if tx.events is not None:
             tx.event("tunnel", rule, f"{who} plays {payment_words(payment)} for the tunnel {where} and turns up "
-                                     f"{names}{short}: {extra} more {want} needed")
+                                     f"{names}{short}: {extra} more {_wanted(colour, extra)} needed")
         tx.change_hand(seat, payment, -1)              # committed: on the table until the tunnel is resolved
-        text = (f"the tunnel {where} turned up {names}: pay {extra} more {want} "
-                f"('tunnel pay …') or withdraw and take back {payment_words(payment)} ('tunnel withdraw')")
-        data = (("extra", extra), ("played", payment_str(payment)), ("revealed", tuple(CARD_NAMES[c] for c in revealed)),
-                ("route", route.id), ("rule", rule), ("text", text))
-        tx.pending.append(Pending("tunnel", seat, data))
+        tx.pending.append(_tunnel_step(route, seat, payment, tuple(revealed), extra))
         return True
+
+    def quick(self, v, state, action, trusted):
+        """A tunnel claim (a ``Claim`` the engine's quick path hands over) with three cards to turn up, and the
+        answers to a tunnel's extra cards: the state ``apply`` makes, without a transaction (EU-TUNNEL-1..5).
+        None for anything out of the ordinary (a short deck, a refusal): the general path."""
+        cls = action.__class__
+        seat = action.seat
+        if cls is Claim:
+            if not trusted and _plainly_legal(v, state, action) is None:
+                return None
+            deck = state.deck
+            if len(deck) <= TUNNEL_REVEAL:
+                return None                            # EU-TUNNEL-6, or a reshuffle after: the general path
+            route = v.route_table.by_label[action.route]
+            pay = action.payment
+            revealed = deck[:TUNNEL_REVEAL]
+            extra = tunnel_extra(pay, revealed)
+            players = list(state.players)
+            p = players[seat]
+            hand = list(p.hand)
+            for k, n in pay:
+                hand[k] -= n                           # paid, or committed until the tunnel is resolved
+            if extra:
+                players[seat] = new_player(tuple(hand), p.trains, p.tickets, p.route_points, p.ext)
+                return new_state(state.variant, state.n_players, state.seed, deck[TUNNEL_REVEAL:], state.market,
+                                 state.discard, state.ticket_decks, state.tickets_out, state.claims, tuple(players),
+                                 state.phase, seat, (_tunnel_step(route, seat, pay, revealed, extra),),
+                                 state.final_turns_left, state.turn, state.ply + 1, 0, state.shuffles,
+                                 state.first_player, state.ext)
+            return _tunnel_done(v, state, seat, route, pay, hand, revealed, deck[TUNNEL_REVEAL:])
+        pending = state.pending
+        if (len(pending) != 1 or seat.__class__ is not int or pending[0].seat != seat or pending[0].kind != "tunnel"
+                or state.phase not in _PLAYING or None in state.market or state.passes):
+            return None
+        try:
+            rid, played, revealed, extra = _tunnel_data(pending[0])
+        except TTRError:
+            return None
+        hand = list(state.players[seat].hand)
+        if cls is TunnelWithdraw:                      # EU-TUNNEL-4: always allowed
+            for k, n in played:
+                hand[k] += n                           # back from the table
+            return _tunnel_done(v, state, seat, None, (), hand, revealed, state.deck)
+        pay = action.payment
+        if not trusted and pay not in tunnel_extra_payments(hand, played, extra):
+            return None
+        for k, n in pay:
+            hand[k] -= n                               # (the played cards stay paid)
+        return _tunnel_done(v, state, seat, v.map.route(rid), _merge(played, pay), hand, revealed, state.deck)
 
     @staticmethod
     def _discard_revealed(tx, revealed: Sequence[int]) -> None:
@@ -482,6 +568,14 @@ class Tunnels(Feature):
 def stations_of(state: GameState, seat: int) -> tuple[str, ...]:
     """The cities where ``seat`` built stations, in the order built."""
     return tuple(state.players[seat].get("stations", ()))
+
+
+def _city_names(v: Variant) -> frozenset[str]:
+    """The map's city names as the map spells them (made once per variant)."""
+    names = v.__dict__.get("_city_names")
+    if names is None:
+        names = v.__dict__["_city_names"] = frozenset(c.name for c in v.map.cities)
+    return names
 
 
 def station_owners(state: GameState) -> dict[str, int]:
@@ -654,6 +748,31 @@ class Stations(Feature):
             if hand[k] < n:
                 raise IllegalAction(f"the payment needs {_cards(n, k)} but the hand holds {hand[k]}",
                                     v.rule("EU-STATION-3"), action, seat)
+
+    def quick(self, v, state, action, trusted):
+        """A station built as ``turn_actions`` lists it (a city of the map by its name, one of the listed payments):
+        the cards to the discard pile, the station to the seat, the turn over — the state ``apply`` makes, without
+        a transaction (EU-STATION-1..3). None for anything else (``check`` words a refusal)."""
+        seat = action.seat
+        if (seat != state.current or seat.__class__ is not int or state.pending or state.phase not in _PLAYING
+                or None in state.market):
+            return None
+        players = list(state.players)
+        p = players[seat]
+        built = pairs_get(p.ext, "stations", ())
+        city = action.city
+        pay = action.payment
+        if not trusted and (city.__class__ is not str or city not in _city_names(v) or city in station_owners(state)
+                            or pay not in self._payments(state, seat)):
+            return None
+        hand = list(p.hand)
+        discard = list(state.discard)
+        for k, n in pay:
+            hand[k] -= n
+            discard[k] += n
+        players[seat] = new_player(tuple(hand), p.trains, p.tickets, p.route_points,
+                                   pairs_set(p.ext, "stations", tuple(built) + (city,)))
+        return _turn_over(v, state, seat, state.deck, state.market, tuple(discard), state.claims, tuple(players))
 
     @staticmethod
     def canonical(v, action):

@@ -14,15 +14,17 @@ Also here: :func:`best_passenger_move` (the exact best move for a seat's passeng
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
+from functools import lru_cache
 from typing import ClassVar, Sequence
 
-from ..actions import Action, is_digits, register_action
+from ..actions import Action, Claim, is_digits, register_action
 from ..cards import LOCO, LOCO4, PASSENGER
 from ..errors import BadAction, IllegalAction, MapError
 from ..names import seat_name as _seat_name
 from ..scoring import TicketResult, connect_path, connect_paths, owned_edges
-from ..state import FREE, GameState, Pending, pairs_get, pairs_set
+from ..state import FREE, GameState, Pending, new_player, new_state, pairs_get, pairs_set
 from ..variants import Feature, Settings, Variant, register
+from ..engine import _PLAYING, _plainly_legal, _turn_over
 from .usa import USA_INTERPRETATIONS
 
 PASSENGERS = 3            # MK-COMP-2
@@ -179,6 +181,12 @@ def mixes(state: GameState, total: int | None = None) -> list[tuple[int, int]]:
     return [(k, want - k) for k in range(want, -1, -1) if k <= s and want - k <= lg]
 
 
+@lru_cache(maxsize=None)
+def _announce(short: int, long: int, seat: int) -> Announce:
+    """The one shared (immutable) Announce of a mix and seat, as the lists of legal actions hand it out."""
+    return Announce(short=short, long=long, seat=seat)
+
+
 class TicketMix(Feature):
     """Two ticket decks, short (5–11 points) and long (12–22): you announce how many to take from each"""
     name = "ticket_mix"
@@ -200,10 +208,11 @@ class TicketMix(Feature):
         return isinstance(action, Announce)
 
     def turn_actions(self, v, state, seat) -> list:
-        return [Announce(short=s, long=lg, seat=seat) for s, lg in mixes(state)] if mixes(state) != [(0, 0)] else []
+        found = mixes(state)
+        return [] if found == [(0, 0)] else [_announce(s, lg, seat) for s, lg in found]
 
     def pending_actions(self, v, state, pending) -> list:
-        return [Announce(short=s, long=lg, seat=pending.seat) for s, lg in mixes(state, TICKET_DRAW)]
+        return [_announce(s, lg, pending.seat) for s, lg in mixes(state, TICKET_DRAW)]
 
     def check(self, v, state, action, seat) -> None:
         _check_shape(action)
@@ -240,6 +249,30 @@ class TicketMix(Feature):
             tx.event("tickets_announced", "MK-SETUP-3" if setup else "MK-TICKET-1",
                      f"{_seat_name(seat)} drew {len(offered)} ticket{'s' if len(offered) != 1 else ''} "
                      f"({got['short']} short, {got['long']} long)")
+
+    def quick(self, v, state, action, trusted):
+        """Tickets announced on a turn (MK-TICKET-1), one of the listed mixes: the top ones of each deck offered as
+        a pending choice — the state ``apply`` makes, without a transaction. At setup: the general path."""
+        seat = action.seat
+        if (seat != state.current or seat.__class__ is not int or state.pending or state.phase not in _PLAYING
+                or None in state.market):
+            return None
+        mix = (action.short, action.long)
+        if not trusted and (mix[0].__class__ is not int or mix[1].__class__ is not int or mix not in mixes(state)
+                            or mix == (0, 0)):
+            return None
+        decks = dict(state.ticket_decks)
+        offered = ()
+        for name, n in (("short", mix[0]), ("long", mix[1])):
+            pile = decks.get(name, ())
+            offered += pile[:n]
+            decks[name] = pile[n:]
+        pending = (Pending("choose_tickets", seat, (("min_keep", 1), ("offered", offered), ("returns", "bottom"),
+                                                    ("rule", "MK-TICKET-1"))),)
+        return new_state(state.variant, state.n_players, state.seed, state.deck, state.market, state.discard,
+                         tuple(sorted(decks.items())), state.tickets_out, state.claims, state.players, state.phase,
+                         seat, pending, state.final_turns_left, state.turn, state.ply + 1, 0, state.shuffles,
+                         state.first_player, state.ext)
 
     def after_setup(self, v, tx) -> None:             # MK-SETUP-3: "Then both decks are shuffled."
         from ..rng import shuffled
@@ -303,6 +336,77 @@ def occupied(state: GameState) -> dict[str, int]:
         for _, where in movable(state, seat):
             out[where] = seat
     return out
+
+
+def _ride_row(v: Variant, at: str) -> tuple[tuple[str, tuple], ...]:
+    """(neighbouring city, the routes between them) from ``at``, in the order of the routes at ``at``, countries
+    left out (passengers travel between German cities only, MK-PASS-1)."""
+    out, seen = [], set()
+    m = v.map
+    for r in m.routes_at(at):
+        b = r.other(at)
+        if b in seen or is_country(v, b):
+            continue
+        seen.add(b)
+        out.append((b, m.routes_between(at, b)))
+    return tuple(out)
+
+
+def _step(claims, seat: int, routes, used) -> tuple | None:
+    """``step_route`` among ``routes`` (those between two cities) when it finds one: (route, cost), the seat's own
+    claimed route first (free), else the first claimed one of another player (one passenger card)."""
+    other = None
+    for r in routes:
+        owner = claims[r.index]
+        if owner == FREE or r.id in used:
+            continue
+        if owner == seat:
+            return r, 0
+        if other is None:
+            other = r
+    return None if other is None else (other, 1)
+
+
+def _ride_table(v: Variant) -> dict[str, tuple[tuple[str, tuple], ...]]:
+    """``_ride_row`` of every city, made once per variant."""
+    table = v.__dict__.get("_ride_table")
+    if table is None:
+        table = v.__dict__["_ride_table"] = {c.name: _ride_row(v, c.name) for c in v.map.cities}
+    return table
+
+
+def _place_step(seat: int, cities: tuple[str, ...]) -> Pending:
+    """The pending placement after a claim (MK-CLAIM-5): one of ``cities``, or none."""
+    return Pending("place_passenger", seat, (("cities", cities), ("rule", "MK-CLAIM-5"),
+                                             ("text", f"place a passenger in {' or '.join(cities)}, or none")))
+
+
+def _journey_step(seat: int, at: str, slot: int, start: str, used: tuple[str, ...], visited: tuple[str, ...]) -> Pending:
+    """A passenger's move under way, now in ``at`` (MK-PASS-1..4)."""
+    return Pending("journey", seat, (("at", at), ("rule", "MK-PASS-1"), ("slot", slot), ("start", start),
+                                     ("text", f"the passenger is in {at}: ride on or stop"), ("used", used),
+                                     ("visited", visited)))
+
+
+def _stopped(ext, journey: Pending):
+    """A player's ``ext`` after the ``journey`` stops: the passenger stands in its last city, travelled (MK-PASS-6)."""
+    mine = list(pairs_get(ext, "passengers"))
+    slot = journey.get("slot")
+    mine[slot] = journey.get("at")
+    moved = tuple(sorted(set(pairs_get(ext, MOVED, ())) | {slot}))
+    return pairs_set(pairs_set(ext, "passengers", tuple(mine)), MOVED, moved)
+
+
+def _left_game(ext):
+    """A player's ``ext`` after the round: its passengers that travelled leave the game (MK-PASS-6); None when none
+    did."""
+    moved = pairs_get(ext, MOVED, ())
+    if not moved:
+        return None
+    mine = list(pairs_get(ext, "passengers"))
+    for i in moved:
+        mine[i] = DONE
+    return pairs_set(pairs_set(ext, "passengers", tuple(mine)), MOVED, None)
 
 
 def _journey(state: GameState, seat: int) -> Pending | None:
@@ -420,12 +524,124 @@ class Passengers(Feature):
             taken = {w for s in range(tx.s.n_players) for w in pairs_get(tx.players[s].ext, "passengers", ())}
             cities = [c for c in (route.a, route.b) if c not in taken and not is_country(v, c)]
             if cities:
-                tx.pending.append(Pending("place_passenger", seat, (
-                    ("cities", tuple(cities)), ("rule", "MK-CLAIM-5"),
-                    ("text", f"place a passenger in {' or '.join(cities)}, or none"))))
+                tx.pending.append(_place_step(seat, tuple(cities)))
                 return True
         tx.end_turn()
         return True
+
+    def quick(self, v, state, action, trusted):
+        """The state ``apply`` makes, without a transaction, for a claim while a passenger is in reserve (the
+        engine's quick claim hands it over: MK-CLAIM-5's placement becomes the pending step), a placement, a ride
+        and a stop (MK-PASS-1..6); None for anything out of the ordinary (a refusal, a round's end with a
+        travelled passenger): the general path."""
+        cls = action.__class__
+        seat = action.seat
+        if cls is Claim:
+            return self._quick_claim(v, state, action, trusted)
+        if seat.__class__ is not int or state.phase not in _PLAYING or None in state.market:
+            return None
+        pending = state.pending
+        p = pending[0] if len(pending) == 1 and pending[0].seat == seat else None
+        if cls is Ride:
+            return self._quick_ride(v, state, action, p, trusted)
+        if p is None or state.passes:
+            return None
+        players = list(state.players)
+        q = players[seat]
+        if cls is PlacePassenger:
+            city = action.city
+            if p.kind != "place_passenger" or city.__class__ is not str or city and city not in p.get("cities"):
+                return None
+            if city:
+                mine = list(pairs_get(q.ext, "passengers", ()))
+                if RESERVE not in mine:
+                    return None
+                mine[mine.index(RESERVE)] = city
+                players[seat] = new_player(q.hand, q.trains, q.tickets, q.route_points,
+                                           pairs_set(q.ext, "passengers", tuple(mine)))
+        elif cls is Stop:
+            if p.kind != "journey":
+                return None
+            players[seat] = new_player(q.hand, q.trains, q.tickets, q.route_points, _stopped(q.ext, p))
+        else:
+            return None
+        return _turn_over(v, state, seat, state.deck, state.market, state.discard, state.claims, tuple(players))
+
+    @staticmethod
+    def _quick_claim(v, state, action, trusted):
+        if not trusted and _plainly_legal(v, state, action) is None:
+            return None
+        seat = action.seat
+        t = v.route_table
+        route = t.by_label[action.route]
+        i = route.index
+        players = list(state.players)
+        q = players[seat]
+        hand = list(q.hand)
+        discard = list(state.discard)
+        for k, n in action.payment:
+            hand[k] -= n
+            discard[k] += n
+        players[seat] = new_player(tuple(hand), q.trains - route.length, q.tickets, q.route_points + t.points[i],
+                                   q.ext)
+        taken = {w for other in players for w in pairs_get(other.ext, "passengers", ())}
+        cities = tuple(c for c in (route.a, route.b) if c not in taken and not is_country(v, c))
+        claims = state.claims
+        new_claims = claims[:i] + (seat,) + claims[i + 1:]
+        if cities:                                     # MK-CLAIM-5: the placement is the turn's pending step
+            new = new_state(state.variant, state.n_players, state.seed, state.deck, state.market, tuple(discard),
+                            state.ticket_decks, state.tickets_out, new_claims, tuple(players), state.phase, seat,
+                            (_place_step(seat, cities),), state.final_turns_left, state.turn, state.ply + 1, 0,
+                            state.shuffles, state.first_player, state.ext)
+        else:
+            new = _turn_over(v, state, seat, state.deck, state.market, tuple(discard), new_claims, tuple(players))
+        if new is not None:
+            t.claimed(claims, new_claims, i, seat)
+        return new
+
+    @staticmethod
+    def _quick_ride(v, state, action, p, trusted):
+        seat = action.seat
+        a, b = action.a, action.b
+        if a.__class__ is not str or b.__class__ is not str:
+            return None
+        if p is None:                                  # the first step starts the move (MK-TURN-1)
+            if state.pending or seat != state.current:
+                return None
+            start, used, visited = a, (), ()
+            slot = next((i for i, w in movable(state, seat) if w == a), None)
+            if slot is None:
+                return None
+            passes = 0
+        else:
+            if p.kind != "journey" or p.get("at") != a:
+                return None
+            start, used, visited, slot = p.get("start"), p.get("used"), p.get("visited"), p.get("slot")
+            passes = state.passes
+        routes = next((rs for city, rs in _ride_table(v).get(a, ()) if city == b), None)   # (no country there)
+        got = None if routes is None else _step(state.claims, seat, routes, used)
+        players = list(state.players)
+        q = players[seat]
+        if got is None or got[1] > q.hand[PASSENGER]:
+            return None                                # (or a city named otherwise: the general path)
+        route, cost = got
+        hand, discard, ext, goods = q.hand, state.discard, q.ext, state.ext
+        if cost:
+            hand = hand[:PASSENGER] + (hand[PASSENGER] - 1,) + hand[PASSENGER + 1:]
+            discard = discard[:PASSENGER] + (discard[PASSENGER] + 1,) + discard[PASSENGER + 1:]
+        if b != start and b not in visited:             # MK-PASS-4
+            visited = visited + (b,)
+            stacks = dict(pairs_get(goods, "goods", ()))
+            stack = stacks.get(b, ())
+            if stack:
+                token, stacks[b] = stack[0], stack[1:]
+                goods = pairs_set(goods, "goods", tuple(sorted(stacks.items())))
+                ext = pairs_set(ext, "goods", pairs_get(ext, "goods", ()) + (token,))
+        players[seat] = new_player(hand, q.trains, q.tickets, q.route_points, ext)
+        return new_state(state.variant, state.n_players, state.seed, state.deck, state.market, discard,
+                         state.ticket_decks, state.tickets_out, state.claims, tuple(players), state.phase, state.current,
+                         (_journey_step(seat, b, slot, start, used + (route.id,), visited),), state.final_turns_left,
+                         state.turn, state.ply + 1, passes, state.shuffles, state.first_player, goods)
 
     # -- legal actions ------------------------------------------------------------------------------
     def turn_actions(self, v, state, seat) -> list:
@@ -436,14 +652,17 @@ class Passengers(Feature):
         return out
 
     def _rides(self, v, state, seat, at, used, cards) -> list:
-        out, seen = [], set()
-        for r in v.map.routes_at(at):
-            b = r.other(at)
-            if b in seen or is_country(v, b):
-                continue
-            seen.add(b)
-            got = step_route(v, state, seat, at, b, used)
-            if got[0] is not None and got[1] <= cards:
+        """The rides from ``at``: to each neighbouring city (not a country) in the order of the routes there, when
+        ``step_route`` finds a claimed route not used yet that ``cards`` passenger cards pay for."""
+        table = _ride_table(v)
+        row = table.get(at)
+        if row is None:
+            row = _ride_row(v, at)                     # a city named otherwise (or no city: MapError, as before)
+        out = []
+        claims = state.claims
+        for b, routes in row:
+            got = _step(claims, seat, routes, used)
+            if got is not None and got[1] <= cards:
                 out.append(Ride(a=at, b=b, seat=seat))
         return out
 
@@ -543,20 +762,12 @@ class Passengers(Feature):
         tx.event("passenger_ride", "MK-PASS-4", words)
         tx.pending = [q for q in tx.pending if q.seat != seat]     # the passenger's slot keeps its start city
         #                                                           until it stops; "at" says where it is
-        tx.pending.append(Pending("journey", seat, (
-            ("at", action.b), ("rule", "MK-PASS-1"), ("slot", slot), ("start", start),
-            ("text", f"the passenger is in {action.b}: ride on or stop"),
-            ("used", used + (route.id,)), ("visited", visited))))
+        tx.pending.append(_journey_step(seat, action.b, slot, start, used + (route.id,), visited))
 
     def _finish(self, v, tx, seat, p) -> None:
         """MK-PASS-6: the passenger stands in its last city until the end of the round ("Op het einde van de ronde
         waarin de passagier verplaatst werd, wordt hij uit het spel verwijderd"), then leaves (``on_round_end``)."""
-        ext = tx.players[seat].ext
-        mine = list(pairs_get(ext, "passengers"))
-        slot = p.get("slot")
-        mine[slot] = p.get("at")
-        moved = tuple(sorted(set(pairs_get(ext, MOVED, ())) | {slot}))
-        tx.set_player(seat, ext=pairs_set(pairs_set(ext, "passengers", tuple(mine)), MOVED, moved))
+        tx.set_player(seat, ext=_stopped(tx.players[seat].ext, p))
         tx.pending = [q for q in tx.pending if q.seat != seat]
         if tx.events is not None:
             tx.event("passenger_done", "MK-PASS-6",
@@ -567,6 +778,17 @@ class Passengers(Feature):
     def acts_at_round_end(self, v, state) -> bool:
         return any(pairs_get(p.ext, MOVED, ()) for p in state.players)
 
+    def quick_round_end(self, v, players):
+        """``on_round_end`` on a tuple of players, for the engine's quick paths (MK-PASS-6)."""
+        out = None
+        for seat, p in enumerate(players):
+            ext = _left_game(p.ext)
+            if ext is not None:
+                if out is None:
+                    out = list(players)
+                out[seat] = new_player(p.hand, p.trains, p.tickets, p.route_points, ext)
+        return players if out is None else tuple(out)
+
     def on_round_end(self, v, tx) -> None:
         """MK-PASS-6: every passenger that travelled this round leaves the game; its city is free again."""
         for seat in range(tx.s.n_players):
@@ -574,11 +796,8 @@ class Passengers(Feature):
             moved = pairs_get(ext, MOVED, ())
             if not moved:
                 continue
-            mine = list(pairs_get(ext, "passengers"))
-            cities = [mine[i] for i in moved]
-            for i in moved:
-                mine[i] = DONE
-            tx.set_player(seat, ext=pairs_set(pairs_set(ext, "passengers", tuple(mine)), MOVED, None))
+            cities = [pairs_get(ext, "passengers")[i] for i in moved]
+            tx.set_player(seat, ext=_left_game(ext))
             tx.event("passenger_left", "MK-PASS-6",
                      f"End of the round: {_seat_name(seat)}'s passenger{'s' if len(cities) != 1 else ''} in "
                      f"{' and '.join(cities)} leave{'s' if len(cities) == 1 else ''} the game")

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, replace
+from functools import lru_cache
 from itertools import combinations
 from pathlib import Path
 from typing import ClassVar, Sequence
@@ -29,8 +30,10 @@ from ..names import seat_name as _seat_name
 from ..cards import CARD_NAMES, COLOURS, GRAY, LOCO
 from ..errors import BadAction, IllegalAction, MapError, TTRError
 from ..rng import shuffled
-from ..state import GameState, Pending, pairs_get, pairs_set
+from ..state import FREE, GameState, Pending, new_player, new_state, pairs_get, pairs_set, replace_fields
+from ..tables import claimable_mask, interned, nth_bit, payment
 from ..variants import Feature, Settings, Variant, get_variant, register
+from ..engine import _PLAYING, _quick_draw, _turn_over, twin_problem
 from .usa import USA_INTERPRETATIONS
 
 KEY = "south_korea"
@@ -135,14 +138,26 @@ def province_space(v: Variant, state: GameState, line: str, value: int) -> tuple
     if value > spaces[-1]:
         return None, (f"the {line} line ends at space {spaces[-1]}: there is no space {value} (pay fewer cards or use "
                       f"a smaller express card)")
-    taken = province_occupied(state, line)
-    if value in spaces and value not in taken:
+    space = _space_for(spaces, province_occupied(state, line), value)
+    if space == value:
         return value, f"space {value}"
-    lower = [s for s in spaces if s < value and s not in taken]
-    if not lower:
+    if space is None:
         return None, (f"space {value} of the {line} line is taken and no space below it is free, so the train cannot "
                       f"go on that line")
-    return lower[-1], f"space {lower[-1]} (space {value} is taken: the first free space below it)"
+    return space, f"space {space} (space {value} is taken: the first free space below it)"
+
+
+def _space_for(spaces: Sequence[int], taken, value: int) -> int | None:
+    """The space a train worth ``value`` takes on a line with these ``spaces`` (``taken``: the occupied ones), as
+    ``province_space`` says: the space itself if free, else the first free one below; None when there is none."""
+    if value > spaces[-1]:
+        return None
+    if value in spaces and value not in taken:
+        return value
+    for space in reversed(spaces):
+        if space < value and space not in taken:
+            return space
+    return None
 
 
 def province_ranking(v: Variant, state: GameState, line: str) -> list[dict]:
@@ -383,6 +398,22 @@ def _draft_pick_pending(seat: int, packet: Sequence[str], rnd: int) -> Pending:
     return Pending("draft_pick", seat, (("packet", tuple(packet)), ("round", rnd), ("rule", "SK-SETUP-3"), ("text", text)))
 
 
+def _pass_hands(players: list, rnd: int) -> list[Pending]:
+    """SK-SETUP-3, everyone has picked in round ``rnd``: the rest of each hand goes to the player on the left (the
+    next seat) as the next round's hand; ``players`` (a list) loses the hands set aside. The new pending picks."""
+    n = len(players)
+    passing = [tuple(pairs_get(p.ext, "passing", ())) for p in players]
+    for s, p in enumerate(players):
+        players[s] = replace_fields(p, ext=pairs_set(p.ext, "passing", None))
+    return [_draft_pick_pending(s, passing[(s - 1) % n], rnd + 1) for s in range(n)]
+
+
+@lru_cache(maxsize=None)
+def _draft_pick(text: str, seat: int) -> "DraftPick":
+    """The one shared (immutable) DraftPick of a ticket text and seat, as the lists of legal actions hand it out."""
+    return DraftPick(ticket=text, seat=seat)
+
+
 def _draft_keep_pending(seat: int, offered: Sequence[str]) -> Pending:
     text = f"keep exactly {DRAFT_KEEP} of your {_plural(len(offered), 'picked ticket')}"
     return Pending("draft_keep", seat, (("min_keep", DRAFT_KEEP), ("offered", tuple(offered)), ("rule", "SK-SETUP-4"),
@@ -463,7 +494,7 @@ class TicketDraft(Feature):
         def text(t: str) -> str:
             return made.get(t) or ticket_text(v.map, t)
         if pending.kind == "draft_pick":
-            return [DraftPick(ticket=text(t), seat=pending.seat) for t in pending.get("packet")]
+            return [_draft_pick(text(t), pending.seat) for t in pending.get("packet")]
         return [DraftKeep(tickets=tuple(text(t) for t in combo), seat=pending.seat)
                 for combo in combinations(pending.get("offered"), DRAFT_KEEP)]
 
@@ -513,6 +544,71 @@ class TicketDraft(Feature):
         else:
             self._keep(v, tx, action, seat)
 
+    def quick(self, v, state, action, trusted):
+        """A draft pick named as ``pending_actions`` names it (SK-SETUP-3): the ticket to the seat's picks, the rest
+        of its hand set aside to pass, and after the round's last pick the hands passed on — the state ``apply``
+        makes, without a transaction. The draft's very last pick (then the keeping) takes the general path."""
+        if action.__class__ is DraftKeep:
+            return self._quick_keep(v, state, action)
+        if action.__class__ is not DraftPick:
+            return None
+        seat = action.seat
+        pending = state.pending
+        if not pending or seat.__class__ is not int or action.ticket.__class__ is not str or None in state.market:
+            return None
+        p = state.pending_for(seat)
+        if p is None or p.kind != "draft_pick":
+            return None
+        tid = v.route_table.ticket_by_text.get(action.ticket)
+        packet = p.get("packet")
+        if tid not in packet:
+            return None
+        players = list(state.players)
+        ps = players[seat]
+        ext = pairs_set(ps.ext, "drafted", tuple(pairs_get(ps.ext, "drafted", ())) + (tid,))
+        players[seat] = new_player(ps.hand, ps.trains, ps.tickets, ps.route_points,
+                                   pairs_set(ext, "passing", tuple(t for t in packet if t != tid)))
+        rest = tuple(q for q in pending if q.seat != seat)
+        if not rest:                                   # the round's last pick: the hands go round
+            rnd = p.get("round")
+            if rnd.__class__ is not int or rnd >= DRAFT_HAND or len(players) != state.n_players:
+                return None                            # the draft's end: the general path
+            rest = tuple(_pass_hands(players, rnd))
+        return new_state(state.variant, state.n_players, state.seed, state.deck, state.market, state.discard,
+                         state.ticket_decks, state.tickets_out, state.claims, tuple(players), state.phase,
+                         state.current, rest, state.final_turns_left, state.turn, state.ply + 1, state.passes,
+                         state.shuffles, state.first_player, state.ext)
+
+    @staticmethod
+    def _quick_keep(v, state, action):
+        """Four drafted tickets kept while others still choose theirs (SK-SETUP-4): the rest returned to the deck
+        (shuffled in after the last keep, which takes the general path)."""
+        seat = action.seat
+        pending = state.pending
+        names = action.tickets
+        if (len(pending) < 2 or seat.__class__ is not int or names.__class__ is not tuple or len(names) != DRAFT_KEEP
+                or None in state.market):
+            return None
+        p = state.pending_for(seat)
+        if p is None or p.kind != "draft_keep":
+            return None
+        by_text = v.route_table.ticket_by_text
+        ids = [by_text.get(t) if t.__class__ is str else None for t in names]
+        offered = p.get("offered")
+        if len(set(ids)) != DRAFT_KEEP or not all(t in offered for t in ids):
+            return None
+        players = list(state.players)
+        q = players[seat]
+        players[seat] = new_player(q.hand, q.trains, q.tickets + tuple(t for t in offered if t in ids), q.route_points,
+                                   q.ext)
+        name = v.settings.ticket_deck
+        decks = dict(state.ticket_decks)
+        decks[name] = decks.get(name, ()) + tuple(t for t in offered if t not in ids)
+        return new_state(state.variant, state.n_players, state.seed, state.deck, state.market, state.discard,
+                         tuple(sorted(decks.items())), state.tickets_out, state.claims, tuple(players), state.phase,
+                         state.current, tuple(x for x in pending if x.seat != seat), state.final_turns_left,
+                         state.turn, state.ply + 1, state.passes, state.shuffles, state.first_player, state.ext)
+
     @staticmethod
     def _pick(v, tx, action, seat) -> None:
         p = next(q for q in tx.pending if q.seat == seat)
@@ -530,15 +626,14 @@ class TicketDraft(Feature):
                                                                "that was the hand's last card"))
         if tx.pending:
             return
-        n = tx.s.n_players
-        passing = {s: tuple(tx.players[s].get("passing", ())) for s in range(n)}
-        for s in range(n):
-            tx.set_player(s, ext=pairs_set(tx.players[s].ext, "passing", None))
         if rnd < DRAFT_HAND:
-            tx.pending = [_draft_pick_pending(s, passing[(s - 1) % n], rnd + 1) for s in range(n)]
+            tx.pending = _pass_hands(tx.players, rnd)
             tx.event("draft_pass", v.rule("SK-SETUP-3"),
                      f"Everyone picked: each player passes {_plural(DRAFT_HAND - rnd, 'card')} to the player on the left")
             return
+        n = tx.s.n_players
+        for s in range(n):
+            tx.set_player(s, ext=pairs_set(tx.players[s].ext, "passing", None))
         for s in range(n):
             tx.pending.append(_draft_keep_pending(s, drafted_from(tx, s)))
             tx.set_player(s, ext=pairs_set(tx.players[s].ext, "drafted", None))
@@ -834,6 +929,35 @@ class ExpressCards(Feature):
                                                         f"{_plural(e, 'card')} from the top of the deck")
         _apply_draw(tx, action.base(), seat, second=False)
 
+    def quick(self, v, state, action, trusted):
+        """A card draw boosted with an express card (SK-EXPRESS-1) when no reshuffle is needed: the card for the
+        express card's value from the top of the deck, the card used, then the normal first draw by the engine's
+        own quick path — the state ``apply`` makes, without a transaction. Ticket draws (few) and anything out of
+        the ordinary take the general path."""
+        if action.__class__ is not ExpressDraw:
+            return None
+        seat = action.seat
+        e = action.express
+        deck = state.deck
+        if (seat != state.current or seat.__class__ is not int or state.pending or state.phase not in _PLAYING
+                or e.__class__ is not int or len(deck) <= e or None in state.market):
+            return None
+        players = list(state.players)
+        p = players[seat]
+        left = pairs_get(p.ext, "express", ())
+        if not trusted and (e not in left or action.slot.__class__ is not int):
+            return None
+        hand = list(p.hand)
+        for card in deck[:e]:
+            hand[card] += 1
+        players[seat] = new_player(tuple(hand), p.trains, p.tickets, p.route_points,
+                                   pairs_set(p.ext, "express", tuple(x for x in left if x != e)))
+        drawn = new_state(state.variant, state.n_players, state.seed, deck[e:], state.market, state.discard,
+                          state.ticket_decks, state.tickets_out, state.claims, tuple(players), state.phase,
+                          state.current, (), state.final_turns_left, state.turn, state.ply, state.passes,
+                          state.shuffles, state.first_player, state.ext)
+        return _quick_draw(v, drawn, action.base(), trusted)
+
     def validate(self, v, state, problems) -> None:
         for seat, p in enumerate(state.players):
             left = p.get("express", ())
@@ -870,22 +994,44 @@ def claim_payments(v: Variant, route, hand: Sequence[int], most: int) -> list[Pa
     """Every payment of one colour (+ locomotives) for ``route`` from ``hand`` with length..``most`` cards
     (SK-PROV-3: extra matching cards): by size, then as ``engine.route_payments`` orders them (by colour, fewest
     locomotives first, all-locomotive last)."""
-    locos = hand[LOCO]
-    colours = range(LOCO) if route.colour == GRAY else (COLOURS.index(route.colour),)
     out: list[Payment] = []
     for size in range(route.length, most + 1):
-        low = max(1, size - locos)
-        found = False
-        for c in colours:
-            for n in range(min(hand[c], size), low - 1, -1):
-                out.append(((c, n), (LOCO, size - n)) if n < size else ((c, n),))
-                found = True
-        if locos >= size:
-            out.append(((LOCO, size),))
-            found = True
-        if not found:
-            break
+        pays = _payments_of_size(route, hand, size)
+        if not pays:
+            break                                   # a larger payment needs still more cards
+        out += pays
     return out
+
+
+def _payments_of_size(route, hand: Sequence[int], size: int) -> list[Payment]:
+    """``claim_payments``' payments of exactly ``size`` cards, in its order (the engine's shared payment tuples)."""
+    out = [payment(c, n, size - n) for c, most, count in _colour_rows(route, hand, size)
+           for n in range(most, most - count, -1)]
+    if hand[LOCO] >= size:
+        out.append(payment(0, 0, size))
+    return out
+
+
+def _colour_rows(route, hand: Sequence[int], size: int) -> list[tuple[int, int, int]]:
+    """(colour, most cards of it, how many payments) for each colour that pays ``size`` cards for ``route`` with
+    locomotives standing in: its payments have most, most - 1, ... cards of the colour (``_payments_of_size``)."""
+    low = max(1, size - hand[LOCO])
+    rows = []
+    for c in range(LOCO) if route.colour == GRAY else (COLOURS.index(route.colour),):
+        most = min(hand[c], size)
+        if most >= low:
+            rows.append((c, most, most - low + 1))
+    return rows
+
+
+def _nth_payment_of_size(rows: list[tuple[int, int, int]], size: int, k: int) -> Payment:
+    """``_payments_of_size(...)[k]`` from its ``_colour_rows``, without listing them (past the rows: all locos)."""
+    for c, most, count in rows:
+        if k < count:
+            n = most - k
+            return payment(c, n, size - n)
+        k -= count
+    return payment(0, 0, size)
 
 
 def _placeable(v: Variant, state: GameState) -> dict[str, tuple[int, int]]:
@@ -893,6 +1039,9 @@ def _placeable(v: Variant, state: GameState) -> dict[str, tuple[int, int]]:
     exactly when lowest <= value <= highest (SK-PROV-3/4). Read-only: the answer is cached per province board
     (it changes only when a train is placed there)."""
     raw = state.get("province", ())
+    last = v.__dict__.get("_placeable_last")           # the board of the last call: in play, mostly the same tuple
+    if last is not None and last[0] is raw:
+        return last[1]
     cache = v.__dict__.setdefault("_placeable", {})
     try:
         found = cache.get(raw)
@@ -902,6 +1051,7 @@ def _placeable(v: Variant, state: GameState) -> dict[str, tuple[int, int]]:
         if len(cache) >= 256:
             cache.clear()
         found = cache[raw] = _placeable_now(v, state)
+    v.__dict__["_placeable_last"] = (raw, found)
     return found
 
 
@@ -911,9 +1061,14 @@ def _placeable_now(v: Variant, state: GameState) -> dict[str, tuple[int, int]]:
         taken.setdefault(line, set()).add(space)
     out = {}
     for line, spaces in province_lines(v).items():
-        free = [x for x in spaces if x not in taken.get(line, ())]
-        out[line] = (free[0] if free else spaces[-1] + 1, spaces[-1])
+        full = taken.get(line)
+        out[line] = (_first_free(spaces, full) if full else spaces[0], spaces[-1])
     return out
+
+
+def _first_free(spaces: Sequence[int], taken) -> int:
+    """The lowest of a line's ``spaces`` not ``taken``; one above the highest when all are."""
+    return next((x for x in spaces if x not in taken), spaces[-1] + 1)
 
 
 class ProvinceBoard(Feature):
@@ -942,18 +1097,59 @@ class ProvinceBoard(Feature):
 
     def bot_random(self, v, state, seat, r) -> list:
         """The random bot's pick among province claims without listing them all: a route at random, then one of
-        its claims with a placement at random (so each route is equally likely, as for plain claims)."""
-        from ..engine import claimable_routes
+        its claims with a placement at random (so each route is equally likely, as for plain claims). The claims
+        of a route are counted by size (payments by arithmetic) and only the one picked is made."""
         trains = state.players[seat].trains
-        routes = [x for x in claimable_routes(v, state, seat, affordable_only=True) if trains >= x.length + 1]
+        t = v.route_table
+        if trains < 2:
+            return []
+        # claimable_routes(affordable_only) with a train to spare, as a bit set (route order: the set bits, lowest
+        # first); a route picked at random leaves the set as it would leave a list
+        routes = claimable_mask(v, state, seat, True) & t.every[min(trains - 1, t.top)]
+        if not routes:
+            return []
         room = _placeable(v, state)
+        top = max(hi for _, hi in room.values())
         boosts = (0,) + express_left(state, seat)
+        hand = state.players[seat].hand
         while routes:
-            route = routes.pop(r.index(len(routes)))
-            options = self._options(v, state, seat, (route,), room, boosts)
-            if options:
-                return [ProvinceClaim(*options[r.index(len(options))], seat)]     # only the one picked is made
+            i = nth_bit(routes, r.index(routes.bit_count()))
+            routes ^= 1 << i
+            route = t.routes[i]
+            # the route's claims in _options' order, by size: (payments of that size, (express, line) pairs that
+            # place a train of that value) -- counted, and only the one picked made
+            targets = self._targets(route, room)
+            groups = []
+            total = 0
+            # sizes whose trains reach no free space add nothing: from the first that may (with the largest express
+            # card); once a size has no payment, no larger one has
+            first = max(route.length, min(lo for _, lo, _ in targets) - max(boosts)) if targets else top + 1
+            for size in range(first, top + 1):
+                places = [(e, line) for e in boosts for line, lo, hi in targets if lo <= size + e <= hi]
+                if not places:
+                    continue
+                rows = _colour_rows(route, hand, size)
+                pays = sum(count for _, _, count in rows) + (hand[LOCO] >= size)
+                if not pays:
+                    break
+                groups.append((size, rows, pays, places))
+                total += pays * len(places)
+            if total:
+                k = r.index(total)
+                for size, rows, pays, places in groups:
+                    n = pays * len(places)
+                    if k < n:
+                        e, line = places[k % len(places)]
+                        pay = _nth_payment_of_size(rows, size, k // len(places))
+                        return [ProvinceClaim(t.labels[route.index], pay, e, line, seat)]
+                    k -= n
         return []
+
+    @staticmethod
+    def _targets(route, room) -> list[tuple[str, int, int]]:
+        """The province lines a train of ``route`` may go on that have a free space: (line, lowest value, highest)."""
+        return [(line, lo, hi) for line, (lo, hi) in room.items()
+                if (route.colour == GRAY or line == route.colour) and lo <= hi]
 
     def _claims(self, v, state, seat) -> list:
         return [ProvinceClaim(*o, seat) for o in self._options(v, state, seat)]
@@ -971,8 +1167,7 @@ class ProvinceBoard(Feature):
         for route in routes if routes is not None else claimable_routes(v, state, seat, affordable_only=True):
             if p.trains < route.length + 1:
                 continue
-            targets = [(line, lo, hi) for line, (lo, hi) in room.items()
-                       if (route.colour == GRAY or line == route.colour) and lo <= hi]
+            targets = self._targets(route, room)
             if not targets:
                 continue
             name = v.route_table.labels[route.index]           # = route_text(v.map, route)
@@ -1052,11 +1247,80 @@ class ProvinceBoard(Feature):
             rule = "SK-PROV-3" if "ends at space" in why else "SK-PROV-4"
             raise IllegalAction(why + " (interpretation)", v.rule(rule), action, seat)
 
+    def quick(self, v, state, action, trusted):
+        """A province claim as ``turn_actions`` and the bots make it (a canonical route text, a payment the engine
+        listed), plainly legal: the route claimed, its cards to the discard pile, one more train onto its province
+        space, the express card used, the turn over — the state ``apply`` makes, without a transaction (SK-PROV-1..6,
+        SK-EXPRESS-3). None when anything is out of the ordinary (``check`` words a refusal)."""
+        seat = action.seat
+        if (seat != state.current or seat.__class__ is not int or state.pending or state.phase not in _PLAYING
+                or None in state.market):
+            return None
+        t = v.route_table
+        route = t.by_label.get(action.route) if action.route.__class__ is str else None
+        if route is None:
+            return None
+        i = route.index
+        pay = action.payment
+        e = action.express
+        line = action.line
+        players = list(state.players)
+        p = players[seat]
+        left = pairs_get(p.ext, "express", ())
+        claims = state.claims
+        if not trusted:
+            colour = t.colour[i]
+            first = pay[0][0] if interned(pay) and pay[-1][0] <= LOCO else None     # (not another game's wilds)
+            if (first is None or claims[i] != FREE or p.trains <= route.length or e.__class__ is not int
+                    or e and e not in left or line.__class__ is not str
+                    or (COLOURS[colour] != line if colour >= 0 else line not in province_lines(v))
+                    or first != LOCO and colour >= 0 and first != colour
+                    or t.twins[i] and twin_problem(v, state, seat, route) is not None
+                    or any(p.hand[k] < n for k, n in pay)):
+                return None
+        size = 0
+        hand = list(p.hand)
+        discard = list(state.discard)
+        for k, n in pay:                                # (extra cards only raise the province space, SK-PROV-3)
+            hand[k] -= n
+            discard[k] += n
+            size += n
+        if size < route.length:
+            return None
+        board = pairs_get(state.ext, "province", ())
+        spaces = province_lines(v)[line]
+        full = {sp for ln, sp, _ in board if ln == line}
+        space = _space_for(spaces, full, size + e)
+        if space is None:
+            return None
+        ext = p.ext if not e else pairs_set(p.ext, "express", tuple(x for x in left if x != e))
+        players[seat] = new_player(tuple(hand), p.trains - route.length - 1, p.tickets, p.route_points + t.points[i],
+                                   ext)
+        new_claims = claims[:i] + (seat,) + claims[i + 1:]
+        new_board = tuple(board) + ((line, space, seat),)
+        new = _turn_over(v, state, seat, state.deck, state.market, tuple(discard), new_claims, tuple(players),
+                         ext=pairs_set(state.ext, "province", new_board))
+        if new is not None:
+            t.claimed(claims, new_claims, i, seat)
+            last = v.__dict__.get("_placeable_last")
+            if last is not None and last[0] is board:     # the new board's room from the old one: one line moved
+                room = dict(last[1])
+                lo, top = room[line]
+                if space == lo:
+                    full.add(space)
+                    room[line] = (_first_free(spaces, full), top)
+                v.__dict__["_placeable_last"] = (new_board, room)
+        return new
+
     @staticmethod
     def canonical(v, action):
-        """The route by its cities in the map's spelling, the payment in card order (check() found the route)."""
-        return replace(action, route=route_text(v.map, _route(v, action.route)),
-                       payment=tuple(sorted(action.payment)))
+        """The route by its cities in the map's spelling, the payment in card order (check() found the route); the
+        action itself when it is already so (a payment the engine listed stays that very tuple)."""
+        label = route_text(v.map, _route(v, action.route))
+        pay = action.payment
+        if label == action.route and list(pay) == sorted(pay):
+            return action
+        return replace(action, route=label, payment=tuple(sorted(pay)))
 
     def apply(self, v, tx, action, seat) -> None:
         route = _route(v, action.route)
