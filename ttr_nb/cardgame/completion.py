@@ -11,10 +11,11 @@ matching condition of the bipartite graph cards × circles, in closed form.
 
 The best choice (most points, then most tickets; or most tickets, then most points) is found exactly by
 ``best_set``, never by a greedy pick. When the pile pays for every ticket, that is the answer; up to ``SMALL``
-tickets a plain walk over them answers sooner than the bounds below can be set up. Otherwise its core, ``_Search.reach``, answers "can the tickets from here on add a
-value of at least N with these cards?" by a depth-first search over the tickets (best value per card first) that
-remembers every (ticket, cards left) position it has judged — what it learned holds for every later question — and
-cuts a branch when an upper bound falls short of N. Of two tickets needing the same cards the better is always
+tickets a plain walk over them answers sooner than the bounds below can be set up. Otherwise its core,
+``_Search.reach``, answers "can the tickets from here on add a value of at least N with these cards?" by a
+depth-first search over the tickets in ticket order that remembers every (ticket, cards left) position it has
+judged — its bounds, worked out once, and what the searches below it proved, which holds for every later question —
+and cuts a branch when an upper bound falls short of N. Of two tickets needing the same cards the better is always
 taken first, so leaving one out leaves out its worse twins too. The bounds (``_Bound``), all exact upper bounds:
 
 * the best value of the remaining tickets whose circles fit in the cards left, colours ignored (a 0-1 knapsack
@@ -27,17 +28,25 @@ taken first, so leaving one out leaves out its worse twins too. The bounds (``_B
   search short: at the start the parts' bounds are within a ticket and a point or two of the answer on random
   hands, where the value as a whole was off by four tickets;
 * for "most tickets", a set of k tickets has at most B - 4k points, B a bound of its points plus 4 per ticket (a
-  Lagrangian bound: the points of the sets with the most tickets, not of any set).
+  Lagrangian bound: the points of the sets with the most tickets, not of any set);
+* on a hard hand (``HARD`` positions searched, ``_Search.sharpen``) 0-1 knapsacks over the cards at the colour
+  prices rounded to a few whole levels, and for "most tickets" the mixed bound at other weights too (1 and 12
+  points a ticket: with many cards 12 is near the answer where 4 was 7 points off), and the first part of the value
+  also at the prices of the relaxation of the tickets further on: a few ms of simplexes and tables that easy hands
+  never pay for; on the slowest hands the search judges a third or less of the positions it did without them.
 
 The best value is asked for from the bound at the start down: each question finds a set or proves a lower bound
 (by points: first the points, then the number of tickets by halving, see ``_Search.best``). Ties go to the set
-holding the earliest ticket in ticket order: a second search over the tickets in ticket order walks them once,
-putting each in when the tickets after it can still make up the best value (``_Search.first_set``).
+holding the earliest ticket in ticket order: the same search (its positions already judged) walks the tickets
+once more, putting each in when the tickets after it can still make up the best value (``_Search.first_set``).
+One search in ticket order answers both questions about as fast as a search best value per card first and a
+second one in ticket order for the ties, and sets up its bounds once.
 
 How long it takes depends on the hand: real end-of-round hands answer in about 1 ms (median), the 31-ticket
-position of the issue in a few ms; random hands of 28-46 tickets and 10-60 cards in about 11 ms (median; most of
-it the two searches' setup: the simplex and the tables), 99% within about 50 ms, the slowest seen about 0.1-0.2 s
-(``benchmarks/bench_cardgame.py --large N`` prints the median, the 99th percentile and the slowest).
+position of the issue in about 10 ms; random hands of 28-46 tickets and 10-60 cards in about 9-10 ms (median; much
+of it the setup: the simplexes and the tables), 99% within about 50-65 ms, the slowest seen about 0.1-0.35 s:
+exact answers on the hardest hands still need thousands of positions (``benchmarks/bench_cardgame.py --large N`` prints
+the median, the 99th percentile and the slowest).
 ``tests/test_rules_cardgame.py`` checks it against a brute force and against a plain dynamic programme.
 
 The engine lets a player complete one ticket per action (``complete Chicago–Miami``, until no more can be paid):
@@ -56,6 +65,11 @@ from ..cards import LOCO
 Needs = Sequence[int]          # per card kind (colours only)
 SMALL = 12                     # up to this many tickets best_set walks them without bounds
 MIX = 4                        # points per ticket in the "most tickets" search's mixed bound (see _Search)
+HARD, HARDER = 200, 600        # after this many positions searched the bounds are sharpened (_Search.sharpen)
+LEVELS = (4, 8, 12)            # the whole-number price levels of the sharpened bounds (the dearest card's price)
+LATER_LEVEL = 8                # the same for the prices of the tickets further on and for the ties' part
+TRIES = 4                      # most tickets: after this many failed questions the count itself is asked (_Search.best)
+MORE_MIX = (1, 12)             # the sharpened "most tickets" search's other points per ticket (few cards: 1; many: 12)
 
 
 def shortfall(need: Sequence[int], have: Sequence[int]) -> int:
@@ -100,10 +114,8 @@ def best_set(needs: Sequence[Needs], points: Sequence[int], have: Sequence[int],
         return tuple(range(n))
     if n <= SMALL:                                  # a few tickets: a plain walk is quicker than the bounds' setup
         return _first_set_plain(needs, value, have)
-    size = [max(1, sum(t[:LOCO])) for t in needs]
-    prices: dict = {}
-    best = _Search(needs, value, scale, have, sorted(range(n), key=lambda i: (-value[i] / size[i], i)), prices).best()
-    return tuple(_Search(needs, value, scale, have, range(n), prices).first_set(best))
+    search = _Search(needs, value, scale, have)
+    return tuple(search.first_set(search.best()))
 
 
 def _first_set_plain(needs: Sequence[Needs], value: Sequence[int], have: Sequence[int]) -> tuple[int, ...]:
@@ -145,14 +157,12 @@ def _first_set_plain(needs: Sequence[Needs], value: Sequence[int], have: Sequenc
 
 
 class _Search:
-    """One exact search (see ``best_set``) over the tickets in ``order`` (renumbered 0.. in that order)."""
+    """One exact search (see ``best_set``) over the tickets in ticket order."""
 
-    def __init__(self, needs: Sequence[Needs], value: Sequence[int], scale: int, have: Sequence[int],
-                 order: Sequence[int], prices: dict):
-        self.order = order = list(order)
-        self.n = n = len(order)
-        self.needs = [tuple(needs[i][:LOCO]) for i in order]
-        self.value = [value[i] for i in order]
+    def __init__(self, needs: Sequence[Needs], value: Sequence[int], scale: int, have: Sequence[int]):
+        self.n = n = len(needs)
+        self.needs = [tuple(t[:LOCO]) for t in needs]
+        self.value = list(value)
         # past[i]: the first place after the run of tickets from i on that need the same cards, each worth no more
         # than the one before: leaving one out leaves out the rest of its run, since the swap changes no card.
         past = list(range(1, n + 1))
@@ -160,10 +170,13 @@ class _Search:
             if self.needs[i] == self.needs[i + 1] and self.value[i] >= self.value[i + 1]:
                 past[i] = past[i + 1]
         self.past = past
+        size = [max(1, sum(t)) for t in self.needs]
+        self.greedy = sorted(range(n), key=lambda i: (-self.value[i] / size[i], i))     # a first set, best per card
         self.have = tuple(have[:LOCO])
         self.locos = have[LOCO]
         self.memo: dict = {}
         self.visits = 0
+        self.mixes: list = []                       # (points per ticket, bound): sharpen
         rest = [(0,) * LOCO] * (n + 1)               # circles of tickets i.. per colour
         for i in range(n - 1, -1, -1):
             rest[i] = tuple(a + b for a, b in zip(rest[i + 1], self.needs[i]))
@@ -176,14 +189,10 @@ class _Search:
         # "most tickets": the points of a set of at least k tickets are at most B - MIX * k, B a bound of the
         # points plus MIX per ticket (a Lagrangian weight: 4 points a ticket prunes best on random hands)
         mix = [MIX * x + y for x, y in zip(first, second)] if scale == 1024 else None
-        # colour prices from the linear relaxation for each bounded value (``prices`` keeps them for the next
-        # search: they depend on the tickets, not their order)
-        values = (self.value, first, second, mix)
-        key = tuple(sorted(zip(self.needs, first, second)))
-        if key not in prices:
-            prices[key] = [_colour_prices(self.needs, [_Bound.SCALE * x for x in v], have) if v else None
-                           for v in values]
-        self.bounds = [_Bound(self.needs, v, have, cards, p) if v else None for v, p in zip(values, prices[key])]
+        # each bounded value with its colour prices from the linear relaxation
+        self.bounds = [_Bound(self.needs, v, have, cards, _colour_prices(self.needs, [_Bound.SCALE * x for x in v],
+                                                                           have)) if v else None
+                       for v in (self.value, first, second, mix)]
 
     def take(self, r: Sequence[int], l: int, t: Sequence[int]):
         """The cards left after completing a ticket needing ``t`` from ``r`` and ``l`` locomotives, or None."""
@@ -209,52 +218,104 @@ class _Search:
         spare = self.rest_sum[i] - sum(r)
         if l > spare:
             l = spare
-        cards = sum(r) + l
-        whole, first, second, mix = self.bounds
-        bound = whole.at(i, r, l, cards)
-        if bound < need:
-            return bound
-        top = first.at(i, r, l, cards)              # each part of the value bounded apart, in whole numbers
-        bound = self.scale * top + second.at(i, r, l, cards)
-        if bound < need:
-            return bound
-        if mix is not None and top == need // self.scale:           # the set needs exactly ``top`` tickets
-            bound = self.scale * top + mix.at(i, r, l, cards) - MIX * top
-            if bound < need:
-                return bound
         memo_key = (i, r, l)
-        found = self.memo.get(memo_key)         # (value, exact): exact, or an upper bound (False), or a lower one
-        if found is not None and (found[1] is True or (found[0] < need if found[1] is False
-                                                       else not most and found[0] >= need)):
-            return found[0]
+        # what is known of a position, whatever was asked: [upper bound, the upper bound of the sets with the most
+        # tickets the bounds allow (from ``top``), ``top`` in the value's units, the best value found (a lower bound)]
+        known = self.memo.get(memo_key)
+        if known is None:
+            known = self.memo[memo_key] = self.judge(i, r, l)
+        upper, top_upper, top, low = known
+        if need >= top:                           # a set reaching ``need`` holds as many tickets as the bounds allow
+            upper = top_upper
+        if upper < need:
+            return upper
+        if low >= need and (not most or low == upper):
+            return low
         self.visits += 1
+        if self.visits == HARD or self.visits == HARDER:    # a hard hand: sharper bounds for the rest of the search
+            self.sharpen(self.visits == HARDER)
         after = self.take(r, l, self.needs[i])
         v = self.value[i]
         if after is not None:
             with_it = v + self.reach(i + 1, after[0], after[1], need - v, most=most)
             if with_it >= need:
                 if not most:
-                    result = (with_it, None)
-                else:                                   # exact: is anything without it better?
-                    without = self.reach(self.past[i], r, l, with_it + 1)
-                    result = (without if without > with_it else with_it, True)
-            else:
-                without = self.reach(self.past[i], r, l, need, most=most)
-                result = (without, most or None) if without >= need else (max(with_it, without), False)
-        else:
+                    if with_it > low:
+                        known[3] = with_it
+                    return with_it
+                without = self.reach(self.past[i], r, l, with_it + 1)     # exact: is anything without it better?
+                best = without if without > with_it else with_it
+                known[0] = known[1] = known[3] = best
+                return best
             without = self.reach(self.past[i], r, l, need, most=most)
-            result = (without, most or None) if without >= need else (without, False)
-        self.memo[memo_key] = result
-        return result[0]
+            found = with_it if with_it > without else without
+        else:
+            found = without = self.reach(self.past[i], r, l, need, most=most)
+        if without >= need:
+            if most:
+                known[0] = known[1] = known[3] = without
+            elif without > low:
+                known[3] = without
+            return without
+        # nothing reaches ``need``: ``found`` bounds every value from here (``need`` was at most ``upper``)
+        if found < known[0]:
+            known[0] = found
+        if found < known[1]:
+            known[1] = found
+        return found
+
+    def sharpen(self, later: bool = False) -> None:
+        """Sharper bounds for a hard hand: every bound also by 0-1 knapsacks over priced cards (``_Bound.sharpen``),
+        the first part of the value (points; tickets) also at the prices of the linear relaxation of the tickets from
+        a quarter, a half and three quarters of the way on, from ``HARDER`` positions on (``later``: the prices at
+        the start suit the positions deep in the search less; any prices bound); for "most tickets" the mixed bound
+        also at ``MORE_MIX`` points per ticket (the best weight depends on the hand: the fewer tickets fit, the
+        smaller). Positions judged before keep their bounds (still upper bounds)."""
+        have = self.have + (self.locos,)
+        if later:
+            first = [x // self.scale for x in self.value]
+            self.bounds[1].sharpen([_colour_prices(self.needs[i:], [_Bound.SCALE * x for x in first[i:]], have)
+                                    for i in (self.n // 4, self.n // 2, 3 * self.n // 4)], levels=())
+            return
+        for b in self.bounds:                       # the second part (the ties) at one level: more do not help
+            if b is not None:
+                b.sharpen(levels=(LATER_LEVEL,) if b is self.bounds[2] else LEVELS)
+        if self.bounds[3] is not None:
+            for weight in MORE_MIX:
+                mix = [weight * (x // self.scale) + x % self.scale for x in self.value]
+                b = _Bound(self.needs, mix, have, sum(have), _colour_prices(self.needs, [_Bound.SCALE * x for x in mix],
+                                                                               have))
+                b.sharpen()
+                self.mixes.append((weight, b))
+
+    def judge(self, i: int, r: tuple, l: int) -> list:
+        """The bounds of a position (see ``reach``), worked out once: the value as a whole and each part apart."""
+        cards = sum(r) + l
+        whole, first, second, mix = self.bounds
+        upper = whole.at(i, r, l, cards)
+        top = first.at(i, r, l, cards)              # each part of the value bounded apart, in whole numbers
+        parts = self.scale * top + second.at(i, r, l, cards)
+        if parts < upper:
+            upper = parts
+        top_upper = upper
+        if mix is not None:                         # a set of exactly ``top`` tickets
+            top_upper = min(upper, self.scale * top + mix.at(i, r, l, cards) - MIX * top)
+            for weight, more in self.mixes:
+                b = self.scale * top + more.at(i, r, l, cards) - weight * top
+                if b < top_upper:
+                    top_upper = b
+        return [upper, top_upper, self.scale * top, 0]
 
     def best(self) -> int:
         """The best value, asked from the bound at the start down: each question either finds a set reaching it or
         proves a lower bound (the memo's facts hold for every question); a greedy set, best value per card first, is
         reached from the start. By points, the points come first ("this many points, any number of tickets?"),
         then the number of tickets by halving: the bounds of the number of tickets among the sets with the most
-        points are weak, and lowering them one ticket per question was slow."""
+        points are weak, and lowering them one ticket per question was slow. By tickets, the points are lowered one
+        at a time; after ``TRIES`` failures in a row the count itself is asked ("this many tickets, any points?"):
+        where the bounds allow a ticket more than any set holds, lowering its points took about 40 questions."""
         r, l, low = self.have, self.locos, 0
-        for i in range(self.n):
+        for i in self.greedy:
             after = self.take(r, l, self.needs[i])
             if after is not None:
                 (r, l), low = after, low + self.value[i]
@@ -268,13 +329,17 @@ class _Search:
                 low = found
             else:
                 high = found
+        failed = 0
         while low < high:
             probe = (low + high + 1) // 2 if by_points else high
+            if failed >= TRIES and low // scale < high // scale:
+                probe, failed = high // scale * scale, 0
             found = self.reach(0, self.have, self.locos, probe, most=False)
             if found >= probe:
                 low = found
             else:
                 high = found
+                failed += 1
         return low
 
     def first_set(self, target: int) -> list[int]:
@@ -288,28 +353,27 @@ class _Search:
             after = self.take(r, l, self.needs[i])
             v = self.value[i]
             if after is not None and v + self.reach(i + 1, after[0], after[1], need - v, most=False) >= need:
-                chosen.append(self.order[i])
+                chosen.append(i)
                 need -= v
                 r, l = after
         return chosen
 
 
 class _Bound:
-    """An upper bound of one part of the value (whole numbers): the smaller of a 0-1 knapsack over the number of
-    cards (colours ignored) and the fractional knapsack at the colour prices of the linear relaxation (the prices
-    depend on the tickets, not their order: kept in ``prices`` for the next search), rounded down."""
+    """An upper bound of one part of the value (whole numbers): the smallest of a 0-1 knapsack over the number of
+    cards (colours ignored) and the fractional knapsack at the colour prices of the linear relaxation, rounded down;
+    ``sharpen`` (for a hard hand) adds 0-1 knapsacks over the priced cards, the prices rounded to a few whole levels:
+    any prices bound every completion (a set's circles cost at most the cards' price, a locomotive priced as the
+    dearest colour), and a whole-ticket knapsack often bounds tighter than the fractional one at exact prices."""
 
     SCALE = 1000                 # prices are whole numbers: the values are scaled so small values get fine prices
 
     def __init__(self, needs: Sequence[Needs], value: Sequence[int], have: Sequence[int], cards: int,
                  price: Sequence[int]):
         self.n = n = len(needs)
-        size = [sum(t) for t in needs]
-        table = [[0] * (cards + 1)] * (n + 1)
-        for i in range(n - 1, -1, -1):
-            nxt, s, v = table[i + 1], size[i], value[i]
-            table[i] = nxt[:s] + [a if a >= b + v else b + v for a, b in zip(nxt[s:], nxt)]
-        self.table = table
+        self.needs, self.value, self.have = needs, value, have
+        self.table = _knapsack([sum(t) for t in needs], value, cards)
+        self.priced: list = []                      # (price per colour, of a locomotive, knapsack table): sharpen
         scaled = [v * self.SCALE for v in value]
         self.price = tuple(price)
         self.loco_price = max(price)
@@ -328,9 +392,24 @@ class _Bound:
         suffix.reverse()
         self.suffix = suffix
 
+    def sharpen(self, later: Sequence[Sequence[int]] = (), levels: Sequence[int] = LEVELS) -> None:
+        """From now on bound by 0-1 knapsacks over the cards priced at the colour prices rounded to ``LEVELS``, and
+        at each of the prices ``later`` (those of the tickets further on) rounded to ``LATER_LEVEL``."""
+        for exact, level in [(self.price, level) for level in levels] + [(p, LATER_LEVEL) for p in later]:
+            top = max(exact)
+            price = tuple(round(level * x / top) for x in exact)
+            loco = max(price)
+            budget = sum(map(mul, self.have[:LOCO], price)) + loco * self.have[LOCO]
+            cost = [sum(map(mul, t, price)) for t in self.needs]
+            self.priced.append((price, loco, _knapsack(cost, self.value, budget)))
+
     def at(self, i: int, r: Sequence[int], l: int, cards: int) -> int:
         """At most the value tickets i.. can add from cards ``r`` (colours) and ``l`` locomotives, ``cards`` in all."""
         a = self.table[i][cards]
+        for price, loco, table in self.priced:
+            b = table[i][sum(map(mul, r, price)) + l * loco]
+            if b < a:
+                a = b
         budget = sum(map(mul, r, self.price)) + l * self.loco_price
         free, costs, values, cost, value = self.suffix[i]      # the fractional knapsack within ``budget``
         j = bisect_right(costs, budget)              # the first ticket that no longer fits whole
@@ -340,6 +419,16 @@ class _Bound:
             b = (values[j - 1] if j else free) + value[j] * (budget - (costs[j - 1] if j else 0)) // cost[j]
         b //= self.SCALE
         return a if a < b else b
+
+
+def _knapsack(cost: Sequence[int], value: Sequence[int], budget: int) -> list[list[int]]:
+    """table[i][b]: the best value of tickets i.. costing at most b in all (a 0-1 knapsack, b up to ``budget``)."""
+    n = len(cost)
+    table = [[0] * (budget + 1)] * (n + 1)
+    for i in range(n - 1, -1, -1):
+        nxt, c, v = table[i + 1], cost[i], value[i]
+        table[i] = nxt[:c] + [a if a >= b + v else b + v for a, b in zip(nxt[c:], nxt)]
+    return table
 
 
 def _colour_prices(needs: Sequence[Needs], value: Sequence[int], have: Sequence[int]) -> list[int]:
