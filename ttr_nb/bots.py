@@ -18,7 +18,7 @@ from typing import Protocol, Sequence
 
 from .actions import Action, Claim, DrawDeck, DrawFaceUp, DrawTickets, KeepTickets, draw_tickets_action, new_claim
 from .cards import CARD_NAMES, COLOURS, GRAY, LOCO
-from .engine import _VARIANTS, claimable_routes, draw_actions, draw_choices, legal_actions, route_payments
+from .engine import _VARIANTS, claimable_routes, draw_choices, legal_actions, route_payments
 from .errors import TTRError
 from .names import route_text, ticket_text
 from .rng import Counter, fold
