@@ -37,7 +37,9 @@ def add_parser(sub) -> argparse.ArgumentParser:
     t.add_argument("--games", type=int, default=4, help="deals: each is played at every table in every seat "
                                                        "(default 4)")
     t.add_argument("--players", type=int, default=2, help="players per game (default 2)")
-    t.add_argument("--workers", type=int, default=None, help="local referee processes (default: one per core)")
+    t.add_argument("--workers", type=int, default=None,
+                   help="local referee processes (default: one per core); 0 plays in this process, without "
+                        "isolation or time limits (for testing your own bot)")
     t.add_argument("--move-seconds", type=float, default=1.0, help="CPU seconds a bot may use for one move "
                                                                   "(default 1); on the clock it gets 3 times as "
                                                                   "long, at least 2 s more")
