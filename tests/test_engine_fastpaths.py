@@ -346,3 +346,56 @@ def test_maerklin_rides_from_the_table_are_the_step_route_definition():
                     assert got == plain(s, seat, at, u, cards), (seed, s.ply, at, u, cards)
                     rides += len(got)
     assert rides > 100
+
+
+def _listed_random_choice(v, state, seat, bot_seed):
+    """What RandomBot picks, the plain way (USA-DRAW-1..4, USA-CLAIM-1..4, USA-TICKET-1): a ``Counter(bot seed,
+    seat, ply, game seed)``, the kinds draw / claim / tickets tried in a random order, the draws, the claimable
+    routes and a route's payments listed, one pick by index each. None for a ticket keep (tested above)."""
+    from ttr_nb.actions import Claim, DrawTickets
+    from ttr_nb.engine import draw_actions
+    from ttr_nb.names import route_labels
+    from ttr_nb.rng import Counter
+    r = Counter(bot_seed, seat, state.ply, state.seed)
+    p = state.pending_for(seat)
+    if p is not None:
+        if p.kind != "second_card":
+            return None
+        acts = draw_actions(state, seat, True)
+        return acts[r.index(len(acts))]
+    kinds = [0, 1, 2]
+    while kinds:
+        kind = kinds.pop(r.index(len(kinds)))
+        if kind == 0 and draw_actions(state, seat, False):
+            acts = draw_actions(state, seat, False)
+            return acts[r.index(len(acts))]
+        if kind == 1:
+            routes = claimable_routes(v, state, seat, affordable_only=True)
+            if routes:
+                route = routes[r.index(len(routes))]
+                pays = route_payments(v, route, state.players[seat].hand)
+                return Claim(route=route_labels(v.map)[route.index], payment=pays[r.index(len(pays))], seat=seat)
+        if kind == 2 and state.ticket_deck(v.settings.ticket_deck):
+            return DrawTickets(seat=seat)
+    return legal_actions(state, seat)[0]
+
+
+@pytest.mark.parametrize("players", [2, 4])
+def test_the_random_bots_written_out_draws_are_the_counters(players):
+    """RandomBot.choose writes the counter's first draws out as integer arithmetic (no Counter object on a plain
+    turn or a second card): every choice of whole seeded games equals the one the listed, Counter-based definition
+    picks (the golden games pin the same numbers; this names the place if they ever drift)."""
+    v = get_variant("usa")
+    compared = 0
+    for seed in range(3):
+        bots = [RandomBot(seed * 7 + i) for i in range(players)]
+        s = new_game("usa", players, seed)
+        while s.phase != "over":
+            seat = to_move(s)[0]
+            action, _ = bots[seat].choose(s, seat)
+            expected = _listed_random_choice(v, s, seat, bots[seat].seed)
+            if expected is not None:
+                assert action == expected, (seed, s.ply)
+                compared += 1
+            s = apply(s, action)
+    assert compared > 300 * players // 2

@@ -95,21 +95,65 @@ class RandomBot:
         base = self._keys.get(seat)
         if base is None or base[0] != state.seed:       # (game seed, the fold of seed, seat and game seed)
             base = self._keys[seat] = (state.seed, Counter.base(fold(self._seed, seat), state.seed))
-        r = Counter.at(base[1], state.ply)              # = Counter(self.seed, seat, state.ply, state.seed)
+        # Counter(self.seed, seat, state.ply, state.seed) is the counter state x below, and each r.index(n) is one
+        # SplitMix64 step: written out here for the first draws of a plain turn (the same numbers as Counter.at
+        # and Counter.index; tests/test_engine_fastpaths.py compares them), a Counter object only when handed on.
+        x = (base[1] + state.ply * 0x100000001B3) & 0xFFFFFFFFFFFFFFFF
+        x = ((x ^ (x >> 30)) * 0xBF58476D1CE4E5B9) & 0xFFFFFFFFFFFFFFFF
+        x = ((x ^ (x >> 27)) * 0x94D049BB133111EB) & 0xFFFFFFFFFFFFFFFF
+        x ^= x >> 31
         v = _VARIANTS.get(state.variant) or get_variant(state.variant)
         pending = state.pending
         if pending:
             p = pending[0]
-            if p.seat != seat:
-                p = state.pending_for(seat)
-            kind = p.kind if p is not None else None
-            if kind == "choose_tickets":
-                return _keep_at_random(v, p, r), _AT_RANDOM
-            acts = draw_choices(state, seat, True) if kind == "second_card" else legal_actions(state, seat)
-            return acts[r.index(len(acts))], _AT_RANDOM
+            if p.kind == "second_card" and p.seat == seat:     # the second card of a turn (USA-DRAW-1), the usual pending step
+                acts = draw_choices(state, seat, True)
+                if not acts:                                # (an edited state: the general words below)
+                    return self._pending_choice(v, state, seat, pending, _counter(x))
+                x = (x + 0x9E3779B97F4A7C15) & 0xFFFFFFFFFFFFFFFF
+                z = (x + 0x9E3779B97F4A7C15) & 0xFFFFFFFFFFFFFFFF
+                z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & 0xFFFFFFFFFFFFFFFF
+                z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & 0xFFFFFFFFFFFFFFFF
+                return acts[((z ^ (z >> 31)) * len(acts)) >> 64], _AT_RANDOM
+            return self._pending_choice(v, state, seat, pending, _counter(x))
+        if v.features:
+            return self._turn_choice(v, state, seat, _counter(x))
+        # a plain turn of a board without features: kinds in a random order, as _turn_choice
+        x = (x + 0x9E3779B97F4A7C15) & 0xFFFFFFFFFFFFFFFF
+        z = (x + 0x9E3779B97F4A7C15) & 0xFFFFFFFFFFFFFFFF
+        z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & 0xFFFFFFFFFFFFFFFF
+        z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & 0xFFFFFFFFFFFFFFFF
+        first = ((z ^ (z >> 31)) * 3) >> 64
+        if first == 0:                                      # draw (the most common first pick)
+            opts = draw_choices(state, seat, False)
+            if opts:
+                x = (x + 0x9E3779B97F4A7C15) & 0xFFFFFFFFFFFFFFFF
+                z = (x + 0x9E3779B97F4A7C15) & 0xFFFFFFFFFFFFFFFF
+                z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & 0xFFFFFFFFFFFFFFFF
+                z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & 0xFFFFFFFFFFFFFFFF
+                return opts[((z ^ (z >> 31)) * len(opts)) >> 64], _DRAWS_AT_RANDOM
+        return self._turn_choice(v, state, seat, _counter(x), first)
+
+    def _pending_choice(self, v: Variant, state: GameState, seat: int, pending, r: Counter) -> tuple[Action, str]:
+        p = pending[0]
+        if p.seat != seat:
+            p = state.pending_for(seat)
+        kind = p.kind if p is not None else None
+        if kind == "choose_tickets":
+            return _keep_at_random(v, p, r), _AT_RANDOM
+        acts = draw_choices(state, seat, True) if kind == "second_card" else legal_actions(state, seat)
+        return acts[r.index(len(acts))], _AT_RANDOM
+
+    def _turn_choice(self, v: Variant, state: GameState, seat: int, r: Counter, first: int | None = None
+                     ) -> tuple[Action, str]:
+        """Kinds tried in a random order; ``first``: the index of the first kind, drawn already."""
         kinds = _KINDS_EXTRA[:] if v.features else _KINDS[:]
         while kinds:
-            kind = kinds.pop(r.index(len(kinds)))
+            if first is None:
+                kind = kinds.pop(r.index(len(kinds)))
+            else:
+                kind = kinds.pop(first)
+                first = None
             if kind == 0:                                   # draw
                 opts = draw_choices(state, seat, False)     # empty when USA-DRAW-8 forbids drawing
                 if opts:
@@ -137,6 +181,13 @@ class RandomBot:
                         k -= len(part)
         acts = legal_actions(state, seat)
         return acts[0], Reason("nothing else is possible")
+
+
+def _counter(x: int) -> Counter:
+    """A ``Counter`` whose state is ``x`` (what ``Counter.at`` or the draws written out above reached)."""
+    r = Counter.__new__(Counter)
+    r._x = x
+    return r
 
 
 def _keep_at_random(v: Variant, p, r: Counter) -> KeepTickets:
