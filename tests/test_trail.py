@@ -440,3 +440,21 @@ def test_blossom_matching_is_optimal(case):
     card = sum(1 for v in range(n) if mate[v] >= 0) // 2
     total = sum(w[v][mate[v]] for v in range(n) if mate[v] > v)
     assert (card, total) == _best_matching(n, w)
+
+
+@pytest.mark.parametrize("variant", ["usa", "europe", "maerklin", "south_korea"])
+def test_USA_SCORE_3_the_engines_canonical_edges_give_the_public_answer(variant):
+    """The final score reads each seat's routes from the route table in trail's canonical form
+    (``RouteTable.canon_edges``, cities in name order, in route id order) and skips the checks and the sort:
+    the very same Trail as ``longest_trail`` of the edges as the map gives them, for random networks of
+    every board."""
+    from ttr_nb.trail import longest_trail_canonical
+    from ttr_nb.variants import get_variant
+    t = get_variant(variant).route_table
+    assert t.ids_sorted
+    rng = random.Random(f"canon/{variant}")
+    flipped = sum(e != c for e, c in zip(t.edges, t.canon_edges))
+    assert flipped > 0 or variant != "maerklin"         # Märklin's map lists some routes against name order
+    for _ in range(12):
+        owned = sorted(rng.sample(range(len(t.edges)), rng.randint(5, 30)))
+        assert longest_trail_canonical([t.canon_edges[i] for i in owned]) == longest_trail([t.edges[i] for i in owned])

@@ -9,7 +9,7 @@ from typing import Sequence
 
 from .names import seat_name
 from .state import GameState
-from .trail import Trail, longest_trail
+from .trail import Trail, longest_trail, longest_trail_canonical
 from .variants import Variant, get_variant
 
 
@@ -123,14 +123,20 @@ def owned_edges(v: Variant, state: GameState, seat: int) -> list[tuple[str, str,
 
 def _edges_by_seat(v: Variant, state: GameState) -> list[list[tuple[str, str, int, str]]]:
     """``owned_edges`` of every seat, in one pass over the claims."""
-    out: list[list] = [[] for _ in state.players]
-    routes = v.map.routes
-    n = len(out)
+    return _routes_by_seat(v, state)[0]
+
+
+def _routes_by_seat(v: Variant, state: GameState) -> tuple[list[list[tuple[str, str, int, str]]], list[list[int]]]:
+    """(``owned_edges`` of every seat, the route indices of every seat), in one pass over the claims."""
+    n = len(state.players)
+    out: list[list] = [[] for _ in range(n)]
+    idx: list[list[int]] = [[] for _ in range(n)]
+    edges = v.route_table.edges
     for i, owner in enumerate(state.claims):
         if 0 <= owner < n:
-            r = routes[i]
-            out[owner].append((r.a, r.b, r.length, r.id))
-    return out
+            out[owner].append(edges[i])
+            idx[owner].append(i)
+    return out, idx
 
 
 def connect_path(edges: Sequence[tuple[str, str, int, str]], a: str, b: str,
@@ -218,14 +224,19 @@ def score(state: GameState) -> ScoreSheet:
     v = get_variant(state.variant)
     st = v.settings
     players = []
-    by_seat = _edges_by_seat(v, state)
+    t = v.route_table
+    by_seat, indices = _routes_by_seat(v, state)
+    points, canon = t.points, t.canon_edges
     for seat, p in enumerate(state.players):
         edges = by_seat[seat]
-        routes = tuple(e[3] for e in edges)
-        route_points = sum(v.route_points(e[2]) for e in edges)       # USA-SCORE-1, recounted from the board
+        owned = indices[seat]
+        routes = tuple([e[3] for e in edges])
+        route_points = sum([points[i] for i in owned])                 # USA-SCORE-1, recounted from the board
+        longest = (longest_trail_canonical([canon[i] for i in owned]) if t.ids_sorted  # USA-SCORE-3
+                   else longest_trail(edges))
         players.append(PlayerScore(seat=seat, name=seat_name(seat), route_points=route_points, routes=routes,
                                    tickets=ticket_results(v, p.tickets, edges),   # USA-SCORE-2 / USA-TICKET-4
-                                   longest=longest_trail(edges), longest_bonus=0))
+                                   longest=longest, longest_bonus=0))
     if st.longest_bonus:                                              # USA-SCORE-3: ties all get it
         best = max(ps.longest.length for ps in players)
         if best > 0:

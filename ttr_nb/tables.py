@@ -102,6 +102,12 @@ class RouteTable:
         self.ticket_by_text = {text: tid for tid, text in self.ticket_text.items()}
         self.by_label = {label: routes[i] for i, label in enumerate(self.labels)}
         self.points = tuple(v.route_points(r.length) for r in routes)
+        # the final score's network edges: (a, b, length, id) as given, and in trail.longest_trail's canonical form
+        # (cities in name order); ``ids_sorted``: route index order is route id order (then a seat's edges listed
+        # by index are sorted as longest_trail_canonical needs)
+        self.edges = tuple((r.a, r.b, r.length, r.id) for r in routes)
+        self.canon_edges = tuple((b, a, w, rid) if b < a else (a, b, w, rid) for a, b, w, rid in self.edges)
+        self.ids_sorted = all(routes[i].id < routes[i + 1].id for i in range(n - 1))
         self.twin_bits = tuple(sum(1 << j for j in tw) for tw in self.twins)
         self.twinned = sum(1 << i for i in range(n) if self.twins[i])
         self.all = (1 << n) - 1

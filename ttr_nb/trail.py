@@ -92,10 +92,22 @@ def longest_trail(edges: Sequence[tuple[str, str, int, str]]) -> Trail:
     ``edges`` are ``(city_a, city_b, length, route_id)``; route ids must be unique and lengths positive
     integers. Parallel routes are distinct edges. The result is exact and independent of input order.
     """
-    canon = _canonical(edges)
+    return _longest(_canonical(edges))
+
+
+def longest_trail_canonical(canon: Sequence[tuple[str, str, int, str]]) -> Trail:
+    """``longest_trail`` of edges that are canonical already: well formed, each edge's cities in name order, sorted
+    by route id, ids unique (the board engine's own routes, ``RouteTable.canon_edges``): the same answer without
+    checking and sorting them again."""
+    return _longest(canon)
+
+
+def _longest(canon: Sequence[tuple[str, str, int, str]]) -> Trail:
     if not canon:
         return EMPTY_TRAIL
-    names = sorted({c for e in canon for c in (e[0], e[1])})
+    cities = {e[0] for e in canon}
+    cities.update([e[1] for e in canon])
+    names = sorted(cities)
     index = {name: i for i, name in enumerate(names)}
     g = _contract(len(names), [(index[a], index[b], w, rid) for a, b, w, rid in canon])
     full = (1 << len(g.ea)) - 1
