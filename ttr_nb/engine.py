@@ -304,24 +304,22 @@ def new_game(variant: str | Variant = "usa", players: int = 4, seed: int = 0, *,
         raise TTRError(f"seed must be a whole number from 0 to 2**63-1, got {seed!r}")
     if isinstance(first_player, bool) or not isinstance(first_player, int) or not 0 <= first_player < players:
         raise TTRError(f"first_player must be a seat from 0 to {players - 1}, got {first_player!r}")
-    m = v.map
-    cards = [k for k, c in enumerate(v.deck_counts) for _ in range(c)]
-    deck = shuffled(cards, seed, "deck", 0)
-    decks: dict[str, list[str]] = {}
-    for t in m.tickets:
-        decks.setdefault(t.deck, []).append(t.id)
-    empty = PlayerState(hand=(0,) * v.card_kinds, trains=st.trains, tickets=())
-    s0 = GameState(
-        variant=v.key, n_players=players, seed=seed, deck=tuple(deck), market=(None,) * st.market_size,
-        discard=(0,) * v.card_kinds,
-        ticket_decks=tuple(sorted((name, tuple(shuffled(ids, seed, f"tickets/{name}", 0))) for name, ids in decks.items())),
-        tickets_out=(), claims=(FREE,) * len(m.routes), players=(empty,) * players, phase="setup",
-        current=first_player, first_player=first_player,
-    )
+    t = v.route_table
+    deck = tuple(shuffled(t.setup_cards, seed, "deck", 0))
+    kinds = v.card_kinds
+    hand_size = st.start_hand
+    dealt = []
+    for seat in range(players):                       # USA-SETUP-2: the top cards, start_hand to each seat in turn
+        hand = [0] * kinds
+        for c in deck[seat * hand_size:(seat + 1) * hand_size]:
+            hand[c] += 1
+        dealt.append(new_player(tuple(hand), st.trains, (), 0, ()))
+    s0 = new_state(v.key, players, seed, deck, (None,) * st.market_size, (0,) * kinds,
+                   tuple(sorted((name, tuple(shuffled(ids, seed, f"tickets/{name}", 0))) for name, ids in t.setup_tickets)),
+                   (), (FREE,) * len(v.map.routes), tuple(dealt), "setup", first_player, (), -1, 0, -1, 0, 0,
+                   first_player, ())                 # ply -1: the setup below makes it ply 0
     tx = Tx(v, s0, None)
-    for seat in range(players):                       # USA-SETUP-2
-        for _ in range(st.start_hand):
-            tx.give_card(seat, tx.draw_card())
+    tx._top = players * hand_size                     # (those cards are in the hands)
     tx.refill_market()                                # USA-SETUP-2 + USA-DRAW-6
     for seat in range(players if st.setup_deals else 0):    # USA-SETUP-3 (a feature may deal instead: Märklin)
         offered: list[str] = []
@@ -335,8 +333,7 @@ def new_game(variant: str | Variant = "usa", players: int = 4, seed: int = 0, *,
         tx.tickets_out = tuple(tx.tickets_out) + tuple(tx.decks().pop(deck_name, []))
     for f in v.features:
         f.setup(v, tx)
-    state = tx.freeze()
-    return replace_fields(state, ply=0)
+    return tx.freeze()
 
 
 # ---------------------------------------------------------------------------------------------

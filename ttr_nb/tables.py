@@ -107,6 +107,12 @@ class RouteTable:
         # by index are sorted as longest_trail_canonical needs)
         self.edges = tuple((r.a, r.b, r.length, r.id) for r in routes)
         self.canon_edges = tuple((b, a, w, rid) if b < a else (a, b, w, rid) for a, b, w, rid in self.edges)
+        # what new_game shuffles: the train cards in kind order, (ticket deck name, its ticket ids in map order) ...
+        self.setup_cards = tuple(k for k, c in enumerate(v.deck_counts) for _ in range(c))
+        decks: dict[str, list[str]] = {}
+        for ticket in m.tickets:
+            decks.setdefault(ticket.deck, []).append(ticket.id)
+        self.setup_tickets = tuple((name, tuple(ids)) for name, ids in decks.items())
         self.ids_sorted = all(routes[i].id < routes[i + 1].id for i in range(n - 1))
         self.twin_bits = tuple(sum(1 << j for j in tw) for tw in self.twins)
         self.twinned = sum(1 << i for i in range(n) if self.twins[i])
