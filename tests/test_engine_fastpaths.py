@@ -399,3 +399,18 @@ def test_the_random_bots_written_out_draws_are_the_counters(players):
                 compared += 1
             s = apply(s, action)
     assert compared > 300 * players // 2
+
+
+def test_nth_bit_is_the_kth_of_the_set_bits():
+    """tables.nth_bit (the random bot's and South Korea's pick among claimable routes, USA-CLAIM-1) is ``bits(mask)[k]``
+    for sparse, dense and wide masks and every k, and refuses a k beyond the set bits."""
+    import random
+
+    from ttr_nb.tables import bits, nth_bit
+    rng = random.Random(18)
+    masks = [1, 1 << 200, (1 << 101) - 1] + [rng.getrandbits(rng.choice((8, 64, 110, 300))) & rng.getrandbits(300)
+                                            for _ in range(300)]
+    for mask in masks:
+        assert [nth_bit(mask, k) for k in range(mask.bit_count())] == bits(mask)
+    with pytest.raises(ValueError):
+        nth_bit(0b1011, 3)

@@ -132,6 +132,17 @@ class RandomBot:
                 z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & 0xFFFFFFFFFFFFFFFF
                 z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & 0xFFFFFFFFFFFFFFFF
                 return opts[((z ^ (z >> 31)) * len(opts)) >> 64], _DRAWS_AT_RANDOM
+        elif first == 1:                                    # claim: a claimable route, then one of its payments
+            routes = claimable_mask(v, state, seat, True)
+            if routes:
+                x = (x + 0x9E3779B97F4A7C15) & 0xFFFFFFFFFFFFFFFF
+                z = (x + 0x9E3779B97F4A7C15) & 0xFFFFFFFFFFFFFFFF
+                z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & 0xFFFFFFFFFFFFFFFF
+                z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & 0xFFFFFFFFFFFFFFFF
+                i = nth_bit(routes, ((z ^ (z >> 31)) * routes.bit_count()) >> 64)
+                label = v.route_table.labels[i]
+                return (new_claim(label, random_payment(v, i, state.players[seat].hand, _counter(x)), seat),
+                        _claims_at_random(label))
         return self._turn_choice(v, state, seat, _counter(x), first)
 
     def _pending_choice(self, v: Variant, state: GameState, seat: int, pending, r: Counter) -> tuple[Action, str]:

@@ -851,7 +851,8 @@ def _plain_turn(v: Variant, state: GameState, action, seat) -> bool:
 
 def _quick_claim(v: Variant, state: GameState, action: Claim, trusted: bool) -> GameState | None:
     seat = action.seat
-    if not _plain_turn(v, state, action, seat):
+    if (seat != state.current or seat.__class__ is not int or state.pending or state.phase not in _PLAYING
+            or None in state.market or v.features and v.feature_for(action) is not None):     # _plain_turn, inline
         return None
     t = v.route_table
     route = t.by_label.get(action.route)

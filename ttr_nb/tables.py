@@ -69,18 +69,20 @@ def bits(mask: int) -> list[int]:
 
 
 def nth_bit(mask: int, k: int) -> int:
-    """The index of the ``k``-th set bit of ``mask`` (0 = the lowest)."""
+    """The index of the ``k``-th set bit of ``mask`` (0 = the lowest; ``k`` below ``mask.bit_count()``): whole bytes
+    skipped by their counts, then the bit read from a table."""
     base = 0
-    while True:
-        chunk = mask & 0xFFFF
-        n = chunk.bit_count()
+    for byte in mask.to_bytes((mask.bit_length() + 7) >> 3, "little"):
+        n = _BYTE_COUNT[byte]
         if k < n:
-            for _ in range(k):
-                chunk &= chunk - 1
-            return base + (chunk & -chunk).bit_length() - 1
+            return base + _BYTE_BITS[byte][k]
         k -= n
-        mask >>= 16
-        base += 16
+        base += 8
+    raise ValueError(f"nth_bit: set bit {k + mask.bit_count()} asked of a mask with {mask.bit_count()} set bits")
+
+
+_BYTE_COUNT = tuple(i.bit_count() for i in range(256))
+_BYTE_BITS = tuple(tuple(j for j in range(8) if i >> j & 1) for i in range(256))
 
 
 class RouteTable:
