@@ -71,6 +71,13 @@ def test_the_spelled_out_constructors_agree_with_the_classes():
     with pytest.raises(AttributeError):
         made.seat = 2                                     # frozen like any Claim
     assert draw_tickets_action(2) == DrawTickets(seat=2) and draw_tickets_action(2) is draw_tickets_action(2)
+    from ttr_nb.actions import KeepTickets, new_keep
+    assert [f.name for f in fields(KeepTickets)] == ["tickets", "seat"]
+    kept = new_keep(("Denver–El Paso", "Boston–Miami"), 3)
+    assert kept == KeepTickets(tickets=("Denver–El Paso", "Boston–Miami"), seat=3) and type(kept) is KeepTickets
+    assert hash(kept) == hash(KeepTickets(("Denver–El Paso", "Boston–Miami"), 3))
+    with pytest.raises(AttributeError):
+        kept.seat = 2
 
 
 @pytest.mark.parametrize("variant", available_variants())
@@ -218,16 +225,18 @@ def test_the_random_bots_payment_is_the_listed_one_at_its_index(variant):
 
 
 def test_the_random_bots_ticket_keep_is_the_listed_choice_at_its_index():
-    """USA-TICKET-2: RandomBot picks the k-th of legal_actions' ticket keeps by counting (bots._keep_at_random,
-    bots._nth_combination) instead of listing them: the same action for every offer size and every k."""
-    from itertools import combinations
-
-    from ttr_nb.bots import _nth_combination
-    for n in range(0, 7):
-        items = tuple("abcdefg"[:n])
-        for size in range(n + 1):
-            listed = list(combinations(items, size))
-            assert [_nth_combination(items, size, k) for k in range(len(listed))] == listed
+    """USA-TICKET-2: RandomBot picks the k-th of legal_actions' ticket keeps from positions listed once per offer
+    size (bots.keep_choices) instead of listing the actions: the same order for every offer size and least keep."""
+    from ttr_nb.bots import keep_choices
+    from ttr_nb.names import ticket_text
+    for variant, players in (("usa", 3), ("europe", 4)):          # setup offers of 3 and 4 tickets
+        s = new_game(variant, players, 7)
+        m = get_variant(variant).map
+        for p in s.pending:
+            offered = [ticket_text(m, t) for t in p.get("offered")]
+            listed = [a.tickets for a in legal_actions(s, p.seat)]
+            assert [tuple(offered[j] for j in c) for c in keep_choices(len(offered), p.get("min_keep"))] == listed
+    assert len(keep_choices(3, 1)) == 7 and keep_choices(2, 3) == ((0, 1),)     # an offer smaller than the least keep
     s = new_game("usa", 3, 4)                       # the setup offers: 3 tickets, keep at least 2 (USA-SETUP-3)
     for seat in range(3):
         listed = legal_actions(s, seat)

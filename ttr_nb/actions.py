@@ -176,6 +176,17 @@ def new_claim(route: str, payment: Payment, seat: int | None) -> Claim:
     return c
 
 
+_SET_TICKETS, _SET_KEEP_SEAT = KeepTickets.tickets.__set__, KeepTickets.seat.__set__
+
+
+def new_keep(tickets: tuple[str, ...], seat: int | None) -> KeepTickets:
+    """``KeepTickets(tickets=tickets, seat=seat)``, quickly (as ``new_claim``)."""
+    c = object.__new__(KeepTickets)
+    _SET_TICKETS(c, tickets)
+    _SET_KEEP_SEAT(c, seat)
+    return c
+
+
 _DRAW_TICKETS: dict[int, DrawTickets] = {}
 
 
@@ -361,4 +372,4 @@ def parse_action(text: str) -> Action:
 
 __all__ = ["Action", "field_problem", "DrawDeck", "DrawFaceUp", "Claim", "DrawTickets", "KeepTickets", "Pass", "Payment",
            "parse_action", "register_action", "payment_str", "payment_words", "payment_size", "parse_payment",
-           "payment_from_counts", "is_digits", "new_claim", "draw_tickets_action"]
+           "payment_from_counts", "is_digits", "new_claim", "new_keep", "draw_tickets_action"]

@@ -13,10 +13,10 @@ from __future__ import annotations
 import heapq
 from dataclasses import dataclass
 from itertools import combinations
-from math import comb
 from typing import Protocol, Sequence
 
-from .actions import Action, Claim, DrawDeck, DrawFaceUp, DrawTickets, KeepTickets, draw_tickets_action, new_claim
+from .actions import (Action, Claim, DrawDeck, DrawFaceUp, DrawTickets, KeepTickets, draw_tickets_action, new_claim,
+                      new_keep)
 from .cards import CARD_NAMES, COLOURS, GRAY, LOCO
 from .engine import _VARIANTS, claimable_routes, draw_choices, legal_actions, route_payments
 from .errors import TTRError
@@ -203,42 +203,27 @@ def _counter(x: int) -> Counter:
 
 def _keep_at_random(v: Variant, p, r: Counter) -> KeepTickets:
     """The choice ``legal_actions`` lists for a ticket offer (every subset of at least ``min_keep`` tickets, largest
-    first, each size in ``combinations`` order) at the random index, found without listing them."""
+    first, each size in ``combinations`` order) at the random index, read from the positions listed once per offer
+    size (``keep_choices``)."""
     offered = p.get("offered")
-    need = min(p.get("min_keep"), len(offered))
-    key = (len(offered), need)
-    sizes = _KEEP_SIZES.get(key)
-    if sizes is None:
-        choices = tuple((size, comb(len(offered), size)) for size in range(len(offered), need - 1, -1))
-        sizes = _KEEP_SIZES[key] = (sum(n for _, n in choices), choices)
-    k = r.index(sizes[0])
-    for size, n in sizes[1]:
-        if k < n:
-            break
-        k -= n
+    choices = keep_choices(len(offered), p.get("min_keep"))
     text = v.route_table.ticket_text
-    names = tuple(text[t] if t in text else ticket_text(v.map, t) for t in offered)
-    return KeepTickets(tickets=_nth_combination(names, size, k), seat=p.seat)
+    names = tuple([text[t] if t in text else ticket_text(v.map, t) for t in offered])
+    return new_keep(tuple([names[j] for j in choices[r.index(len(choices))]]), p.seat)
 
 
-_KEEP_SIZES: dict[tuple[int, int], tuple[int, tuple]] = {}   # (offered, min keep) -> (choices, ((size, count), ...))
+_KEEP_CHOICES: dict[tuple[int, int], tuple[tuple[int, ...], ...]] = {}
 
 
-def _nth_combination(items: tuple, size: int, k: int) -> tuple:
-    """``list(combinations(items, size))[k]`` without listing them (combinations are in lexicographic order)."""
-    out = []
-    start = 0
-    n = len(items)
-    while size:
-        for i in range(start, n):
-            below = comb(n - i - 1, size - 1)           # combinations that start with items[i] at this place
-            if k < below:
-                out.append(items[i])
-                start = i + 1
-                size -= 1
-                break
-            k -= below
-    return tuple(out)
+def keep_choices(n: int, min_keep: int) -> tuple[tuple[int, ...], ...]:
+    """The positions of the tickets kept by each choice of an offer of ``n`` tickets keeping at least ``min_keep``
+    (USA-TICKET-2, USA-SETUP-3), in ``legal_actions``' order: largest first, each size in ``combinations`` order."""
+    key = (n, min_keep)
+    found = _KEEP_CHOICES.get(key)
+    if found is None:
+        found = _KEEP_CHOICES[key] = tuple(combo for size in range(n, min(min_keep, n) - 1, -1)
+                                           for combo in combinations(range(n), size))
+    return found
 
 
 _KINDS = [0, 1, 2]              # draw, claim, tickets: tried in a random order
