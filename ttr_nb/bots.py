@@ -118,32 +118,38 @@ class RandomBot:
             return self._pending_choice(v, state, seat, pending, _counter(x))
         if v.features:
             return self._turn_choice(v, state, seat, _counter(x))
-        # a plain turn of a board without features: kinds in a random order, as _turn_choice
-        x = (x + 0x9E3779B97F4A7C15) & 0xFFFFFFFFFFFFFFFF
-        z = (x + 0x9E3779B97F4A7C15) & 0xFFFFFFFFFFFFFFFF
-        z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & 0xFFFFFFFFFFFFFFFF
-        z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & 0xFFFFFFFFFFFFFFFF
-        first = ((z ^ (z >> 31)) * 3) >> 64
-        if first == 0:                                      # draw (the most common first pick)
-            opts = draw_choices(state, seat, False)
-            if opts:
-                x = (x + 0x9E3779B97F4A7C15) & 0xFFFFFFFFFFFFFFFF
-                z = (x + 0x9E3779B97F4A7C15) & 0xFFFFFFFFFFFFFFFF
-                z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & 0xFFFFFFFFFFFFFFFF
-                z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & 0xFFFFFFFFFFFFFFFF
-                return opts[((z ^ (z >> 31)) * len(opts)) >> 64], _DRAWS_AT_RANDOM
-        elif first == 1:                                    # claim: a claimable route, then one of its payments
-            routes = claimable_mask(v, state, seat, True)
-            if routes:
-                x = (x + 0x9E3779B97F4A7C15) & 0xFFFFFFFFFFFFFFFF
-                z = (x + 0x9E3779B97F4A7C15) & 0xFFFFFFFFFFFFFFFF
-                z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & 0xFFFFFFFFFFFFFFFF
-                z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & 0xFFFFFFFFFFFFFFFF
-                i = nth_bit(routes, ((z ^ (z >> 31)) * routes.bit_count()) >> 64)
-                label = v.route_table.labels[i]
-                return (new_claim(label, random_payment(v, i, state.players[seat].hand, _counter(x)), seat),
-                        _claims_at_random(label))
-        return self._turn_choice(v, state, seat, _counter(x), first)
+        # a plain turn of a board without features: the kinds in a random order, as _turn_choice does it, each
+        # r.index(n) written out as the step of x and the mix of z
+        kinds = _KINDS[:]
+        while kinds:
+            x = (x + 0x9E3779B97F4A7C15) & 0xFFFFFFFFFFFFFFFF
+            z = (x + 0x9E3779B97F4A7C15) & 0xFFFFFFFFFFFFFFFF
+            z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & 0xFFFFFFFFFFFFFFFF
+            z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & 0xFFFFFFFFFFFFFFFF
+            kind = kinds.pop(((z ^ (z >> 31)) * len(kinds)) >> 64)
+            if kind == 0:                                   # draw (empty when USA-DRAW-8 forbids drawing)
+                opts = draw_choices(state, seat, False)
+                if opts:
+                    x = (x + 0x9E3779B97F4A7C15) & 0xFFFFFFFFFFFFFFFF
+                    z = (x + 0x9E3779B97F4A7C15) & 0xFFFFFFFFFFFFFFFF
+                    z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & 0xFFFFFFFFFFFFFFFF
+                    z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & 0xFFFFFFFFFFFFFFFF
+                    return opts[((z ^ (z >> 31)) * len(opts)) >> 64], _DRAWS_AT_RANDOM
+            elif kind == 1:                                 # claim: a claimable route, then one of its payments
+                routes = claimable_mask(v, state, seat, True)
+                if routes:
+                    x = (x + 0x9E3779B97F4A7C15) & 0xFFFFFFFFFFFFFFFF
+                    z = (x + 0x9E3779B97F4A7C15) & 0xFFFFFFFFFFFFFFFF
+                    z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & 0xFFFFFFFFFFFFFFFF
+                    z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & 0xFFFFFFFFFFFFFFFF
+                    i = nth_bit(routes, ((z ^ (z >> 31)) * routes.bit_count()) >> 64)
+                    label = v.route_table.labels[i]
+                    return (new_claim(label, random_payment(v, i, state.players[seat].hand, _counter(x)), seat),
+                            _claims_at_random(label))
+            elif state.ticket_deck(v.settings.ticket_deck):     # tickets
+                return draw_tickets_action(seat), _TICKETS_AT_RANDOM
+        acts = legal_actions(state, seat)
+        return acts[0], Reason("nothing else is possible")
 
     def _pending_choice(self, v: Variant, state: GameState, seat: int, pending, r: Counter) -> tuple[Action, str]:
         p = pending[0]
@@ -155,16 +161,11 @@ class RandomBot:
         acts = draw_choices(state, seat, True) if kind == "second_card" else legal_actions(state, seat)
         return acts[r.index(len(acts))], _AT_RANDOM
 
-    def _turn_choice(self, v: Variant, state: GameState, seat: int, r: Counter, first: int | None = None
-                     ) -> tuple[Action, str]:
-        """Kinds tried in a random order; ``first``: the index of the first kind, drawn already."""
-        kinds = _KINDS_EXTRA[:] if v.features else _KINDS[:]
+    def _turn_choice(self, v: Variant, state: GameState, seat: int, r: Counter) -> tuple[Action, str]:
+        """A turn of a board with features: its kinds in a random order, the first available taken."""
+        kinds = _KINDS_EXTRA[:]
         while kinds:
-            if first is None:
-                kind = kinds.pop(r.index(len(kinds)))
-            else:
-                kind = kinds.pop(first)
-                first = None
+            kind = kinds.pop(r.index(len(kinds)))
             if kind == 0:                                   # draw
                 opts = draw_choices(state, seat, False)     # empty when USA-DRAW-8 forbids drawing
                 if opts:
