@@ -106,18 +106,18 @@ class RandomBot:
         pending = state.pending
         if pending:
             p = pending[0]
-            if p.kind == "second_card" and p.seat == seat:     # the second card of a turn (USA-DRAW-1), the usual pending step
+            if p.kind == "second_card" and p.seat == seat:     # a turn's second card (USA-DRAW-1), the usual pending step
                 acts = draw_choices(state, seat, True)
                 if not acts:                                # (an edited state: the general words below)
-                    return self._pending_choice(v, state, seat, pending, _counter(x))
+                    return self._pending_choice(v, state, seat, pending, Counter.of_state(x))
                 x = (x + 0x9E3779B97F4A7C15) & 0xFFFFFFFFFFFFFFFF
                 z = (x + 0x9E3779B97F4A7C15) & 0xFFFFFFFFFFFFFFFF
                 z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & 0xFFFFFFFFFFFFFFFF
                 z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & 0xFFFFFFFFFFFFFFFF
                 return acts[((z ^ (z >> 31)) * len(acts)) >> 64], _AT_RANDOM
-            return self._pending_choice(v, state, seat, pending, _counter(x))
+            return self._pending_choice(v, state, seat, pending, Counter.of_state(x))
         if v.features:
-            return self._turn_choice(v, state, seat, _counter(x))
+            return self._turn_choice(v, state, seat, Counter.of_state(x))
         # a plain turn of a board without features: the kinds in a random order, as _turn_choice does it, each
         # r.index(n) written out as the step of x and the mix of z
         kinds = _KINDS[:]
@@ -144,8 +144,8 @@ class RandomBot:
                     z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & 0xFFFFFFFFFFFFFFFF
                     i = nth_bit(routes, ((z ^ (z >> 31)) * routes.bit_count()) >> 64)
                     label = v.route_table.labels[i]
-                    return (new_claim(label, random_payment(v, i, state.players[seat].hand, _counter(x)), seat),
-                            _claims_at_random(label))
+                    pay = random_payment(v, i, state.players[seat].hand, Counter.of_state(x))
+                    return new_claim(label, pay, seat), _claims_at_random(label)
             elif state.ticket_deck(v.settings.ticket_deck):     # tickets
                 return draw_tickets_action(seat), _TICKETS_AT_RANDOM
         acts = legal_actions(state, seat)
@@ -193,13 +193,6 @@ class RandomBot:
                         k -= len(part)
         acts = legal_actions(state, seat)
         return acts[0], Reason("nothing else is possible")
-
-
-def _counter(x: int) -> Counter:
-    """A ``Counter`` whose state is ``x`` (what ``Counter.at`` or the draws written out above reached)."""
-    r = Counter.__new__(Counter)
-    r._x = x
-    return r
 
 
 def _keep_at_random(v: Variant, p, r: Counter) -> KeepTickets:

@@ -94,6 +94,14 @@ class Counter:
         obj._x = x ^ (x >> 31)
         return obj
 
+    @classmethod
+    def of_state(cls, x: int) -> "Counter":
+        """The counter whose state is ``x``: where another one stood after its draws (``x`` as its ``_x``), for code
+        that writes the first draws out as arithmetic and hands the rest on (``bots.RandomBot``)."""
+        obj = cls.__new__(cls)
+        obj._x = x
+        return obj
+
     def _next(self) -> int:
         self._x = (self._x + 0x9E3779B97F4A7C15) & _M64
         return _splitmix64(self._x)
