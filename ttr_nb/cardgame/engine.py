@@ -31,10 +31,13 @@ from .actions import CompleteTicket, MoveToTrack, PlayYard
 from .completion import best_set, cards_used, shortfall
 from .data import CardData, load_cards
 from .determinize import determinize
-from .state import N_COLOURS, N_KINDS, CardPlayer, CardState, _revealed, track_visible
+from .state import (N_COLOURS, N_KINDS, CardPlayer, CardState, _revealed, new_card_player, new_card_state,
+                    track_visible)
 
 ZERO = (0,) * N_KINDS
 ZERO_YARD = (0,) * N_COLOURS
+_TO_TRACK = (("rule", "CG-TURN-1"),)
+_SECOND_CARD = (("rule", "CG-DRAW-1"),)
 
 
 def _cards(n: int, kind: int) -> str:
@@ -59,18 +62,23 @@ def _ticket_id(data: CardData, ref: str) -> str | None:
 # the transaction
 
 class Tx:
-    """A mutable working copy of a state; ``freeze`` makes the new state. Refusals happen before one is made."""
+    """A working copy of a state; ``freeze`` makes the new state. Refusals happen before one is made.
+
+    The piles stay the state's tuples until a step changes them (each change makes a new tuple: the deck loses its
+    top card, a face-up slot is refilled), so a ply copies only what it changes."""
+
+    __slots__ = ("s", "events", "deck", "market", "discard", "tickets", "players", "pending", "phase", "round",
+                 "current", "final", "ender", "turn", "shuffles")
 
     def __init__(self, s: CardState, events: list | None):
         self.s = s
-        self.g = get_game(s.variant)
         self.events = events
-        self.deck = list(s.deck)
-        self.market = list(s.market)
-        self.discard = list(s.discard)
-        self.tickets = list(s.ticket_deck)
+        self.deck = s.deck
+        self.market = s.market
+        self.discard = s.discard
+        self.tickets = s.ticket_deck
         self.players = list(s.players)
-        self.pending = list(s.pending)
+        self.pending = s.pending
         self.phase = s.phase
         self.round = s.round
         self.current = s.current
@@ -78,6 +86,10 @@ class Tx:
         self.ender = s.round_ender
         self.turn = s.turn
         self.shuffles = s.shuffles
+
+    @property
+    def g(self):
+        return get_game(self.s.variant)
 
     def event(self, kind: str, rule: str, text: str, seat: int | None = None, private: str | None = None,
               own: str | None = None) -> None:
@@ -89,21 +101,35 @@ class Tx:
         self.players[seat] = replace(self.players[seat], **changes)
 
     def draw(self) -> int | None:
-        return self.deck.pop(0) if self.deck else None
+        deck = self.deck
+        if not deck:
+            return None
+        self.deck = deck[1:]
+        return deck[0]
 
     def give(self, seat: int, card: int) -> None:
-        hand = list(self.players[seat].hand)
-        hand[card] += 1
-        self.set(seat, hand=tuple(hand))
+        p = self.players[seat]
+        hand = p.hand
+        self.players[seat] = new_card_player(hand[:card] + (hand[card] + 1,) + hand[card + 1:], p.yard, p.yard_locos,
+                                             p.track, p.tickets, p.completed, p.spent, p.completed_round1)
+
+    def add_pending(self, pending: Pending) -> None:
+        self.pending += (pending,)
 
     def drop_pending(self, seat: int) -> None:
-        self.pending = [p for p in self.pending if p.seat != seat]
+        pending = self.pending
+        if len(pending) == 1:
+            if pending[0].seat == seat:
+                self.pending = ()
+        elif pending:
+            self.pending = tuple(p for p in pending if p.seat != seat)
 
     # -- turns -------------------------------------------------------------------------------
     def begin_turn(self) -> None:
         """CG-TURN-1: step 1 is owed when the player's rail yard holds cards (never on a first turn: it is empty)."""
-        if self.players[self.current].yard_size:
-            self.pending.append(Pending("to_track", self.current, (("rule", "CG-TURN-1"),)))
+        p = self.players[self.current]
+        if any(p.yard) or any(p.yard_locos):
+            self.add_pending(Pending("to_track", self.current, _TO_TRACK))
 
     def end_turn(self) -> None:
         seat = self.current
@@ -128,8 +154,8 @@ class Tx:
         self.phase = "complete"
         self.final = -1
         self.turn += 1
-        self.pending = [Pending("complete_tickets", i, (("rule", "CG-END-2"),))
-                        for i, p in enumerate(self.players) if completable(p)]
+        self.pending = tuple(Pending("complete_tickets", i, (("rule", "CG-END-2"),))
+                             for i, p in enumerate(self.players) if completable(p))
         self.event("round_over", "CG-END-2", f"Round {self.round} is over: each player completes tickets from their "
                                              "on-the-track pile (the piles are now shown)")
         if not self.pending:
@@ -142,7 +168,7 @@ class Tx:
             self.start_round_two()
             return
         self.phase = "over"
-        self.pending = []
+        self.pending = ()
         self.event("game_over", "CG-END-3" if self.round == 1 else "CG-ROUND-2", "The game is over: final scoring")
 
     def start_round_two(self) -> None:
@@ -165,18 +191,18 @@ class Tx:
                      completed_round1=len(p.completed))
         cards = [k for k, c in enumerate(pool) for _ in range(c)]
         self.shuffles += 1
-        self.deck = shuffled(cards, self.s.seed, "deck", self.shuffles)
-        self.discard = [0] * N_KINDS
+        self.deck = tuple(shuffled(cards, self.s.seed, "deck", self.shuffles))
+        self.discard = ZERO
         starter = (self.ender + 1) % n
         for _ in range(st.round2_hand):
             for j in range(n):
                 card = self.draw()
                 if card is not None:
                     self.give((starter + j) % n, card)
-        self.market = [self.draw() for _ in range(st.market_size)]
+        self.market = tuple(self.draw() for _ in range(st.market_size))
         self.round = 2
         self.phase = "play"
-        self.pending = []
+        self.pending = ()
         self.current = starter
         self.ender = -1
         self.final = -1
@@ -190,12 +216,9 @@ class Tx:
 
     def freeze(self) -> CardState:
         s = self.s
-        return CardState(
-            variant=s.variant, n_players=s.n_players, seed=s.seed, deck=tuple(self.deck), market=tuple(self.market),
-            discard=tuple(self.discard), ticket_deck=tuple(self.tickets), players=tuple(self.players),
-            phase=self.phase, round=self.round, current=self.current, pending=tuple(self.pending),
-            final_turns_left=self.final, round_ender=self.ender, turn=self.turn, ply=s.ply + 1,
-            shuffles=self.shuffles, first_player=s.first_player, see_own_track=s.see_own_track)
+        return new_card_state(s.variant, s.n_players, s.seed, self.deck, self.market, self.discard, self.tickets,
+                              tuple(self.players), self.phase, self.round, self.current, self.pending, self.final,
+                              self.ender, self.turn, s.ply + 1, self.shuffles, s.first_player, s.see_own_track)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -524,24 +547,24 @@ def _apply(state: CardState, action: Action | str, events: list | None, trusted:
     else:
         action, seat = check(state, action)
     tx = Tx(state, events)
-    pending = state.pending_for(seat) if state.pending else None
-    if isinstance(action, MoveToTrack):
+    cls = action.__class__
+    if cls is DrawDeck or cls is DrawFaceUp:
+        _apply_draw(tx, action, seat, second=bool(state.pending))
+    elif cls is MoveToTrack:
         _apply_track(tx, seat)
-    elif isinstance(action, DrawDeck | DrawFaceUp):
-        _apply_draw(tx, action, seat, second=pending is not None)
-    elif isinstance(action, PlayYard):
+    elif cls is PlayYard:
         _apply_yard(tx, action, seat)
-    elif isinstance(action, DrawTickets):
-        n = min(tx.g.settings.ticket_draw, len(tx.tickets))
+    elif cls is DrawTickets:
+        st = tx.g.settings
+        n = min(st.ticket_draw, len(tx.tickets))
         offered, tx.tickets = tuple(tx.tickets[:n]), tx.tickets[n:]
-        tx.pending.append(Pending("choose_tickets", seat, (("min_keep", tx.g.settings.ticket_min_keep),
-                                                           ("offered", offered), ("returns", "bottom"),
-                                                           ("rule", "CG-TICKET-1"))))
-    elif isinstance(action, KeepTickets):
-        _apply_keep(tx, action, seat, pending)
-    elif isinstance(action, CompleteTicket):
+        tx.add_pending(Pending("choose_tickets", seat, (("min_keep", st.ticket_min_keep), ("offered", offered),
+                                                        ("returns", "bottom"), ("rule", "CG-TICKET-1"))))
+    elif cls is KeepTickets:
+        _apply_keep(tx, action, seat, state.pending_for(seat))
+    elif cls is CompleteTicket:
         _apply_complete(tx, action, seat)
-    elif isinstance(action, Pass):
+    elif cls is Pass:
         tx.event("pass", "CG-TURN-2", f"{seat_name(seat)} can do nothing and passes (interpretation)")
         tx.end_turn()
     return tx.freeze()
@@ -557,28 +580,34 @@ def _apply_track(tx: Tx, seat: int) -> None:
         if locos[c]:                 # locomotives lie on top of their stack: they go first (CG-TURN-1)
             locos[c] -= 1
             track[LOCO] += 1
-            moved.append(f"a locomotive from the {COLOURS[c]} stack")
+            moved.append(-1 - c)
         else:
             yard[c] -= 1
             track[c] += 1
-            moved.append(a_card(c))
-    tx.set(seat, yard=tuple(yard), yard_locos=tuple(locos), track=tuple(track))
+            moved.append(c)
+    tx.players[seat] = new_card_player(p.hand, tuple(yard), tuple(locos), tuple(track), p.tickets, p.completed,
+                                       p.spent, p.completed_round1)
     tx.drop_pending(seat)
-    tx.event("track", "CG-TURN-1", f"{seat_name(seat)} moved {len(moved)} card{'s' if len(moved) != 1 else ''} onto the "
-                                   f"on-the-track pile: {', '.join(moved)}")
+    if tx.events is not None:
+        words = [f"a locomotive from the {COLOURS[-1 - c]} stack" if c < 0 else a_card(c) for c in moved]
+        tx.event("track", "CG-TURN-1", f"{seat_name(seat)} moved {len(moved)} card{'s' if len(moved) != 1 else ''} "
+                                       f"onto the on-the-track pile: {', '.join(words)}")
 
 
 def _apply_draw(tx: Tx, action: DrawDeck | DrawFaceUp, seat: int, second: bool) -> None:
-    if isinstance(action, DrawDeck):
+    if action.__class__ is DrawDeck:
         card = tx.draw()
         faceup_loco = False
-        name = a_card(card)
-        tx.event("deck_card", "CG-DRAW-1", f"{seat_name(seat)} drew a card from the deck", seat,
-                 f"{seat_name(seat)} drew {name} from the deck", f"You drew {name} from the deck")
+        if tx.events is not None:
+            name = a_card(card)
+            tx.event("deck_card", "CG-DRAW-1", f"{seat_name(seat)} drew a card from the deck", seat,
+                     f"{seat_name(seat)} drew {name} from the deck", f"You drew {name} from the deck")
     else:
         i = action.slot - 1
-        card = tx.market[i]
-        tx.market[i] = tx.draw()              # CG-DRAW-1: replaced at once; None once the deck is empty (CG-END-1)
+        market = tx.market
+        card = market[i]
+        # CG-DRAW-1: replaced at once; None once the deck is empty (CG-END-1)
+        tx.market = market[:i] + (tx.draw(),) + market[i + 1:]
         faceup_loco = card == LOCO
     tx.give(seat, card)
     if second:
@@ -592,34 +621,43 @@ def _apply_draw(tx: Tx, action: DrawDeck | DrawFaceUp, seat: int, second: bool) 
         tx.event("one_card", "CG-END-1", f"No second card can be taken: {seat_name(seat)}'s turn ends with one card")
         tx.end_turn()
         return
-    tx.pending.append(Pending("second_card", seat, (("rule", "CG-DRAW-1"),)))
+    tx.add_pending(Pending("second_card", seat, _SECOND_CARD))
 
 
 def _apply_yard(tx: Tx, action: PlayYard, seat: int) -> None:
-    counts = dict(action.payment)
+    payment = action.payment
     p = tx.players[seat]
     hand, yard, locos = list(p.hand), list(p.yard), list(p.yard_locos)
-    for k, n in action.payment:
+    colours = []
+    n_locos = 0
+    for k, n in payment:
         hand[k] -= n
-    colours = [k for k in counts if k != LOCO]
-    for c in colours:
-        yard[c] += counts[c]
-    if LOCO in counts:
-        locos[colours[0]] += counts[LOCO]     # on top of the stack (CG-YARD-2)
-    tx.set(seat, hand=tuple(hand), yard=tuple(yard), yard_locos=tuple(locos))
-    size = sum(counts.values()) if len(colours) == 1 else 1
+        if k == LOCO:
+            n_locos = n
+        else:
+            colours.append(k)
+            yard[k] += n
+    if n_locos:
+        locos[colours[0]] += n_locos          # on top of the stack (CG-YARD-2)
+    tx.players[seat] = new_card_player(tuple(hand), tuple(yard), tuple(locos), p.track, p.tickets, p.completed,
+                                       p.spent, p.completed_round1)
     for c in colours:                         # CG-YARD-4: train robbing
         for i, q in enumerate(tx.players):
-            if i == seat or not q.stack(c):
+            if i == seat or not (q.yard[c] or q.yard_locos[c]):
                 continue
-            lost = q.stack(c)
-            tx.discard[c] += q.yard[c]
-            tx.discard[LOCO] += q.yard_locos[c]
+            lost = q.yard[c] + q.yard_locos[c]
+            discard = list(tx.discard)
+            discard[c] += q.yard[c]
+            discard[LOCO] += q.yard_locos[c]
+            tx.discard = tuple(discard)
             ry, rl = list(q.yard), list(q.yard_locos)
             ry[c] = rl[c] = 0
-            tx.set(i, yard=tuple(ry), yard_locos=tuple(rl))
-            tx.event("robbery", "CG-YARD-4", f"Train robbing: {seat_name(seat)}'s {size} {COLOURS[c]} beat "
-                                             f"{seat_name(i)}'s {lost}; {seat_name(i)} discards that stack")
+            tx.players[i] = new_card_player(q.hand, tuple(ry), tuple(rl), q.track, q.tickets, q.completed, q.spent,
+                                            q.completed_round1)
+            if tx.events is not None:
+                size = sum(n for _, n in payment) if len(colours) == 1 else 1
+                tx.event("robbery", "CG-YARD-4", f"Train robbing: {seat_name(seat)}'s {size} {COLOURS[c]} beat "
+                                                 f"{seat_name(i)}'s {lost}; {seat_name(i)} discards that stack")
     tx.end_turn()
 
 
@@ -628,19 +666,19 @@ def _apply_keep(tx: Tx, action: KeepTickets, seat: int, pending: Pending) -> Non
     offered = pending.get("offered")
     ids = _keep_ids(data, action)
     kept = tuple(t for t in offered if t in ids)
-    returned = [t for t in offered if t not in ids]
+    returned = tuple(t for t in offered if t not in ids)
     tx.set(seat, tickets=tx.players[seat].tickets + kept)
     tx.drop_pending(seat)
     # the move's own words already say how many were kept ("Blue keeps 3 tickets"): the event says what went back
     n_back = f"{len(returned)} ticket{'s' if len(returned) != 1 else ''}"
-    back_words = ticket_words(data, returned) or "nothing"
+    back_words = (ticket_words(data, returned) or "nothing") if tx.events is not None else ""
     if pending.get("returns") == "shuffle":           # CG-SETUP-4
         tx.tickets += returned
         where = "to be shuffled into the ticket deck"
         tx.event("tickets_returned", "CG-SETUP-4", f"{seat_name(seat)} returned {n_back}, {where}",
                  seat, f"{seat_name(seat)} returned {back_words}, {where}", f"You returned {back_words}, {where}")
         if not tx.pending:
-            tx.tickets = shuffled(sorted(tx.tickets), tx.s.seed, "tickets", 1)
+            tx.tickets = tuple(shuffled(sorted(tx.tickets), tx.s.seed, "tickets", 1))
             tx.phase = "play"
             tx.current = tx.s.first_player
             tx.event("setup_done", "CG-SETUP-5", f"Everyone has chosen tickets; the returned ones were shuffled into "
@@ -673,8 +711,10 @@ def _apply_complete(tx: Tx, action: CompleteTicket, seat: int) -> None:
         used = cards_used([t.needs], p.track)
         tx.set(seat, tickets=tuple(x for x in p.tickets if x != t.id), completed=p.completed + (t.id,),
                track=tuple(a - b for a, b in zip(p.track, used)), spent=tuple(a + b for a, b in zip(p.spent, used)))
-        words = " + ".join(_cards(n, k) for k, n in enumerate(used) if n)
-        tx.event("completed", "CG-END-2", f"{seat_name(seat)} completes {_ticket_words(data, [t.id])} with {words}")
+        if tx.events is not None:
+            words = " + ".join(_cards(n, k) for k, n in enumerate(used) if n)
+            tx.event("completed", "CG-END-2", f"{seat_name(seat)} completes {_ticket_words(data, [t.id])} with "
+                                              f"{words}")
         if not completable(tx.players[seat]):
             tx.drop_pending(seat)
             tx.event("completed", "CG-END-2", f"{seat_name(seat)}'s on-the-track pile can complete no more tickets")
