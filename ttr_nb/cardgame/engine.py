@@ -420,8 +420,124 @@ def _keep_ids(data: CardData, action: KeepTickets) -> list[str | None]:
     return ids
 
 
+# ---------------------------------------------------------------------------------------------
+# the quick check: most actions a program plays are ones ``legal_actions`` lists (their seat filled in, their words
+# canonical). For those ``check`` only has to confirm that they are legal, which these functions do from the counts
+# alone; each returns True only where ``check`` would return the very same action unchanged, and False for
+# everything else, which then takes ``check``'s full path (and its words for what is wrong). The test
+# tests/test_cardgame_fastpaths.py holds them to that: every listed action and many refused ones, both paths.
+
+def _own_pending(state: CardState, seat: int) -> str | None:
+    """The kind of ``seat``'s pending step; "" when nothing is pending and it is ``seat``'s turn; None otherwise."""
+    pending = state.pending
+    if not pending:
+        return "" if seat == state.current else None
+    for p in pending:
+        if p.seat == seat:
+            return p.kind
+    return None
+
+
+def _quick_track(state: CardState, action: MoveToTrack, seat: int) -> bool:
+    return _own_pending(state, seat) == "to_track"
+
+
+def _quick_deck(state: CardState, action: DrawDeck, seat: int) -> bool:
+    return bool(state.deck) and _own_pending(state, seat) in ("", "second_card")
+
+
+def _quick_faceup(state: CardState, action: DrawFaceUp, seat: int) -> bool:
+    slot = action.slot
+    kind = _own_pending(state, seat)
+    if type(slot) is not int or kind not in ("", "second_card") or not 1 <= slot <= len(state.market):
+        return False
+    card = state.market[slot - 1]
+    return card is not None and not (card == LOCO and kind)
+
+
+def _quick_yard(state: CardState, action: PlayYard, seat: int) -> bool:
+    """A canonical payment (pairs in kind order, each kind once) that CG-YARD-1..4 allow (``yard_problem``)."""
+    pay = action.payment
+    if state.pending or seat != state.current or type(pay) is not tuple or not pay:
+        return False
+    p = state.players[seat]
+    hand, yard = p.hand, p.yard
+    last = -1
+    n_locos = n_colours = size = 0
+    for item in pay:
+        if type(item) is not tuple or len(item) != 2:
+            return False
+        k, n = item
+        if type(k) is not int or type(n) is not int or not last < k < N_KINDS or n < 1 or hand[k] < n:
+            return False
+        last = k
+        if k == LOCO:
+            n_locos = n
+        else:
+            if yard[k]:
+                return False
+            n_colours += 1
+            size += n
+    st = get_game(state.variant).settings
+    if n_colours == 1:
+        size += n_locos
+        if size < st.min_stack:
+            return False
+    elif n_locos or n_colours != st.mixed_play or size != n_colours:
+        return False
+    else:
+        size = 1
+    for i, q in enumerate(state.players):
+        if i != seat:
+            qy, ql = q.yard, q.yard_locos
+            for k, _ in pay:
+                if k != LOCO and size <= qy[k] + ql[k]:       # robbing needs a bigger stack (CG-YARD-4)
+                    return False
+    return True
+
+
+def _quick_tickets(state: CardState, action: DrawTickets, seat: int) -> bool:
+    return not state.pending and seat == state.current and bool(state.ticket_deck)
+
+
+def _quick_keep(state: CardState, action: KeepTickets, seat: int) -> bool:
+    pending = state.pending_for(seat) if state.pending else None
+    chosen = action.tickets
+    if pending is None or pending.kind != "choose_tickets" or type(chosen) is not tuple:
+        return False
+    offered = pending.get("offered")
+    if len(chosen) < min(pending.get("min_keep"), len(offered)):
+        return False
+    text = load_cards().ticket_text
+    names = [text(t) for t in offered]
+    return chosen == tuple(t for t in names if t in chosen) and len(set(chosen)) == len(chosen)
+
+
+def _quick_complete(state: CardState, action: CompleteTicket, seat: int) -> bool:
+    pending = state.pending_for(seat) if state.pending else None
+    if pending is None or pending.kind != "complete_tickets":
+        return False
+    p = state.players[seat]
+    if action.ticket is None:
+        return not completable(p)
+    if type(action.ticket) is not str:
+        return False
+    t = load_cards().ticket_named(action.ticket)
+    return t is not None and t.id in p.tickets and shortfall(t.needs, p.track) <= p.track[LOCO]
+
+
+_QUICK_CHECK = {MoveToTrack: _quick_track, DrawDeck: _quick_deck, DrawFaceUp: _quick_faceup, PlayYard: _quick_yard,
+                DrawTickets: _quick_tickets, KeepTickets: _quick_keep, CompleteTicket: _quick_complete}
+
+
 def check(state: CardState, action: Action | str) -> tuple[Action, int]:
     """Raise the IllegalAction/BadAction ``action`` would raise; else return it (seat filled in, canonical form)."""
+    quick = _QUICK_CHECK.get(action.__class__)
+    if quick is not None:
+        seat = action.seat
+        if (type(seat) is int and 0 <= seat < state.n_players and state.phase != "over"
+                and quick(state, action, seat)):
+            return action, seat
     if isinstance(action, str):
         action = parse_action(action)
     elif not isinstance(action, Action):
