@@ -116,3 +116,27 @@ def test_the_spelled_out_constructors_agree_with_the_classes():
     assert new_card_player(*pv) == CardPlayer(*pv) and type(new_card_player(*pv)) is CardPlayer
     with pytest.raises(AttributeError):
         built.ply = 3                                   # still frozen
+
+
+@pytest.mark.parametrize("players,seed", [(2, 21), (4, 22)])
+def test_the_random_bot_picks_by_index_from_the_full_lists(players, seed):
+    """draw_at/draw_count, YardPlan.at/count and keep_at/keep_count (what the random bot makes) are the entries
+    and lengths of the lists legal_actions gives, at every position of a game."""
+    plans = 0
+    for s in positions(players, seed):
+        for seat in range(players):
+            plan = eng.YardPlan(s, seat)
+            plays = eng.yard_plays(s, seat)
+            assert plan.count == len(plays) and [plan.at(i) for i in range(plan.count)] == plays
+            plans += bool(plays)
+            for second in (False, True):
+                draws = eng.draw_actions(s, seat, second)
+                assert eng.draw_count(s, second) == len(draws)
+                assert [eng.draw_at(s, seat, second, i) for i in range(len(draws))] == draws
+        for p in s.pending:
+            if p.kind == "choose_tickets":
+                keeps = eng.legal_actions(s, p.seat)
+                offered = len(p.get("offered"))
+                assert eng.keep_count(offered, min(p.get("min_keep"), offered)) == len(keeps)
+                assert [eng.keep_at(s, p, i) for i in range(len(keeps))] == keeps
+    assert plans > 50

@@ -90,6 +90,9 @@ class CardData:
         object.__setattr__(self, "_ticket_by_id", {t.id: t for t in self.tickets})
         object.__setattr__(self, "_route_by_id", {})
         object.__setattr__(self, "_cities", {_fold(c[0]): CardCity(*c) for c in self.cities})
+        # ticket id -> its needs as (colour, count) pairs, the colours it needs only (the engine's quick tests)
+        object.__setattr__(self, "need_pairs", {t.id: tuple((c, n) for c, n in enumerate(t.needs) if n)
+                                                for t in self.tickets})
         object.__setattr__(self, "_texts", {})          # ticket id -> canonical name, filled as asked
         object.__setattr__(self, "_by_text", {})        # canonical name -> ticket, filled with ``_texts``
 

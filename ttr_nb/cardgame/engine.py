@@ -15,7 +15,8 @@ follows (CG-END-4). Rule ids: docs/rules/cardgame.md.
 from __future__ import annotations
 
 from dataclasses import replace
-from itertools import combinations
+from itertools import combinations, islice
+from math import comb
 from typing import Sequence
 
 from ..actions import (Action, DrawDeck, DrawFaceUp, DrawTickets, KeepTickets, Pass, field_problem, parse_action,
@@ -811,7 +812,20 @@ def _apply_keep(tx: Tx, action: KeepTickets, seat: int, pending: Pending) -> Non
 def completable(p: CardPlayer) -> list[str]:
     """The open tickets that the on-the-track pile can still complete, each on its own."""
     data = load_cards()
-    return [t for t in p.tickets if shortfall(data.ticket(t).needs, p.track) <= p.track[LOCO]]
+    need_pairs = data.need_pairs
+    track = p.track
+    out = []
+    for t in p.tickets:
+        pairs = need_pairs.get(t)
+        if pairs is None:
+            data.ticket(t)              # MapError: no such ticket
+        short = track[LOCO]             # the locomotives stand in for what a colour lacks
+        for c, n in pairs:
+            if n > track[c]:
+                short -= n - track[c]
+        if short >= 0:
+            out.append(t)
+    return out
 
 
 def _apply_complete(tx: Tx, action: CompleteTicket, seat: int) -> None:
@@ -841,34 +855,131 @@ def _apply_complete(tx: Tx, action: CompleteTicket, seat: int) -> None:
 # ---------------------------------------------------------------------------------------------
 # legal actions
 
+# one shared immutable object per simple action and seat (actions are frozen values)
+_SIMPLE: dict[tuple, Action] = {}
+
+
+def _simple(cls, seat: int, slot: int = 0) -> Action:
+    a = _SIMPLE.get((cls, seat, slot))
+    if a is None:
+        a = _SIMPLE[(cls, seat, slot)] = cls(slot=slot, seat=seat) if slot else cls(seat=seat)
+    return a
+
+
 def draw_actions(state: CardState, seat: int, second: bool) -> list[Action]:
-    out: list[Action] = [DrawDeck(seat=seat)] if state.deck else []
+    out: list[Action] = [_simple(DrawDeck, seat)] if state.deck else []
     for i, c in enumerate(state.market):
         if c is not None and not (second and c == LOCO):
-            out.append(DrawFaceUp(slot=i + 1, seat=seat))
+            out.append(_simple(DrawFaceUp, seat, i + 1))
     return out
+
+
+def draw_count(state: CardState, second: bool) -> int:
+    """``len(draw_actions(state, seat, second))`` without listing them."""
+    n = 1 if state.deck else 0
+    for c in state.market:
+        if c is not None and not (second and c == LOCO):
+            n += 1
+    return n
+
+
+def draw_at(state: CardState, seat: int, second: bool, i: int) -> Action:
+    """``draw_actions(state, seat, second)[i]`` without listing them."""
+    if state.deck:
+        if i == 0:
+            return _simple(DrawDeck, seat)
+        i -= 1
+    for slot, c in enumerate(state.market, 1):
+        if c is not None and not (second and c == LOCO):
+            if i == 0:
+                return _simple(DrawFaceUp, seat, slot)
+            i -= 1
+    raise IndexError("draw_at: no such draw")
+
+
+class YardPlan:
+    """What ``seat`` may play into its rail yard, as counts (CG-YARD-1..4): per colour that may start a stack, the
+    cards of it in hand and the smallest stack allowed (two, or one more than an opponent's, to rob it); the colours
+    free for a three-colour play. ``yard_plays`` lists the plays from it; ``at(i)`` makes only the i-th."""
+
+    __slots__ = ("seat", "locos", "singles", "free", "mixed", "counts", "count")
+
+    def __init__(self, state: CardState, seat: int):
+        st = get_game(state.variant).settings
+        p = state.players[seat]
+        hand, yard = p.hand, p.yard
+        others = [0] * N_COLOURS
+        for i, q in enumerate(state.players):
+            if i != seat and (any(q.yard) or any(q.yard_locos)):
+                for c in range(N_COLOURS):
+                    size = q.yard[c] + q.yard_locos[c]
+                    if size > others[c]:
+                        others[c] = size
+        self.seat = seat
+        self.locos = locos = hand[LOCO]
+        self.singles = singles = []          # (colour, in hand, smallest stack, plays)
+        for c in range(N_COLOURS):
+            if yard[c] or not hand[c]:
+                continue
+            need = max(st.min_stack, others[c] + 1)
+            plays = sum(max(0, locos + 1 - max(0, need - k)) for k in range(1, hand[c] + 1))
+            singles.append((c, hand[c], need, plays))
+        self.free = [c for c in range(N_COLOURS) if hand[c] and not yard[c] and not others[c]]
+        self.mixed = st.mixed_play
+        self.count = sum(x[3] for x in singles) + comb(len(self.free), self.mixed)
+
+    def payments(self):
+        locos = self.locos
+        for c, in_hand, need, _ in self.singles:
+            for k in range(1, in_hand + 1):
+                for n_loco in range(max(0, need - k), locos + 1):
+                    yield ((c, k), (LOCO, n_loco)) if n_loco else ((c, k),)
+        for combo in combinations(self.free, self.mixed):
+            yield tuple((c, 1) for c in combo)
+
+    def at(self, i: int) -> PlayYard:
+        """The i-th play of ``yard_plays`` (0 ≤ i < ``count``)."""
+        locos = self.locos
+        for c, in_hand, need, plays in self.singles:
+            if i >= plays:
+                i -= plays
+                continue
+            for k in range(1, in_hand + 1):
+                low = max(0, need - k)
+                n = locos + 1 - low
+                if n <= 0:
+                    continue
+                if i < n:
+                    n_loco = low + i
+                    return PlayYard(payment=((c, k), (LOCO, n_loco)) if n_loco else ((c, k),), seat=self.seat)
+                i -= n
+        combo = next(islice(combinations(self.free, self.mixed), i, None))
+        return PlayYard(payment=tuple((c, 1) for c in combo), seat=self.seat)
 
 
 def yard_plays(state: CardState, seat: int) -> list[PlayYard]:
     """Every legal rail-yard play: one-colour stacks by colour, then size (colour cards, then locomotives); then
     the three-colour plays in colour order (CG-YARD-1..4)."""
-    st = get_game(state.variant).settings
-    p = state.players[seat]
-    hand = p.hand
-    locos = hand[LOCO]
-    others = [opponents_stack(state, seat, c) for c in range(N_COLOURS)]
-    out: list[PlayYard] = []
-    for c in range(N_COLOURS):
-        if p.yard[c] or not hand[c]:
-            continue
-        need = max(st.min_stack, others[c] + 1)
-        for k in range(1, hand[c] + 1):
-            for n_loco in range(max(0, need - k), locos + 1):
-                out.append(PlayYard(payment=((c, k), (LOCO, n_loco)) if n_loco else ((c, k),), seat=seat))
-    free = [c for c in range(N_COLOURS) if hand[c] and not p.yard[c] and not others[c]]
-    for combo in combinations(free, st.mixed_play):
-        out.append(PlayYard(payment=tuple((c, 1) for c in combo), seat=seat))
-    return out
+    return [PlayYard(payment=pay, seat=seat) for pay in YardPlan(state, seat).payments()]
+
+
+def keep_count(offered: int, need: int) -> int:
+    """How many ``keep`` choices ``legal_actions`` lists for ``offered`` tickets of which ``need`` must be kept."""
+    return sum(comb(offered, size) for size in range(need, offered + 1))
+
+
+def keep_at(state: CardState, p: Pending, i: int) -> KeepTickets:
+    """The i-th ``keep`` choice of ``legal_actions`` for the pending ticket choice ``p``, made alone."""
+    offered = p.get("offered")
+    need = min(p.get("min_keep"), len(offered))
+    for size in range(len(offered), need - 1, -1):
+        n = comb(len(offered), size)
+        if i < n:
+            text = load_cards().ticket_text
+            combo = next(islice(combinations(offered, size), i, None))
+            return KeepTickets(tickets=tuple(text(t) for t in combo), seat=p.seat)
+        i -= n
+    raise IndexError("keep_at: no such choice")
 
 
 def best_completion(state: CardState, seat: int, by: str = "points") -> tuple[str, ...]:
@@ -895,13 +1006,13 @@ def legal_actions(state: CardState, seat: int | None = None) -> list[Action]:
     seat = state.current
     out = draw_actions(state, seat, second=False) + yard_plays(state, seat)
     if state.ticket_deck:
-        out.append(DrawTickets(seat=seat))
+        out.append(_simple(DrawTickets, seat))
     return out or [Pass(seat=seat)]
 
 
 def _pending_actions(state: CardState, p: Pending) -> list[Action]:
     if p.kind == "to_track":
-        return [MoveToTrack(seat=p.seat)]
+        return [_simple(MoveToTrack, p.seat)]
     if p.kind == "second_card":
         return draw_actions(state, p.seat, second=True)
     if p.kind == "choose_tickets":
