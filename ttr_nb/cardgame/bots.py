@@ -220,10 +220,12 @@ class GreedyBot:
 def bot(kind: str, seed: int = 0):
     """This game's bot of a kind ("random", "greedy"): ``ttr_nb.bots`` hands Card Game states to it (it finds this
     function through the registry, ``ttr_nb.variants.bots_of``; the engine does not know its bots)."""
-    kinds = {"random": RandomBot, "greedy": GreedyBot}
-    if kind not in kinds:
-        raise TTRError(f"the Card Game has no {kind!r} bot; known: {', '.join(kinds)}")
-    return kinds[kind](seed)
+    if kind not in _KINDS:
+        raise TTRError(f"the Card Game has no {kind!r} bot; known: {', '.join(_KINDS)}")
+    return _KINDS[kind](seed)
+
+
+_KINDS = {"random": RandomBot, "greedy": GreedyBot}
 
 
 __all__ = ["RandomBot", "GreedyBot", "still_needed", "bot"]

@@ -53,6 +53,9 @@ def _ticket_words(data: CardData, ids: Sequence[str]) -> str:
 
 def _ticket_id(data: CardData, ref: str) -> str | None:
     """The id of the ticket ``ref`` names (its cities, or its id), None when it names none."""
+    t = data.ticket_named(ref) if isinstance(ref, str) else None       # the engine's own words: no search
+    if t is not None:
+        return t.id
     try:
         return data.find_ticket(ref).id
     except MapError:
@@ -279,8 +282,9 @@ def new_game(variant: str = "cardgame", players: int = 4, seed: int = 0, *, firs
 def to_move(state: CardState) -> tuple[int, ...]:
     if state.phase == "over":
         return ()
-    if state.pending:
-        return tuple(sorted({p.seat for p in state.pending}))
+    pending = state.pending
+    if pending:
+        return (pending[0].seat,) if len(pending) == 1 else tuple(sorted({p.seat for p in pending}))
     return (state.current,)
 
 
@@ -837,7 +841,7 @@ def _apply_complete(tx: Tx, action: CompleteTicket, seat: int) -> None:
         tx.drop_pending(seat)
         tx.event("completed", "CG-END-2", f"{seat_name(seat)} completes no more tickets")
     else:
-        t = data.find_ticket(action.ticket)
+        t = data.ticket_named(action.ticket) or data.find_ticket(action.ticket)
         used = cards_used([t.needs], p.track)
         tx.set(seat, tickets=tuple(x for x in p.tickets if x != t.id), completed=p.completed + (t.id,),
                track=tuple(a - b for a, b in zip(p.track, used)), spent=tuple(a + b for a, b in zip(p.spent, used)))
@@ -922,7 +926,11 @@ class YardPlan:
             if yard[c] or not hand[c]:
                 continue
             need = max(st.min_stack, others[c] + 1)
-            plays = sum(max(0, locos + 1 - max(0, need - k)) for k in range(1, hand[c] + 1))
+            plays = 0
+            for k in range(1, hand[c] + 1):        # k colour cards, then need - k (at least 0) to locos locomotives
+                n = locos + 1 - (need - k if need > k else 0)
+                if n > 0:
+                    plays += n
             singles.append((c, hand[c], need, plays))
         self.free = [c for c in range(N_COLOURS) if hand[c] and not yard[c] and not others[c]]
         self.mixed = st.mixed_play
