@@ -914,11 +914,11 @@ class YardPlan:
         hand, yard = p.hand, p.yard
         others = [0] * N_COLOURS
         for i, q in enumerate(state.players):
-            if i != seat and (any(q.yard) or any(q.yard_locos)):
-                for c in range(N_COLOURS):
-                    size = q.yard[c] + q.yard_locos[c]
-                    if size > others[c]:
-                        others[c] = size
+            if i != seat:
+                locos = q.yard_locos
+                for c, n in enumerate(q.yard):
+                    if n and n + locos[c] > others[c]:
+                        others[c] = n + locos[c]
         self.seat = seat
         self.locos = locos = hand[LOCO]
         self.singles = singles = []          # (colour, in hand, smallest stack, plays)
@@ -926,12 +926,14 @@ class YardPlan:
             if yard[c] or not hand[c]:
                 continue
             need = max(st.min_stack, others[c] + 1)
-            plays = 0
-            for k in range(1, hand[c] + 1):        # k colour cards, then need - k (at least 0) to locos locomotives
-                n = locos + 1 - (need - k if need > k else 0)
-                if n > 0:
-                    plays += n
-            singles.append((c, hand[c], need, plays))
+            # k colour cards with max(0, need - k) to ``locos`` locomotives: locos + 1 plays for each k ≥ need, and
+            # locos + 1 - need + k for need - locos ≤ k < need
+            h = hand[c]
+            plays = max(0, h - need + 1) * (locos + 1)
+            a, b = max(1, need - locos), min(h, need - 1)
+            if b >= a:
+                plays += (b - a + 1) * (locos + 1 - need) + (a + b) * (b - a + 1) // 2
+            singles.append((c, h, need, plays))
         self.free = [c for c in range(N_COLOURS) if hand[c] and not yard[c] and not others[c]]
         self.mixed = st.mixed_play
         self.count = sum(x[3] for x in singles) + comb(len(self.free), self.mixed)
