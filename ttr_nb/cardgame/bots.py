@@ -15,7 +15,7 @@ from ..bots import Reason
 from ..cards import COLOURS, LOCO
 from ..errors import TTRError
 from ..rng import Counter, fold
-from .actions import CompleteTicket, PlayYard
+from .actions import CompleteTicket, MoveToTrack, PlayYard
 from .data import load_cards
 from .engine import (YardPlan, best_completion, draw_actions, draw_at, draw_count, keep_at, keep_count, legal_actions,
                      opponents_stack, track_visible, yard_plays)
@@ -51,7 +51,7 @@ class RandomBot:
             p = state.pending_for(seat)
             kind = p.kind if p is not None else None
             if kind == "to_track":
-                return legal_actions(state, seat)[0], _AT_RANDOM
+                return MoveToTrack(seat=seat), _AT_RANDOM
             if kind == "second_card":
                 return draw_at(state, seat, True, r.index(draw_count(state, True))), _AT_RANDOM
             if kind == "choose_tickets":

@@ -159,7 +159,7 @@ class Tx:
         self.final = -1
         self.turn += 1
         self.pending = tuple(Pending("complete_tickets", i, (("rule", "CG-END-2"),))
-                             for i, p in enumerate(self.players) if completable(p))
+                             for i, p in enumerate(self.players) if completable(p, first=True))
         self.event("round_over", "CG-END-2", f"Round {self.round} is over: each player completes tickets from their "
                                              "on-the-track pile (the piles are now shown)")
         if not self.pending:
@@ -524,7 +524,7 @@ def _quick_complete(state: CardState, action: CompleteTicket, seat: int) -> bool
         return False
     p = state.players[seat]
     if action.ticket is None:
-        return not completable(p)
+        return not completable(p, first=True)
     if type(action.ticket) is not str:
         return False
     t = load_cards().ticket_named(action.ticket)
@@ -788,7 +788,9 @@ def _apply_keep(tx: Tx, action: KeepTickets, seat: int, pending: Pending) -> Non
     ids = _keep_ids(data, action)
     kept = tuple(t for t in offered if t in ids)
     returned = tuple(t for t in offered if t not in ids)
-    tx.set(seat, tickets=tx.players[seat].tickets + kept)
+    p = tx.players[seat]
+    tx.players[seat] = new_card_player(p.hand, p.yard, p.yard_locos, p.track, p.tickets + kept, p.completed, p.spent,
+                                       p.completed_round1)
     tx.drop_pending(seat)
     # the move's own words already say how many were kept ("Blue keeps 3 tickets"): the event says what went back
     n_back = f"{len(returned)} ticket{'s' if len(returned) != 1 else ''}"
@@ -813,8 +815,9 @@ def _apply_keep(tx: Tx, action: KeepTickets, seat: int, pending: Pending) -> Non
     tx.end_turn()
 
 
-def completable(p: CardPlayer) -> list[str]:
-    """The open tickets that the on-the-track pile can still complete, each on its own."""
+def completable(p: CardPlayer, *, first: bool = False) -> list[str]:
+    """The open tickets that the on-the-track pile can still complete, each on its own (``first``: only the first of
+    them, for the question whether there is one)."""
     data = load_cards()
     need_pairs = data.need_pairs
     track = p.track
@@ -829,6 +832,8 @@ def completable(p: CardPlayer) -> list[str]:
                 short -= n - track[c]
         if short >= 0:
             out.append(t)
+            if first:
+                break
     return out
 
 
@@ -843,13 +848,14 @@ def _apply_complete(tx: Tx, action: CompleteTicket, seat: int) -> None:
     else:
         t = data.ticket_named(action.ticket) or data.find_ticket(action.ticket)
         used = cards_used([t.needs], p.track)
-        tx.set(seat, tickets=tuple(x for x in p.tickets if x != t.id), completed=p.completed + (t.id,),
-               track=tuple(a - b for a, b in zip(p.track, used)), spent=tuple(a + b for a, b in zip(p.spent, used)))
+        tx.players[seat] = new_card_player(p.hand, p.yard, p.yard_locos, tuple(a - b for a, b in zip(p.track, used)),
+                                           tuple(x for x in p.tickets if x != t.id), p.completed + (t.id,),
+                                           tuple(a + b for a, b in zip(p.spent, used)), p.completed_round1)
         if tx.events is not None:
             words = " + ".join(_cards(n, k) for k, n in enumerate(used) if n)
             tx.event("completed", "CG-END-2", f"{seat_name(seat)} completes {_ticket_words(data, [t.id])} with "
                                               f"{words}")
-        if not completable(tx.players[seat]):
+        if not completable(tx.players[seat], first=True):
             tx.drop_pending(seat)
             tx.event("completed", "CG-END-2", f"{seat_name(seat)}'s on-the-track pile can complete no more tickets")
     if not tx.pending:
@@ -906,15 +912,17 @@ class YardPlan:
     cards of it in hand and the smallest stack allowed (two, or one more than an opponent's, to rob it); the colours
     free for a three-colour play. ``yard_plays`` lists the plays from it; ``at(i)`` makes only the i-th."""
 
-    __slots__ = ("seat", "locos", "singles", "free", "mixed", "counts", "count")
+    __slots__ = ("seat", "locos", "singles", "free", "mixed", "count")
 
     def __init__(self, state: CardState, seat: int):
         st = get_game(state.variant).settings
         p = state.players[seat]
         hand, yard = p.hand, p.yard
-        others = [0] * N_COLOURS
+        others = ZERO_YARD                   # the biggest opponent's stack per colour
         for i, q in enumerate(state.players):
-            if i != seat:
+            if i != seat and q.yard != ZERO_YARD:
+                if others is ZERO_YARD:
+                    others = [0] * N_COLOURS
                 locos = q.yard_locos
                 for c, n in enumerate(q.yard):
                     if n and n + locos[c] > others[c]:
@@ -922,21 +930,28 @@ class YardPlan:
         self.seat = seat
         self.locos = locos = hand[LOCO]
         self.singles = singles = []          # (colour, in hand, smallest stack, plays)
+        self.free = free = []
+        min_stack = st.min_stack
+        count = 0
         for c in range(N_COLOURS):
-            if yard[c] or not hand[c]:
+            h = hand[c]
+            if not h or yard[c]:
                 continue
-            need = max(st.min_stack, others[c] + 1)
+            rob = others[c]
+            if not rob:
+                free.append(c)
+            need = rob + 1 if rob >= min_stack else min_stack
             # k colour cards with max(0, need - k) to ``locos`` locomotives: locos + 1 plays for each k ≥ need, and
             # locos + 1 - need + k for need - locos ≤ k < need
-            h = hand[c]
-            plays = max(0, h - need + 1) * (locos + 1)
-            a, b = max(1, need - locos), min(h, need - 1)
+            plays = (h - need + 1) * (locos + 1) if h >= need else 0
+            a = need - locos if need - locos > 1 else 1
+            b = h if h < need - 1 else need - 1
             if b >= a:
                 plays += (b - a + 1) * (locos + 1 - need) + (a + b) * (b - a + 1) // 2
             singles.append((c, h, need, plays))
-        self.free = [c for c in range(N_COLOURS) if hand[c] and not yard[c] and not others[c]]
-        self.mixed = st.mixed_play
-        self.count = sum(x[3] for x in singles) + comb(len(self.free), self.mixed)
+            count += plays
+        self.mixed = mixed = st.mixed_play
+        self.count = count + (comb(len(free), mixed) if len(free) >= mixed else 0)
 
     def payments(self):
         locos = self.locos
