@@ -49,7 +49,7 @@ second one in ticket order for the ties, and sets up its bounds once.
 
 How long it takes depends on the hand: real end-of-round hands answer in about 1 ms (median), the 31-ticket
 position of the issue in about 10 ms; random hands of 28-46 tickets and 10-60 cards in about 9-10 ms (median; much
-of it the setup: the simplexes and the tables), 99% within about 50-60 ms, the slowest seen about 0.1 s (0.3-0.7 s
+of it the setup: the simplexes and the tables), 99% within about 50-70 ms, the slowest seen about 0.1-0.2 s (0.3-0.7 s
 before the local search: "most tickets" hands where the first set held a ticket too few): exact answers on the
 hardest hands still need hundreds to thousands of positions (``benchmarks/bench_cardgame.py --large N`` prints
 the median, the 99th percentile and the slowest).
