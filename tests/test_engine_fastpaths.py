@@ -288,6 +288,25 @@ def test_the_random_bots_province_pick_is_the_listed_claim_it_would_pick():
     assert picked > 50
 
 
+def test_the_random_bots_station_pick_is_the_listed_station_it_would_pick():
+    """EU-STATION-1..3: Stations.bot_random counts the free cities and the station's payments and makes only the
+    one picked: the action turn_actions lists at the same random index, with the same random numbers drawn, at
+    every turn of whole games (stations built as they go, hands of every size)."""
+    from ttr_nb.rng import Counter
+    v = get_variant("europe")
+    stations = v.feature("stations")
+    picked = 0
+    for seed, s, seat in random_game_states("europe", 50, games=3):
+        if not s.pending:
+            lazy, listed = Counter(seed, seat, s.ply), Counter(seed, seat, s.ply)
+            actions = stations.turn_actions(v, s, seat)
+            got = stations.bot_random(v, s, seat, lazy)
+            assert got == ([actions[listed.index(len(actions))]] if actions else []), (seed, s.ply)
+            assert lazy.index(1 << 30) == listed.index(1 << 30)     # the same numbers were drawn
+            picked += bool(got)
+    assert picked > 50
+
+
 def random_game_states(variant, bot_seed, games=2, players=None):
     """(game, state, seat to move) at every ply of seeded random-bot games of ``players`` (default: 4, then 3)."""
     for seed in range(games):

@@ -577,6 +577,14 @@ def _city_names(v: Variant) -> frozenset[str]:
     return names
 
 
+def _city_order(v: Variant) -> dict[str, int]:
+    """The map's city names -> their places in the map's order (made once per variant)."""
+    order = v.__dict__.get("_city_order")
+    if order is None:
+        order = v.__dict__["_city_order"] = {c.name: i for i, c in enumerate(v.map.cities)}
+    return order
+
+
 def station_owners(state: GameState) -> dict[str, int]:
     """city -> seat of the station there."""
     return {city: seat for seat in range(state.n_players) for city in stations_of(state, seat)}
@@ -732,16 +740,47 @@ class Stations(Feature):
 
     def bot_random(self, v, state, seat, r) -> list:
         """The random bot's pick among ``turn_actions`` without building them all: the action at a random index of
-        that list (cities in map order, each with its payments), found by arithmetic."""
-        pays = self._payments(state, seat)
+        that list (cities in map order, each with its payments), found by arithmetic: the free cities and the
+        payments counted, only the city and the payment picked made."""
+        p = state.players[seat]
+        built = p.get("stations", ())
+        if len(built) >= MAX_STATIONS:
+            return []
+        size = len(built) + 1
+        hand = p.hand
+        locos = hand[LOCO]
+        low = size - locos if size - locos > 1 else 1
+        runs = []                                   # (colour, most of it): its payments are most, most - 1, ..., low
+        pays = 1 if locos >= size else 0            # the all-locomotive payment, last
+        for c in range(LOCO):
+            have = hand[c]
+            if have >= low:
+                most = have if have < size else size
+                runs.append((c, most))
+                pays += most - low + 1
         if not pays:
             return []
-        taken = station_owners(state)
-        free = [c.name for c in v.map.cities if c.name not in taken]
+        taken = [x for seat2 in range(state.n_players) for x in state.players[seat2].get("stations", ())]
+        cities = _city_order(v)
+        gone = sorted({cities[x] for x in taken if x in cities})   # map indexes of the cities with a station
+        free = len(cities) - len(gone)
         if not free:
             return []
-        k = r.index(len(free) * len(pays))
-        return [BuildStation(city=free[k // len(pays)], payment=pays[k % len(pays)], seat=seat)]
+        k = r.index(free * pays)
+        j, k = divmod(k, pays)
+        for i in gone:                              # the j-th free city: j plus the taken ones before it
+            if i > j:
+                break
+            j += 1
+        for c, most in runs:
+            if k <= most - low:
+                n = most - k
+                pay = ((c, n), (LOCO, size - n)) if n < size else ((c, n),)
+                break
+            k -= most - low + 1
+        else:
+            pay = ((LOCO, size),)
+        return [BuildStation(city=v.map.cities[j].name, payment=pay, seat=seat)]
 
     def check(self, v, state, action, seat) -> None:
         _shape_problem(action, v)
