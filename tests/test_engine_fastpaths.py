@@ -307,6 +307,27 @@ def test_the_random_bots_station_pick_is_the_listed_station_it_would_pick():
     assert picked > 50
 
 
+def test_the_random_bots_draft_pick_and_keep_are_the_listed_ones():
+    """SK-SETUP-3/4: TicketDraft.random_pending picks a draft pick or the keep of 4 without listing them: the action
+    pending_actions lists at the same random index, with the same random numbers drawn, at every draft step."""
+    from ttr_nb.rng import Counter
+    v = get_variant("south_korea")
+    draft = v.feature("ticket_draft")
+    assert v.pending_feature("draft_pick") is draft and v.pending_feature("draft_keep") is draft
+    assert v.pending_feature("choose_tickets") is None
+    kinds = {"draft_pick": 0, "draft_keep": 0}
+    for seed, s, seat in random_game_states("south_korea", 60, games=3):
+        p = s.pending_for(seat) if s.pending else None
+        if p is not None and p.kind in kinds:
+            for k in range(3):
+                lazy, listed = Counter(seed, seat, s.ply, k), Counter(seed, seat, s.ply, k)
+                actions = draft.pending_actions(v, s, p)
+                assert draft.random_pending(v, s, p, lazy) == actions[listed.index(len(actions))], (seed, s.ply)
+                assert lazy.index(1 << 30) == listed.index(1 << 30)
+            kinds[p.kind] += 1
+    assert kinds["draft_pick"] >= 3 * 6 * 2 and kinds["draft_keep"] >= 3 * 2
+
+
 def random_game_states(variant, bot_seed, games=2, players=None):
     """(game, state, seat to move) at every ply of seeded random-bot games of ``players`` (default: 4, then 3)."""
     for seed in range(games):

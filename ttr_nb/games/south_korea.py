@@ -19,6 +19,7 @@ import re
 from dataclasses import dataclass, replace
 from functools import lru_cache
 from itertools import combinations
+from math import comb
 from pathlib import Path
 from typing import ClassVar, Sequence
 
@@ -497,6 +498,19 @@ class TicketDraft(Feature):
             return [_draft_pick(text(t), pending.seat) for t in pending.get("packet")]
         return [DraftKeep(tickets=tuple(text(t) for t in combo), seat=pending.seat)
                 for combo in combinations(pending.get("offered"), DRAFT_KEEP)]
+
+    def random_pending(self, v, state, pending, r):
+        """The random bot's pick: ``pending_actions(v, state, pending)[r.index(len(...))]`` without listing them
+        (the draft pick's ticket, or the keep's combination of 4, found by its index)."""
+        from ..bots import _nth_combination
+        made = v.route_table.ticket_text
+        if pending.kind == "draft_pick":
+            packet = pending.get("packet")
+            t = packet[r.index(len(packet))]
+            return _draft_pick(made.get(t) or ticket_text(v.map, t), pending.seat)
+        offered = pending.get("offered")
+        combo = _nth_combination(offered, DRAFT_KEEP, r.index(comb(len(offered), DRAFT_KEEP)))
+        return DraftKeep(tickets=tuple(made.get(t) or ticket_text(v.map, t) for t in combo), seat=pending.seat)
 
     @staticmethod
     def canonical(v, action):
