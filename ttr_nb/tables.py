@@ -304,11 +304,12 @@ def route_payments(v: "Variant", route, hand: Sequence[int]) -> list[tuple]:
 def random_payment(v: "Variant", i: int, hand: Sequence[int], r) -> tuple:
     """``pays[r.index(len(pays))]`` for ``pays = route_payments(v, routes[i], hand)`` (route ``i`` payable from
     ``hand``), without listing them: the payments of each colour counted, one index drawn from the counter ``r``,
-    that payment made. (Variants with other wild cards list them.)"""
+    that payment made. (When another wild card of the variant could pay for the route, the payments are listed.)"""
     t = v.route_table
-    if t.extra_wilds:
-        pays = route_payments(v, t.routes[i], hand)
-        return pays[r.index(len(pays))]
+    for w, long_enough in t.extra_wilds:        # payments with another wild card (Märklin's +4): listed
+        if hand[w] and long_enough >> i & 1:
+            pays = route_payments(v, t.routes[i], hand)
+            return pays[r.index(len(pays))]
     length = t.length[i]
     locos = hand[LOCO]
     low = length - locos if length - locos > 1 else 1
