@@ -328,6 +328,24 @@ def test_the_random_bots_draft_pick_and_keep_are_the_listed_ones():
     assert kinds["draft_pick"] >= 3 * 6 * 2 and kinds["draft_keep"] >= 3 * 2
 
 
+def test_the_random_bots_maerklin_choices_are_the_listed_ones():
+    """MK-TICKET-1, MK-PASS-1..3: TicketMix.bot_random and Passengers.bot_random hand the random bot turn_actions
+    as sequences (announcements kept per deck sizes; rides made when asked for): the same actions, in the same
+    order, at every turn of whole games."""
+    v = get_variant("maerklin")
+    mix, passengers = v.feature("ticket_mix"), v.feature("passengers")
+    rides = 0
+    for seed, s, seat in random_game_states("maerklin", 80):
+        if not s.pending:
+            for f in (mix, passengers):
+                lazy = f.bot_random(v, s, seat, None)
+                assert [lazy[k] for k in range(len(lazy))] == f.turn_actions(v, s, seat), (seed, s.ply)
+                with pytest.raises(IndexError):
+                    lazy[len(lazy)]
+            rides += len(passengers.bot_random(v, s, seat, None))
+    assert rides > 100
+
+
 def random_game_states(variant, bot_seed, games=2, players=None):
     """(game, state, seat to move) at every ply of seeded random-bot games of ``players`` (default: 4, then 3)."""
     for seed in range(games):
