@@ -407,6 +407,20 @@ def test_MK_CLAIM_5_place_a_passenger_after_a_claim():
     assert passengers_of(s2, 0) == ("Berlin", RESERVE, RESERVE) and s2.current == 1
 
 
+def test_MK_CLAIM_5_an_unknown_city_is_named_as_bad_input_and_changes_nothing():
+    """A hand-built placement or ride naming no city of the board is refused as bad input naming it (it used to
+    escape as a map-file error)."""
+    from ttr_nb.errors import BadAction
+    s = give(started(), 0, red=3)
+    s = apply(s, Claim(route=route_id("Berlin", "Magdeburg"), payment=((7, 3),)))
+    before = s.to_dict()
+    for bad in (PlacePassenger(city="Nowhere"), Ride(a="Berlin", b="Nowhere")):
+        with pytest.raises(BadAction, match="'Nowhere' is not a city of the Märklin board"):
+            apply(s, bad)
+    assert s.to_dict() == before
+    refused(s, PlacePassenger(city="Leipzig"), "MK-CLAIM-5")
+
+
 def test_MK_CLAIM_5_occupied_city_refused():
     s = put(give(started(), 0, red=3), 1, "Berlin")
     s = apply(s, Claim(route=route_id("Berlin", "Magdeburg"), payment=((7, 3),)))

@@ -232,6 +232,32 @@ def test_bots_spawned_without_the_zygote_forfeit_the_same_way(tmp_path, monkeypa
         assert f["kind"] == case and FORFEITING[case][1] in f["reason"]
 
 
+def test_the_clock_limit_is_judged_by_when_the_answer_arrived():
+    """An answer that arrives after the clock's limit is a timeout even when the referee's wait ends late and finds
+    it there (a busy machine): a bot that sleeps exactly the limit forfeits in every run, not in some."""
+    import time
+    from ttr_nb.tournament.sandbox import BotProcess
+    late, on_time = BotProcess(bot_spec("random")), BotProcess(bot_spec("random"))
+    late._answers.put((time.monotonic() + 60, '{"move": "draw"}\n'))        # arrived after a 1 s limit
+    with pytest.raises(Forfeit) as refused:
+        late._receive(1.0, "on the clock for a move")
+    assert refused.value.kind == "timeout" and "no answer within 1 s on the clock" in str(refused.value)
+    on_time._answers.put((time.monotonic(), '{"move": "draw"}\n'))
+    assert on_time._receive(1.0, "on the clock for a move") == {"move": "draw"}
+
+
+@pytest.mark.skipif(os.name != "posix", reason="the clock's limit is the same elsewhere; the zygote is Linux's")
+def test_a_bot_that_sleeps_exactly_the_clock_limit_forfeits(tmp_path):
+    from ttr_nb.tournament.sandbox import wall_seconds
+    source = f"import time\ndef choose(view):\n    time.sleep({wall_seconds(0.1)!r})\n    return view.legal[0]\n"
+    bot = bot_spec(_bot(tmp_path, "sleeper", source)).to_wire()
+    record = play_game({"index": 0, "deal": 0, "seed": 3, "variant": "usa", "seats": [0, 1],
+                        "seat_bots": [bot, bot_spec("random").to_wire()], "move_seconds": 0.1, "memory_mb": 512,
+                        "in_process": False})
+    (f,) = record["forfeits"]
+    assert f["seat"] == 0 and f["kind"] == "timeout" and "on the clock" in f["reason"], f
+
+
 def test_a_bot_cannot_change_a_result_or_read_the_callers_environment(tmp_path, monkeypatch):
     """A bot that patches ttr_nb in its own process and mutates its view plays the same game as one that only
     chooses the same moves; its process has none of the caller's environment variables."""

@@ -169,6 +169,8 @@ def _check_shape(action) -> None:
         for name in ((action.city,) if type(action) is PlacePassenger else (action.a, action.b)):
             if not isinstance(name, str):
                 raise BadAction(f"{action!r}: a city must be a name (text)")
+            if name:
+                _city(name, repr(action))            # an unknown name is named as such, not as a map fault
 
 
 # ---------------------------------------------------------------------------------------------

@@ -183,15 +183,21 @@ class BotProcess:
         stdout = self._in
         try:
             for line in stdout:
-                self._answers.put(line)
+                self._answers.put((time.monotonic(), line))
         except (OSError, ValueError):
             pass
-        self._answers.put(None)
+        self._answers.put((time.monotonic(), None))
 
     def _receive(self, seconds: float, what: str) -> dict:
+        # The limit is judged by when the answer arrived, not by when this thread woke up to look: on a busy
+        # machine the wait can end late and find an answer that came after the limit (a bot that sleeps exactly
+        # the limit would then pass in one run and forfeit in the next).
+        deadline = time.monotonic() + seconds
         try:
-            line = self._answers.get(timeout=seconds)
+            arrived, line = self._answers.get(timeout=seconds)
         except queue.Empty:
+            arrived, line = deadline, ""
+        if arrived >= deadline:
             self.close()
             raise Forfeit("timeout", f"no answer within {seconds:g} s {what}") from None
         if line is None:
