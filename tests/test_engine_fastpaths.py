@@ -176,6 +176,7 @@ def test_ferries_payable_by_arithmetic_exactly_when_a_payment_exists():
     rng = random.Random(18)
     hands = [tuple(rng.choice((0, 0, 1, 2, 3, 5)) for _ in range(9)) for _ in range(400)]
     hands += [(0,) * 8 + (k,) for k in range(7)] + [(3,) + (0,) * 7 + (1,), (1,) * 8 + (0,)]
+    hands += [(12,) * 8 + (14,), (12,) + (0,) * 7 + (1,), (0,) * 8 + (14,)]     # counts beyond the longest route
     agreed = payable = 0
     for hand in hands:
         players = (replace(s.players[0], hand=hand), s.players[1])
