@@ -40,6 +40,11 @@ def panel_for(spot: Spot, playouts: int = 24) -> CoachPanel:
     return CoachPanel(spot, on_route=spot.routes.append, on_said=spot.said.append, playouts=playouts, seed=1)
 
 
+def _lead_words(margin: float) -> str:
+    n = round(abs(margin))
+    return "level with" if not n else f"{n} point{'s' if n != 1 else ''} {'ahead of' if margin > 0 else 'behind'}"
+
+
 @pytest.mark.parametrize("game", GAMES)
 def test_hint_shows_three_moves_with_chances_and_reasons_and_the_ticket_odds(game):
     s = midgame(game).state
@@ -52,6 +57,10 @@ def test_hint_shows_three_moves_with_chances_and_reasons_and_the_ticket_odds(gam
     out = panel.output.value
     for a in h.moves:
         assert a.words in out.replace("&#x27;", "'") and f"{round(100 * a.win)}%" in out
+    # the order is the search's (chance and lead together): each move says its lead, and the note says so
+    leads = re.findall(r"chance to win, (\d+ points? (?:ahead of|behind)|level with) the best other player", out)
+    assert leads == [_lead_words(a.margin) for a in h.moves], (leads, [a.margin for a in h.moves])
+    assert "Ranked by the chance to win and the lead together" in out
     assert "to complete" in out or "joined already" in out
     assert panel.progress.value == "" and not panel.button.disabled          # thinking is over
     assert spot.said and spot.said[-1].startswith("The coach suggests: " + h.moves[0].words)

@@ -1,8 +1,8 @@
-"""The coach in the views, by clicks in JupyterLab + Chromium (issue 19 item 4): the hint button of the USA play
-view and of the Card Game's, reached by the keyboard (Tab, then Enter) and found by its accessible name; its
-answer shows in the page with a board that draws what the kernel holds; the review button of a history view after
-a game, and a review item's button showing its position. Screenshots at 1440×900 and 1024×768 go to
-tests/browser/artifacts/coach-*.png.
+"""The coach in the views, by clicks in JupyterLab + Chromium (issue 19 item 4), in every game: the hint button of
+each game's play view, reached by the keyboard (Tab, then Enter) and found by its accessible name; its answer (three
+moves with their chances, the chance to complete each of the seat's tickets) shows in the page with a board that
+draws what the kernel holds; the review button of each game's history view after a game, and a review item's button
+showing its position. Screenshots at 1440×900 and 1024×768 go to tests/browser/artifacts/coach-*.png.
 """
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ import re
 import pytest
 
 from labhelpers import SCREEN_SIZES, WAIT_S, check_figures, kernel_eval, save_screenshot, settle
-from viewhelpers import COACH_CELLS, open_scratch_view, wait_kernel, wait_text
+from viewhelpers import COACH_CELLS, COACH_MORE, open_scratch_view, wait_kernel, wait_text
 
 
 def _shots(page, view, stem: str) -> None:
@@ -78,18 +78,46 @@ def test_coach_hint_and_review_by_clicks(lab_server, page, console):
 
     # 4. the review after a game, and a review item's position
     hist = page.locator(".t-coach-history")
+    assert _review_by_click(page, hist, nb, "hist") >= 1, kernel_eval(page, nb, "hist.review.output.value")
+    check_figures(page, nb, min_figures=3, what="the history at the reviewed move")
+    _shots(page, hist, "review")
+
+    # 5. the other board games' play views: the hint and the chance of each own ticket, by the keyboard
+    for name in COACH_MORE:
+        if name == "cardgame":
+            continue
+        more = page.locator(f".t-coach-{name}")
+        more.scroll_into_view_if_needed()
+        _ask_by_keyboard(page, more, nb, f"view_{name}")
+        expect(more.locator(".ttr-coach-output ul li")).to_have_count(
+            kernel_eval(page, nb, f"len(view_{name}.coach.hint.odds)"), timeout=WAIT_S * 1000)
+        _shots(page, more, f"{name}-hint")
+
+    # 6. every other game's review, by a click
+    for name in COACH_MORE:
+        _review_by_click(page, page.locator(f".t-coach-history-{name}"), nb, f"hist_{name}")
+    check_figures(page, nb, min_figures=10, what="every game's views after the reviews")
+
+
+def _review_by_click(page, hist, nb: str, var: str) -> int:
+    """Click the review of the history view ``var``; wait for it on the page; if it lists moves, show the first one's
+    position by its button. The number of moves listed."""
+    from playwright.sync_api import expect
     hist.scroll_into_view_if_needed()
     review = hist.get_by_role("button", name="coach: review the game")
     expect(review).to_be_enabled(timeout=WAIT_S * 1000)
     review.click()
-    wait_kernel(page, nb, "hist.review.button.disabled is False and hist.review.output.value != ''",
-                "the review finished", timeout_s=WAIT_S * 3)
-    n = kernel_eval(page, nb, "len(hist.review.items)")
-    assert n >= 1, kernel_eval(page, nb, "hist.review.output.value")
-    first = kernel_eval(page, nb, "hist.review.items[0].ply")
-    wait_text(hist.locator(".ttr-review-output"), "costliest moves", "the review's title on the page")
+    wait_kernel(page, nb, f"{var}.review.button.disabled is False and {var}.review.output.value != ''",
+                f"{var}: the review finished", timeout_s=WAIT_S * 3)
+    n = kernel_eval(page, nb, f"len({var}.review.items)")
+    if not n:
+        wait_text(hist.locator(".ttr-review-output"), "found no move", f"{var}: the review's answer on the page")
+        return 0
+    first = kernel_eval(page, nb, f"{var}.review.items[0].ply")
+    wait_text(hist.locator(".ttr-review-output"), "costliest moves", f"{var}: the review's title on the page")
     hist.get_by_role("button", name=f"show move {first}").click()
-    wait_kernel(page, nb, f"hist.shown_ply == {first - 1}", "the history shows the position before that move")
-    wait_text(hist, f"move {first - 1} of", "the slider's position on the page")
-    check_figures(page, nb, min_figures=3, what="the history at the reviewed move")
-    _shots(page, hist, "review")
+    wait_kernel(page, nb, f"{var}.shown_ply == {first - 1}", f"{var}: the history shows the position before that move")
+    shown = f"move {first - 1} of" if kernel_eval(page, nb, f"{var}.game.state.variant") != "cardgame" \
+        else f"{first - 1}. "                   # the Card Game's history says the move shown as "80. Red draws ..."
+    wait_text(hist, shown, f"{var}: the position shown on the page")
+    return n

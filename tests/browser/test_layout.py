@@ -81,8 +81,21 @@ _JS_FACTS = r"""
                   size: parseFloat(getComputedStyle(t).fontSize)});
     }
   }
+  // the Card Game table's cards as drawn (market, piles, rail yards, on-the-track piles): each marker's box
+  const cards = [];
+  if (board && board.data && ((board.layout || {}).meta || {}).ttr_panel === 'cardtable') {
+    // a trace drawn with no points has no group: each group names its trace (plotly's calcdata on the element)
+    for (const g of board.querySelectorAll('.scatterlayer .trace')) {
+      const cd = g.__data__;
+      const t = cd && cd[0] && cd[0].trace;
+      if (!t || !['market', 'piles', 'yards', 'track'].includes(t.meta)) continue;
+      for (const [j, pt] of Array.from(g.querySelectorAll('path.point')).entries()) {
+        cards.push({text: `${t.meta} ${j}`, ...r(pt)});
+      }
+    }
+  }
   const fig = view.querySelector('.ttr-board-box .ttr-figure');
-  return {panel: r(panel), parts, controls, names, board: board ? r(board) : null,
+  return {panel: r(panel), parts, controls, names, cards, board: board ? r(board) : null,
           tall: !!view.querySelector('.ttr-main.ttr-tall'),
           aspect: board && board._fullLayout ? {
             plotW: board._fullLayout._size.w, plotH: board._fullLayout._size.h,
@@ -165,6 +178,14 @@ def test_every_play_view_fits_one_screen_at_1440_and_1024(lab_server, page, cons
                 if a["plotW"] > need * 1.15 + 4:
                     problems.append(f"{where}: the tall map is a strip in a wider box ({a['plotW']:.0f} px wide, "
                                     f"its height needs {need:.0f})")
+            if name == "cardgame":                                       # the table's cards never touch
+                cards = f["cards"]
+                if len(cards) < 10:
+                    problems.append(f"{where}: only {len(cards)} of the table's cards found")
+                for i, a in enumerate(cards):
+                    for b in cards[i + 1:]:
+                        if _overlap(a, b):
+                            problems.append(f"{where}: the table's {a['text']} and {b['text']} overlap")
             names = f["names"]
             if name != "cardgame" and not names:
                 problems.append(f"{where}: no city names drawn")

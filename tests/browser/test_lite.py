@@ -268,11 +268,11 @@ def _answered_after_click(button, out, text: str, what: str) -> float:
 
 
 def test_coach_hint_and_review_by_clicks_in_jupyterlite(lite_page):
-    """Hint (a USA and a Card Game play view) and review (a history view) by clicks in the Pyodide kernel: each
+    """Hint (every game's play view) and review (every game's history view) by clicks in the Pyodide kernel: each
     answers, says it rests on fewer playouts than in a kernel, and no request leaves the machine."""
     from playwright.sync_api import expect
 
-    from viewhelpers import COACH_CELLS, wait_text
+    from viewhelpers import COACH_CELLS, COACH_MORE, wait_text
 
     page, nb = lite_page.page, "t_coach_lite.ipynb"
     try:
@@ -286,7 +286,7 @@ def test_coach_hint_and_review_by_clicks_in_jupyterlite(lite_page):
         run_all(page, nb, RUN_TIMEOUT_S)
         fewer = "fewer than in a kernel"
         waited = {}                                           # click → answer on the page, for the timings file
-        for sel in (".t-coach", ".t-coach-cards"):
+        for sel in (".t-coach", ".t-coach-cards", *(f".t-coach-{name}" for name in COACH_MORE if name != "cardgame")):
             view = page.locator(sel)
             expect(view).to_have_count(1, timeout=60_000)
             view.scroll_into_view_if_needed()
@@ -296,12 +296,13 @@ def test_coach_hint_and_review_by_clicks_in_jupyterlite(lite_page):
             wait_text(out, fewer, f"{sel}: the hint says it rests on fewer playouts")
             wait_text(out, "the chance to complete each", f"{sel}: the odds of the seat's own tickets")
             expect(view.locator(".ttr-coach-progress")).to_have_count(0, timeout=60_000)
-        hist = page.locator(".t-coach-history")
-        hist.scroll_into_view_if_needed()
-        review = hist.get_by_role("button", name="coach: review the game")
-        waited["review_s"] = _answered_after_click(review, hist.locator(".ttr-review-output"), fewer,
-                                                   "the review says it rests on fewer playouts")
-        expect(review).to_be_enabled(timeout=300_000)        # the review is done: its button is back
+        for sel in (".t-coach-history", *(f".t-coach-history-{name}" for name in COACH_MORE)):
+            hist = page.locator(sel)
+            hist.scroll_into_view_if_needed()
+            review = hist.get_by_role("button", name="coach: review the game")
+            waited[sel.replace(".t-coach-history", "review") + "_s"] = _answered_after_click(
+                review, hist.locator(".ttr-review-output"), fewer, f"{sel}: the review says it rests on fewer playouts")
+            expect(review).to_be_enabled(timeout=300_000)    # the review is done: its button is back
         _record("coach", waited)
         assert lite_page.blocked == [], f"requests that tried to leave the machine: {lite_page.blocked}"
         assert lite_page.errors == [], f"console errors: {lite_page.errors}"

@@ -45,7 +45,10 @@ PLAY_CELLS = [
     "view",
 ]
 
-# a USA and a Card Game play view mid-game (the coach's hint) and a history view of a finished game (its review)
+# every game's play view mid-game (the coach's hint) and a history view of a finished game of each (its review):
+# USA and the Card Game first (classes t-coach, t-coach-cards, t-coach-history), then the other three board games
+# (t-coach-GAME, t-coach-history-GAME for each of COACH_MORE)
+COACH_MORE = ("europe", "maerklin", "south_korea", "cardgame")
 COACH_CELLS = [
     "from ttr_nb import Game\n"
     "from ttr_nb.bots import GreedyBot\n"
@@ -69,6 +72,17 @@ COACH_CELLS = [
     "hist = HistoryView(over, seat=0, ply=0)\n"
     "hist.widget.add_class('t-coach-history')\n"
     "hist",
+    *(f"more_{name} = Game({name!r}, players=2, seed=8)\n"
+      f"more_{name}.play_bots({{s: GreedyBot(s) for s in range(2)}}, max_plies=40)\n"
+      f"view_{name} = PlayView(more_{name}, human_seats=(more_{name}.to_move()[0],))\n"
+      f"view_{name}.widget.add_class('t-coach-{name}')\n"
+      f"view_{name}" for name in COACH_MORE if name != "cardgame"),
+    *(f"over_{name} = Game({name!r}, players=2, seed=5)\n"
+      f"over_{name}.play_bots({{0: make_bot({'mixed:0.5' if name == 'cardgame' else 'one_step'!r}, 1), "
+      f"1: GreedyBot(2)}})\n"
+      f"hist_{name} = HistoryView(over_{name}, seat=0, ply=0)\n"
+      f"hist_{name}.widget.add_class('t-coach-history-{name}')\n"
+      f"hist_{name}" for name in COACH_MORE),
 ]
 
 HISTORY_CELLS = [

@@ -114,16 +114,19 @@ def _table(state, viewer: int | None, robbed: Collection[tuple[int, str]], title
                   hoverinfo="skip", showlegend=False, textfont=dict(size=12, color=INK))
     status = f"round {view['round']}" + (" — the round is over" if view["phase"] in ("complete", "over") else "")
     head = title if title is not None else f"The Card Game table — {status}"
+    height = 96 + 54 * (n + 2)
     layout = dict(
         title=dict(text=html.escape(head), x=0.01, xanchor="left", font=dict(size=15, color=INK)),
-        height=96 + 54 * (n + 2), margin=dict(l=80, r=10, t=36, b=60), paper_bgcolor=BACKGROUND,
+        height=height, margin=dict(l=80, r=10, t=36, b=60), paper_bgcolor=BACKGROUND,
         plot_bgcolor=BACKGROUND, font=dict(family="Arial, Helvetica, sans-serif"), hovermode="closest",
         xaxis=dict(visible=False, range=[0.2, _HAND_X + 2.2], fixedrange=True),
         yaxis=dict(range=[0.4, top + 0.95], fixedrange=True, tickmode="array",
                    tickvals=[top] + [ys[p["seat"]] for p in view["players"]],
                    ticktext=["face up"] + [p["name"] + (" (you)" if viewer == p["seat"] else "") for p in view["players"]],
                    showgrid=False, zeroline=False, tickfont=dict(size=13)),
-        meta=dict(ttr_panel="cardtable"),
+        # drawn shorter (a play layout leaves it less room at 1024 px), its cards shrink with it so neighbouring
+        # rows never touch, and its words to no less than 10 px (widgets/plotfig.py: fitScale)
+        meta=dict(ttr_panel="cardtable", ttr_scale=dict(height=height, min=0.55, font_min=10)),
         # the players' column headers stand over the players' rows, under the face-up row (whose cards, deck and
         # ticket pile are named above themselves)
         annotations=[dict(x=x, y=top - 0.62, xref="x", yref="y", text=t, showarrow=False,

@@ -42,6 +42,14 @@ def _pct(x: float) -> str:
     return f"{round(100 * x)}%"
 
 
+def _lead(margin: float) -> str:
+    """The expected final margin on the best other player, in words."""
+    points = round(abs(margin))
+    if not points:
+        return "level with the best other player on average"
+    return f"{points} point{'s' if points != 1 else ''} {'ahead of' if margin > 0 else 'behind'} the best other player on average"
+
+
 def progress_html(share: float | None, what: str) -> str:
     """A native progress bar with an accessible name (``what``), or nothing (``share`` None)."""
     if share is None:
@@ -56,7 +64,7 @@ def hint_html(h, seat: int) -> str:
     """The hint of ``seat`` as HTML: the top moves, then the seat's tickets with their chance to complete."""
     # a list, not a table: the reasons are sentences, and the view's side column is narrow
     rows = "".join(
-        f"<li style='margin-bottom:3px'><b>{esc(a.words)}</b>: <b>{_pct(a.win)}</b> chance to win"
+        f"<li style='margin-bottom:3px'><b>{esc(a.words)}</b>: <b>{_pct(a.win)}</b> chance to win, {_lead(a.margin)}"
         f"<br><span style='color:#333'>{esc(a.why)}</span></li>" for a in h.moves)
     out = [f"<div><b>The coach's best moves for {esc(seat_name(seat))}</b></div>"
            f"<ol class='ttr-coach-moves' style='margin:2px 0;padding-left:1.4em'>{rows}</ol>"]
@@ -65,7 +73,8 @@ def hint_html(h, seat: int) -> str:
                         for o in h.odds)
         out.append(f"<div><b>Your tickets</b>, the chance to complete each by the end (the coach's playouts):"
                    f"<ul style='margin:2px 0'>{items}</ul></div>")
-    note = f"From what {seat_name(seat)} can see, guessing the hidden cards and tickets; {h.note}."
+    note = (f"Ranked by the chance to win and the lead together. From what {seat_name(seat)} can see, guessing the "
+            f"hidden cards and tickets; {h.note}.")
     if h.route:
         note += " The best claim among them is drawn on the board as the hint."
     out.append(f"<small style='color:#444'>{esc(note)}</small>")

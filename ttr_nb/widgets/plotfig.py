@@ -267,6 +267,30 @@ export default {
       if (sizes !== null) update["marker.size"] = [sizes];
       return Plotly.restyle(box, update, [spec.trace]);
     };
+    // a figure of its own height drawn shorter than it is laid out for (layout.meta.ttr_scale: the height and the
+    // smallest share; the Card Game's table in a play layout): its markers shrink with it, so neighbouring rows'
+    // cards never touch, and its words down to font_min px
+    let scaleBase = null;
+    let scaleK = 1;
+    const fitScale = () => {
+      const spec = ((box.layout || {}).meta || {}).ttr_scale;
+      const fl = box._fullLayout;
+      if (!spec || !fl || !box.data) return;
+      if (scaleBase === null) {
+        scaleBase = box.data.map((t) => [clone((t.marker || {}).size ?? null), (t.textfont || {}).size ?? null]);
+      }
+      const k = Math.round(100 * Math.max(spec.min || 0.5, Math.min(1, fl.height / spec.height))) / 100;
+      if (k === scaleK) return;
+      scaleK = k;
+      const times = (v, f) => (Array.isArray(v) ? v.map((x) => f(x)) : f(v));
+      const marks = [], fonts = [], mi = [], fi = [];
+      scaleBase.forEach(([m, f], i) => {
+        if (m !== null) { marks.push(times(m, (x) => x * k)); mi.push(i); }
+        if (f !== null) { fonts.push(Math.max(spec.font_min || 0, f * k)); fi.push(i); }
+      });
+      return Promise.all([mi.length ? Plotly.restyle(box, { "marker.size": marks }, mi) : null,
+                          fi.length ? Plotly.restyle(box, { "textfont.size": fonts }, fi) : null]);
+    };
     box.style.minHeight = ((figure.layout || {}).height || 400) + "px";
 
     el.dataset.ttrStep = "loading plotly.js";
@@ -299,7 +323,10 @@ export default {
     const layoutOf = (fig) => Object.assign(compacted(clone(fig.layout || {})), sizeOf(), { autosize: false });
     const full = async (fig) => {
       await inTurn(() => Plotly.react(box, clone(fig.data || []), layoutOf(fig), model.get("config") || {}));
+      scaleBase = null;                 // drawn anew as the kernel has it: at full size again
+      scaleK = 1;
       await fitNames();
+      await fitScale();
     };
     const flush = async () => {
       if (busy || !drawn) return;
@@ -354,6 +381,7 @@ export default {
     el.dataset.ttrStep = "drawing";
     await inTurn(() => Plotly.newPlot(box, clone(figure.data || []), layoutOf(figure), model.get("config") || {}));
     await fitNames();
+    await fitScale();
     quiet();
     el.dataset.ttrStep = "drawn";
     box.style.minHeight = "";
@@ -412,6 +440,7 @@ export default {
       try {
         await Plotly.relayout(box, now);
         await fitNames();
+        await fitScale();
         quiet();
       } finally {
         resizing = false;
