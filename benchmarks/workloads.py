@@ -133,6 +133,8 @@ WORKLOADS = {
                       lambda q: random_games("usa", 15 if q else 150, players=2)[0]),
     "cardgame-4p-random": ("random 4-player Card Game games, scored", "games/s",
                            lambda q: random_games("cardgame", 10 if q else 100)[0]),
+    "cardgame-ply": ("random 4-player Card Game, time per ply", "µs",
+                     lambda q: _ply_us("cardgame", 10 if q else 100)),
     "usa-ply": ("random 4-player USA, time per ply", "µs", lambda q: _ply_us("usa", 15 if q else 150)),
     "europe-ply": ("random 4-player Europe, time per ply", "µs", lambda q: _ply_us("europe", 15 if q else 150)),
     "maerklin-ply": ("random 4-player Märklin, time per ply", "µs", lambda q: _ply_us("maerklin", 15 if q else 150)),

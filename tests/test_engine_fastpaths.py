@@ -183,6 +183,7 @@ def test_ferries_payable_by_arithmetic_exactly_when_a_payment_exists():
     rng = random.Random(18)
     hands = [tuple(rng.choice((0, 0, 1, 2, 3, 5)) for _ in range(9)) for _ in range(400)]
     hands += [(0,) * 8 + (k,) for k in range(7)] + [(3,) + (0,) * 7 + (1,), (1,) * 8 + (0,)]
+    hands += [(12,) * 8 + (14,), (12,) + (0,) * 7 + (1,), (0,) * 8 + (14,)]     # counts beyond the longest route
     agreed = payable = 0
     for hand in hands:
         players = (replace(s.players[0], hand=hand), s.players[1])
@@ -201,7 +202,7 @@ def test_the_random_bots_payment_is_the_listed_one_at_its_index(variant):
     """USA-CLAIM-1..3 (EU-FERRY, MK-CLAIM-2): RandomBot counts a route's payments and makes the one at the random
     index (tables.random_payment) instead of listing them: route_payments' item at the index the same counter
     draws from its length, the very same shared tuple, for every payable route and many hands (short of
-    locomotives, of the colour, or rich)."""
+    locomotives, of the colour, or rich; in Märklin with and without +4 locomotives)."""
     import random
 
     from ttr_nb.rng import Counter
@@ -210,7 +211,7 @@ def test_the_random_bots_payment_is_the_listed_one_at_its_index(variant):
     t = v.route_table
     rng = random.Random(18)
     hands = [tuple(rng.choice((0, 0, 1, 2, 3, 5, 8)) for _ in range(v.card_kinds))
-             for _ in range(20 if t.extra_wilds else 150)]       # (Märklin's are listed either way)
+             for _ in range(150)]         # (Märklin's: counted without a +4 card that may pay, else listed)
     picked = set()
     for h, hand in enumerate(hands):
         for i, route in enumerate(t.routes):
@@ -295,6 +296,64 @@ def test_the_random_bots_province_pick_is_the_listed_claim_it_would_pick():
                 assert lazy.index(1 << 30) == listed.index(1 << 30)     # the same numbers were drawn
                 picked += bool(got)
     assert picked > 50
+
+
+def test_the_random_bots_station_pick_is_the_listed_station_it_would_pick():
+    """EU-STATION-1..3: Stations.bot_random counts the free cities and the station's payments and makes only the
+    one picked: the action turn_actions lists at the same random index, with the same random numbers drawn, at
+    every turn of whole games (stations built as they go, hands of every size)."""
+    from ttr_nb.rng import Counter
+    v = get_variant("europe")
+    stations = v.feature("stations")
+    picked = 0
+    for seed, s, seat in random_game_states("europe", 50, games=3):
+        if not s.pending:
+            lazy, listed = Counter(seed, seat, s.ply), Counter(seed, seat, s.ply)
+            actions = stations.turn_actions(v, s, seat)
+            got = stations.bot_random(v, s, seat, lazy)
+            assert got == ([actions[listed.index(len(actions))]] if actions else []), (seed, s.ply)
+            assert lazy.index(1 << 30) == listed.index(1 << 30)     # the same numbers were drawn
+            picked += bool(got)
+    assert picked > 50
+
+
+def test_the_random_bots_draft_pick_and_keep_are_the_listed_ones():
+    """SK-SETUP-3/4: TicketDraft.random_pending picks a draft pick or the keep of 4 without listing them: the action
+    pending_actions lists at the same random index, with the same random numbers drawn, at every draft step."""
+    from ttr_nb.rng import Counter
+    v = get_variant("south_korea")
+    draft = v.feature("ticket_draft")
+    assert v.pending_feature("draft_pick") is draft and v.pending_feature("draft_keep") is draft
+    assert v.pending_feature("choose_tickets") is None
+    kinds = {"draft_pick": 0, "draft_keep": 0}
+    for seed, s, seat in random_game_states("south_korea", 60, games=3):
+        p = s.pending_for(seat) if s.pending else None
+        if p is not None and p.kind in kinds:
+            for k in range(3):
+                lazy, listed = Counter(seed, seat, s.ply, k), Counter(seed, seat, s.ply, k)
+                actions = draft.pending_actions(v, s, p)
+                assert draft.random_pending(v, s, p, lazy) == actions[listed.index(len(actions))], (seed, s.ply)
+                assert lazy.index(1 << 30) == listed.index(1 << 30)
+            kinds[p.kind] += 1
+    assert kinds["draft_pick"] >= 3 * 6 * 2 and kinds["draft_keep"] >= 3 * 2
+
+
+def test_the_random_bots_maerklin_choices_are_the_listed_ones():
+    """MK-TICKET-1, MK-PASS-1..3: TicketMix.bot_random and Passengers.bot_random hand the random bot turn_actions
+    as sequences (announcements kept per deck sizes; rides made when asked for): the same actions, in the same
+    order, at every turn of whole games."""
+    v = get_variant("maerklin")
+    mix, passengers = v.feature("ticket_mix"), v.feature("passengers")
+    rides = 0
+    for seed, s, seat in random_game_states("maerklin", 80):
+        if not s.pending:
+            for f in (mix, passengers):
+                lazy = f.bot_random(v, s, seat, None)
+                assert [lazy[k] for k in range(len(lazy))] == f.turn_actions(v, s, seat), (seed, s.ply)
+                with pytest.raises(IndexError):
+                    lazy[len(lazy)]
+            rides += len(passengers.bot_random(v, s, seat, None))
+    assert rides > 100
 
 
 def random_game_states(variant, bot_seed, games=2, players=None):

@@ -582,6 +582,28 @@ def test_CG_END_2_best_set_matches_brute_force(walk_up_to, monkeypatch):
         assert (len(got_t), sum(points[i] for i in got_t)) == best_t
 
 
+def test_CG_END_2_best_sets_first_set_is_paid_for_and_no_better_than_the_best():
+    # the search starts from a set found by greedy orders and a local search (completion._Search.improve): only a
+    # lower bound, so it must be a set the cards pay for, as good as the greedy set it started from, and never
+    # better than the best (brute force, up to 10 tickets; the local search moves on most of these hands)
+    d = load_cards()
+    rng = random.Random(18)
+    moved = 0
+    for _ in range(120):
+        tickets = rng.sample(d.tickets, rng.randint(4, 10))
+        have = [rng.randint(0, 3) for _ in range(8)] + [rng.randint(0, 2)]
+        needs, points = [t.needs for t in tickets], [t.points for t in tickets]
+        for by, value in (("points", [64 * p + 1 for p in points]), ("tickets", [1024 + p for p in points])):
+            search = completion._Search(needs, value, 64 if by == "points" else 1024, have)
+            start = max((search.greedy_set(o) for o in search.greedy_orders()), key=search.set_value)
+            found = search.improve(start)
+            assert feasible([needs[i] for i in found], have) and len(set(found)) == len(found)
+            assert search.set_value(found) >= search.set_value(start)
+            assert search.set_value(found) <= search.set_value(best_set(needs, points, have, by=by))
+            moved += search.set_value(found) > search.set_value(start)
+    assert moved > 5
+
+
 def _plain_first(needs, value, have) -> tuple[int, ...]:
     """The best set, ties to the earliest ticket, by a plain memoised walk in ticket order (no bounds, no order of
     its own): a ticket goes in when taking it still reaches the best value from there."""

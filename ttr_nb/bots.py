@@ -158,7 +158,13 @@ class RandomBot:
         kind = p.kind if p is not None else None
         if kind == "choose_tickets":
             return _keep_at_random(v, p, r), _AT_RANDOM
-        acts = draw_choices(state, seat, True) if kind == "second_card" else legal_actions(state, seat)
+        if kind == "second_card":
+            acts = draw_choices(state, seat, True)
+        else:
+            f = v.pending_feature(kind) if v.features else None
+            if f is not None and hasattr(f, "random_pending"):     # a feature's own step, picked without a list
+                return f.random_pending(v, state, p, r), _AT_RANDOM
+            acts = legal_actions(state, seat)
         return acts[r.index(len(acts))], _AT_RANDOM
 
     def _turn_choice(self, v: Variant, state: GameState, seat: int, r: Counter) -> tuple[Action, str]:

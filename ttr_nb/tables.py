@@ -124,6 +124,12 @@ class RouteTable:
         # those are "special" and checked one by one.
         self.special = tuple(i for i in range(n) if self.min_locos[i])
         self.special_rows = tuple((i, self.length[i], self.min_locos[i], self.colour[i]) for i in self.special)
+        # special_pay[b][locos][have]: the special routes of colour bucket b (8 = gray) payable with ``locos``
+        # locomotives and ``have`` cards of the colour (gray: of the best one), both counted up to the longest route
+        self.special_pay = tuple(tuple(tuple(
+            sum(1 << i for i, length, need, c0 in self.special_rows if (c0 if c0 >= 0 else GRAY_BUCKET) == b and (
+                locos >= length or locos >= need < length and have >= max(1, length - locos)))
+            for have in range(top + 1)) for locos in range(top + 1)) for b in range(GRAY_BUCKET + 1))
         le = [[0] * (top + 1) for _ in range(GRAY_BUCKET + 1)]
         every = [0] * (top + 1)
         for i in range(n):
@@ -268,10 +274,13 @@ def claimable_mask(v: "Variant", state: "GameState", seat: int, affordable_only:
         else:
             # a route needing ``need`` locomotives (a ferry) is payable iff all its cards can be locomotives, or
             # locos >= need < length and its colour (gray: the best one) covers max(1, length - locos)
-            for i, length, need, c0 in t.special_rows:
-                if allowed >> i & 1 and length <= trains and (
-                        locos >= length or locos >= need < length and (hand[c0] if c0 >= 0 else best) >= max(1, length - locos)):
-                    mask |= 1 << i
+            lk = locos if locos < top else top
+            pay = t.special_pay
+            found = pay[GRAY_BUCKET][lk][best if best < top else top]
+            for b in range(GRAY_BUCKET):
+                have = hand[b]
+                found |= pay[b][lk][have if have < top else top]
+            mask |= found & allowed & t.every[cap]
     return mask
 
 
@@ -318,11 +327,12 @@ def route_payments(v: "Variant", route, hand: Sequence[int]) -> list[tuple]:
 def random_payment(v: "Variant", i: int, hand: Sequence[int], r) -> tuple:
     """``pays[r.index(len(pays))]`` for ``pays = route_payments(v, routes[i], hand)`` (route ``i`` payable from
     ``hand``), without listing them: the payments of each colour counted, one index drawn from the counter ``r``,
-    that payment made. (Variants with other wild cards list them.)"""
+    that payment made. (When another wild card of the variant could pay for the route, the payments are listed.)"""
     t = v.route_table
-    if t.extra_wilds:
-        pays = route_payments(v, t.routes[i], hand)
-        return pays[r.index(len(pays))]
+    for w, long_enough in t.extra_wilds:        # payments with another wild card (Märklin's +4): listed
+        if hand[w] and long_enough >> i & 1:
+            pays = route_payments(v, t.routes[i], hand)
+            return pays[r.index(len(pays))]
     length = t.length[i]
     locos = hand[LOCO]
     low = length - locos if length - locos > 1 else 1

@@ -218,6 +218,14 @@ class Variant:
     def _feature_by_class(self) -> dict:
         return {}
 
+    def pending_feature(self, kind: str) -> Feature | None:
+        """The feature that owns pending steps of ``kind`` (the first that names it; None: a base step)."""
+        return self._feature_by_pending.get(kind)
+
+    @cached_property
+    def _feature_by_pending(self) -> dict[str, Feature]:
+        return {kind: f for f in reversed(self.features) for kind in f.pending_kinds}
+
     def feature(self, name: str) -> Feature | None:
         for f in self.features:
             if f.name == name:

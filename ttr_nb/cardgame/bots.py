@@ -14,15 +14,25 @@ from ..actions import Action, DrawDeck, DrawFaceUp, DrawTickets, KeepTickets
 from ..bots import Reason
 from ..cards import COLOURS, LOCO
 from ..errors import TTRError
-from ..rng import Counter
-from .actions import CompleteTicket, PlayYard
+from ..rng import Counter, fold
+from .actions import CompleteTicket, MoveToTrack, PlayYard
 from .data import load_cards
-from .engine import best_completion, draw_actions, legal_actions, opponents_stack, track_visible, yard_plays
+from .engine import (YardPlan, best_completion, draw_actions, draw_at, draw_count, keep_at, keep_count, legal_actions,
+                     opponents_stack, track_visible, yard_plays)
 from .state import N_COLOURS, CardState
 
 
+_AT_RANDOM = Reason("picks at random among the legal choices")
+_KIND_REASONS = {kind: Reason(f"picks a {kind} action at random") for kind in ("draw", "yard", "tickets")}
+_NOTHING_ELSE = Reason("nothing else is possible")
+_BASES: dict[tuple[int, int, int], int] = {}      # (bot seed, seat, game seed) -> Counter.base (see RandomBot)
+
+
 class RandomBot:
-    """Uniform over the kinds of action available (draw / rail yard / tickets), then uniform within the kind."""
+    """Uniform over the kinds of action available (draw / rail yard / tickets), then uniform within the kind.
+
+    It counts the choices of a kind and makes only the one it picks (``draw_at``, ``YardPlan.at``, ``keep_at``):
+    the same pick as from the full lists of ``legal_actions`` (tests/test_cardgame_fastpaths.py)."""
 
     name = "random"
 
@@ -30,19 +40,40 @@ class RandomBot:
         self.seed = seed
 
     def choose(self, state: CardState, seat: int) -> tuple[Action, str]:
-        r = Counter(self.seed, seat, state.ply, state.seed)
+        key = (self.seed, seat, state.seed)
+        base = _BASES.get(key)
+        if base is None:
+            if len(_BASES) > 4096:
+                _BASES.clear()
+            base = _BASES[key] = Counter.base(fold(self.seed, seat), state.seed)
+        r = Counter.at(base, state.ply)               # = Counter(self.seed, seat, state.ply, state.seed)
         if state.pending:
+            p = state.pending_for(seat)
+            kind = p.kind if p is not None else None
+            if kind == "to_track":
+                return MoveToTrack(seat=seat), _AT_RANDOM
+            if kind == "second_card":
+                return draw_at(state, seat, True, r.index(draw_count(state, True))), _AT_RANDOM
+            if kind == "choose_tickets":
+                offered = len(p.get("offered"))
+                n = keep_count(offered, min(p.get("min_keep"), offered))
+                return keep_at(state, p, r.index(n)), _AT_RANDOM
             acts = legal_actions(state, seat)
-            return acts[r.index(len(acts))], Reason("picks at random among the legal choices")
+            return acts[r.index(len(acts))], _AT_RANDOM
         kinds = ["draw", "yard", "tickets"]
         while kinds:
             kind = kinds.pop(r.index(len(kinds)))
-            opts: list[Action] = (draw_actions(state, seat, second=False) if kind == "draw" else
-                                  yard_plays(state, seat) if kind == "yard" else
-                                  [DrawTickets(seat=seat)] if state.ticket_deck else [])
-            if opts:
-                return opts[r.index(len(opts))], Reason(f"picks a {kind} action at random")
-        return legal_actions(state, seat)[0], Reason("nothing else is possible")
+            if kind == "draw":
+                n = draw_count(state, False)
+                if n:
+                    return draw_at(state, seat, False, r.index(n)), _KIND_REASONS[kind]
+            elif kind == "yard":
+                plan = YardPlan(state, seat)
+                if plan.count:
+                    return plan.at(r.index(plan.count)), _KIND_REASONS[kind]
+            elif state.ticket_deck:
+                return DrawTickets(seat=seat), _KIND_REASONS[kind]
+        return legal_actions(state, seat)[0], _NOTHING_ELSE
 
 
 def still_needed(state: CardState, seat: int) -> list[int]:
@@ -189,10 +220,12 @@ class GreedyBot:
 def bot(kind: str, seed: int = 0):
     """This game's bot of a kind ("random", "greedy"): ``ttr_nb.bots`` hands Card Game states to it (it finds this
     function through the registry, ``ttr_nb.variants.bots_of``; the engine does not know its bots)."""
-    kinds = {"random": RandomBot, "greedy": GreedyBot}
-    if kind not in kinds:
-        raise TTRError(f"the Card Game has no {kind!r} bot; known: {', '.join(kinds)}")
-    return kinds[kind](seed)
+    if kind not in _KINDS:
+        raise TTRError(f"the Card Game has no {kind!r} bot; known: {', '.join(_KINDS)}")
+    return _KINDS[kind](seed)
+
+
+_KINDS = {"random": RandomBot, "greedy": GreedyBot}
 
 
 __all__ = ["RandomBot", "GreedyBot", "still_needed", "bot"]

@@ -36,7 +36,12 @@ taken first, so leaving one out leaves out its worse twins too. The bounds (``_B
   never pay for; on the slowest hands the search judges a third or less of the positions it did without them.
 
 The best value is asked for from the bound at the start down: each question finds a set or proves a lower bound
-(by points: first the points, then the number of tickets by halving, see ``_Search.best``). Ties go to the set
+(by points: first the points, then the number of tickets by halving, see ``_Search.best``). Every question costs
+less the better the set found before it: the search starts from the best of a few greedy sets (best value per card,
+per card at the colour prices, fewest cards first), improved by a local search (``_Search.improve``: add a ticket,
+swap one for a better one or for two) that often finds the best set itself, so the questions only have to prove it.
+(Asking "anything better than this first set?" before coming down from the bound was tried: slower, since the memo
+of the looser questions from above is what makes that proof short.) Ties go to the set
 holding the earliest ticket in ticket order: the same search (its positions already judged) walks the tickets
 once more, putting each in when the tickets after it can still make up the best value (``_Search.first_set``).
 One search in ticket order answers both questions about as fast as a search best value per card first and a
@@ -44,8 +49,9 @@ second one in ticket order for the ties, and sets up its bounds once.
 
 How long it takes depends on the hand: real end-of-round hands answer in about 1 ms (median), the 31-ticket
 position of the issue in about 10 ms; random hands of 28-46 tickets and 10-60 cards in about 9-10 ms (median; much
-of it the setup: the simplexes and the tables), 99% within about 50-65 ms, the slowest seen about 0.1-0.35 s:
-exact answers on the hardest hands still need thousands of positions (``benchmarks/bench_cardgame.py --large N`` prints
+of it the setup: the simplexes and the tables), 99% within about 50-70 ms, the slowest seen about 0.1-0.2 s (0.3-0.7 s
+before the local search: "most tickets" hands where the first set held a ticket too few): exact answers on the
+hardest hands still need hundreds to thousands of positions (``benchmarks/bench_cardgame.py --large N`` prints
 the median, the 99th percentile and the slowest).
 ``tests/test_rules_cardgame.py`` checks it against a brute force and against a plain dynamic programme.
 
@@ -66,10 +72,11 @@ Needs = Sequence[int]          # per card kind (colours only)
 SMALL = 12                     # up to this many tickets best_set walks them without bounds
 MIX = 4                        # points per ticket in the "most tickets" search's mixed bound (see _Search)
 HARD, HARDER = 200, 600        # after this many positions searched the bounds are sharpened (_Search.sharpen)
-LEVELS = (4, 8, 12)            # the whole-number price levels of the sharpened bounds (the dearest card's price)
+LEVELS = (4, 8)                # the whole-number price levels of the sharpened bounds (the dearest card's price)
 LATER_LEVEL = 8                # the same for the prices of the tickets further on and for the ties' part
 TRIES = 4                      # most tickets: after this many failed questions the count itself is asked (_Search.best)
-MORE_MIX = (1, 12)             # the sharpened "most tickets" search's other points per ticket (few cards: 1; many: 12)
+MORE_MIX = (1, 12)
+IMPROVE = 4                    # rounds of the local search for a first set (_Search.improve)             # the sharpened "most tickets" search's other points per ticket (few cards: 1; many: 12)
 
 
 def shortfall(need: Sequence[int], have: Sequence[int]) -> int:
@@ -314,11 +321,8 @@ class _Search:
         points are weak, and lowering them one ticket per question was slow. By tickets, the points are lowered one
         at a time; after ``TRIES`` failures in a row the count itself is asked ("this many tickets, any points?"):
         where the bounds allow a ticket more than any set holds, lowering its points took about 40 questions."""
-        r, l, low = self.have, self.locos, 0
-        for i in self.greedy:
-            after = self.take(r, l, self.needs[i])
-            if after is not None:
-                (r, l), low = after, low + self.value[i]
+        low = self.set_value(self.improve(max((self.greedy_set(order) for order in self.greedy_orders()),
+                                              key=self.set_value)))
         high = self.reach(0, self.have, self.locos, 1 << 62, most=False)
         scale = self.scale
         by_points = scale == 64
@@ -341,6 +345,103 @@ class _Search:
                 high = found
                 failed += 1
         return low
+
+    def greedy_set(self, order) -> list[int]:
+        """The set that takes the tickets in ``order`` whenever the cards left pay for them."""
+        r, l, chosen = self.have, self.locos, []
+        for i in order:
+            after = self.take(r, l, self.needs[i])
+            if after is not None:
+                r, l = after
+                chosen.append(i)
+        return chosen
+
+    def set_value(self, chosen: Sequence[int]) -> int:
+        return sum(self.value[i] for i in chosen)
+
+    def improve(self, chosen: Sequence[int]) -> list[int]:
+        """A set the cards pay for, at least as good as ``chosen`` (which they pay for), found by a local search:
+        add a ticket that still fits, swap one for a better one, or one for two; stops when no such move is left
+        (or after ``IMPROVE`` rounds). Its value is only a lower bound of the best: the search proves the best."""
+        have, locos, value, n = self.have, self.locos, self.value, self.n
+        sparse = [[(c, x) for c, x in enumerate(t) if x] for t in self.needs]
+
+        def extra(total, ticket) -> int:
+            """How many more locomotives the set needs with ``ticket`` added to the circles ``total``."""
+            e = 0
+            for c, x in ticket:
+                over = total[c] - have[c]
+                if over + x > 0:
+                    e += over + x if over >= 0 else over + x
+            return e
+
+        def with_(total, ticket):
+            total = total[:]
+            for c, x in ticket:
+                total[c] += x
+            return total
+
+        def short_of(total) -> int:
+            return sum(t - h for t, h in zip(total, have) if t > h)
+
+        inside = [False] * n
+        total = [0] * LOCO
+        for i in chosen:
+            inside[i] = True
+            total = with_(total, sparse[i])
+        short = short_of(total)
+        for _ in range(IMPROVE):
+            moved = False
+            for j in range(n):                              # add a ticket that still fits
+                if not inside[j]:
+                    e = extra(total, sparse[j])
+                    if short + e <= locos:
+                        inside[j], total, short, moved = True, with_(total, sparse[j]), short + e, True
+            outs = [j for j in range(n) if not inside[j]]
+            for i in range(n):                              # one out, one or two in
+                if not inside[i]:
+                    continue
+                less = total[:]
+                for c, x in sparse[i]:
+                    less[c] -= x
+                base = short_of(less)
+                room = [j for j in outs if not inside[j] and base + extra(less, sparse[j]) <= locos]
+                best, move = value[i], None
+                for y, j in enumerate(room):
+                    if value[j] > best:
+                        best, move = value[j], (j,)
+                    if y + 1 < len(room):
+                        more = with_(less, sparse[j])
+                        left = locos - short_of(more)
+                        for k in room[y + 1:]:
+                            if value[j] + value[k] > best and extra(more, sparse[k]) <= left:
+                                best, move = value[j] + value[k], (j, k)
+                if move is not None:
+                    inside[i] = False
+                    total = less
+                    for j in move:
+                        inside[j] = True
+                        total = with_(total, sparse[j])
+                    short = short_of(total)
+                    moved = True
+            if not moved:
+                break
+        return [i for i in range(n) if inside[i]]
+
+    def greedy_orders(self):
+        """Orders for a first set (a lower bound of the best value): best value per card; best value per card at
+        the colour prices of the linear relaxation (a locomotive at the dearest); and for "most tickets" also the
+        fewest cards first, and the cheapest at the prices of the relaxation of the number of tickets."""
+        yield self.greedy
+        n, value = self.n, self.value
+        price = self.bounds[0].price
+        cost = [max(1, sum(map(mul, t, price))) for t in self.needs]
+        yield sorted(range(n), key=lambda i: (-value[i] / cost[i], i))
+        if self.scale == 1024:
+            yield sorted(range(n), key=lambda i: (sum(self.needs[i]), -value[i], i))
+            first = self.bounds[1].price
+            cost = [max(1, sum(map(mul, t, first))) for t in self.needs]
+            yield sorted(range(n), key=lambda i: (cost[i], -value[i], i))
 
     def first_set(self, target: int) -> list[int]:
         """The set reaching ``target`` (the best value) that is first in this search's order: each ticket in turn

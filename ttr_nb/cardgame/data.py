@@ -90,6 +90,11 @@ class CardData:
         object.__setattr__(self, "_ticket_by_id", {t.id: t for t in self.tickets})
         object.__setattr__(self, "_route_by_id", {})
         object.__setattr__(self, "_cities", {_fold(c[0]): CardCity(*c) for c in self.cities})
+        # ticket id -> its needs as (colour, count) pairs, the colours it needs only (the engine's quick tests)
+        object.__setattr__(self, "need_pairs", {t.id: tuple((c, n) for c, n in enumerate(t.needs) if n)
+                                                for t in self.tickets})
+        object.__setattr__(self, "_texts", {})          # ticket id -> canonical name, filled as asked
+        object.__setattr__(self, "_by_text", {})        # canonical name -> ticket, filled with ``_texts``
 
     def ticket(self, ticket_id: str) -> CardTicket:
         t = self._ticket_by_id.get(ticket_id)
@@ -115,8 +120,21 @@ class CardData:
     def ticket_text(self, ticket_id: str) -> str:
         """A ticket's canonical name: its cities ("Chicago–Miami"; "Chicago–New York (5 #1)" where two tickets join
         the same cities)."""
-        from ..names import ticket_text
-        return ticket_text(self, ticket_id)
+        text = self._texts.get(ticket_id)
+        if text is None:
+            from ..names import ticket_text
+            text = ticket_text(self, ticket_id)
+            self._texts[ticket_id] = text
+            self._by_text[text] = self.ticket(ticket_id)
+        return text
+
+    def ticket_named(self, text: str) -> CardTicket | None:
+        """The ticket whose canonical name is ``text`` exactly, None for any other text (a quick test for the
+        names the engine itself writes; ``find_ticket`` reads every spelling)."""
+        if len(self._by_text) < len(self.tickets):
+            for t in self.tickets:
+                self.ticket_text(t.id)
+        return self._by_text.get(text)
 
 
 # ---------------------------------------------------------------------------------------------

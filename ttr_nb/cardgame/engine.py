@@ -15,7 +15,8 @@ follows (CG-END-4). Rule ids: docs/rules/cardgame.md.
 from __future__ import annotations
 
 from dataclasses import replace
-from itertools import combinations
+from itertools import combinations, islice
+from math import comb
 from typing import Sequence
 
 from ..actions import (Action, DrawDeck, DrawFaceUp, DrawTickets, KeepTickets, Pass, field_problem, parse_action,
@@ -31,10 +32,13 @@ from .actions import CompleteTicket, MoveToTrack, PlayYard
 from .completion import best_set, cards_used, shortfall
 from .data import CardData, load_cards
 from .determinize import determinize
-from .state import N_COLOURS, N_KINDS, CardPlayer, CardState, _revealed, track_visible
+from .state import (N_COLOURS, N_KINDS, CardPlayer, CardState, _revealed, new_card_player, new_card_state,
+                    track_visible)
 
 ZERO = (0,) * N_KINDS
 ZERO_YARD = (0,) * N_COLOURS
+_TO_TRACK = (("rule", "CG-TURN-1"),)
+_SECOND_CARD = (("rule", "CG-DRAW-1"),)
 
 
 def _cards(n: int, kind: int) -> str:
@@ -49,6 +53,9 @@ def _ticket_words(data: CardData, ids: Sequence[str]) -> str:
 
 def _ticket_id(data: CardData, ref: str) -> str | None:
     """The id of the ticket ``ref`` names (its cities, or its id), None when it names none."""
+    t = data.ticket_named(ref) if isinstance(ref, str) else None       # the engine's own words: no search
+    if t is not None:
+        return t.id
     try:
         return data.find_ticket(ref).id
     except MapError:
@@ -59,18 +66,23 @@ def _ticket_id(data: CardData, ref: str) -> str | None:
 # the transaction
 
 class Tx:
-    """A mutable working copy of a state; ``freeze`` makes the new state. Refusals happen before one is made."""
+    """A working copy of a state; ``freeze`` makes the new state. Refusals happen before one is made.
+
+    The piles stay the state's tuples until a step changes them (each change makes a new tuple: the deck loses its
+    top card, a face-up slot is refilled), so a ply copies only what it changes."""
+
+    __slots__ = ("s", "events", "deck", "market", "discard", "tickets", "players", "pending", "phase", "round",
+                 "current", "final", "ender", "turn", "shuffles")
 
     def __init__(self, s: CardState, events: list | None):
         self.s = s
-        self.g = get_game(s.variant)
         self.events = events
-        self.deck = list(s.deck)
-        self.market = list(s.market)
-        self.discard = list(s.discard)
-        self.tickets = list(s.ticket_deck)
+        self.deck = s.deck
+        self.market = s.market
+        self.discard = s.discard
+        self.tickets = s.ticket_deck
         self.players = list(s.players)
-        self.pending = list(s.pending)
+        self.pending = s.pending
         self.phase = s.phase
         self.round = s.round
         self.current = s.current
@@ -78,6 +90,10 @@ class Tx:
         self.ender = s.round_ender
         self.turn = s.turn
         self.shuffles = s.shuffles
+
+    @property
+    def g(self):
+        return get_game(self.s.variant)
 
     def event(self, kind: str, rule: str, text: str, seat: int | None = None, private: str | None = None,
               own: str | None = None) -> None:
@@ -89,21 +105,35 @@ class Tx:
         self.players[seat] = replace(self.players[seat], **changes)
 
     def draw(self) -> int | None:
-        return self.deck.pop(0) if self.deck else None
+        deck = self.deck
+        if not deck:
+            return None
+        self.deck = deck[1:]
+        return deck[0]
 
     def give(self, seat: int, card: int) -> None:
-        hand = list(self.players[seat].hand)
-        hand[card] += 1
-        self.set(seat, hand=tuple(hand))
+        p = self.players[seat]
+        hand = p.hand
+        self.players[seat] = new_card_player(hand[:card] + (hand[card] + 1,) + hand[card + 1:], p.yard, p.yard_locos,
+                                             p.track, p.tickets, p.completed, p.spent, p.completed_round1)
+
+    def add_pending(self, pending: Pending) -> None:
+        self.pending += (pending,)
 
     def drop_pending(self, seat: int) -> None:
-        self.pending = [p for p in self.pending if p.seat != seat]
+        pending = self.pending
+        if len(pending) == 1:
+            if pending[0].seat == seat:
+                self.pending = ()
+        elif pending:
+            self.pending = tuple(p for p in pending if p.seat != seat)
 
     # -- turns -------------------------------------------------------------------------------
     def begin_turn(self) -> None:
         """CG-TURN-1: step 1 is owed when the player's rail yard holds cards (never on a first turn: it is empty)."""
-        if self.players[self.current].yard_size:
-            self.pending.append(Pending("to_track", self.current, (("rule", "CG-TURN-1"),)))
+        p = self.players[self.current]
+        if any(p.yard) or any(p.yard_locos):
+            self.add_pending(Pending("to_track", self.current, _TO_TRACK))
 
     def end_turn(self) -> None:
         seat = self.current
@@ -128,8 +158,8 @@ class Tx:
         self.phase = "complete"
         self.final = -1
         self.turn += 1
-        self.pending = [Pending("complete_tickets", i, (("rule", "CG-END-2"),))
-                        for i, p in enumerate(self.players) if completable(p)]
+        self.pending = tuple(Pending("complete_tickets", i, (("rule", "CG-END-2"),))
+                             for i, p in enumerate(self.players) if completable(p, first=True))
         self.event("round_over", "CG-END-2", f"Round {self.round} is over: each player completes tickets from their "
                                              "on-the-track pile (the piles are now shown)")
         if not self.pending:
@@ -142,7 +172,7 @@ class Tx:
             self.start_round_two()
             return
         self.phase = "over"
-        self.pending = []
+        self.pending = ()
         self.event("game_over", "CG-END-3" if self.round == 1 else "CG-ROUND-2", "The game is over: final scoring")
 
     def start_round_two(self) -> None:
@@ -165,18 +195,18 @@ class Tx:
                      completed_round1=len(p.completed))
         cards = [k for k, c in enumerate(pool) for _ in range(c)]
         self.shuffles += 1
-        self.deck = shuffled(cards, self.s.seed, "deck", self.shuffles)
-        self.discard = [0] * N_KINDS
+        self.deck = tuple(shuffled(cards, self.s.seed, "deck", self.shuffles))
+        self.discard = ZERO
         starter = (self.ender + 1) % n
         for _ in range(st.round2_hand):
             for j in range(n):
                 card = self.draw()
                 if card is not None:
                     self.give((starter + j) % n, card)
-        self.market = [self.draw() for _ in range(st.market_size)]
+        self.market = tuple(self.draw() for _ in range(st.market_size))
         self.round = 2
         self.phase = "play"
-        self.pending = []
+        self.pending = ()
         self.current = starter
         self.ender = -1
         self.final = -1
@@ -190,12 +220,9 @@ class Tx:
 
     def freeze(self) -> CardState:
         s = self.s
-        return CardState(
-            variant=s.variant, n_players=s.n_players, seed=s.seed, deck=tuple(self.deck), market=tuple(self.market),
-            discard=tuple(self.discard), ticket_deck=tuple(self.tickets), players=tuple(self.players),
-            phase=self.phase, round=self.round, current=self.current, pending=tuple(self.pending),
-            final_turns_left=self.final, round_ender=self.ender, turn=self.turn, ply=s.ply + 1,
-            shuffles=self.shuffles, first_player=s.first_player, see_own_track=s.see_own_track)
+        return new_card_state(s.variant, s.n_players, s.seed, self.deck, self.market, self.discard, self.tickets,
+                              tuple(self.players), self.phase, self.round, self.current, self.pending, self.final,
+                              self.ender, self.turn, s.ply + 1, self.shuffles, s.first_player, s.see_own_track)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -255,8 +282,9 @@ def new_game(variant: str = "cardgame", players: int = 4, seed: int = 0, *, firs
 def to_move(state: CardState) -> tuple[int, ...]:
     if state.phase == "over":
         return ()
-    if state.pending:
-        return tuple(sorted({p.seat for p in state.pending}))
+    pending = state.pending
+    if pending:
+        return (pending[0].seat,) if len(pending) == 1 else tuple(sorted({p.seat for p in pending}))
     return (state.current,)
 
 
@@ -397,8 +425,124 @@ def _keep_ids(data: CardData, action: KeepTickets) -> list[str | None]:
     return ids
 
 
+# ---------------------------------------------------------------------------------------------
+# the quick check: most actions a program plays are ones ``legal_actions`` lists (their seat filled in, their words
+# canonical). For those ``check`` only has to confirm that they are legal, which these functions do from the counts
+# alone; each returns True only where ``check`` would return the very same action unchanged, and False for
+# everything else, which then takes ``check``'s full path (and its words for what is wrong). The test
+# tests/test_cardgame_fastpaths.py holds them to that: every listed action and many refused ones, both paths.
+
+def _own_pending(state: CardState, seat: int) -> str | None:
+    """The kind of ``seat``'s pending step; "" when nothing is pending and it is ``seat``'s turn; None otherwise."""
+    pending = state.pending
+    if not pending:
+        return "" if seat == state.current else None
+    for p in pending:
+        if p.seat == seat:
+            return p.kind
+    return None
+
+
+def _quick_track(state: CardState, action: MoveToTrack, seat: int) -> bool:
+    return _own_pending(state, seat) == "to_track"
+
+
+def _quick_deck(state: CardState, action: DrawDeck, seat: int) -> bool:
+    return bool(state.deck) and _own_pending(state, seat) in ("", "second_card")
+
+
+def _quick_faceup(state: CardState, action: DrawFaceUp, seat: int) -> bool:
+    slot = action.slot
+    kind = _own_pending(state, seat)
+    if type(slot) is not int or kind not in ("", "second_card") or not 1 <= slot <= len(state.market):
+        return False
+    card = state.market[slot - 1]
+    return card is not None and not (card == LOCO and kind)
+
+
+def _quick_yard(state: CardState, action: PlayYard, seat: int) -> bool:
+    """A canonical payment (pairs in kind order, each kind once) that CG-YARD-1..4 allow (``yard_problem``)."""
+    pay = action.payment
+    if state.pending or seat != state.current or type(pay) is not tuple or not pay:
+        return False
+    p = state.players[seat]
+    hand, yard = p.hand, p.yard
+    last = -1
+    n_locos = n_colours = size = 0
+    for item in pay:
+        if type(item) is not tuple or len(item) != 2:
+            return False
+        k, n = item
+        if type(k) is not int or type(n) is not int or not last < k < N_KINDS or n < 1 or hand[k] < n:
+            return False
+        last = k
+        if k == LOCO:
+            n_locos = n
+        else:
+            if yard[k]:
+                return False
+            n_colours += 1
+            size += n
+    st = get_game(state.variant).settings
+    if n_colours == 1:
+        size += n_locos
+        if size < st.min_stack:
+            return False
+    elif n_locos or n_colours != st.mixed_play or size != n_colours:
+        return False
+    else:
+        size = 1
+    for i, q in enumerate(state.players):
+        if i != seat:
+            qy, ql = q.yard, q.yard_locos
+            for k, _ in pay:
+                if k != LOCO and size <= qy[k] + ql[k]:       # robbing needs a bigger stack (CG-YARD-4)
+                    return False
+    return True
+
+
+def _quick_tickets(state: CardState, action: DrawTickets, seat: int) -> bool:
+    return not state.pending and seat == state.current and bool(state.ticket_deck)
+
+
+def _quick_keep(state: CardState, action: KeepTickets, seat: int) -> bool:
+    pending = state.pending_for(seat) if state.pending else None
+    chosen = action.tickets
+    if pending is None or pending.kind != "choose_tickets" or type(chosen) is not tuple:
+        return False
+    offered = pending.get("offered")
+    if len(chosen) < min(pending.get("min_keep"), len(offered)):
+        return False
+    text = load_cards().ticket_text
+    names = [text(t) for t in offered]
+    return chosen == tuple(t for t in names if t in chosen) and len(set(chosen)) == len(chosen)
+
+
+def _quick_complete(state: CardState, action: CompleteTicket, seat: int) -> bool:
+    pending = state.pending_for(seat) if state.pending else None
+    if pending is None or pending.kind != "complete_tickets":
+        return False
+    p = state.players[seat]
+    if action.ticket is None:
+        return not completable(p, first=True)
+    if type(action.ticket) is not str:
+        return False
+    t = load_cards().ticket_named(action.ticket)
+    return t is not None and t.id in p.tickets and shortfall(t.needs, p.track) <= p.track[LOCO]
+
+
+_QUICK_CHECK = {MoveToTrack: _quick_track, DrawDeck: _quick_deck, DrawFaceUp: _quick_faceup, PlayYard: _quick_yard,
+                DrawTickets: _quick_tickets, KeepTickets: _quick_keep, CompleteTicket: _quick_complete}
+
+
 def check(state: CardState, action: Action | str) -> tuple[Action, int]:
     """Raise the IllegalAction/BadAction ``action`` would raise; else return it (seat filled in, canonical form)."""
+    quick = _QUICK_CHECK.get(action.__class__)
+    if quick is not None:
+        seat = action.seat
+        if (type(seat) is int and 0 <= seat < state.n_players and state.phase != "over"
+                and quick(state, action, seat)):
+            return action, seat
     if isinstance(action, str):
         action = parse_action(action)
     elif not isinstance(action, Action):
@@ -524,24 +668,24 @@ def _apply(state: CardState, action: Action | str, events: list | None, trusted:
     else:
         action, seat = check(state, action)
     tx = Tx(state, events)
-    pending = state.pending_for(seat) if state.pending else None
-    if isinstance(action, MoveToTrack):
+    cls = action.__class__
+    if cls is DrawDeck or cls is DrawFaceUp:
+        _apply_draw(tx, action, seat, second=bool(state.pending))
+    elif cls is MoveToTrack:
         _apply_track(tx, seat)
-    elif isinstance(action, DrawDeck | DrawFaceUp):
-        _apply_draw(tx, action, seat, second=pending is not None)
-    elif isinstance(action, PlayYard):
+    elif cls is PlayYard:
         _apply_yard(tx, action, seat)
-    elif isinstance(action, DrawTickets):
-        n = min(tx.g.settings.ticket_draw, len(tx.tickets))
+    elif cls is DrawTickets:
+        st = tx.g.settings
+        n = min(st.ticket_draw, len(tx.tickets))
         offered, tx.tickets = tuple(tx.tickets[:n]), tx.tickets[n:]
-        tx.pending.append(Pending("choose_tickets", seat, (("min_keep", tx.g.settings.ticket_min_keep),
-                                                           ("offered", offered), ("returns", "bottom"),
-                                                           ("rule", "CG-TICKET-1"))))
-    elif isinstance(action, KeepTickets):
-        _apply_keep(tx, action, seat, pending)
-    elif isinstance(action, CompleteTicket):
+        tx.add_pending(Pending("choose_tickets", seat, (("min_keep", st.ticket_min_keep), ("offered", offered),
+                                                        ("returns", "bottom"), ("rule", "CG-TICKET-1"))))
+    elif cls is KeepTickets:
+        _apply_keep(tx, action, seat, state.pending_for(seat))
+    elif cls is CompleteTicket:
         _apply_complete(tx, action, seat)
-    elif isinstance(action, Pass):
+    elif cls is Pass:
         tx.event("pass", "CG-TURN-2", f"{seat_name(seat)} can do nothing and passes (interpretation)")
         tx.end_turn()
     return tx.freeze()
@@ -557,28 +701,34 @@ def _apply_track(tx: Tx, seat: int) -> None:
         if locos[c]:                 # locomotives lie on top of their stack: they go first (CG-TURN-1)
             locos[c] -= 1
             track[LOCO] += 1
-            moved.append(f"a locomotive from the {COLOURS[c]} stack")
+            moved.append(-1 - c)
         else:
             yard[c] -= 1
             track[c] += 1
-            moved.append(a_card(c))
-    tx.set(seat, yard=tuple(yard), yard_locos=tuple(locos), track=tuple(track))
+            moved.append(c)
+    tx.players[seat] = new_card_player(p.hand, tuple(yard), tuple(locos), tuple(track), p.tickets, p.completed,
+                                       p.spent, p.completed_round1)
     tx.drop_pending(seat)
-    tx.event("track", "CG-TURN-1", f"{seat_name(seat)} moved {len(moved)} card{'s' if len(moved) != 1 else ''} onto the "
-                                   f"on-the-track pile: {', '.join(moved)}")
+    if tx.events is not None:
+        words = [f"a locomotive from the {COLOURS[-1 - c]} stack" if c < 0 else a_card(c) for c in moved]
+        tx.event("track", "CG-TURN-1", f"{seat_name(seat)} moved {len(moved)} card{'s' if len(moved) != 1 else ''} "
+                                       f"onto the on-the-track pile: {', '.join(words)}")
 
 
 def _apply_draw(tx: Tx, action: DrawDeck | DrawFaceUp, seat: int, second: bool) -> None:
-    if isinstance(action, DrawDeck):
+    if action.__class__ is DrawDeck:
         card = tx.draw()
         faceup_loco = False
-        name = a_card(card)
-        tx.event("deck_card", "CG-DRAW-1", f"{seat_name(seat)} drew a card from the deck", seat,
-                 f"{seat_name(seat)} drew {name} from the deck", f"You drew {name} from the deck")
+        if tx.events is not None:
+            name = a_card(card)
+            tx.event("deck_card", "CG-DRAW-1", f"{seat_name(seat)} drew a card from the deck", seat,
+                     f"{seat_name(seat)} drew {name} from the deck", f"You drew {name} from the deck")
     else:
         i = action.slot - 1
-        card = tx.market[i]
-        tx.market[i] = tx.draw()              # CG-DRAW-1: replaced at once; None once the deck is empty (CG-END-1)
+        market = tx.market
+        card = market[i]
+        # CG-DRAW-1: replaced at once; None once the deck is empty (CG-END-1)
+        tx.market = market[:i] + (tx.draw(),) + market[i + 1:]
         faceup_loco = card == LOCO
     tx.give(seat, card)
     if second:
@@ -592,34 +742,43 @@ def _apply_draw(tx: Tx, action: DrawDeck | DrawFaceUp, seat: int, second: bool) 
         tx.event("one_card", "CG-END-1", f"No second card can be taken: {seat_name(seat)}'s turn ends with one card")
         tx.end_turn()
         return
-    tx.pending.append(Pending("second_card", seat, (("rule", "CG-DRAW-1"),)))
+    tx.add_pending(Pending("second_card", seat, _SECOND_CARD))
 
 
 def _apply_yard(tx: Tx, action: PlayYard, seat: int) -> None:
-    counts = dict(action.payment)
+    payment = action.payment
     p = tx.players[seat]
     hand, yard, locos = list(p.hand), list(p.yard), list(p.yard_locos)
-    for k, n in action.payment:
+    colours = []
+    n_locos = 0
+    for k, n in payment:
         hand[k] -= n
-    colours = [k for k in counts if k != LOCO]
-    for c in colours:
-        yard[c] += counts[c]
-    if LOCO in counts:
-        locos[colours[0]] += counts[LOCO]     # on top of the stack (CG-YARD-2)
-    tx.set(seat, hand=tuple(hand), yard=tuple(yard), yard_locos=tuple(locos))
-    size = sum(counts.values()) if len(colours) == 1 else 1
+        if k == LOCO:
+            n_locos = n
+        else:
+            colours.append(k)
+            yard[k] += n
+    if n_locos:
+        locos[colours[0]] += n_locos          # on top of the stack (CG-YARD-2)
+    tx.players[seat] = new_card_player(tuple(hand), tuple(yard), tuple(locos), p.track, p.tickets, p.completed,
+                                       p.spent, p.completed_round1)
     for c in colours:                         # CG-YARD-4: train robbing
         for i, q in enumerate(tx.players):
-            if i == seat or not q.stack(c):
+            if i == seat or not (q.yard[c] or q.yard_locos[c]):
                 continue
-            lost = q.stack(c)
-            tx.discard[c] += q.yard[c]
-            tx.discard[LOCO] += q.yard_locos[c]
+            lost = q.yard[c] + q.yard_locos[c]
+            discard = list(tx.discard)
+            discard[c] += q.yard[c]
+            discard[LOCO] += q.yard_locos[c]
+            tx.discard = tuple(discard)
             ry, rl = list(q.yard), list(q.yard_locos)
             ry[c] = rl[c] = 0
-            tx.set(i, yard=tuple(ry), yard_locos=tuple(rl))
-            tx.event("robbery", "CG-YARD-4", f"Train robbing: {seat_name(seat)}'s {size} {COLOURS[c]} beat "
-                                             f"{seat_name(i)}'s {lost}; {seat_name(i)} discards that stack")
+            tx.players[i] = new_card_player(q.hand, tuple(ry), tuple(rl), q.track, q.tickets, q.completed, q.spent,
+                                            q.completed_round1)
+            if tx.events is not None:
+                size = sum(n for _, n in payment) if len(colours) == 1 else 1
+                tx.event("robbery", "CG-YARD-4", f"Train robbing: {seat_name(seat)}'s {size} {COLOURS[c]} beat "
+                                                 f"{seat_name(i)}'s {lost}; {seat_name(i)} discards that stack")
     tx.end_turn()
 
 
@@ -628,19 +787,21 @@ def _apply_keep(tx: Tx, action: KeepTickets, seat: int, pending: Pending) -> Non
     offered = pending.get("offered")
     ids = _keep_ids(data, action)
     kept = tuple(t for t in offered if t in ids)
-    returned = [t for t in offered if t not in ids]
-    tx.set(seat, tickets=tx.players[seat].tickets + kept)
+    returned = tuple(t for t in offered if t not in ids)
+    p = tx.players[seat]
+    tx.players[seat] = new_card_player(p.hand, p.yard, p.yard_locos, p.track, p.tickets + kept, p.completed, p.spent,
+                                       p.completed_round1)
     tx.drop_pending(seat)
     # the move's own words already say how many were kept ("Blue keeps 3 tickets"): the event says what went back
     n_back = f"{len(returned)} ticket{'s' if len(returned) != 1 else ''}"
-    back_words = ticket_words(data, returned) or "nothing"
+    back_words = (ticket_words(data, returned) or "nothing") if tx.events is not None else ""
     if pending.get("returns") == "shuffle":           # CG-SETUP-4
         tx.tickets += returned
         where = "to be shuffled into the ticket deck"
         tx.event("tickets_returned", "CG-SETUP-4", f"{seat_name(seat)} returned {n_back}, {where}",
                  seat, f"{seat_name(seat)} returned {back_words}, {where}", f"You returned {back_words}, {where}")
         if not tx.pending:
-            tx.tickets = shuffled(sorted(tx.tickets), tx.s.seed, "tickets", 1)
+            tx.tickets = tuple(shuffled(sorted(tx.tickets), tx.s.seed, "tickets", 1))
             tx.phase = "play"
             tx.current = tx.s.first_player
             tx.event("setup_done", "CG-SETUP-5", f"Everyone has chosen tickets; the returned ones were shuffled into "
@@ -654,10 +815,26 @@ def _apply_keep(tx: Tx, action: KeepTickets, seat: int, pending: Pending) -> Non
     tx.end_turn()
 
 
-def completable(p: CardPlayer) -> list[str]:
-    """The open tickets that the on-the-track pile can still complete, each on its own."""
+def completable(p: CardPlayer, *, first: bool = False) -> list[str]:
+    """The open tickets that the on-the-track pile can still complete, each on its own (``first``: only the first of
+    them, for the question whether there is one)."""
     data = load_cards()
-    return [t for t in p.tickets if shortfall(data.ticket(t).needs, p.track) <= p.track[LOCO]]
+    need_pairs = data.need_pairs
+    track = p.track
+    out = []
+    for t in p.tickets:
+        pairs = need_pairs.get(t)
+        if pairs is None:
+            data.ticket(t)              # MapError: no such ticket
+        short = track[LOCO]             # the locomotives stand in for what a colour lacks
+        for c, n in pairs:
+            if n > track[c]:
+                short -= n - track[c]
+        if short >= 0:
+            out.append(t)
+            if first:
+                break
+    return out
 
 
 def _apply_complete(tx: Tx, action: CompleteTicket, seat: int) -> None:
@@ -669,13 +846,16 @@ def _apply_complete(tx: Tx, action: CompleteTicket, seat: int) -> None:
         tx.drop_pending(seat)
         tx.event("completed", "CG-END-2", f"{seat_name(seat)} completes no more tickets")
     else:
-        t = data.find_ticket(action.ticket)
+        t = data.ticket_named(action.ticket) or data.find_ticket(action.ticket)
         used = cards_used([t.needs], p.track)
-        tx.set(seat, tickets=tuple(x for x in p.tickets if x != t.id), completed=p.completed + (t.id,),
-               track=tuple(a - b for a, b in zip(p.track, used)), spent=tuple(a + b for a, b in zip(p.spent, used)))
-        words = " + ".join(_cards(n, k) for k, n in enumerate(used) if n)
-        tx.event("completed", "CG-END-2", f"{seat_name(seat)} completes {_ticket_words(data, [t.id])} with {words}")
-        if not completable(tx.players[seat]):
+        tx.players[seat] = new_card_player(p.hand, p.yard, p.yard_locos, tuple(a - b for a, b in zip(p.track, used)),
+                                           tuple(x for x in p.tickets if x != t.id), p.completed + (t.id,),
+                                           tuple(a + b for a, b in zip(p.spent, used)), p.completed_round1)
+        if tx.events is not None:
+            words = " + ".join(_cards(n, k) for k, n in enumerate(used) if n)
+            tx.event("completed", "CG-END-2", f"{seat_name(seat)} completes {_ticket_words(data, [t.id])} with "
+                                              f"{words}")
+        if not completable(tx.players[seat], first=True):
             tx.drop_pending(seat)
             tx.event("completed", "CG-END-2", f"{seat_name(seat)}'s on-the-track pile can complete no more tickets")
     if not tx.pending:
@@ -685,34 +865,146 @@ def _apply_complete(tx: Tx, action: CompleteTicket, seat: int) -> None:
 # ---------------------------------------------------------------------------------------------
 # legal actions
 
+# one shared immutable object per simple action and seat (actions are frozen values)
+_SIMPLE: dict[tuple, Action] = {}
+
+
+def _simple(cls, seat: int, slot: int = 0) -> Action:
+    a = _SIMPLE.get((cls, seat, slot))
+    if a is None:
+        a = _SIMPLE[(cls, seat, slot)] = cls(slot=slot, seat=seat) if slot else cls(seat=seat)
+    return a
+
+
 def draw_actions(state: CardState, seat: int, second: bool) -> list[Action]:
-    out: list[Action] = [DrawDeck(seat=seat)] if state.deck else []
+    out: list[Action] = [_simple(DrawDeck, seat)] if state.deck else []
     for i, c in enumerate(state.market):
         if c is not None and not (second and c == LOCO):
-            out.append(DrawFaceUp(slot=i + 1, seat=seat))
+            out.append(_simple(DrawFaceUp, seat, i + 1))
     return out
+
+
+def draw_count(state: CardState, second: bool) -> int:
+    """``len(draw_actions(state, seat, second))`` without listing them."""
+    n = 1 if state.deck else 0
+    for c in state.market:
+        if c is not None and not (second and c == LOCO):
+            n += 1
+    return n
+
+
+def draw_at(state: CardState, seat: int, second: bool, i: int) -> Action:
+    """``draw_actions(state, seat, second)[i]`` without listing them."""
+    if state.deck:
+        if i == 0:
+            return _simple(DrawDeck, seat)
+        i -= 1
+    for slot, c in enumerate(state.market, 1):
+        if c is not None and not (second and c == LOCO):
+            if i == 0:
+                return _simple(DrawFaceUp, seat, slot)
+            i -= 1
+    raise IndexError("draw_at: no such draw")
+
+
+class YardPlan:
+    """What ``seat`` may play into its rail yard, as counts (CG-YARD-1..4): per colour that may start a stack, the
+    cards of it in hand and the smallest stack allowed (two, or one more than an opponent's, to rob it); the colours
+    free for a three-colour play. ``yard_plays`` lists the plays from it; ``at(i)`` makes only the i-th."""
+
+    __slots__ = ("seat", "locos", "singles", "free", "mixed", "count")
+
+    def __init__(self, state: CardState, seat: int):
+        st = get_game(state.variant).settings
+        p = state.players[seat]
+        hand, yard = p.hand, p.yard
+        others = ZERO_YARD                   # the biggest opponent's stack per colour
+        for i, q in enumerate(state.players):
+            if i != seat and q.yard != ZERO_YARD:
+                if others is ZERO_YARD:
+                    others = [0] * N_COLOURS
+                locos = q.yard_locos
+                for c, n in enumerate(q.yard):
+                    if n and n + locos[c] > others[c]:
+                        others[c] = n + locos[c]
+        self.seat = seat
+        self.locos = locos = hand[LOCO]
+        self.singles = singles = []          # (colour, in hand, smallest stack, plays)
+        self.free = free = []
+        min_stack = st.min_stack
+        count = 0
+        for c in range(N_COLOURS):
+            h = hand[c]
+            if not h or yard[c]:
+                continue
+            rob = others[c]
+            if not rob:
+                free.append(c)
+            need = rob + 1 if rob >= min_stack else min_stack
+            # k colour cards with max(0, need - k) to ``locos`` locomotives: locos + 1 plays for each k ≥ need, and
+            # locos + 1 - need + k for need - locos ≤ k < need
+            plays = (h - need + 1) * (locos + 1) if h >= need else 0
+            a = need - locos if need - locos > 1 else 1
+            b = h if h < need - 1 else need - 1
+            if b >= a:
+                plays += (b - a + 1) * (locos + 1 - need) + (a + b) * (b - a + 1) // 2
+            singles.append((c, h, need, plays))
+            count += plays
+        self.mixed = mixed = st.mixed_play
+        self.count = count + (comb(len(free), mixed) if len(free) >= mixed else 0)
+
+    def payments(self):
+        locos = self.locos
+        for c, in_hand, need, _ in self.singles:
+            for k in range(1, in_hand + 1):
+                for n_loco in range(max(0, need - k), locos + 1):
+                    yield ((c, k), (LOCO, n_loco)) if n_loco else ((c, k),)
+        for combo in combinations(self.free, self.mixed):
+            yield tuple((c, 1) for c in combo)
+
+    def at(self, i: int) -> PlayYard:
+        """The i-th play of ``yard_plays`` (0 ≤ i < ``count``)."""
+        locos = self.locos
+        for c, in_hand, need, plays in self.singles:
+            if i >= plays:
+                i -= plays
+                continue
+            for k in range(1, in_hand + 1):
+                low = max(0, need - k)
+                n = locos + 1 - low
+                if n <= 0:
+                    continue
+                if i < n:
+                    n_loco = low + i
+                    return PlayYard(payment=((c, k), (LOCO, n_loco)) if n_loco else ((c, k),), seat=self.seat)
+                i -= n
+        combo = next(islice(combinations(self.free, self.mixed), i, None))
+        return PlayYard(payment=tuple((c, 1) for c in combo), seat=self.seat)
 
 
 def yard_plays(state: CardState, seat: int) -> list[PlayYard]:
     """Every legal rail-yard play: one-colour stacks by colour, then size (colour cards, then locomotives); then
     the three-colour plays in colour order (CG-YARD-1..4)."""
-    st = get_game(state.variant).settings
-    p = state.players[seat]
-    hand = p.hand
-    locos = hand[LOCO]
-    others = [opponents_stack(state, seat, c) for c in range(N_COLOURS)]
-    out: list[PlayYard] = []
-    for c in range(N_COLOURS):
-        if p.yard[c] or not hand[c]:
-            continue
-        need = max(st.min_stack, others[c] + 1)
-        for k in range(1, hand[c] + 1):
-            for n_loco in range(max(0, need - k), locos + 1):
-                out.append(PlayYard(payment=((c, k), (LOCO, n_loco)) if n_loco else ((c, k),), seat=seat))
-    free = [c for c in range(N_COLOURS) if hand[c] and not p.yard[c] and not others[c]]
-    for combo in combinations(free, st.mixed_play):
-        out.append(PlayYard(payment=tuple((c, 1) for c in combo), seat=seat))
-    return out
+    return [PlayYard(payment=pay, seat=seat) for pay in YardPlan(state, seat).payments()]
+
+
+def keep_count(offered: int, need: int) -> int:
+    """How many ``keep`` choices ``legal_actions`` lists for ``offered`` tickets of which ``need`` must be kept."""
+    return sum(comb(offered, size) for size in range(need, offered + 1))
+
+
+def keep_at(state: CardState, p: Pending, i: int) -> KeepTickets:
+    """The i-th ``keep`` choice of ``legal_actions`` for the pending ticket choice ``p``, made alone."""
+    offered = p.get("offered")
+    need = min(p.get("min_keep"), len(offered))
+    for size in range(len(offered), need - 1, -1):
+        n = comb(len(offered), size)
+        if i < n:
+            text = load_cards().ticket_text
+            combo = next(islice(combinations(offered, size), i, None))
+            return KeepTickets(tickets=tuple(text(t) for t in combo), seat=p.seat)
+        i -= n
+    raise IndexError("keep_at: no such choice")
 
 
 def best_completion(state: CardState, seat: int, by: str = "points") -> tuple[str, ...]:
@@ -739,13 +1031,13 @@ def legal_actions(state: CardState, seat: int | None = None) -> list[Action]:
     seat = state.current
     out = draw_actions(state, seat, second=False) + yard_plays(state, seat)
     if state.ticket_deck:
-        out.append(DrawTickets(seat=seat))
+        out.append(_simple(DrawTickets, seat))
     return out or [Pass(seat=seat)]
 
 
 def _pending_actions(state: CardState, p: Pending) -> list[Action]:
     if p.kind == "to_track":
-        return [MoveToTrack(seat=p.seat)]
+        return [_simple(MoveToTrack, p.seat)]
     if p.kind == "second_card":
         return draw_actions(state, p.seat, second=True)
     if p.kind == "choose_tickets":

@@ -93,9 +93,17 @@ def big_city_standings(state: CardState) -> list[dict]:
     """CG-SCORE-2: per Big City, completed tickets to it per seat (a ticket to two Big Cities counts for both) and
     who holds the bonus card now (every seat tied on the most; nobody without a completed ticket to it)."""
     data = load_cards()
+    where = {b.city: k for k, b in enumerate(data.big_cities)}
+    tally = [[0] * len(state.players) for _ in data.big_cities]
+    for i, p in enumerate(state.players):
+        for t in p.completed:
+            tk = data.ticket(t)
+            for city in (tk.a, tk.b) if tk.a != tk.b else (tk.a,):
+                k = where.get(city)
+                if k is not None:
+                    tally[k][i] += 1
     out = []
-    for b in data.big_cities:
-        counts = [sum(1 for t in p.completed if b.city in (data.ticket(t).a, data.ticket(t).b)) for p in state.players]
+    for b, counts in zip(data.big_cities, tally):
         top = max(counts)
         out.append({"city": b.city, "points": b.points, "completed": counts,
                     "holders": [i for i, c in enumerate(counts) if top and c == top]})

@@ -191,6 +191,62 @@ def _decode(d: Any) -> CardState:
         first_player=_int(d["first_player"], "first_player", 0, n - 1), see_own_track=see_own)
 
 
+# The engine makes a CardState (and a CardPlayer or two) on every ply; the frozen ``__init__`` sets each of the
+# 19 fields through ``object.__setattr__``. As in ``ttr_nb.state.new_state``, a plain slotted class with the very
+# same slots is filled by ordinary attribute stores and then becomes the frozen class by ``__class__`` assignment
+# (CPython allows it between classes of one memory layout). tests/test_cardgame_fastpaths.py checks the result
+# equals the dataclass's own construction.
+class _OpenCardState:
+    __slots__ = CardState.__slots__
+
+
+class _OpenCardPlayer:
+    __slots__ = CardPlayer.__slots__
+
+
+def new_card_state(variant, n_players, seed, deck, market, discard, ticket_deck, players, phase, round, current,
+                   pending, final_turns_left, round_ender, turn, ply, shuffles, first_player,
+                   see_own_track) -> CardState:
+    """``CardState(...)`` with every field given in declaration order, without the frozen ``__init__``'s cost."""
+    s = _OpenCardState()
+    s.variant = variant
+    s.n_players = n_players
+    s.seed = seed
+    s.deck = deck
+    s.market = market
+    s.discard = discard
+    s.ticket_deck = ticket_deck
+    s.players = players
+    s.phase = phase
+    s.round = round
+    s.current = current
+    s.pending = pending
+    s.final_turns_left = final_turns_left
+    s.round_ender = round_ender
+    s.turn = turn
+    s.ply = ply
+    s.shuffles = shuffles
+    s.first_player = first_player
+    s.see_own_track = see_own_track
+    s.__class__ = CardState
+    return s
+
+
+def new_card_player(hand, yard, yard_locos, track, tickets, completed, spent, completed_round1) -> CardPlayer:
+    """``CardPlayer(...)`` with every field given in declaration order, quickly (see ``new_card_state``)."""
+    p = _OpenCardPlayer()
+    p.hand = hand
+    p.yard = yard
+    p.yard_locos = yard_locos
+    p.track = track
+    p.tickets = tickets
+    p.completed = completed
+    p.spent = spent
+    p.completed_round1 = completed_round1
+    p.__class__ = CardPlayer
+    return p
+
+
 def pending_data(p: Pending) -> dict:
     return _pairs_to_json(p.data)
 
@@ -207,4 +263,4 @@ def track_visible(state: CardState, seat: int | None, owner: int) -> bool:
 
 
 
-__all__ = ["CardState", "CardPlayer", "PHASES", "StateError", "pairs_get", "pending_data", "track_visible"]
+__all__ = ["CardState", "CardPlayer", "PHASES", "new_card_state", "new_card_player", "StateError", "pairs_get", "pending_data", "track_visible"]

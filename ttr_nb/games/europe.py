@@ -26,8 +26,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from fractions import Fraction
 from functools import lru_cache
-from itertools import product
-from math import comb
+from math import comb, prod
 from typing import ClassVar, Sequence
 
 from ..actions import Action, Claim, Payment, parse_payment, payment_str, payment_words, register_action
@@ -578,6 +577,14 @@ def _city_names(v: Variant) -> frozenset[str]:
     return names
 
 
+def _city_order(v: Variant) -> dict[str, int]:
+    """The map's city names -> their places in the map's order (made once per variant)."""
+    order = v.__dict__.get("_city_order")
+    if order is None:
+        order = v.__dict__["_city_order"] = {c.name: i for i, c in enumerate(v.map.cities)}
+    return order
+
+
 def station_owners(state: GameState) -> dict[str, int]:
     """city -> seat of the station there."""
     return {city: seat for seat in range(state.n_players) for city in stations_of(state, seat)}
@@ -644,27 +651,57 @@ def best_borrowing(v: Variant, state: GameState, seat: int) -> Borrowing:
             seen.add(key)
             opts.append((r.id, a, b))
         options.append(opts)
+    # every combination in product() order (so the first of equals has the lowest ids), depth first: the pieces
+    # of the network a choice's first stations join are worked out once for all the choices after them. A piece is
+    # a bit set of components; an open ticket is completed when one piece holds both its ends, so a choice's gain
+    # is the sum of its pieces' (each piece's worked out once).
+    bit: dict[str, int] = {}
+    for a, b, _ in open_tickets:
+        bit.setdefault(a, 1 << len(bit))
+        bit.setdefault(b, 1 << len(bit))
+    for opts in options:
+        for opt in opts[1:]:
+            bit.setdefault(opt[1], 1 << len(bit))
+            bit.setdefault(opt[2], 1 << len(bit))
+    tickets = [(bit[a] | bit[b], p) for a, b, p in open_tickets]
+    joins = [[None if opt is None else bit[opt[1]] | bit[opt[2]] for opt in opts] for opts in options]
+    last = len(options) - 1
+    within: dict[int, int] = {}                         # piece -> points of the open tickets inside it
     best_key = None
-    best_choice: tuple = ()
-    count = 0
-    for choice in product(*options):
-        count += 1
-        up: dict[str, str] = {}
+    best_choice: list = []
+    choice: list = [None] * len(options)
 
-        def find(x: str) -> str:
-            while x in up:
-                x = up[x]
-            return x
-
-        for opt in choice:
-            if opt is not None:
-                a, b = find(opt[1]), find(opt[2])
-                if a != b:
-                    up[a] = b
-        gain = sum(p for a, b, p in open_tickets if find(a) == find(b)) if up else 0
-        key = (gain, -sum(1 for o in choice if o is not None))
-        if best_key is None or key > best_key:       # product() runs in id order: the first of equals has the lowest ids
-            best_key, best_choice = key, choice
+    def search(depth: int, pieces: tuple[int, ...], gain: int, borrowed: int) -> None:
+        nonlocal best_key, best_choice
+        for k, join in enumerate(joins[depth]):
+            choice[depth] = k
+            if join is None:
+                now, got, used = pieces, gain, borrowed
+            else:
+                merged = join
+                rest = []
+                got = gain
+                for piece in pieces:
+                    if piece & join:
+                        merged |= piece
+                        got -= within[piece]
+                    else:
+                        rest.append(piece)
+                points = within.get(merged)
+                if points is None:
+                    points = within[merged] = sum(p for ends, p in tickets if merged & ends == ends)
+                got += points
+                rest.append(merged)
+                now, used = tuple(rest), borrowed + 1
+            if depth < last:
+                search(depth + 1, now, got, used)
+                continue
+            key = (got, -used)
+            if best_key is None or key > best_key:
+                best_key, best_choice = key, choice[:]
+    search(0, (), 0, 0)
+    best_choice = tuple(opts[k] for opts, k in zip(options, best_choice))
+    count = prod(len(opts) for opts in options)
     # 2 × points: an open ticket turns from −p into +p
     return Borrowing(seat, stations, tuple(None if o is None else o[0] for o in best_choice), 2 * best_key[0], count)
 
@@ -703,16 +740,47 @@ class Stations(Feature):
 
     def bot_random(self, v, state, seat, r) -> list:
         """The random bot's pick among ``turn_actions`` without building them all: the action at a random index of
-        that list (cities in map order, each with its payments), found by arithmetic."""
-        pays = self._payments(state, seat)
+        that list (cities in map order, each with its payments), found by arithmetic: the free cities and the
+        payments counted, only the city and the payment picked made."""
+        p = state.players[seat]
+        built = p.get("stations", ())
+        if len(built) >= MAX_STATIONS:
+            return []
+        size = len(built) + 1
+        hand = p.hand
+        locos = hand[LOCO]
+        low = size - locos if size - locos > 1 else 1
+        runs = []                                   # (colour, most of it): its payments are most, most - 1, ..., low
+        pays = 1 if locos >= size else 0            # the all-locomotive payment, last
+        for c in range(LOCO):
+            have = hand[c]
+            if have >= low:
+                most = have if have < size else size
+                runs.append((c, most))
+                pays += most - low + 1
         if not pays:
             return []
-        taken = station_owners(state)
-        free = [c.name for c in v.map.cities if c.name not in taken]
+        taken = [x for seat2 in range(state.n_players) for x in state.players[seat2].get("stations", ())]
+        cities = _city_order(v)
+        gone = sorted({cities[x] for x in taken if x in cities})   # map indexes of the cities with a station
+        free = len(cities) - len(gone)
         if not free:
             return []
-        k = r.index(len(free) * len(pays))
-        return [BuildStation(city=free[k // len(pays)], payment=pays[k % len(pays)], seat=seat)]
+        k = r.index(free * pays)
+        j, k = divmod(k, pays)
+        for i in gone:                              # the j-th free city: j plus the taken ones before it
+            if i > j:
+                break
+            j += 1
+        for c, most in runs:
+            if k <= most - low:
+                n = most - k
+                pay = ((c, n), (LOCO, size - n)) if n < size else ((c, n),)
+                break
+            k -= most - low + 1
+        else:
+            pay = ((LOCO, size),)
+        return [BuildStation(city=v.map.cities[j].name, payment=pay, seat=seat)]
 
     def check(self, v, state, action, seat) -> None:
         _shape_problem(action, v)

@@ -189,6 +189,14 @@ def _announce(short: int, long: int, seat: int) -> Announce:
     return Announce(short=short, long=long, seat=seat)
 
 
+@lru_cache(maxsize=None)
+def _announcements(short: int, long: int, seat: int) -> tuple[Announce, ...]:
+    """``TicketMix.turn_actions`` when the decks hold ``short`` and ``long`` tickets (MK-TICKET-1)."""
+    want = min(TICKET_DRAW, short + long)
+    found = [(k, want - k) for k in range(want, -1, -1) if k <= short and want - k <= long]
+    return () if found == [(0, 0)] else tuple(_announce(s, lg, seat) for s, lg in found)
+
+
 class TicketMix(Feature):
     """Two ticket decks, short (5–11 points) and long (12–22): you announce how many to take from each"""
     name = "ticket_mix"
@@ -212,6 +220,10 @@ class TicketMix(Feature):
     def turn_actions(self, v, state, seat) -> list:
         found = mixes(state)
         return [] if found == [(0, 0)] else [_announce(s, lg, seat) for s, lg in found]
+
+    def bot_random(self, v, state, seat, r) -> tuple:
+        """``turn_actions`` for the random bot: the same announcements, kept per deck sizes and seat."""
+        return _announcements(len(state.ticket_deck("short")), len(state.ticket_deck("long")), seat)
 
     def pending_actions(self, v, state, pending) -> list:
         return [_announce(s, lg, pending.seat) for s, lg in mixes(state, TICKET_DRAW)]
@@ -459,6 +471,22 @@ def ride_terms(v: Variant, state: GameState, ride: "Ride") -> str:
     return f" ({'; '.join(parts)})"
 
 
+class _Rides:
+    """``Passengers.turn_actions`` in its order as (from, to) pairs, each ``Ride`` made when it is asked for."""
+
+    __slots__ = ("pairs", "seat")
+
+    def __init__(self, pairs: list[tuple[str, str]], seat: int):
+        self.pairs, self.seat = pairs, seat
+
+    def __len__(self) -> int:
+        return len(self.pairs)
+
+    def __getitem__(self, k: int) -> "Ride":
+        a, b = self.pairs[k]
+        return Ride(a=a, b=b, seat=self.seat)
+
+
 class Passengers(Feature):
     """Passengers and goods: after a claim place a passenger; later move it along claimed routes to collect goods"""
     name = "passengers"
@@ -652,6 +680,22 @@ class Passengers(Feature):
         for _, where in movable(state, seat):
             out += self._rides(v, state, seat, where, (), hand[PASSENGER])
         return out
+
+    def bot_random(self, v, state, seat, r) -> "_Rides":
+        """``turn_actions`` for the random bot: the same rides in the same order, each made when asked for."""
+        cards = state.players[seat].hand[PASSENGER]
+        claims = state.claims
+        table = _ride_table(v)
+        pairs = []
+        for _, at in movable(state, seat):
+            row = table.get(at)
+            if row is None:
+                row = _ride_row(v, at)
+            for b, routes in row:
+                got = _step(claims, seat, routes, ())
+                if got is not None and got[1] <= cards:
+                    pairs.append((at, b))
+        return _Rides(pairs, seat)
 
     def _rides(self, v, state, seat, at, used, cards) -> list:
         """The rides from ``at``: to each neighbouring city (not a country) in the order of the routes there, when

@@ -18,7 +18,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, replace
 from functools import lru_cache
-from itertools import combinations
+from itertools import accumulate, combinations
+from math import comb
 from pathlib import Path
 from typing import ClassVar, Sequence
 
@@ -497,6 +498,19 @@ class TicketDraft(Feature):
             return [_draft_pick(text(t), pending.seat) for t in pending.get("packet")]
         return [DraftKeep(tickets=tuple(text(t) for t in combo), seat=pending.seat)
                 for combo in combinations(pending.get("offered"), DRAFT_KEEP)]
+
+    def random_pending(self, v, state, pending, r):
+        """The random bot's pick: ``pending_actions(v, state, pending)[r.index(len(...))]`` without listing them
+        (the draft pick's ticket, or the keep's combination of 4, found by its index)."""
+        from ..bots import _nth_combination
+        made = v.route_table.ticket_text
+        if pending.kind == "draft_pick":
+            packet = pending.get("packet")
+            t = packet[r.index(len(packet))]
+            return _draft_pick(made.get(t) or ticket_text(v.map, t), pending.seat)
+        offered = pending.get("offered")
+        combo = _nth_combination(offered, DRAFT_KEEP, r.index(comb(len(offered), DRAFT_KEEP)))
+        return DraftKeep(tickets=tuple(made.get(t) or ticket_text(v.map, t) for t in combo), seat=pending.seat)
 
     @staticmethod
     def canonical(v, action):
@@ -1071,6 +1085,32 @@ def _first_free(spaces: Sequence[int], taken) -> int:
     return next((x for x in spaces if x not in taken), spaces[-1] + 1)
 
 
+def _province_reach(room: dict[str, tuple[int, int]], top: int, c0: int) -> tuple[int, ...]:
+    """For a route of colour index ``c0`` (-1: gray): on how many lines it may use a train of each value (the
+    index, 0 to ``top``, the highest space, + the largest express card) finds a free space, in the province
+    ``room`` (``_placeable``). Kept by the (lowest, highest) values of those lines."""
+    if c0 < 0:
+        spans = tuple(room.values())
+    else:
+        span = room.get(COLOURS[c0])
+        spans = (span,) if span is not None else ()
+    found = _REACH.get((spans, top))
+    if found is None:
+        if len(_REACH) >= 4096:
+            _REACH.clear()
+        size = top + max(EXPRESS_VALUES) + 1
+        starts = [0] * (size + 1)                       # +1 where a line's free values begin, -1 after they end
+        for lo, hi in spans:
+            if lo <= hi:
+                starts[min(lo, size)] += 1
+                starts[min(hi + 1, size)] -= 1
+        found = _REACH[(spans, top)] = tuple(accumulate(starts[:size]))
+    return found
+
+
+_REACH: dict[tuple, tuple[int, ...]] = {}
+
+
 class ProvinceBoard(Feature):
     """SK-PROV-1..6, SK-EXPRESS-3, SK-SCORE-2/3: a train on the province board with a claim; line bonuses."""
 
@@ -1112,44 +1152,52 @@ class ProvinceBoard(Feature):
         top = max(hi for _, hi in room.values())
         boosts = (0,) + express_left(state, seat)
         hand = state.players[seat].hand
+        locos = hand[LOCO]
         while routes:
             i = nth_bit(routes, r.index(routes.bit_count()))
             routes ^= 1 << i
-            route = t.routes[i]
-            # the route's claims in _options' order, by size: (payments of that size, (express, line) pairs that
-            # place a train of that value) -- counted, and only the one picked made
-            targets = self._targets(route, room)
-            groups = []
+            # the route's claims in _options' order, by size: (payments of that size) x (express, line) pairs that
+            # place a train of that value -- both counted, and only the claim picked made. Sizes whose trains reach
+            # no free space add nothing; once a size has no payment, no larger one has.
+            c0 = t.colour[i]
+            reach = _province_reach(room, top, c0)
+            counts = []
             total = 0
-            # sizes whose trains reach no free space add nothing: from the first that may (with the largest express
-            # card); once a size has no payment, no larger one has
-            first = max(route.length, min(lo for _, lo, _ in targets) - max(boosts)) if targets else top + 1
-            for size in range(first, top + 1):
-                places = [(e, line) for e in boosts for line, lo, hi in targets if lo <= size + e <= hi]
+            for size in range(t.length[i], top + 1):
+                places = 0
+                for e in boosts:
+                    places += reach[size + e]
                 if not places:
                     continue
-                rows = _colour_rows(route, hand, size)
-                pays = sum(count for _, _, count in rows) + (hand[LOCO] >= size)
+                low = size - locos if size - locos > 1 else 1
+                pays = locos >= size                    # (colour, then all-locomotive payments: _colour_rows)
+                for c in (range(LOCO) if c0 < 0 else (c0,)):
+                    have = hand[c]
+                    if have >= low:
+                        pays += (have if have < size else size) - low + 1
                 if not pays:
                     break
-                groups.append((size, rows, pays, places))
-                total += pays * len(places)
+                counts.append((size, pays, places))
+                total += pays * places
             if total:
                 k = r.index(total)
-                for size, rows, pays, places in groups:
-                    n = pays * len(places)
-                    if k < n:
-                        e, line = places[k % len(places)]
-                        pay = _nth_payment_of_size(rows, size, k // len(places))
-                        return [ProvinceClaim(t.labels[route.index], pay, e, line, seat)]
-                    k -= n
+                route = t.routes[i]
+                for size, pays, places in counts:
+                    if k < pays * places:
+                        e, line = [(e, line) for e in boosts for line, lo, hi in self._targets(route, room)
+                                   if lo <= size + e <= hi][k % places]
+                        pay = _nth_payment_of_size(_colour_rows(route, hand, size), size, k // places)
+                        return [ProvinceClaim(t.labels[i], pay, e, line, seat)]
+                    k -= pays * places
         return []
 
     @staticmethod
     def _targets(route, room) -> list[tuple[str, int, int]]:
         """The province lines a train of ``route`` may go on that have a free space: (line, lowest value, highest)."""
-        return [(line, lo, hi) for line, (lo, hi) in room.items()
-                if (route.colour == GRAY or line == route.colour) and lo <= hi]
+        if route.colour != GRAY:
+            span = room.get(route.colour)
+            return [(route.colour, span[0], span[1])] if span is not None and span[0] <= span[1] else []
+        return [(line, lo, hi) for line, (lo, hi) in room.items() if lo <= hi]
 
     def _claims(self, v, state, seat) -> list:
         return [ProvinceClaim(*o, seat) for o in self._options(v, state, seat)]
