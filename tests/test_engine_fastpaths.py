@@ -228,8 +228,15 @@ def test_the_random_bots_payment_is_the_listed_one_at_its_index(variant):
 def test_the_random_bots_ticket_keep_is_the_listed_choice_at_its_index():
     """USA-TICKET-2: RandomBot picks the k-th of legal_actions' ticket keeps from positions listed once per offer
     size (bots.keep_choices) instead of listing the actions: the same order for every offer size and least keep."""
-    from ttr_nb.bots import keep_choices
+    from itertools import combinations
+
+    from ttr_nb.bots import _nth_combination, keep_choices
     from ttr_nb.names import ticket_text
+    for n in range(0, 8):                           # (South Korea's draft keep: 4 of 5-7, by _nth_combination)
+        items = tuple("abcdefg"[:n])
+        for size in range(n + 1):
+            listed = list(combinations(items, size))
+            assert [_nth_combination(items, size, k) for k in range(len(listed))] == listed
     for variant, players in (("usa", 3), ("europe", 4)):          # setup offers of 3 and 4 tickets
         s = new_game(variant, players, 7)
         m = get_variant(variant).map

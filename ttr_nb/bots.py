@@ -13,6 +13,7 @@ from __future__ import annotations
 import heapq
 from dataclasses import dataclass
 from itertools import combinations
+from math import comb
 from typing import Protocol, Sequence
 
 from .actions import (Action, Claim, DrawDeck, DrawFaceUp, DrawTickets, KeepTickets, draw_tickets_action, new_claim,
@@ -224,6 +225,24 @@ def keep_choices(n: int, min_keep: int) -> tuple[tuple[int, ...], ...]:
         found = _KEEP_CHOICES[key] = tuple(combo for size in range(n, min(min_keep, n) - 1, -1)
                                            for combo in combinations(range(n), size))
     return found
+
+
+def _nth_combination(items: tuple, size: int, k: int) -> tuple:
+    """``list(combinations(items, size))[k]`` without listing them (combinations are in lexicographic order; South
+    Korea's draft keep picks one of its many this way)."""
+    out = []
+    start = 0
+    n = len(items)
+    while size:
+        for i in range(start, n):
+            below = comb(n - i - 1, size - 1)           # combinations that start with items[i] at this place
+            if k < below:
+                out.append(items[i])
+                start = i + 1
+                size -= 1
+                break
+            k -= below
+    return tuple(out)
 
 
 _KINDS = [0, 1, 2]              # draw, claim, tickets: tried in a random order
