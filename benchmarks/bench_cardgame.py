@@ -119,6 +119,7 @@ def main(argv=None) -> int:
     if args.quick:
         args.games, args.cases, args.large = 5, 10, 4
     from bench_engine import random_games          # the board benchmark's loop: the same public entry points
+    random_games("cardgame", 3, seed0=10_000)      # warm-up: card data, tables, caches (not timed)
     rate, plies = random_games("cardgame", args.games)
     print(f"random 4-player Card Game games: {rate:.1f} games/s (CPU), {plies:.0f} plies per game, {args.games} games")
     for label, ms in completion_times(args.cases).items():
