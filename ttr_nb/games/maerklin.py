@@ -21,7 +21,7 @@ from ..actions import Action, Claim, is_digits, register_action
 from ..cards import LOCO, LOCO4, PASSENGER
 from ..errors import BadAction, IllegalAction, MapError
 from ..names import seat_name as _seat_name
-from ..scoring import TicketResult, connect_path, connect_paths, owned_edges
+from ..scoring import TicketResult, _with, connect_path, connect_paths, owned_edges
 from ..state import FREE, GameState, Pending, new_player, new_state, pairs_get, pairs_set
 from ..variants import Feature, Settings, Variant, register
 from ..engine import _PLAYING, _plainly_legal, _turn_over
@@ -1126,11 +1126,11 @@ class MaerklinScoring(Feature):
             results = [TicketResult(t.id, t.a, t.b, t.points, path is not None, path or ())
                        for t, path in zip(ps.tickets, paths)]
             goods = goods_of(state, ps.seat)
-            players.append(replace(ps, tickets=tuple(results), extras=ps.extras + (("goods", sum(goods)),),  # MK-PASS-5
+            players.append(_with(ps, tickets=tuple(results), extras=ps.extras + (("goods", sum(goods)),),  # MK-PASS-5
                                    stats=ps.stats + (("goods_tokens", len(goods)),)))
         best = max(ps.completed for ps in players)
         if best > 0:                                   # MK-SCORE-2: every tied player gets it (interpretation)
-            players = [replace(ps, extras=ps.extras + (("most completed tickets", MOST_TICKETS_BONUS),))
+            players = [_with(ps, extras=ps.extras + (("most completed tickets", MOST_TICKETS_BONUS),))
                        if ps.completed == best else ps for ps in players]
         sheet["players"] = players
 

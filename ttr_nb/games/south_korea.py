@@ -31,6 +31,7 @@ from ..names import seat_name as _seat_name
 from ..cards import CARD_NAMES, COLOURS, GRAY, LOCO
 from ..errors import BadAction, IllegalAction, MapError, TTRError
 from ..rng import shuffled
+from ..scoring import _with
 from ..state import FREE, GameState, Pending, new_player, new_state, pairs_get, pairs_set, replace_fields
 from ..tables import claimable_mask, interned, nth_bit, payment
 from ..variants import Feature, Settings, Variant, get_variant, register
@@ -1416,7 +1417,7 @@ class ProvinceBoard(Feature):
                 notes.setdefault(r["seat"], []).append(
                     f"{line} line: total {r['total']} (spaces {', '.join(map(str, r['spaces']))}), rank {rank}: "
                     f"{r['bonus']} points ({v.rule('SK-SCORE-2')})")
-        sheet["players"] = [replace(ps, extras=ps.extras + (("province board", awards.get(ps.seat, 0)),),
+        sheet["players"] = [_with(ps, extras=ps.extras + (("province board", awards.get(ps.seat, 0)),),
                                     notes=ps.notes + tuple(notes.get(ps.seat, ()))) for ps in sheet["players"]]
 
     def validate(self, v, state, problems) -> None:
