@@ -222,10 +222,15 @@ def _path(adj: dict[str, list[tuple[str, str]]], a: str, b: str, dead_end=None) 
 
 
 def ticket_results(v: Variant, seat_tickets: Sequence[str], edges: Sequence[tuple[str, str, int, str]],
-                   borrowed: frozenset[str] = frozenset()) -> tuple[TicketResult, ...]:
+                   borrowed: frozenset[str] = frozenset(),
+                   dead_ends: frozenset[str] = frozenset()) -> tuple[TicketResult, ...]:
+    """Each ticket completed or not over ``edges`` with its path (USA-TICKET-4); ``dead_ends``: places a path may
+    end at but not pass through (Märklin's countries, MK-SCORE-2)."""
     out = []
     up: dict[str, str] = {}                  # union-find over the network's cities (a root has no entry)
     for x, y, _, _ in edges:
+        if dead_ends and (x in dead_ends or y in dead_ends):
+            continue                         # joins nothing through it: a ticket ending there is searched
         while x in up:
             x = up[x]
         while y in up:
@@ -241,12 +246,12 @@ def ticket_results(v: Variant, seat_tickets: Sequence[str], edges: Sequence[tupl
             a = up[a]
         while b in up:
             b = up[b]
-        if a != b:
+        if a != b and not (dead_ends and (t.a in dead_ends or t.b in dead_ends)):
             path = None                            # not joined at all: no search needed
         else:
             if adj is None:
                 adj = _adjacency(edges)
-            path = _path(adj, t.a, t.b)
+            path = _path(adj, t.a, t.b, dead_ends.__contains__ if dead_ends else None)
         out.append(TicketResult(t.id, t.a, t.b, t.points, path is not None, path or (),
                                 tuple(r for r in path if r in borrowed) if path and borrowed else ()))
     return tuple(out)
@@ -261,6 +266,9 @@ def score(state: GameState) -> ScoreSheet:
     bonus = st.longest_bonus
     players = []
     t = v.route_table
+    dead_ends = frozenset()
+    for f in v.features:
+        dead_ends = f.ticket_dead_ends(v) or dead_ends
     by_seat, indices = _routes_by_seat(v, state)
     points, canon = t.points, t.canon_edges
     for seat, p in enumerate(state.players):
@@ -274,7 +282,8 @@ def score(state: GameState) -> ScoreSheet:
             trail, arg = longest_trail, edges
         longest = trail(arg) if bonus else _Later(trail, arg)          # no bonus: worked out when read
         players.append(PlayerScore(seat=seat, name=seat_name(seat), route_points=route_points, routes=routes,
-                                   tickets=ticket_results(v, p.tickets, edges),   # USA-SCORE-2 / USA-TICKET-4
+                                   tickets=ticket_results(v, p.tickets, edges,      # USA-SCORE-2 / USA-TICKET-4
+                                                          dead_ends=dead_ends),
                                    longest=longest, longest_bonus=0))
     if bonus:                                                         # USA-SCORE-3: ties all get it
         best = max(ps.longest.length for ps in players)

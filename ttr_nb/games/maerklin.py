@@ -21,7 +21,7 @@ from ..actions import Action, Claim, is_digits, register_action
 from ..cards import LOCO, LOCO4, PASSENGER
 from ..errors import BadAction, IllegalAction, MapError
 from ..names import seat_name as _seat_name
-from ..scoring import TicketResult, _with, connect_path, connect_paths, owned_edges
+from ..scoring import _with, connect_path
 from ..state import FREE, GameState, Pending, new_player, new_state, pairs_get, pairs_set
 from ..variants import Feature, Settings, Variant, register
 from ..engine import _PLAYING, _plainly_legal, _turn_over
@@ -52,11 +52,17 @@ def _city(name: str, text: str) -> str:
         raise BadAction(f"{text!r}: {name!r} is not a city of the Märklin board") from None
 
 
-def is_country(v: Variant, city: str) -> bool:
+def _countries(v: Variant) -> tuple[frozenset[str], frozenset[str]]:
+    """(the map's countries, all its cities) by name, read once per variant."""
     countries = v.__dict__.get("_countries")
-    if countries is None:                 # the map's countries and cities by name, read once per variant
+    if countries is None:
         countries = v.__dict__["_countries"] = (frozenset(c.name for c in v.map.cities if c.extra.get("country")),
                                                 frozenset(c.name for c in v.map.cities))
+    return countries
+
+
+def is_country(v: Variant, city: str) -> bool:
+    countries = _countries(v)
     if city in countries[0]:
         return True
     if city in countries[1]:
@@ -1118,16 +1124,17 @@ class MaerklinScoring(Feature):
     score_words = (f"goods tokens collected (their points, scored during play); +{MOST_TICKETS_BONUS} for the most "
                    "completed tickets (ties: each, ttr_nb's reading)")
 
+    def ticket_dead_ends(self, v) -> frozenset[str]:
+        """MK-SCORE-2: a ticket to a country is joined at any of its border points, never through the country (the
+        base scoring checks every ticket so)."""
+        return _countries(v)[0]
+
     def score(self, v, state, sheet) -> None:
         players = []
-        for ps in sheet["players"]:
-            edges = owned_edges(v, state, ps.seat)         # connected_avoiding_countries, one network per player
-            paths = connect_paths(edges, [(t.a, t.b) for t in ps.tickets], dead_end=lambda city: is_country(v, city))
-            results = [TicketResult(t.id, t.a, t.b, t.points, path is not None, path or ())
-                       for t, path in zip(ps.tickets, paths)]
+        for ps in sheet["players"]:                        # the tickets: scored by the base, avoiding countries
             goods = goods_of(state, ps.seat)
-            players.append(_with(ps, tickets=tuple(results), extras=ps.extras + (("goods", sum(goods)),),  # MK-PASS-5
-                                   stats=ps.stats + (("goods_tokens", len(goods)),)))
+            players.append(_with(ps, extras=ps.extras + (("goods", sum(goods)),),  # MK-PASS-5
+                                 stats=ps.stats + (("goods_tokens", len(goods)),)))
         best = max(ps.completed for ps in players)
         if best > 0:                                   # MK-SCORE-2: every tied player gets it (interpretation)
             players = [_with(ps, extras=ps.extras + (("most completed tickets", MOST_TICKETS_BONUS),))

@@ -1,7 +1,10 @@
-"""Games with no longest-path bonus (Märklin MK-SCORE-3, South Korea SK-SCORE-4) work out a seat's longest trail
+"""The variants' score sheets, worked out with no more than they need.
+
+Games with no longest-path bonus (Märklin MK-SCORE-3, South Korea SK-SCORE-4) work out a seat's longest trail
 only when something reads ``PlayerScore.longest``; the sheet is the same as one with every trail worked out at
 once (equality, ``repr``, hashing, copies, pickles, ``to_dict``, the tables). Games with the bonus (USA-SCORE-3,
-EU-SCORE-2) work it out in ``score`` as before."""
+EU-SCORE-2) work it out in ``score`` as before. Märklin's tickets are checked once, avoiding countries
+(MK-SCORE-2), by the base scoring: the same results as a search of each ticket on its own."""
 from __future__ import annotations
 
 import copy
@@ -131,3 +134,37 @@ def test_USA_SCORE_3_with_the_bonus_score_works_every_trail_out(variant, solver_
     assert len(solver_calls) == len(state.players)
     best = max(t.length for t in eager(state))
     assert [ps.longest_bonus > 0 for ps in sheet.players] == [t.length == best for t in eager(state)]
+
+
+@pytest.mark.parametrize("seed", [3, 5, 8])
+def test_MK_SCORE_2_tickets_scored_once_avoiding_countries_as_each_searched_alone(seed):
+    from ttr_nb.games.maerklin import connected_avoiding_countries
+    v = get_variant("maerklin")
+    state = finished("maerklin", players=4 if seed != 5 else 2, seed=seed)
+    sheet = score(state)
+    joined = 0
+    for ps in sheet.players:
+        edges = scoring.owned_edges(v, state, ps.seat)
+        assert [t.id for t in ps.tickets] == list(state.players[ps.seat].tickets)
+        for t in ps.tickets:
+            path = connected_avoiding_countries(v, edges, t.a, t.b)
+            assert (t.completed, t.path, t.via) == (path is not None, path or (), ())
+            joined += t.completed
+    assert joined                                               # (some tickets are joined, some are not)
+    assert not all(t.completed for ps in sheet.players for t in ps.tickets)
+
+
+def test_MK_SCORE_2_ticket_results_never_pass_through_a_dead_end():
+    from ttr_nb.games.maerklin import MaerklinScoring
+    v = get_variant("maerklin")
+    countries = MaerklinScoring().ticket_dead_ends(v)
+    assert "Niederlande" in countries and "Emden" not in countries
+    plain = next(t for t in v.map.tickets if t.a not in countries and t.b not in countries)
+    to_country = next(t for t in v.map.tickets if t.b in countries or t.a in countries)
+    country = to_country.b if to_country.b in countries else to_country.a
+    home = to_country.a if country == to_country.b else to_country.b
+    through = [(plain.a, "Niederlande", 1, "r1"), ("Niederlande", plain.b, 1, "r2"), (home, country, 2, "r3")]
+    open_ = scoring.ticket_results(v, (plain.id, to_country.id), through)
+    closed = scoring.ticket_results(v, (plain.id, to_country.id), through, dead_ends=countries)
+    assert [t.completed for t in open_] == [True, True]
+    assert [(t.completed, t.path) for t in closed] == [(False, ()), (True, ("r3",))]   # ends at a country: fine
