@@ -20,6 +20,7 @@ from dataclasses import dataclass, replace
 from functools import lru_cache
 from itertools import accumulate, combinations
 from math import comb
+from operator import itemgetter
 from pathlib import Path
 from typing import ClassVar, Sequence
 
@@ -32,7 +33,7 @@ from ..cards import CARD_NAMES, COLOURS, GRAY, LOCO
 from ..errors import BadAction, IllegalAction, MapError, TTRError
 from ..rng import shuffled
 from ..scoring import _with
-from ..state import FREE, GameState, Pending, new_player, new_state, pairs_get, pairs_set, replace_fields
+from ..state import FREE, GameState, Pending, new_player, new_state, pairs_get, pairs_set
 from ..tables import claimable_mask, interned, nth_bit, payment
 from ..variants import Feature, Settings, Variant, get_variant, register
 from ..engine import _PLAYING, _quick_draw, _turn_over, twin_problem
@@ -395,19 +396,30 @@ def drafted(state: GameState, seat: int) -> tuple[str, ...]:
 
 
 def _draft_pick_pending(seat: int, packet: Sequence[str], rnd: int) -> Pending:
-    text = (f"draft round {rnd} of {DRAFT_HAND}: pick 1 of the {_plural(len(packet), 'ticket')} in your hand; "
+    return Pending("draft_pick", seat, (("packet", tuple(packet)), ("round", rnd), ("rule", "SK-SETUP-3"),
+                                        ("text", _draft_pick_text(len(packet), rnd))))
+
+
+@lru_cache(maxsize=None)
+def _draft_pick_text(cards: int, rnd: int) -> str:
+    return (f"draft round {rnd} of {DRAFT_HAND}: pick 1 of the {_plural(cards, 'ticket')} in your hand; "
             f"the rest go to the player on your left")
-    return Pending("draft_pick", seat, (("packet", tuple(packet)), ("round", rnd), ("rule", "SK-SETUP-3"), ("text", text)))
 
 
 def _pass_hands(players: list, rnd: int) -> list[Pending]:
     """SK-SETUP-3, everyone has picked in round ``rnd``: the rest of each hand goes to the player on the left (the
     next seat) as the next round's hand; ``players`` (a list) loses the hands set aside. The new pending picks."""
     n = len(players)
-    passing = [tuple(pairs_get(p.ext, "passing", ())) for p in players]
+    passing = []
     for s, p in enumerate(players):
-        players[s] = replace_fields(p, ext=pairs_set(p.ext, "passing", None))
+        passing.append(tuple(pairs_get(p.ext, "passing", ())))
+        ext = [kv for kv in p.ext if kv[0] != "passing"]           # pairs_set(p.ext, "passing", None)
+        ext.sort(key=_key)
+        players[s] = new_player(p.hand, p.trains, p.tickets, p.route_points, tuple(ext))
     return [_draft_pick_pending(s, passing[(s - 1) % n], rnd + 1) for s in range(n)]
+
+
+_key = itemgetter(0)
 
 
 @lru_cache(maxsize=None)
@@ -503,12 +515,12 @@ class TicketDraft(Feature):
     def random_pending(self, v, state, pending, r):
         """The random bot's pick: ``pending_actions(v, state, pending)[r.index(len(...))]`` without listing them
         (the draft pick's ticket, or the keep's combination of 4, found by its index)."""
-        from ..bots import _nth_combination
         made = v.route_table.ticket_text
         if pending.kind == "draft_pick":
             packet = pending.get("packet")
             t = packet[r.index(len(packet))]
             return _draft_pick(made.get(t) or ticket_text(v.map, t), pending.seat)
+        from ..bots import _nth_combination            # (the rules modules load without the bots)
         offered = pending.get("offered")
         combo = _nth_combination(offered, DRAFT_KEEP, r.index(comb(len(offered), DRAFT_KEEP)))
         return DraftKeep(tickets=tuple(made.get(t) or ticket_text(v.map, t) for t in combo), seat=pending.seat)
@@ -580,10 +592,21 @@ class TicketDraft(Feature):
             return None
         players = list(state.players)
         ps = players[seat]
-        ext = pairs_set(ps.ext, "drafted", tuple(pairs_get(ps.ext, "drafted", ())) + (tid,))
-        players[seat] = new_player(ps.hand, ps.trains, ps.tickets, ps.route_points,
-                                   pairs_set(ext, "passing", tuple(t for t in packet if t != tid)))
-        rest = tuple(q for q in pending if q.seat != seat)
+        # pairs_set(pairs_set(ext, "drafted", drafted + (tid,)), "passing", the rest of the packet), in one go
+        ext = []
+        drafted = None
+        for kv in ps.ext:
+            k = kv[0]
+            if k == "drafted":
+                if drafted is None:
+                    drafted = kv[1]
+            elif k != "passing":
+                ext.append(kv)
+        ext.append(("drafted", (tuple(drafted) if drafted else ()) + (tid,)))
+        ext.append(("passing", tuple([t for t in packet if t != tid])))
+        ext.sort(key=_key)
+        players[seat] = new_player(ps.hand, ps.trains, ps.tickets, ps.route_points, tuple(ext))
+        rest = tuple([q for q in pending if q.seat != seat])
         if not rest:                                   # the round's last pick: the hands go round
             rnd = p.get("round")
             if rnd.__class__ is not int or rnd >= DRAFT_HAND or len(players) != state.n_players:
