@@ -272,8 +272,10 @@ class TicketMix(Feature):
 
     def quick(self, v, state, action, trusted):
         """Tickets announced on a turn (MK-TICKET-1), one of the listed mixes: the top ones of each deck offered as
-        a pending choice — the state ``apply`` makes, without a transaction. At setup: the general path."""
+        a pending choice — the state ``apply`` makes, without a transaction. At setup (MK-SETUP-3): ``_quick_setup``."""
         seat = action.seat
+        if state.phase == "setup":
+            return self._quick_setup(state, action, trusted)
         if (seat != state.current or seat.__class__ is not int or state.pending or state.phase not in _PLAYING
                 or None in state.market):
             return None
@@ -293,6 +295,34 @@ class TicketMix(Feature):
                          tuple(sorted(decks.items())), state.tickets_out, state.claims, state.players, state.phase,
                          seat, pending, state.final_turns_left, state.turn, state.ply + 1, 0, state.shuffles,
                          state.first_player, state.ext)
+
+    @staticmethod
+    def _quick_setup(state, action, trusted):
+        """A seat's ticket mix announced at setup (MK-SETUP-3), one of the listed mixes: its tickets offered as the
+        seat's pending choice (keep at least 2), after the other seats' steps — the state ``apply`` makes."""
+        seat = action.seat
+        if seat.__class__ is not int or None in state.market:
+            return None
+        p = state.pending_for(seat)
+        if p is None or p.kind != SETUP_KIND:
+            return None
+        mix = (action.short, action.long)
+        if not trusted and (mix[0].__class__ is not int or mix[1].__class__ is not int or mix == (0, 0)
+                            or mix not in mixes(state, TICKET_DRAW)):
+            return None
+        decks = dict(state.ticket_decks)
+        offered = ()
+        for name, n in (("short", mix[0]), ("long", mix[1])):
+            pile = decks.get(name, ())
+            offered += pile[:n]
+            decks[name] = pile[n:]
+        pending = tuple(q for q in state.pending if q.seat != seat) + (
+            Pending("choose_tickets", seat, (("min_keep", 2), ("offered", offered), ("returns", "bottom"),
+                                             ("rule", "MK-SETUP-3"))),)
+        return new_state(state.variant, state.n_players, state.seed, state.deck, state.market, state.discard,
+                         tuple(sorted(decks.items())), state.tickets_out, state.claims, state.players, state.phase,
+                         state.current, pending, state.final_turns_left, state.turn, state.ply + 1, state.passes,
+                         state.shuffles, state.first_player, state.ext)
 
     def after_setup(self, v, tx) -> None:             # MK-SETUP-3: "Then both decks are shuffled."
         from ..rng import shuffled
