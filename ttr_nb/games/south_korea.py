@@ -970,8 +970,10 @@ class ExpressCards(Feature):
     def quick(self, v, state, action, trusted):
         """A card draw boosted with an express card (SK-EXPRESS-1) when no reshuffle is needed: the card for the
         express card's value from the top of the deck, the card used, then the normal first draw by the engine's
-        own quick path — the state ``apply`` makes, without a transaction. Ticket draws (few) and anything out of
-        the ordinary take the general path."""
+        own quick path — the state ``apply`` makes, without a transaction; ticket draws: ``_quick_tickets``.
+        Anything out of the ordinary takes the general path."""
+        if action.__class__ is ExpressTickets:
+            return self._quick_tickets(v, state, action, trusted)
         if action.__class__ is not ExpressDraw:
             return None
         seat = action.seat
@@ -995,6 +997,37 @@ class ExpressCards(Feature):
                           state.current, (), state.final_turns_left, state.turn, state.ply, state.passes,
                           state.shuffles, state.first_player, state.ext)
         return _quick_draw(v, drawn, action.base(), trusted)
+
+    @staticmethod
+    def _quick_tickets(v, state, action, trusted):
+        """Tickets drawn with an express card (SK-EXPRESS-2): the card used, ticket_draw + its value offered as the
+        seat's pending choice (keep at least 1, the others to the bottom) — the state ``apply`` makes."""
+        seat = action.seat
+        e = action.express
+        if (seat != state.current or seat.__class__ is not int or state.pending or state.phase not in _PLAYING
+                or e.__class__ is not int or None in state.market):
+            return None
+        st = v.settings
+        name = st.ticket_deck
+        pile = state.ticket_deck(name)
+        if len(pile) <= st.ticket_draw:
+            return None                                # check words the refusal
+        players = list(state.players)
+        p = players[seat]
+        left = pairs_get(p.ext, "express", ())
+        if not trusted and e not in left:
+            return None
+        players[seat] = new_player(p.hand, p.trains, p.tickets, p.route_points,
+                                   pairs_set(p.ext, "express", tuple(x for x in left if x != e)))
+        n = st.ticket_draw + e
+        decks = dict(state.ticket_decks)
+        decks[name] = pile[n:]
+        pending = (Pending("choose_tickets", seat, (("min_keep", st.ticket_min_keep), ("offered", tuple(pile[:n])),
+                                                    ("returns", "bottom"))),)
+        return new_state(state.variant, state.n_players, state.seed, state.deck, state.market, state.discard,
+                         tuple(sorted(decks.items())), state.tickets_out, state.claims, tuple(players), state.phase,
+                         seat, pending, state.final_turns_left, state.turn, state.ply + 1, 0, state.shuffles,
+                         state.first_player, state.ext)
 
     def validate(self, v, state, problems) -> None:
         for seat, p in enumerate(state.players):
