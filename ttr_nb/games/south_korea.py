@@ -422,6 +422,18 @@ def _pass_hands(players: list, rnd: int) -> list[Pending]:
 _key = itemgetter(0)
 
 
+def _end_draft(players: list) -> list[Pending]:
+    """SK-SETUP-4, the draft's last pick made: each seat keeps 4 of its picks; ``players`` (a list) loses the
+    picks and the emptied hands set aside. The new pending keeps."""
+    out = []
+    for s, p in enumerate(players):
+        out.append(_draft_keep_pending(s, tuple(pairs_get(p.ext, "drafted", ()))))
+        ext = [kv for kv in p.ext if kv[0] != "passing" and kv[0] != "drafted"]
+        ext.sort(key=_key)
+        players[s] = new_player(p.hand, p.trains, p.tickets, p.route_points, tuple(ext))
+    return out
+
+
 @lru_cache(maxsize=None)
 def _draft_pick(text: str, seat: int) -> "DraftPick":
     """The one shared (immutable) DraftPick of a ticket text and seat, as the lists of legal actions hand it out."""
@@ -573,8 +585,8 @@ class TicketDraft(Feature):
 
     def quick(self, v, state, action, trusted):
         """A draft pick named as ``pending_actions`` names it (SK-SETUP-3): the ticket to the seat's picks, the rest
-        of its hand set aside to pass, and after the round's last pick the hands passed on — the state ``apply``
-        makes, without a transaction. The draft's very last pick (then the keeping) takes the general path."""
+        of its hand set aside to pass, and after the round's last pick the hands passed on (after the draft's last
+        pick: the keeps, SK-SETUP-4) — the state ``apply`` makes, without a transaction."""
         if action.__class__ is DraftKeep:
             return self._quick_keep(v, state, action)
         if action.__class__ is not DraftPick:
@@ -609,9 +621,9 @@ class TicketDraft(Feature):
         rest = tuple([q for q in pending if q.seat != seat])
         if not rest:                                   # the round's last pick: the hands go round
             rnd = p.get("round")
-            if rnd.__class__ is not int or rnd >= DRAFT_HAND or len(players) != state.n_players:
-                return None                            # the draft's end: the general path
-            rest = tuple(_pass_hands(players, rnd))
+            if rnd.__class__ is not int or rnd > DRAFT_HAND or len(players) != state.n_players:
+                return None
+            rest = tuple(_pass_hands(players, rnd) if rnd < DRAFT_HAND else _end_draft(players))
         return new_state(state.variant, state.n_players, state.seed, state.deck, state.market, state.discard,
                          state.ticket_decks, state.tickets_out, state.claims, tuple(players), state.phase,
                          state.current, rest, state.final_turns_left, state.turn, state.ply + 1, state.passes,
@@ -619,12 +631,12 @@ class TicketDraft(Feature):
 
     @staticmethod
     def _quick_keep(v, state, action):
-        """Four drafted tickets kept while others still choose theirs (SK-SETUP-4): the rest returned to the deck
-        (shuffled in after the last keep, which takes the general path)."""
+        """Four drafted tickets kept (SK-SETUP-4): the rest returned to the deck; after the last keep the deck is
+        shuffled and play begins."""
         seat = action.seat
         pending = state.pending
         names = action.tickets
-        if (len(pending) < 2 or seat.__class__ is not int or names.__class__ is not tuple or len(names) != DRAFT_KEEP
+        if (not pending or seat.__class__ is not int or names.__class__ is not tuple or len(names) != DRAFT_KEEP
                 or None in state.market):
             return None
         p = state.pending_for(seat)
@@ -642,10 +654,15 @@ class TicketDraft(Feature):
         name = v.settings.ticket_deck
         decks = dict(state.ticket_decks)
         decks[name] = decks.get(name, ()) + tuple(t for t in offered if t not in ids)
+        rest = tuple(x for x in pending if x.seat != seat)
+        phase, current = state.phase, state.current
+        if not rest:                                   # the last keep: the returns shuffled in, play begins
+            decks[name] = tuple(shuffled(decks[name], state.seed, "tickets/draft", 0))
+            phase, current = "play", state.first_player
         return new_state(state.variant, state.n_players, state.seed, state.deck, state.market, state.discard,
-                         tuple(sorted(decks.items())), state.tickets_out, state.claims, tuple(players), state.phase,
-                         state.current, tuple(x for x in pending if x.seat != seat), state.final_turns_left,
-                         state.turn, state.ply + 1, state.passes, state.shuffles, state.first_player, state.ext)
+                         tuple(sorted(decks.items())), state.tickets_out, state.claims, tuple(players), phase,
+                         current, rest, state.final_turns_left, state.turn, state.ply + 1, state.passes,
+                         state.shuffles, state.first_player, state.ext)
 
     @staticmethod
     def _pick(v, tx, action, seat) -> None:
