@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from ttr_nb.actions import draw_tickets_action, new_claim
-from ttr_nb.bots import RandomBot, _claims_at_random
+from ttr_nb.bots import RandomBot, _claims_at_random, _own_action
 from ttr_nb.engine import apply, draw_choices, legal_actions, new_game, to_move
 from ttr_nb.rng import Counter
 from ttr_nb.tables import claimable_mask, nth_bit, random_payment
@@ -33,16 +33,10 @@ def listed_turn(v, state, seat, r: Counter):
         elif kind == 2:
             if state.ticket_deck(v.settings.ticket_deck):
                 return draw_tickets_action(seat), fell_through
-        else:
-            parts = [f.bot_random(v, state, seat, r) if hasattr(f, "bot_random") else f.turn_actions(v, state, seat)
-                     for f in v.features]
-            total = sum(map(len, parts))
-            if total:
-                k = r.index(total)
-                for part in parts:
-                    if k < len(part):
-                        return part[k], fell_through
-                    k -= len(part)
+        else:                                   # (the features' own picks, as the bot makes them)
+            action = _own_action(v, state, seat, r)
+            if action is not None:
+                return action, fell_through
             fell_through = True
     return legal_actions(state, seat)[0], fell_through
 

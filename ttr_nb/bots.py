@@ -200,19 +200,27 @@ class RandomBot:
                     return draw_tickets_action(seat), _TICKETS_AT_RANDOM
             else:                                           # a variant's own actions
                 r = Counter.of_state(x)
-                # each feature's list, or the sequence its bot_random offers (which may make only the action picked)
-                parts = [f.bot_random(v, state, seat, r) if hasattr(f, "bot_random") else f.turn_actions(v, state, seat)
-                         for f in v.features]
-                total = sum(map(len, parts))
-                if total:
-                    k = r.index(total)
-                    for part in parts:
-                        if k < len(part):
-                            return part[k], _VARIANT_AT_RANDOM
-                        k -= len(part)
+                action = _own_action(v, state, seat, r)
+                if action is not None:
+                    return action, _VARIANT_AT_RANDOM
                 x = r._x                                    # the next kind from where the features' draws left it
         acts = legal_actions(state, seat)
         return acts[0], Reason("nothing else is possible")
+
+
+def _own_action(v: Variant, state: GameState, seat: int, r: Counter) -> Action | None:
+    """One of the variant's own turn actions at random (each feature's list, or the sequence its ``bot_random``
+    offers, which may make only the action picked); None when there is none."""
+    parts = [f.bot_random(v, state, seat, r) if hasattr(f, "bot_random") else f.turn_actions(v, state, seat)
+             for f in v.features]
+    total = sum(map(len, parts))
+    if total:
+        k = r.index(total)
+        for part in parts:
+            if k < len(part):
+                return part[k]
+            k -= len(part)
+    return None
 
 
 def _keep_at_random(v: Variant, p, r: Counter) -> KeepTickets:

@@ -203,6 +203,17 @@ def _announcements(short: int, long: int, seat: int) -> tuple[Announce, ...]:
     return () if found == [(0, 0)] else tuple(_announce(s, lg, seat) for s, lg in found)
 
 
+def _take_mix(state: GameState, mix: tuple[int, int]) -> tuple[dict, tuple[str, ...]]:
+    """(the ticket decks by name, the tickets offered) after taking ``mix`` = (short, long) from the decks' tops."""
+    decks = dict(state.ticket_decks)
+    offered = ()
+    for name, n in (("short", mix[0]), ("long", mix[1])):
+        pile = decks.get(name, ())
+        offered += pile[:n]
+        decks[name] = pile[n:]
+    return decks, offered
+
+
 class TicketMix(Feature):
     """Two ticket decks, short (5–11 points) and long (12–22): you announce how many to take from each"""
     name = "ticket_mix"
@@ -283,12 +294,7 @@ class TicketMix(Feature):
         if not trusted and (mix[0].__class__ is not int or mix[1].__class__ is not int or mix not in mixes(state)
                             or mix == (0, 0)):
             return None
-        decks = dict(state.ticket_decks)
-        offered = ()
-        for name, n in (("short", mix[0]), ("long", mix[1])):
-            pile = decks.get(name, ())
-            offered += pile[:n]
-            decks[name] = pile[n:]
+        decks, offered = _take_mix(state, mix)
         pending = (Pending("choose_tickets", seat, (("min_keep", 1), ("offered", offered), ("returns", "bottom"),
                                                     ("rule", "MK-TICKET-1"))),)
         return new_state(state.variant, state.n_players, state.seed, state.deck, state.market, state.discard,
@@ -310,12 +316,7 @@ class TicketMix(Feature):
         if not trusted and (mix[0].__class__ is not int or mix[1].__class__ is not int or mix == (0, 0)
                             or mix not in mixes(state, TICKET_DRAW)):
             return None
-        decks = dict(state.ticket_decks)
-        offered = ()
-        for name, n in (("short", mix[0]), ("long", mix[1])):
-            pile = decks.get(name, ())
-            offered += pile[:n]
-            decks[name] = pile[n:]
+        decks, offered = _take_mix(state, mix)
         pending = tuple(q for q in state.pending if q.seat != seat) + (
             Pending("choose_tickets", seat, (("min_keep", 2), ("offered", offered), ("returns", "bottom"),
                                              ("rule", "MK-SETUP-3"))),)
