@@ -941,18 +941,21 @@ def _quick_draw(v: Variant, state: GameState, action, trusted: bool) -> GameStat
 def _quick_resets(st, market: list, deck: tuple, discard: tuple) -> tuple[list, tuple, tuple] | None:
     """USA-DRAW-6 as ``Tx.check_market`` does it, for a full ``market`` whose replacement card was ``deck[0]``: all
     five discarded and five new turned up while it happens again, or the market kept when the remaining cards
-    cannot avoid it. (market, deck left, discard); None when a reset would need a reshuffle (USA-DRAW-7) or the
-    variant resets on several kinds (the general path)."""
+    cannot avoid it. (market, deck left, discard); None when a reset would need a reshuffle (USA-DRAW-7): the
+    general path. A variant that resets on several kinds (Märklin's two locomotives) resets on the first of them
+    shown ``limit`` times, as ``Tx.check_market`` does."""
     kinds = st.market_reset_kinds
-    if len(kinds) != 1:
-        return None
-    kind = kinds[0]
     limit = st.market_loco_limit
     size = st.market_size
     top = 1                                             # deck[0] is in the market already
     discard = list(discard)
     resets = 0
-    while market.count(kind) >= limit:
+    while True:
+        for kind in kinds:
+            if market.count(kind) >= limit:
+                break
+        else:
+            break
         rest = len(deck) - top
         in_discard = sum(discard)
         non_loco = len(market) - market.count(kind) + rest - deck[top:].count(kind) + in_discard - discard[kind]
