@@ -57,7 +57,7 @@ class PlayerScore:
         return dict(self.stats).get(key, default)
 
     def __getstate__(self) -> dict:
-        # a pickle (or a copy) holds the trail itself, worked out now if nobody had read it yet
+        # a copy (copy, deepcopy, a transfer to another process) holds the trail itself, worked out now if unread
         self.longest
         return self.__dict__
 
