@@ -111,35 +111,37 @@ def _longest(canon: Sequence[tuple[str, str, int, str]]) -> Trail:
     cities = {e[0] for e in canon}
     cities.update([e[1] for e in canon])
     names = sorted(cities)
-    index = {name: i for i, name in enumerate(names)}
+    index = dict(zip(names, range(len(names))))
     nv, m = len(names), len(canon)
     ea = [index[e[0]] for e in canon]
     eb = [index[e[1]] for e in canon]
     ew = [e[2] for e in canon]
-    inc: list[list[int]] = [[] for _ in range(nv)]
+    inc: list[list[int]] = [[] for _ in names]
     parent = list(range(nv))
     cyclic = bytearray(nv)                              # by component root: the piece holds a cycle
     for e in range(m):                                  # the routes' ends, and their components (union-find)
-        a, b = ea[e], eb[e]
+        a = ea[e]
+        b = eb[e]
         inc[a].append(e)
         inc[b].append(e)                                # a loop: listed twice, as `_contract` lists it
-        while parent[a] != a:
-            a = parent[a]
-        while parent[b] != b:
-            b = parent[b]
-        if a == b:
-            cyclic[a] = 1
+        ra = parent[a]
+        while parent[ra] != ra:
+            ra = parent[ra]
+        rb = parent[b]
+        while parent[rb] != rb:
+            rb = parent[rb]
+        if ra == rb:
+            cyclic[ra] = 1
         else:
-            parent[a] = b
-            if cyclic[a]:
-                cyclic[b] = 1
+            parent[a] = parent[b] = parent[ra] = rb     # (the ends straight to the root: short finds)
+            if cyclic[ra]:
+                cyclic[rb] = 1
     comps: dict[int, list[int]] = {}                    # root -> its edges, ascending; ordered by the smallest
     weights: dict[int, int] = {}
     for e in range(m):
-        v = r = ea[e]
+        r = parent[ea[e]]
         while parent[r] != r:
             r = parent[r]
-        parent[v] = r
         if r in comps:
             comps[r].append(e)
             weights[r] += ew[e]
