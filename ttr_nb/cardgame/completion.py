@@ -197,9 +197,12 @@ class _Search:
         # points plus MIX per ticket (a Lagrangian weight: 4 points a ticket prunes best on random hands)
         mix = [MIX * x + y for x, y in zip(first, second)] if scale == 1024 else None
         # each bounded value with its colour prices from the linear relaxation
-        self.bounds = [_Bound(self.needs, v, have, cards, _colour_prices(self.needs, [_Bound.SCALE * x for x in v],
-                                                                           have)) if v else None
-                       for v in (self.value, first, second, mix)]
+        # (one relaxation, warm-started from value to value: the whole value after its first part, which it is near)
+        self.relaxation = lp = _Relaxation(self.needs, have)
+        price = {k: lp.prices([_Bound.SCALE * x for x in v]) for k, v in ((1, first), (0, self.value), (3, mix),
+                                                                          (2, second)) if v}
+        self.bounds = [_Bound(self.needs, v, have, cards, price[k]) if v else None
+                       for k, v in enumerate((self.value, first, second, mix))]
 
     def take(self, r: Sequence[int], l: int, t: Sequence[int]):
         """The cards left after completing a ticket needing ``t`` from ``r`` and ``l`` locomotives, or None."""
@@ -290,8 +293,7 @@ class _Search:
         if self.bounds[3] is not None:
             for weight in MORE_MIX:
                 mix = [weight * (x // self.scale) + x % self.scale for x in self.value]
-                b = _Bound(self.needs, mix, have, sum(have), _colour_prices(self.needs, [_Bound.SCALE * x for x in mix],
-                                                                               have))
+                b = _Bound(self.needs, mix, have, sum(have), self.relaxation.prices([_Bound.SCALE * x for x in mix]))
                 b.sharpen()
                 self.mixes.append((weight, b))
 
@@ -532,83 +534,108 @@ def _knapsack(cost: Sequence[int], value: Sequence[int], budget: int) -> list[li
     return table
 
 
-def _colour_prices(needs: Sequence[Needs], value: Sequence[int], have: Sequence[int]) -> list[int]:
-    """Whole-number prices per colour from the dual of the linear relaxation
+class _Relaxation:
+    """The linear relaxation of a hand, for whole-number prices per colour from its dual:
 
         max  sum value_t x_t   s.t.  sum_t need_tc x_t - y_c <= have_c,  sum_c y_c <= locomotives,  0 <= x <= 1, y >= 0
 
-    solved by a bounded-variable simplex in floats (the prices only steer the bound, which is exact for any prices;
-    equal prices if the simplex does not settle)."""
-    n = len(needs)
-    rows = LOCO + 1
-    slack = n + LOCO
-    cols = slack + rows                                  # x_t, y_c, one slack per row
-    inf = float("inf")
-    upper = [1.0] * n + [inf] * (LOCO + rows)
-    tab = [[0.0] * cols for _ in range(rows)]
-    for t, need in enumerate(needs):
+    solved by a bounded-variable simplex in floats (the prices only steer the bounds, which are exact for any prices;
+    equal prices if the simplex does not settle). The constraints are the same for every value asked about, so each
+    ``prices`` call starts from the basis the call before ended in (still feasible): only its new reduced costs are
+    worked out, and a value near the one before (the whole value after its first part) takes a few pivots."""
+
+    def __init__(self, needs: Sequence[Needs], have: Sequence[int]):
+        self.n = n = len(needs)
+        rows = self.rows = LOCO + 1
+        slack = self.slack = n + LOCO
+        cols = self.cols = slack + rows                   # x_t, y_c, one slack per row
+        inf = float("inf")
+        self.upper = [1.0] * n + [inf] * (LOCO + rows)
+        tab = self.tab = [[0.0] * cols for _ in range(rows)]          # B^-1 A
+        for t, need in enumerate(needs):
+            for c in range(LOCO):
+                if need[c]:
+                    tab[c][t] = float(need[c])
         for c in range(LOCO):
-            if need[c]:
-                tab[c][t] = float(need[c])
-    for c in range(LOCO):
-        tab[c][n + c] = -1.0
-        tab[LOCO][n + c] = 1.0
-    for row in range(rows):
-        tab[row][slack + row] = 1.0
-    reduced = [float(v) for v in value] + [0.0] * (LOCO + rows)   # objective minus c_B B^-1 A (basis: the slacks)
-    values = [float(have[c]) for c in range(LOCO)] + [float(have[LOCO])]   # of the basic variables
-    basis = [slack + row for row in range(rows)]
-    basic = [False] * slack + [True] * rows
-    at_upper = [False] * cols
-    eps = 1e-9
-    for _ in range(500):
-        j, best = -1, eps                                # the entering variable: the largest gain
-        for k in range(cols):
-            if not basic[k]:
-                gain = -reduced[k] if at_upper[k] else reduced[k]
-                if gain > best:
-                    j, best = k, gain
-        if j < 0:
-            break
-        sign = -1.0 if at_upper[j] else 1.0             # moves down from its upper bound, or up from 0
-        step, leave = upper[j], -1                       # a bound flip unless a basic variable stops it first
+            tab[c][n + c] = -1.0
+            tab[LOCO][n + c] = 1.0
         for row in range(rows):
-            a = tab[row][j] * sign
-            if a > eps:
-                limit = values[row] / a
-            elif a < -eps and upper[basis[row]] != inf:
-                limit = (values[row] - upper[basis[row]]) / a
-            else:
+            tab[row][slack + row] = 1.0
+        self.values = [float(have[c]) for c in range(LOCO)] + [float(have[LOCO])]   # of the basic variables
+        self.basis = [slack + row for row in range(rows)]
+        self.basic = [False] * slack + [True] * rows
+        self.at_upper = [False] * cols
+        self.settled = True
+
+    def prices(self, value: Sequence[int]) -> list[int]:
+        """The colour prices for ``value`` (per ticket, whole numbers)."""
+        if not self.settled:
+            return [1] * LOCO
+        n, rows, cols, slack = self.n, self.rows, self.cols, self.slack
+        tab, values, basis, basic, at_upper, upper = (self.tab, self.values, self.basis, self.basic, self.at_upper,
+                                                      self.upper)
+        inf = float("inf")
+        eps = 1e-9
+        reduced = [float(v) for v in value] + [0.0] * (LOCO + rows)     # objective minus c_B B^-1 A
+        for row in range(rows):
+            f = reduced[basis[row]]
+            if f:
+                reduced = [x - f * y for x, y in zip(reduced, tab[row])]
+        for _ in range(500):
+            j, best = -1, eps                                # the entering variable: the largest gain
+            for k in range(cols):
+                if not basic[k]:
+                    gain = -reduced[k] if at_upper[k] else reduced[k]
+                    if gain > best:
+                        j, best = k, gain
+            if j < 0:
+                break
+            sign = -1.0 if at_upper[j] else 1.0             # moves down from its upper bound, or up from 0
+            step, leave = upper[j], -1                       # a bound flip unless a basic variable stops it first
+            for row in range(rows):
+                a = tab[row][j] * sign
+                if a > eps:
+                    limit = values[row] / a
+                elif a < -eps and upper[basis[row]] != inf:
+                    limit = (values[row] - upper[basis[row]]) / a
+                else:
+                    continue
+                if limit < step - eps:
+                    step, leave = limit, row
+            if step == inf:              # cannot happen: every x is at most 1
+                self.settled = False
+                return [1] * LOCO
+            for row in range(rows):
+                values[row] -= tab[row][j] * sign * step
+            if leave < 0:
+                at_upper[j] = not at_upper[j]
                 continue
-            if limit < step - eps:
-                step, leave = limit, row
-        if step == inf:
-            return [1] * LOCO          # cannot happen: every x is at most 1
-        for row in range(rows):
-            values[row] -= tab[row][j] * sign * step
-        if leave < 0:
-            at_upper[j] = not at_upper[j]
-            continue
-        out = basis[leave]
-        at_upper[out] = upper[out] != inf and values[leave] > upper[out] - eps
-        entering = upper[j] - step if at_upper[j] else step
-        pivot_row = tab[leave]
-        pivot = pivot_row[j]
-        pivot_row = tab[leave] = [x / pivot for x in pivot_row]
-        for row in range(rows):
-            f = tab[row][j]
-            if row != leave and f:
-                tab[row] = [x - f * y for x, y in zip(tab[row], pivot_row)]
-        f = reduced[j]
-        reduced = [x - f * y for x, y in zip(reduced, pivot_row)]
-        values[leave] = entering
-        basis[leave] = j
-        basic[out], basic[j] = False, True
-        at_upper[j] = False
-    else:
-        return [1] * LOCO
-    prices = [max(0, round(-reduced[slack + c])) for c in range(LOCO)]    # the duals of the colour rows
-    return prices if any(prices) else [1] * LOCO
+            out = basis[leave]
+            at_upper[out] = upper[out] != inf and values[leave] > upper[out] - eps
+            entering = upper[j] - step if at_upper[j] else step
+            pivot_row = tab[leave]
+            pivot = pivot_row[j]
+            pivot_row = tab[leave] = [x / pivot for x in pivot_row]
+            for row in range(rows):
+                f = tab[row][j]
+                if row != leave and f:
+                    tab[row] = [x - f * y for x, y in zip(tab[row], pivot_row)]
+            f = reduced[j]
+            reduced = [x - f * y for x, y in zip(reduced, pivot_row)]
+            values[leave] = entering
+            basis[leave] = j
+            basic[out], basic[j] = False, True
+            at_upper[j] = False
+        else:
+            self.settled = False
+            return [1] * LOCO
+        prices = [max(0, round(-reduced[slack + c])) for c in range(LOCO)]    # the duals of the colour rows
+        return prices if any(prices) else [1] * LOCO
+
+
+def _colour_prices(needs: Sequence[Needs], value: Sequence[int], have: Sequence[int]) -> list[int]:
+    """Whole-number colour prices for one value (see ``_Relaxation``)."""
+    return _Relaxation(needs, have).prices(value)
 
 
 __all__ = ["shortfall", "feasible", "cards_used", "best_set"]
