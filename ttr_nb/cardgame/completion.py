@@ -203,6 +203,28 @@ class _Search:
                                                                           (2, second)) if v}
         self.bounds = [_Bound(self.needs, v, have, cards, price[k]) if v else None
                        for k, v in enumerate((self.value, first, second, mix))]
+        self.pack()
+
+    def pack(self) -> None:
+        """Every bound's card prices (the fractional knapsack's, then its priced tables') side by side in one whole
+        number per card kind, ``width`` bits each: one sum of products gives a position's budget at every price at
+        once (``judge``). A budget is at most the one of all the cards at the start, so no field spills over."""
+        have = self.have + (self.locos,)
+        kinds = []
+        for b in self.bounds + [b for _, b in self.mixes]:
+            if b is not None:
+                kinds.append(b.price + (b.loco_price,))
+                kinds.extend(price + (loco,) for price, loco, _ in b.priced)
+        width = self.width = max(sum(map(mul, have, k)) for k in kinds).bit_length() + 1
+        self.mask = (1 << width) - 1
+        packed = [sum(k[c] << (width * x) for x, k in enumerate(kinds)) for c in range(LOCO + 1)]
+        self.packed, self.packed_loco = tuple(packed[:LOCO]), packed[LOCO]
+        self.widths = {}                            # each bound's first field, in bits
+        at = 0
+        for b in self.bounds + [b for _, b in self.mixes]:
+            if b is not None:
+                self.widths[id(b)] = width * at
+                at += 1 + len(b.priced)
 
     def take(self, r: Sequence[int], l: int, t: Sequence[int]):
         """The cards left after completing a ticket needing ``t`` from ``r`` and ``l`` locomotives, or None."""
@@ -286,6 +308,7 @@ class _Search:
             first = [x // self.scale for x in self.value]
             self.bounds[1].sharpen([_colour_prices(self.needs[i:], [_Bound.SCALE * x for x in first[i:]], have)
                                     for i in (self.n // 4, self.n // 2, 3 * self.n // 4)], levels=())
+            self.pack()
             return
         for b in self.bounds:                       # the second part (the ties) at one level: more do not help
             if b is not None:
@@ -296,21 +319,24 @@ class _Search:
                 b = _Bound(self.needs, mix, have, sum(have), self.relaxation.prices([_Bound.SCALE * x for x in mix]))
                 b.sharpen()
                 self.mixes.append((weight, b))
+        self.pack()
 
     def judge(self, i: int, r: tuple, l: int) -> list:
         """The bounds of a position (see ``reach``), worked out once: the value as a whole and each part apart."""
         cards = sum(r) + l
+        budgets = sum(map(mul, r, self.packed)) + l * self.packed_loco      # at every price at once (``pack``)
+        width, mask, at = self.width, self.mask, self.widths
         whole, first, second, mix = self.bounds
-        upper = whole.at(i, r, l, cards)
-        top = first.at(i, r, l, cards)              # each part of the value bounded apart, in whole numbers
-        parts = self.scale * top + second.at(i, r, l, cards)
+        upper = whole.at(i, cards, budgets >> at[id(whole)], width, mask)
+        top = first.at(i, cards, budgets >> at[id(first)], width, mask)     # each part bounded apart, whole numbers
+        parts = self.scale * top + second.at(i, cards, budgets >> at[id(second)], width, mask)
         if parts < upper:
             upper = parts
         top_upper = upper
         if mix is not None:                         # a set of exactly ``top`` tickets
-            top_upper = min(upper, self.scale * top + mix.at(i, r, l, cards) - MIX * top)
+            top_upper = min(upper, self.scale * top + mix.at(i, cards, budgets >> at[id(mix)], width, mask) - MIX * top)
             for weight, more in self.mixes:
-                b = self.scale * top + more.at(i, r, l, cards) - weight * top
+                b = self.scale * top + more.at(i, cards, budgets >> at[id(more)], width, mask) - weight * top
                 if b < top_upper:
                     top_upper = b
         return [upper, top_upper, self.scale * top, 0]
@@ -506,14 +532,16 @@ class _Bound:
             cost = [sum(map(mul, t, price)) for t in self.needs]
             self.priced.append((price, loco, _knapsack(cost, self.value, budget)))
 
-    def at(self, i: int, r: Sequence[int], l: int, cards: int) -> int:
-        """At most the value tickets i.. can add from cards ``r`` (colours) and ``l`` locomotives, ``cards`` in all."""
+    def at(self, i: int, cards: int, budgets: int, width: int, mask: int) -> int:
+        """At most the value tickets i.. can add from ``cards`` cards whose price is ``budgets`` (``width`` bits
+        each: at the prices of the fractional knapsack, then at those of each priced table; see ``_Search.pack``)."""
         a = self.table[i][cards]
-        for price, loco, table in self.priced:
-            b = table[i][sum(map(mul, r, price)) + l * loco]
+        budget = budgets & mask
+        for _, _, table in self.priced:
+            budgets >>= width
+            b = table[i][budgets & mask]
             if b < a:
                 a = b
-        budget = sum(map(mul, r, self.price)) + l * self.loco_price
         free, costs, values, cost, value = self.suffix[i]      # the fractional knapsack within ``budget``
         j = bisect_right(costs, budget)              # the first ticket that no longer fits whole
         if j == len(costs):
