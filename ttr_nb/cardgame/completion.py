@@ -62,6 +62,7 @@ shortfalls add up colour by colour), so the step-by-step check is the set check.
 from __future__ import annotations
 
 from bisect import bisect_right
+from collections import OrderedDict
 from itertools import accumulate
 from operator import mul
 from typing import Sequence
@@ -77,6 +78,12 @@ LATER_LEVEL = 8                # the same for the prices of the tickets further 
 TRIES = 4                      # most tickets: after this many failed questions the count itself is asked (_Search.best)
 MORE_MIX = (1, 12)
 IMPROVE = 4                    # rounds of the local search for a first set (_Search.improve)             # the sharpened "most tickets" search's other points per ticket (few cards: 1; many: 12)
+
+
+# best_set's answers, most recently asked for last (a game asks again and again about the same hand: the status line,
+# the player's view, the bot), with what follows from them (_remember_the_rest)
+_KNOWN: OrderedDict = OrderedDict()
+KNOWN = 512
 
 
 def shortfall(need: Sequence[int], have: Sequence[int]) -> int:
@@ -112,6 +119,44 @@ def best_set(needs: Sequence[Needs], points: Sequence[int], have: Sequence[int],
     n = len(needs)
     if not n:
         return ()
+    key = (tuple(map(tuple, needs)), tuple(points), tuple(have), by)
+    known = _KNOWN.get(key)
+    if known is None:
+        known = _KNOWN[key] = [_best_set(needs, points, have, by), False]
+        while len(_KNOWN) > KNOWN:
+            _KNOWN.popitem(last=False)
+    else:
+        _KNOWN.move_to_end(key)
+    if not known[1]:                                # what is best after completing one ticket of it: the rest of it
+        known[1] = True
+        _remember_the_rest(key, known[0])
+    return known[0]
+
+
+def clear_cache() -> None:
+    """Forget the answers ``best_set`` keeps (a benchmark timing the search itself clears them first)."""
+    _KNOWN.clear()
+
+
+def _remember_the_rest(key: tuple, chosen: tuple[int, ...]) -> None:
+    """Once the best set B of some tickets and cards is known, so is the best after completing any ticket k of B
+    (paid own colours first, as the engine does): B without k. It is paid for by what k left (the shortfalls add
+    up colour by colour); a better set S from there would make S + k better than B with the cards before, and a
+    set as good but first in ticket order would make S + k first (S + k and B differ where S and B - k do). So
+    completing the best set one ticket at a time, as a player and the greedy bot do, searches once."""
+    needs, points, have, by = key
+    for k in chosen:
+        used = cards_used([needs[k]], have)
+        rest = (needs[:k] + needs[k + 1:], points[:k] + points[k + 1:], tuple(a - b for a, b in zip(have, used)), by)
+        if rest not in _KNOWN:
+            _KNOWN[rest] = [tuple(i - (i > k) for i in chosen if i != k), False]
+    while len(_KNOWN) > KNOWN:
+        _KNOWN.popitem(last=False)
+
+
+def _best_set(needs: Sequence[Needs], points: Sequence[int], have: Sequence[int], by: str) -> tuple[int, ...]:
+    """``best_set`` without its memory of answers."""
+    n = len(needs)
     if by == "points":
         primary, secondary, scale = list(points), [1] * n, 64            # (points, count): a count is below 64
     else:
