@@ -20,9 +20,12 @@ taken first, so leaving one out leaves out its worse twins too. The bounds (``_B
 
 * the best value of the remaining tickets whose circles fit in the cards left, colours ignored (a 0-1 knapsack
   table over the number of cards, made once per call);
-* the linear-programming relaxation with the colours: its dual gives each colour a price (``_colour_prices``, a
-  small simplex, once per call); a ticket then costs the prices of its circles, the cards left are worth their
-  prices (a locomotive the highest), and the fractional knapsack over those costs bounds every completion;
+* the linear-programming relaxation with the colours: its dual gives each colour a price (``_Relaxation``, a
+  small simplex, once per call and value: the constraints are the same for every value, so each value's simplex
+  starts from the basis the one before ended in); a ticket then costs the prices of its circles, the cards left are
+  worth their prices (a locomotive the highest), and the fractional knapsack over those costs bounds every
+  completion. A position's budget at every price of every bound is one sum of products (``_Search.pack``: the
+  prices side by side in one whole number per card kind);
 * both of these for the value as a whole and for each of its two parts apart (points, tickets), rounded down to
   whole numbers: a set has a whole number of tickets, so "18.7 tickets at most" means 18. This is what makes the
   search short: at the start the parts' bounds are within a ticket and a point or two of the answer on random
@@ -47,12 +50,20 @@ once more, putting each in when the tickets after it can still make up the best 
 One search in ticket order answers both questions about as fast as a search best value per card first and a
 second one in ticket order for the ties, and sets up its bounds once.
 
-How long it takes depends on the hand: real end-of-round hands answer in about 1 ms (median), the 31-ticket
-position of the issue in about 10 ms; random hands of 28-46 tickets and 10-60 cards in about 9-10 ms (median; much
-of it the setup: the simplexes and the tables), 99% within about 50-70 ms, the slowest seen about 0.1-0.2 s (0.3-0.7 s
+``best_set`` keeps its last answers (``KNOWN``; ``clear_cache`` forgets them), since a game asks again and again
+about the same hand (the status line, the player's view, the bot), and with each answer what follows from it: after
+completing a ticket k of the best set B (paid own colours first, as the engine pays), the best is B without k, ties
+included (``_remember_the_rest``), so a player or bot completing the best set ticket by ticket searches once.
+
+How long a search takes depends on the hand: real end-of-round hands answer in about 1 ms (median), the 31-ticket
+position of the issue in about 7 ms; random hands of 28-46 tickets and 10-60 cards in about 8 ms (median; much
+of it the setup: the simplexes and the tables), 99% within about 50-60 ms, the slowest seen about 0.1-0.15 s (0.3-0.7 s
 before the local search: "most tickets" hands where the first set held a ticket too few): exact answers on the
-hardest hands still need hundreds to thousands of positions (``benchmarks/bench_cardgame.py --large N`` prints
-the median, the 99th percentile and the slowest).
+hardest hands still need hundreds to thousands of positions, mostly to find the best set first in ticket order
+(given the best set, the ties' walk alone takes most of that time) (``benchmarks/bench_cardgame.py --large N``
+prints the median, the 99th percentile and the slowest). Tried and dropped: the first part of the value also at the
+prices of the relaxation of the tickets from each place on (all 47 relaxations warm-started one from the next,
+5 ms): 11% fewer positions on the slowest hands, no faster; dropping the mixed weight 1: no change.
 ``tests/test_rules_cardgame.py`` checks it against a brute force and against a plain dynamic programme.
 
 The engine lets a player complete one ticket per action (``complete Chicago–Miami``, until no more can be paid):
@@ -242,9 +253,10 @@ class _Search:
         # points plus MIX per ticket (a Lagrangian weight: 4 points a ticket prunes best on random hands)
         mix = [MIX * x + y for x, y in zip(first, second)] if scale == 1024 else None
         # each bounded value with its colour prices from the linear relaxation
-        # (one relaxation, warm-started from value to value: the whole value after its first part, which it is near)
+        # (one relaxation, warm-started from value to value: the first part after the whole value, which it is near;
+        # the whole value first: from the first part's basis its prices pruned less on some hands)
         self.relaxation = lp = _Relaxation(self.needs, have)
-        price = {k: lp.prices([_Bound.SCALE * x for x in v]) for k, v in ((1, first), (0, self.value), (3, mix),
+        price = {k: lp.prices([_Bound.SCALE * x for x in v]) for k, v in ((0, self.value), (1, first), (3, mix),
                                                                           (2, second)) if v}
         self.bounds = [_Bound(self.needs, v, have, cards, price[k]) if v else None
                        for k, v in enumerate((self.value, first, second, mix))]
