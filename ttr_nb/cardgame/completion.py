@@ -87,8 +87,8 @@ HARD, HARDER = 200, 600        # after this many positions searched the bounds a
 LEVELS = (4, 8)                # the whole-number price levels of the sharpened bounds (the dearest card's price)
 LATER_LEVEL = 8                # the same for the prices of the tickets further on and for the ties' part
 TRIES = 4                      # most tickets: after this many failed questions the count itself is asked (_Search.best)
-MORE_MIX = (1, 12)
-IMPROVE = 4                    # rounds of the local search for a first set (_Search.improve)             # the sharpened "most tickets" search's other points per ticket (few cards: 1; many: 12)
+MORE_MIX = (1, 12)              # the sharpened "most tickets" search's other points per ticket (few cards: 1; many: 12)
+IMPROVE = 4                    # rounds of the local search for a first set (_Search.improve)
 
 
 # best_set's answers, most recently asked for last (a game asks again and again about the same hand: the status line,
