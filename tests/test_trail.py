@@ -173,27 +173,74 @@ def test_USA_SCORE_3_a_lone_chain_is_its_own_trail_read_from_the_smaller_end():
     assert longest_trail([("A", "B", 2, "x"), ("B", "A", 3, "y")]).length == 5       # two routes, one loop: searched
 
 
-def test_USA_SCORE_3_a_tree_gives_the_bridge_tree_folding_s_trail(monkeypatch):
-    """trail._solve_tree solves a piece without cycles directly; the bridge-tree folding it stands in for gives the
-    very same Trail (routes, cities and direction, ties included) on random forests with few lengths (many ties)."""
+def _general_path(edges) -> Trail:
+    """The solver's general path on every component, cycles or not (contraction, bridge-tree folding, search):
+    what ``longest_trail`` answers with its shortcut for pieces without cycles (``_tree_trail``) set aside."""
+    canon = trail_mod._canonical(edges)
+    if not canon:
+        return Trail(0, (), ())
+    names = sorted({c for e in canon for c in e[:2]})
+    index = {name: i for i, name in enumerate(names)}
+    g = trail_mod._contract(len(names), [(index[a], index[b], w, rid) for a, b, w, rid in canon])
+    comps = trail_mod._components(g, (1 << len(g.ea)) - 1)
+    best_value, best = 0, None
+    for comp in sorted(comps, key=lambda c: -g.weight(c)):
+        if g.weight(comp) <= best_value:
+            break
+        bridges = trail_mod._bridges(g, comp)
+        found = (trail_mod._search(g, comp, -1, best_value) if not bridges
+                 else trail_mod._solve_bridge_tree(g, comp, bridges, best_value))
+        if found is not None:
+            best_value, best = found
+    routes, cities = trail_mod._expand(g, *trail_mod._euler(g, best))
+    if cities[-1] < cities[0] or (cities[-1] == cities[0] and routes[::-1] < routes):
+        routes.reverse()
+        cities.reverse()
+    return Trail(best_value, tuple(routes), tuple(names[c] for c in cities))
+
+
+def _game_shaped(rng: random.Random, pieces_new: float = 0.15, cycles: int = 3, lengths=(1, 1, 2, 3)):
+    """A seeded network shaped like a player's in a real game: trees grown route by route (a new piece now and
+    then), plus up to ``cycles`` routes between cities already there (cycles and parallel routes), shuffled."""
+    cities, edges = ["C00"], []
+    for j in range(rng.randint(1, 16)):
+        if rng.random() < pieces_new:
+            cities.append(f"C{len(cities):02d}")           # a new piece begins
+            continue
+        b = f"C{len(cities):02d}"
+        edges.append((rng.choice(cities), b, rng.choice(lengths), f"R{j:02d}"))
+        cities.append(b)
+    for j in range(rng.randint(0, cycles)):
+        a, b = rng.sample(cities, 2)
+        edges.append((a, b, rng.choice(lengths), f"X{j}"))
+    rng.shuffle(edges)
+    return edges
+
+
+def test_USA_SCORE_3_a_tree_gives_the_bridge_tree_folding_s_trail():
+    """A piece without cycles is solved on its routes (``trail._tree_trail``); the general path it stands in for
+    (contraction, bridge-tree folding) gives the very same Trail (routes, cities and direction, ties included) on
+    random forests with few lengths (many ties), alone and beside pieces with cycles."""
     rng = random.Random(18)
-    cases = []
-    for _ in range(1500):
-        cities, edges = ["C00"], []
-        for j in range(rng.randint(1, 16)):
-            if rng.random() < 0.15:
-                cities.append(f"C{len(cities):02d}")           # a new piece begins
-                continue
-            b = f"C{len(cities):02d}"
-            edges.append((rng.choice(cities), b, rng.choice((1, 1, 2, 3)), f"R{j:02d}"))
-            cities.append(b)
-        rng.shuffle(edges)
-        cases.append(edges)
-    direct = [longest_trail(edges) for edges in cases]
-    monkeypatch.setattr(trail_mod, "_solve_tree",
-                        lambda g, comp, floor: trail_mod._solve_bridge_tree(g, comp, comp, floor))
-    assert [longest_trail(edges) for edges in cases] == direct
-    assert sum(t.length > 0 for t in direct) > 1000
+    forests = [_game_shaped(rng, cycles=0) for _ in range(1200)]
+    mixed = [_game_shaped(rng, cycles=3) for _ in range(300)]
+    for edges in forests + mixed:
+        assert longest_trail(edges) == _general_path(edges), edges
+    assert sum(longest_trail(edges).length > 0 for edges in forests) > 1000
+
+
+def test_USA_SCORE_3_game_shaped_networks_match_exhaustive_search():
+    """Seeded networks shaped like a game's (trees with a few cycles and parallel routes, lengths 1-6): the
+    longest trail is a real trail, as long as an exhaustive search finds, and the same in any input order."""
+    rng = random.Random(1805)
+    for _ in range(300):
+        edges = _game_shaped(rng, pieces_new=0.1, cycles=rng.choice((0, 1, 2, 4)), lengths=(1, 2, 3, 4, 5, 6))
+        t = longest_trail(edges)
+        assert_valid_trail(t, edges)
+        assert t.length == brute_force(edges), edges
+        shuffled = list(edges)
+        rng.shuffle(shuffled)
+        assert longest_trail(shuffled) == t
 
 
 def test_USA_SCORE_3_not_the_whole_network():

@@ -11,12 +11,15 @@ so the answer is ``max w(F)`` over such F. The problem is NP-hard in general (it
 on cubic graphs), so the method is an exact search whose bound is usually already tight on Ticket to Ride
 networks: the whole USA and Europe boards are proved optimal without branching.
 
-1. **Contract degree-2 cities.** If a city v has exactly two route-ends, from two different routes e1, e2,
+1. **Components** (union-find over the routes), heaviest first; a component not heavier than the best trail so
+   far is skipped. A component without cycles - most of a real game's network - is solved on its routes
+   directly (``_tree_trail``: steps 2 and 3 where every blob is a lone city, no search); the others go through
+   steps 2-5, each component on its own.
+2. **Contract degree-2 cities.** If a city v has exactly two route-ends, from two different routes e1, e2,
    every optimal trail uses both or neither: a trail using e1 but not e2 meets v once, so v is one of its
    ends, and appending e2 there makes it strictly longer (lengths are positive). So a-e1-v-e2-b becomes
    one edge of weight w1 + w2 (a loop when a == b) that remembers its routes and cities. Other cities keep
    their degrees, so a single pass over the cities is enough.
-2. **Components**, heaviest first; a component not heavier than the best trail so far is skipped.
 3. **Bridge tree.** Removing a component's bridges leaves blobs (2-edge-connected pieces, possibly lone
    cities). A trail crosses a bridge at most once, so the blobs it meets form a path in the tree of blobs
    and bridges, and inside each blob it is one contiguous piece. Root the tree at the heaviest blob and
@@ -108,29 +111,177 @@ def _longest(canon: Sequence[tuple[str, str, int, str]]) -> Trail:
     cities = {e[0] for e in canon}
     cities.update([e[1] for e in canon])
     names = sorted(cities)
-    index = {name: i for i, name in enumerate(names)}
-    g = _contract(len(names), [(index[a], index[b], w, rid) for a, b, w, rid in canon])
-    full = (1 << len(g.ea)) - 1
-    comps = _components(g, full)
-    weights = [g.weight(c) for c in comps]
+    index = dict(zip(names, range(len(names))))
+    nv, m = len(names), len(canon)
+    ea = [index[e[0]] for e in canon]
+    eb = [index[e[1]] for e in canon]
+    ew = [e[2] for e in canon]
+    inc: list[list[int]] = [[] for _ in names]
+    parent = list(range(nv))
+    cyclic = bytearray(nv)                              # by component root: the piece holds a cycle
+    for e in range(m):                                  # the routes' ends, and their components (union-find)
+        a = ea[e]
+        b = eb[e]
+        inc[a].append(e)
+        inc[b].append(e)                                # a loop: listed twice, as `_contract` lists it
+        ra = parent[a]
+        while parent[ra] != ra:
+            ra = parent[ra]
+        rb = parent[b]
+        while parent[rb] != rb:
+            rb = parent[rb]
+        if ra == rb:
+            cyclic[ra] = 1
+        else:
+            parent[a] = parent[b] = parent[ra] = rb     # (the ends straight to the root: short finds)
+            if cyclic[ra]:
+                cyclic[rb] = 1
+    comps: dict[int, list[int]] = {}                    # root -> its edges, ascending; ordered by the smallest
+    weights: dict[int, int] = {}
+    for e in range(m):
+        r = parent[ea[e]]
+        while parent[r] != r:
+            r = parent[r]
+        if r in comps:
+            comps[r].append(e)
+            weights[r] += ew[e]
+        else:
+            comps[r] = [e]
+            weights[r] = ew[e]
+    pieces = sorted(comps, key=lambda r: -weights[r])   # stable: ties by smallest route id
     best_value, best = 0, None
-    for ci in sorted(range(len(comps)), key=lambda i: -weights[i]):  # stable: ties by smallest edge
-        if weights[ci] <= best_value:
+    for r in pieces:
+        if weights[r] <= best_value:
             break
-        comp = comps[ci]
-        if not comp & (comp - 1) and g.ea[comp.bit_length() - 1] != g.eb[comp.bit_length() - 1]:
-            # one contracted chain of routes between two different cities: the whole piece is the trail (the
-            # search would fold it into the same chain; the direction is fixed below)
-            best_value, best = weights[ci], comp
+        edges = comps[r]
+        if not cyclic[r]:                                        # a piece without cycles (most networks of a real game)
+            found = _tree_trail(edges, ea, eb, ew, inc, best_value)
+            if found is not None:
+                best_value, best = found[0], (None, found[1])
             continue
-        found = _solve_component(g, comp, best_value)
+        g = _contract(nv, [(ea[e], eb[e], ew[e], canon[e][3]) for e in edges])
+        found = _solve_component(g, (1 << len(g.ea)) - 1, best_value)
         if found is not None:
-            best_value, best = found
-    routes, cities = _expand(g, *_euler(g, best))
+            best_value, best = found[0], (g, found[1])
+    g, mask = best
+    if g is None:                                       # a path of routes: read from its alphabetically first end
+        return _path_trail(best_value, mask, canon, ea, eb, inc, names)
+    routes, cities = _expand(g, *_euler(g, mask))
     if cities[-1] < cities[0] or (cities[-1] == cities[0] and routes[::-1] < routes):
         routes.reverse()
         cities.reverse()
     return Trail(best_value, tuple(routes), tuple(names[c] for c in cities))
+
+
+def _neg_weight(way: tuple[int, int]) -> int:
+    return -way[0]
+
+
+_NEG_WEIGHT = _neg_weight
+
+
+def _tree_trail(edges: list[int], ea: list[int], eb: list[int], ew: list[int], inc: list[list[int]], floor: int):
+    """(value, route mask) of the longest trail of the tree ``edges`` if it beats ``floor``, else None.
+
+    The same answer, ties included, as the general path (contracting the degree-2 cities with ``_contract`` and
+    folding the bridge tree with ``_solve_bridge_tree``, every blob a lone city), worked out on the routes: the
+    chains between the cities of degree 1 or at least 3 stand for the contracted edges, ordered by their
+    smallest route; a path is one chain, the whole piece. Otherwise the tree is walked breadth first from its
+    first such city (chains in that order); a city's ways down are kept in the order the folding creates its
+    pendant edges (its children latest in the walk first); the heaviest way down of a city is the first of the
+    heaviest, and a city's trail its two heaviest ways down, the first of them among ties; cities are tried
+    root first, then by their ways down's total, heaviest first (ties in walk order), and a trail replaces the
+    best so far only when it is longer."""
+    ends: list[int] = []                                # the contracted tree's cities: degree 1 or >= 3
+    for e in edges:
+        for v in (ea[e], eb[e]):
+            if len(inc[v]) != 2:
+                ends.append(v)
+    if not ends or max(len(inc[v]) for v in ends) < 3:  # a path: one chain, the whole piece
+        mask = 0
+        total = 0
+        for e in edges:
+            mask |= 1 << e
+            total += ew[e]
+        return (total, mask) if total > floor else None
+    # the chains between those cities: (smallest route, trains, far end, route mask), listed at both ends
+    cadj: dict[int, list[tuple[int, int, int, int]]] = {}
+    seen = 0
+    for u in sorted(set(ends)):
+        for e0 in inc[u]:
+            if (seen >> e0) & 1:
+                continue
+            key, w, mask = e0, 0, 0
+            prev, e = u, e0
+            while True:
+                mask |= 1 << e
+                w += ew[e]
+                if e < key:
+                    key = e
+                x = eb[e] if ea[e] == prev else ea[e]
+                around = inc[x]
+                if len(around) != 2:
+                    break
+                e = around[1] if around[0] == e else around[0]
+                prev = x
+            seen |= mask
+            cadj.setdefault(u, []).append((key, w, x, mask))
+            cadj.setdefault(x, []).append((key, w, u, mask))
+    for lst in cadj.values():
+        lst.sort()
+    root = min(cadj)
+    order = [root]
+    up = {root: None}                                   # city -> (chain trains, chain mask, parent)
+    for b in order:                                     # grows while iterating: breadth first
+        for _, w, c, mask in cadj[b]:
+            if c not in up:
+                up[c] = (w, mask, b)
+                order.append(c)
+    ways: dict[int, list[tuple[int, int]]] = {b: [] for b in order}   # city -> [(trains, route mask)] down
+    for c in reversed(order[1:]):
+        value = mask = 0
+        for w, m in ways[c]:
+            if w > value:
+                value, mask = w, m
+        w, m, p = up[c]
+        ways[p].append((w + value, mask | m))
+    totals = {b: sum([w for w, _ in ways[b]]) for b in order}
+    best = None
+    for b in [root] + sorted(order[1:], key=lambda b: -totals[b]):   # root first, then heaviest (stable)
+        if totals[b] <= floor:
+            continue
+        top = sorted(ways[b], key=_NEG_WEIGHT)[:2]
+        value = sum([w for w, _ in top])
+        if value > floor:
+            floor = value
+            best = (value, top[0][1] | top[1][1] if len(top) > 1 else top[0][1])
+    return best
+
+
+def _path_trail(value: int, mask: int, canon, ea: list[int], eb: list[int], inc: list[list[int]],
+                names: list[str]) -> Trail:
+    """The Trail of the routes ``mask`` that form one path, read from its alphabetically first end."""
+    odd = 0
+    e = mask
+    while e:
+        low = e & -e
+        i = low.bit_length() - 1
+        odd ^= (1 << ea[i]) ^ (1 << eb[i])
+        e ^= low
+    v = (odd & -odd).bit_length() - 1                    # the end with the smaller index (= name)
+    routes = []
+    cities = [names[v]]
+    prev = -1
+    while mask:
+        for e in inc[v]:
+            if (mask >> e) & 1 and e != prev:
+                break
+        mask ^= 1 << e
+        routes.append(canon[e][3])
+        v = eb[e] if ea[e] == v else ea[e]
+        cities.append(names[v])
+        prev = e
+    return Trail(value, tuple(routes), tuple(cities))
 
 
 def longest_trails_by_owner(edges_by_owner: Mapping[int, Sequence[tuple[str, str, int, str]]]) -> dict[int, Trail]:
@@ -423,14 +574,12 @@ def _solve_component(g: _Graph, comp: int, floor: int):
     """(value, edge mask) of the best trail of connected ``comp`` if it beats ``floor``, else None.
 
     Blobs (2-edge-connected pieces) hanging below the root blob are folded bottom-up into pendant edges
-    whose weight is bridge + best trail of the blob-and-below pinned at the bridge's end.
-    A piece without cycles (every edge a bridge) takes the same steps directly (``_solve_tree``).
+    whose weight is bridge + best trail of the blob-and-below pinned at the bridge's end. (``_longest`` solves
+    a piece without cycles on its routes, ``_tree_trail``: the same folding where every blob is a lone city.)
     """
     bridges = _bridges(g, comp)
     if not bridges:
         return _search(g, comp, -1, floor)
-    if bridges == comp:
-        return _solve_tree(g, comp, floor)
     return _solve_bridge_tree(g, comp, bridges, floor)
 
 
@@ -513,51 +662,6 @@ def _solve_bridge_tree(g: _Graph, comp: int, bridges: int, floor: int):
 
 # --------------------------------------------------------------------------------------------------
 # bound and branch and bound (steps 4-5 of the module docstring)
-
-
-def _solve_tree(g: _Graph, comp: int, floor: int):
-    """``_solve_component`` for a piece without cycles (every edge a bridge, every blob a lone city), without
-    building the bridge tree: the same walk from the smallest city, the same folding from the leaves up and the
-    same ties, but the trail kept as its own edges (value, edge mask) instead of folded pendant edges (a path's
-    edges give the same Trail: ``longest_trail`` fixes the direction of an open trail).
-
-    A city's ways down are kept in the order the folding creates its pendant edges (its children latest in the
-    walk first); the heaviest way down of a city is the first of the heaviest, and a city's trail its two
-    heaviest ways down, the first of them among ties; cities are tried root first, then by their ways down's
-    total, heaviest first (ties in walk order), and a trail replaces the best so far only when it is longer."""
-    ea, eb, ew = g.ea, g.eb, g.ew
-    adj: dict[int, list[int]] = {}
-    for e in _bits(comp):                         # ascending edge order, as the bridge tree lists them
-        adj.setdefault(ea[e], []).append(e)
-        adj.setdefault(eb[e], []).append(e)
-    root = min(adj)
-    order = [root]
-    up = {root: (-1, -1)}                         # city -> (edge to its parent, parent)
-    for b in order:                               # grows while iterating: breadth first
-        for e in adj[b]:
-            c = eb[e] if ea[e] == b else ea[e]
-            if c not in up:
-                up[c] = (e, b)
-                order.append(c)
-    ways: dict[int, list[tuple[int, int]]] = {b: [] for b in order}   # city -> [(trains, edge mask)] down
-    for c in reversed(order[1:]):
-        value = mask = 0
-        for w, m in ways[c]:
-            if w > value:
-                value, mask = w, m
-        e, p = up[c]
-        ways[p].append((ew[e] + value, mask | 1 << e))
-    totals = {b: sum(w for w, _ in ways[b]) for b in order}
-    best = None
-    for b in [root] + sorted(order[1:], key=lambda b: -totals[b]):
-        if totals[b] <= floor:
-            continue
-        top = sorted(ways[b], key=lambda wm: -wm[0])[:2]
-        value = sum(w for w, _ in top)
-        if value > floor:
-            floor = value
-            best = (value, top[0][1] | top[1][1] if len(top) > 1 else top[0][1])
-    return best
 
 
 def _bound(g: _Graph, K: int, I: int, pin: int):

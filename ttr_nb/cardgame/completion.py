@@ -20,9 +20,12 @@ taken first, so leaving one out leaves out its worse twins too. The bounds (``_B
 
 * the best value of the remaining tickets whose circles fit in the cards left, colours ignored (a 0-1 knapsack
   table over the number of cards, made once per call);
-* the linear-programming relaxation with the colours: its dual gives each colour a price (``_colour_prices``, a
-  small simplex, once per call); a ticket then costs the prices of its circles, the cards left are worth their
-  prices (a locomotive the highest), and the fractional knapsack over those costs bounds every completion;
+* the linear-programming relaxation with the colours: its dual gives each colour a price (``_Relaxation``, a
+  small simplex, once per call and value: the constraints are the same for every value, so each value's simplex
+  starts from the basis the one before ended in); a ticket then costs the prices of its circles, the cards left are
+  worth their prices (a locomotive the highest), and the fractional knapsack over those costs bounds every
+  completion. A position's budget at every price of every bound is one sum of products (``_Search.pack``: the
+  prices side by side in one whole number per card kind);
 * both of these for the value as a whole and for each of its two parts apart (points, tickets), rounded down to
   whole numbers: a set has a whole number of tickets, so "18.7 tickets at most" means 18. This is what makes the
   search short: at the start the parts' bounds are within a ticket and a point or two of the answer on random
@@ -47,12 +50,20 @@ once more, putting each in when the tickets after it can still make up the best 
 One search in ticket order answers both questions about as fast as a search best value per card first and a
 second one in ticket order for the ties, and sets up its bounds once.
 
-How long it takes depends on the hand: real end-of-round hands answer in about 1 ms (median), the 31-ticket
-position of the issue in about 10 ms; random hands of 28-46 tickets and 10-60 cards in about 9-10 ms (median; much
-of it the setup: the simplexes and the tables), 99% within about 50-70 ms, the slowest seen about 0.1-0.2 s (0.3-0.7 s
+``best_set`` keeps its last answers (``KNOWN``; ``clear_cache`` forgets them), since a game asks again and again
+about the same hand (the status line, the player's view, the bot), and with each answer what follows from it: after
+completing a ticket k of the best set B (paid own colours first, as the engine pays), the best is B without k, ties
+included (``_remember_the_rest``), so a player or bot completing the best set ticket by ticket searches once.
+
+How long a search takes depends on the hand: real end-of-round hands answer in about 1 ms (median), the 31-ticket
+position of the issue in about 7 ms; random hands of 28-46 tickets and 10-60 cards in about 8 ms (median; much
+of it the setup: the simplexes and the tables), 99% within about 50-60 ms, the slowest seen about 0.1-0.15 s (0.3-0.7 s
 before the local search: "most tickets" hands where the first set held a ticket too few): exact answers on the
-hardest hands still need hundreds to thousands of positions (``benchmarks/bench_cardgame.py --large N`` prints
-the median, the 99th percentile and the slowest).
+hardest hands still need hundreds to thousands of positions, mostly to find the best set first in ticket order
+(given the best set, the ties' walk alone takes most of that time) (``benchmarks/bench_cardgame.py --large N``
+prints the median, the 99th percentile and the slowest). Tried and dropped: the first part of the value also at the
+prices of the relaxation of the tickets from each place on (all 47 relaxations warm-started one from the next,
+5 ms): 11% fewer positions on the slowest hands, no faster; dropping the mixed weight 1: no change.
 ``tests/test_rules_cardgame.py`` checks it against a brute force and against a plain dynamic programme.
 
 The engine lets a player complete one ticket per action (``complete Chicago–Miami``, until no more can be paid):
@@ -62,6 +73,7 @@ shortfalls add up colour by colour), so the step-by-step check is the set check.
 from __future__ import annotations
 
 from bisect import bisect_right
+from collections import OrderedDict
 from itertools import accumulate
 from operator import mul
 from typing import Sequence
@@ -75,8 +87,14 @@ HARD, HARDER = 200, 600        # after this many positions searched the bounds a
 LEVELS = (4, 8)                # the whole-number price levels of the sharpened bounds (the dearest card's price)
 LATER_LEVEL = 8                # the same for the prices of the tickets further on and for the ties' part
 TRIES = 4                      # most tickets: after this many failed questions the count itself is asked (_Search.best)
-MORE_MIX = (1, 12)
-IMPROVE = 4                    # rounds of the local search for a first set (_Search.improve)             # the sharpened "most tickets" search's other points per ticket (few cards: 1; many: 12)
+MORE_MIX = (1, 12)              # the sharpened "most tickets" search's other points per ticket (few cards: 1; many: 12)
+IMPROVE = 4                    # rounds of the local search for a first set (_Search.improve)
+
+
+# best_set's answers, most recently asked for last (a game asks again and again about the same hand: the status line,
+# the player's view, the bot), with what follows from them (_remember_the_rest)
+_KNOWN: OrderedDict = OrderedDict()
+KNOWN = 512
 
 
 def shortfall(need: Sequence[int], have: Sequence[int]) -> int:
@@ -112,6 +130,44 @@ def best_set(needs: Sequence[Needs], points: Sequence[int], have: Sequence[int],
     n = len(needs)
     if not n:
         return ()
+    key = (tuple(map(tuple, needs)), tuple(points), tuple(have), by)
+    known = _KNOWN.get(key)
+    if known is None:
+        known = _KNOWN[key] = [_best_set(needs, points, have, by), False]
+        while len(_KNOWN) > KNOWN:
+            _KNOWN.popitem(last=False)
+    else:
+        _KNOWN.move_to_end(key)
+    if not known[1]:                                # what is best after completing one ticket of it: the rest of it
+        known[1] = True
+        _remember_the_rest(key, known[0])
+    return known[0]
+
+
+def clear_cache() -> None:
+    """Forget the answers ``best_set`` keeps (a benchmark timing the search itself clears them first)."""
+    _KNOWN.clear()
+
+
+def _remember_the_rest(key: tuple, chosen: tuple[int, ...]) -> None:
+    """Once the best set B of some tickets and cards is known, so is the best after completing any ticket k of B
+    (paid own colours first, as the engine does): B without k. It is paid for by what k left (the shortfalls add
+    up colour by colour); a better set S from there would make S + k better than B with the cards before, and a
+    set as good but first in ticket order would make S + k first (S + k and B differ where S and B - k do). So
+    completing the best set one ticket at a time, as a player and the greedy bot do, searches once."""
+    needs, points, have, by = key
+    for k in chosen:
+        used = cards_used([needs[k]], have)
+        rest = (needs[:k] + needs[k + 1:], points[:k] + points[k + 1:], tuple(a - b for a, b in zip(have, used)), by)
+        if rest not in _KNOWN:
+            _KNOWN[rest] = [tuple(i - (i > k) for i in chosen if i != k), False]
+    while len(_KNOWN) > KNOWN:
+        _KNOWN.popitem(last=False)
+
+
+def _best_set(needs: Sequence[Needs], points: Sequence[int], have: Sequence[int], by: str) -> tuple[int, ...]:
+    """``best_set`` without its memory of answers."""
+    n = len(needs)
     if by == "points":
         primary, secondary, scale = list(points), [1] * n, 64            # (points, count): a count is below 64
     else:
@@ -197,9 +253,35 @@ class _Search:
         # points plus MIX per ticket (a Lagrangian weight: 4 points a ticket prunes best on random hands)
         mix = [MIX * x + y for x, y in zip(first, second)] if scale == 1024 else None
         # each bounded value with its colour prices from the linear relaxation
-        self.bounds = [_Bound(self.needs, v, have, cards, _colour_prices(self.needs, [_Bound.SCALE * x for x in v],
-                                                                           have)) if v else None
-                       for v in (self.value, first, second, mix)]
+        # (one relaxation, warm-started from value to value: the first part after the whole value, which it is near;
+        # the whole value first: from the first part's basis its prices pruned less on some hands)
+        self.relaxation = lp = _Relaxation(self.needs, have)
+        price = {k: lp.prices([_Bound.SCALE * x for x in v]) for k, v in ((0, self.value), (1, first), (3, mix),
+                                                                          (2, second)) if v}
+        self.bounds = [_Bound(self.needs, v, have, cards, price[k]) if v else None
+                       for k, v in enumerate((self.value, first, second, mix))]
+        self.pack()
+
+    def pack(self) -> None:
+        """Every bound's card prices (the fractional knapsack's, then its priced tables') side by side in one whole
+        number per card kind, ``width`` bits each: one sum of products gives a position's budget at every price at
+        once (``judge``). A budget is at most the one of all the cards at the start, so no field spills over."""
+        have = self.have + (self.locos,)
+        kinds = []
+        for b in self.bounds + [b for _, b in self.mixes]:
+            if b is not None:
+                kinds.append(b.price + (b.loco_price,))
+                kinds.extend(price + (loco,) for price, loco, _ in b.priced)
+        width = self.width = max(sum(map(mul, have, k)) for k in kinds).bit_length() + 1
+        self.mask = (1 << width) - 1
+        packed = [sum(k[c] << (width * x) for x, k in enumerate(kinds)) for c in range(LOCO + 1)]
+        self.packed, self.packed_loco = tuple(packed[:LOCO]), packed[LOCO]
+        self.widths = {}                            # each bound's first field, in bits
+        at = 0
+        for b in self.bounds + [b for _, b in self.mixes]:
+            if b is not None:
+                self.widths[id(b)] = width * at
+                at += 1 + len(b.priced)
 
     def take(self, r: Sequence[int], l: int, t: Sequence[int]):
         """The cards left after completing a ticket needing ``t`` from ``r`` and ``l`` locomotives, or None."""
@@ -283,6 +365,7 @@ class _Search:
             first = [x // self.scale for x in self.value]
             self.bounds[1].sharpen([_colour_prices(self.needs[i:], [_Bound.SCALE * x for x in first[i:]], have)
                                     for i in (self.n // 4, self.n // 2, 3 * self.n // 4)], levels=())
+            self.pack()
             return
         for b in self.bounds:                       # the second part (the ties) at one level: more do not help
             if b is not None:
@@ -290,25 +373,27 @@ class _Search:
         if self.bounds[3] is not None:
             for weight in MORE_MIX:
                 mix = [weight * (x // self.scale) + x % self.scale for x in self.value]
-                b = _Bound(self.needs, mix, have, sum(have), _colour_prices(self.needs, [_Bound.SCALE * x for x in mix],
-                                                                               have))
+                b = _Bound(self.needs, mix, have, sum(have), self.relaxation.prices([_Bound.SCALE * x for x in mix]))
                 b.sharpen()
                 self.mixes.append((weight, b))
+        self.pack()
 
     def judge(self, i: int, r: tuple, l: int) -> list:
         """The bounds of a position (see ``reach``), worked out once: the value as a whole and each part apart."""
         cards = sum(r) + l
+        budgets = sum(map(mul, r, self.packed)) + l * self.packed_loco      # at every price at once (``pack``)
+        width, mask, at = self.width, self.mask, self.widths
         whole, first, second, mix = self.bounds
-        upper = whole.at(i, r, l, cards)
-        top = first.at(i, r, l, cards)              # each part of the value bounded apart, in whole numbers
-        parts = self.scale * top + second.at(i, r, l, cards)
+        upper = whole.at(i, cards, budgets >> at[id(whole)], width, mask)
+        top = first.at(i, cards, budgets >> at[id(first)], width, mask)     # each part bounded apart, whole numbers
+        parts = self.scale * top + second.at(i, cards, budgets >> at[id(second)], width, mask)
         if parts < upper:
             upper = parts
         top_upper = upper
         if mix is not None:                         # a set of exactly ``top`` tickets
-            top_upper = min(upper, self.scale * top + mix.at(i, r, l, cards) - MIX * top)
+            top_upper = min(upper, self.scale * top + mix.at(i, cards, budgets >> at[id(mix)], width, mask) - MIX * top)
             for weight, more in self.mixes:
-                b = self.scale * top + more.at(i, r, l, cards) - weight * top
+                b = self.scale * top + more.at(i, cards, budgets >> at[id(more)], width, mask) - weight * top
                 if b < top_upper:
                     top_upper = b
         return [upper, top_upper, self.scale * top, 0]
@@ -504,14 +589,16 @@ class _Bound:
             cost = [sum(map(mul, t, price)) for t in self.needs]
             self.priced.append((price, loco, _knapsack(cost, self.value, budget)))
 
-    def at(self, i: int, r: Sequence[int], l: int, cards: int) -> int:
-        """At most the value tickets i.. can add from cards ``r`` (colours) and ``l`` locomotives, ``cards`` in all."""
+    def at(self, i: int, cards: int, budgets: int, width: int, mask: int) -> int:
+        """At most the value tickets i.. can add from ``cards`` cards whose price is ``budgets`` (``width`` bits
+        each: at the prices of the fractional knapsack, then at those of each priced table; see ``_Search.pack``)."""
         a = self.table[i][cards]
-        for price, loco, table in self.priced:
-            b = table[i][sum(map(mul, r, price)) + l * loco]
+        budget = budgets & mask
+        for _, _, table in self.priced:
+            budgets >>= width
+            b = table[i][budgets & mask]
             if b < a:
                 a = b
-        budget = sum(map(mul, r, self.price)) + l * self.loco_price
         free, costs, values, cost, value = self.suffix[i]      # the fractional knapsack within ``budget``
         j = bisect_right(costs, budget)              # the first ticket that no longer fits whole
         if j == len(costs):
@@ -532,83 +619,108 @@ def _knapsack(cost: Sequence[int], value: Sequence[int], budget: int) -> list[li
     return table
 
 
-def _colour_prices(needs: Sequence[Needs], value: Sequence[int], have: Sequence[int]) -> list[int]:
-    """Whole-number prices per colour from the dual of the linear relaxation
+class _Relaxation:
+    """The linear relaxation of a hand, for whole-number prices per colour from its dual:
 
         max  sum value_t x_t   s.t.  sum_t need_tc x_t - y_c <= have_c,  sum_c y_c <= locomotives,  0 <= x <= 1, y >= 0
 
-    solved by a bounded-variable simplex in floats (the prices only steer the bound, which is exact for any prices;
-    equal prices if the simplex does not settle)."""
-    n = len(needs)
-    rows = LOCO + 1
-    slack = n + LOCO
-    cols = slack + rows                                  # x_t, y_c, one slack per row
-    inf = float("inf")
-    upper = [1.0] * n + [inf] * (LOCO + rows)
-    tab = [[0.0] * cols for _ in range(rows)]
-    for t, need in enumerate(needs):
+    solved by a bounded-variable simplex in floats (the prices only steer the bounds, which are exact for any prices;
+    equal prices if the simplex does not settle). The constraints are the same for every value asked about, so each
+    ``prices`` call starts from the basis the call before ended in (still feasible): only its new reduced costs are
+    worked out, and a value near the one before (the whole value after its first part) takes a few pivots."""
+
+    def __init__(self, needs: Sequence[Needs], have: Sequence[int]):
+        self.n = n = len(needs)
+        rows = self.rows = LOCO + 1
+        slack = self.slack = n + LOCO
+        cols = self.cols = slack + rows                   # x_t, y_c, one slack per row
+        inf = float("inf")
+        self.upper = [1.0] * n + [inf] * (LOCO + rows)
+        tab = self.tab = [[0.0] * cols for _ in range(rows)]          # B^-1 A
+        for t, need in enumerate(needs):
+            for c in range(LOCO):
+                if need[c]:
+                    tab[c][t] = float(need[c])
         for c in range(LOCO):
-            if need[c]:
-                tab[c][t] = float(need[c])
-    for c in range(LOCO):
-        tab[c][n + c] = -1.0
-        tab[LOCO][n + c] = 1.0
-    for row in range(rows):
-        tab[row][slack + row] = 1.0
-    reduced = [float(v) for v in value] + [0.0] * (LOCO + rows)   # objective minus c_B B^-1 A (basis: the slacks)
-    values = [float(have[c]) for c in range(LOCO)] + [float(have[LOCO])]   # of the basic variables
-    basis = [slack + row for row in range(rows)]
-    basic = [False] * slack + [True] * rows
-    at_upper = [False] * cols
-    eps = 1e-9
-    for _ in range(500):
-        j, best = -1, eps                                # the entering variable: the largest gain
-        for k in range(cols):
-            if not basic[k]:
-                gain = -reduced[k] if at_upper[k] else reduced[k]
-                if gain > best:
-                    j, best = k, gain
-        if j < 0:
-            break
-        sign = -1.0 if at_upper[j] else 1.0             # moves down from its upper bound, or up from 0
-        step, leave = upper[j], -1                       # a bound flip unless a basic variable stops it first
+            tab[c][n + c] = -1.0
+            tab[LOCO][n + c] = 1.0
         for row in range(rows):
-            a = tab[row][j] * sign
-            if a > eps:
-                limit = values[row] / a
-            elif a < -eps and upper[basis[row]] != inf:
-                limit = (values[row] - upper[basis[row]]) / a
-            else:
+            tab[row][slack + row] = 1.0
+        self.values = [float(have[c]) for c in range(LOCO)] + [float(have[LOCO])]   # of the basic variables
+        self.basis = [slack + row for row in range(rows)]
+        self.basic = [False] * slack + [True] * rows
+        self.at_upper = [False] * cols
+        self.settled = True
+
+    def prices(self, value: Sequence[int]) -> list[int]:
+        """The colour prices for ``value`` (per ticket, whole numbers)."""
+        if not self.settled:
+            return [1] * LOCO
+        n, rows, cols, slack = self.n, self.rows, self.cols, self.slack
+        tab, values, basis, basic, at_upper, upper = (self.tab, self.values, self.basis, self.basic, self.at_upper,
+                                                      self.upper)
+        inf = float("inf")
+        eps = 1e-9
+        reduced = [float(v) for v in value] + [0.0] * (LOCO + rows)     # objective minus c_B B^-1 A
+        for row in range(rows):
+            f = reduced[basis[row]]
+            if f:
+                reduced = [x - f * y for x, y in zip(reduced, tab[row])]
+        for _ in range(500):
+            j, best = -1, eps                                # the entering variable: the largest gain
+            for k in range(cols):
+                if not basic[k]:
+                    gain = -reduced[k] if at_upper[k] else reduced[k]
+                    if gain > best:
+                        j, best = k, gain
+            if j < 0:
+                break
+            sign = -1.0 if at_upper[j] else 1.0             # moves down from its upper bound, or up from 0
+            step, leave = upper[j], -1                       # a bound flip unless a basic variable stops it first
+            for row in range(rows):
+                a = tab[row][j] * sign
+                if a > eps:
+                    limit = values[row] / a
+                elif a < -eps and upper[basis[row]] != inf:
+                    limit = (values[row] - upper[basis[row]]) / a
+                else:
+                    continue
+                if limit < step - eps:
+                    step, leave = limit, row
+            if step == inf:              # cannot happen: every x is at most 1
+                self.settled = False
+                return [1] * LOCO
+            for row in range(rows):
+                values[row] -= tab[row][j] * sign * step
+            if leave < 0:
+                at_upper[j] = not at_upper[j]
                 continue
-            if limit < step - eps:
-                step, leave = limit, row
-        if step == inf:
-            return [1] * LOCO          # cannot happen: every x is at most 1
-        for row in range(rows):
-            values[row] -= tab[row][j] * sign * step
-        if leave < 0:
-            at_upper[j] = not at_upper[j]
-            continue
-        out = basis[leave]
-        at_upper[out] = upper[out] != inf and values[leave] > upper[out] - eps
-        entering = upper[j] - step if at_upper[j] else step
-        pivot_row = tab[leave]
-        pivot = pivot_row[j]
-        pivot_row = tab[leave] = [x / pivot for x in pivot_row]
-        for row in range(rows):
-            f = tab[row][j]
-            if row != leave and f:
-                tab[row] = [x - f * y for x, y in zip(tab[row], pivot_row)]
-        f = reduced[j]
-        reduced = [x - f * y for x, y in zip(reduced, pivot_row)]
-        values[leave] = entering
-        basis[leave] = j
-        basic[out], basic[j] = False, True
-        at_upper[j] = False
-    else:
-        return [1] * LOCO
-    prices = [max(0, round(-reduced[slack + c])) for c in range(LOCO)]    # the duals of the colour rows
-    return prices if any(prices) else [1] * LOCO
+            out = basis[leave]
+            at_upper[out] = upper[out] != inf and values[leave] > upper[out] - eps
+            entering = upper[j] - step if at_upper[j] else step
+            pivot_row = tab[leave]
+            pivot = pivot_row[j]
+            pivot_row = tab[leave] = [x / pivot for x in pivot_row]
+            for row in range(rows):
+                f = tab[row][j]
+                if row != leave and f:
+                    tab[row] = [x - f * y for x, y in zip(tab[row], pivot_row)]
+            f = reduced[j]
+            reduced = [x - f * y for x, y in zip(reduced, pivot_row)]
+            values[leave] = entering
+            basis[leave] = j
+            basic[out], basic[j] = False, True
+            at_upper[j] = False
+        else:
+            self.settled = False
+            return [1] * LOCO
+        prices = [max(0, round(-reduced[slack + c])) for c in range(LOCO)]    # the duals of the colour rows
+        return prices if any(prices) else [1] * LOCO
+
+
+def _colour_prices(needs: Sequence[Needs], value: Sequence[int], have: Sequence[int]) -> list[int]:
+    """Whole-number colour prices for one value (see ``_Relaxation``)."""
+    return _Relaxation(needs, have).prices(value)
 
 
 __all__ = ["shortfall", "feasible", "cards_used", "best_set"]
