@@ -118,7 +118,7 @@ class RandomBot:
                 return acts[((z ^ (z >> 31)) * len(acts)) >> 64], _AT_RANDOM
             return self._pending_choice(v, state, seat, pending, Counter.of_state(x))
         if v.features:
-            return self._turn_choice(v, state, seat, Counter.of_state(x))
+            return self._turn_choice(v, state, seat, x)
         # a plain turn of a board without features: the kinds in a random order, as _turn_choice does it, each
         # r.index(n) written out as the step of x and the mix of z
         kinds = _KINDS[:]
@@ -168,18 +168,29 @@ class RandomBot:
             acts = legal_actions(state, seat)
         return acts[r.index(len(acts))], _AT_RANDOM
 
-    def _turn_choice(self, v: Variant, state: GameState, seat: int, r: Counter) -> tuple[Action, str]:
-        """A turn of a board with features: its kinds in a random order, the first available taken."""
+    def _turn_choice(self, v: Variant, state: GameState, seat: int, x: int) -> tuple[Action, str]:
+        """A turn of a board with features: its kinds in a random order, the first available taken. ``x``: the
+        state of the turn's ``Counter`` (``Counter.of_state(x)``): the kinds' and the draw's ``r.index(n)`` written
+        out as in ``choose``, a ``Counter`` made where the rest is handed on."""
         kinds = _KINDS_EXTRA[:]
         while kinds:
-            kind = kinds.pop(r.index(len(kinds)))
+            x = (x + 0x9E3779B97F4A7C15) & 0xFFFFFFFFFFFFFFFF
+            z = (x + 0x9E3779B97F4A7C15) & 0xFFFFFFFFFFFFFFFF
+            z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & 0xFFFFFFFFFFFFFFFF
+            z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & 0xFFFFFFFFFFFFFFFF
+            kind = kinds.pop(((z ^ (z >> 31)) * len(kinds)) >> 64)
             if kind == 0:                                   # draw
                 opts = draw_choices(state, seat, False)     # empty when USA-DRAW-8 forbids drawing
                 if opts:
-                    return opts[r.index(len(opts))], _DRAWS_AT_RANDOM
+                    x = (x + 0x9E3779B97F4A7C15) & 0xFFFFFFFFFFFFFFFF
+                    z = (x + 0x9E3779B97F4A7C15) & 0xFFFFFFFFFFFFFFFF
+                    z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & 0xFFFFFFFFFFFFFFFF
+                    z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & 0xFFFFFFFFFFFFFFFF
+                    return opts[((z ^ (z >> 31)) * len(opts)) >> 64], _DRAWS_AT_RANDOM
             elif kind == 1:                                 # claim
                 routes = claimable_mask(v, state, seat, True)     # the claimable_routes, as a bit set
                 if routes:
+                    r = Counter.of_state(x)
                     i = nth_bit(routes, r.index(routes.bit_count()))
                     hand = state.players[seat].hand         # route_payments(...)[random index], nothing listed
                     label = v.route_table.labels[i]
@@ -188,18 +199,28 @@ class RandomBot:
                 if state.ticket_deck(v.settings.ticket_deck):
                     return draw_tickets_action(seat), _TICKETS_AT_RANDOM
             else:                                           # a variant's own actions
-                # each feature's list, or the sequence its bot_random offers (which may make only the action picked)
-                parts = [f.bot_random(v, state, seat, r) if hasattr(f, "bot_random") else f.turn_actions(v, state, seat)
-                         for f in v.features]
-                total = sum(map(len, parts))
-                if total:
-                    k = r.index(total)
-                    for part in parts:
-                        if k < len(part):
-                            return part[k], _VARIANT_AT_RANDOM
-                        k -= len(part)
+                r = Counter.of_state(x)
+                action = _own_action(v, state, seat, r)
+                if action is not None:
+                    return action, _VARIANT_AT_RANDOM
+                x = r._x                                    # the next kind from where the features' draws left it
         acts = legal_actions(state, seat)
         return acts[0], Reason("nothing else is possible")
+
+
+def _own_action(v: Variant, state: GameState, seat: int, r: Counter) -> Action | None:
+    """One of the variant's own turn actions at random (each feature's list, or the sequence its ``bot_random``
+    offers, which may make only the action picked); None when there is none."""
+    parts = [f.bot_random(v, state, seat, r) if hasattr(f, "bot_random") else f.turn_actions(v, state, seat)
+             for f in v.features]
+    total = sum(map(len, parts))
+    if total:
+        k = r.index(total)
+        for part in parts:
+            if k < len(part):
+                return part[k]
+            k -= len(part)
+    return None
 
 
 def _keep_at_random(v: Variant, p, r: Counter) -> KeepTickets:

@@ -941,18 +941,21 @@ def _quick_draw(v: Variant, state: GameState, action, trusted: bool) -> GameStat
 def _quick_resets(st, market: list, deck: tuple, discard: tuple) -> tuple[list, tuple, tuple] | None:
     """USA-DRAW-6 as ``Tx.check_market`` does it, for a full ``market`` whose replacement card was ``deck[0]``: all
     five discarded and five new turned up while it happens again, or the market kept when the remaining cards
-    cannot avoid it. (market, deck left, discard); None when a reset would need a reshuffle (USA-DRAW-7) or the
-    variant resets on several kinds (the general path)."""
+    cannot avoid it. (market, deck left, discard); None when a reset would need a reshuffle (USA-DRAW-7): the
+    general path. A variant that resets on several kinds (Märklin's two locomotives) resets on the first of them
+    shown ``limit`` times, as ``Tx.check_market`` does."""
     kinds = st.market_reset_kinds
-    if len(kinds) != 1:
-        return None
-    kind = kinds[0]
     limit = st.market_loco_limit
     size = st.market_size
     top = 1                                             # deck[0] is in the market already
     discard = list(discard)
     resets = 0
-    while market.count(kind) >= limit:
+    while True:
+        for kind in kinds:
+            if market.count(kind) >= limit:
+                break
+        else:
+            break
         rest = len(deck) - top
         in_discard = sum(discard)
         non_loco = len(market) - market.count(kind) + rest - deck[top:].count(kind) + in_discard - discard[kind]
@@ -990,7 +993,8 @@ def _quick_tickets(v: Variant, state: GameState, action: DrawTickets, trusted: b
 def _quick_keep(v: Variant, state: GameState, action: KeepTickets, trusted: bool) -> GameState | None:
     """Tickets kept, named as ``legal_actions`` names them: in mid-game (USA-TICKET-2) the others to the bottom of
     their deck and the turn over; at the setup (USA-SETUP-3) the same, and once every seat has chosen, play begins
-    (USA-SETUP-4) unless a feature acts then (its ``after_setup``: the general path)."""
+    (USA-SETUP-4) unless a feature acts then (its ``after_setup``: the general path). The others go to the bottom of
+    their deck, or out of the game where the offer says so (EU-SETUP-4)."""
     seat = action.seat
     pending = state.pending
     phase = state.phase
@@ -998,13 +1002,14 @@ def _quick_keep(v: Variant, state: GameState, action: KeepTickets, trusted: bool
         return None
     if phase == "setup":
         p = state.pending_for(seat)
-        if p is None or len(pending) == 1 and v.features:
+        if p is None or len(pending) == 1 and any(f.overrides("after_setup") for f in v.features):
             return None
     elif seat == state.current and len(pending) == 1 and phase in _PLAYING:
         p = pending[0]
     else:
         return None
-    if p.kind != "choose_tickets" or p.seat != seat or p.get("returns") != "bottom":
+    returns = p.get("returns")
+    if p.kind != "choose_tickets" or p.seat != seat or returns != "bottom" and returns != "out":
         return None
     offered = p.get("offered")
     text = v.route_table.ticket_text
@@ -1016,18 +1021,22 @@ def _quick_keep(v: Variant, state: GameState, action: KeepTickets, trusted: bool
             or tuple(text[t] for t in kept) != names):
         return None                                  # not canonical, or refused: check and the general path
     decks = dict(state.ticket_decks)
-    ticket = v.map.ticket
-    for t in offered:
-        if t not in kept:
-            deck = ticket(t).deck
-            decks[deck] = decks.get(deck, ()) + (t,)
+    tickets_out = state.tickets_out
+    if returns == "out":                             # EU-SETUP-4: the others leave the game
+        tickets_out = tuple(tickets_out) + tuple(t for t in offered if t not in kept)
+    else:
+        ticket = v.map.ticket
+        for t in offered:
+            if t not in kept:
+                deck = ticket(t).deck
+                decks[deck] = decks.get(deck, ()) + (t,)
     players = list(state.players)
     q = players[seat]
     players[seat] = new_player(q.hand, q.trains, q.tickets + kept, q.route_points, q.ext)
     if phase == "setup":
         rest = tuple(q for q in pending if q.seat != seat)
         return new_state(state.variant, state.n_players, state.seed, state.deck, state.market, state.discard,
-                         tuple(sorted(decks.items())), state.tickets_out, state.claims, tuple(players),
+                         tuple(sorted(decks.items())), tickets_out, state.claims, tuple(players),
                          "setup" if rest else "play", state.current if rest else state.first_player, rest,
                          state.final_turns_left, state.turn, state.ply + 1, state.passes, state.shuffles,
                          state.first_player, state.ext)

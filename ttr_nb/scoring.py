@@ -4,8 +4,8 @@ the end it answers "what if the game ended now".
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Sequence
+from dataclasses import dataclass, replace
+from typing import Callable, Sequence
 
 from .names import seat_name
 from .state import GameState
@@ -56,6 +56,11 @@ class PlayerScore:
     def stat(self, key: str, default: int = 0) -> int:
         return dict(self.stats).get(key, default)
 
+    def __getstate__(self) -> dict:
+        # a copy (copy, deepcopy, a transfer to another process) holds the trail itself, worked out now if unread
+        self.longest
+        return self.__dict__
+
     def to_dict(self) -> dict:
         return {
             "seat": self.seat, "name": self.name, "route_points": self.route_points, "routes": list(self.routes),
@@ -66,6 +71,35 @@ class PlayerScore:
             "longest_bonus": self.longest_bonus, "extras": [list(e) for e in self.extras], "notes": list(self.notes),
             "total": self.total,
         }
+
+
+class _Later:
+    """A trail not worked out yet: ``fn(edges)`` on first read (games with no longest-path bonus, MK-SCORE-3 and
+    SK-SCORE-4, only show it when something asks)."""
+    __slots__ = ("fn", "edges")
+
+    def __init__(self, fn: Callable[[Sequence[tuple[str, str, int, str]]], Trail], edges: list) -> None:
+        self.fn, self.edges = fn, edges
+
+
+class _LongestField:
+    """``PlayerScore.longest``: holds a ``Trail`` or a ``_Later`` that becomes the ``Trail`` on first read and is
+    kept. Everything that reads the field (equality, ``repr``, hashing, ``dataclasses.replace``, ``to_dict``)
+    sees the trail itself; ``_with`` passes a trail nobody read on as it is."""
+
+    def __get__(self, ps, owner=None):
+        if ps is None:
+            return self
+        trail = ps.__dict__["longest"]
+        if trail.__class__ is _Later:
+            trail = ps.__dict__["longest"] = trail.fn(trail.edges)
+        return trail
+
+    def __set__(self, ps, trail) -> None:    # only the dataclass's __init__ gets here: the class is frozen
+        ps.__dict__["longest"] = trail
+
+
+PlayerScore.longest = _LongestField()   # after @dataclass: the field keeps no default
 
 
 @dataclass(frozen=True)
@@ -91,9 +125,10 @@ class ScoreSheet:
         rows = []
         for p in self.players:
             ex = dict(p.extras)
-            longest = [f"{p.longest.length}{' +' + str(p.longest_bonus) if p.longest_bonus else ''}"]
+            longest = [f"{p.longest.length}{' +' + str(p.longest_bonus) if p.longest_bonus else ''}"] \
+                if self.longest_scores else []
             rows.append([p.name, str(p.route_points), f"{p.ticket_points:+d} ({p.completed}/{len(p.tickets)})",
-                         *(longest if self.longest_scores else []),
+                         *longest,
                          *[str(ex.get(label, 0)) for label in extra_labels], str(p.total)])
         widths = [max(len(r[i]) for r in [head] + rows) for i in range(len(head))]
         lines = ["  ".join(c.ljust(w) if i == 0 else c.rjust(w) for i, (c, w) in enumerate(zip(r, widths))) for r in [head] + rows]
@@ -187,10 +222,15 @@ def _path(adj: dict[str, list[tuple[str, str]]], a: str, b: str, dead_end=None) 
 
 
 def ticket_results(v: Variant, seat_tickets: Sequence[str], edges: Sequence[tuple[str, str, int, str]],
-                   borrowed: frozenset[str] = frozenset()) -> tuple[TicketResult, ...]:
+                   borrowed: frozenset[str] = frozenset(),
+                   dead_ends: frozenset[str] = frozenset()) -> tuple[TicketResult, ...]:
+    """Each ticket completed or not over ``edges`` with its path (USA-TICKET-4); ``dead_ends``: places a path may
+    end at but not pass through (Märklin's countries, MK-SCORE-2)."""
     out = []
     up: dict[str, str] = {}                  # union-find over the network's cities (a root has no entry)
     for x, y, _, _ in edges:
+        if dead_ends and (x in dead_ends or y in dead_ends):
+            continue                         # joins nothing through it: a ticket ending there is searched
         while x in up:
             x = up[x]
         while y in up:
@@ -206,12 +246,12 @@ def ticket_results(v: Variant, seat_tickets: Sequence[str], edges: Sequence[tupl
             a = up[a]
         while b in up:
             b = up[b]
-        if a != b:
+        if a != b and not (dead_ends and (t.a in dead_ends or t.b in dead_ends)):
             path = None                            # not joined at all: no search needed
         else:
             if adj is None:
                 adj = _adjacency(edges)
-            path = _path(adj, t.a, t.b)
+            path = _path(adj, t.a, t.b, dead_ends.__contains__ if dead_ends else None)
         out.append(TicketResult(t.id, t.a, t.b, t.points, path is not None, path or (),
                                 tuple(r for r in path if r in borrowed) if path and borrowed else ()))
     return tuple(out)
@@ -223,8 +263,12 @@ def score(state: GameState) -> ScoreSheet:
         return rules_of(state).score(state)
     v = get_variant(state.variant)
     st = v.settings
+    bonus = st.longest_bonus
     players = []
     t = v.route_table
+    dead_ends = frozenset()
+    for f in v.features:
+        dead_ends = f.ticket_dead_ends(v) or dead_ends
     by_seat, indices = _routes_by_seat(v, state)
     points, canon = t.points, t.canon_edges
     for seat, p in enumerate(state.players):
@@ -232,12 +276,16 @@ def score(state: GameState) -> ScoreSheet:
         owned = indices[seat]
         routes = tuple([e[3] for e in edges])
         route_points = sum([points[i] for i in owned])                 # USA-SCORE-1, recounted from the board
-        longest = (longest_trail_canonical([canon[i] for i in owned]) if t.ids_sorted  # USA-SCORE-3
-                   else longest_trail(edges))
+        if t.ids_sorted:                                               # USA-SCORE-3
+            trail, arg = longest_trail_canonical, [canon[i] for i in owned]
+        else:
+            trail, arg = longest_trail, edges
+        longest = trail(arg) if bonus else _Later(trail, arg)          # no bonus: worked out when read
         players.append(PlayerScore(seat=seat, name=seat_name(seat), route_points=route_points, routes=routes,
-                                   tickets=ticket_results(v, p.tickets, edges),   # USA-SCORE-2 / USA-TICKET-4
+                                   tickets=ticket_results(v, p.tickets, edges,      # USA-SCORE-2 / USA-TICKET-4
+                                                          dead_ends=dead_ends),
                                    longest=longest, longest_bonus=0))
-    if st.longest_bonus:                                              # USA-SCORE-3: ties all get it
+    if bonus:                                                         # USA-SCORE-3: ties all get it
         best = max(ps.longest.length for ps in players)
         if best > 0:
             players = [ps if ps.longest.length != best else _with(ps, longest_bonus=st.longest_bonus) for ps in players]
@@ -250,7 +298,9 @@ def score(state: GameState) -> ScoreSheet:
 
 
 def _with(ps: PlayerScore, **changes) -> PlayerScore:
-    from dataclasses import replace
+    """``dataclasses.replace`` that passes a longest trail nobody read yet on without working it out."""
+    if "longest" not in changes:
+        changes["longest"] = ps.__dict__["longest"]
     return replace(ps, **changes)
 
 

@@ -124,6 +124,11 @@ class Feature:
         """(ticket id, where in words) for tickets the feature holds outside decks, hands and offers (a draft)."""
         return []
 
+    def ticket_dead_ends(self, variant: "Variant") -> frozenset[str] | None:
+        """Places a ticket's path may end at but not pass through (Märklin's countries, MK-SCORE-2): the base
+        scoring checks every ticket that way (``scoring.ticket_results``). None: no such places."""
+        return None
+
     def score(self, variant: "Variant", state: "GameState", sheet: dict) -> None:
         """Adjust a score sheet in place (extra lines, ticket completion via borrowed routes ...)."""
 

@@ -21,7 +21,7 @@ from ..actions import Action, Claim, is_digits, register_action
 from ..cards import LOCO, LOCO4, PASSENGER
 from ..errors import BadAction, IllegalAction, MapError
 from ..names import seat_name as _seat_name
-from ..scoring import TicketResult, connect_path, connect_paths, owned_edges
+from ..scoring import _with, connect_path
 from ..state import FREE, GameState, Pending, new_player, new_state, pairs_get, pairs_set
 from ..variants import Feature, Settings, Variant, register
 from ..engine import _PLAYING, _plainly_legal, _turn_over
@@ -52,11 +52,17 @@ def _city(name: str, text: str) -> str:
         raise BadAction(f"{text!r}: {name!r} is not a city of the Märklin board") from None
 
 
-def is_country(v: Variant, city: str) -> bool:
+def _countries(v: Variant) -> tuple[frozenset[str], frozenset[str]]:
+    """(the map's countries, all its cities) by name, read once per variant."""
     countries = v.__dict__.get("_countries")
-    if countries is None:                 # the map's countries and cities by name, read once per variant
+    if countries is None:
         countries = v.__dict__["_countries"] = (frozenset(c.name for c in v.map.cities if c.extra.get("country")),
                                                 frozenset(c.name for c in v.map.cities))
+    return countries
+
+
+def is_country(v: Variant, city: str) -> bool:
+    countries = _countries(v)
     if city in countries[0]:
         return True
     if city in countries[1]:
@@ -197,6 +203,17 @@ def _announcements(short: int, long: int, seat: int) -> tuple[Announce, ...]:
     return () if found == [(0, 0)] else tuple(_announce(s, lg, seat) for s, lg in found)
 
 
+def _take_mix(state: GameState, mix: tuple[int, int]) -> tuple[dict, tuple[str, ...]]:
+    """(the ticket decks by name, the tickets offered) after taking ``mix`` = (short, long) from the decks' tops."""
+    decks = dict(state.ticket_decks)
+    offered = ()
+    for name, n in (("short", mix[0]), ("long", mix[1])):
+        pile = decks.get(name, ())
+        offered += pile[:n]
+        decks[name] = pile[n:]
+    return decks, offered
+
+
 class TicketMix(Feature):
     """Two ticket decks, short (5–11 points) and long (12–22): you announce how many to take from each"""
     name = "ticket_mix"
@@ -266,8 +283,10 @@ class TicketMix(Feature):
 
     def quick(self, v, state, action, trusted):
         """Tickets announced on a turn (MK-TICKET-1), one of the listed mixes: the top ones of each deck offered as
-        a pending choice — the state ``apply`` makes, without a transaction. At setup: the general path."""
+        a pending choice — the state ``apply`` makes, without a transaction. At setup (MK-SETUP-3): ``_quick_setup``."""
         seat = action.seat
+        if state.phase == "setup":
+            return self._quick_setup(state, action, trusted)
         if (seat != state.current or seat.__class__ is not int or state.pending or state.phase not in _PLAYING
                 or None in state.market):
             return None
@@ -275,18 +294,36 @@ class TicketMix(Feature):
         if not trusted and (mix[0].__class__ is not int or mix[1].__class__ is not int or mix not in mixes(state)
                             or mix == (0, 0)):
             return None
-        decks = dict(state.ticket_decks)
-        offered = ()
-        for name, n in (("short", mix[0]), ("long", mix[1])):
-            pile = decks.get(name, ())
-            offered += pile[:n]
-            decks[name] = pile[n:]
+        decks, offered = _take_mix(state, mix)
         pending = (Pending("choose_tickets", seat, (("min_keep", 1), ("offered", offered), ("returns", "bottom"),
                                                     ("rule", "MK-TICKET-1"))),)
         return new_state(state.variant, state.n_players, state.seed, state.deck, state.market, state.discard,
                          tuple(sorted(decks.items())), state.tickets_out, state.claims, state.players, state.phase,
                          seat, pending, state.final_turns_left, state.turn, state.ply + 1, 0, state.shuffles,
                          state.first_player, state.ext)
+
+    @staticmethod
+    def _quick_setup(state, action, trusted):
+        """A seat's ticket mix announced at setup (MK-SETUP-3), one of the listed mixes: its tickets offered as the
+        seat's pending choice (keep at least 2), after the other seats' steps — the state ``apply`` makes."""
+        seat = action.seat
+        if seat.__class__ is not int or None in state.market:
+            return None
+        p = state.pending_for(seat)
+        if p is None or p.kind != SETUP_KIND:
+            return None
+        mix = (action.short, action.long)
+        if not trusted and (mix[0].__class__ is not int or mix[1].__class__ is not int or mix == (0, 0)
+                            or mix not in mixes(state, TICKET_DRAW)):
+            return None
+        decks, offered = _take_mix(state, mix)
+        pending = tuple(q for q in state.pending if q.seat != seat) + (
+            Pending("choose_tickets", seat, (("min_keep", 2), ("offered", offered), ("returns", "bottom"),
+                                             ("rule", "MK-SETUP-3"))),)
+        return new_state(state.variant, state.n_players, state.seed, state.deck, state.market, state.discard,
+                         tuple(sorted(decks.items())), state.tickets_out, state.claims, state.players, state.phase,
+                         state.current, pending, state.final_turns_left, state.turn, state.ply + 1, state.passes,
+                         state.shuffles, state.first_player, state.ext)
 
     def after_setup(self, v, tx) -> None:             # MK-SETUP-3: "Then both decks are shuffled."
         from ..rng import shuffled
@@ -1118,19 +1155,20 @@ class MaerklinScoring(Feature):
     score_words = (f"goods tokens collected (their points, scored during play); +{MOST_TICKETS_BONUS} for the most "
                    "completed tickets (ties: each, ttr_nb's reading)")
 
+    def ticket_dead_ends(self, v) -> frozenset[str]:
+        """MK-SCORE-2: a ticket to a country is joined at any of its border points, never through the country (the
+        base scoring checks every ticket so)."""
+        return _countries(v)[0]
+
     def score(self, v, state, sheet) -> None:
         players = []
-        for ps in sheet["players"]:
-            edges = owned_edges(v, state, ps.seat)         # connected_avoiding_countries, one network per player
-            paths = connect_paths(edges, [(t.a, t.b) for t in ps.tickets], dead_end=lambda city: is_country(v, city))
-            results = [TicketResult(t.id, t.a, t.b, t.points, path is not None, path or ())
-                       for t, path in zip(ps.tickets, paths)]
+        for ps in sheet["players"]:                        # the tickets: scored by the base, avoiding countries
             goods = goods_of(state, ps.seat)
-            players.append(replace(ps, tickets=tuple(results), extras=ps.extras + (("goods", sum(goods)),),  # MK-PASS-5
-                                   stats=ps.stats + (("goods_tokens", len(goods)),)))
+            players.append(_with(ps, extras=ps.extras + (("goods", sum(goods)),),  # MK-PASS-5
+                                 stats=ps.stats + (("goods_tokens", len(goods)),)))
         best = max(ps.completed for ps in players)
         if best > 0:                                   # MK-SCORE-2: every tied player gets it (interpretation)
-            players = [replace(ps, extras=ps.extras + (("most completed tickets", MOST_TICKETS_BONUS),))
+            players = [_with(ps, extras=ps.extras + (("most completed tickets", MOST_TICKETS_BONUS),))
                        if ps.completed == best else ps for ps in players]
         sheet["players"] = players
 

@@ -20,6 +20,7 @@ from dataclasses import dataclass, replace
 from functools import lru_cache
 from itertools import accumulate, combinations
 from math import comb
+from operator import itemgetter
 from pathlib import Path
 from typing import ClassVar, Sequence
 
@@ -31,7 +32,8 @@ from ..names import seat_name as _seat_name
 from ..cards import CARD_NAMES, COLOURS, GRAY, LOCO
 from ..errors import BadAction, IllegalAction, MapError, TTRError
 from ..rng import shuffled
-from ..state import FREE, GameState, Pending, new_player, new_state, pairs_get, pairs_set, replace_fields
+from ..scoring import _with
+from ..state import FREE, GameState, Pending, new_player, new_state, pairs_get, pairs_set
 from ..tables import claimable_mask, interned, nth_bit, payment
 from ..variants import Feature, Settings, Variant, get_variant, register
 from ..engine import _PLAYING, _quick_draw, _turn_over, twin_problem
@@ -394,19 +396,42 @@ def drafted(state: GameState, seat: int) -> tuple[str, ...]:
 
 
 def _draft_pick_pending(seat: int, packet: Sequence[str], rnd: int) -> Pending:
-    text = (f"draft round {rnd} of {DRAFT_HAND}: pick 1 of the {_plural(len(packet), 'ticket')} in your hand; "
+    return Pending("draft_pick", seat, (("packet", tuple(packet)), ("round", rnd), ("rule", "SK-SETUP-3"),
+                                        ("text", _draft_pick_text(len(packet), rnd))))
+
+
+@lru_cache(maxsize=None)
+def _draft_pick_text(cards: int, rnd: int) -> str:
+    return (f"draft round {rnd} of {DRAFT_HAND}: pick 1 of the {_plural(cards, 'ticket')} in your hand; "
             f"the rest go to the player on your left")
-    return Pending("draft_pick", seat, (("packet", tuple(packet)), ("round", rnd), ("rule", "SK-SETUP-3"), ("text", text)))
 
 
 def _pass_hands(players: list, rnd: int) -> list[Pending]:
     """SK-SETUP-3, everyone has picked in round ``rnd``: the rest of each hand goes to the player on the left (the
     next seat) as the next round's hand; ``players`` (a list) loses the hands set aside. The new pending picks."""
     n = len(players)
-    passing = [tuple(pairs_get(p.ext, "passing", ())) for p in players]
+    passing = []
     for s, p in enumerate(players):
-        players[s] = replace_fields(p, ext=pairs_set(p.ext, "passing", None))
+        passing.append(tuple(pairs_get(p.ext, "passing", ())))
+        ext = [kv for kv in p.ext if kv[0] != "passing"]           # pairs_set(p.ext, "passing", None)
+        ext.sort(key=_key)
+        players[s] = new_player(p.hand, p.trains, p.tickets, p.route_points, tuple(ext))
     return [_draft_pick_pending(s, passing[(s - 1) % n], rnd + 1) for s in range(n)]
+
+
+_key = itemgetter(0)
+
+
+def _end_draft(players: list) -> list[Pending]:
+    """SK-SETUP-4, the draft's last pick made: each seat keeps 4 of its picks; ``players`` (a list) loses the
+    picks and the emptied hands set aside. The new pending keeps."""
+    out = []
+    for s, p in enumerate(players):
+        out.append(_draft_keep_pending(s, tuple(pairs_get(p.ext, "drafted", ()))))
+        ext = [kv for kv in p.ext if kv[0] != "passing" and kv[0] != "drafted"]
+        ext.sort(key=_key)
+        players[s] = new_player(p.hand, p.trains, p.tickets, p.route_points, tuple(ext))
+    return out
 
 
 @lru_cache(maxsize=None)
@@ -502,12 +527,12 @@ class TicketDraft(Feature):
     def random_pending(self, v, state, pending, r):
         """The random bot's pick: ``pending_actions(v, state, pending)[r.index(len(...))]`` without listing them
         (the draft pick's ticket, or the keep's combination of 4, found by its index)."""
-        from ..bots import _nth_combination
         made = v.route_table.ticket_text
         if pending.kind == "draft_pick":
             packet = pending.get("packet")
             t = packet[r.index(len(packet))]
             return _draft_pick(made.get(t) or ticket_text(v.map, t), pending.seat)
+        from ..bots import _nth_combination            # (the rules modules load without the bots)
         offered = pending.get("offered")
         combo = _nth_combination(offered, DRAFT_KEEP, r.index(comb(len(offered), DRAFT_KEEP)))
         return DraftKeep(tickets=tuple(made.get(t) or ticket_text(v.map, t) for t in combo), seat=pending.seat)
@@ -560,8 +585,8 @@ class TicketDraft(Feature):
 
     def quick(self, v, state, action, trusted):
         """A draft pick named as ``pending_actions`` names it (SK-SETUP-3): the ticket to the seat's picks, the rest
-        of its hand set aside to pass, and after the round's last pick the hands passed on — the state ``apply``
-        makes, without a transaction. The draft's very last pick (then the keeping) takes the general path."""
+        of its hand set aside to pass, and after the round's last pick the hands passed on (after the draft's last
+        pick: the keeps, SK-SETUP-4) — the state ``apply`` makes, without a transaction."""
         if action.__class__ is DraftKeep:
             return self._quick_keep(v, state, action)
         if action.__class__ is not DraftPick:
@@ -579,15 +604,26 @@ class TicketDraft(Feature):
             return None
         players = list(state.players)
         ps = players[seat]
-        ext = pairs_set(ps.ext, "drafted", tuple(pairs_get(ps.ext, "drafted", ())) + (tid,))
-        players[seat] = new_player(ps.hand, ps.trains, ps.tickets, ps.route_points,
-                                   pairs_set(ext, "passing", tuple(t for t in packet if t != tid)))
-        rest = tuple(q for q in pending if q.seat != seat)
+        # pairs_set(pairs_set(ext, "drafted", drafted + (tid,)), "passing", the rest of the packet), in one go
+        ext = []
+        drafted = None
+        for kv in ps.ext:
+            k = kv[0]
+            if k == "drafted":
+                if drafted is None:
+                    drafted = kv[1]
+            elif k != "passing":
+                ext.append(kv)
+        ext.append(("drafted", (tuple(drafted) if drafted else ()) + (tid,)))
+        ext.append(("passing", tuple([t for t in packet if t != tid])))
+        ext.sort(key=_key)
+        players[seat] = new_player(ps.hand, ps.trains, ps.tickets, ps.route_points, tuple(ext))
+        rest = tuple([q for q in pending if q.seat != seat])
         if not rest:                                   # the round's last pick: the hands go round
             rnd = p.get("round")
-            if rnd.__class__ is not int or rnd >= DRAFT_HAND or len(players) != state.n_players:
-                return None                            # the draft's end: the general path
-            rest = tuple(_pass_hands(players, rnd))
+            if rnd.__class__ is not int or rnd > DRAFT_HAND or len(players) != state.n_players:
+                return None
+            rest = tuple(_pass_hands(players, rnd) if rnd < DRAFT_HAND else _end_draft(players))
         return new_state(state.variant, state.n_players, state.seed, state.deck, state.market, state.discard,
                          state.ticket_decks, state.tickets_out, state.claims, tuple(players), state.phase,
                          state.current, rest, state.final_turns_left, state.turn, state.ply + 1, state.passes,
@@ -595,12 +631,12 @@ class TicketDraft(Feature):
 
     @staticmethod
     def _quick_keep(v, state, action):
-        """Four drafted tickets kept while others still choose theirs (SK-SETUP-4): the rest returned to the deck
-        (shuffled in after the last keep, which takes the general path)."""
+        """Four drafted tickets kept (SK-SETUP-4): the rest returned to the deck; after the last keep the deck is
+        shuffled and play begins."""
         seat = action.seat
         pending = state.pending
         names = action.tickets
-        if (len(pending) < 2 or seat.__class__ is not int or names.__class__ is not tuple or len(names) != DRAFT_KEEP
+        if (not pending or seat.__class__ is not int or names.__class__ is not tuple or len(names) != DRAFT_KEEP
                 or None in state.market):
             return None
         p = state.pending_for(seat)
@@ -618,10 +654,15 @@ class TicketDraft(Feature):
         name = v.settings.ticket_deck
         decks = dict(state.ticket_decks)
         decks[name] = decks.get(name, ()) + tuple(t for t in offered if t not in ids)
+        rest = tuple(x for x in pending if x.seat != seat)
+        phase, current = state.phase, state.current
+        if not rest:                                   # the last keep: the returns shuffled in, play begins
+            decks[name] = tuple(shuffled(decks[name], state.seed, "tickets/draft", 0))
+            phase, current = "play", state.first_player
         return new_state(state.variant, state.n_players, state.seed, state.deck, state.market, state.discard,
-                         tuple(sorted(decks.items())), state.tickets_out, state.claims, tuple(players), state.phase,
-                         state.current, tuple(x for x in pending if x.seat != seat), state.final_turns_left,
-                         state.turn, state.ply + 1, state.passes, state.shuffles, state.first_player, state.ext)
+                         tuple(sorted(decks.items())), state.tickets_out, state.claims, tuple(players), phase,
+                         current, rest, state.final_turns_left, state.turn, state.ply + 1, state.passes,
+                         state.shuffles, state.first_player, state.ext)
 
     @staticmethod
     def _pick(v, tx, action, seat) -> None:
@@ -946,8 +987,10 @@ class ExpressCards(Feature):
     def quick(self, v, state, action, trusted):
         """A card draw boosted with an express card (SK-EXPRESS-1) when no reshuffle is needed: the card for the
         express card's value from the top of the deck, the card used, then the normal first draw by the engine's
-        own quick path — the state ``apply`` makes, without a transaction. Ticket draws (few) and anything out of
-        the ordinary take the general path."""
+        own quick path — the state ``apply`` makes, without a transaction; ticket draws: ``_quick_tickets``.
+        Anything out of the ordinary takes the general path."""
+        if action.__class__ is ExpressTickets:
+            return self._quick_tickets(v, state, action, trusted)
         if action.__class__ is not ExpressDraw:
             return None
         seat = action.seat
@@ -971,6 +1014,37 @@ class ExpressCards(Feature):
                           state.current, (), state.final_turns_left, state.turn, state.ply, state.passes,
                           state.shuffles, state.first_player, state.ext)
         return _quick_draw(v, drawn, action.base(), trusted)
+
+    @staticmethod
+    def _quick_tickets(v, state, action, trusted):
+        """Tickets drawn with an express card (SK-EXPRESS-2): the card used, ticket_draw + its value offered as the
+        seat's pending choice (keep at least 1, the others to the bottom) — the state ``apply`` makes."""
+        seat = action.seat
+        e = action.express
+        if (seat != state.current or seat.__class__ is not int or state.pending or state.phase not in _PLAYING
+                or e.__class__ is not int or None in state.market):
+            return None
+        st = v.settings
+        name = st.ticket_deck
+        pile = state.ticket_deck(name)
+        if len(pile) <= st.ticket_draw:
+            return None                                # check words the refusal
+        players = list(state.players)
+        p = players[seat]
+        left = pairs_get(p.ext, "express", ())
+        if not trusted and e not in left:
+            return None
+        players[seat] = new_player(p.hand, p.trains, p.tickets, p.route_points,
+                                   pairs_set(p.ext, "express", tuple(x for x in left if x != e)))
+        n = st.ticket_draw + e
+        decks = dict(state.ticket_decks)
+        decks[name] = pile[n:]
+        pending = (Pending("choose_tickets", seat, (("min_keep", st.ticket_min_keep), ("offered", tuple(pile[:n])),
+                                                    ("returns", "bottom"))),)
+        return new_state(state.variant, state.n_players, state.seed, state.deck, state.market, state.discard,
+                         tuple(sorted(decks.items())), state.tickets_out, state.claims, tuple(players), state.phase,
+                         seat, pending, state.final_turns_left, state.turn, state.ply + 1, 0, state.shuffles,
+                         state.first_player, state.ext)
 
     def validate(self, v, state, problems) -> None:
         for seat, p in enumerate(state.players):
@@ -1416,7 +1490,7 @@ class ProvinceBoard(Feature):
                 notes.setdefault(r["seat"], []).append(
                     f"{line} line: total {r['total']} (spaces {', '.join(map(str, r['spaces']))}), rank {rank}: "
                     f"{r['bonus']} points ({v.rule('SK-SCORE-2')})")
-        sheet["players"] = [replace(ps, extras=ps.extras + (("province board", awards.get(ps.seat, 0)),),
+        sheet["players"] = [_with(ps, extras=ps.extras + (("province board", awards.get(ps.seat, 0)),),
                                     notes=ps.notes + tuple(notes.get(ps.seat, ()))) for ps in sheet["players"]]
 
     def validate(self, v, state, problems) -> None:

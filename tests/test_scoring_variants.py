@@ -1,0 +1,170 @@
+"""The variants' score sheets, worked out with no more than they need.
+
+Games with no longest-path bonus (Märklin MK-SCORE-3, South Korea SK-SCORE-4) work out a seat's longest trail
+only when something reads ``PlayerScore.longest``; the sheet is the same as one with every trail worked out at
+once (equality, ``repr``, hashing, copies, pickles, ``to_dict``, the tables). Games with the bonus (USA-SCORE-3,
+EU-SCORE-2) work it out in ``score`` as before. Märklin's tickets are checked once, avoiding countries
+(MK-SCORE-2), by the base scoring: the same results as a search of each ticket on its own."""
+from __future__ import annotations
+
+import copy
+import dataclasses
+import pickle
+from functools import lru_cache
+
+import pytest
+
+import ttr_nb.scoring as scoring
+from ttr_nb.bots import RandomBot
+from ttr_nb.engine import apply, new_game, to_move
+from ttr_nb.scoring import score
+from ttr_nb.trail import longest_trail
+from ttr_nb.variants import get_variant
+
+
+@lru_cache(maxsize=None)
+def finished(variant: str, players: int = 4, seed: int = 3):
+    """A finished seeded random game."""
+    state = new_game(variant, players, seed)
+    bots = [RandomBot(seed * 10 + i) for i in range(players)]
+    while state.phase != "over":
+        seat = to_move(state)[0]
+        state = apply(state, bots[seat].choose(state, seat)[0])
+    return state
+
+
+@pytest.fixture
+def solver_calls(monkeypatch):
+    """Counts the calls of the trail solver that ``score`` uses (both of its entry points)."""
+    calls = []
+
+    def counted(fn):
+        def solve(edges):
+            calls.append(len(edges))
+            return fn(edges)
+        return solve
+    monkeypatch.setattr(scoring, "longest_trail", counted(scoring.longest_trail))
+    monkeypatch.setattr(scoring, "longest_trail_canonical", counted(scoring.longest_trail_canonical))
+    return calls
+
+
+def eager(state) -> list:
+    """Every seat's longest trail, worked out directly from the routes it owns."""
+    v = get_variant(state.variant)
+    return [longest_trail(scoring.owned_edges(v, state, seat)) for seat in range(len(state.players))]
+
+
+def eager_sheet(state):
+    """The score sheet with every seat's trail put in at once (what ``score`` gave before the trail was lazy)."""
+    sheet = score(state)
+    players = tuple(dataclasses.replace(ps, longest=trail) for ps, trail in zip(sheet.players, eager(state)))
+    return dataclasses.replace(sheet, players=players)
+
+
+NO_BONUS = [pytest.param("maerklin", id="MK-SCORE-3"), pytest.param("south_korea", id="SK-SCORE-4")]
+
+
+@pytest.mark.parametrize("variant", NO_BONUS)
+def test_MK_SCORE_3_SK_SCORE_4_no_bonus_the_trail_is_worked_out_when_read(variant, solver_calls):
+    state = finished(variant)
+    sheet = score(state)
+    assert solver_calls == []                                   # score() itself asked for no trail
+    table = sheet.table()
+    assert [ps.total for ps in sheet.players] and sheet.winners
+    assert solver_calls == []                                   # nor do the totals, winners and table
+    assert "longest" not in table.splitlines()[0]               # (it has no longest column)
+    trails = eager(state)
+    assert any(t.length for t in trails)
+    assert sheet.players[1].longest == trails[1]
+    assert len(solver_calls) == 1                               # one seat read: one trail worked out
+    assert [ps.longest for ps in sheet.players] == trails
+    assert len(solver_calls) == len(state.players)
+    assert sheet.players[1].longest is sheet.players[1].longest  # kept, not worked out again
+    sheet.to_dict(), sheet.details(), sheet.figures()
+    assert len(solver_calls) == len(state.players)
+
+
+@pytest.mark.parametrize("variant", NO_BONUS)
+def test_MK_SCORE_3_SK_SCORE_4_the_lazy_sheet_equals_the_eager_one(variant):
+    state = finished(variant)
+    want = eager_sheet(state)
+    assert score(state).to_dict() == want.to_dict()
+    assert score(state) == want and want == score(state)
+    assert repr(score(state)) == repr(want)
+    assert hash(score(state).players[0]) == hash(want.players[0])
+    assert score(state).details() == want.details() and score(state).figures() == want.figures()
+    assert score(state).table() == want.table()
+    lazy = score(state)
+    assert dataclasses.replace(lazy.players[2], route_points=0).longest == want.players[2].longest
+    assert dataclasses.asdict(score(state)) == dataclasses.asdict(want)
+    assert [p.longest_bonus for p in lazy.players] == [0] * len(state.players)
+
+
+@pytest.mark.parametrize("variant", NO_BONUS)
+def test_MK_SCORE_3_SK_SCORE_4_pickles_and_copies_hold_the_trail(variant, solver_calls):
+    state = finished(variant)
+    want = eager(state)
+    for made in (lambda s: pickle.loads(pickle.dumps(s)), copy.copy, copy.deepcopy):
+        sheet = score(state)
+        solver_calls.clear()
+        again = made(sheet)
+        assert again == sheet and [ps.longest for ps in again.players] == want
+    data = pickle.dumps(score(state))
+    assert b"_Later" not in data                                # the pickle holds the trails themselves
+    assert pickle.loads(data).to_dict() == eager_sheet(state).to_dict()
+
+
+@pytest.mark.parametrize("variant", NO_BONUS)
+def test_MK_SCORE_3_SK_SCORE_4_the_features_pass_an_unread_trail_on(variant, solver_calls):
+    state = finished(variant, players=2, seed=5)
+    sheet = score(state)
+    changed = scoring._with(sheet.players[0], route_points=1)
+    assert solver_calls == []
+    assert changed.longest == eager(state)[0] and changed.route_points == 1
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        changed.longest = eager(state)[1]                       # the sheet stays a frozen value
+
+
+@pytest.mark.parametrize("variant", ["usa", "europe"])
+def test_USA_SCORE_3_with_the_bonus_score_works_every_trail_out(variant, solver_calls):
+    state = finished(variant)
+    sheet = score(state)
+    assert len(solver_calls) == len(state.players)
+    assert [ps.longest for ps in sheet.players] == eager(state)
+    assert len(solver_calls) == len(state.players)
+    best = max(t.length for t in eager(state))
+    assert [ps.longest_bonus > 0 for ps in sheet.players] == [t.length == best for t in eager(state)]
+
+
+@pytest.mark.parametrize("seed", [3, 5, 8])
+def test_MK_SCORE_2_tickets_scored_once_avoiding_countries_as_each_searched_alone(seed):
+    from ttr_nb.games.maerklin import connected_avoiding_countries
+    v = get_variant("maerklin")
+    state = finished("maerklin", players=4 if seed != 5 else 2, seed=seed)
+    sheet = score(state)
+    joined = 0
+    for ps in sheet.players:
+        edges = scoring.owned_edges(v, state, ps.seat)
+        assert [t.id for t in ps.tickets] == list(state.players[ps.seat].tickets)
+        for t in ps.tickets:
+            path = connected_avoiding_countries(v, edges, t.a, t.b)
+            assert (t.completed, t.path, t.via) == (path is not None, path or (), ())
+            joined += t.completed
+    assert joined                                               # (some tickets are joined, some are not)
+    assert not all(t.completed for ps in sheet.players for t in ps.tickets)
+
+
+def test_MK_SCORE_2_ticket_results_never_pass_through_a_dead_end():
+    from ttr_nb.games.maerklin import MaerklinScoring
+    v = get_variant("maerklin")
+    countries = MaerklinScoring().ticket_dead_ends(v)
+    assert "Niederlande" in countries and "Emden" not in countries
+    plain = next(t for t in v.map.tickets if t.a not in countries and t.b not in countries)
+    to_country = next(t for t in v.map.tickets if t.b in countries or t.a in countries)
+    country = to_country.b if to_country.b in countries else to_country.a
+    home = to_country.a if country == to_country.b else to_country.b
+    through = [(plain.a, "Niederlande", 1, "r1"), ("Niederlande", plain.b, 1, "r2"), (home, country, 2, "r3")]
+    open_ = scoring.ticket_results(v, (plain.id, to_country.id), through)
+    closed = scoring.ticket_results(v, (plain.id, to_country.id), through, dead_ends=countries)
+    assert [t.completed for t in open_] == [True, True]
+    assert [(t.completed, t.path) for t in closed] == [(False, ()), (True, ("r3",))]   # ends at a country: fine
