@@ -1041,6 +1041,16 @@ class PassengerMove:
         return f"{'–'.join(self.cities)}: {self.points} points, {self.cards} passenger card{'s' if self.cards != 1 else ''}"
 
 
+def _inland_routes(v: Variant) -> tuple[tuple[int, str, str, str], ...]:
+    """(index, a, b, id) of the routes with no country at either end, in map order: the only routes a passenger
+    travels on (ttr_nb's reading: passengers never enter a country), listed once per variant."""
+    found = v.__dict__.get("_inland_routes")
+    if found is None:
+        found = v.__dict__["_inland_routes"] = tuple((r.index, r.a, r.b, r.id) for r in v.map.routes
+                                                     if not is_country(v, r.a) and not is_country(v, r.b))
+    return found
+
+
 def best_passenger_move(state: GameState, seat: int, *, start: str | None = None, used: Sequence[str] = (),
                         visited: Sequence[str] = (), origin: str | None = None, budget: int | None = None) -> PassengerMove:
     """The move collecting the most goods points within the passenger cards in hand (MK-PASS-1..4), exact.
@@ -1053,24 +1063,25 @@ def best_passenger_move(state: GameState, seat: int, *, start: str | None = None
     """
     from ..variants import get_variant
     v = get_variant(state.variant)
-    m = v.map
+    starts = [start] if start is not None else sorted(w for _, w in movable(state, seat))
+    if not starts:                                  # no passenger of the seat can move
+        return PassengerMove(0, (), (), 0)
     cards = state.players[seat].hand[PASSENGER] if budget is None else budget
     tops = {c: s[0] for c, s in state.get("goods", ()) if s}
     # adjacency over the claimed routes, countries left out (a route into a country is not a way through it)
     adj: dict[str, list[tuple[str, int, int, str]]] = {}
-    index: dict[str, int] = {}
-    for r in m.routes:
-        owner = state.claims[r.index]
-        if owner == FREE or r.id in used or is_country(v, r.a) or is_country(v, r.b):
+    claims = state.claims
+    bit = 1
+    for i, a, b, rid in _inland_routes(v):
+        owner = claims[i]
+        if owner == FREE or rid in used:
             continue
-        bit = 1 << len(index)
-        index[r.id] = bit
         cost = 0 if owner == seat else 1
-        adj.setdefault(r.a, []).append((r.b, bit, cost, r.id))
-        adj.setdefault(r.b, []).append((r.a, bit, cost, r.id))
+        adj.setdefault(a, []).append((b, bit, cost, rid))
+        adj.setdefault(b, []).append((a, bit, cost, rid))
+        bit <<= 1
     for lst in adj.values():
         lst.sort(key=lambda e: (e[2], e[0], e[3]))
-    starts = [start] if start is not None else sorted(w for _, w in movable(state, seat))
     best_routes: list[tuple[str, ...]] = [()]
 
     # Upper bound: a move's own routes are free, so between two passenger cards it stays inside one component
