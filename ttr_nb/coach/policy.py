@@ -268,8 +268,12 @@ class BoardPolicy:
     # -- choosing ----------------------------------------------------------------------------------
     def choose(self, state: GameState, seat: int):
         action = self._choose(state, seat)
-        for f in self.improvers:             # e.g. South Korea's express cards and province trains
-            action, _ = f.bot_improve(self.v, state, seat, action, "")
+        if self.improvers:                   # e.g. South Korea's express cards and province trains
+            def needs(route) -> int:         # the trains this seat's tickets still need besides ``route``
+                plan = self.plan(state, seat)
+                return plan.cost - (route.length if route.index in plan.routes else 0)
+            for f in self.improvers:
+                action, _ = f.bot_improve(self.v, state, seat, action, "", needs)
         return action
 
     def _choose(self, state: GameState, seat: int):
