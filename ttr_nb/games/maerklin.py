@@ -1051,6 +1051,54 @@ def _inland_routes(v: Variant) -> tuple[tuple[int, str, str, str], ...]:
     return found
 
 
+_NETWORKS: dict[tuple[str, int], tuple] = {}       # (variant, seat) -> (claims, adjacency, components): the last one
+
+
+def _passenger_network(v: Variant, claims: tuple[int, ...], seat: int, used: Sequence[str]):
+    """(adjacency, components) of the claimed routes a passenger of ``seat`` may travel, ``used`` left out.
+
+    Adjacency: city -> (other city, route bit, passenger cards, route id), over the claimed routes with no country
+    at either end (a route into a country is not a way through it), cheapest first. Components: city -> number of
+    its component of the seat's own routes (numbered as found, cities in name order): a move's own routes are
+    free, so between two passenger cards it stays inside one component. Kept per seat while the claims stay the
+    same object (card draws do not change them), when nothing is ``used`` yet.
+    """
+    key = (v.key, seat)
+    if not used:
+        kept = _NETWORKS.get(key)
+        if kept is not None and kept[0] is claims:
+            return kept[1], kept[2]
+    adj: dict[str, list[tuple[str, int, int, str]]] = {}
+    bit = 1
+    for i, a, b, rid in _inland_routes(v):
+        owner = claims[i]
+        if owner == FREE or rid in used:
+            continue
+        cost = 0 if owner == seat else 1
+        adj.setdefault(a, []).append((b, bit, cost, rid))
+        adj.setdefault(b, []).append((a, bit, cost, rid))
+        bit <<= 1
+    for lst in adj.values():
+        lst.sort(key=lambda e: (e[2], e[0], e[3]))
+    comp: dict[str, int] = {}
+    found = 0
+    for c0 in sorted(adj):
+        if c0 in comp:
+            continue
+        comp[c0] = found
+        todo = [c0]
+        while todo:
+            c = todo.pop()
+            for b, _, cost, _ in adj[c]:
+                if cost == 0 and b not in comp:
+                    comp[b] = found
+                    todo.append(b)
+        found += 1
+    if not used:
+        _NETWORKS[key] = (claims, adj, comp)
+    return adj, comp
+
+
 def best_passenger_move(state: GameState, seat: int, *, start: str | None = None, used: Sequence[str] = (),
                         visited: Sequence[str] = (), origin: str | None = None, budget: int | None = None) -> PassengerMove:
     """The move collecting the most goods points within the passenger cards in hand (MK-PASS-1..4), exact.
@@ -1068,37 +1116,8 @@ def best_passenger_move(state: GameState, seat: int, *, start: str | None = None
         return PassengerMove(0, (), (), 0)
     cards = state.players[seat].hand[PASSENGER] if budget is None else budget
     tops = {c: s[0] for c, s in state.get("goods", ()) if s}
-    # adjacency over the claimed routes, countries left out (a route into a country is not a way through it)
-    adj: dict[str, list[tuple[str, int, int, str]]] = {}
-    claims = state.claims
-    bit = 1
-    for i, a, b, rid in _inland_routes(v):
-        owner = claims[i]
-        if owner == FREE or rid in used:
-            continue
-        cost = 0 if owner == seat else 1
-        adj.setdefault(a, []).append((b, bit, cost, rid))
-        adj.setdefault(b, []).append((a, bit, cost, rid))
-        bit <<= 1
-    for lst in adj.values():
-        lst.sort(key=lambda e: (e[2], e[0], e[3]))
+    adj, comp = _passenger_network(v, state.claims, seat, used)
     best_routes: list[tuple[str, ...]] = [()]
-
-    # Upper bound: a move's own routes are free, so between two passenger cards it stays inside one component
-    # of the seat's own network. With r cards left it can still collect at most the untaken tokens of its current
-    # component plus those of the r richest other components.
-    comp: dict[str, int] = {}
-    for c0 in sorted(adj):
-        if c0 in comp:
-            continue
-        comp[c0] = len(set(comp.values()))
-        todo = [c0]
-        while todo:
-            c = todo.pop()
-            for b, _, cost, _ in adj[c]:
-                if cost == 0 and b not in comp:
-                    comp[b] = comp[c0]
-                    todo.append(b)
     remaining = [0] * (max(comp.values(), default=-1) + 1)
 
     def bound(city, left) -> int:
