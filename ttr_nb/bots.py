@@ -93,26 +93,28 @@ class RandomBot:
     def choose(self, state: GameState, seat: int) -> tuple[Action, str]:
         if state.__class__ is not GameState:        # a game with its own rules module plays with its own bots
             return bots_of(state)(self.name, self.seed).choose(state, seat)
-        base = self._keys.get(seat)
-        if base is None or base[0] != state.seed:       # (game seed, the fold of seed, seat and game seed)
+        try:
+            base = self._keys[seat]                     # (game seed, the fold of seed, seat and game seed)
+        except KeyError:
+            base = None,
+        if base[0] != state.seed:
             base = self._keys[seat] = (state.seed, Counter.base(fold(self._seed, seat), state.seed))
         # x: the state of Counter(self.seed, seat, state.ply, state.seed), as Counter.at makes it
         x = (base[1] + state.ply * 0x100000001B3) & 0xFFFFFFFFFFFFFFFF
         x = ((x ^ (x >> 30)) * 0xBF58476D1CE4E5B9) & 0xFFFFFFFFFFFFFFFF
         x = ((x ^ (x >> 27)) * 0x94D049BB133111EB) & 0xFFFFFFFFFFFFFFFF
         x ^= x >> 31
-        v = _VARIANTS.get(state.variant) or get_variant(state.variant)
         pending = state.pending
         if pending:
             p = pending[0]
-            if p.kind != "second_card" or p.seat != seat:
+            opts = draw_choices(state, seat, True) if p.kind == "second_card" and p.seat == seat else None
+            if not opts:                                # (none: an edited state, where the general words follow)
+                v = _VARIANTS.get(state.variant) or get_variant(state.variant)
                 return self._pending_choice(v, state, seat, pending, Counter.of_state(x))
-            opts = draw_choices(state, seat, True)     # a turn's second card (USA-DRAW-1), the usual pending step
-            if not opts:                                # (an edited state: the general words)
-                return self._pending_choice(v, state, seat, pending, Counter.of_state(x))
-            kinds = None
+            kinds = None                                # a turn's second card (USA-DRAW-1), the usual pending step
             n = len(opts)
         else:                                           # a turn: the kinds in a random order, the first available
+            v = _VARIANTS.get(state.variant) or get_variant(state.variant)
             opts = None
             kinds = _KINDS_EXTRA[:] if v.features else _KINDS[:]
             n = len(kinds)
