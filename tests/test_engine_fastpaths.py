@@ -154,6 +154,54 @@ def test_the_quick_path_leaves_refusals_to_check(text):
         apply(s, action)
 
 
+@pytest.mark.parametrize("variant", ["europe", "maerklin"])
+def test_a_claim_a_feature_takes_over_is_checked_once_and_refused_when_the_hand_cannot_pay(variant):
+    """EU-TUNNEL-1, MK-CLAIM-5 (and USA-CLAIM-1): the engine's quick claim checks a claim before it hands it to the
+    feature (tunnels, a passenger to place) as trusted; a payment the hand does not hold is left to check, which
+    refuses it, and the same claim that the hand can pay takes the feature's quick path to the general path's state."""
+    from ttr_nb.engine import _general, _quick, check
+    from ttr_nb.errors import TTRError
+    from ttr_nb.tables import payment
+    v = get_variant(variant)
+    t = v.route_table
+    s = new_game(variant, 4, 3)
+    bots = [RandomBot(30 + i) for i in range(4)]
+    refused = taken = 0
+    while s.phase != "over" and (refused < 3 or taken < 3):
+        seat = to_move(s)[0]
+        if not s.pending and s.phase == "play":
+            hand = s.players[seat].hand
+            for i in claimable_mask_free(v, s, seat):
+                route = t.routes[i]
+                hook = next((f for f in t.claim_hooks if f.takes_claim(v, s, seat, route)), None)
+                if hook is None:
+                    continue
+                colour = t.colour[i] if t.colour[i] >= 0 else 0      # (-1: a gray route, paid here in colour 0)
+                short = payment(colour, route.length, 0)
+                if hand[colour] < route.length:          # the hand cannot pay: refused, nothing handed over
+                    assert _quick(v, s, Claim(route=t.labels[i], payment=short, seat=seat), False) is None
+                    with pytest.raises(TTRError):
+                        apply(s, Claim(route=t.labels[i], payment=short, seat=seat))
+                    refused += 1
+                else:
+                    try:
+                        a, seat = check(s, Claim(route=t.labels[i], payment=short, seat=seat))
+                    except TTRError:                        # e.g. a ferry's locomotives (EU-FERRY-1)
+                        continue
+                    fast = _quick(v, s, a, False)
+                    assert fast is None or fast == _general(v, s, a, seat, None)
+                    taken += fast is not None
+        s = apply(s, bots[seat].choose(s, seat)[0])
+    assert refused >= 3 and taken >= 1, (refused, taken)
+
+
+def claimable_mask_free(v, state, seat):
+    """The routes free to ``seat`` with the trains for them (twin rules kept), hand aside: bit indexes."""
+    from ttr_nb.tables import claimable_mask
+    mask = claimable_mask(v, state, seat, False)
+    return [i for i in range(mask.bit_length()) if mask >> i & 1]
+
+
 def test_a_claim_without_a_payment_is_refused_not_taken_for_one_of_ours():
     # the quick paths trust only payment tuples the engine made itself; None (no payment) is not one of them
     from ttr_nb.actions import Claim
