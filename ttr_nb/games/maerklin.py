@@ -720,11 +720,22 @@ class Passengers(Feature):
 
     def bot_random(self, v, state, seat, r) -> "_Rides":
         """``turn_actions`` for the random bot: the same rides in the same order, each made when asked for."""
-        cards = state.players[seat].hand[PASSENGER]
+        player = state.players[seat]
+        cards = player.hand[PASSENGER]
+        passengers = moved = ()
+        for key, value in player.ext:                   # passengers_of and moved_of in one pass
+            if key == "passengers":
+                passengers = value
+            elif key == MOVED:
+                moved = value
+        if not passengers:                              # (a player's ext without its passengers: movable's default)
+            passengers = passengers_of(state, seat)
         claims = state.claims
-        table = _ride_table(v)
+        table = v.__dict__.get("_ride_table") or _ride_table(v)
         pairs = []
-        for _, at in movable(state, seat):
+        for i, at in enumerate(passengers):             # movable(state, seat), inline
+            if at == RESERVE or at == DONE or i in moved:
+                continue
             row = table.get(at)
             if row is None:
                 row = _ride_row(v, at)
@@ -865,7 +876,12 @@ class Passengers(Feature):
         """``on_round_end`` on a tuple of players, for the engine's quick paths (MK-PASS-6)."""
         out = None
         for seat, p in enumerate(players):
-            ext = _left_game(p.ext)
+            for key, moved in p.ext:                 # pairs_get(p.ext, MOVED) inline: most rounds nobody travelled
+                if key == MOVED:
+                    break
+            else:
+                continue
+            ext = _left_game(p.ext) if moved else None
             if ext is not None:
                 if out is None:
                     out = list(players)
