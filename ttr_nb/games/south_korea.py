@@ -876,6 +876,10 @@ class _ExpressChoices:
         return ExpressTickets(express=self.tickets[k - n], seat=self.seat)
 
 
+_FULL_SLOTS = {n: tuple(range(n + 1)) for n in range(8)}       # a full market's slots (0: the deck), by its size
+_NO_EXPRESS = {seat: _ExpressChoices((), (), (), seat) for seat in range(8)}     # (read only: nothing to make)
+
+
 class ExpressCards(Feature):
     """SK-SETUP-2, SK-TURN-2, SK-EXPRESS-1/2: +1/+2/+3 once each, boosting a card draw or a ticket draw."""
 
@@ -938,11 +942,15 @@ class ExpressCards(Feature):
         """``turn_actions`` as a sequence that makes only the action the random bot picks (most are never used)."""
         left = express_left(state, seat)
         if not left:
-            return _ExpressChoices((), (), (), seat)
-        cards = len(state.deck) + sum(state.discard)
-        slots = (0,) + tuple(i + 1 for i, c in enumerate(state.market) if c is not None)
+            return _NO_EXPRESS[seat] if seat in _NO_EXPRESS else _ExpressChoices((), (), (), seat)
+        market = state.market
+        slots = _FULL_SLOTS[len(market)] if None not in market and len(market) in _FULL_SLOTS else \
+            (0,) + tuple(i + 1 for i, c in enumerate(market) if c is not None)
+        cards = len(state.deck)
+        if cards <= max(left):                          # (the discard pile only counts when the deck runs short)
+            cards += sum(state.discard)
         deck = len(state.ticket_deck(v.settings.ticket_deck))
-        return _ExpressChoices(tuple(e for e in left if cards > e), slots,
+        return _ExpressChoices(left if cards > max(left) else tuple(e for e in left if cards > e), slots,
                                left if deck > v.settings.ticket_draw else (), seat)
 
     def check(self, v, state, action, seat) -> None:
