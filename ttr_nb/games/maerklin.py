@@ -240,7 +240,14 @@ class TicketMix(Feature):
 
     def bot_random(self, v, state, seat, r) -> tuple:
         """``turn_actions`` for the random bot: the same announcements, kept per deck sizes and seat."""
-        return _announcements(len(state.ticket_deck("short")), len(state.ticket_deck("long")), seat)
+        short = long = None
+        for name, pile in state.ticket_decks:           # ticket_deck("short") and ("long") in one pass (the first
+            if name == "short":                         # of each name, as ticket_deck reads it)
+                if short is None:
+                    short = len(pile)
+            elif name == "long" and long is None:
+                long = len(pile)
+        return _announcements(short or 0, long or 0, seat)
 
     def pending_actions(self, v, state, pending) -> list:
         return [_announce(s, lg, pending.seat) for s, lg in mixes(state, TICKET_DRAW)]
