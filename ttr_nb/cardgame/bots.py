@@ -83,9 +83,11 @@ def still_needed(state: CardState, seat: int) -> list[int]:
     data = load_cards()
     p = state.players[seat]
     need = [0] * N_COLOURS
+    pairs = data.need_pairs                     # each ticket's (colour, count) pairs, the colours it needs only
     for t in p.tickets:
-        for c, n in enumerate(data.ticket(t).needs[:N_COLOURS]):
-            need[c] += n
+        for c, n in pairs[t]:
+            if c < N_COLOURS:
+                need[c] += n
     if track_visible(state, seat, seat):
         track = p.track
     else:                       # only its size is known: guess it spread over the needs in proportion

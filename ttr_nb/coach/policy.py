@@ -167,9 +167,11 @@ class Plan:
         return self._need
 
 
-def make_plan(t: BoardTables, state: GameState, seat: int, tickets=None, *, borrow: frozenset = _NOTHING) -> Plan:
+def make_plan(t: BoardTables, state: GameState, seat: int, tickets=None, *, borrow: frozenset = _NOTHING,
+              memo: dict | None = None) -> Plan:
     """Cheapest paths for ``seat``'s tickets (default: all it holds), each reusing the routes planned for the more
-    valuable ones before it (``bots.plan_for``'s order)."""
+    valuable ones before it (``bots.plan_for``'s order). ``memo``: a dict shared by calls on the same state and
+    seat (the ticket sets a keep compares), each path looked up by the routes planned before it."""
     claims = state.claims
     small = state.n_players < t.small_twin
     tickets = tuple(state.players[seat].tickets if tickets is None else tickets)
@@ -180,7 +182,13 @@ def make_plan(t: BoardTables, state: GameState, seat: int, tickets=None, *, borr
     cost = 0
     for tid in sorted(tickets, key=lambda x: (-t.ticket[x][2], x)):
         a, b, _ = t.ticket[tid]
-        found = path_cost(t, claims, seat, small, own, a, b)
+        if memo is None:
+            found = path_cost(t, claims, seat, small, own, a, b)
+        else:
+            key = (frozenset(own), a, b)
+            found = memo.get(key, memo)
+            if found is memo:
+                found = memo[key] = path_cost(t, claims, seat, small, own, a, b)
         if found is None:
             impossible.append(tid)
             continue
@@ -268,8 +276,12 @@ class BoardPolicy:
     # -- choosing ----------------------------------------------------------------------------------
     def choose(self, state: GameState, seat: int):
         action = self._choose(state, seat)
-        for f in self.improvers:             # e.g. South Korea's express cards and province trains
-            action, _ = f.bot_improve(self.v, state, seat, action, "")
+        if self.improvers:                   # e.g. South Korea's express cards and province trains
+            def needs(route) -> int:         # the trains this seat's tickets still need besides ``route``
+                plan = self.plan(state, seat)
+                return plan.cost - (route.length if route.index in plan.routes else 0)
+            for f in self.improvers:
+                action, _ = f.bot_improve(self.v, state, seat, action, "", needs)
         return action
 
     def _choose(self, state: GameState, seat: int):
@@ -394,13 +406,14 @@ class BoardPolicy:
         p = state.players[seat]
         borrow = frozenset().union(*(f.bot_borrowable(self.v, state, seat) for f in self.borrowers)) \
             if self.borrowers else frozenset()
-        base_plan = make_plan(t, state, seat, borrow=borrow)
+        memo: dict = {}                      # the combinations share most of their paths
+        base_plan = make_plan(t, state, seat, borrow=borrow, memo=memo)
         current = [x for x in p.tickets if x not in base_plan.done]
         base = base_plan.cost if current else 0
         best = None
         for size in range(need, len(offered) + 1):
             for combo in combinations(offered, size):
-                plan = make_plan(t, state, seat, current + list(combo), borrow=borrow)
+                plan = make_plan(t, state, seat, current + list(combo), borrow=borrow, memo=memo)
                 if plan.impossible and any(x in plan.impossible for x in combo):
                     value = -1000 * len(plan.impossible)
                 else:

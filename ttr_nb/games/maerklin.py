@@ -1064,6 +1064,64 @@ class PassengerMove:
         return f"{'–'.join(self.cities)}: {self.points} points, {self.cards} passenger card{'s' if self.cards != 1 else ''}"
 
 
+def _inland_routes(v: Variant) -> tuple[tuple[int, str, str, str], ...]:
+    """(index, a, b, id) of the routes with no country at either end, in map order: the only routes a passenger
+    travels on (ttr_nb's reading: passengers never enter a country), listed once per variant."""
+    found = v.__dict__.get("_inland_routes")
+    if found is None:
+        found = v.__dict__["_inland_routes"] = tuple((r.index, r.a, r.b, r.id) for r in v.map.routes
+                                                     if not is_country(v, r.a) and not is_country(v, r.b))
+    return found
+
+
+_NETWORKS: dict[tuple[str, int], tuple] = {}       # (variant, seat) -> (claims, adjacency, components): the last one
+
+
+def _passenger_network(v: Variant, claims: tuple[int, ...], seat: int, used: Sequence[str]):
+    """(adjacency, components) of the claimed routes a passenger of ``seat`` may travel, ``used`` left out.
+
+    Adjacency: city -> (other city, route bit, passenger cards, route id), over the claimed routes with no country
+    at either end (a route into a country is not a way through it), cheapest first. Components: city -> number of
+    its component of the seat's own routes (numbered as found, cities in name order): a move's own routes are
+    free, so between two passenger cards it stays inside one component. Kept per seat while the claims stay the
+    same object (card draws do not change them), when nothing is ``used`` yet.
+    """
+    key = (v.key, seat)
+    if not used:
+        kept = _NETWORKS.get(key)
+        if kept is not None and kept[0] is claims:
+            return kept[1], kept[2]
+    adj: dict[str, list[tuple[str, int, int, str]]] = {}
+    bit = 1
+    for i, a, b, rid in _inland_routes(v):
+        owner = claims[i]
+        if owner == FREE or rid in used:
+            continue
+        cost = 0 if owner == seat else 1
+        adj.setdefault(a, []).append((b, bit, cost, rid))
+        adj.setdefault(b, []).append((a, bit, cost, rid))
+        bit <<= 1
+    for lst in adj.values():
+        lst.sort(key=lambda e: (e[2], e[0], e[3]))
+    comp: dict[str, int] = {}
+    found = 0
+    for c0 in sorted(adj):
+        if c0 in comp:
+            continue
+        comp[c0] = found
+        todo = [c0]
+        while todo:
+            c = todo.pop()
+            for b, _, cost, _ in adj[c]:
+                if cost == 0 and b not in comp:
+                    comp[b] = found
+                    todo.append(b)
+        found += 1
+    if not used:
+        _NETWORKS[key] = (claims, adj, comp)
+    return adj, comp
+
+
 def best_passenger_move(state: GameState, seat: int, *, start: str | None = None, used: Sequence[str] = (),
                         visited: Sequence[str] = (), origin: str | None = None, budget: int | None = None) -> PassengerMove:
     """The move collecting the most goods points within the passenger cards in hand (MK-PASS-1..4), exact.
@@ -1076,41 +1134,13 @@ def best_passenger_move(state: GameState, seat: int, *, start: str | None = None
     """
     from ..variants import get_variant
     v = get_variant(state.variant)
-    m = v.map
+    starts = [start] if start is not None else sorted(w for _, w in movable(state, seat))
+    if not starts:                                  # no passenger of the seat can move
+        return PassengerMove(0, (), (), 0)
     cards = state.players[seat].hand[PASSENGER] if budget is None else budget
     tops = {c: s[0] for c, s in state.get("goods", ()) if s}
-    # adjacency over the claimed routes, countries left out (a route into a country is not a way through it)
-    adj: dict[str, list[tuple[str, int, int, str]]] = {}
-    index: dict[str, int] = {}
-    for r in m.routes:
-        owner = state.claims[r.index]
-        if owner == FREE or r.id in used or is_country(v, r.a) or is_country(v, r.b):
-            continue
-        bit = 1 << len(index)
-        index[r.id] = bit
-        cost = 0 if owner == seat else 1
-        adj.setdefault(r.a, []).append((r.b, bit, cost, r.id))
-        adj.setdefault(r.b, []).append((r.a, bit, cost, r.id))
-    for lst in adj.values():
-        lst.sort(key=lambda e: (e[2], e[0], e[3]))
-    starts = [start] if start is not None else sorted(w for _, w in movable(state, seat))
+    adj, comp = _passenger_network(v, state.claims, seat, used)
     best_routes: list[tuple[str, ...]] = [()]
-
-    # Upper bound: a move's own routes are free, so between two passenger cards it stays inside one component
-    # of the seat's own network. With r cards left it can still collect at most the untaken tokens of its current
-    # component plus those of the r richest other components.
-    comp: dict[str, int] = {}
-    for c0 in sorted(adj):
-        if c0 in comp:
-            continue
-        comp[c0] = len(set(comp.values()))
-        todo = [c0]
-        while todo:
-            c = todo.pop()
-            for b, _, cost, _ in adj[c]:
-                if cost == 0 and b not in comp:
-                    comp[b] = comp[c0]
-                    todo.append(b)
     remaining = [0] * (max(comp.values(), default=-1) + 1)
 
     def bound(city, left) -> int:

@@ -1070,8 +1070,9 @@ class ExpressCards(Feature):
             entry["express_used"] = [x for x in EXPRESS_VALUES if x not in left]
 
     # -- the greedy bot ------------------------------------------------------------------------
-    def bot_improve(self, v, state, seat, action, why):
-        """Boost a blind draw with the smallest express card when the plan still lacks many cards."""
+    def bot_improve(self, v, state, seat, action, why, needs=None):
+        """Boost a blind draw with the smallest express card when the plan still lacks many cards (``needs``: see
+        the province trains' ``bot_improve``; a draw does not ask)."""
         left = express_left(state, seat)
         if not left or state.pending or not isinstance(action, DrawDeck | DrawFaceUp):
             return action, why
@@ -1569,17 +1570,17 @@ class ProvinceBoard(Feature):
         marks["province"] = [list(t) for t in province_trains(state)]
 
     # -- the greedy bot ------------------------------------------------------------------------
-    def bot_improve(self, v, state, seat, action, why):
-        """With trains to spare, add a province train to a planned claim where it ranks first (or gains a rank)."""
+    def bot_improve(self, v, state, seat, action, why, needs=None):
+        """With trains to spare, add a province train to a planned claim where it ranks first (or gains a rank).
+        ``needs(route)``: the trains the seat's tickets still need besides ``route`` (default: the greedy bot's
+        plan, ``bots.plan_for``; the coach's playouts give their own plan's)."""
         from ..actions import Claim
         if type(action) is not Claim or state.pending:
             return action, why
-        from ..bots import Reason, _completed, plan_for
+        from ..bots import Reason, plan_for
         route = _route(v, action.route)
         p = state.players[seat]
-        plan = plan_for(v, state, seat, [t for t in p.tickets if not _completed(v, state, seat, t)])
-        still = plan.cost - (route.length if route.id in plan.routes else 0)
-        if p.trains - route.length - 1 < still + 4:        # keep the trains the tickets still need, and a margin
+        if p.trains - route.length - 1 < 4:                 # not even the margin below is left
             return action, why
         size = sum(n for _, n in action.payment)
         lines = province_lines(v)
@@ -1598,6 +1599,15 @@ class ProvinceBoard(Feature):
                 if best is None or key > best[0]:
                     best = (key, line, e, space)
         if best is None or best[0][0] < 0:
+            return action, why
+        # keep the trains the tickets still need, and a margin (a completed ticket's path is all the seat's own
+        # routes: it adds no cost and no route, so the plan over all tickets is the plan over the open ones)
+        if needs is None:
+            plan = plan_for(v, state, seat, p.tickets)
+            still = plan.cost - (route.length if route.id in plan.routes else 0)
+        else:
+            still = needs(route)
+        if p.trains - route.length - 1 < still + 4:
             return action, why
         _, line, e, space = best
         boost = f" with the +{e} express card" if e else ""
