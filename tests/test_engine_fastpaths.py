@@ -411,6 +411,27 @@ def test_the_random_bots_maerklin_choices_are_the_listed_ones():
     assert rides > 100
 
 
+def test_the_random_bots_maerklin_pending_picks_are_the_listed_ones():
+    """MK-CLAIM-5, MK-PASS-1..3: Passengers.random_pending picks what the random bot would pick from the listed
+    pending actions (a placement's cities and none; a journey's rides and the stop), with the same random
+    numbers, at every placement and journey step of whole games."""
+    from ttr_nb.rng import Counter
+    v = get_variant("maerklin")
+    passengers = v.feature("passengers")
+    seen = {"place_passenger": 0, "journey": 0}
+    for seed, s, seat in random_game_states("maerklin", 90, games=3):
+        p = s.pending_for(seat) if s.pending else None
+        if p is None or p.kind not in seen:
+            continue
+        listed = legal_actions(s, seat)
+        for n in range(3):
+            one, two = Counter(n, seat, s.ply, seed), Counter(n, seat, s.ply, seed)
+            assert passengers.random_pending(v, s, p, one) == listed[two.index(len(listed))], (seed, s.ply, n)
+            assert one._x == two._x
+        seen[p.kind] += 1
+    assert min(seen.values()) > 20, seen
+
+
 def random_game_states(variant, bot_seed, games=2, players=None):
     """(game, state, seat to move) at every ply of seeded random-bot games of ``players`` (default: 4, then 3)."""
     for seed in range(games):

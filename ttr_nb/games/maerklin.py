@@ -767,6 +767,29 @@ class Passengers(Feature):
                 out.append(Ride(a=at, b=b, seat=seat))
         return out
 
+    def random_pending(self, v, state, pending, r):
+        """The random bot's pick: ``pending_actions(v, state, pending)[r.index(len(...))]`` without listing them
+        (a placement: a city of the claimed route or none, MK-CLAIM-5; a journey's step: a ride counted from the
+        ride table, or the stop, MK-PASS-1..3), only the action picked made."""
+        seat = pending.seat
+        if pending.kind == "place_passenger":
+            cities = pending.get("cities")
+            k = r.index(len(cities) + 1)
+            return PlacePassenger(city=cities[k] if k < len(cities) else "", seat=seat)
+        at, used = pending.get("at"), pending.get("used")
+        row = _ride_table(v).get(at)
+        if row is None:
+            row = _ride_row(v, at)                     # (as _rides: a city named otherwise)
+        claims = state.claims
+        cards = state.players[seat].hand[PASSENGER]
+        ends = []
+        for b, routes in row:
+            got = _step(claims, seat, routes, used)
+            if got is not None and got[1] <= cards:
+                ends.append(b)
+        k = r.index(len(ends) + 1)
+        return Ride(a=at, b=ends[k], seat=seat) if k < len(ends) else Stop(seat=seat)
+
     def pending_actions(self, v, state, pending) -> list:
         seat = pending.seat
         if pending.kind == "place_passenger":
