@@ -432,6 +432,26 @@ def test_the_random_bots_maerklin_pending_picks_are_the_listed_ones():
     assert min(seen.values()) > 20, seen
 
 
+def test_the_random_bots_tunnel_answer_is_the_listed_one():
+    """EU-TUNNEL-2..4: Tunnels.random_pending picks what the random bot would pick from the listed answers (each
+    extra payment, then the withdrawal), with the same random numbers, at every pending tunnel of whole games."""
+    from ttr_nb.rng import Counter
+    v = get_variant("europe")
+    tunnels = v.feature("tunnels")
+    seen = 0
+    for seed, s, seat in random_game_states("europe", 70, games=6, players=4):
+        p = s.pending_for(seat) if s.pending else None
+        if p is None or p.kind != "tunnel":
+            continue
+        listed = legal_actions(s, seat)
+        for n in range(3):
+            one, two = Counter(n, seat, s.ply, seed), Counter(n, seat, s.ply, seed)
+            assert tunnels.random_pending(v, s, p, one) == listed[two.index(len(listed))], (seed, s.ply, n)
+            assert one._x == two._x
+        seen += len(listed) > 1
+    assert seen > 5, seen
+
+
 def random_game_states(variant, bot_seed, games=2, players=None):
     """(game, state, seat to move) at every ply of seeded random-bot games of ``players`` (default: 4, then 3)."""
     for seed in range(games):
