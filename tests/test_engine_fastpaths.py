@@ -415,19 +415,13 @@ def test_the_random_bots_maerklin_pending_picks_are_the_listed_ones():
     """MK-CLAIM-5, MK-PASS-1..3: Passengers.random_pending picks what the random bot would pick from the listed
     pending actions (a placement's cities and none; a journey's rides and the stop), with the same random
     numbers, at every placement and journey step of whole games."""
-    from ttr_nb.rng import Counter
     v = get_variant("maerklin")
-    passengers = v.feature("passengers")
     seen = {"place_passenger": 0, "journey": 0}
     for seed, s, seat in random_game_states("maerklin", 90, games=3):
         p = s.pending_for(seat) if s.pending else None
         if p is None or p.kind not in seen:
             continue
-        listed = legal_actions(s, seat)
-        for n in range(3):
-            one, two = Counter(n, seat, s.ply, seed), Counter(n, seat, s.ply, seed)
-            assert passengers.random_pending(v, s, p, one) == listed[two.index(len(listed))], (seed, s.ply, n)
-            assert one._x == two._x
+        assert_random_pending_is_listed(v, v.feature("passengers"), s, p, seed)
         seen[p.kind] += 1
     assert min(seen.values()) > 20, seen
 
@@ -435,21 +429,26 @@ def test_the_random_bots_maerklin_pending_picks_are_the_listed_ones():
 def test_the_random_bots_tunnel_answer_is_the_listed_one():
     """EU-TUNNEL-2..4: Tunnels.random_pending picks what the random bot would pick from the listed answers (each
     extra payment, then the withdrawal), with the same random numbers, at every pending tunnel of whole games."""
-    from ttr_nb.rng import Counter
     v = get_variant("europe")
-    tunnels = v.feature("tunnels")
     seen = 0
     for seed, s, seat in random_game_states("europe", 70, games=6, players=4):
         p = s.pending_for(seat) if s.pending else None
         if p is None or p.kind != "tunnel":
             continue
-        listed = legal_actions(s, seat)
-        for n in range(3):
-            one, two = Counter(n, seat, s.ply, seed), Counter(n, seat, s.ply, seed)
-            assert tunnels.random_pending(v, s, p, one) == listed[two.index(len(listed))], (seed, s.ply, n)
-            assert one._x == two._x
-        seen += len(listed) > 1
+        seen += assert_random_pending_is_listed(v, v.feature("tunnels"), s, p, seed) > 1
     assert seen > 5, seen
+
+
+def assert_random_pending_is_listed(v, feature, s, p, seed) -> int:
+    """``feature.random_pending`` at pending step ``p`` is ``legal_actions``' entry at the random bot's index, for
+    three counters, and it draws as many numbers; returns how many actions are listed."""
+    from ttr_nb.rng import Counter
+    listed = legal_actions(s, p.seat)
+    for n in range(3):
+        one, two = Counter(n, p.seat, s.ply, seed), Counter(n, p.seat, s.ply, seed)
+        assert feature.random_pending(v, s, p, one) == listed[two.index(len(listed))], (seed, s.ply, n)
+        assert one._x == two._x
+    return len(listed)
 
 
 def random_game_states(variant, bot_seed, games=2, players=None):
