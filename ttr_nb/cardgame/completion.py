@@ -276,12 +276,14 @@ class _Search:
         self.mask = (1 << width) - 1
         packed = [sum(k[c] << (width * x) for x, k in enumerate(kinds)) for c in range(LOCO + 1)]
         self.packed, self.packed_loco = tuple(packed[:LOCO]), packed[LOCO]
-        self.widths = {}                            # each bound's first field, in bits
+        shifts = []                                 # each bound's first field, in bits
         at = 0
         for b in self.bounds + [b for _, b in self.mixes]:
+            shifts.append(width * at)
             if b is not None:
-                self.widths[id(b)] = width * at
                 at += 1 + len(b.priced)
+        self.shifts = shifts[:4]
+        self.mix_shifts = [(weight, b, shift) for (weight, b), shift in zip(self.mixes, shifts[4:])]
 
     def take(self, r: Sequence[int], l: int, t: Sequence[int]):
         """The cards left after completing a ticket needing ``t`` from ``r`` and ``l`` locomotives, or None."""
@@ -382,18 +384,19 @@ class _Search:
         """The bounds of a position (see ``reach``), worked out once: the value as a whole and each part apart."""
         cards = sum(r) + l
         budgets = sum(map(mul, r, self.packed)) + l * self.packed_loco      # at every price at once (``pack``)
-        width, mask, at = self.width, self.mask, self.widths
+        width, mask = self.width, self.mask
         whole, first, second, mix = self.bounds
-        upper = whole.at(i, cards, budgets >> at[id(whole)], width, mask)
-        top = first.at(i, cards, budgets >> at[id(first)], width, mask)     # each part bounded apart, whole numbers
-        parts = self.scale * top + second.at(i, cards, budgets >> at[id(second)], width, mask)
+        at_whole, at_first, at_second, at_mix = self.shifts
+        upper = whole.at(i, cards, budgets >> at_whole, width, mask)
+        top = first.at(i, cards, budgets >> at_first, width, mask)          # each part bounded apart, whole numbers
+        parts = self.scale * top + second.at(i, cards, budgets >> at_second, width, mask)
         if parts < upper:
             upper = parts
         top_upper = upper
         if mix is not None:                         # a set of exactly ``top`` tickets
-            top_upper = min(upper, self.scale * top + mix.at(i, cards, budgets >> at[id(mix)], width, mask) - MIX * top)
-            for weight, more in self.mixes:
-                b = self.scale * top + more.at(i, cards, budgets >> at[id(more)], width, mask) - weight * top
+            top_upper = min(upper, self.scale * top + mix.at(i, cards, budgets >> at_mix, width, mask) - MIX * top)
+            for weight, more, shift in self.mix_shifts:
+                b = self.scale * top + more.at(i, cards, budgets >> shift, width, mask) - weight * top
                 if b < top_upper:
                     top_upper = b
         return [upper, top_upper, self.scale * top, 0]
@@ -560,6 +563,7 @@ class _Bound:
         self.needs, self.value, self.have = needs, value, have
         self.table = _knapsack([sum(t) for t in needs], value, cards)
         self.priced: list = []                      # (price per colour, of a locomotive, knapsack table): sharpen
+        self.tables: list = []                      # the priced knapsack tables alone, in the same order
         scaled = [v * self.SCALE for v in value]
         self.price = tuple(price)
         self.loco_price = max(price)
@@ -588,13 +592,14 @@ class _Bound:
             budget = sum(map(mul, self.have[:LOCO], price)) + loco * self.have[LOCO]
             cost = [sum(map(mul, t, price)) for t in self.needs]
             self.priced.append((price, loco, _knapsack(cost, self.value, budget)))
+            self.tables.append(self.priced[-1][2])
 
     def at(self, i: int, cards: int, budgets: int, width: int, mask: int) -> int:
         """At most the value tickets i.. can add from ``cards`` cards whose price is ``budgets`` (``width`` bits
         each: at the prices of the fractional knapsack, then at those of each priced table; see ``_Search.pack``)."""
         a = self.table[i][cards]
         budget = budgets & mask
-        for _, _, table in self.priced:
+        for table in self.tables:
             budgets >>= width
             b = table[i][budgets & mask]
             if b < a:
