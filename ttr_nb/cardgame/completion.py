@@ -577,7 +577,8 @@ class _Bound:
             idx = [t for t in by_ratio if t >= i]
             c_each = [cost[t] for t in idx]
             v_each = [scaled[t] for t in idx]
-            suffix.append((free, list(accumulate(c_each)), list(accumulate(v_each, initial=free))[1:], c_each,
+            # the running sums start at nothing taken (cost 0, the free tickets' value): no special first place
+            suffix.append((list(accumulate(c_each, initial=0)), list(accumulate(v_each, initial=free)), c_each,
                            v_each))
         suffix.reverse()
         self.suffix = suffix
@@ -604,12 +605,11 @@ class _Bound:
             b = table[i][budgets & mask]
             if b < a:
                 a = b
-        free, costs, values, cost, value = self.suffix[i]      # the fractional knapsack within ``budget``
-        j = bisect_right(costs, budget)              # the first ticket that no longer fits whole
-        if j == len(costs):
-            b = values[-1] if costs else free
-        else:
-            b = (values[j - 1] if j else free) + value[j] * (budget - (costs[j - 1] if j else 0)) // cost[j]
+        costs, values, cost, value = self.suffix[i]          # the fractional knapsack within ``budget``
+        j = bisect_right(costs, budget) - 1          # the first ticket that no longer fits whole (costs[0] is 0)
+        b = values[j]
+        if j < len(cost):
+            b += value[j] * (budget - costs[j]) // cost[j]
         b //= self.SCALE
         return a if a < b else b
 
