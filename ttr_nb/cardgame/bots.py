@@ -8,6 +8,7 @@ ticket set (exact) at the end of a round.
 """
 from __future__ import annotations
 
+from functools import lru_cache
 from itertools import combinations
 
 from ..actions import Action, DrawDeck, DrawFaceUp, DrawTickets, KeepTickets
@@ -76,18 +77,24 @@ class RandomBot:
         return legal_actions(state, seat)[0], _NOTHING_ELSE
 
 
+@lru_cache(maxsize=1024)
+def _needs(tickets: tuple[str, ...]) -> tuple[int, ...]:
+    """Per colour: the cards ``tickets`` need in all (a hand's tickets change seldom: kept for the last 1024)."""
+    pairs = load_cards().need_pairs             # each ticket's (colour, count) pairs, the colours it needs only
+    need = [0] * N_COLOURS
+    for t in tickets:
+        for c, n in pairs[t]:
+            if c < N_COLOURS:
+                need[c] += n
+    return tuple(need)
+
+
 def still_needed(state: CardState, seat: int) -> list[int]:
     """Per colour: cards the open tickets need beyond what the rail yard (public) and, where ``seat`` may see it,
     the on-the-track pile already hold. By the book's rule the pile is secret from its owner too until the round
     ends (CG-AREA-1): a bot then does not count it, as ``observe`` does not show it."""
-    data = load_cards()
     p = state.players[seat]
-    need = [0] * N_COLOURS
-    pairs = data.need_pairs                     # each ticket's (colour, count) pairs, the colours it needs only
-    for t in p.tickets:
-        for c, n in pairs[t]:
-            if c < N_COLOURS:
-                need[c] += n
+    need = _needs(p.tickets)
     if track_visible(state, seat, seat):
         track = p.track
     else:                       # only its size is known: guess it spread over the needs in proportion
@@ -125,10 +132,12 @@ class GreedyBot:
         need = still_needed(state, seat)
         last_turn = state.phase == "last_round"
         plays = yard_plays(state, seat)
-        if plays:
-            best = max(plays, key=lambda a: (self._play_value(state, seat, a, need, last_turn), str(a)))
-            value = self._play_value(state, seat, best, need, last_turn)
+        if plays:                         # the best value, ties to the last play in words; none unless it pays
+            values = [self._play_value(state, seat, a, need, last_turn) for a in plays]
+            value = max(values)
             if value > 0:
+                best = max((a for a, x in zip(plays, values) if x == value), key=str) if values.count(value) > 1 \
+                    else plays[values.index(value)]
                 return best, self._play_reason(state, seat, best, need)
         spare = sum(p.track) - sum(sum(data.ticket(t).needs) for t in p.tickets)      # the pile's size is public
         if (state.ticket_deck and not last_turn and len(state.deck) > 20 and sum(need) <= 1
