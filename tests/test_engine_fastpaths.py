@@ -154,6 +154,54 @@ def test_the_quick_path_leaves_refusals_to_check(text):
         apply(s, action)
 
 
+@pytest.mark.parametrize("variant", ["europe", "maerklin"])
+def test_a_claim_a_feature_takes_over_is_checked_once_and_refused_when_the_hand_cannot_pay(variant):
+    """EU-TUNNEL-1, MK-CLAIM-5 (and USA-CLAIM-1): the engine's quick claim checks a claim before it hands it to the
+    feature (tunnels, a passenger to place) as trusted; a payment the hand does not hold is left to check, which
+    refuses it, and the same claim that the hand can pay takes the feature's quick path to the general path's state."""
+    from ttr_nb.engine import _general, _quick, check
+    from ttr_nb.errors import TTRError
+    from ttr_nb.tables import payment
+    v = get_variant(variant)
+    t = v.route_table
+    s = new_game(variant, 4, 3)
+    bots = [RandomBot(30 + i) for i in range(4)]
+    refused = taken = 0
+    while s.phase != "over" and (refused < 3 or taken < 3):
+        seat = to_move(s)[0]
+        if not s.pending and s.phase == "play":
+            hand = s.players[seat].hand
+            for i in claimable_mask_free(v, s, seat):
+                route = t.routes[i]
+                hook = next((f for f in t.claim_hooks if f.takes_claim(v, s, seat, route)), None)
+                if hook is None:
+                    continue
+                colour = t.colour[i] if t.colour[i] >= 0 else 0      # (-1: a gray route, paid here in colour 0)
+                short = payment(colour, route.length, 0)
+                if hand[colour] < route.length:          # the hand cannot pay: refused, nothing handed over
+                    assert _quick(v, s, Claim(route=t.labels[i], payment=short, seat=seat), False) is None
+                    with pytest.raises(TTRError):
+                        apply(s, Claim(route=t.labels[i], payment=short, seat=seat))
+                    refused += 1
+                else:
+                    try:
+                        a, seat = check(s, Claim(route=t.labels[i], payment=short, seat=seat))
+                    except TTRError:                        # e.g. a ferry's locomotives (EU-FERRY-1)
+                        continue
+                    fast = _quick(v, s, a, False)
+                    assert fast is None or fast == _general(v, s, a, seat, None)
+                    taken += fast is not None
+        s = apply(s, bots[seat].choose(s, seat)[0])
+    assert refused >= 3 and taken >= 1, (refused, taken)
+
+
+def claimable_mask_free(v, state, seat):
+    """The routes free to ``seat`` with the trains for them (twin rules kept), hand aside: bit indexes."""
+    from ttr_nb.tables import claimable_mask
+    mask = claimable_mask(v, state, seat, False)
+    return [i for i in range(mask.bit_length()) if mask >> i & 1]
+
+
 def test_a_claim_without_a_payment_is_refused_not_taken_for_one_of_ours():
     # the quick paths trust only payment tuples the engine made itself; None (no payment) is not one of them
     from ttr_nb.actions import Claim
@@ -409,6 +457,46 @@ def test_the_random_bots_maerklin_choices_are_the_listed_ones():
                     lazy[len(lazy)]
             rides += len(passengers.bot_random(v, s, seat, None))
     assert rides > 100
+
+
+def test_the_random_bots_maerklin_pending_picks_are_the_listed_ones():
+    """MK-CLAIM-5, MK-PASS-1..3: Passengers.random_pending picks what the random bot would pick from the listed
+    pending actions (a placement's cities and none; a journey's rides and the stop), with the same random
+    numbers, at every placement and journey step of whole games."""
+    v = get_variant("maerklin")
+    seen = {"place_passenger": 0, "journey": 0}
+    for seed, s, seat in random_game_states("maerklin", 90, games=3):
+        p = s.pending_for(seat) if s.pending else None
+        if p is None or p.kind not in seen:
+            continue
+        assert_random_pending_is_listed(v, v.feature("passengers"), s, p, seed)
+        seen[p.kind] += 1
+    assert min(seen.values()) > 20, seen
+
+
+def test_the_random_bots_tunnel_answer_is_the_listed_one():
+    """EU-TUNNEL-2..4: Tunnels.random_pending picks what the random bot would pick from the listed answers (each
+    extra payment, then the withdrawal), with the same random numbers, at every pending tunnel of whole games."""
+    v = get_variant("europe")
+    seen = 0
+    for seed, s, seat in random_game_states("europe", 70, games=6, players=4):
+        p = s.pending_for(seat) if s.pending else None
+        if p is None or p.kind != "tunnel":
+            continue
+        seen += assert_random_pending_is_listed(v, v.feature("tunnels"), s, p, seed) > 1
+    assert seen > 5, seen
+
+
+def assert_random_pending_is_listed(v, feature, s, p, seed) -> int:
+    """``feature.random_pending`` at pending step ``p`` is ``legal_actions``' entry at the random bot's index, for
+    three counters, and it draws as many numbers; returns how many actions are listed."""
+    from ttr_nb.rng import Counter
+    listed = legal_actions(s, p.seat)
+    for n in range(3):
+        one, two = Counter(n, p.seat, s.ply, seed), Counter(n, p.seat, s.ply, seed)
+        assert feature.random_pending(v, s, p, one) == listed[two.index(len(listed))], (seed, s.ply, n)
+        assert one._x == two._x
+    return len(listed)
 
 
 def random_game_states(variant, bot_seed, games=2, players=None):

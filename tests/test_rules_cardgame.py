@@ -612,6 +612,36 @@ def test_CG_END_2_best_sets_first_set_is_paid_for_and_no_better_than_the_best():
     assert moved > 5
 
 
+def test_CG_END_2_the_fractional_knapsack_bound_matches_a_plain_one():
+    # completion._Bound.at bounds the tickets from place i on by the fractional knapsack at the colour prices: whole
+    # tickets best value per priced circle first, then a fraction of the first that no longer fits, tickets that
+    # cost nothing always in. Against a plain computation in fractions, for every place and budgets from nothing to
+    # more than all the tickets cost (the card count's table given all the cards, so it does not bound first)
+    from fractions import Fraction
+    d = load_cards()
+    rng = random.Random(2711)
+    for _ in range(40):
+        tickets = rng.sample(d.tickets, rng.randint(1, 12))
+        needs = [tuple(t.needs[:LOCO]) for t in tickets]
+        value = [rng.randint(1, 40) for _ in tickets]
+        price = [rng.choice((0, 0, 1, 3, 7)) for _ in range(LOCO)]
+        cards = sum(map(sum, needs))
+        bound = completion._Bound(needs, value, [0] * (LOCO + 1), cards, price)
+        cost = [sum(a * p for a, p in zip(t, price)) for t in needs]
+        for i in range(len(needs) + 1):
+            budgets = {0, 1, sum(cost[i:]), sum(cost[i:]) + 5, *(rng.randint(0, sum(cost) + 1) for _ in range(6))}
+            for budget in sorted(budgets):
+                total, left = Fraction(sum(value[t] for t in range(i, len(needs)) if not cost[t])), budget
+                for t in sorted((t for t in range(i, len(needs)) if cost[t]), key=lambda t: (-value[t] / cost[t], t)):
+                    part = min(Fraction(1), Fraction(left, cost[t]))
+                    total += part * value[t]
+                    left -= part * cost[t]
+                    if part < 1:
+                        break
+                got = bound.at(i, cards, budget, 64, (1 << 64) - 1)
+                assert got == min(sum(value[i:]), int(total)), (needs, value, price, i, budget)
+
+
 def _plain_first(needs, value, have) -> tuple[int, ...]:
     """The best set, ties to the earliest ticket, by a plain memoised walk in ticket order (no bounds, no order of
     its own): a ticket goes in when taking it still reaches the best value from there."""

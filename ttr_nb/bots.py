@@ -25,7 +25,7 @@ from .names import route_text, ticket_text
 from .rng import Counter, fold
 from .state import FREE, GameState
 from .tables import claimable_mask, nth_bit, random_payment
-from .variants import Variant, bots_of, get_variant
+from .variants import Feature, Variant, bots_of, get_variant
 
 
 class Reason(str):
@@ -177,8 +177,10 @@ class RandomBot:
 def _own_action(v: Variant, state: GameState, seat: int, r: Counter) -> Action | None:
     """One of the variant's own turn actions at random (each feature's list, or the sequence its ``bot_random``
     offers, which may make only the action picked); None when there is none."""
-    parts = [f.bot_random(v, state, seat, r) if hasattr(f, "bot_random") else f.turn_actions(v, state, seat)
-             for f in v.features]
+    pickers = v.__dict__.get("_own_pickers")
+    if pickers is None:
+        pickers = v.__dict__["_own_pickers"] = _own_pickers(v)
+    parts = [pick(v, state, seat, r) for pick in pickers]
     total = sum(map(len, parts))
     if total:
         k = r.index(total)
@@ -187,6 +189,13 @@ def _own_action(v: Variant, state: GameState, seat: int, r: Counter) -> Action |
                 return part[k]
             k -= len(part)
     return None
+
+
+def _own_pickers(v: Variant) -> tuple:
+    """Per variant, once: what lists each feature's turn actions for the random bot (its ``bot_random``, else its
+    ``turn_actions``), features without turn actions of their own (``Feature.turn_actions``, always empty) left out."""
+    return tuple(f.bot_random if hasattr(f, "bot_random") else f.turn_actions for f in v.features
+                 if hasattr(f, "bot_random") or type(f).turn_actions is not Feature.turn_actions)
 
 
 def _keep_at_random(v: Variant, p, r: Counter) -> KeepTickets:

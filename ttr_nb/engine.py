@@ -868,9 +868,6 @@ def _quick_claim(v: Variant, state: GameState, action: Claim, trusted: bool) -> 
     route = t.by_label.get(action.route)
     if route is None:
         return None
-    for f in t.claim_hooks:                  # a tunnel, a passenger to place: the feature's quick path, or the general one
-        if f.takes_claim(v, state, seat, route):
-            return None if f.quick is None else f.quick(v, state, action, trusted)
     i = route.index
     pay = action.payment
     claims = state.claims
@@ -886,6 +883,16 @@ def _quick_claim(v: Variant, state: GameState, action: Claim, trusted: bool) -> 
                 owner = claims[j]
                 if owner == seat or small and owner != FREE:
                     return None
+    for f in t.claim_hooks:                  # a tunnel, a passenger to place: the feature's quick path, or the general one
+        if f.takes_claim(v, state, seat, route):
+            if f.quick is None:
+                return None
+            if not trusted:                  # checked above as _plainly_legal would, the hand too: the feature trusts it
+                hand = p.hand
+                for k, n in pay:
+                    if hand[k] < n:
+                        return None
+            return f.quick(v, state, action, True)
     hand = list(p.hand)
     discard = list(state.discard)
     for k, n in pay:

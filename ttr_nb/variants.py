@@ -88,7 +88,8 @@ class Feature:
     #: ``trusted`` none: the engine made the action for this state). None whenever anything is out of the ordinary
     #: (a refusal, an event to word, the end of the game): ``check`` and ``apply`` then take it, with the same
     #: result (tests/test_engine_fastpaths.py compares the two on whole games). It is also asked for a plain
-    #: ``Claim`` the feature takes over (``takes_claim``), after the engine's own quick path saw a plain turn.
+    #: ``Claim`` the feature takes over (``takes_claim``), with ``trusted`` set: the engine's own quick path has
+    #: checked it as ``_plainly_legal`` would (a plain turn, the route, the payment, the twins, the hand).
     quick = None
 
     def on_claim(self, variant: "Variant", tx, seat: int, route: "Route", payment) -> bool:

@@ -422,6 +422,15 @@ class Tunnels(Feature):
             tx.refill_market()                         # USA-DRAW-2: an empty face-up slot is filled once cards exist
 
     # -- the pending step ----------------------------------------------------------------------
+    def random_pending(self, v, state, pending, r):
+        """The random bot's pick: ``pending_actions(v, state, pending)[r.index(len(...))]`` without the list of
+        actions: the extra payments counted (EU-TUNNEL-2/3), only the answer picked made; the last one withdraws
+        (EU-TUNNEL-4)."""
+        rid, played, revealed, extra = _tunnel_data(pending)
+        pays = tunnel_extra_payments(state.players[pending.seat].hand, played, extra)
+        k = r.index(len(pays) + 1)
+        return TunnelPay(payment=pays[k], seat=pending.seat) if k < len(pays) else TunnelWithdraw(seat=pending.seat)
+
     def pending_actions(self, v, state, pending) -> list:
         rid, played, revealed, extra = _tunnel_data(pending)
         hand = state.players[pending.seat].hand

@@ -240,7 +240,14 @@ class TicketMix(Feature):
 
     def bot_random(self, v, state, seat, r) -> tuple:
         """``turn_actions`` for the random bot: the same announcements, kept per deck sizes and seat."""
-        return _announcements(len(state.ticket_deck("short")), len(state.ticket_deck("long")), seat)
+        short = long = None
+        for name, pile in state.ticket_decks:           # ticket_deck("short") and ("long") in one pass (the first
+            if name == "short":                         # of each name, as ticket_deck reads it)
+                if short is None:
+                    short = len(pile)
+            elif name == "long" and long is None:
+                long = len(pile)
+        return _announcements(short or 0, long or 0, seat)
 
     def pending_actions(self, v, state, pending) -> list:
         return [_announce(s, lg, pending.seat) for s, lg in mixes(state, TICKET_DRAW)]
@@ -720,11 +727,22 @@ class Passengers(Feature):
 
     def bot_random(self, v, state, seat, r) -> "_Rides":
         """``turn_actions`` for the random bot: the same rides in the same order, each made when asked for."""
-        cards = state.players[seat].hand[PASSENGER]
+        player = state.players[seat]
+        cards = player.hand[PASSENGER]
+        passengers = moved = ()
+        for key, value in player.ext:                   # passengers_of and moved_of in one pass
+            if key == "passengers":
+                passengers = value
+            elif key == MOVED:
+                moved = value
+        if not passengers:                              # (a player's ext without its passengers: movable's default)
+            passengers = passengers_of(state, seat)
         claims = state.claims
-        table = _ride_table(v)
+        table = v.__dict__.get("_ride_table") or _ride_table(v)
         pairs = []
-        for _, at in movable(state, seat):
+        for i, at in enumerate(passengers):             # movable(state, seat), inline
+            if at == RESERVE or at == DONE or i in moved:
+                continue
             row = table.get(at)
             if row is None:
                 row = _ride_row(v, at)
@@ -748,6 +766,29 @@ class Passengers(Feature):
             if got is not None and got[1] <= cards:
                 out.append(Ride(a=at, b=b, seat=seat))
         return out
+
+    def random_pending(self, v, state, pending, r):
+        """The random bot's pick: ``pending_actions(v, state, pending)[r.index(len(...))]`` without listing them
+        (a placement: a city of the claimed route or none, MK-CLAIM-5; a journey's step: a ride counted from the
+        ride table, or the stop, MK-PASS-1..3), only the action picked made."""
+        seat = pending.seat
+        if pending.kind == "place_passenger":
+            cities = pending.get("cities")
+            k = r.index(len(cities) + 1)
+            return PlacePassenger(city=cities[k] if k < len(cities) else "", seat=seat)
+        at, used = pending.get("at"), pending.get("used")
+        row = _ride_table(v).get(at)
+        if row is None:
+            row = _ride_row(v, at)                     # (as _rides: a city named otherwise)
+        claims = state.claims
+        cards = state.players[seat].hand[PASSENGER]
+        ends = []
+        for b, routes in row:
+            got = _step(claims, seat, routes, used)
+            if got is not None and got[1] <= cards:
+                ends.append(b)
+        k = r.index(len(ends) + 1)
+        return Ride(a=at, b=ends[k], seat=seat) if k < len(ends) else Stop(seat=seat)
 
     def pending_actions(self, v, state, pending) -> list:
         seat = pending.seat
@@ -865,7 +906,12 @@ class Passengers(Feature):
         """``on_round_end`` on a tuple of players, for the engine's quick paths (MK-PASS-6)."""
         out = None
         for seat, p in enumerate(players):
-            ext = _left_game(p.ext)
+            for key, moved in p.ext:                 # pairs_get(p.ext, MOVED) inline: most rounds nobody travelled
+                if key == MOVED:
+                    break
+            else:
+                continue
+            ext = _left_game(p.ext) if moved else None
             if ext is not None:
                 if out is None:
                     out = list(players)

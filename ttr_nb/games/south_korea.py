@@ -876,6 +876,10 @@ class _ExpressChoices:
         return ExpressTickets(express=self.tickets[k - n], seat=self.seat)
 
 
+_FULL_SLOTS = {n: tuple(range(n + 1)) for n in range(8)}       # a full market's slots (0: the deck), by its size
+_NO_EXPRESS = {seat: _ExpressChoices((), (), (), seat) for seat in range(8)}     # (read only: nothing to make)
+
+
 class ExpressCards(Feature):
     """SK-SETUP-2, SK-TURN-2, SK-EXPRESS-1/2: +1/+2/+3 once each, boosting a card draw or a ticket draw."""
 
@@ -938,11 +942,15 @@ class ExpressCards(Feature):
         """``turn_actions`` as a sequence that makes only the action the random bot picks (most are never used)."""
         left = express_left(state, seat)
         if not left:
-            return _ExpressChoices((), (), (), seat)
-        cards = len(state.deck) + sum(state.discard)
-        slots = (0,) + tuple(i + 1 for i, c in enumerate(state.market) if c is not None)
+            return _NO_EXPRESS[seat] if seat in _NO_EXPRESS else _ExpressChoices((), (), (), seat)
+        market = state.market
+        slots = _FULL_SLOTS[len(market)] if None not in market and len(market) in _FULL_SLOTS else \
+            (0,) + tuple(i + 1 for i, c in enumerate(market) if c is not None)
+        cards = len(state.deck)
+        if cards <= max(left):                          # (the discard pile only counts when the deck runs short)
+            cards += sum(state.discard)
         deck = len(state.ticket_deck(v.settings.ticket_deck))
-        return _ExpressChoices(tuple(e for e in left if cards > e), slots,
+        return _ExpressChoices(left if cards > max(left) else tuple(e for e in left if cards > e), slots,
                                left if deck > v.settings.ticket_draw else (), seat)
 
     def check(self, v, state, action, seat) -> None:
@@ -1186,6 +1194,41 @@ def _province_reach(room: dict[str, tuple[int, int]], top: int, c0: int) -> tupl
 _REACH: dict[tuple, tuple[int, ...]] = {}
 
 
+def _province_top(v: Variant) -> int:
+    """The highest space of the province board, once per variant: the largest highest value of every ``room``
+    (``_placeable`` lists every line of the map with its last space)."""
+    top = v.__dict__.get("_province_top")
+    if top is None:
+        top = v.__dict__["_province_top"] = max(spaces[-1] for spaces in province_lines(v).values())
+    return top
+
+
+def _province_places(room: dict[str, tuple[int, int]], top: int, c0: int, boosts: tuple[int, ...]) -> tuple[int, ...]:
+    """For each train size (0 to ``top``) of a route of colour index ``c0`` (-1: gray): how many (express card,
+    line) pairs of ``boosts`` (0: none) and the lines with a free space place its train (``_province_reach``
+    summed over the boosts). Kept by the reach and the boosts; the last gray room's reach kept by identity."""
+    if c0 < 0:
+        last = _GRAY_LAST
+        if last[0] is room and last[1] == top:          # (the room is held here: its id is not reused meanwhile)
+            reach = last[2]
+        else:
+            reach = _province_reach(room, top, c0)
+            last[:] = [room, top, reach]
+    else:
+        reach = _province_reach(room, top, c0)
+    key = (reach, boosts)
+    found = _PLACES.get(key)
+    if found is None:
+        if len(_PLACES) >= 4096:
+            _PLACES.clear()
+        found = _PLACES[key] = tuple(sum(reach[size + e] for e in boosts) for size in range(top + 1))
+    return found
+
+
+_PLACES: dict[tuple, tuple[int, ...]] = {}
+_GRAY_LAST: list = [None, None, None]
+
+
 class ProvinceBoard(Feature):
     """SK-PROV-1..6, SK-EXPRESS-3, SK-SCORE-2/3: a train on the province board with a claim; line bonuses."""
 
@@ -1224,10 +1267,11 @@ class ProvinceBoard(Feature):
         if not routes:
             return []
         room = _placeable(v, state)
-        top = max(hi for _, hi in room.values())
+        top = _province_top(v)
         boosts = (0,) + express_left(state, seat)
         hand = state.players[seat].hand
         locos = hand[LOCO]
+        colours = hand[:LOCO]
         while routes:
             i = nth_bit(routes, r.index(routes.bit_count()))
             routes ^= 1 << i
@@ -1235,19 +1279,16 @@ class ProvinceBoard(Feature):
             # place a train of that value -- both counted, and only the claim picked made. Sizes whose trains reach
             # no free space add nothing; once a size has no payment, no larger one has.
             c0 = t.colour[i]
-            reach = _province_reach(room, top, c0)
+            places_of = _province_places(room, top, c0, boosts)
             counts = []
             total = 0
             for size in range(t.length[i], top + 1):
-                places = 0
-                for e in boosts:
-                    places += reach[size + e]
+                places = places_of[size]
                 if not places:
                     continue
                 low = size - locos if size - locos > 1 else 1
                 pays = locos >= size                    # (colour, then all-locomotive payments: _colour_rows)
-                for c in (range(LOCO) if c0 < 0 else (c0,)):
-                    have = hand[c]
+                for have in (colours if c0 < 0 else (hand[c0],)):
                     if have >= low:
                         pays += (have if have < size else size) - low + 1
                 if not pays:
