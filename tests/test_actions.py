@@ -243,6 +243,18 @@ def test_counter_at_a_precomputed_base_is_the_counter_of_the_whole_key():
         assert Counter.resume(fold(seed, seat), ply, game).random() == Counter(seed, seat, ply, game).random()
 
 
+def test_counter_state_is_public_read_only_and_resumes_the_stream():
+    """Counter.state: where the counter stands now (RandomBot continues its integer draws from it after a
+    variant's own action drew from a Counter); Counter.of_state(c.state) draws what c draws next; it cannot be set."""
+    c = Counter(3, 1, 40, 7)
+    c.index(5)
+    same = Counter.of_state(c.state)
+    assert [same.index(97) for _ in range(6)] == [c.index(97) for _ in range(6)]
+    assert same.state == c.state and same.state != Counter(3, 1, 40, 7).state
+    with pytest.raises(AttributeError):
+        c.state = 0
+
+
 def test_choice_index_bounds():
     c = Counter(9)
     assert all(0 <= choice_index(c, 3) < 3 for _ in range(1000))

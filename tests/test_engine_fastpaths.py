@@ -216,6 +216,54 @@ def test_a_claim_without_a_payment_is_refused_not_taken_for_one_of_ours():
         apply(g.state, Claim(route=claim.route, payment=None, seat=claim.seat))
 
 
+@pytest.mark.parametrize("players", [2, 4])
+def test_the_quick_claim_trusts_only_its_own_payments_and_keeps_the_twin_rules(players):
+    """USA-CLAIM-1/2 and USA-CLAIM-7/8 on the quick path: a claim's payment is checked by the identity of the engine's
+    own payment tuples (RouteTable.fits: only interned ones, which live on, and only where their shape fits); an
+    equal tuple built by hand is left to check, and gives the same state; a twin closed to the seat is refused, with
+    the rule id, whatever the quick path had cached."""
+    from ttr_nb.engine import _quick
+    from ttr_nb.errors import IllegalAction
+    from ttr_nb.tables import interned
+    v = get_variant("usa")
+    t = v.route_table
+    s = new_game("usa", players, 5)
+    bots = [RandomBot(50 + i) for i in range(players)]
+    claims = twins = 0
+    while s.phase != "over":
+        seat = to_move(s)[0]
+        if not s.pending and s.phase in ("play", "last_round") and s.ply % 3 == 0:
+            for action in legal_actions(s, seat):
+                if action.__class__ is not Claim:
+                    continue
+                i = t.by_label[action.route].index
+                copy = tuple(tuple(part) for part in action.payment)        # equal, not the engine's own
+                assert copy == action.payment and not interned(copy) and id(copy) not in t.fits[i]
+                hand_built = Claim(route=action.route, payment=copy, seat=seat)
+                assert _quick(v, s, hand_built, False) is None
+                if claims < 30:
+                    assert apply(s, hand_built) == apply(s, action)
+                claims += 1
+            for r in v.map.routes:                                # twins the seat may not take (USA-CLAIM-7/8)
+                if s.claims[r.index] != -1 or not t.twins[r.index] or not route_payments(v, r, s.players[seat].hand):
+                    continue
+                problem = claim_problem(v, s, seat, r, None)
+                if problem is None or problem[1] not in ("USA-CLAIM-7", "USA-CLAIM-8"):
+                    continue
+                pay = route_payments(v, r, s.players[seat].hand)[0]
+                closed = Claim(route=t.labels[r.index], payment=pay, seat=seat)
+                assert _quick(v, s, closed, False) is None
+                with pytest.raises(IllegalAction) as err:
+                    apply(s, closed)
+                assert err.value.rule == problem[1]
+                twins += 1
+        s = apply(s, bots[seat].choose(s, seat)[0])
+    from ttr_nb.tables import _PAYMENTS
+    own = {id(p) for p in _PAYMENTS.values()}
+    assert all(fit <= own for fit in t.fits) and any(t.fits)
+    assert claims > 50 and twins > 0
+
+
 def test_ferries_payable_by_arithmetic_exactly_when_a_payment_exists():
     """EU-FERRY: claimable_mask decides a ferry (routes needing locomotives) from counts alone; it must agree with
     the listed payments for every hand, including hands short of locomotives or of the colour."""

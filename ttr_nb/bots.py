@@ -93,62 +93,67 @@ class RandomBot:
     def choose(self, state: GameState, seat: int) -> tuple[Action, str]:
         if state.__class__ is not GameState:        # a game with its own rules module plays with its own bots
             return bots_of(state)(self.name, self.seed).choose(state, seat)
-        base = self._keys.get(seat)
-        if base is None or base[0] != state.seed:       # (game seed, the fold of seed, seat and game seed)
+        try:
+            base = self._keys[seat]                     # (game seed, the fold of seed, seat and game seed)
+        except KeyError:
+            base = None,
+        if base[0] != state.seed:
             base = self._keys[seat] = (state.seed, Counter.base(fold(self._seed, seat), state.seed))
-        # Counter(self.seed, seat, state.ply, state.seed) is the counter state x below, and each r.index(n) is one
-        # SplitMix64 step: written out here for the first draws of a plain turn (the same numbers as Counter.at
-        # and Counter.index; tests/test_engine_fastpaths.py compares them), a Counter object only when handed on.
+        # x: the state of Counter(self.seed, seat, state.ply, state.seed), as Counter.at makes it
         x = (base[1] + state.ply * 0x100000001B3) & 0xFFFFFFFFFFFFFFFF
         x = ((x ^ (x >> 30)) * 0xBF58476D1CE4E5B9) & 0xFFFFFFFFFFFFFFFF
         x = ((x ^ (x >> 27)) * 0x94D049BB133111EB) & 0xFFFFFFFFFFFFFFFF
         x ^= x >> 31
-        v = _VARIANTS.get(state.variant) or get_variant(state.variant)
         pending = state.pending
         if pending:
             p = pending[0]
-            if p.kind == "second_card" and p.seat == seat:     # a turn's second card (USA-DRAW-1), the usual pending step
-                acts = draw_choices(state, seat, True)
-                if not acts:                                # (an edited state: the general words below)
-                    return self._pending_choice(v, state, seat, pending, Counter.of_state(x))
-                x = (x + 0x9E3779B97F4A7C15) & 0xFFFFFFFFFFFFFFFF
-                z = (x + 0x9E3779B97F4A7C15) & 0xFFFFFFFFFFFFFFFF
-                z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & 0xFFFFFFFFFFFFFFFF
-                z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & 0xFFFFFFFFFFFFFFFF
-                return acts[((z ^ (z >> 31)) * len(acts)) >> 64], _AT_RANDOM
-            return self._pending_choice(v, state, seat, pending, Counter.of_state(x))
-        if v.features:
-            return self._turn_choice(v, state, seat, x)
-        # a plain turn of a board without features: the kinds in a random order, as _turn_choice does it, each
-        # r.index(n) written out as the step of x and the mix of z
-        kinds = _KINDS[:]
-        while kinds:
+            opts = draw_choices(state, seat, True) if p.kind == "second_card" and p.seat == seat else None
+            if not opts:                                # (none: an edited state, where the general words follow)
+                v = _VARIANTS.get(state.variant) or get_variant(state.variant)
+                return self._pending_choice(v, state, seat, pending, Counter.of_state(x))
+            kinds = None                                # a turn's second card (USA-DRAW-1), the usual pending step
+            n = len(opts)
+        else:                                           # a turn: the kinds in a random order, the first available
+            v = _VARIANTS.get(state.variant) or get_variant(state.variant)
+            opts = None
+            kinds = _KINDS_EXTRA[:] if v.features else _KINDS[:]
+            n = len(kinds)
+        while True:
+            # r.index(n) of that counter, without the object: one SplitMix64 step of x (the same numbers as
+            # Counter.index; tests/test_engine_fastpaths.py compares whole games), a Counter only when handed on
             x = (x + 0x9E3779B97F4A7C15) & 0xFFFFFFFFFFFFFFFF
             z = (x + 0x9E3779B97F4A7C15) & 0xFFFFFFFFFFFFFFFF
             z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & 0xFFFFFFFFFFFFFFFF
             z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & 0xFFFFFFFFFFFFFFFF
-            kind = kinds.pop(((z ^ (z >> 31)) * len(kinds)) >> 64)
-            if kind == 0:                                   # draw (empty when USA-DRAW-8 forbids drawing)
+            k = ((z ^ (z >> 31)) * n) >> 64
+            if opts:                                    # the card: the second, or the draw kind's
+                return opts[k], _AT_RANDOM if kinds is None else _DRAWS_AT_RANDOM
+            kind = kinds.pop(k)
+            if kind == 0:                               # draw (empty when USA-DRAW-8 forbids drawing)
                 opts = draw_choices(state, seat, False)
                 if opts:
-                    x = (x + 0x9E3779B97F4A7C15) & 0xFFFFFFFFFFFFFFFF
-                    z = (x + 0x9E3779B97F4A7C15) & 0xFFFFFFFFFFFFFFFF
-                    z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & 0xFFFFFFFFFFFFFFFF
-                    z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & 0xFFFFFFFFFFFFFFFF
-                    return opts[((z ^ (z >> 31)) * len(opts)) >> 64], _DRAWS_AT_RANDOM
-            elif kind == 1:                                 # claim: a claimable route, then one of its payments
-                routes = claimable_mask(v, state, seat, True)
+                    n = len(opts)
+                    continue
+            elif kind == 1:                             # claim: a claimable route, then one of its payments
+                routes = claimable_mask(v, state, seat, True)     # the claimable_routes, as a bit set
                 if routes:
-                    x = (x + 0x9E3779B97F4A7C15) & 0xFFFFFFFFFFFFFFFF
-                    z = (x + 0x9E3779B97F4A7C15) & 0xFFFFFFFFFFFFFFFF
-                    z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & 0xFFFFFFFFFFFFFFFF
-                    z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & 0xFFFFFFFFFFFFFFFF
-                    i = nth_bit(routes, ((z ^ (z >> 31)) * routes.bit_count()) >> 64)
-                    label = v.route_table.labels[i]
-                    pay = random_payment(v, i, state.players[seat].hand, Counter.of_state(x))
-                    return new_claim(label, pay, seat), _claims_at_random(label)
-            elif state.ticket_deck(v.settings.ticket_deck):     # tickets
-                return draw_tickets_action(seat), _TICKETS_AT_RANDOM
+                    r = Counter.of_state(x)
+                    i = nth_bit(routes, r.index(routes.bit_count()))
+                    label = v.route_table.labels[i]         # route_payments(...)[random index], nothing listed
+                    return new_claim(label, random_payment(v, i, state.players[seat].hand, r), seat), \
+                        _claims_at_random(label)
+            elif kind == 2:                             # tickets
+                if state.ticket_deck(v.settings.ticket_deck):
+                    return draw_tickets_action(seat), _TICKETS_AT_RANDOM
+            else:                                       # a variant's own actions (boards with features)
+                r = Counter.of_state(x)
+                action = _own_action(v, state, seat, r)
+                if action is not None:
+                    return action, _VARIANT_AT_RANDOM
+                x = r.state                             # the next kind from where the features' draws left it
+            if not kinds:
+                break
+            n = len(kinds)
         acts = legal_actions(state, seat)
         return acts[0], Reason("nothing else is possible")
 
@@ -167,45 +172,6 @@ class RandomBot:
                 return f.random_pending(v, state, p, r), _AT_RANDOM
             acts = legal_actions(state, seat)
         return acts[r.index(len(acts))], _AT_RANDOM
-
-    def _turn_choice(self, v: Variant, state: GameState, seat: int, x: int) -> tuple[Action, str]:
-        """A turn of a board with features: its kinds in a random order, the first available taken. ``x``: the
-        state of the turn's ``Counter`` (``Counter.of_state(x)``): the kinds' and the draw's ``r.index(n)`` written
-        out as in ``choose``, a ``Counter`` made where the rest is handed on."""
-        kinds = _KINDS_EXTRA[:]
-        while kinds:
-            x = (x + 0x9E3779B97F4A7C15) & 0xFFFFFFFFFFFFFFFF
-            z = (x + 0x9E3779B97F4A7C15) & 0xFFFFFFFFFFFFFFFF
-            z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & 0xFFFFFFFFFFFFFFFF
-            z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & 0xFFFFFFFFFFFFFFFF
-            kind = kinds.pop(((z ^ (z >> 31)) * len(kinds)) >> 64)
-            if kind == 0:                                   # draw
-                opts = draw_choices(state, seat, False)     # empty when USA-DRAW-8 forbids drawing
-                if opts:
-                    x = (x + 0x9E3779B97F4A7C15) & 0xFFFFFFFFFFFFFFFF
-                    z = (x + 0x9E3779B97F4A7C15) & 0xFFFFFFFFFFFFFFFF
-                    z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & 0xFFFFFFFFFFFFFFFF
-                    z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & 0xFFFFFFFFFFFFFFFF
-                    return opts[((z ^ (z >> 31)) * len(opts)) >> 64], _DRAWS_AT_RANDOM
-            elif kind == 1:                                 # claim
-                routes = claimable_mask(v, state, seat, True)     # the claimable_routes, as a bit set
-                if routes:
-                    r = Counter.of_state(x)
-                    i = nth_bit(routes, r.index(routes.bit_count()))
-                    hand = state.players[seat].hand         # route_payments(...)[random index], nothing listed
-                    label = v.route_table.labels[i]
-                    return new_claim(label, random_payment(v, i, hand, r), seat), _claims_at_random(label)
-            elif kind == 2:                                 # tickets
-                if state.ticket_deck(v.settings.ticket_deck):
-                    return draw_tickets_action(seat), _TICKETS_AT_RANDOM
-            else:                                           # a variant's own actions
-                r = Counter.of_state(x)
-                action = _own_action(v, state, seat, r)
-                if action is not None:
-                    return action, _VARIANT_AT_RANDOM
-                x = r._x                                    # the next kind from where the features' draws left it
-        acts = legal_actions(state, seat)
-        return acts[0], Reason("nothing else is possible")
 
 
 def _own_action(v: Variant, state: GameState, seat: int, r: Counter) -> Action | None:

@@ -27,7 +27,7 @@ from .errors import BadAction, IllegalAction, MapError, StateError, TTRError
 from .names import find_route, find_ticket, route_labels, route_text, seat_name, ticket_text, ticket_words
 from .rng import shuffled
 from .state import FREE, GameState, Pending, PlayerState, new_player, new_state, replace_fields
-from .tables import allowed_routes, bits, claimable_mask, interned, route_payments
+from .tables import bits, claimable_mask, interned, route_payments
 from .variants import Variant, get_game, get_variant, rules_of
 
 
@@ -445,6 +445,15 @@ def _payment_shape(v: Variant, route, payment: Payment) -> tuple[str, str] | Non
     return found
 
 
+def _fits(v: Variant, route, payment) -> bool:
+    """Whether ``payment`` is one the engine made (interned) and fits ``route`` by its shape (``_payment_shape``);
+    if so its id joins the route's ``RouteTable.fits``, where the quick path finds it next time."""
+    if interned(payment) and _payment_shape(v, route, payment) is None:
+        v.route_table.fits[route.index].add(id(payment))
+        return True
+    return False
+
+
 def _shape_problem(v: Variant, route, payment: Payment) -> tuple[str, str] | None:
     if any(not 0 <= k < v.card_kinds for k, _ in payment):     # well-formed: check() ran malformed_payment
         return "that payment names a card this variant does not use", "USA-CLAIM-1"
@@ -637,11 +646,12 @@ def _plainly_legal(v: Variant, state: GameState, action) -> int | None:
         t = v.route_table
         route = t.by_label.get(action.route)
         pay = action.payment
-        if pending or route is None or not interned(pay):
+        if pending or route is None:
             return None
         i = route.index
         player = state.players[seat]
-        if (state.claims[i] != FREE or player.trains < route.length or _payment_shape(v, route, pay) is not None
+        if (state.claims[i] != FREE or player.trains < route.length
+                or id(pay) not in t.fits[i] and not _fits(v, route, pay)
                 or t.twins[i] and twin_problem(v, state, seat, route) is not None):
             return None
         hand = player.hand
@@ -863,10 +873,16 @@ def _quick_claim(v: Variant, state: GameState, action: Claim, trusted: bool) -> 
     claims = state.claims
     players = list(state.players)
     p = players[seat]
-    if not trusted and (not interned(pay) or claims[i] != FREE or p.trains < route.length
-                        or _payment_shape(v, route, pay) is not None
-                        or t.twins[i] and not allowed_routes(t, state, seat) >> i & 1):    # twin_problem, by bits
-        return None
+    if not trusted:
+        if claims[i] != FREE or p.trains < route.length or id(pay) not in t.fits[i] and not _fits(v, route, pay):
+            return None
+        twins = t.twins[i]
+        if twins:                                   # twin_problem (USA-CLAIM-7/8), read from the claims
+            small = state.n_players < t.twin_min_players
+            for j in twins:
+                owner = claims[j]
+                if owner == seat or small and owner != FREE:
+                    return None
     for f in t.claim_hooks:                  # a tunnel, a passenger to place: the feature's quick path, or the general one
         if f.takes_claim(v, state, seat, route):
             if f.quick is None:

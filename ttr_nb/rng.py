@@ -94,6 +94,12 @@ class Counter:
         obj._x = x ^ (x >> 31)
         return obj
 
+    @property
+    def state(self) -> int:
+        """The counter's state now (read-only): ``Counter.of_state(c.state)`` draws what ``c`` would draw next (code
+        that draws as integer arithmetic continues from it where a counter handed on left off: ``bots.RandomBot``)."""
+        return self._x
+
     @classmethod
     def of_state(cls, x: int) -> "Counter":
         """The counter whose state is ``x``: where another one stood after its draws (``x`` as its ``_x``), for code

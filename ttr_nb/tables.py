@@ -152,6 +152,9 @@ class RouteTable:
         # the features that act when a round of turns ends (Märklin's travelled passengers leave, MK-PASS-6)
         self.round_end_hooks = tuple(f for f in v.features if f.overrides("on_round_end"))
         self.shapes: dict = {}               # (route index, payment) -> payment_problem without the hand check
+        # per route, the ids of the engine's own (interned, so never freed) payments whose shape fits it: a claim's
+        # check by one set lookup (``engine._fits``); an id found there is that very payment, which lives on
+        self.fits: tuple[set[int], ...] = tuple(set() for _ in routes)
         self._claims: dict[int, ClaimsInfo] = {}
 
     def claims_info(self, claims: tuple[int, ...]) -> "ClaimsInfo":
