@@ -3,7 +3,9 @@
 Games with no longest-path bonus (Märklin MK-SCORE-3, South Korea SK-SCORE-4) work out a seat's longest trail
 only when something reads ``PlayerScore.longest``; the sheet is the same as one with every trail worked out at
 once (equality, ``repr``, hashing, copies, pickles, ``to_dict``, the tables). Games with the bonus (USA-SCORE-3,
-EU-SCORE-2) work it out in ``score`` as before. Märklin's tickets are checked once, avoiding countries
+EU-SCORE-2) work out in ``score`` the trails of the seats that can reach it (a seat's heaviest connected piece at
+least the best trail found), the others when read. A game without features (USA) works out its totals and winners
+(USA-SCORE-4) first and makes the breakdown when ``players`` is read: the same sheet as the listed one. Märklin's tickets are checked once, avoiding countries
 (MK-SCORE-2), by the base scoring: the same results as a search of each ticket on its own."""
 from __future__ import annotations
 
@@ -125,15 +127,102 @@ def test_MK_SCORE_3_SK_SCORE_4_the_features_pass_an_unread_trail_on(variant, sol
         changed.longest = eager(state)[1]                       # the sheet stays a frozen value
 
 
+def listed_sheet(state):
+    """The score sheet as its rules list it, every part worked out at once from the routes each seat owns: route
+    points (USA-SCORE-1), each ticket over the seat's network (USA-SCORE-2), every seat's longest trail and the
+    bonus to all who tie on the best (USA-SCORE-3), the winners (USA-SCORE-4). For games without features."""
+    v = get_variant(state.variant)
+    trails = eager(state)
+    best = max(t.length for t in trails)
+    bonus = v.settings.longest_bonus
+    players = []
+    for seat, p in enumerate(state.players):
+        edges = scoring.owned_edges(v, state, seat)
+        players.append(scoring.PlayerScore(
+            seat=seat, name=scoring.seat_name(seat), route_points=sum(v.route_points(e[2]) for e in edges),
+            routes=tuple(e[3] for e in edges), tickets=scoring.ticket_results(v, p.tickets, edges),
+            longest=trails[seat], longest_bonus=bonus if best and trails[seat].length == best else 0))
+    winners, decided_by = scoring._winners(v, players)
+    return scoring.ScoreSheet(tuple(players), winners, decided_by, state.phase == "over", bool(bonus))
+
+
+def heaviest_piece(state, seat: int) -> int:
+    """The trains of the seat's heaviest connected piece of routes (no trail is longer)."""
+    import networkx as nx
+    g = nx.MultiGraph()
+    g.add_edges_from((a, b, {"w": w}) for a, b, w, _ in scoring.owned_edges(get_variant(state.variant), state, seat))
+    return max((g.subgraph(c).size(weight="w") for c in nx.connected_components(g)), default=0)
+
+
 @pytest.mark.parametrize("variant", ["usa", "europe"])
-def test_USA_SCORE_3_with_the_bonus_score_works_every_trail_out(variant, solver_calls):
-    state = finished(variant)
+def test_USA_SCORE_3_only_seats_that_can_reach_the_bonus_are_solved(variant, solver_calls):
+    solved = skipped = 0
+    for seed in range(3, 9):
+        state = finished(variant, seed=seed)
+        trails = eager(state)
+        best = max(t.length for t in trails)
+        solver_calls.clear()
+        sheet = score(state)
+        solved_now = len(solver_calls)
+        assert [ps.longest_bonus > 0 for ps in sheet.players] == [t.length == best for t in trails]
+        if variant == "usa":     # (Europe's stations, EU-STATION-6, read every seat's trail as they copy it)
+            assert solved_now == sum(heaviest_piece(state, seat) >= best for seat in range(len(state.players)))
+        assert [ps.longest for ps in sheet.players] == trails     # the others are worked out when read
+        assert len(solver_calls) == len(state.players)          # each seat once
+        solved += solved_now
+        skipped += len(state.players) - solved_now
+    assert solved and (skipped or variant == "europe")          # (some seats' pieces are too short to reach it)
+
+
+@pytest.mark.parametrize("players", [2, 3, 4, 5])
+def test_USA_SCORE_4_the_winners_first_the_breakdown_when_read(players, monkeypatch):
+    """A game without features works out its totals and winners first; each ticket's path and the seats'
+    breakdown are made when read, and the sheet is the same value as the listed one."""
+    calls = []
+    listed = scoring.ticket_results
+
+    def counted(*args, **kwargs):
+        calls.append(1)
+        return listed(*args, **kwargs)
+    for seed in range(3, 7):
+        state = finished("usa", players=players, seed=seed)
+        want = listed_sheet(state)
+        monkeypatch.setattr(scoring, "ticket_results", counted)
+        calls.clear()
+        sheet = score(state)
+        assert (sheet.winners, sheet.decided_by, sheet.final) == (want.winners, want.decided_by, want.final)
+        assert calls == []                                      # no ticket's path searched for the winners
+        assert sheet.players == want.players and len(calls) == players
+        monkeypatch.undo()
+        assert score(state) == want and want == score(state) and hash(score(state)) == hash(want)
+        assert repr(score(state)) == repr(want) and score(state).to_dict() == want.to_dict()
+        assert score(state).table() == want.table() and score(state).details() == want.details()
+        assert dataclasses.asdict(score(state)) == dataclasses.asdict(want)
+        assert dataclasses.replace(score(state), final=False).players == want.players
+        for made in (lambda s: pickle.loads(pickle.dumps(s)), copy.copy, copy.deepcopy):
+            again = made(score(state))
+            assert again == want and again.to_dict() == want.to_dict()
+        data = pickle.dumps(score(state))
+        assert b"_Later" not in data                            # the pickle holds the breakdown itself
+
+
+TIES = [  # the positions of tests/test_rules_usa.py's USA-SCORE-4 ties: (players, claims, tickets)
+    (2, {"R039": 0, "R050": 0, "R068": 1, "R049": 1}, {0: ["T01"], 1: ["T13"]}),
+    (2, {"R068": 0, "R049": 0, "R052": 1, "R076": 1}, {0: ["T13"]}),
+    (3, {"R052": 0, "R076": 0, "R039": 1, "R050": 1, "R056": 2, "R029": 2, "R026": 2}, {1: ["T01"], 2: ["T02", "T19"]}),
+    (2, {"R052": 0, "R076": 1}, {}),
+]
+
+
+@pytest.mark.parametrize("players, claims, tickets", TIES)
+def test_USA_SCORE_4_a_tie_on_points_is_broken_as_listed(players, claims, tickets):
+    from usa_helpers import position
+    state = position(players, claims=claims, tickets=tickets, phase="over")
+    want = listed_sheet(state)
+    assert len({ps.total for ps in want.players}) < players     # (a tie on points)
     sheet = score(state)
-    assert len(solver_calls) == len(state.players)
-    assert [ps.longest for ps in sheet.players] == eager(state)
-    assert len(solver_calls) == len(state.players)
-    best = max(t.length for t in eager(state))
-    assert [ps.longest_bonus > 0 for ps in sheet.players] == [t.length == best for t in eager(state)]
+    assert (sheet.winners, sheet.decided_by) == (want.winners, want.decided_by)
+    assert sheet == want and sheet.to_dict() == want.to_dict() and repr(sheet) == repr(want)
 
 
 @pytest.mark.parametrize("seed", [3, 5, 8])

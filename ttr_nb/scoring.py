@@ -74,32 +74,37 @@ class PlayerScore:
 
 
 class _Later:
-    """A trail not worked out yet: ``fn(edges)`` on first read (games with no longest-path bonus, MK-SCORE-3 and
-    SK-SCORE-4, only show it when something asks)."""
-    __slots__ = ("fn", "edges")
+    """A value not worked out yet: ``fn(*args)`` on first read (a trail in games with no longest-path bonus,
+    MK-SCORE-3 and SK-SCORE-4, or of a seat that cannot reach the bonus; a sheet's breakdown), made only when
+    something asks."""
+    __slots__ = ("fn", "args")
 
-    def __init__(self, fn: Callable[[Sequence[tuple[str, str, int, str]]], Trail], edges: list) -> None:
-        self.fn, self.edges = fn, edges
+    def __init__(self, fn: Callable, *args) -> None:
+        self.fn, self.args = fn, args
 
 
-class _LongestField:
-    """``PlayerScore.longest``: holds a ``Trail`` or a ``_Later`` that becomes the ``Trail`` on first read and is
-    kept. Everything that reads the field (equality, ``repr``, hashing, ``dataclasses.replace``, ``to_dict``)
-    sees the trail itself; ``_with`` passes a trail nobody read on as it is."""
+class _Deferred:
+    """A dataclass field that holds its value or a ``_Later`` that becomes the value on first read and is kept.
+    Everything that reads the field (equality, ``repr``, hashing, ``dataclasses.replace``, ``to_dict``) sees the
+    value itself; ``_with`` passes a trail nobody read on as it is."""
+    __slots__ = ("name",)
 
-    def __get__(self, ps, owner=None):
-        if ps is None:
+    def __init__(self, name: str) -> None:
+        self.name = name
+
+    def __get__(self, obj, owner=None):
+        if obj is None:
             return self
-        trail = ps.__dict__["longest"]
-        if trail.__class__ is _Later:
-            trail = ps.__dict__["longest"] = trail.fn(trail.edges)
-        return trail
+        value = obj.__dict__[self.name]
+        if value.__class__ is _Later:
+            value = obj.__dict__[self.name] = value.fn(*value.args)
+        return value
 
-    def __set__(self, ps, trail) -> None:    # only the dataclass's __init__ gets here: the class is frozen
-        ps.__dict__["longest"] = trail
+    def __set__(self, obj, value) -> None:    # only the dataclass's __init__ gets here: the class is frozen
+        obj.__dict__[self.name] = value
 
 
-PlayerScore.longest = _LongestField()   # after @dataclass: the field keeps no default
+PlayerScore.longest = _Deferred("longest")   # after @dataclass: the field keeps no default
 
 
 @dataclass(frozen=True)
@@ -109,6 +114,12 @@ class ScoreSheet:
     decided_by: str          # how the winner was found, with the rule id
     final: bool              # False: the game is not over, this is "if it ended now"
     longest_scores: bool = True   # False: the game has no longest-path bonus (Märklin): the table leaves it out
+
+    def __getstate__(self) -> dict:
+        # a copy (copy, deepcopy, a transfer to another process) holds the breakdown itself, made now if unread
+        for ps in self.players:
+            ps.__getstate__()
+        return self.__dict__
 
     def to_dict(self) -> dict:
         return {"players": [p.to_dict() for p in self.players], "winners": list(self.winners),
@@ -151,27 +162,22 @@ class ScoreSheet:
         return {"longest trail": [p.longest.length for p in self.players]}
 
 
+ScoreSheet.players = _Deferred("players")   # a game without features scores its winners first (see ``score``)
+
+
 def owned_edges(v: Variant, state: GameState, seat: int) -> list[tuple[str, str, int, str]]:
     routes = v.map.routes
     return [(r.a, r.b, r.length, r.id) for r in (routes[i] for i, owner in enumerate(state.claims) if owner == seat)]
 
 
-def _edges_by_seat(v: Variant, state: GameState) -> list[list[tuple[str, str, int, str]]]:
-    """``owned_edges`` of every seat, in one pass over the claims."""
-    return _routes_by_seat(v, state)[0]
-
-
-def _routes_by_seat(v: Variant, state: GameState) -> tuple[list[list[tuple[str, str, int, str]]], list[list[int]]]:
-    """(``owned_edges`` of every seat, the route indices of every seat), in one pass over the claims."""
+def _indices_by_seat(state: GameState) -> list[list[int]]:
+    """The route indices every seat owns, ascending, in one pass over the claims."""
     n = len(state.players)
-    out: list[list] = [[] for _ in range(n)]
     idx: list[list[int]] = [[] for _ in range(n)]
-    edges = v.route_table.edges
     for i, owner in enumerate(state.claims):
         if 0 <= owner < n:
-            out[owner].append(edges[i])
             idx[owner].append(i)
-    return out, idx
+    return idx
 
 
 def connect_path(edges: Sequence[tuple[str, str, int, str]], a: str, b: str,
@@ -258,43 +264,118 @@ def ticket_results(v: Variant, seat_tickets: Sequence[str], edges: Sequence[tupl
 
 
 def score(state: GameState) -> ScoreSheet:
+    """The score sheet of ``state`` (USA-SCORE-1..4). A game without features (USA) works out its totals and
+    winners from integers per seat, and makes the breakdown (each ticket's path, the seats' ``PlayerScore``)
+    when something first reads ``players``; a seat that cannot reach the longest-path bonus has its trail worked
+    out when read. Either way the sheet is the same value."""
     if not isinstance(state, GameState):          # a game with its own rules engine (the Card Game) scores itself
         from .variants import rules_of
         return rules_of(state).score(state)
     v = get_variant(state.variant)
-    st = v.settings
-    bonus = st.longest_bonus
-    players = []
     t = v.route_table
-    dead_ends = frozenset()
-    for f in v.features:
-        dead_ends = f.ticket_dead_ends(v) or dead_ends
-    by_seat, indices = _routes_by_seat(v, state)
-    points, canon = t.points, t.canon_edges
-    for seat, p in enumerate(state.players):
-        edges = by_seat[seat]
-        owned = indices[seat]
-        routes = tuple([e[3] for e in edges])
-        route_points = sum([points[i] for i in owned])                 # USA-SCORE-1, recounted from the board
-        if t.ids_sorted:                                               # USA-SCORE-3
-            trail, arg = longest_trail_canonical, [canon[i] for i in owned]
-        else:
-            trail, arg = longest_trail, edges
-        longest = trail(arg) if bonus else _Later(trail, arg)          # no bonus: worked out when read
-        players.append(PlayerScore(seat=seat, name=seat_name(seat), route_points=route_points, routes=routes,
-                                   tickets=ticket_results(v, p.tickets, edges,      # USA-SCORE-2 / USA-TICKET-4
-                                                          dead_ends=dead_ends),
-                                   longest=longest, longest_bonus=0))
-    if bonus:                                                         # USA-SCORE-3: ties all get it
-        best = max(ps.longest.length for ps in players)
-        if best > 0:
-            players = [ps if ps.longest.length != best else _with(ps, longest_bonus=st.longest_bonus) for ps in players]
+    indices = _indices_by_seat(state)
+    bonus = v.settings.longest_bonus
+    heaviest, completed = _networks(t, state, indices) if bonus or not v.features else (None, None)
+    trails, bonus_seats = _trails(t, indices, heaviest, bonus)
+    final, longest_scores = state.phase == "over", bool(bonus)
+    if not v.features:
+        points, tickets = t.points, t.ticket_ends
+        totals = []
+        for seat, p in enumerate(state.players):
+            total = sum([points[i] for i in indices[seat]]) + (bonus if seat in bonus_seats else 0)
+            for tid, done in zip(p.tickets, completed[seat]):
+                total += tickets[tid][2] if done else -tickets[tid][2]
+            totals.append(total)
+        sole = _sole_winner(v, totals)
+        if sole is not None:                      # the breakdown is made when read
+            return ScoreSheet(_Later(_players, v, state, indices, trails, bonus_seats), *sole, final,
+                              longest_scores)
+    players = _players(v, state, indices, trails, bonus_seats)
     sheet = {"players": players}
     for f in v.features:
         f.score(v, state, sheet)
     players = sheet["players"]
     winners, decided_by = _winners(v, players)
-    return ScoreSheet(tuple(players), winners, decided_by, state.phase == "over", bool(v.settings.longest_bonus))
+    return ScoreSheet(tuple(players), winners, decided_by, final, longest_scores)
+
+
+def _networks(t, state: GameState, indices: list[list[int]]) -> tuple[list[int], list[list[bool]]]:
+    """(each seat's heaviest connected piece in trains, each seat's tickets joined or not), by a union-find over
+    the map's city numbers per seat. Joined is completed where no place is a dead end (USA-TICKET-4)."""
+    ends, length, tickets = t.ends, t.length, t.ticket_ends
+    heaviest, completed = [], []
+    blank = list(range(t.places))
+    for seat, p in enumerate(state.players):
+        up = blank[:]
+        for i in indices[seat]:
+            a, b = ends[i]
+            while up[a] != a:
+                a = up[a]
+            while up[b] != b:
+                b = up[b]
+            if a != b:
+                up[a] = b
+        weight: dict[int, int] = {}
+        for i in indices[seat]:
+            a = ends[i][0]
+            while up[a] != a:
+                a = up[a]
+            weight[a] = weight.get(a, 0) + length[i]
+        heaviest.append(max(weight.values()) if weight else 0)
+        joined = []
+        for tid in p.tickets:
+            a, b, _ = tickets[tid]
+            while up[a] != a:
+                a = up[a]
+            while up[b] != b:
+                b = up[b]
+            joined.append(a == b)
+        completed.append(joined)
+    return heaviest, completed
+
+
+def _trails(t, indices: list[list[int]], heaviest: list[int] | None, bonus: int) -> tuple[list, set[int]]:
+    """(each seat's longest trail or a ``_Later`` one, the seats that get the longest-path bonus) (USA-SCORE-3:
+    ties all get it). Seats are solved heaviest piece first; a seat whose heaviest piece is shorter than the best
+    trail found cannot reach it (a trail stays in one piece) and is solved only when read; with no bonus
+    (MK-SCORE-3, SK-SCORE-4) none is."""
+    trails: list = [None] * len(indices)
+    best = 0
+    for seat in sorted(range(len(indices)), key=heaviest.__getitem__, reverse=True) if bonus else range(len(indices)):
+        if t.ids_sorted:
+            canon = t.canon_edges
+            solve, arg = longest_trail_canonical, [canon[i] for i in indices[seat]]
+        else:
+            edges = t.edges
+            solve, arg = longest_trail, [edges[i] for i in indices[seat]]
+        if bonus and heaviest[seat] >= best:
+            trail = trails[seat] = solve(arg)
+            if trail.length > best:
+                best = trail.length
+        else:
+            trails[seat] = _Later(solve, arg)
+    seats = {s for s, trail in enumerate(trails) if best and trail.__class__ is Trail and trail.length == best}
+    return trails, seats
+
+
+def _players(v: Variant, state: GameState, indices: list[list[int]], trails: list,
+             bonus_seats: set[int]) -> tuple[PlayerScore, ...]:
+    """Each seat's breakdown: its routes (USA-SCORE-1, recounted from the board), tickets with their paths
+    (USA-SCORE-2 / USA-TICKET-4), trail and bonus (USA-SCORE-3)."""
+    t = v.route_table
+    bonus = v.settings.longest_bonus
+    dead_ends = frozenset()
+    for f in v.features:
+        dead_ends = f.ticket_dead_ends(v) or dead_ends
+    points, edges = t.points, t.edges
+    players = []
+    for seat, p in enumerate(state.players):
+        owned = [edges[i] for i in indices[seat]]
+        players.append(PlayerScore(seat=seat, name=seat_name(seat), route_points=sum([points[i] for i in indices[seat]]),
+                                   routes=tuple([e[3] for e in owned]),
+                                   tickets=ticket_results(v, p.tickets, owned, dead_ends=dead_ends),
+                                   longest=trails[seat], longest_bonus=bonus if seat in bonus_seats else 0))
+    return tuple(players)
 
 
 def _with(ps: PlayerScore, **changes) -> PlayerScore:
@@ -314,14 +395,23 @@ _TIE_BREAKS = {
 }
 
 
+def _sole_winner(v: Variant, totals: Sequence[int]) -> tuple[tuple[int, ...], str] | None:
+    """USA-SCORE-4 when one total is the highest: ((its index,), how); None on a tie."""
+    best = max(totals)
+    if totals.count(best) != 1:
+        return None
+    return (totals.index(best),), f"most points ({best}) ({v.rule('USA-SCORE-4')})"
+
+
 def _winners(v: Variant, players: Sequence[PlayerScore]) -> tuple[tuple[int, ...], str]:
     """USA-SCORE-4: most points; ties broken by the variant's chain; still tied: shared victory."""
-    rule = v.rule("USA-SCORE-4")
     totals = [ps.total for ps in players]
+    sole = _sole_winner(v, totals)
+    if sole is not None:
+        return (players[sole[0][0]].seat,), sole[1]
+    rule = v.rule("USA-SCORE-4")
     best = max(totals)
     tied = [ps for ps, total in zip(players, totals) if total == best]
-    if len(tied) == 1:
-        return (tied[0].seat,), f"most points ({best}) ({rule})"
     steps = [f"tied on {best} points"]
     for name in v.settings.tie_breaks:
         key, words = _TIE_BREAKS[name]

@@ -109,6 +109,13 @@ class RouteTable:
         # by index are sorted as longest_trail_canonical needs)
         self.edges = tuple((r.a, r.b, r.length, r.id) for r in routes)
         self.canon_edges = tuple((b, a, w, rid) if b < a else (a, b, w, rid) for a, b, w, rid in self.edges)
+        # the final score's totals over city numbers (the map's cities and ticket ends in name order): each route's
+        # two ends, each ticket's (end, end, points), for a union-find per seat
+        places = sorted({c for r in routes for c in (r.a, r.b)} | {c for t in m.tickets for c in (t.a, t.b)})
+        number = {c: k for k, c in enumerate(places)}
+        self.places = len(places)
+        self.ends = tuple((number[r.a], number[r.b]) for r in routes)
+        self.ticket_ends = {t.id: (number[t.a], number[t.b], t.points) for t in m.tickets}
         # what new_game shuffles: the train cards in kind order, (ticket deck name, its ticket ids in map order) ...
         self.setup_cards = tuple(k for k, c in enumerate(v.deck_counts) for _ in range(c))
         decks: dict[str, list[str]] = {}
