@@ -116,6 +116,8 @@ def test_the_quick_path_gives_the_general_paths_state(variant):
                     kinds.add("tunnel Claim")
                 if type(a) is Claim and fast.pending:
                     kinds.add("Claim to a pending step")              # a tunnel's extra cards, a passenger to place
+                if fast.phase != s.phase:
+                    kinds.add(f"to {fast.phase}")                     # USA-END-1: the final round, the game's end
                 if fast.current == fast.first_player != s.current and any(p.get("moved") for p in s.players):
                     kinds.add("round end with travelled passengers")  # Feature.quick_round_end (MK-PASS-6)
             s = slow
@@ -132,6 +134,8 @@ def test_the_quick_path_gives_the_general_paths_state(variant):
         assert "market reset" in kinds, kinds
     # the features' own quick paths (Feature.quick) are taken too
     assert kinds >= FEATURE_QUICK.get(variant, set()), kinds
+    # the final round starts there (USA-END-1), and the game ends there where no feature acts at the end
+    assert "to last_round" in kinds and ("to over" in kinds) == (not v.route_table.round_end_hooks), kinds
 
 
 FEATURE_QUICK = {"south_korea": {"ProvinceClaim", "ExpressDraw", "DraftPick", "DraftKeep"}, "europe": {"TunnelWithdraw", "tunnel Claim", "Claim to a pending step", "BuildStation"},

@@ -1073,19 +1073,24 @@ _QUICK = {DrawDeck: _quick_draw, DrawFaceUp: _quick_draw, Claim: _quick_claim, D
 
 def _turn_over(v: Variant, state: GameState, seat: int, deck, market, discard, claims, players,
                ticket_decks=None, ext=None) -> GameState | None:
-    """The state after ``seat``'s turn ended normally (``Tx.end_turn``); None when the final round would start,
-    the game end, or a round end that a feature acts on (the general path words those). ``ticket_decks`` and
-    ``ext``: the new ones, when the turn changed them (a feature's quick path)."""
+    """The state after ``seat``'s turn ended normally (``Tx.end_turn``), the final round starting or the game
+    ending included (USA-END-1); None when a feature acts at the round's or the game's end (the general path
+    words those). ``ticket_decks`` and ``ext``: the new ones, when the turn changed them (a feature's quick path)."""
     n = state.n_players
     phase = state.phase
     final = state.final_turns_left
+    hooks = v.route_table.round_end_hooks
     if phase == "last_round":
         final -= 1
-        if final <= 0:
-            return None
+        if final <= 0:                                          # USA-END-1: the game is over (``Tx.game_over``)
+            if hooks:
+                return None
+            return new_state(state.variant, n, state.seed, deck, market, discard,
+                             state.ticket_decks if ticket_decks is None else ticket_decks, state.tickets_out, claims,
+                             players, "over", seat, (), final, state.turn + 1, state.ply + 1, 0, state.shuffles,
+                             state.first_player, state.ext if ext is None else ext)
     elif phase == "play" and players[seat].trains <= v.settings.end_trains:
-        return None
-    hooks = v.route_table.round_end_hooks
+        phase, final = "last_round", n                          # USA-END-1: every player gets one final turn
     if hooks and (seat + 1) % n == state.first_player:      # a round ends, and features may act then (MK-PASS-6)
         for f in hooks:
             if f.quick_round_end is not None:
