@@ -166,12 +166,28 @@ def test_USA_SCORE_3_only_seats_that_can_reach_the_bonus_are_solved(variant, sol
         solved_now = len(solver_calls)
         assert [ps.longest_bonus > 0 for ps in sheet.players] == [t.length == best for t in trails]
         if variant == "usa":     # (Europe's stations, EU-STATION-6, read every seat's trail as they copy it)
-            assert solved_now == sum(heaviest_piece(state, seat) >= best for seat in range(len(state.players)))
+            assert sum(t.length == best for t in trails) <= solved_now \
+                <= sum(heaviest_piece(state, seat) >= best for seat in range(len(state.players)))
         assert [ps.longest for ps in sheet.players] == trails     # the others are worked out when read
         assert len(solver_calls) == len(state.players)          # each seat once
         solved += solved_now
         skipped += len(state.players) - solved_now
     assert solved and (skipped or variant == "europe")          # (some seats' pieces are too short to reach it)
+
+
+def test_USA_SCORE_3_the_trail_bound_is_never_below_the_trail():
+    """``scoring._trail_bound`` (a piece's trains less its shortest routes, one for each pair of odd cities past
+    two) is at least every seat's longest trail, and below its heaviest piece often enough to spare searches."""
+    v = get_variant("usa")
+    tighter = 0
+    for players, seed in [(p, s) for p in (2, 3, 4, 5) for s in range(10, 16)]:
+        state = finished("usa", players=players, seed=seed)
+        for seat, trail in enumerate(eager(state)):
+            owned = [i for i, owner in enumerate(state.claims) if owner == seat]
+            bound = scoring._trail_bound(v.route_table, owned)
+            assert trail.length <= bound <= heaviest_piece(state, seat), (players, seed, seat)
+            tighter += bound < heaviest_piece(state, seat)
+    assert tighter > 20
 
 
 @pytest.mark.parametrize("players", [2, 3, 4, 5])

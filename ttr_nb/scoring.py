@@ -337,8 +337,8 @@ def _networks(t, state: GameState, indices: list[list[int]]) -> tuple[list[int],
 def _trails(t, indices: list[list[int]], heaviest: list[int] | None, bonus: int) -> tuple[list, set[int]]:
     """(each seat's longest trail or a ``_Later`` one, the seats that get the longest-path bonus) (USA-SCORE-3:
     ties all get it). Seats are solved heaviest piece first; a seat whose heaviest piece is shorter than the best
-    trail found cannot reach it (a trail stays in one piece) and is solved only when read; with no bonus
-    (MK-SCORE-3, SK-SCORE-4) none is."""
+    trail found cannot reach it (a trail stays in one piece), nor one whose ``_trail_bound`` is: its trail is
+    worked out when read; with no bonus (MK-SCORE-3, SK-SCORE-4) every seat's is."""
     trails: list = [None] * len(indices)
     best = 0
     for seat in sorted(range(len(indices)), key=heaviest.__getitem__, reverse=True) if bonus else range(len(indices)):
@@ -348,7 +348,7 @@ def _trails(t, indices: list[list[int]], heaviest: list[int] | None, bonus: int)
         else:
             edges = t.edges
             solve, arg = longest_trail, [edges[i] for i in indices[seat]]
-        if bonus and heaviest[seat] >= best:
+        if bonus and heaviest[seat] >= best and (not best or _trail_bound(t, indices[seat]) >= best):
             trail = trails[seat] = solve(arg)
             if trail.length > best:
                 best = trail.length
@@ -356,6 +356,50 @@ def _trails(t, indices: list[list[int]], heaviest: list[int] | None, bonus: int)
             trails[seat] = _Later(solve, arg)
     seats = {s for s, trail in enumerate(trails) if best and trail.__class__ is Trail and trail.length == best}
     return trails, seats
+
+
+def _trail_bound(t, owned: list[int]) -> int:
+    """No trail of the routes ``owned`` is longer (USA-SCORE-3). A trail is walked in one connected piece, and
+    what it leaves of the piece is odd at every odd city of the piece but its two ends; a route left out is odd at
+    two cities at most, so a piece with k odd cities leaves out at least (k - 2) / 2 routes: its shortest ones at
+    best."""
+    ends, length = t.ends, t.length
+    up = list(range(t.places))
+    odd = [0] * t.places
+    for i in owned:
+        a, b = ends[i]
+        odd[a] ^= 1
+        odd[b] ^= 1
+        while up[a] != a:
+            a = up[a]
+        while up[b] != b:
+            b = up[b]
+        if a != b:
+            up[a] = b
+    pieces: dict[int, list[int]] = {}
+    for i in owned:
+        a = ends[i][0]
+        while up[a] != a:
+            a = up[a]
+        if a in pieces:
+            pieces[a].append(length[i])
+        else:
+            pieces[a] = [length[i]]
+    odds = dict.fromkeys(pieces, 0)
+    for c, is_odd in enumerate(odd):
+        if is_odd:
+            while up[c] != c:
+                c = up[c]
+            odds[c] += 1
+    bound = 0
+    for r, lengths in pieces.items():
+        most = sum(lengths)
+        if odds[r] > 2:
+            lengths.sort()
+            most -= sum(lengths[:(odds[r] - 2) // 2])
+        if most > bound:
+            bound = most
+    return bound
 
 
 def _players(v: Variant, state: GameState, indices: list[list[int]], trails: list,
