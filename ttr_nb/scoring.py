@@ -275,7 +275,7 @@ def score(state: GameState) -> ScoreSheet:
     t = v.route_table
     indices = _indices_by_seat(state)
     bonus = v.settings.longest_bonus
-    heaviest, completed = _networks(t, state, indices) if bonus or not v.features else (None, None)
+    heaviest, completed = (None, None) if v.features else _networks(t, state, indices)   # (features read every trail)
     trails, bonus_seats = _trails(t, indices, heaviest, bonus)
     final, longest_scores = state.phase == "over", bool(bonus)
     if not v.features:
@@ -338,17 +338,18 @@ def _trails(t, indices: list[list[int]], heaviest: list[int] | None, bonus: int)
     """(each seat's longest trail or a ``_Later`` one, the seats that get the longest-path bonus) (USA-SCORE-3:
     ties all get it). Seats are solved heaviest piece first; a seat whose heaviest piece is shorter than the best
     trail found cannot reach it (a trail stays in one piece), nor one whose ``_trail_bound`` is: its trail is
-    worked out when read; with no bonus (MK-SCORE-3, SK-SCORE-4) every seat's is."""
+    worked out when read; with no bonus (MK-SCORE-3, SK-SCORE-4) every seat's is. ``heaviest`` None (a game
+    with features, whose final score reads every seat's trail: Europe's stations): every seat's is solved."""
     trails: list = [None] * len(indices)
     best = 0
-    for seat in sorted(range(len(indices)), key=heaviest.__getitem__, reverse=True) if bonus else range(len(indices)):
+    for seat in sorted(range(len(indices)), key=heaviest.__getitem__, reverse=True) if bonus and heaviest else range(len(indices)):
         if t.ids_sorted:
             canon = t.canon_edges
             solve, arg = longest_trail_canonical, [canon[i] for i in indices[seat]]
         else:
             edges = t.edges
             solve, arg = longest_trail, [edges[i] for i in indices[seat]]
-        if bonus and heaviest[seat] >= best and (not best or _trail_bound(t, indices[seat]) >= best):
+        if bonus and (heaviest is None or heaviest[seat] >= best and (not best or _trail_bound(t, indices[seat]) >= best)):
             trail = trails[seat] = solve(arg)
             if trail.length > best:
                 best = trail.length
