@@ -184,7 +184,7 @@ def test_USA_SCORE_3_the_trail_bound_is_never_below_the_trail():
         state = finished("usa", players=players, seed=seed)
         for seat, trail in enumerate(eager(state)):
             owned = [i for i, owner in enumerate(state.claims) if owner == seat]
-            bound = scoring._trail_bound(v.route_table, owned)
+            bound = scoring._trail_bound(v.route_table, owned, scoring._pieces(v.route_table, owned))
             assert trail.length <= bound <= heaviest_piece(state, seat), (players, seed, seat)
             tighter += bound < heaviest_piece(state, seat)
     assert tighter > 20

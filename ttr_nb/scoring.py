@@ -275,8 +275,8 @@ def score(state: GameState) -> ScoreSheet:
     t = v.route_table
     indices = _indices_by_seat(state)
     bonus = v.settings.longest_bonus
-    heaviest, completed = (None, None) if v.features else _networks(t, state, indices)   # (features read every trail)
-    trails, bonus_seats = _trails(t, indices, heaviest, bonus)
+    heaviest, completed, ups = (None, None, None) if v.features else _networks(t, state, indices)   # (features read every trail)
+    trails, bonus_seats = _trails(t, indices, heaviest, ups, bonus)
     final, longest_scores = state.phase == "over", bool(bonus)
     if not v.features:
         points, tickets = t.points, t.ticket_ends
@@ -299,22 +299,29 @@ def score(state: GameState) -> ScoreSheet:
     return ScoreSheet(tuple(players), winners, decided_by, final, longest_scores)
 
 
-def _networks(t, state: GameState, indices: list[list[int]]) -> tuple[list[int], list[list[bool]]]:
-    """(each seat's heaviest connected piece in trains, each seat's tickets joined or not), by a union-find over
-    the map's city numbers per seat. Joined is completed where no place is a dead end (USA-TICKET-4)."""
+def _pieces(t, owned: list[int]) -> list[int]:
+    """A union-find over the map's city numbers joining the routes ``owned``: from a city, ``up`` leads to the
+    root of its connected piece."""
+    ends = t.ends
+    up = list(range(t.places))
+    for i in owned:
+        a, b = ends[i]
+        while up[a] != a:
+            a = up[a]
+        while up[b] != b:
+            b = up[b]
+        if a != b:
+            up[a] = b
+    return up
+
+
+def _networks(t, state: GameState, indices: list[list[int]]) -> tuple[list[int], list[list[bool]], list[list[int]]]:
+    """(each seat's heaviest connected piece in trains, each seat's tickets joined or not, each seat's
+    ``_pieces``). Joined is completed where no place is a dead end (USA-TICKET-4)."""
     ends, length, tickets = t.ends, t.length, t.ticket_ends
-    heaviest, completed = [], []
-    blank = list(range(t.places))
+    heaviest, completed, ups = [], [], []
     for seat, p in enumerate(state.players):
-        up = blank[:]
-        for i in indices[seat]:
-            a, b = ends[i]
-            while up[a] != a:
-                a = up[a]
-            while up[b] != b:
-                b = up[b]
-            if a != b:
-                up[a] = b
+        up = _pieces(t, indices[seat])
         weight: dict[int, int] = {}
         for i in indices[seat]:
             a = ends[i][0]
@@ -331,15 +338,18 @@ def _networks(t, state: GameState, indices: list[list[int]]) -> tuple[list[int],
                 b = up[b]
             joined.append(a == b)
         completed.append(joined)
-    return heaviest, completed
+        ups.append(up)
+    return heaviest, completed, ups
 
 
-def _trails(t, indices: list[list[int]], heaviest: list[int] | None, bonus: int) -> tuple[list, set[int]]:
+def _trails(t, indices: list[list[int]], heaviest: list[int] | None, ups: list[list[int]] | None,
+            bonus: int) -> tuple[list, set[int]]:
     """(each seat's longest trail or a ``_Later`` one, the seats that get the longest-path bonus) (USA-SCORE-3:
     ties all get it). Seats are solved heaviest piece first; a seat whose heaviest piece is shorter than the best
     trail found cannot reach it (a trail stays in one piece), nor one whose ``_trail_bound`` is: its trail is
-    worked out when read; with no bonus (MK-SCORE-3, SK-SCORE-4) every seat's is. ``heaviest`` None (a game
-    with features, whose final score reads every seat's trail: Europe's stations): every seat's is solved."""
+    worked out when read; with no bonus (MK-SCORE-3, SK-SCORE-4) every seat's is. ``heaviest`` and ``ups``
+    (``_networks``) None: a game with features, whose final score reads every seat's trail (Europe's stations):
+    every seat's is solved."""
     trails: list = [None] * len(indices)
     best = 0
     for seat in sorted(range(len(indices)), key=heaviest.__getitem__, reverse=True) if bonus and heaviest else range(len(indices)):
@@ -349,7 +359,7 @@ def _trails(t, indices: list[list[int]], heaviest: list[int] | None, bonus: int)
         else:
             edges = t.edges
             solve, arg = longest_trail, [edges[i] for i in indices[seat]]
-        if bonus and (heaviest is None or heaviest[seat] >= best and (not best or _trail_bound(t, indices[seat]) >= best)):
+        if bonus and (heaviest is None or heaviest[seat] >= best and (not best or _trail_bound(t, indices[seat], ups[seat]) >= best)):
             trail = trails[seat] = solve(arg)
             if trail.length > best:
                 best = trail.length
@@ -359,24 +369,17 @@ def _trails(t, indices: list[list[int]], heaviest: list[int] | None, bonus: int)
     return trails, seats
 
 
-def _trail_bound(t, owned: list[int]) -> int:
+def _trail_bound(t, owned: list[int], up: list[int]) -> int:
     """No trail of the routes ``owned`` is longer (USA-SCORE-3). A trail is walked in one connected piece, and
     what it leaves of the piece is odd at every odd city of the piece but its two ends; a route left out is odd at
     two cities at most, so a piece with k odd cities leaves out at least (k - 2) / 2 routes: its shortest ones at
-    best."""
+    best. ``up``: the routes' ``_pieces``."""
     ends, length = t.ends, t.length
-    up = list(range(t.places))
     odd = [0] * t.places
     for i in owned:
         a, b = ends[i]
         odd[a] ^= 1
         odd[b] ^= 1
-        while up[a] != a:
-            a = up[a]
-        while up[b] != b:
-            b = up[b]
-        if a != b:
-            up[a] = b
     pieces: dict[int, list[int]] = {}
     for i in owned:
         a = ends[i][0]
