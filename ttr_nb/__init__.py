@@ -52,8 +52,10 @@ class _OldNames(importlib.abc.MetaPathFinder, importlib.abc.Loader):
         raise ImportError(f"{name} has moved to {self._new(name)}: run python -m {self._new(name)}")
 
 
+# First in line: an installed wheel has data folders ttr_nb/maps/ and ttr_nb/notebooks/, which the path finder would
+# otherwise answer ``import ttr_nb.maps`` with (an empty namespace package).
 if not any(isinstance(finder, _OldNames) for finder in sys.meta_path):
-    sys.meta_path.append(_OldNames())
+    sys.meta_path.insert(0, _OldNames())
 
 from .board.actions import Action, Claim, DrawDeck, DrawFaceUp, DrawTickets, KeepTickets, Pass, parse_action
 from .board.engine import (Event, apply, describe, determinize, explain, is_legal, legal_actions, new_game, observe, step,

@@ -38,6 +38,17 @@ def test_old_names_in_a_fresh_process():
     assert done.stdout.split() == ["False", "ttr_nb.board.maps", "usa"]
 
 
+def test_an_old_name_wins_over_a_data_folder_of_that_name(tmp_path, monkeypatch):
+    """An installed wheel holds the boards' data in a folder ttr_nb/maps/: ``import ttr_nb.maps`` must still give the
+    map module, not that folder as an empty namespace package."""
+    (tmp_path / "maps").mkdir()
+    (tmp_path / "maps" / "usa.json").write_text("{}", encoding="utf-8")
+    monkeypatch.setattr(ttr_nb, "__path__", [*ttr_nb.__path__, str(tmp_path)])
+    board_maps = importlib.import_module("ttr_nb.board.maps")
+    monkeypatch.delitem(sys.modules, "ttr_nb.maps", raising=False)       # the old name looked up afresh
+    assert importlib.import_module("ttr_nb.maps") is board_maps
+
+
 def test_running_an_old_name_says_where_it_went():
     done = subprocess.run([sys.executable, "-m", "ttr_nb.maps", "summary"], capture_output=True, text=True, timeout=120)
     assert done.returncode != 0
