@@ -10,7 +10,7 @@ from typing import Callable, Sequence
 from .names import seat_name
 from .state import GameState
 from .trail import Trail, longest_trail, longest_trail_canonical
-from .variants import Variant, get_variant
+from ..variants import Variant, get_variant
 
 
 @dataclass(frozen=True)
@@ -269,7 +269,7 @@ def score(state: GameState) -> ScoreSheet:
     when something first reads ``players``; a seat that cannot reach the longest-path bonus has its trail worked
     out when read. Either way the sheet is the same value."""
     if not isinstance(state, GameState):          # a game with its own rules engine (the Card Game) scores itself
-        from .variants import rules_of
+        from ..variants import rules_of
         return rules_of(state).score(state)
     v = get_variant(state.variant)
     t = v.route_table
