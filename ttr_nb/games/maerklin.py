@@ -1166,6 +1166,11 @@ def best_passenger_move(state: GameState, seat: int, *, start: str | None = None
     best_routes: list[tuple[str, ...]] = [()]
     remaining = [0] * (max(comp.values(), default=-1) + 1)
 
+    # Upper bound: a move's own routes are free, so between two passenger cards it stays inside one component of
+    # the seat's own network (``comp``). With r cards left it can still collect at most the untaken tokens of its
+    # current component plus those of the r richest other components (each card crosses at most one other
+    # player's route into one more component); ``remaining`` holds each component's untaken tokens. A branch whose
+    # points plus this bound fall short of the best cannot beat it, so cutting it keeps the answer exact.
     def bound(city, left) -> int:
         here = comp[city]
         others = sorted((w for i, w in enumerate(remaining) if i != here), reverse=True)[:left]

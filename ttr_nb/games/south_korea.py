@@ -1071,8 +1071,11 @@ class ExpressCards(Feature):
 
     # -- the greedy bot ------------------------------------------------------------------------
     def bot_improve(self, v, state, seat, action, why, needs=None):
-        """Boost a blind draw with the smallest express card when the plan still lacks many cards (``needs``: see
-        the province trains' ``bot_improve``; a draw does not ask)."""
+        """Boost a blind draw with the smallest express card when the plan still lacks many cards.
+
+        ``needs`` is not used: a draw's boost does not depend on the plan. It is there because the greedy bot and
+        the coach's playouts (``coach/policy.py``, which passes it by position) call every feature's
+        ``bot_improve`` alike, and the province trains' ``bot_improve`` reads it."""
         left = express_left(state, seat)
         if not left or state.pending or not isinstance(action, DrawDeck | DrawFaceUp):
             return action, why
@@ -1171,27 +1174,26 @@ def _first_free(spaces: Sequence[int], taken) -> int:
 def _province_reach(room: dict[str, tuple[int, int]], top: int, c0: int) -> tuple[int, ...]:
     """For a route of colour index ``c0`` (-1: gray): on how many lines it may use a train of each value (the
     index, 0 to ``top``, the highest space, + the largest express card) finds a free space, in the province
-    ``room`` (``_placeable``). Kept by the (lowest, highest) values of those lines."""
+    ``room`` (``_placeable``). Kept by the (lowest, highest) values of those lines (``_reach_of_spans``)."""
     if c0 < 0:
         spans = tuple(room.values())
     else:
         span = room.get(COLOURS[c0])
         spans = (span,) if span is not None else ()
-    found = _REACH.get((spans, top))
-    if found is None:
-        if len(_REACH) >= 4096:
-            _REACH.clear()
-        size = top + max(EXPRESS_VALUES) + 1
-        starts = [0] * (size + 1)                       # +1 where a line's free values begin, -1 after they end
-        for lo, hi in spans:
-            if lo <= hi:
-                starts[min(lo, size)] += 1
-                starts[min(hi + 1, size)] -= 1
-        found = _REACH[(spans, top)] = tuple(accumulate(starts[:size]))
-    return found
+    return _reach_of_spans(spans, top)
 
 
-_REACH: dict[tuple, tuple[int, ...]] = {}
+@lru_cache(maxsize=4096)
+def _reach_of_spans(spans: tuple[tuple[int, int], ...], top: int) -> tuple[int, ...]:
+    """``_province_reach`` of lines whose free values run from lowest to highest (``spans``), each answer built
+    whole before it is kept (``lru_cache``: safe to share between threads)."""
+    size = top + max(EXPRESS_VALUES) + 1
+    starts = [0] * (size + 1)                           # +1 where a line's free values begin, -1 after they end
+    for lo, hi in spans:
+        if lo <= hi:
+            starts[min(lo, size)] += 1
+            starts[min(hi + 1, size)] -= 1
+    return tuple(accumulate(starts[:size]))
 
 
 def _province_top(v: Variant) -> int:
@@ -1206,27 +1208,28 @@ def _province_top(v: Variant) -> int:
 def _province_places(room: dict[str, tuple[int, int]], top: int, c0: int, boosts: tuple[int, ...]) -> tuple[int, ...]:
     """For each train size (0 to ``top``) of a route of colour index ``c0`` (-1: gray): how many (express card,
     line) pairs of ``boosts`` (0: none) and the lines with a free space place its train (``_province_reach``
-    summed over the boosts). Kept by the reach and the boosts; the last gray room's reach kept by identity."""
+    summed over the boosts). Kept by the reach and the boosts (``_places_of_reach``); the last gray room's reach
+    kept by identity."""
+    global _GRAY_LAST
     if c0 < 0:
-        last = _GRAY_LAST
-        if last[0] is room and last[1] == top:          # (the room is held here: its id is not reused meanwhile)
+        last = _GRAY_LAST                               # (room, top, reach): one tuple, replaced whole, never filled
+        if last[0] is room and last[1] == top:          # (the room is held there: its id is not reused meanwhile)
             reach = last[2]
         else:
             reach = _province_reach(room, top, c0)
-            last[:] = [room, top, reach]
+            _GRAY_LAST = (room, top, reach)
     else:
         reach = _province_reach(room, top, c0)
-    key = (reach, boosts)
-    found = _PLACES.get(key)
-    if found is None:
-        if len(_PLACES) >= 4096:
-            _PLACES.clear()
-        found = _PLACES[key] = tuple(sum(reach[size + e] for e in boosts) for size in range(top + 1))
-    return found
+    return _places_of_reach(reach, boosts, top)
 
 
-_PLACES: dict[tuple, tuple[int, ...]] = {}
-_GRAY_LAST: list = [None, None, None]
+@lru_cache(maxsize=4096)
+def _places_of_reach(reach: tuple[int, ...], boosts: tuple[int, ...], top: int) -> tuple[int, ...]:
+    """``_province_places`` from the reach of the route's lines, each answer built whole before it is kept."""
+    return tuple(sum(reach[size + e] for e in boosts) for size in range(top + 1))
+
+
+_GRAY_LAST: tuple = (None, None, None)
 
 
 class ProvinceBoard(Feature):
