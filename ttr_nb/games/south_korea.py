@@ -1124,14 +1124,33 @@ def _colour_rows(route, hand: Sequence[int], size: int) -> list[tuple[int, int, 
     return rows
 
 
-def _nth_payment_of_size(rows: list[tuple[int, int, int]], size: int, k: int) -> Payment:
-    """``_payments_of_size(...)[k]`` from its ``_colour_rows``, without listing them (past the rows: all locos)."""
-    for c, most, count in rows:
-        if k < count:
-            n = most - k
-            return payment(c, n, size - n)
-        k -= count
+def _nth_pay(hand: Sequence[int], c0: int, size: int, k: int) -> Payment:
+    """``_payments_of_size(route, hand, size)[k]`` for a route of colour index ``c0`` (-1: gray), without listing
+    the payments (the random bot's province pick)."""
+    locos = hand[LOCO]
+    low = size - locos if size - locos > 1 else 1
+    for c in range(LOCO) if c0 < 0 else (c0,):
+        have = hand[c]
+        most = have if have < size else size
+        if most >= low:
+            if k <= most - low:
+                return payment(c, most - k, size - most + k)
+            k -= most - low + 1
     return payment(0, 0, size)
+
+
+def _nth_place(room: dict[str, tuple[int, int]], c0: int, boosts: tuple[int, ...], size: int, k: int) -> tuple[int, str]:
+    """The ``k``-th (express card, line) of ``boosts`` x ``ProvinceBoard._targets`` that places a train of ``size``
+    cards (lowest <= size + express <= highest), in ``_options``' order, without listing them."""
+    lines = room.items() if c0 < 0 else ((COLOURS[c0], room[COLOURS[c0]]),)
+    for e in boosts:
+        value = size + e
+        for line, (lo, hi) in lines:
+            if lo <= value <= hi:
+                if not k:
+                    return e, line
+                k -= 1
+    raise IndexError(k)
 
 
 def _placeable(v: Variant, state: GameState) -> dict[str, tuple[int, int]]:
@@ -1300,13 +1319,10 @@ class ProvinceBoard(Feature):
                 total += pays * places
             if total:
                 k = r.index(total)
-                route = t.routes[i]
                 for size, pays, places in counts:
                     if k < pays * places:
-                        e, line = [(e, line) for e in boosts for line, lo, hi in self._targets(route, room)
-                                   if lo <= size + e <= hi][k % places]
-                        pay = _nth_payment_of_size(_colour_rows(route, hand, size), size, k // places)
-                        return [ProvinceClaim(t.labels[i], pay, e, line, seat)]
+                        e, line = _nth_place(room, c0, boosts, size, k % places)
+                        return [ProvinceClaim(t.labels[i], _nth_pay(hand, c0, size, k // places), e, line, seat)]
                     k -= pays * places
         return []
 
