@@ -20,11 +20,11 @@ def test_the_graph_sees_every_kind_of_import():
     """The reader itself: top-level, relative, lazy (inside a function) and TYPE_CHECKING imports are all edges
     (a reader that missed them would pass vacuously)."""
     graph = import_graph()
-    assert "ttr_nb.names" in graph["ttr_nb.engine"]                     # from .names import ... (top level)
-    assert "ttr_nb.scoring" in graph["ttr_nb.engine"]                   # inside engine.score
-    assert "ttr_nb.variants" in graph["ttr_nb.state"]                   # inside state._variant_kinds
-    assert "ttr_nb.maps" in graph["ttr_nb.variants"]                    # under TYPE_CHECKING, and in Variant.map
-    assert "ttr_nb.engine" in graph["ttr_nb.render.board"] or "ttr_nb.engine" in graph["ttr_nb.render.describe"]
+    assert "ttr_nb.board.names" in graph["ttr_nb.board.engine"]                     # from .names import ... (top level)
+    assert "ttr_nb.board.scoring" in graph["ttr_nb.board.engine"]                   # inside engine.score
+    assert "ttr_nb.variants" in graph["ttr_nb.board.state"]                   # inside state._variant_kinds
+    assert "ttr_nb.board.maps" in graph["ttr_nb.variants"]                    # under TYPE_CHECKING, and in Variant.map
+    assert "ttr_nb.board.engine" in graph["ttr_nb.render.board"] or "ttr_nb.board.engine" in graph["ttr_nb.render.describe"]
 
 
 def test_the_circle_finder_finds_a_circle():
