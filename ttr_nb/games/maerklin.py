@@ -257,7 +257,9 @@ class TicketMix(Feature):
                     short = len(pile)
             elif name == "long" and long is None:
                 long = len(pile)
-        return _announcements(short or 0, long or 0, seat)
+        short, long = short or 0, long or 0             # (the mixes only see up to TICKET_DRAW of each deck: kept
+        return _announcements(short if short < TICKET_DRAW else TICKET_DRAW,       # once per seat and clipped sizes)
+                              long if long < TICKET_DRAW else TICKET_DRAW, seat)
 
     def pending_actions(self, v, state, pending) -> list:
         return [_announce(s, lg, pending.seat) for s, lg in mixes(state, TICKET_DRAW)]
