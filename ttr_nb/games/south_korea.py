@@ -124,7 +124,7 @@ def express_left(state: GameState, seat: int) -> tuple[int, ...]:
 
 def province_trains(state: GameState) -> tuple[tuple[str, int, int], ...]:
     """Every train on the province board as (line colour, space, seat), in the order placed (SK-PROV-5)."""
-    return tuple(tuple(x) for x in state.get("province", ()))
+    return tuple(map(tuple, state.get("province", ())))      # (a tuple stays itself: a board as play makes it)
 
 
 def province_occupied(state: GameState, line: str) -> dict[int, int]:
@@ -170,8 +170,13 @@ def province_ranking(v: Variant, state: GameState, line: str) -> list[dict]:
     for colour, space, seat in province_trains(state):
         if colour == line:
             mine.setdefault(seat, []).append(space)
+    return _ranking(mine, state.n_players)
+
+
+def _ranking(mine: dict[int, list[int]], players: int) -> list[dict]:
+    """``province_ranking`` of one line from each seat's spaces on it."""
     order = sorted(mine, key=lambda s: (-sum(mine[s]), -max(mine[s]), s))
-    bonus = PROVINCE_BONUS.get(state.n_players, ())
+    bonus = PROVINCE_BONUS.get(players, ())
     return [{"seat": s, "total": sum(mine[s]), "best": max(mine[s]), "spaces": sorted(mine[s]),
              "bonus": bonus[i] if i < len(bonus) else 0} for i, s in enumerate(order)]
 
@@ -858,16 +863,17 @@ class _ExpressChoices:
     """``ExpressCards.turn_actions`` in its order (each draw value with every slot, then the ticket draws), each
     action made when it is asked for."""
 
-    __slots__ = ("draws", "slots", "tickets", "seat")
+    __slots__ = ("draws", "slots", "tickets", "seat", "size")
 
     def __init__(self, draws: tuple[int, ...], slots: tuple[int, ...], tickets: tuple[int, ...], seat: int):
         self.draws, self.slots, self.tickets, self.seat = draws, slots, tickets, seat
+        self.size = len(draws) * len(slots) + len(tickets)
 
     def __len__(self) -> int:
-        return len(self.draws) * len(self.slots) + len(self.tickets)
+        return self.size
 
     def __getitem__(self, k: int):
-        if not 0 <= k < len(self):
+        if not 0 <= k < self.size:
             raise IndexError(k)
         n = len(self.draws) * len(self.slots)
         if k < n:
@@ -1542,11 +1548,14 @@ class ProvinceBoard(Feature):
         return pairs_set(ext, "province", tuple(tuple(x) for x in pairs_get(ext, "province", ())) + tuple(out))
 
     def score(self, v, state, sheet) -> None:
-        lines = province_lines(v)
+        by_line: dict[str, dict[int, list[int]]] = {line: {} for line in province_lines(v)}
+        for colour, space, seat in province_trains(state):     # each line's spaces by seat, in one pass
+            if colour in by_line:
+                by_line[colour].setdefault(seat, []).append(space)
         awards: dict[int, int] = {}
         notes: dict[int, list[str]] = {}
-        for line in lines:
-            for rank, r in enumerate(province_ranking(v, state, line), start=1):
+        for line, mine in by_line.items():                     # (province_ranking of each line)
+            for rank, r in enumerate(_ranking(mine, state.n_players), start=1):
                 awards[r["seat"]] = awards.get(r["seat"], 0) + r["bonus"]
                 notes.setdefault(r["seat"], []).append(
                     f"{line} line: total {r['total']} (spaces {', '.join(map(str, r['spaces']))}), rank {rank}: "
