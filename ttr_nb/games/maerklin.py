@@ -310,7 +310,7 @@ class TicketMix(Feature):
                 or None in state.market):
             return None
         mix = (action.short, action.long)
-        if not trusted and (mix == (0, 0) or not _is_mix(state, mix)):
+        if not trusted and (not _is_mix(state, mix) or mix == (0, 0)):
             return None
         decks, offered = _take_mix(state, mix)
         pending = (Pending("choose_tickets", seat, (("min_keep", 1), ("offered", offered), ("returns", "bottom"),
@@ -331,7 +331,7 @@ class TicketMix(Feature):
         if p is None or p.kind != SETUP_KIND:
             return None
         mix = (action.short, action.long)
-        if not trusted and (mix == (0, 0) or not _is_mix(state, mix, TICKET_DRAW)):
+        if not trusted and (not _is_mix(state, mix, TICKET_DRAW) or mix == (0, 0)):
             return None
         decks, offered = _take_mix(state, mix)
         pending = tuple(q for q in state.pending if q.seat != seat) + (
@@ -452,6 +452,7 @@ def _ride_index(v: Variant) -> dict[str, tuple[tuple[str, tuple[int, ...]], ...]
 
 
 def _row_index(row) -> tuple[tuple[str, tuple[int, ...]], ...]:
+    """One ``_ride_row`` with each neighbour's routes as their indexes."""
     return tuple((b, tuple(r.index for r in routes)) for b, routes in row)
 
 
