@@ -182,8 +182,15 @@ def _best_set(needs: Sequence[Needs], points: Sequence[int], have: Sequence[int]
         return tuple(range(n))
     if n <= SMALL:                                  # a few tickets: a plain walk is quicker than the bounds' setup
         return _first_set_plain(needs, value, have)
-    search = _Search(needs, value, scale, have)
-    return tuple(search.first_set(search.best()))
+    order = _largest_first(needs, value)
+    search = _Search([needs[i] for i in order], [value[i] for i in order], scale, have)
+    return search.earliest(search.best(), order)
+
+
+def _largest_first(needs: Sequence[Needs], value: Sequence[int]) -> list[int]:
+    """The order the bounded search takes the tickets in: most circles first (then the best value, then ticket
+    order, so twins needing the same cards stand side by side, the better first: see ``_Search.past``)."""
+    return sorted(range(len(needs)), key=lambda i: (-sum(needs[i][:LOCO]), tuple(needs[i][:LOCO]), -value[i], i))
 
 
 def _first_set_plain(needs: Sequence[Needs], value: Sequence[int], have: Sequence[int]) -> tuple[int, ...]:
@@ -536,21 +543,51 @@ class _Search:
             cost = [max(1, sum(map(mul, t, first))) for t in self.needs]
             yield sorted(range(n), key=lambda i: (cost[i], -value[i], i))
 
-    def first_set(self, target: int) -> list[int]:
-        """The set reaching ``target`` (the best value) that is first in this search's order: each ticket in turn
-        is put in when the tickets after it can still make up the rest (original indices)."""
-        chosen = []
-        r, l, need = self.have, self.locos, target
-        for i in range(self.n):
-            if need <= 0:
-                break
-            after = self.take(r, l, self.needs[i])
-            v = self.value[i]
-            if after is not None and v + self.reach(i + 1, after[0], after[1], need - v, most=False) >= need:
-                chosen.append(i)
-                need -= v
-                r, l = after
-        return chosen
+    def earliest(self, target: int, order: Sequence[int]) -> tuple[int, ...]:
+        """The set reaching ``target`` (the best value) that is first in ticket order, as ticket indices in order:
+        ``order[k]`` is the ticket index of this search's k-th ticket. The tie order is folded into a second key:
+        a set's tie key has the bit 2**(n-1-t) for each of its tickets t, so of two sets the one holding the earliest
+        ticket where they differ has the larger key (whole numbers: no rounding, no spill into the value). Among the
+        sets of the best value (none is worth more) the largest key is found by a memoised walk in this search's
+        order over (place, cards left, value still needed): a branch that cannot reach the value still needed is cut
+        by ``reach``, whose memo the questions about the best value have filled, so only the branches that can
+        still make up the best value are walked, each (place, cards, value) once."""
+        n = self.n
+        bit = [1 << (n - 1 - t) for t in order]
+        memo: dict = {}
+        needs, value, rest, rest_sum, past = self.needs, self.value, self.rest, self.rest_sum, self.past
+
+        def key_of(k: int, r: tuple, l: int, need: int) -> int:
+            """The largest tie key of the sets of tickets k.. the cards (r, l) pay for that add exactly ``need``
+            (none adds more: the value is the best), or -1 if none does."""
+            if need <= 0:                           # nothing more can be added: the best value is reached
+                return 0
+            if k == n:
+                return -1
+            r = tuple(map(min, r, rest[k]))
+            spare = rest_sum[k] - sum(r)
+            if l > spare:
+                l = spare
+            memo_key = (k, r, l, need)
+            found = memo.get(memo_key)
+            if found is None:
+                found = -1
+                if self.reach(k, r, l, need, most=False) >= need:
+                    after = self.take(r, l, needs[k])
+                    if after is not None:
+                        with_it = key_of(k + 1, after[0], after[1], need - value[k])
+                        if with_it >= 0:
+                            found = bit[k] + with_it
+                    # leaving ticket k out leaves out its worse twins after it (``past``): a set holding a twin
+                    # instead of k is worth no more and, the twins in ticket order, comes later in ticket order
+                    without = key_of(past[k], r, l, need)
+                    if without > found:
+                        found = without
+                memo[memo_key] = found
+            return found
+
+        key = key_of(0, self.have, self.locos, target)
+        return tuple(t for t in range(n) if key >> (n - 1 - t) & 1)
 
 
 class _Bound:
