@@ -88,11 +88,7 @@ from ..cards import LOCO
 Needs = Sequence[int]          # per card kind (colours only)
 SMALL = 12                     # up to this many tickets best_set walks them without bounds
 MIX = 4                        # points per ticket in the "most tickets" search's mixed bound (see _Search)
-HARD, HARDER = 200, 600        # after this many positions searched the bounds are sharpened (_Search.sharpen)
-LEVELS = (4, 8)                # the whole-number price levels of the sharpened bounds (the dearest card's price)
-LATER_LEVEL = 8                # the same for the prices of the tickets further on and for the ties' part
 TRIES = 4                      # most tickets: after this many failed questions the count itself is asked (_Search.best)
-MORE_MIX = (1, 12)              # the sharpened "most tickets" search's other points per ticket (few cards: 1; many: 12)
 IMPROVE = 4                    # rounds of the local search for a first set (_Search.improve)
 
 
@@ -188,9 +184,11 @@ def _best_set(needs: Sequence[Needs], points: Sequence[int], have: Sequence[int]
 
 
 def _largest_first(needs: Sequence[Needs], value: Sequence[int]) -> list[int]:
-    """The order the bounded search takes the tickets in: most circles first (then the best value, then ticket
-    order, so twins needing the same cards stand side by side, the better first: see ``_Search.past``)."""
-    return sorted(range(len(needs)), key=lambda i: (-sum(needs[i][:LOCO]), tuple(needs[i][:LOCO]), -value[i], i))
+    """The order the bounded search takes the tickets in: most circles first, those needing two of a colour before
+    the others of their size (then by their cards, so twins needing the same cards stand side by side, the better
+    first and, as good, in ticket order: see ``_Search.past``)."""
+    return sorted(range(len(needs)), key=lambda i: (-sum(needs[i][:LOCO]), -max(needs[i][:LOCO]),
+                                                    tuple(needs[i][:LOCO]), -value[i], i))
 
 
 def _first_set_plain(needs: Sequence[Needs], value: Sequence[int], have: Sequence[int]) -> tuple[int, ...]:
@@ -251,7 +249,6 @@ class _Search:
         self.locos = have[LOCO]
         self.memo: dict = {}
         self.visits = 0
-        self.mixes: list = []                       # (points per ticket, bound): sharpen
         rest = [(0,) * LOCO] * (n + 1)               # circles of tickets i.. per colour
         for i in range(n - 1, -1, -1):
             rest[i] = tuple(a + b for a, b in zip(rest[i + 1], self.needs[i]))
@@ -267,7 +264,7 @@ class _Search:
         # each bounded value with its colour prices from the linear relaxation
         # (one relaxation, warm-started from value to value: the first part after the whole value, which it is near;
         # the whole value first: from the first part's basis its prices pruned less on some hands)
-        self.relaxation = lp = _Relaxation(self.needs, have)
+        lp = _Relaxation(self.needs, have)
         price = {k: lp.prices([_Bound.SCALE * x for x in v]) for k, v in ((0, self.value), (1, first), (3, mix),
                                                                           (2, second)) if v}
         self.bounds = [_Bound(self.needs, v, have, cards, price[k]) if v else None
@@ -275,27 +272,22 @@ class _Search:
         self.pack()
 
     def pack(self) -> None:
-        """Every bound's card prices (the fractional knapsack's, then its priced tables') side by side in one whole
-        number per card kind, ``width`` bits each: one sum of products gives a position's budget at every price at
-        once (``judge``). A budget is at most the one of all the cards at the start, so no field spills over."""
+        """Every bound's card prices side by side in one whole number per card kind, ``width`` bits each: one sum of
+        products gives a position's budget at every price at once (``judge``). A budget is at most the one of all
+        the cards at the start, so no field spills over."""
         have = self.have + (self.locos,)
-        kinds = []
-        for b in self.bounds + [b for _, b in self.mixes]:
-            if b is not None:
-                kinds.append(b.price + (b.loco_price,))
-                kinds.extend(price + (loco,) for price, loco, _ in b.priced)
+        kinds = [b.price + (b.loco_price,) for b in self.bounds if b is not None]
         width = self.width = max(sum(map(mul, have, k)) for k in kinds).bit_length() + 1
         self.mask = (1 << width) - 1
         packed = [sum(k[c] << (width * x) for x, k in enumerate(kinds)) for c in range(LOCO + 1)]
         self.packed, self.packed_loco = tuple(packed[:LOCO]), packed[LOCO]
-        shifts = []                                 # each bound's first field, in bits
+        shifts = []                                 # each bound's field, in bits
         at = 0
-        for b in self.bounds + [b for _, b in self.mixes]:
+        for b in self.bounds:
             shifts.append(width * at)
             if b is not None:
-                at += 1 + len(b.priced)
-        self.shifts = shifts[:4]
-        self.mix_shifts = [(weight, b, shift) for (weight, b), shift in zip(self.mixes, shifts[4:])]
+                at += 1
+        self.shifts = shifts
 
     def take(self, r: Sequence[int], l: int, t: Sequence[int]):
         """The cards left after completing a ticket needing ``t`` from ``r`` and ``l`` locomotives, or None."""
@@ -335,8 +327,6 @@ class _Search:
         if low >= need and (not most or low == upper):
             return low
         self.visits += 1
-        if self.visits == HARD or self.visits == HARDER:    # a hard hand: sharper bounds for the rest of the search
-            self.sharpen(self.visits == HARDER)
         after = self.take(r, l, self.needs[i])
         v = self.value[i]
         if after is not None:
@@ -367,50 +357,21 @@ class _Search:
             known[1] = found
         return found
 
-    def sharpen(self, later: bool = False) -> None:
-        """Sharper bounds for a hard hand: every bound also by 0-1 knapsacks over priced cards (``_Bound.sharpen``),
-        the first part of the value (points; tickets) also at the prices of the linear relaxation of the tickets from
-        a quarter, a half and three quarters of the way on, from ``HARDER`` positions on (``later``: the prices at
-        the start suit the positions deep in the search less; any prices bound); for "most tickets" the mixed bound
-        also at ``MORE_MIX`` points per ticket (the best weight depends on the hand: the fewer tickets fit, the
-        smaller). Positions judged before keep their bounds (still upper bounds)."""
-        have = self.have + (self.locos,)
-        if later:
-            first = [x // self.scale for x in self.value]
-            self.bounds[1].sharpen([_colour_prices(self.needs[i:], [_Bound.SCALE * x for x in first[i:]], have)
-                                    for i in (self.n // 4, self.n // 2, 3 * self.n // 4)], levels=())
-            self.pack()
-            return
-        for b in self.bounds:                       # the second part (the ties) at one level: more do not help
-            if b is not None:
-                b.sharpen(levels=(LATER_LEVEL,) if b is self.bounds[2] else LEVELS)
-        if self.bounds[3] is not None:
-            for weight in MORE_MIX:
-                mix = [weight * (x // self.scale) + x % self.scale for x in self.value]
-                b = _Bound(self.needs, mix, have, sum(have), self.relaxation.prices([_Bound.SCALE * x for x in mix]))
-                b.sharpen()
-                self.mixes.append((weight, b))
-        self.pack()
-
     def judge(self, i: int, r: tuple, l: int) -> list:
         """The bounds of a position (see ``reach``), worked out once: the value as a whole and each part apart."""
         cards = sum(r) + l
         budgets = sum(map(mul, r, self.packed)) + l * self.packed_loco      # at every price at once (``pack``)
-        width, mask = self.width, self.mask
+        mask = self.mask
         whole, first, second, mix = self.bounds
         at_whole, at_first, at_second, at_mix = self.shifts
-        upper = whole.at(i, cards, budgets >> at_whole, width, mask)
-        top = first.at(i, cards, budgets >> at_first, width, mask)          # each part bounded apart, whole numbers
-        parts = self.scale * top + second.at(i, cards, budgets >> at_second, width, mask)
+        upper = whole.at(i, cards, (budgets >> at_whole) & mask)
+        top = first.at(i, cards, (budgets >> at_first) & mask)              # each part bounded apart, whole numbers
+        parts = self.scale * top + second.at(i, cards, (budgets >> at_second) & mask)
         if parts < upper:
             upper = parts
         top_upper = upper
         if mix is not None:                         # a set of exactly ``top`` tickets
-            top_upper = min(upper, self.scale * top + mix.at(i, cards, budgets >> at_mix, width, mask) - MIX * top)
-            for weight, more, shift in self.mix_shifts:
-                b = self.scale * top + more.at(i, cards, budgets >> shift, width, mask) - weight * top
-                if b < top_upper:
-                    top_upper = b
+            top_upper = min(upper, self.scale * top + mix.at(i, cards, (budgets >> at_mix) & mask) - MIX * top)
         return [upper, top_upper, self.scale * top, 0]
 
     def best(self) -> int:
@@ -592,20 +553,16 @@ class _Search:
 
 class _Bound:
     """An upper bound of one part of the value (whole numbers): the smallest of a 0-1 knapsack over the number of
-    cards (colours ignored) and the fractional knapsack at the colour prices of the linear relaxation, rounded down;
-    ``sharpen`` (for a hard hand) adds 0-1 knapsacks over the priced cards, the prices rounded to a few whole levels:
-    any prices bound every completion (a set's circles cost at most the cards' price, a locomotive priced as the
-    dearest colour), and a whole-ticket knapsack often bounds tighter than the fractional one at exact prices."""
+    cards (colours ignored) and the fractional knapsack at the colour prices of the linear relaxation, rounded down
+    (any prices bound every completion: a set's circles cost at most the cards' price, a locomotive priced as the
+    dearest colour)."""
 
     SCALE = 1000                 # prices are whole numbers: the values are scaled so small values get fine prices
 
     def __init__(self, needs: Sequence[Needs], value: Sequence[int], have: Sequence[int], cards: int,
                  price: Sequence[int]):
         self.n = n = len(needs)
-        self.needs, self.value, self.have = needs, value, have
         self.table = _knapsack([sum(t) for t in needs], value, cards)
-        self.priced: list = []                      # (price per colour, of a locomotive, knapsack table): sharpen
-        self.tables: list = []                      # the priced knapsack tables alone, in the same order
         scaled = [v * self.SCALE for v in value]
         self.price = tuple(price)
         self.loco_price = max(price)
@@ -625,28 +582,10 @@ class _Bound:
         suffix.reverse()
         self.suffix = suffix
 
-    def sharpen(self, later: Sequence[Sequence[int]] = (), levels: Sequence[int] = LEVELS) -> None:
-        """From now on bound by 0-1 knapsacks over the cards priced at the colour prices rounded to ``LEVELS``, and
-        at each of the prices ``later`` (those of the tickets further on) rounded to ``LATER_LEVEL``."""
-        for exact, level in [(self.price, level) for level in levels] + [(p, LATER_LEVEL) for p in later]:
-            top = max(exact)
-            price = tuple(round(level * x / top) for x in exact)
-            loco = max(price)
-            budget = sum(map(mul, self.have[:LOCO], price)) + loco * self.have[LOCO]
-            cost = [sum(map(mul, t, price)) for t in self.needs]
-            self.priced.append((price, loco, _knapsack(cost, self.value, budget)))
-            self.tables.append(self.priced[-1][2])
-
-    def at(self, i: int, cards: int, budgets: int, width: int, mask: int) -> int:
-        """At most the value tickets i.. can add from ``cards`` cards whose price is ``budgets`` (``width`` bits
-        each: at the prices of the fractional knapsack, then at those of each priced table; see ``_Search.pack``)."""
+    def at(self, i: int, cards: int, budget: int) -> int:
+        """At most the value tickets i.. can add from ``cards`` cards whose price is ``budget`` (at this bound's
+        prices; see ``_Search.pack``)."""
         a = self.table[i][cards]
-        budget = budgets & mask
-        for table in self.tables:
-            budgets >>= width
-            b = table[i][budgets & mask]
-            if b < a:
-                a = b
         costs, values, cost, value = self.suffix[i]          # the fractional knapsack within ``budget``
         j = bisect_right(costs, budget) - 1          # the first ticket that no longer fits whole (costs[0] is 0)
         b = values[j]
@@ -763,11 +702,6 @@ class _Relaxation:
             return [1] * LOCO
         prices = [max(0, round(-reduced[slack + c])) for c in range(LOCO)]    # the duals of the colour rows
         return prices if any(prices) else [1] * LOCO
-
-
-def _colour_prices(needs: Sequence[Needs], value: Sequence[int], have: Sequence[int]) -> list[int]:
-    """Whole-number colour prices for one value (see ``_Relaxation``)."""
-    return _Relaxation(needs, have).prices(value)
 
 
 __all__ = ["shortfall", "feasible", "cards_used", "best_set"]
