@@ -261,12 +261,12 @@ class _Search:
         # "most tickets": the points of a set of at least k tickets are at most B - MIX * k, B a bound of the
         # points plus MIX per ticket (a Lagrangian weight: 4 points a ticket prunes best on random hands)
         mix = [MIX * x + y for x, y in zip(first, second)] if scale == 1024 else None
-        # each bounded value with its colour prices from the linear relaxation
-        # (one relaxation, warm-started from value to value: the first part after the whole value, which it is near;
-        # the whole value first: from the first part's basis its prices pruned less on some hands)
+        # each bounded value with its colour prices from the linear relaxation (one relaxation, warm-started from
+        # value to value); the first part at the whole value's prices: its own relaxation is near them (the whole
+        # value is the first part scaled, plus the second), and with them the search judged about 10% fewer positions
         lp = _Relaxation(self.needs, have)
-        price = {k: lp.prices([_Bound.SCALE * x for x in v]) for k, v in ((0, self.value), (1, first), (3, mix),
-                                                                          (2, second)) if v}
+        price = {k: lp.prices([_Bound.SCALE * x for x in v]) for k, v in ((0, self.value), (3, mix), (2, second)) if v}
+        price[1] = price[0]
         self.bounds = [_Bound(self.needs, v, have, cards, price[k]) if v else None
                        for k, v in enumerate((self.value, first, second, mix))]
         self.pack()
@@ -492,7 +492,7 @@ class _Search:
     def greedy_orders(self):
         """Orders for a first set (a lower bound of the best value): best value per card; best value per card at
         the colour prices of the linear relaxation (a locomotive at the dearest); and for "most tickets" also the
-        fewest cards first, and the cheapest at the prices of the relaxation of the number of tickets."""
+        fewest cards first, and the cheapest at those prices first."""
         yield self.greedy
         n, value = self.n, self.value
         price = self.bounds[0].price
@@ -500,8 +500,6 @@ class _Search:
         yield sorted(range(n), key=lambda i: (-value[i] / cost[i], i))
         if self.scale == 1024:
             yield sorted(range(n), key=lambda i: (sum(self.needs[i]), -value[i], i))
-            first = self.bounds[1].price
-            cost = [max(1, sum(map(mul, t, first))) for t in self.needs]
             yield sorted(range(n), key=lambda i: (cost[i], -value[i], i))
 
     def earliest(self, target: int, order: Sequence[int]) -> tuple[int, ...]:
