@@ -732,6 +732,75 @@ def test_CG_END_2_best_set_ties_go_to_the_earliest_tickets(walk_up_to, monkeypat
             assert best_set(needs, points, have, by=by) == _brute_best(needs, points, have, by)
 
 
+def test_CG_END_2_best_set_ties_among_many_equal_sets_go_to_the_earliest_tickets(monkeypatch):
+    # the bounded search takes the tickets largest first and settles ties by a second key (each ticket's bit in
+    # ticket order, completion._Search.earliest): hands of tickets worth 9 or 10 points, twins among them (T13/T19
+    # and T14/T17 need the same cards for the same points), so many sets tie on points and tickets; against a brute
+    # force, both orders, always the bounded search
+    monkeypatch.setattr(completion, "SMALL", 0)
+    d = load_cards()
+    even = [t for t in d.tickets if t.points in (9, 10)]
+    rng = random.Random(1827)
+    tied = 0
+    for _ in range(25):
+        tickets = rng.sample(even, rng.randint(7, 11))
+        have = [rng.randint(0, 3) for _ in range(8)] + [rng.randint(0, 3)]
+        needs, points = [t.needs for t in tickets], [t.points for t in tickets]
+        for by in ("points", "tickets"):
+            completion.clear_cache()
+            best = _brute_best(needs, points, have, by)
+            assert best_set(needs, points, have, by=by) == best
+            tied += any(c != best and sum(points[i] for i in c) == sum(points[i] for i in best)
+                        and feasible([needs[i] for i in c], have)
+                        for c in itertools.combinations(range(len(tickets)), len(best)))
+    assert tied >= 25                                # most of these hands have more than one best set
+
+
+def test_CG_END_2_the_search_order_keeps_twins_side_by_side():
+    # the bounded search's order (completion._largest_first): most circles first; tickets needing the same cards
+    # side by side, the better first and, as good, in ticket order (what _Search.past and the ties' key rely on)
+    d = load_cards()
+    rng = random.Random(46)
+    for _ in range(20):
+        tickets = rng.sample(d.tickets, rng.randint(20, 46))
+        needs, points = [t.needs for t in tickets], [t.points for t in tickets]
+        for value in ([64 * p + 1 for p in points], [1024 + p for p in points]):
+            order = completion._largest_first(needs, value)
+            assert sorted(order) == list(range(len(tickets)))
+            sizes = [sum(needs[i][:LOCO]) for i in order]
+            assert sizes == sorted(sizes, reverse=True)
+            for x, i in enumerate(order):
+                twins = [y for y, j in enumerate(order) if needs[j] == needs[i]]
+                assert twins == list(range(twins[0], twins[0] + len(twins)))
+                if x + 1 < len(order) and needs[order[x + 1]] == needs[i]:
+                    j = order[x + 1]
+                    assert value[i] > value[j] or (value[i] == value[j] and i < j)
+
+
+def test_CG_END_2_the_ties_key_finds_the_same_set_in_any_search_order():
+    # completion._Search.earliest folds ticket order into a second key, so the search itself may take the tickets
+    # in any order that keeps twins side by side (better first, as good in ticket order): random such orders give
+    # the set the plain walk in ticket order gives (13-16 tickets, up to 35 cards, both orders)
+    d = load_cards()
+    pool = [k for k, n in enumerate(d.deck) for _ in range(n)]
+    rng = random.Random(1828)
+    for _ in range(12):
+        tickets = rng.sample(d.tickets, rng.randint(SMALL + 1, SMALL + 4))
+        have = [0] * 9
+        for c in rng.sample(pool, rng.randint(8, 35)):
+            have[c] += 1
+        needs, points = [t.needs for t in tickets], [t.points for t in tickets]
+        if feasible(needs, have):
+            continue
+        for value, scale in (([64 * p + 1 for p in points], 64), ([1024 + p for p in points], 1024)):
+            place = {}
+            for t in needs:
+                place.setdefault(tuple(t), rng.random())
+            order = sorted(range(len(needs)), key=lambda i: (place[tuple(needs[i])], -value[i], i))
+            search = completion._Search([needs[i] for i in order], [value[i] for i in order], scale, have)
+            assert search.earliest(search.best(), order) == _plain_first(needs, value, have)
+
+
 POSITION_31 = Path(__file__).parent / "positions" / "cardgame_31_tickets.json"
 
 
