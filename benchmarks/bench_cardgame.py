@@ -35,7 +35,7 @@ def completion_times(cases: int, tickets: int = 12, cards: int = 40, seed: int =
     from ttr_nb.cardgame.completion import best_set, clear_cache
     from ttr_nb.cardgame.data import load_cards
     from ttr_nb.cardgame.engine import best_completion, legal_actions
-    from ttr_nb.state import Pending
+    from ttr_nb.board.state import Pending
     sys.path.insert(0, str(ROOT / "tests"))
     from cardgame_helpers import make
     data = load_cards()

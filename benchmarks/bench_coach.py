@@ -58,7 +58,7 @@ def play_one(line: str, spec: tuple, g: int, seed: int) -> dict:
     """One game of a line (run in a worker process)."""
     from ttr_nb.bots import make_bot
     from ttr_nb.coach.bot import CoachBot
-    from ttr_nb.engine import apply, new_game, to_move
+    from ttr_nb.board.engine import apply, new_game, to_move
     from ttr_nb.variants import rules_of
     game, players, coach, opponent, _ = spec
     coach_seat = g % players

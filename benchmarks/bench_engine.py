@@ -23,7 +23,7 @@ def random_games(variant: str, games: int, players: int = 4, seed0: int = 0) -> 
     """Games per CPU second on one core and plies per game: every seat a RandomBot. CPU time (process_time) is
     used because the machine may be shared; on an idle machine it equals the wall time of this one-core loop."""
     from ttr_nb.bots import RandomBot
-    from ttr_nb.engine import apply, new_game, to_move
+    from ttr_nb.board.engine import apply, new_game, to_move
     plies = 0
     start = time.process_time()
     for g in range(seed0, seed0 + games):
@@ -39,8 +39,8 @@ def random_games(variant: str, games: int, players: int = 4, seed0: int = 0) -> 
 
 
 def longest_whole_map(map_key: str, repeat: int = 7) -> tuple[float, int]:
-    from ttr_nb.maps import load_map
-    from ttr_nb.trail import longest_trail
+    from ttr_nb.board.maps import load_map
+    from ttr_nb.board.trail import longest_trail
     m = load_map(map_key)
     edges = [(r.a, r.b, r.length, r.id) for r in m.routes]
     longest_trail(edges)                                   # warm-up

@@ -24,9 +24,9 @@ def station_endgame(seed: int = 0):
     component pairs among other players' routes into the city) and up to 8 tickets — a hard case for the search.
     The position stays valid (cards and tickets are only moved)."""
     from ttr_nb.bots import RandomBot
-    from ttr_nb.engine import apply, new_game, to_move, validate
+    from ttr_nb.board.engine import apply, new_game, to_move, validate
     from ttr_nb.europe import station_candidates
-    from ttr_nb.state import pairs_set, replace_fields
+    from ttr_nb.board.state import pairs_set, replace_fields
     from ttr_nb.variants import get_variant
     v = get_variant("europe")
     m = v.map
@@ -60,7 +60,7 @@ def station_endgame(seed: int = 0):
 
 def station_timing(seeds: int = 5, repeat: int = 15):
     from ttr_nb.europe import best_borrowing, station_candidates
-    from ttr_nb.scoring import score
+    from ttr_nb.board.scoring import score
     from ttr_nb.variants import get_variant
     v = get_variant("europe")
     rows = []

@@ -23,10 +23,10 @@ def late_game_positions(count: int, seed0: int = 100):
     """Full late-game boards as the rules allow them: routes in random order go to the 4 seats in turn while the
     seat has the trains (45 each, MK-COMP-2), so every seat ends with 0–6 trains; seat 0 has 3 (or 1) passengers
     on random cities and 0–4 passenger cards; every goods stack is untouched (the most tokens to collect)."""
-    from ttr_nb.cards import PASSENGER
-    from ttr_nb.engine import new_game
+    from ttr_nb.board.cards import PASSENGER
+    from ttr_nb.board.engine import new_game
     from ttr_nb.games.maerklin import RESERVE
-    from ttr_nb.state import pairs_set, replace_fields
+    from ttr_nb.board.state import pairs_set, replace_fields
     from ttr_nb.variants import get_variant
     m = get_variant("maerklin").map
     cities = [c.name for c in m.cities if not c.extra.get("country")]

@@ -23,7 +23,7 @@ ROOT = Path(__file__).resolve().parents[1]
 REFERENCE = ROOT / "maps" / "sources"
 sys.path.insert(0, str(ROOT))
 
-from ttr_nb.trail import longest_trail
+from ttr_nb.board.trail import longest_trail
 
 
 def board(name: str) -> list[tuple[str, str, int, str]]:
@@ -65,8 +65,8 @@ def game_networks(games: int) -> None:
     most calls look like: 10-25 routes, mostly trees with a few cycles): CPU time a call over the batch, after one
     untimed pass."""
     from ttr_nb.bots import RandomBot
-    from ttr_nb.engine import apply, new_game, to_move
-    from ttr_nb.trail import longest_trail_canonical
+    from ttr_nb.board.engine import apply, new_game, to_move
+    from ttr_nb.board.trail import longest_trail_canonical
     from ttr_nb.variants import get_variant
     canon = get_variant("usa").route_table.canon_edges
     networks = []

@@ -30,7 +30,7 @@ if str(ROOT) not in sys.path:
 
 def rich_position(players: int = 2, seed: int = 0, cards: int = 40):
     """A valid position in play, Blue to move, Blue holding ``cards`` more train cards (taken from the deck)."""
-    from ttr_nb.engine import validate
+    from ttr_nb.board.engine import validate
     from ttr_nb.game import Game
     g = Game("usa", players=players, seed=seed)
     for seat in range(players):
@@ -50,8 +50,8 @@ def rich_position(players: int = 2, seed: int = 0, cards: int = 40):
 
 
 def claimable(state, seat: int = 0, n: int = 2) -> list[str]:
-    from ttr_nb.actions import Claim
-    from ttr_nb.engine import legal_actions
+    from ttr_nb.board.actions import Claim
+    from ttr_nb.board.engine import legal_actions
     from ttr_nb.variants import get_variant
     m = get_variant(state.variant).map
     ids = []
@@ -134,10 +134,10 @@ def parts(reps: int = 50) -> str:
     call alternating between two positions (before / after a claim), so each one really changes the figure."""
     import plotly.graph_objects as go
 
-    from ttr_nb.engine import legal_actions
+    from ttr_nb.board.engine import legal_actions
     from ttr_nb.game import Game
     from ttr_nb.render import board_figure, panels, update_board
-    from ttr_nb.scoring import score
+    from ttr_nb.board.scoring import score
     from ttr_nb.widgets._common import closed_routes
     start = rich_position()
     game = Game(start=start)

@@ -4,15 +4,18 @@
 
 REF (a commit, tag or branch, e.g. 7728263) is checked out beside the working tree as a detached git worktree in a
 temporary folder, removed again at the end. Every workload of ``benchmarks/workloads.py`` then runs ``--rounds``
-times against each tree, alternating which goes first, each run a fresh process importing that tree's ``ttr_nb``
-(the workload code itself is this checkout's, and uses only the public protocol both trees have). Figures are CPU
-time (``time.process_time``) after a warm-up; "better" means faster (or smaller, for memory).
+times against each tree, each tree in a fresh process importing that tree's ``ttr_nb`` (the workload code itself is
+this checkout's, and uses only the public protocol both trees have). Figures are CPU time (``time.process_time``)
+after a warm-up; "better" means faster (or smaller, for memory).
 
-The table shows each tree's median, the ratio of the medians, and the spread of the rounds' own ratios (each round
-runs the two trees one right after the other, so a round's ratio shares its load). On this project's shared 2-core
-machine the same code measures up to ±20% apart between two fresh processes, whatever the load, so one pair of runs
-settles nothing: use 5 or more rounds (the default) and read the spread before the ratio. The machine and its load
-are printed before and after.
+A round of a CPU workload is run in lockstep: the two processes, both warmed up, take turns playing the same seeds a
+few games at a time (about 15 turns each, in the order ref-new, new-ref, ref-new, ...), and each adds up its own CPU
+time. So the two trees meet the same load at the same moments, and the round's ratio is the ratio of two totals over
+the same games. The table shows each tree's median figure, the median of the rounds' ratios, and their lowest and
+highest. On this project's shared 2-core machine a single fresh process runs the same code up to ±20% faster or
+slower, whatever the load, and that part does not cancel within a round: use 5 or more rounds (the default) and
+read the spread beside the ratio. The memory workload is measured once per round in a fresh process per tree. The
+machine and its load are printed before and after.
 """
 from __future__ import annotations
 
@@ -32,12 +35,78 @@ sys.path.insert(0, str(HERE))
 from workloads import SMALLER_IS_BETTER, WORKLOADS, machine  # noqa: E402
 
 
-def run(tree: Path, name: str, quick: bool) -> dict:
-    cmd = [sys.executable, str(HERE / "workloads.py"), "--tree", str(tree), name] + (["--quick"] if quick else [])
-    done = subprocess.run(cmd, capture_output=True, text=True, cwd=tree)
+#: the turns each tree takes in a lockstep round (fewer when the workload has fewer games)
+TURNS = 15
+
+
+def command(tree: Path, name: str, *options: str) -> list[str]:
+    return [sys.executable, str(HERE / "workloads.py"), "--tree", str(tree), name, *options]
+
+
+def run(tree: Path, name: str, quick: bool) -> float:
+    """The workload's figure, measured once in a fresh process importing ``tree``'s ttr_nb."""
+    done = subprocess.run(command(tree, name, *(["--quick"] if quick else [])), capture_output=True, text=True,
+                          cwd=tree)
     if done.returncode != 0:
         raise SystemExit(f"{name} failed in {tree}:\n{done.stderr[-2000:]}")
-    return json.loads(done.stdout.strip().splitlines()[-1])
+    return json.loads(done.stdout.strip().splitlines()[-1])["value"]
+
+
+class Server:
+    """A fresh process importing ``tree``'s ttr_nb that plays the workload's seeds on request
+    (``workloads.py --serve``) and answers with its own CPU time."""
+
+    def __init__(self, tree: Path, name: str):
+        self.where = f"{name} in {tree}"
+        self.errors = tempfile.TemporaryFile(mode="w+", encoding="utf-8")     # never a pipe nobody reads
+        self.proc = subprocess.Popen(command(tree, name, "--serve"), stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                     stderr=self.errors, text=True, cwd=tree)
+
+    def _line(self) -> str:
+        line = self.proc.stdout.readline()
+        if not line:
+            self.proc.wait()
+            self.errors.seek(0)
+            raise SystemExit(f"{self.where} failed:\n{self.errors.read()[-2000:]}")
+        return line
+
+    def ready(self) -> None:
+        if self._line().strip() != "ready":
+            raise SystemExit(f"{self.where}: no 'ready' after the warm-up")
+
+    def play(self, first: int, count: int) -> tuple[float, int]:
+        self.proc.stdin.write(f"{first} {count}\n")
+        self.proc.stdin.flush()
+        cpu, plies = json.loads(self._line())
+        return cpu, plies
+
+    def close(self) -> None:
+        if self.proc.stdin and not self.proc.stdin.closed:
+            self.proc.stdin.close()
+        self.proc.wait()
+        self.errors.close()
+
+
+def lockstep(trees: list[tuple[str, Path]], name: str, quick: bool) -> dict[str, float]:
+    """One round of a CPU workload: each tree's figure over the same seeds, played in turns (see the docstring)."""
+    w = WORKLOADS[name]
+    games = w.quick if quick else w.games
+    size = max(1, games // TURNS)
+    servers = {which: Server(tree, name) for which, tree in trees}      # both warm up at once
+    try:
+        for server in servers.values():
+            server.ready()
+        cpu = dict.fromkeys(servers, 0.0)
+        plies = dict.fromkeys(servers, 0)
+        for turn, first in enumerate(range(0, games, size)):
+            for which, _ in (trees if turn % 2 == 0 else trees[::-1]):
+                c, p = servers[which].play(first, min(size, games - first))
+                cpu[which] += c
+                plies[which] += p
+    finally:
+        for server in servers.values():
+            server.close()
+    return {which: w.figure(cpu[which], games, plies[which]) for which in servers}
 
 
 def checkout(ref: str, folder: Path) -> str:
@@ -62,17 +131,17 @@ def better(unit: str, old: float, new: float) -> float:
 
 
 def table(rows: list[tuple[str, str, list[float], list[float]]], ref: str) -> str:
-    """One line per workload: each tree's median, the ratio of the medians, and the lowest and highest ratio of a
-    single round (the two trees' figures of one round)."""
+    """One line per workload: each tree's median, the median of the rounds' ratios (a round's two figures share
+    its load), and the lowest and highest of them."""
     out = [f"{'workload':<50} {'unit':>8} {ref[:10]:>10} {'this tree':>10} {'ratio':>7} {'rounds':>15}"]
     for label, unit, old, new in rows:
         pairs = sorted(better(unit, o, n) for o, n in zip(old, new))
-        ratio = better(unit, statistics.median(old), statistics.median(new))
+        ratio = statistics.median(pairs)
         spread = f"{pairs[0]:.2f}-{pairs[-1]:.2f}x" if len(pairs) > 1 else ""
         out.append(f"{label:<50} {unit:>8} {statistics.median(old):10.1f} {statistics.median(new):10.1f} "
                    f"{ratio:6.2f}x {spread:>15}")
-    out.append("ratio: how many times better this tree is (faster; for bytes and µs: smaller), from the two medians; "
-               "rounds: the lowest and highest ratio of one round")
+    out.append("ratio: how many times better this tree is (faster; for bytes and µs: smaller), the median of the "
+               "rounds' ratios; rounds: the lowest and highest ratio of one round")
     return "\n".join(out)
 
 
@@ -95,15 +164,21 @@ def main(argv=None) -> int:
         ref_tree = Path(tmp) / "ref"
         commit = checkout(args.ref, ref_tree)
         try:
-            print(f"{args.ref} = {commit[:12]} checked out in {ref_tree}; {rounds} round(s), interleaved", flush=True)
+            print(f"{args.ref} = {commit[:12]} checked out in {ref_tree}; {rounds} round(s), the two trees in lockstep", flush=True)
             rows = []
             for name in names:
                 figures: dict[str, list[float]] = {"ref": [], "new": []}
-                label, unit, _ = WORKLOADS[name]
+                w = WORKLOADS[name]
+                label, unit = w.label, w.unit
                 for r in range(rounds):
                     order = [("ref", ref_tree), ("new", ROOT)]
-                    for which, tree in (order if r % 2 == 0 else order[::-1]):
-                        figures[which].append(run(tree, name, args.quick)["value"])
+                    order = order if r % 2 == 0 else order[::-1]
+                    if w.play is not None:
+                        got = lockstep(order, name, args.quick)
+                    else:
+                        got = {which: run(tree, name, args.quick) for which, tree in order}
+                    for which in figures:
+                        figures[which].append(got[which])
                     old, new = figures["ref"][-1], figures["new"][-1]
                     print(f"  {name} round {r + 1}: {args.ref} {old:.1f}, this tree {new:.1f} {unit} "
                           f"({better(unit, old, new):.2f}x)", flush=True)

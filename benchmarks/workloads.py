@@ -6,9 +6,11 @@ older checkout. Times are ``time.process_time`` (CPU time of this process): on a
 counts the other processes. Before each timed section the same work runs once untimed (map loading, caches,
 imports).
 
-Run one workload against a checkout and print its figure as JSON (this is what ``compare.py`` does)::
+Run one workload against a checkout and print its figure as JSON::
 
     python benchmarks/workloads.py [--tree PATH] [--quick] NAME
+
+or serve it game by game to ``compare.py`` (``--serve``: lines "FIRST COUNT" in, [CPU seconds, plies] out).
 """
 from __future__ import annotations
 
@@ -17,7 +19,10 @@ import json
 import os
 import sys
 import time
+from dataclasses import dataclass
+from functools import partial
 from pathlib import Path
+from typing import Callable
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -53,52 +58,27 @@ def play_random(variant: str, players: int, seed: int, *, scored: bool = True) -
     return plies
 
 
-def random_games(variant: str, games: int, players: int = 4, seed0: int = 0, *, scored: bool = True,
-                 warmup: int = 2) -> tuple[float, float]:
-    """(games per CPU second, plies per game) of ``games`` random-bot games (seeds seed0..), after ``warmup``
-    untimed games of other seeds."""
-    for g in range(warmup):
-        play_random(variant, players, 10_000 + g, scored=scored)
-    plies = 0
-    start = time.process_time()
-    for g in range(seed0, seed0 + games):
-        plies += play_random(variant, players, g, scored=scored)
-    elapsed = time.process_time() - start
-    return games / elapsed, plies / games
-
-
-def play_bots_games(variant: str, games: int, players: int = 4, seed0: int = 0, warmup: int = 2) -> float:
-    """Games per CPU second of the same random games played by ``Game.play_bots`` (checked pushes, words, history)."""
+def play_checked(variant: str, players: int, seed: int) -> int:
+    """The same random game played by ``Game.play_bots`` (checked pushes, words, history); returns its plies."""
     from ttr_nb.bots import RandomBot
     from ttr_nb.game import Game
-
-    def one(seed: int) -> None:
-        Game(variant, players, seed).play_bots({i: RandomBot(seed * 10 + i) for i in range(players)})
-    for g in range(warmup):
-        one(10_000 + g)
-    start = time.process_time()
-    for g in range(seed0, seed0 + games):
-        one(g)
-    return games / (time.process_time() - start)
+    game = Game(variant, players, seed)
+    game.play_bots({i: RandomBot(seed * 10 + i) for i in range(players)})
+    return game.ply
 
 
-def greedy_games(variant: str, games: int, players: int = 4, seed0: int = 0, warmup: int = 1) -> float:
-    """Games per CPU second with the greedy bot in every seat (its planning is the costly part)."""
+def play_greedy(variant: str, players: int, seed: int) -> int:
+    """One game with the greedy bot in every seat (its planning is the costly part); returns its plies."""
     from ttr_nb.bots import GreedyBot
     from ttr_nb.engine import apply, new_game, to_move
-
-    def one(seed: int) -> None:
-        bots = [GreedyBot(seed * 10 + i) for i in range(players)]
-        state = new_game(variant, players, seed)
-        while state.phase != "over":
-            seat = to_move(state)[0]
-            state = apply(state, bots[seat].choose(state, seat)[0])
-    for g in range(warmup):
-        one(10_000 + g)
-    start = time.process_time()
-    for g in range(seed0, seed0 + games):
-        one(g)
-    return games / (time.process_time() - start)
+    bots = [GreedyBot(seed * 10 + i) for i in range(players)]
+    state = new_game(variant, players, seed)
+    plies = 0
+    while state.phase != "over":
+        seat = to_move(state)[0]
+        state = apply(state, bots[seat].choose(state, seat)[0])
+        plies += 1
+    return plies
 
 
 def history_bytes_per_ply(variant: str = "usa", players: int = 4, seed: int = 0) -> float:
@@ -120,30 +100,72 @@ def history_bytes_per_ply(variant: str = "usa", players: int = 4, seed: int = 0)
     return (after - before) / game.ply
 
 
-# name -> (what it measures, unit, function(quick) -> value); larger is better unless the unit is a time or size
-def _ply_us(variant: str, games: int) -> float:
-    rate, plies = random_games(variant, games)
-    return 1e6 / (rate * plies)
+@dataclass(frozen=True)
+class Workload:
+    """A measured workload. A CPU workload plays ``games`` seeded games (``quick`` in quick mode) with ``play``
+    (seed -> plies), the seeds 0, 1, ..., after two untimed games of other seeds; its figure is games per CPU second,
+    or for the unit "µs" CPU microseconds per ply. A size workload is measured once by ``size``."""
+    label: str
+    unit: str
+    play: Callable[[int], int] | None = None
+    games: int = 0
+    quick: int = 0
+    size: Callable[[], float] | None = None
+
+    def figure(self, cpu: float, games: int, plies: int) -> float:
+        return cpu * 1e6 / plies if self.unit == "µs" else games / cpu
+
+
+def warm_up(w: Workload) -> None:
+    """The same work, untimed, on two seeds no timed run plays: maps, tables, caches and imports are loaded."""
+    for seed in (10_000, 10_001):
+        w.play(seed)
+
+
+def timed(w: Workload, first: int, count: int) -> tuple[float, int]:
+    """(CPU seconds, plies) of the games of seeds first .. first + count - 1."""
+    start = time.process_time()
+    plies = sum(w.play(seed) for seed in range(first, first + count))
+    return time.process_time() - start, plies
+
+
+def measure(w: Workload, quick: bool) -> float:
+    """The workload's figure from one run in this process."""
+    if w.size is not None:
+        return w.size()
+    warm_up(w)
+    games = w.quick if quick else w.games
+    cpu, plies = timed(w, 0, games)
+    return w.figure(cpu, games, plies)
+
+
+def serve(w: Workload) -> None:
+    """``compare.py``'s side of a lockstep run: warm up, print "ready", then for each line "FIRST COUNT" read from
+    stdin play those seeds and print [CPU seconds, plies] as JSON, until stdin closes."""
+    warm_up(w)
+    print("ready", flush=True)
+    for line in sys.stdin:
+        first, count = map(int, line.split())
+        print(json.dumps(timed(w, first, count)), flush=True)
 
 
 WORKLOADS = {
-    "usa-4p-random": ("random 4-player USA games, scored", "games/s",
-                      lambda q: random_games("usa", 15 if q else 150)[0]),
-    "usa-2p-random": ("random 2-player USA games, scored", "games/s",
-                      lambda q: random_games("usa", 15 if q else 150, players=2)[0]),
-    "cardgame-4p-random": ("random 4-player Card Game games, scored", "games/s",
-                           lambda q: random_games("cardgame", 10 if q else 100)[0]),
-    "cardgame-ply": ("random 4-player Card Game, time per ply", "µs",
-                     lambda q: _ply_us("cardgame", 10 if q else 100)),
-    "usa-ply": ("random 4-player USA, time per ply", "µs", lambda q: _ply_us("usa", 15 if q else 150)),
-    "europe-ply": ("random 4-player Europe, time per ply", "µs", lambda q: _ply_us("europe", 15 if q else 150)),
-    "maerklin-ply": ("random 4-player Märklin, time per ply", "µs", lambda q: _ply_us("maerklin", 15 if q else 150)),
-    "south_korea-ply": ("random 4-player South Korea, time per ply", "µs",
-                        lambda q: _ply_us("south_korea", 15 if q else 150)),
-    "usa-play_bots": ("the same random USA games through Game.play_bots", "games/s",
-                      lambda q: play_bots_games("usa", 10 if q else 100)),
-    "usa-4p-greedy": ("greedy 4-player USA games", "games/s", lambda q: greedy_games("usa", 2 if q else 15)),
-    "usa-history": ("memory a Game keeps per ply of history", "bytes", lambda q: history_bytes_per_ply()),
+    "usa-4p-random": Workload("random 4-player USA games, scored", "games/s", partial(play_random, "usa", 4), 150, 15),
+    "usa-2p-random": Workload("random 2-player USA games, scored", "games/s", partial(play_random, "usa", 2), 150, 15),
+    "cardgame-4p-random": Workload("random 4-player Card Game games, scored", "games/s",
+                                   partial(play_random, "cardgame", 4), 100, 10),
+    "cardgame-ply": Workload("random 4-player Card Game, time per ply", "µs", partial(play_random, "cardgame", 4),
+                             100, 10),
+    "usa-ply": Workload("random 4-player USA, time per ply", "µs", partial(play_random, "usa", 4), 150, 15),
+    "europe-ply": Workload("random 4-player Europe, time per ply", "µs", partial(play_random, "europe", 4), 150, 15),
+    "maerklin-ply": Workload("random 4-player Märklin, time per ply", "µs", partial(play_random, "maerklin", 4),
+                             150, 15),
+    "south_korea-ply": Workload("random 4-player South Korea, time per ply", "µs",
+                                partial(play_random, "south_korea", 4), 150, 15),
+    "usa-play_bots": Workload("the same random USA games through Game.play_bots", "games/s",
+                              partial(play_checked, "usa", 4), 100, 10),
+    "usa-4p-greedy": Workload("greedy 4-player USA games", "games/s", partial(play_greedy, "usa", 4), 15, 2),
+    "usa-history": Workload("memory a Game keeps per ply of history", "bytes", size=history_bytes_per_ply),
 }
 SMALLER_IS_BETTER = {"µs", "bytes"}
 
@@ -153,6 +175,7 @@ def main(argv=None) -> int:
     ap.add_argument("name", choices=sorted(WORKLOADS))
     ap.add_argument("--tree", help="the checkout whose ttr_nb to import (default: this one)")
     ap.add_argument("--quick", action="store_true", help="a few seconds instead of about a minute")
+    ap.add_argument("--serve", action="store_true", help="compare.py's lockstep side: seeds to play from stdin")
     args = ap.parse_args(argv)
     tree = Path(args.tree).resolve() if args.tree else ROOT
     sys.path.insert(0, str(tree))
@@ -160,9 +183,13 @@ def main(argv=None) -> int:
     where = Path(ttr_nb.__file__).resolve()
     if tree not in where.parents:
         raise SystemExit(f"imported ttr_nb from {where}, not from {tree}")
-    label, unit, fn = WORKLOADS[args.name]
-    value = fn(args.quick)
-    print(json.dumps({"name": args.name, "label": label, "unit": unit, "value": value,
+    w = WORKLOADS[args.name]
+    if args.serve:
+        if w.play is None:
+            raise SystemExit(f"{args.name} is measured once, not served game by game")
+        serve(w)
+        return 0
+    print(json.dumps({"name": args.name, "label": w.label, "unit": w.unit, "value": measure(w, args.quick),
                       "load": os.getloadavg()[0] if hasattr(os, "getloadavg") else None}))
     return 0
 

@@ -1,12 +1,12 @@
 """Building Card Game positions for scenario tests: every card and ticket accounted for, so validate() == []."""
 from __future__ import annotations
 
-from ttr_nb.cards import CARD_INDEX, COLOURS, LOCO
+from ttr_nb.board.cards import CARD_INDEX, COLOURS, LOCO
 from ttr_nb.cardgame.data import load_cards
 from ttr_nb.cardgame.engine import apply, legal_actions, new_game, to_move, validate
 from ttr_nb.cardgame.state import CardPlayer, CardState
 from ttr_nb.rng import shuffled
-from ttr_nb.state import Pending
+from ttr_nb.board.state import Pending
 
 N_KINDS = 9
 

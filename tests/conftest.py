@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import pytest
 
-from ttr_nb.maps import load_map
+from ttr_nb.board.maps import load_map
 
 
 @pytest.fixture(scope="session")

@@ -13,11 +13,11 @@ from functools import lru_cache
 from hypothesis import strategies as st
 
 from ttr_nb import Game
-from ttr_nb.actions import parse_action
+from ttr_nb.board.actions import parse_action
 from ttr_nb.bots import RandomBot
-from ttr_nb.engine import check, legal_actions, validate
+from ttr_nb.board.engine import check, legal_actions, validate
 from ttr_nb.errors import TTRError
-from ttr_nb.names import route_text, ticket_text
+from ttr_nb.board.names import route_text, ticket_text
 from ttr_nb.variants import get_variant
 
 
@@ -155,7 +155,7 @@ def save_texts(draw):
 @lru_cache(maxsize=None)
 def start_save_doc() -> str:
     """A Märklin save of an edited position (stored whole under "start"), with passengers and goods taken."""
-    from ttr_nb.positions import position
+    from ttr_nb.board.positions import position
     s = position("maerklin", players=3, seed=4, passengers={0: ["Berlin"], 1: ["Leipzig"]},
                  claims={"Berlin–Leipzig": 0})
     g = Game(start=s)

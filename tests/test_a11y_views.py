@@ -13,7 +13,7 @@ import dataclasses
 import pytest
 
 from ttr_nb import Game, load_map
-from ttr_nb.engine import board_marks, claimable_routes
+from ttr_nb.board.engine import board_marks, claimable_routes
 from ttr_nb.widgets import EditorView, HistoryView, PlayView, TableView
 
 SETUP_SEEDS = {"usa": 1, "europe": 1, "maerklin": 1, "south_korea": 1}
@@ -138,7 +138,7 @@ def test_board_text_is_the_seats_view_only(variant):
     assert board_text(_swap_hidden(s, 0), 0) == board_text(s, 0)
     # the teacher's text does name the others' tickets
     assert board_text(_swap_hidden(s, 0), None) != board_text(s, None)
-    from ttr_nb.engine import seat_name
+    from ttr_nb.board.engine import seat_name
     marks = board_marks(s)
     m = g.variant.map
     assert len(table["rows"]) == len(m.routes) and table["head"] == ["route", "length", "colour", "owner"]
@@ -184,7 +184,7 @@ def test_refusals_and_status_are_announced():
 
 
 def test_every_view_is_accessible_and_its_figures_are_named():
-    from ttr_nb.positions import position
+    from ttr_nb.board.positions import position
     from ttr_nb.widgets.access import VIEW_CLASS, Access
     g = Game("south_korea", players=2, seed=3)
     views = [PlayView(g), HistoryView(g), TableView(g), EditorView(position("usa", players=2, seed=4))]

@@ -9,9 +9,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from ttr_nb import new_game
-from ttr_nb.actions import (Action, Claim, DrawDeck, DrawFaceUp, DrawTickets, KeepTickets, Pass, parse_action,
+from ttr_nb.board.actions import (Action, Claim, DrawDeck, DrawFaceUp, DrawTickets, KeepTickets, Pass, parse_action,
                             payment_from_counts)
-from ttr_nb.cards import CARD_NAMES, COLOURS, LOCO, PLAYER_COLOURS
+from ttr_nb.board.cards import CARD_NAMES, COLOURS, LOCO, PLAYER_COLOURS
 from ttr_nb.errors import BadAction, TTRError
 from ttr_nb.rng import Counter, choice_index, shuffled, stream
 

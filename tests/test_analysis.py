@@ -13,8 +13,8 @@ from ttr_nb import analysis as A
 from ttr_nb.bots import GreedyBot
 from ttr_nb.errors import MapError
 from ttr_nb.game import Game
-from ttr_nb.maps import load_map
-from ttr_nb.scoring import score
+from ttr_nb.board.maps import load_map
+from ttr_nb.board.scoring import score
 
 MAPS = ("usa", "europe", "maerklin", "south_korea")
 

@@ -58,3 +58,27 @@ def test_every_cpu_benchmark_is_covered():
     assert scripts <= covered, sorted(scripts - covered)
     for name in {s.split()[0] for s in CASES}:
         assert "--quick" in (BENCH / name).read_text(encoding="utf-8"), name
+
+
+@pytest.mark.slow
+def test_compare_runs_both_trees_in_lockstep():
+    """``compare.py`` against this very commit: a CPU workload is played in turns by two served processes, the
+    memory workload once per tree, and the table has each (the figures themselves are not asserted)."""
+    if not (BENCH.parent / ".git").exists():
+        pytest.skip("not a git checkout: compare.py checks out a second tree with git")
+    done = subprocess.run([sys.executable, str(BENCH / "compare.py"), "HEAD", "--quick", "--only",
+                           "usa-4p-random,usa-history"], capture_output=True, text=True, timeout=600, cwd=BENCH.parent)
+    assert done.returncode == 0, done.stderr[-2000:]
+    out = done.stdout
+    assert "1 round(s), the two trees in lockstep" in out
+    assert re.search(r"usa-4p-random round 1: HEAD [\d.]+, this tree [\d.]+ games/s \([\d.]+x\)", out), out
+    assert re.search(r"^random 4-player USA games, scored +games/s +[\d.]+ +[\d.]+ +[\d.]+x", out, re.M), out
+    assert re.search(r"^memory a Game keeps per ply of history +bytes +[\d.]+ +[\d.]+ +[\d.]+x", out, re.M), out
+
+
+def test_compare_refuses_an_unknown_ref_or_workload():
+    for args, words in ((["no-such-ref-xyz"], "is not a commit of this repository"),
+                        (["HEAD", "--only", "usa-4p-randm"], "unknown workload(s) usa-4p-randm")):
+        done = subprocess.run([sys.executable, str(BENCH / "compare.py"), *args], capture_output=True, text=True,
+                              timeout=120, cwd=BENCH.parent)
+        assert done.returncode != 0 and words in done.stderr, done.stderr

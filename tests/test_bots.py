@@ -4,10 +4,10 @@ from __future__ import annotations
 import pytest
 
 from ttr_nb.bots import GreedyBot, MixedBot, RandomBot, cheapest_path, make_bot, plan_for
-from ttr_nb.engine import apply, legal_actions, new_game, to_move
+from ttr_nb.board.engine import apply, legal_actions, new_game, to_move
 from ttr_nb.errors import TTRError
-from ttr_nb.positions import position
-from ttr_nb.scoring import score
+from ttr_nb.board.positions import position
+from ttr_nb.board.scoring import score
 from ttr_nb.variants import get_variant
 
 

@@ -5,11 +5,11 @@ from __future__ import annotations
 
 import pytest
 
-from ttr_nb.actions import draw_tickets_action, new_claim
+from ttr_nb.board.actions import draw_tickets_action, new_claim
 from ttr_nb.bots import RandomBot, _claims_at_random, _own_action
-from ttr_nb.engine import apply, draw_choices, legal_actions, new_game, to_move
+from ttr_nb.board.engine import apply, draw_choices, legal_actions, new_game, to_move
 from ttr_nb.rng import Counter
-from ttr_nb.tables import claimable_mask, nth_bit, random_payment
+from ttr_nb.board.tables import claimable_mask, nth_bit, random_payment
 from ttr_nb.variants import get_variant
 
 

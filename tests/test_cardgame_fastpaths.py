@@ -8,13 +8,13 @@ from itertools import combinations
 
 import pytest
 
-from ttr_nb.actions import DrawDeck, DrawFaceUp, DrawTickets, KeepTickets, Pass
+from ttr_nb.board.actions import DrawDeck, DrawFaceUp, DrawTickets, KeepTickets, Pass
 from ttr_nb.cardgame import engine as eng
 from ttr_nb.cardgame.actions import CompleteTicket, MoveToTrack, PlayYard
 from ttr_nb.cardgame.bots import GreedyBot, RandomBot
 from ttr_nb.cardgame.data import load_cards
 from ttr_nb.cardgame.state import CardPlayer, CardState, new_card_player, new_card_state
-from ttr_nb.cards import LOCO
+from ttr_nb.board.cards import LOCO
 from ttr_nb.errors import TTRError
 
 

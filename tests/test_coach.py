@@ -12,7 +12,7 @@ from ttr_nb import Game, determinize, make_bot
 from ttr_nb.bots import GreedyBot
 from ttr_nb.coach import CoachBot, advise, review, ticket_odds
 from ttr_nb.coach.styles import STYLES
-from ttr_nb.engine import apply, legal_actions, to_move
+from ttr_nb.board.engine import apply, legal_actions, to_move
 from ttr_nb.errors import TTRError
 from purity import run_blocked
 
@@ -29,7 +29,7 @@ def midgame(game: str, plies: int = 40, players: int = 2) -> Game:
 
 def _ticket_words(state, tid: str) -> str:
     from ttr_nb.cardgame.data import load_cards
-    from ttr_nb.names import ticket_text
+    from ttr_nb.board.names import ticket_text
     from ttr_nb.variants import get_game
     game = get_game(state.variant)
     return ticket_text(game.map if hasattr(game, "map") else load_cards(), tid)
@@ -258,7 +258,7 @@ def test_win_chance_other_moves_and_bad_options():
 def test_the_playout_policy_only_makes_legal_moves(game):
     """The playouts send the policy's moves through the engine's trusted path: each must pass the full check."""
     from ttr_nb.coach.policy import policy_for
-    from ttr_nb.engine import is_legal
+    from ttr_nb.board.engine import is_legal
     for start in (Game(game, players=2, seed=3).state, midgame(game, 30).state):
         for seat in (0, 1):
             s = determinize(start, seat, random.Random(seat))
@@ -280,7 +280,7 @@ def test_hint_gives_the_top_moves_the_claim_to_draw_and_ticket_odds_with_progres
     assert seen == sorted(seen) and seen[-1] == 1.0 and all(0 <= x <= 1 for x in seen)
     claims = [a for a in h.moves if type(a.action).__name__ == "Claim"]
     if claims:
-        from ttr_nb.names import find_route
+        from ttr_nb.board.names import find_route
         from ttr_nb.variants import get_variant
         assert h.route == find_route(get_variant("usa").map, claims[0].action.route).id
     else:

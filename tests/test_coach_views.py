@@ -11,7 +11,7 @@ import pytest
 
 from ttr_nb import Game, determinize, make_bot
 from ttr_nb.bots import GreedyBot
-from ttr_nb.engine import to_move
+from ttr_nb.board.engine import to_move
 from ttr_nb.widgets.coachpanel import HINT_WORDS, REVIEW_WORDS, CoachPanel, ReviewPanel, progress_html
 
 GAMES = ["usa", "cardgame"]

@@ -154,8 +154,8 @@ def test_every_scoring_feature_says_what_it_scores():
 
 def test_MK_DRAW_4_face_up_row_says_three_of_one_kind():
     """Three locomotives, or three passenger cards, reset the face-up row; a mix of the two does not."""
-    from ttr_nb.positions import position
-    from ttr_nb.engine import step
+    from ttr_nb.board.positions import position
+    from ttr_nb.board.engine import step
     row = compare_variants("usa", "maerklin")["face-up cards"]
     assert row.values == ("5; 3 face-up locomotives reset them",
                           "5; 3 face-up locomotives, or 3 face-up passenger cards, reset them")

@@ -25,13 +25,13 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from ttr_nb import make_bot
-from ttr_nb.actions import Action, Claim, DrawDeck, DrawFaceUp, DrawTickets, KeepTickets, Pass, parse_action
-from ttr_nb.cards import LOCO
-from ttr_nb.engine import Event, apply, explain, legal_actions, new_game, observe, route_payments, step, to_move, validate
+from ttr_nb.board.actions import Action, Claim, DrawDeck, DrawFaceUp, DrawTickets, KeepTickets, Pass, parse_action
+from ttr_nb.board.cards import LOCO
+from ttr_nb.board.engine import Event, apply, explain, legal_actions, new_game, observe, route_payments, step, to_move, validate
 from ttr_nb.errors import BadAction, IllegalAction, TTRError
-from ttr_nb.names import route_text, ticket_text
-from ttr_nb.scoring import score
-from ttr_nb.state import FREE, GameState, pairs_set, replace_fields
+from ttr_nb.board.names import route_text, ticket_text
+from ttr_nb.board.scoring import score
+from ttr_nb.board.state import FREE, GameState, pairs_set, replace_fields
 from ttr_nb.variants import available_variants, get_variant
 
 VARIANTS = available_variants()

@@ -7,7 +7,7 @@
   and offered tickets, deck orders) — and does change for the owner, so the swaps are real;
 * the engine and bots are deterministic; states round-trip through JSON; games round-trip through save/load.
 
-Everything goes through the public entry points (``ttr_nb.engine``, ``ttr_nb.make_bot``, ``ttr_nb.Game``), which
+Everything goes through the public entry points (``ttr_nb.board.engine``, ``ttr_nb.make_bot``, ``ttr_nb.Game``), which
 find the Card Game's rules module from ``state.variant``: no special case above the protocol.
 """
 from __future__ import annotations
@@ -20,13 +20,13 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from ttr_nb import Game, make_bot, score
-from ttr_nb.actions import DrawDeck, DrawFaceUp, DrawTickets, KeepTickets, Pass, parse_action
+from ttr_nb.board.actions import DrawDeck, DrawFaceUp, DrawTickets, KeepTickets, Pass, parse_action
 from ttr_nb.cardgame.actions import CompleteTicket, MoveToTrack, PlayYard
 from ttr_nb.cardgame.state import CardState
-from ttr_nb.cards import LOCO
-from ttr_nb.engine import apply, explain, legal_actions, new_game, observe, step, to_move, validate
+from ttr_nb.board.cards import LOCO
+from ttr_nb.board.engine import apply, explain, legal_actions, new_game, observe, step, to_move, validate
 from ttr_nb.errors import BadAction, IllegalAction, TTRError
-from ttr_nb.state import GameState, Pending
+from ttr_nb.board.state import GameState, Pending
 
 from test_contract import play as contract_play
 
@@ -341,7 +341,7 @@ def test_greedy_bot_plays_sensibly_with_reasons():
 
 def test_history_words_and_events_keep_secrets_from_other_seats():
     from ttr_nb.cardgame.data import load_cards
-    from ttr_nb.cards import CARD_NAMES
+    from ttr_nb.board.cards import CARD_NAMES
     data = load_cards()
     g = Game("cardgame", players=3, seed=2)
     g.play_bots(make_bot("mixed:0.5", 4))

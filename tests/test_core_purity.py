@@ -28,9 +28,9 @@ def test_blocker_really_blocks():
 def test_rules_core_imports_and_plays_without_plotting_or_widgets(tmp_path):
     code = BLOCKER + textwrap.dedent(f'''
         import ttr_nb
-        import ttr_nb.engine, ttr_nb.game, ttr_nb.bots, ttr_nb.scoring, ttr_nb.maps, ttr_nb.state, ttr_nb.actions
-        import ttr_nb.variants, ttr_nb.rng, ttr_nb.trail, ttr_nb.errors, ttr_nb.cards
-        modules = ["ttr_nb", "ttr_nb.engine", "ttr_nb.game", "ttr_nb.bots", "ttr_nb.scoring", "ttr_nb.maps"]
+        import ttr_nb.board.engine, ttr_nb.game, ttr_nb.bots, ttr_nb.board.scoring, ttr_nb.board.maps, ttr_nb.board.state, ttr_nb.board.actions
+        import ttr_nb.variants, ttr_nb.rng, ttr_nb.board.trail, ttr_nb.errors, ttr_nb.board.cards
+        modules = ["ttr_nb", "ttr_nb.board.engine", "ttr_nb.game", "ttr_nb.bots", "ttr_nb.board.scoring", "ttr_nb.board.maps"]
         if importlib.util.find_spec("ttr_nb.cli") is not None:
             import ttr_nb.cli
             modules.append("ttr_nb.cli")
@@ -60,7 +60,7 @@ def test_import_ttr_nb_does_not_import_networkx():
         import sys
         sys.path.insert(0, {str(Path(__file__).resolve().parents[1])!r})
         import ttr_nb
-        import ttr_nb.engine, ttr_nb.game, ttr_nb.bots, ttr_nb.scoring, ttr_nb.maps
+        import ttr_nb.board.engine, ttr_nb.game, ttr_nb.bots, ttr_nb.board.scoring, ttr_nb.board.maps
         assert "networkx" not in sys.modules, "import ttr_nb imported networkx"
         ttr_nb.load_map("usa")
         assert "networkx" not in sys.modules, "load_map imported networkx"

@@ -11,7 +11,7 @@ import pytest
 
 from ttr_nb import determinize, new_game, observe, validate
 from ttr_nb.bots import GreedyBot
-from ttr_nb.engine import apply, to_move
+from ttr_nb.board.engine import apply, to_move
 from ttr_nb.errors import TTRError
 
 GAMES = [("usa", 2), ("usa", 4), ("europe", 3), ("maerklin", 2), ("south_korea", 3), ("cardgame", 2), ("cardgame", 4)]

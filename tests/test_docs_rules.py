@@ -134,10 +134,10 @@ def test_every_link_resolves(page):
 
 def test_the_link_checker_catches_bad_links(tmp_path):
     page = RULES / "usa.md"
-    assert _check_link(page, "`engine.check`", "../../ttr_nb/engine.py") is None
+    assert _check_link(page, "`board.engine.check`", "../../ttr_nb/board/engine.py") is None
     assert _check_link(page, "`games.europe.Tunnels.on_claim`", "../../ttr_nb/games/europe.py") is None
-    assert "not defined" in _check_link(page, "`engine.no_such_function`", "../../ttr_nb/engine.py")
-    assert "module.name" in _check_link(page, "`check`", "../../ttr_nb/engine.py")
+    assert "not defined" in _check_link(page, "`board.engine.no_such_function`", "../../ttr_nb/board/engine.py")
+    assert "module.name" in _check_link(page, "`check`", "../../ttr_nb/board/engine.py")
     assert "no such file" in _check_link(page, "`x`", "../../ttr_nb/nowhere.py")
     assert "no test" in _check_link(page, "`test_USA_DRAW_4_nope`", "../../tests/test_rules_usa.py")
 

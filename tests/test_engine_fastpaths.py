@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from ttr_nb.actions import Claim, DrawDeck, DrawFaceUp
+from ttr_nb.board.actions import Claim, DrawDeck, DrawFaceUp
 from ttr_nb.bots import RandomBot
-from ttr_nb.engine import (apply, claim_problem, claimable_routes, legal_actions, new_game, route_payments, to_move)
+from ttr_nb.board.engine import (apply, claim_problem, claimable_routes, legal_actions, new_game, route_payments, to_move)
 from ttr_nb.variants import available_variants, get_variant
 
 
@@ -55,7 +55,7 @@ def test_the_spelled_out_constructors_agree_with_the_classes():
     the dataclasses' own constructors, field by field, for any field order change of GameState/PlayerState."""
     from dataclasses import fields
 
-    from ttr_nb.state import GameState, PlayerState, new_player, new_state
+    from ttr_nb.board.state import GameState, PlayerState, new_player, new_state
     s = new_game("europe", 3, 5)
     values = [getattr(s, f.name) for f in fields(GameState)]
     assert new_state(*values) == GameState(*values) == s
@@ -63,7 +63,7 @@ def test_the_spelled_out_constructors_agree_with_the_classes():
     values = [getattr(p, f.name) for f in fields(PlayerState)]
     assert new_player(*values) == PlayerState(*values) == p
     assert [f.name for f in fields(GameState)][:3] == ["variant", "n_players", "seed"]
-    from ttr_nb.actions import Claim, DrawTickets, draw_tickets_action, new_claim
+    from ttr_nb.board.actions import Claim, DrawTickets, draw_tickets_action, new_claim
     assert [f.name for f in fields(Claim)] == ["route", "payment", "seat"]
     made = new_claim("Denver–Omaha", ((2, 4),), 1)
     assert made == Claim(route="Denver–Omaha", payment=((2, 4),), seat=1) and type(made) is Claim
@@ -71,7 +71,7 @@ def test_the_spelled_out_constructors_agree_with_the_classes():
     with pytest.raises(AttributeError):
         made.seat = 2                                     # frozen like any Claim
     assert draw_tickets_action(2) == DrawTickets(seat=2) and draw_tickets_action(2) is draw_tickets_action(2)
-    from ttr_nb.actions import KeepTickets, new_keep
+    from ttr_nb.board.actions import KeepTickets, new_keep
     assert [f.name for f in fields(KeepTickets)] == ["tickets", "seat"]
     kept = new_keep(("Denver–El Paso", "Boston–Miami"), 3)
     assert kept == KeepTickets(tickets=("Denver–El Paso", "Boston–Miami"), seat=3) and type(kept) is KeepTickets
@@ -85,7 +85,7 @@ def test_the_quick_path_gives_the_general_paths_state(variant):
     """engine._quick (plainly legal draws and claims straight to the new state) and engine._general (every
     action through Tx and the features' hooks) agree on every action the bots and legal_actions offer over whole
     games, trusted or checked; the quick path takes many plies, and never an action check() refuses."""
-    from ttr_nb.engine import _general, _quick, check
+    from ttr_nb.board.engine import _general, _quick, check
     v = get_variant(variant)
     quick = total = 0
     kinds = set()
@@ -142,8 +142,8 @@ FEATURE_QUICK = {"south_korea": {"ProvinceClaim", "ExpressDraw", "DraftPick", "D
 @pytest.mark.parametrize("text", ["blue: draw faceup 6", "red: draw deck", "blue: claim Atlanta–Miami blue5",
                                   "blue: claim Atlanta–Miami blue1", "blue: claim Atlanta–Miami red5"])
 def test_the_quick_path_leaves_refusals_to_check(text):
-    from ttr_nb.actions import parse_action
-    from ttr_nb.engine import _quick
+    from ttr_nb.board.actions import parse_action
+    from ttr_nb.board.engine import _quick
     from ttr_nb.errors import TTRError
     s = new_game("usa", 2, 1)
     while s.phase == "setup":
@@ -159,9 +159,9 @@ def test_a_claim_a_feature_takes_over_is_checked_once_and_refused_when_the_hand_
     """EU-TUNNEL-1, MK-CLAIM-5 (and USA-CLAIM-1): the engine's quick claim checks a claim before it hands it to the
     feature (tunnels, a passenger to place) as trusted; a payment the hand does not hold is left to check, which
     refuses it, and the same claim that the hand can pay takes the feature's quick path to the general path's state."""
-    from ttr_nb.engine import _general, _quick, check
+    from ttr_nb.board.engine import _general, _quick, check
     from ttr_nb.errors import TTRError
-    from ttr_nb.tables import payment
+    from ttr_nb.board.tables import payment
     v = get_variant(variant)
     t = v.route_table
     s = new_game(variant, 4, 3)
@@ -197,17 +197,17 @@ def test_a_claim_a_feature_takes_over_is_checked_once_and_refused_when_the_hand_
 
 def claimable_mask_free(v, state, seat):
     """The routes free to ``seat`` with the trains for them (twin rules kept), hand aside: bit indexes."""
-    from ttr_nb.tables import claimable_mask
+    from ttr_nb.board.tables import claimable_mask
     mask = claimable_mask(v, state, seat, False)
     return [i for i in range(mask.bit_length()) if mask >> i & 1]
 
 
 def test_a_claim_without_a_payment_is_refused_not_taken_for_one_of_ours():
     # the quick paths trust only payment tuples the engine made itself; None (no payment) is not one of them
-    from ttr_nb.actions import Claim
+    from ttr_nb.board.actions import Claim
     from ttr_nb.errors import TTRError
     from ttr_nb.game import Game
-    from ttr_nb.tables import interned
+    from ttr_nb.board.tables import interned
     assert not interned(None)
     g = Game("usa", 3, 2)
     g.play_bots(RandomBot(2), max_plies=25)
@@ -222,9 +222,9 @@ def test_the_quick_claim_trusts_only_its_own_payments_and_keeps_the_twin_rules(p
     own payment tuples (RouteTable.fits: only interned ones, which live on, and only where their shape fits); an
     equal tuple built by hand is left to check, and gives the same state; a twin closed to the seat is refused, with
     the rule id, whatever the quick path had cached."""
-    from ttr_nb.engine import _quick
+    from ttr_nb.board.engine import _quick
     from ttr_nb.errors import IllegalAction
-    from ttr_nb.tables import interned
+    from ttr_nb.board.tables import interned
     v = get_variant("usa")
     t = v.route_table
     s = new_game("usa", players, 5)
@@ -258,7 +258,7 @@ def test_the_quick_claim_trusts_only_its_own_payments_and_keeps_the_twin_rules(p
                 assert err.value.rule == problem[1]
                 twins += 1
         s = apply(s, bots[seat].choose(s, seat)[0])
-    from ttr_nb.tables import _PAYMENTS
+    from ttr_nb.board.tables import _PAYMENTS
     own = {id(p) for p in _PAYMENTS.values()}
     assert all(fit <= own for fit in t.fits) and any(t.fits)
     assert claims > 50 and twins > 0
@@ -271,7 +271,7 @@ def test_ferries_payable_by_arithmetic_exactly_when_a_payment_exists():
 
     from dataclasses import replace
 
-    from ttr_nb.tables import claimable_mask
+    from ttr_nb.board.tables import claimable_mask
     v = get_variant("europe")
     t = v.route_table
     assert t.special_rows, "Europe has ferries"
@@ -302,7 +302,7 @@ def test_the_random_bots_payment_is_the_listed_one_at_its_index(variant):
     import random
 
     from ttr_nb.rng import Counter
-    from ttr_nb.tables import random_payment
+    from ttr_nb.board.tables import random_payment
     v = get_variant(variant)
     t = v.route_table
     rng = random.Random(18)
@@ -327,7 +327,7 @@ def test_the_random_bots_ticket_keep_is_the_listed_choice_at_its_index():
     from itertools import combinations
 
     from ttr_nb.bots import _nth_combination, keep_choices
-    from ttr_nb.names import ticket_text
+    from ttr_nb.board.names import ticket_text
     for n in range(0, 8):                           # (South Korea's draft keep: 4 of 5-7, by _nth_combination)
         items = tuple("abcdefg"[:n])
         for size in range(n + 1):
@@ -513,7 +513,7 @@ def random_game_states(variant, bot_seed, games=2, players=None):
 def test_every_answer_to_a_tunnel_takes_the_quick_path_to_the_general_paths_state():
     """EU-TUNNEL-2..5: at every pending tunnel of whole random games, each listed answer (every extra payment, and
     withdrawing) gives the same state by Tunnels.quick, trusted or checked, as by the general path."""
-    from ttr_nb.engine import _general, _quick, check
+    from ttr_nb.board.engine import _general, _quick, check
     v = get_variant("europe")
     answers = {"TunnelPay": 0, "TunnelWithdraw": 0}
     for seed, s, _ in random_game_states("europe", 70, games=4, players=4):
@@ -563,9 +563,9 @@ def _listed_random_choice(v, state, seat, bot_seed):
     """What RandomBot picks, the plain way (USA-DRAW-1..4, USA-CLAIM-1..4, USA-TICKET-1): a ``Counter(bot seed,
     seat, ply, game seed)``, the kinds draw / claim / tickets tried in a random order, the draws, the claimable
     routes and a route's payments listed, one pick by index each. None for a ticket keep (tested above)."""
-    from ttr_nb.actions import Claim, DrawTickets
-    from ttr_nb.engine import draw_actions
-    from ttr_nb.names import route_labels
+    from ttr_nb.board.actions import Claim, DrawTickets
+    from ttr_nb.board.engine import draw_actions
+    from ttr_nb.board.names import route_labels
     from ttr_nb.rng import Counter
     r = Counter(bot_seed, seat, state.ply, state.seed)
     p = state.pending_for(seat)
@@ -617,7 +617,7 @@ def test_nth_bit_is_the_kth_of_the_set_bits():
     for sparse, dense and wide masks and every k, and refuses a k beyond the set bits."""
     import random
 
-    from ttr_nb.tables import bits, nth_bit
+    from ttr_nb.board.tables import bits, nth_bit
     rng = random.Random(18)
     masks = [1, 1 << 200, (1 << 101) - 1] + [rng.getrandbits(rng.choice((8, 64, 110, 300))) & rng.getrandbits(300)
                                             for _ in range(300)]

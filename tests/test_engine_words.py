@@ -8,11 +8,11 @@ import re
 from ttr_nb import Game
 from ttr_nb.bots import make_bot
 from ttr_nb.cardgame import engine as cg
-from ttr_nb.cards import CARD_NAMES, LOCO, LOCO4, PASSENGER, a_card
+from ttr_nb.board.cards import CARD_NAMES, LOCO, LOCO4, PASSENGER, a_card
 from ttr_nb.cli import main
-from ttr_nb.engine import describe, legal_actions, step, turn_status
-from ttr_nb.positions import position
-from ttr_nb.state import replace_fields
+from ttr_nb.board.engine import describe, legal_actions, step, turn_status
+from ttr_nb.board.positions import position
+from ttr_nb.board.state import replace_fields
 from ttr_nb.variants import get_variant, step_words
 
 ORANGE = CARD_NAMES.index("orange")

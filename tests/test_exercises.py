@@ -8,12 +8,12 @@ from purity import run_blocked
 import pytest
 
 from ttr_nb import get_variant
-from ttr_nb.actions import Claim, payment_str
-from ttr_nb.engine import explain, legal_actions, seat_name, validate
+from ttr_nb.board.actions import Claim, payment_str
+from ttr_nb.board.engine import explain, legal_actions, seat_name, validate
 from ttr_nb.errors import TTRError
 from ttr_nb.exercises import (EXERCISES, FindLongest, IsItLegal, LegalPayments, ScoreThis, TicketDone, TunnelExtra,
                               Feedback, make_exercise)
-from ttr_nb.scoring import score
+from ttr_nb.board.scoring import score
 
 SEEDS = range(4)
 CASES = [(cls, variant) for cls in EXERCISES.values() for variant in cls.variants]
@@ -321,7 +321,7 @@ def test_ticket_done_europe_station_borrowing_is_counted():
 
 def test_tunnel_extra_matches_the_engine():
     from ttr_nb.europe import tunnel_extra
-    from ttr_nb.cards import CARD_NAMES
+    from ttr_nb.board.cards import CARD_NAMES
     for seed in range(12):
         ex = TunnelExtra(seed)
         kinds = [CARD_NAMES.index(c) for c in ex.revealed]

@@ -15,13 +15,13 @@ import pytest
 
 import ttr_nb
 from ttr_nb import Game, make_bot
-from ttr_nb.actions import Claim, KeepTickets, parse_action
+from ttr_nb.board.actions import Claim, KeepTickets, parse_action
 from ttr_nb.bots import GreedyBot, RandomBot
-from ttr_nb.cards import PLAYER_COLOURS
-from ttr_nb.engine import apply, new_game, to_move, validate
+from ttr_nb.board.cards import PLAYER_COLOURS
+from ttr_nb.board.engine import apply, new_game, to_move, validate
 from ttr_nb.errors import BadAction, IllegalAction, SaveFileError, StateError, TTRError
-from ttr_nb.names import ticket_text
-from ttr_nb.state import replace_fields
+from ttr_nb.board.names import ticket_text
+from ttr_nb.board.state import replace_fields
 from ttr_nb.variants import available_variants
 
 PACKAGE = Path(ttr_nb.__file__).resolve().parent

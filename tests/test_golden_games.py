@@ -44,8 +44,8 @@ def play(game: str, players: int, bot: str, seed: int = SEED, *, deep: bool = Fa
     """One seeded bot game through the public protocol; ``deep`` also digests every position's legal actions and
     every seat's view."""
     from ttr_nb.bots import make_bot
-    from ttr_nb.engine import apply, legal_actions, new_game, observe, to_move
-    from ttr_nb.scoring import score
+    from ttr_nb.board.engine import apply, legal_actions, new_game, observe, to_move
+    from ttr_nb.board.scoring import score
     bots = [make_bot(bot, seed * 10 + i) for i in range(players)]
     state = new_game(game, players, seed)
     line: list[str] = []

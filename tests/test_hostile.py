@@ -11,16 +11,16 @@ from pathlib import Path
 import pytest
 
 from ttr_nb import Game
-from ttr_nb.actions import parse_action
+from ttr_nb.board.actions import parse_action
 from ttr_nb.bots import RandomBot
-from ttr_nb.cards import CARD_NAMES, LOCO
+from ttr_nb.board.cards import CARD_NAMES, LOCO
 from ttr_nb.cli import main
-from ttr_nb.engine import apply, legal_actions, validate
+from ttr_nb.board.engine import apply, legal_actions, validate
 from ttr_nb.errors import BadAction, MapError, SaveFileError
 from ttr_nb.files import FileProblem, read_bounded
 from ttr_nb.game import MAX_REPLAY, MAX_VARIATIONS
-from ttr_nb.maps import check_map_file, load_map
-from ttr_nb.state import GameState, Pending, replace_fields
+from ttr_nb.board.maps import check_map_file, load_map
+from ttr_nb.board.state import GameState, Pending, replace_fields
 
 
 def played(plies: int = 30, seed: int = 2) -> Game:
@@ -408,10 +408,10 @@ def test_the_editors_json_box_reads_as_strictly_as_a_save_file(text, words):
 # ----------------------------------------------------------------------------------------------- hand-built actions
 
 def test_malformed_action_objects_are_bad_actions_in_apply_and_describe():
-    from ttr_nb.actions import DrawDeck, KeepTickets
+    from ttr_nb.board.actions import DrawDeck, KeepTickets
     from ttr_nb.cardgame import engine as cg
     from ttr_nb.cardgame.actions import CompleteTicket
-    from ttr_nb.engine import describe, explain
+    from ttr_nb.board.engine import describe, explain
     from ttr_nb.games.south_korea import ExpressTickets
     usa, sk, card = played().state, Game("south_korea", 3, 1).state, Game("cardgame", 2, 1).state
     cases = [(usa, DrawDeck(seat=-1), "no seat -1"), (usa, DrawDeck(seat=3), "no seat 3"),
@@ -432,7 +432,7 @@ def test_every_field_of_every_legal_action_given_a_wrong_value_is_a_project_erro
     """Each legal action of a few positions, one field at a time replaced by a value of the wrong kind: apply,
     explain and describe answer with a TTRError (never a raw TypeError/ValueError/IndexError)."""
     from dataclasses import fields, replace
-    from ttr_nb.engine import describe, explain
+    from ttr_nb.board.engine import describe, explain
     from ttr_nb.errors import TTRError
     bad_values = (None, -1, 99, True, 1.5, "x", ((1,),), (("a", 1),), ((99, 1),), ((0, -5),))
     tried = 0

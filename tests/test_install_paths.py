@@ -193,7 +193,7 @@ def test_setup_installs_only_the_notebook_extra_for_running_and_is_idempotent(tm
     assert "installing ttr-nb[test] (editable)" in setup()
     assert "ttr-nb[test] is up to date" in setup("--notebook")       # the test extra includes the notebook extra
     assert "ttr-nb[test] is up to date" in setup()
-    found = subprocess.run([str(venv / "bin" / "python"), "-c", "import ttr_nb.maps as m; print(m.maps_dir())"],
+    found = subprocess.run([str(venv / "bin" / "python"), "-c", "import ttr_nb.board.maps as m; print(m.maps_dir())"],
                            cwd=tmp_path, env=env, capture_output=True, text=True, timeout=120)
     assert Path(found.stdout.strip()) == REPO / "maps", found.stderr
     assert (venv / "share" / "jupyter" / "lab" / "settings" / "overrides.json").is_file()

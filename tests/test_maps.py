@@ -10,9 +10,9 @@ from pathlib import Path
 
 import pytest
 
-from ttr_nb.cards import CARD_NAMES, COLOURS, LOCOMOTIVE
+from ttr_nb.board.cards import CARD_NAMES, COLOURS, LOCOMOTIVE
 from ttr_nb.errors import MapError, TTRError
-from ttr_nb.maps import (City, Map, Route, Ticket, available_maps, check_map_file, load_map, map_from_dict,
+from ttr_nb.board.maps import (City, Map, Route, Ticket, available_maps, check_map_file, load_map, map_from_dict,
                          map_from_reference, map_to_json, maps_dir)
 
 REPO = Path(__file__).resolve().parents[1]
@@ -588,7 +588,7 @@ def test_shipped_map_fuzz_never_crashes(tmp_path):
 
 
 def test_import_is_light():
-    code = ("import sys, time; t = time.perf_counter(); import ttr_nb.maps; "
+    code = ("import sys, time; t = time.perf_counter(); import ttr_nb.board.maps; "
             "print(time.perf_counter() - t); "
             "print(sorted(m for m in ('networkx', 'json', 'csv', 'pathlib', 'importlib.resources') if m in sys.modules))")
     out = subprocess.run([sys.executable, "-c", code], cwd=REPO, capture_output=True, text=True, check=True).stdout
@@ -596,13 +596,13 @@ def test_import_is_light():
 
 
 def test_module_rebuild_check_runs_without_warnings():
-    """``python -m ttr_nb.maps rebuild --check`` (the command the docs give) prints no runpy RuntimeWarning:
+    """``python -m ttr_nb.board.maps rebuild --check`` (the command the docs give) prints no runpy RuntimeWarning:
     ``import ttr_nb`` does not load the map module first."""
     import subprocess
     import sys
     from pathlib import Path
     repo = Path(__file__).resolve().parents[1]
-    done = subprocess.run([sys.executable, "-W", "error", "-m", "ttr_nb.maps", "rebuild", "--check"], cwd=repo,
+    done = subprocess.run([sys.executable, "-W", "error", "-m", "ttr_nb.board.maps", "rebuild", "--check"], cwd=repo,
                           capture_output=True, text=True, timeout=120)
     assert done.returncode == 0, done.stdout + done.stderr
     assert "Warning" not in done.stderr and "up to date" in done.stdout

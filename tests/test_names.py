@@ -7,13 +7,13 @@ import re
 import pytest
 
 from ttr_nb import Game
-from ttr_nb.actions import Claim, KeepTickets, parse_action
+from ttr_nb.board.actions import Claim, KeepTickets, parse_action
 from ttr_nb.bots import GreedyBot, MixedBot, RandomBot, Reason, public_reason
-from ttr_nb.cards import CARD_NAMES
-from ttr_nb.engine import PUBLIC, apply, check, describe, legal_actions, new_game, step, turn_status
+from ttr_nb.board.cards import CARD_NAMES
+from ttr_nb.board.engine import PUBLIC, apply, check, describe, legal_actions, new_game, step, turn_status
 from ttr_nb.errors import BadAction, TTRError
-from ttr_nb.names import find_route, route_text, ticket_text, ticket_with_points
-from ttr_nb.positions import position
+from ttr_nb.board.names import find_route, route_text, ticket_text, ticket_with_points
+from ttr_nb.board.positions import position
 from ttr_nb.variants import get_variant
 
 USA = get_variant("usa").map

@@ -99,7 +99,7 @@ def test_installed_wheel_copies_its_notebooks_and_imports(wheel_path, tmp_path):
     def run(*argv):
         return subprocess.run(argv, cwd=work, env=env, capture_output=True, text=True, timeout=120)
 
-    imported = run(str(python), "-c", "import ttr_nb, ttr_nb.maps as m; print(ttr_nb.__file__); print(m.maps_dir()); "
+    imported = run(str(python), "-c", "import ttr_nb, ttr_nb.board.maps as m; print(ttr_nb.__file__); print(m.maps_dir()); "
                                       "print(ttr_nb.Game('europe', players=2, seed=1).status()[:6])")
     assert imported.returncode == 0, imported.stderr
     file, maps, status = imported.stdout.splitlines()

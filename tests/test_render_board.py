@@ -12,7 +12,7 @@ import pytest
 from plotly.basedatatypes import Undefined
 
 from ttr_nb.errors import TTRError
-from ttr_nb.maps import load_map
+from ttr_nb.board.maps import load_map
 from ttr_nb.render import (CARD_SYMBOLS, OWNER_SYMBOLS, PLAYER_HEX, board_figure, board_png, project, route_hover,
                            trace_index, update_board)
 from ttr_nb.render.board import CARD_HEX, USA_POINTS, as_figure_widget
@@ -554,7 +554,7 @@ def test_an_edited_map_is_laid_out_afresh(usa):
 def test_every_board_figure_passes_plotlys_validation(key):
     """board_figure builds its figure unvalidated (plotly's fast path); every property it can set must still be
     one plotly accepts: rebuilding the figure with validation raises on anything unknown or malformed."""
-    from ttr_nb.engine import board_marks, seat_name
+    from ttr_nb.board.engine import board_marks, seat_name
     from ttr_nb.game import Game
     from ttr_nb.bots import GreedyBot
     m = load_map(key)

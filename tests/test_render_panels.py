@@ -10,14 +10,14 @@ import plotly.graph_objects as go
 import pytest
 
 from ttr_nb.bots import GreedyBot
-from ttr_nb.cards import CARD_NAMES, LOCO, PLAYER_COLOURS
-from ttr_nb.engine import seat_name
+from ttr_nb.board.cards import CARD_NAMES, LOCO, PLAYER_COLOURS
+from ttr_nb.board.engine import seat_name
 from ttr_nb.errors import TTRError
 from ttr_nb.game import Game
 from ttr_nb.render import panels as P
 from ttr_nb.render.board import CARD_SYMBOLS, PLAYER_HEX
-from ttr_nb.scoring import score
-from ttr_nb.state import replace_fields
+from ttr_nb.board.scoring import score
+from ttr_nb.board.state import replace_fields
 from ttr_nb.variants import get_variant
 
 
@@ -200,7 +200,7 @@ def test_players_panel_setup_shows_own_offer_only():
     offered = s.pending_for(1).get("offered")
     other = s.pending_for(0).get("offered")
     assert "choosing from:" in html and html.count("choosing from 3 offered tickets") == 2
-    from ttr_nb.maps import load_map
+    from ttr_nb.board.maps import load_map
     m = load_map("usa")
     assert all(f"{m.ticket(t).a}–{m.ticket(t).b}" in html for t in offered)
     assert not any(f"{m.ticket(t).a}–{m.ticket(t).b} ({m.ticket(t).points})" in html for t in other

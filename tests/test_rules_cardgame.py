@@ -10,8 +10,8 @@ from pathlib import Path
 import pytest
 
 from ttr_nb import Game, make_bot
-from ttr_nb.actions import DrawDeck, DrawFaceUp, DrawTickets, KeepTickets, Pass, parse_action
-from ttr_nb.cards import CARD_INDEX, LOCO
+from ttr_nb.board.actions import DrawDeck, DrawFaceUp, DrawTickets, KeepTickets, Pass, parse_action
+from ttr_nb.board.cards import CARD_INDEX, LOCO
 from ttr_nb.cardgame import engine as E
 from ttr_nb.cardgame.actions import CompleteTicket, MoveToTrack, PlayYard
 from ttr_nb.cardgame import completion
@@ -19,7 +19,7 @@ from ttr_nb.cardgame.completion import SMALL, best_set, cards_used, feasible
 from ttr_nb.cardgame.data import build_document, data_path, document_text, load_cards, source_dir
 from ttr_nb.cardgame.scoring import score
 from ttr_nb.errors import BadAction, IllegalAction, TTRError
-from ttr_nb.state import Pending
+from ttr_nb.board.state import Pending
 
 from cardgame_helpers import after_setup, assert_valid, counts, make, to_track
 

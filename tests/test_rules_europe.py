@@ -15,16 +15,16 @@ from pathlib import Path
 
 import pytest
 
-from ttr_nb.actions import Claim, DrawDeck, DrawFaceUp, DrawTickets, KeepTickets, parse_action
+from ttr_nb.board.actions import Claim, DrawDeck, DrawFaceUp, DrawTickets, KeepTickets, parse_action
 from ttr_nb.bots import GreedyBot, RandomBot
-from ttr_nb.cards import CARD_ALIASES, CARD_NAMES, LOCO
-from ttr_nb.engine import (apply, describe, explain, legal_actions, new_game, observe, route_payments, step,
+from ttr_nb.board.cards import CARD_ALIASES, CARD_NAMES, LOCO
+from ttr_nb.board.engine import (apply, describe, explain, legal_actions, new_game, observe, route_payments, step,
                            to_move, turn_status, validate)
 from ttr_nb.errors import BadAction, IllegalAction, TTRError
 from ttr_nb.europe import (BuildStation, TunnelPay, TunnelWithdraw, best_borrowing, station_candidates,
                            tunnel_extra, tunnel_odds)
-from ttr_nb.scoring import owned_edges, score, ticket_results
-from ttr_nb.state import FREE, GameState, pairs_set, replace_fields
+from ttr_nb.board.scoring import owned_edges, score, ticket_results
+from ttr_nb.board.state import FREE, GameState, pairs_set, replace_fields
 from ttr_nb.variants import get_variant
 
 EU = get_variant("europe")

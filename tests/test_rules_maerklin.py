@@ -12,20 +12,20 @@ from pathlib import Path
 
 import pytest
 
-from ttr_nb.actions import Claim, DrawFaceUp, DrawTickets, KeepTickets, parse_action
+from ttr_nb.board.actions import Claim, DrawFaceUp, DrawTickets, KeepTickets, parse_action
 from ttr_nb.bots import GreedyBot
-from ttr_nb.cards import CARD_NAMES, LOCO, LOCO4, PASSENGER
-from ttr_nb.engine import apply, explain, legal_actions, new_game, observe, step, validate
+from ttr_nb.board.cards import CARD_NAMES, LOCO, LOCO4, PASSENGER
+from ttr_nb.board.engine import apply, explain, legal_actions, new_game, observe, step, validate
 from ttr_nb.errors import IllegalAction, TTRError
 from ttr_nb.game import Game
-from ttr_nb.positions import position
+from ttr_nb.board.positions import position
 from ttr_nb.games.maerklin import (DONE, RESERVE, Announce, PlacePassenger, Ride, best_passenger_move, leaving,
                                    moved_of, occupied,
                                    build_map_document, goods_of, goods_stacks, initial_goods, passengers_of)
-from ttr_nb.maps import map_to_json
-from ttr_nb.names import route_labels
-from ttr_nb.scoring import score
-from ttr_nb.state import FREE, pairs_set, replace_fields
+from ttr_nb.board.maps import map_to_json
+from ttr_nb.board.names import route_labels
+from ttr_nb.board.scoring import score
+from ttr_nb.board.state import FREE, pairs_set, replace_fields
 from ttr_nb.variants import get_variant
 
 MK = get_variant("maerklin")
@@ -666,7 +666,7 @@ def test_MK_SCORE_2_most_completed_tickets_bonus_ties_all_get_it():
     sheet = score(s)
     assert all("most completed tickets" not in dict(p.extras) for p in sheet.players)   # nobody completed any
     t = M.ticket(s.players[0].tickets[0])
-    from ttr_nb.scoring import connect_path
+    from ttr_nb.board.scoring import connect_path
     edges = [(r.a, r.b, r.length, r.id) for r in M.routes]
     path = connect_path(edges, t.a, t.b)
     s1 = own(s, 0, *path)
@@ -688,7 +688,7 @@ def test_MK_SCORE_3_no_longest_path_bonus():
 
 def test_MK_SCORE_4_tie_break_chain_tickets_then_goods_count():
     assert MK.settings.tie_breaks == ("tickets", "goods")
-    from ttr_nb.scoring import _winners
+    from ttr_nb.board.scoring import _winners
     sheet = score(started(2))
     a, b = sheet.players
     from dataclasses import replace

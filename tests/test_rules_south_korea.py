@@ -13,20 +13,20 @@ from pathlib import Path
 
 import pytest
 
-from ttr_nb.actions import Claim, DrawDeck, DrawFaceUp, DrawTickets, KeepTickets, parse_action
+from ttr_nb.board.actions import Claim, DrawDeck, DrawFaceUp, DrawTickets, KeepTickets, parse_action
 from ttr_nb.bots import GreedyBot
-from ttr_nb.cards import CARD_ALIASES, LOCO
-from ttr_nb.engine import (apply, describe, explain, legal_actions, new_game, observe, step, to_move, turn_status,
+from ttr_nb.board.cards import CARD_ALIASES, LOCO
+from ttr_nb.board.engine import (apply, describe, explain, legal_actions, new_game, observe, step, to_move, turn_status,
                            validate)
 from ttr_nb.errors import BadAction, IllegalAction, TTRError
 from ttr_nb.games.south_korea import (PROVINCE_BONUS, DraftKeep, DraftPick, ExpressDraw, ExpressTickets,
                                       ProvinceClaim, build_map_document, express_left, province_ranking,
                                       province_space, province_trains, read_province_board)
-from ttr_nb.maps import check_map_file, map_to_json
-from ttr_nb.names import route_text
-from ttr_nb.positions import position
-from ttr_nb.scoring import score
-from ttr_nb.state import FREE, GameState, pairs_set, replace_fields
+from ttr_nb.board.maps import check_map_file, map_to_json
+from ttr_nb.board.names import route_text
+from ttr_nb.board.positions import position
+from ttr_nb.board.scoring import score
+from ttr_nb.board.state import FREE, GameState, pairs_set, replace_fields
 from ttr_nb.variants import get_variant
 
 SK = get_variant("south_korea")
@@ -63,7 +63,7 @@ def drafted(players: int = 4, seed: int = 1) -> GameState:
 
 
 def table(n: int = 2, seed: int = 1, *, hands=None, deck_top=(), claims=None, trains=None) -> GameState:
-    """A position in play after a real draft (the drafted tickets kept), built by ``ttr_nb.positions.position``:
+    """A position in play after a real draft (the drafted tickets kept), built by ``ttr_nb.board.positions.position``:
     ``hands`` seat -> {card: count}, ``deck_top`` the next cards, ``claims`` route id -> seat, ``trains`` seat ->
     trains left."""
     d = drafted(n, seed)
@@ -86,7 +86,7 @@ def namwon_jinju():
 
 def explain_ok(s: GameState, action):
     """The action as the engine records it (canonical: the map's city text), after checking it is legal."""
-    from ttr_nb.engine import check
+    from ttr_nb.board.engine import check
     return check(s, action)[0]
 
 
@@ -506,7 +506,7 @@ def test_SK_SCORE_4_no_longest_path_bonus():
 
 
 def test_SK_SCORE_5_ties_most_route_cards_completed_then_shared():
-    from ttr_nb.scoring import _winners
+    from ttr_nb.board.scoring import _winners
     a, b = score(drafted(2)).players
     a2 = replace_fields_ps(a, 10, 2)
     b2 = replace_fields_ps(b, 10, 1)
@@ -517,7 +517,7 @@ def test_SK_SCORE_5_ties_most_route_cards_completed_then_shared():
 
 def replace_fields_ps(ps, total: int, completed: int):
     from dataclasses import replace
-    from ttr_nb.scoring import TicketResult
+    from ttr_nb.board.scoring import TicketResult
     tickets = tuple(TicketResult(f"T{i}", "a", "b", 0, i < completed) for i in range(4))
     return replace(ps, route_points=total, tickets=tickets, extras=(), longest_bonus=0)
 

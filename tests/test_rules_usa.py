@@ -14,14 +14,14 @@ from dataclasses import replace
 
 import pytest
 
-from ttr_nb.actions import Claim, KeepTickets
-from ttr_nb.cards import CARD_NAMES, COLOURS, LOCO, PLAYER_COLOURS
-from ttr_nb.engine import apply, explain, legal_actions, new_game, observe, step, to_move, validate
+from ttr_nb.board.actions import Claim, KeepTickets
+from ttr_nb.board.cards import CARD_NAMES, COLOURS, LOCO, PLAYER_COLOURS
+from ttr_nb.board.engine import apply, explain, legal_actions, new_game, observe, step, to_move, validate
 from ttr_nb.errors import IllegalAction, TTRError
 from ttr_nb.rng import shuffled
-from ttr_nb.scoring import score
-from ttr_nb.state import FREE
-from ttr_nb.trail import longest_trail
+from ttr_nb.board.scoring import score
+from ttr_nb.board.state import FREE
+from ttr_nb.board.trail import longest_trail
 
 from usa_helpers import (L, TOTAL, USA, V, assert_refused, hand_of, kind, legal_bodies, loco_count, market_names,
                          position, setup_done, snapshot)

@@ -14,11 +14,11 @@ from functools import lru_cache
 
 import pytest
 
-import ttr_nb.scoring as scoring
+import ttr_nb.board.scoring as scoring
 from ttr_nb.bots import RandomBot
-from ttr_nb.engine import apply, new_game, to_move
-from ttr_nb.scoring import score
-from ttr_nb.trail import longest_trail
+from ttr_nb.board.engine import apply, new_game, to_move
+from ttr_nb.board.scoring import score
+from ttr_nb.board.trail import longest_trail
 from ttr_nb.variants import get_variant
 
 

@@ -6,8 +6,8 @@ import plotly.graph_objects as go
 import pytest
 
 import ttr_nb.teaching as ttr
-from ttr_nb.cards import LOCO4, PASSENGER
-from ttr_nb.engine import board_marks, legal_actions
+from ttr_nb.board.cards import LOCO4, PASSENGER
+from ttr_nb.board.engine import board_marks, legal_actions
 from ttr_nb.errors import TTRError
 from ttr_nb.exercises import BestPassengerMove, PassengerFare, make_exercise
 from ttr_nb.games.maerklin import best_passenger_move, goods_stacks, occupied

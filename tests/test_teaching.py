@@ -9,11 +9,11 @@ import pytest
 
 from ttr_nb import Game, get_variant, legal_actions, score
 from ttr_nb import teaching as T
-from ttr_nb.actions import KeepTickets
+from ttr_nb.board.actions import KeepTickets
 from ttr_nb.bots import GreedyBot
 from ttr_nb.errors import TTRError
-from ttr_nb.positions import position
-from ttr_nb.trail import Trail
+from ttr_nb.board.positions import position
+from ttr_nb.board.trail import Trail
 
 
 # Blue's routes make a loop through Denver: the longest trail (16) passes Denver twice; a simple path gets 9.
@@ -343,7 +343,7 @@ def test_learner_view_and_history_view():
 def test_teaching_imports_without_plotly_or_widgets():
     done = run_blocked("""
         from ttr_nb import teaching
-        from ttr_nb.positions import position
+        from ttr_nb.board.positions import position
         print(teaching.try_action(position("usa", players=2, seed=1), "draw deck").status)
         assert not [m for m in sys.modules if m.split(".")[0] in BLOCKED]
         print("OK")

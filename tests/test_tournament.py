@@ -102,8 +102,8 @@ def test_view_is_the_same_whatever_the_seat_cannot_see(variant):
 
 
 def test_view_text_names_own_tickets_not_the_others():
-    from ttr_nb.names import ticket_text
-    from ttr_nb.maps import load_map
+    from ttr_nb.board.names import ticket_text
+    from ttr_nb.board.maps import load_map
     state = _position("usa", 12)
     view = view_of(state, 0)
     text = view.text()
@@ -264,12 +264,12 @@ def test_a_bot_cannot_change_a_result_or_read_the_callers_environment(tmp_path, 
     monkeypatch.setenv("TTR_TEACHER_SECRET", "hunter2")
     patcher = _bot(tmp_path, "patcher", """
         import os
-        import ttr_nb.engine, ttr_nb.scoring, ttr_nb.tournament.contract
+        import ttr_nb.board.engine, ttr_nb.board.scoring, ttr_nb.tournament.contract
         def choose(view):
             pick = view.legal[0]
-            ttr_nb.engine.apply = lambda state, action: state            # the referee does not use this copy
-            ttr_nb.engine.legal_actions = lambda *a, **k: []
-            ttr_nb.scoring.score = None
+            ttr_nb.board.engine.apply = lambda state, action: state            # the referee does not use this copy
+            ttr_nb.board.engine.legal_actions = lambda *a, **k: []
+            ttr_nb.board.scoring.score = None
             ttr_nb.tournament.contract.checked_action = lambda *a, **k: None
             view.raw["players"][view.seat]["trains"] = 99
             view.raw["claims"][:] = [view.seat] * len(view.raw["claims"])

@@ -1,4 +1,4 @@
-"""The longest-trail solver (ttr_nb.trail) behind USA-SCORE-3 and EU-SCORE-2.
+"""The longest-trail solver (ttr_nb.board.trail) behind USA-SCORE-3 and EU-SCORE-2.
 
 A trail uses each route at most once, may pass a city several times and may close a loop; its length counts
 trains. Hand-made cases are named for the rule; property tests compare with an exhaustive search.
@@ -13,10 +13,10 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-import ttr_nb.trail as trail_mod
+import ttr_nb.board.trail as trail_mod
 from ttr_nb.errors import TTRError
-from ttr_nb.maps import load_map
-from ttr_nb.trail import Trail, longest_trail, longest_trails_by_owner
+from ttr_nb.board.maps import load_map
+from ttr_nb.board.trail import Trail, longest_trail, longest_trails_by_owner
 
 # ------------------------------------------------------------------------------------------------ helpers
 
@@ -66,7 +66,7 @@ def routes_of(name: str, *ids: str):
 
 def t_join_bound(edges) -> int:
     """An upper bound on any trail, computed independently with networkx: total length minus a minimum
-    T-join of the odd cities that leaves two of them free (the trail's ends). See ttr_nb.trail, step 4."""
+    T-join of the odd cities that leaves two of them free (the trail's ends). See ttr_nb.board.trail, step 4."""
     nx = pytest.importorskip("networkx")
     g = nx.MultiGraph()
     for a, b, w, rid in edges:
@@ -323,7 +323,7 @@ def test_longest_trails_by_owner():
 
 
 def test_whole_usa_board():
-    # 285 of the board's 309 trains. Established independently of ttr_nb.trail: t_join_bound (networkx's
+    # 285 of the board's 309 trains. Established independently of ttr_nb.board.trail: t_join_bound (networkx's
     # blossom matching on the 22 odd cities) proves no trail exceeds 309 - 24 = 285, and the returned
     # trail, checked route by route, reaches it.
     edges = board_edges("usa")
@@ -495,7 +495,7 @@ def test_USA_SCORE_3_the_engines_canonical_edges_give_the_public_answer(variant)
     (``RouteTable.canon_edges``, cities in name order, in route id order) and skips the checks and the sort:
     the very same Trail as ``longest_trail`` of the edges as the map gives them, for random networks of
     every board."""
-    from ttr_nb.trail import longest_trail_canonical
+    from ttr_nb.board.trail import longest_trail_canonical
     from ttr_nb.variants import get_variant
     t = get_variant(variant).route_table
     assert t.ids_sorted

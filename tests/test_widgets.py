@@ -19,16 +19,16 @@ pytest.importorskip("anywidget")
 import ipywidgets as widgets  # noqa: E402
 import plotly.graph_objects as go  # noqa: E402
 
-from ttr_nb.actions import Claim  # noqa: E402
+from ttr_nb.board.actions import Claim  # noqa: E402
 from ttr_nb.bots import make_bot  # noqa: E402
-from ttr_nb.cards import CARD_NAMES, LOCO, a_card  # noqa: E402
-from ttr_nb.engine import check, legal_actions, observe, to_move  # noqa: E402
+from ttr_nb.board.cards import CARD_NAMES, LOCO, a_card  # noqa: E402
+from ttr_nb.board.engine import check, legal_actions, observe, to_move  # noqa: E402
 from ttr_nb.errors import TTRError  # noqa: E402
 from ttr_nb.game import Game  # noqa: E402
-from ttr_nb.maps import load_map  # noqa: E402
-from ttr_nb.positions import position  # noqa: E402
+from ttr_nb.board.maps import load_map  # noqa: E402
+from ttr_nb.board.positions import position  # noqa: E402
 from ttr_nb.render import PLAYER_HEX, trace_index  # noqa: E402
-from ttr_nb.state import FREE  # noqa: E402
+from ttr_nb.board.state import FREE  # noqa: E402
 from ttr_nb.widgets import EditorView, HistoryView, MapExplorer, PlayView, TableView, play  # noqa: E402
 from ttr_nb.widgets._common import hand_text  # noqa: E402
 

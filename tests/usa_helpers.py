@@ -13,12 +13,12 @@ from typing import Iterable, Mapping, Sequence
 
 import pytest
 
-from ttr_nb.actions import parse_action
-from ttr_nb.cards import CARD_ALIASES, CARD_NAMES, LOCO
-from ttr_nb.engine import explain, legal_actions, new_game, validate
+from ttr_nb.board.actions import parse_action
+from ttr_nb.board.cards import CARD_ALIASES, CARD_NAMES, LOCO
+from ttr_nb.board.engine import explain, legal_actions, new_game, validate
 from ttr_nb.errors import IllegalAction
-from ttr_nb.maps import load_map
-from ttr_nb.state import FREE, GameState, Pending, PlayerState
+from ttr_nb.board.maps import load_map
+from ttr_nb.board.state import FREE, GameState, Pending, PlayerState
 from ttr_nb.variants import get_variant
 
 USA = load_map("usa")
@@ -165,7 +165,7 @@ def position(n_players: int = 4, *, seed: int = 1, hands: Mapping[int, Mapping[s
 
 def setup_done(state: GameState, keep: Mapping[int, Sequence[str]] | None = None):
     """Finish the initial ticket choice: every seat keeps all 3 (or ``keep[seat]``)."""
-    from ttr_nb.engine import apply
+    from ttr_nb.board.engine import apply
     for p in list(state.pending):
         chosen = (keep or {}).get(p.seat, p.get("offered"))
         state = apply(state, f"{p.seat}: keep {' '.join(chosen)}")
@@ -179,7 +179,7 @@ def snapshot(state: GameState) -> str:
 def assert_refused(state: GameState, action, rules: str | Iterable[str]) -> IllegalAction:
     """``action`` raises IllegalAction citing one of ``rules`` (in .rule and in the message), changes nothing,
     agrees with ``explain`` and is not among the legal actions."""
-    from ttr_nb.engine import apply
+    from ttr_nb.board.engine import apply
     rules = {rules} if isinstance(rules, str) else set(rules)
     before = snapshot(state)
     with pytest.raises(IllegalAction) as info:
@@ -207,7 +207,7 @@ def legal_texts(state: GameState, seat: int | None = None) -> set[str]:
 
 
 def id_body(state: GameState, action) -> str:
-    from ttr_nb.actions import Claim, KeepTickets, payment_str
+    from ttr_nb.board.actions import Claim, KeepTickets, payment_str
     from ttr_nb.variants import get_variant
     m = get_variant(state.variant).map
     if isinstance(action, Claim):

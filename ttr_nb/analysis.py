@@ -21,8 +21,8 @@ from dataclasses import asdict, dataclass
 from functools import lru_cache
 from typing import Any, Iterable, Mapping, Sequence
 
-from .maps import Map, load_map
-from .state import FREE, GameState
+from .board.maps import Map, load_map
+from .board.state import FREE, GameState
 
 __all__ = ["MapPath", "Component", "TicketPath", "PlayerNetwork", "cheapest_paths", "ticket_difficulty",
            "city_centrality", "route_ticket_load", "player_network", "as_markdown", "as_html", "HTMLTable",
@@ -90,7 +90,7 @@ class PlayerNetwork:
     trains: int                      # trains placed on the board
     components: tuple[Component, ...]    # biggest (trains) first, then by first city name
     tickets: tuple[TicketPath, ...]      # in the order the player kept them
-    longest: Any                     # ttr_nb.trail.Trail: the longest continuous trail of these routes
+    longest: Any                     # ttr_nb.board.trail.Trail: the longest continuous trail of these routes
 
     def to_dict(self) -> dict:
         d = asdict(self)
@@ -369,9 +369,9 @@ def player_network(state: GameState, seat: int) -> PlayerNetwork:
     It reads the seat's tickets: show it to that player or to a teacher, not to the others.
     """
     from .bots import cheapest_path
-    from .engine import seat_name
-    from .scoring import connect_path, owned_edges
-    from .trail import longest_trail
+    from .board.engine import seat_name
+    from .board.scoring import connect_path, owned_edges
+    from .board.trail import longest_trail
     from .variants import get_variant
 
     v = get_variant(state.variant)

@@ -16,15 +16,15 @@ from itertools import combinations
 from math import comb
 from typing import Protocol, Sequence
 
-from .actions import (Action, Claim, DrawDeck, DrawFaceUp, DrawTickets, KeepTickets, draw_tickets_action, new_claim,
+from .board.actions import (Action, Claim, DrawDeck, DrawFaceUp, DrawTickets, KeepTickets, draw_tickets_action, new_claim,
                       new_keep)
-from .cards import CARD_NAMES, COLOURS, GRAY, LOCO
-from .engine import _VARIANTS, claimable_routes, draw_choices, legal_actions, route_payments
+from .board.cards import CARD_NAMES, COLOURS, GRAY, LOCO
+from .board.engine import _VARIANTS, claimable_routes, draw_choices, legal_actions, route_payments
 from .errors import TTRError
-from .names import route_text, ticket_text
+from .board.names import route_text, ticket_text
 from .rng import Counter, fold
-from .state import FREE, GameState
-from .tables import claimable_mask, nth_bit, random_payment
+from .board.state import FREE, GameState
+from .board.tables import claimable_mask, nth_bit, random_payment
 from .variants import Feature, Variant, bots_of, get_variant
 
 
@@ -350,7 +350,7 @@ def plan_for(v: Variant, state: GameState, seat: int, tickets: Sequence[str]) ->
 
 
 def _with_claims(state: GameState, claims: list[int]) -> GameState:
-    from .state import replace_fields
+    from .board.state import replace_fields
     return replace_fields(state, claims=tuple(claims))
 
 
@@ -506,7 +506,7 @@ class GreedyBot:
 
 
 def _twin_blocked(v: Variant, state: GameState, seat: int, route) -> bool:
-    from .engine import twin_problem
+    from .board.engine import twin_problem
     return route.double_group is not None and twin_problem(v, state, seat, route) is not None
 
 

@@ -23,7 +23,7 @@ from .simulation import seat_bots
 
 
 def play(variant: str, players: int, bots: str, seed: int, out: TextIO, quiet: bool = False) -> int:
-    from .engine import seat_name
+    from .board.engine import seat_name
     from .game import Game
     from .variants import get_game
     game = Game(variant, players, seed)
@@ -67,7 +67,7 @@ def simulate(variant: str, games: int, players: int, bots: str, seed: int, out: 
 
 
 def check_map(path: str, out: TextIO) -> int:
-    from .maps import check_map_file, load_map
+    from .board.maps import check_map_file, load_map
     problems = check_map_file(path)
     if problems:
         print(f"{path}: {len(problems)} problem{'s' if len(problems) != 1 else ''}", file=out)
@@ -107,9 +107,9 @@ def picture(variant: str, out_path: str, seed: int, plies: int, out: TextIO) -> 
     """A board from a seeded greedy game, with the leader's longest trail drawn (the README picture), written as
     PNG or SVG according to the ending of ``out_path``."""
     from .bots import GreedyBot
-    from .engine import board_marks, seat_name
+    from .board.engine import board_marks, seat_name
     from .game import Game
-    from .scoring import score
+    from .board.scoring import score
     if plies < 0:
         raise TTRError("--plies must be 0 or more")
     target, fmt = picture_target(out_path)
@@ -181,8 +181,8 @@ def main(argv: Sequence[str] | None = None, out: TextIO | None = None, err: Text
     out = out or sys.stdout
     err = err or sys.stderr
     argv = list(sys.argv[1:] if argv is None else argv)
-    if argv[:1] == ["maps"]:                 # its own sub-commands and --help: ttr_nb.maps.main
-        from .maps import main as maps_main
+    if argv[:1] == ["maps"]:                 # its own sub-commands and --help: ttr_nb.board.maps.main
+        from .board.maps import main as maps_main
         return maps_main(argv[1:], out=out)
     parser = argparse.ArgumentParser(prog="ttr-nb", description="Ticket to Ride rules engine: play, simulate, check maps.")
     sub = parser.add_subparsers(dest="command", required=True)

@@ -25,7 +25,7 @@ from dataclasses import dataclass
 from typing import Callable, Iterable, Iterator, Sequence
 
 from .variants import Feature, Variant, available_variants, get_variant, step_words
-from .cards import CARD_NAMES, LOCO
+from .board.cards import CARD_NAMES, LOCO
 
 __all__ = ["Row", "Comparison", "compare_variants", "as_html", "as_markdown", "interpretations",
            "interpretations_html"]
@@ -155,7 +155,7 @@ def _returns(where: str) -> str:
 
 
 def _tie_breaks(v: Variant) -> str:
-    from .scoring import _TIE_BREAKS
+    from .board.scoring import _TIE_BREAKS
     words = [_TIE_BREAKS[name][1] if name in _TIE_BREAKS else name for name in v.settings.tie_breaks]
     return "most points, then " + ", then ".join(words) + "; still tied: shared"
 

@@ -26,11 +26,11 @@ from pathlib import Path
 from typing import Any, Iterable
 from weakref import ref
 
-from .actions import Action
-from .engine import PUBLIC, Event, seat_name
+from .board.actions import Action
+from .board.engine import PUBLIC, Event, seat_name
 from .errors import SaveFileError, TTRError
 from .files import checked_path, new_file_mode, read_bounded, write_atomic
-from .state import GameState
+from .board.state import GameState
 from .variants import get_game, rules_of
 
 SAVE_FORMAT = "ttr_nb-game"
@@ -215,7 +215,7 @@ class Game:
 
     @property
     def rules(self):
-        """The rules module this game is played by (``ttr_nb.engine`` or ``ttr_nb.cardgame.engine``)."""
+        """The rules module this game is played by (``ttr_nb.board.engine`` or ``ttr_nb.cardgame.engine``)."""
         return self._rules
 
     def legal_actions(self, seat: int | None = None) -> list[Action]:
@@ -549,7 +549,7 @@ def read_json(text: str, source: str, *, damaged: str = "", noun: str = "save fi
 
 
 def _card(kind: int) -> str:
-    from .cards import CARD_NAMES
+    from .board.cards import CARD_NAMES
     return CARD_NAMES[kind]
 
 

@@ -41,8 +41,8 @@ def seat_bots(spec: str, players: int, seed: int) -> tuple[list, list[str]]:
 
 def play_one(variant: str, players: int, bots: str, seed: int) -> dict:
     """One game to its end: the figures the statistics are made of (a JSON-ready dict)."""
-    from .engine import apply, new_game, to_move
-    from .scoring import score
+    from .board.engine import apply, new_game, to_move
+    from .board.scoring import score
     bot_list, _ = seat_bots(bots, players, seed)
     state = new_game(variant, players, seed)
     while state.phase != "over":
@@ -60,7 +60,7 @@ def play_games(task: dict) -> dict:
     no games only sets the game up: a worker's warm-up (the map and the bots loaded before its first task)."""
     seed = task["seed"]
     if not task["count"]:
-        from .engine import new_game
+        from .board.engine import new_game
         new_game(task["variant"], task["players"], seed)
         seat_bots(task["bots"], task["players"], seed)
     return {"first": task["first"], "games": [play_one(task["variant"], task["players"], task["bots"], seed + g)
@@ -97,7 +97,7 @@ class Simulation:
 
     def statistics_lines(self) -> list[str]:
         """The statistics alone (no time): the same for any number of workers."""
-        from .engine import seat_name
+        from .board.engine import seat_name
         lines = [f"{self.games} games of {self.variant} with {self.players} players, bots {self.bots}, "
                  f"seeds {self.seed}–{self.seed + self.games - 1}",
                  f"  final score per player: {_describe(self.totals)}",
@@ -187,7 +187,7 @@ def simulate(variant: str = "usa", games: int = 100, players: int = 4, bots: str
     asked = _checked_workers(workers)
     if not isinstance(seed, int) or isinstance(seed, bool):
         raise TTRError(f"--seed {seed!r}: give a whole number")
-    from .engine import new_game
+    from .board.engine import new_game
     from .variants import get_game
     key = get_game(variant).key
     new_game(key, players, seed)              # the game and the player count, checked before any work

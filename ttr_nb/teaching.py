@@ -11,7 +11,7 @@ Rules layer: nothing here imports plotly or ipywidgets at module level (``board_
 shows exactly what the rules say, rule ids included.
 
     >>> from ttr_nb.teaching import try_action
-    >>> from ttr_nb.positions import position
+    >>> from ttr_nb.board.positions import position
     >>> s = position("usa", players=3, seed=1, market=["locomotive", "red", "blue", "green", "white"])
     >>> first = try_action(s, "draw deck")
     >>> first.ok, first.status
@@ -27,17 +27,17 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from .actions import Action, Claim, DrawDeck, DrawFaceUp, DrawTickets, KeepTickets, Pass, payment_words
+from .board.actions import Action, Claim, DrawDeck, DrawFaceUp, DrawTickets, KeepTickets, Pass, payment_words
 from .bots import GreedyBot
-from .cards import CARD_NAMES, LOCO
-from .engine import (Event, board_marks, check, claim_problem, describe, explain, legal_actions, observe, route_payments,
+from .board.cards import CARD_NAMES, LOCO
+from .board.engine import (Event, board_marks, check, claim_problem, describe, explain, legal_actions, observe, route_payments,
                      seat_name, step, turn_status)
 from .errors import TTRError
-from .names import route_text
+from .board.names import route_text
 from .game import Game
-from .scoring import ScoreSheet
-from .state import GameState
-from .trail import Trail
+from .board.scoring import ScoreSheet
+from .board.state import GameState
+from .board.trail import Trail
 from .variants import available_variants, get_game, get_variant
 
 __all__ = ["Outcome", "try_action", "walk", "position_text", "seat_view_text", "action_menu", "action_menu_text",
@@ -505,21 +505,21 @@ def variant_status_text() -> str:
 
 def route_ids(variant, refs: Iterable[str]) -> list[str]:
     """Route ids for routes named by their cities ("Denver–Omaha", "Denver–Salt Lake City (red)") or by id."""
-    from .names import find_route
+    from .board.names import find_route
     m = get_variant(variant).map
     return [find_route(m, r).id for r in refs]
 
 
 def route_names(variant, ids: Iterable[str]) -> list[str]:
     """The city texts of routes given by id or city text, e.g. ['Denver–Salt Lake City (red)']."""
-    from .names import route_text
+    from .board.names import route_text
     m = get_variant(variant).map
     return [route_text(m, r) for r in route_ids(variant, ids)]
 
 
 def ticket_names(variant, ids: Iterable[str]) -> str:
     """Tickets in words: 'Helena–Los Angeles (8), Duluth–Houston (8)' (ids or city texts)."""
-    from .names import find_ticket, ticket_words
+    from .board.names import find_ticket, ticket_words
     entry = get_game(variant)
     m = entry.map if hasattr(entry, "map") else entry.data          # the Card Game's tickets are its cards
     return ticket_words(m, [find_ticket(m, t).id for t in ids])
@@ -527,9 +527,9 @@ def ticket_names(variant, ids: Iterable[str]) -> str:
 
 def position(variant: str = "usa", *args, claims: dict | None = None, tickets: dict | None = None,
              **kwargs) -> GameState:
-    """``ttr_nb.positions.position`` with routes and tickets named by their cities (ids work too):
+    """``ttr_nb.board.positions.position`` with routes and tickets named by their cities (ids work too):
     ``claims={"Denver–Omaha": 0}``, ``tickets={0: ["Denver–El Paso"]}``. See that function for the rest."""
-    from .names import find_ticket
+    from .board.names import find_ticket
     m = get_variant(variant).map
     if claims is not None:
         claims = dict(zip(route_ids(variant, claims), claims.values()))
@@ -550,7 +550,7 @@ def board_of(state: GameState, *, highlight: Sequence[tuple[str, Sequence[str]]]
     ``focus``: city names to zoom on (the view keeps the board's proportions; ``margin`` is the room around
     them in board units; by default a twelfth of the board's larger side). Pan or double-click the plot to see
     the whole board."""
-    from .cards import PLAYER_COLOURS
+    from .board.cards import PLAYER_COLOURS
     from .render import board_figure
     v = get_variant(state.variant)
     marks = board_marks(state)
@@ -683,12 +683,12 @@ def history_view(game: Game, move: int | None = 0, **kwargs):
 # this module; the rest (figures, views, exercises, analyses) load on first use, so a notebook that only reads
 # rules never imports plotly or ipywidgets.
 
-from . import maps as _maps, scoring as _scoring  # noqa: E402
-from .actions import parse_action  # noqa: E402,F401
+from .board import maps as _maps, scoring as _scoring  # noqa: E402
+from .board.actions import parse_action  # noqa: E402,F401
 from .bots import make_bot  # noqa: E402,F401
-from .engine import apply, closed_routes, is_legal, new_game, to_move, validate  # noqa: E402,F401
-from .positions import position as _position  # noqa: E402
-from .state import FREE  # noqa: E402,F401
+from .board.engine import apply, closed_routes, is_legal, new_game, to_move, validate  # noqa: E402,F401
+from .board.positions import position as _position  # noqa: E402
+from .board.state import FREE  # noqa: E402,F401
 
 load_map, available_maps, Map = _maps.load_map, _maps.available_maps, _maps.Map
 score = _scoring.score

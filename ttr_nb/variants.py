@@ -10,12 +10,12 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from typing import TYPE_CHECKING, Mapping
 
-from .cards import BASE_KINDS, CARD_NAMES, LOCO
+from .board.cards import BASE_KINDS, CARD_NAMES, LOCO
 from .errors import TTRError
 
 if TYPE_CHECKING:  # pragma: no cover
-    from .maps import Map, Route
-# "GameState" and "Pending" in the annotations below are ttr_nb.state's, named and not imported: the state module
+    from .board.maps import Map, Route
+# "GameState" and "Pending" in the annotations below are ttr_nb.board.state's, named and not imported: the state module
 # reads this registry (a saved state's card kinds and rules module), so importing it here would close a circle.
 
 
@@ -51,14 +51,14 @@ class Settings:
 class Feature:
     """Hooks a mechanic into the engine. Every method has a do-nothing default.
 
-    ``tx`` arguments are the engine's mutable transaction (``ttr_nb.engine.Tx``): a feature changes the state
+    ``tx`` arguments are the engine's mutable transaction (``ttr_nb.board.engine.Tx``): a feature changes the state
     only through it, so a refused action changes nothing.
     """
 
     name: str = ""
     pending_kinds: tuple[str, ...] = ()               # pending sub-steps this feature owns
     step_words: dict[str, str] = {}                    # each of them in a learner's words (see ``step_words``)
-    table_data: tuple[str, ...] = ()                   # the keys it keeps in GameState.ext (ttr_nb.featuredata)
+    table_data: tuple[str, ...] = ()                   # the keys it keeps in GameState.ext (ttr_nb.board.featuredata)
     player_data: tuple[str, ...] = ()                  # ... and in each PlayerState.ext
 
     def setup(self, variant: "Variant", tx) -> None: ...
@@ -136,7 +136,7 @@ class Feature:
     def data_problems(self, variant: "Variant", state: "GameState") -> list[str]:
         """What is malformed in this feature's own data (``table_data``/``player_data`` values, its pending steps'
         data): types and shapes only, in words. ``validate`` runs it before anything reads the data, so a crafted
-        save is refused with words, never a raw TypeError (``ttr_nb.featuredata``)."""
+        save is refused with words, never a raw TypeError (``ttr_nb.board.featuredata``)."""
         return []
 
     def validate(self, variant: "Variant", state: "GameState", problems: list[str]) -> None: ...
@@ -181,7 +181,7 @@ class Variant:
     # Base-game interpretations that do not hold here, and why — this game's own rule book settles the question, or
     # the rule they read does not exist here: (base rule id, why). ``compare.interpretations`` leaves them out.
     settled: tuple[tuple[str, str], ...] = ()
-    rules: str = "ttr_nb.engine"                        # the module implementing the protocol (see rules_of)
+    rules: str = "ttr_nb.board.engine"                        # the module implementing the protocol (see rules_of)
 
     @property
     def provisional(self) -> bool:
@@ -197,7 +197,7 @@ class Variant:
 
     @cached_property
     def map(self) -> "Map":
-        from .maps import load_map
+        from .board.maps import load_map
         return load_map(self.map_key)
 
     def rule(self, rule_id: str) -> str:
@@ -240,8 +240,8 @@ class Variant:
 
     @cached_property
     def route_table(self):
-        """Per-route arrays and bit masks for the hot loop (``ttr_nb.tables.RouteTable``)."""
-        from .tables import RouteTable
+        """Per-route arrays and bit masks for the hot loop (``ttr_nb.board.tables.RouteTable``)."""
+        from .board.tables import RouteTable
         return RouteTable(self)
 
     @cached_property
@@ -319,7 +319,7 @@ _RULES: dict[str, object] = {}
 
 
 def rules_of(name) -> object:
-    """The rules module of a game (by key, alias, entry or state): ``ttr_nb.engine`` for the board variants,
+    """The rules module of a game (by key, alias, entry or state): ``ttr_nb.board.engine`` for the board variants,
     ``ttr_nb.cardgame.engine`` for the Card Game. Every module has the protocol's functions (new_game,
     legal_actions, apply, step, check, explain, to_move, observe, validate, turn_status, describe, score ...)."""
     key = getattr(name, "variant", name)

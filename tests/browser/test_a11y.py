@@ -127,7 +127,7 @@ def _keyboard_claim(page, nb: str) -> str:
     tab_to(page, ".t-play .ttr-payments button")
     _check_ring(page, "a payment button")
     page.keyboard.press("Enter")
-    wait_kernel(page, nb, f"__import__('ttr_nb.engine', fromlist=['x']).board_marks(view.game.state)['owners']"
+    wait_kernel(page, nb, f"__import__('ttr_nb.board.engine', fromlist=['x']).board_marks(view.game.state)['owners']"
                           f".get({route!r}) == 0", "the keyboard's claim reached the game")
     wait_focus_inside(page, ".t-play", "after the claim")
     # a step the claim opens (Märklin: place a passenger) is answered by keyboard too

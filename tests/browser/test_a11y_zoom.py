@@ -136,7 +136,7 @@ def test_play_views_at_200_percent_zoom_beside_the_file_panel(browser, lab_serve
         page.screenshot(path=str(ARTIFACTS / "a11y-zoom200-usa-payment.png"))
         _check(page, ".t-play", "USA, paying for a route", problems)
         _click(page, play.locator(".ttr-payments button").first, "a payment button")
-        wait_kernel(page, nb, f"__import__('ttr_nb.engine', fromlist=['x']).board_marks(view.game.state)['owners']"
+        wait_kernel(page, nb, f"__import__('ttr_nb.board.engine', fromlist=['x']).board_marks(view.game.state)['owners']"
                               f".get({route!r}) == 0", "the claim reached the game")
         # the Card Game: the first tickets, then its move list
         cardv = page.locator(".t-card")

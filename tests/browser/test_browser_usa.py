@@ -25,7 +25,7 @@ VIEW = ".ttr-playview"
 def _learner_setup():
     """The learner's game as the notebook builds it: the tickets offered to Blue and a route Blue can pay for."""
     from ttr_nb import Game, get_variant
-    from ttr_nb.engine import claimable_routes
+    from ttr_nb.board.engine import claimable_routes
     from ttr_nb.widgets._common import ticket_words
 
     game = Game("usa", players=PLAYERS, seed=SEED)

@@ -26,7 +26,7 @@ VIEWS = {
     "usa": "v = PlayView(Game('usa', players=3, seed=2))",
     "usa-payment": ("v = PlayView(Game('usa', players=3, seed=2))\n"
                     "v.keep_tickets(0, v.offered(0)[:2])\n"
-                    "from ttr_nb.engine import claimable_routes\n"
+                    "from ttr_nb.board.engine import claimable_routes\n"
                     "v.click_route(next(r.id for r in claimable_routes(v.variant, v.game.state, 0, affordable_only=True)"
                     " if len(v.click_route(r.id)) >= 2))"),
     "europe": "v = PlayView(Game('europe', players=3, seed=2))",
@@ -37,12 +37,12 @@ VIEWS = {
     "south_korea-turn": ("v = PlayView(Game('south_korea', players=3, seed=2))\n"
                          "for _ in range(6): v.choose_option(0)\n"
                          "v.keep_tickets(0, v.offered(0)[:4])\n"
-                         "from ttr_nb.engine import claimable_routes\n"
+                         "from ttr_nb.board.engine import claimable_routes\n"
                          "v.click_route(claimable_routes(v.variant, v.game.state, 0, affordable_only=True)[0].id)"),
     "maerklin-turn": ("v = PlayView(Game('maerklin', players=3, seed=2))\n"
                       "v.choose_option(2)\n"
                       "v.keep_tickets(0, v.offered(0)[:2])\n"
-                      "from ttr_nb.engine import claimable_routes\n"
+                      "from ttr_nb.board.engine import claimable_routes\n"
                       "v.click_route(claimable_routes(v.variant, v.game.state, 0, affordable_only=True)[0].id)"),
 }
 CELLS = [f"from ttr_nb import Game\nfrom ttr_nb.widgets import PlayView\n{code}\nv.widget.add_class('t-{name}')\nv"

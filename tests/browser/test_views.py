@@ -25,12 +25,12 @@ def _turn_status(page, nb, var="view"):
     """The status line as the view shows it: a player's view without rule ids, the teacher's tables with them."""
     return kernel_eval(page, nb, f"(__import__('ttr_nb.widgets.words', fromlist=['x']).without_rule_ids "
                                  f"if getattr({var}, 'human_seats', ()) else str)("
-                                 f"__import__('ttr_nb.engine', fromlist=['turn_status']).turn_status({var}.game.state))")
+                                 f"__import__('ttr_nb.board.engine', fromlist=['turn_status']).turn_status({var}.game.state))")
 
 
 def _owner(state: str, route_id: str) -> str:
     """Kernel expression: the seat owning ``route_id`` in the state ``state`` (None: free)."""
-    return f"dict(__import__('ttr_nb.engine', fromlist=['x']).board_marks({state})['owners']).get({route_id!r})"
+    return f"dict(__import__('ttr_nb.board.engine', fromlist=['x']).board_marks({state})['owners']).get({route_id!r})"
 
 
 def _button(scope, pattern: str):
@@ -64,7 +64,7 @@ def test_playview_turns_by_clicks(lab_server, page, console):
     wait_text(view, _turn_status(page, nb), "status after the first card")
 
     # 3. a face-up locomotive as the second card is refused (USA-DRAW-4), and nothing changes
-    market = kernel_eval(page, nb, "[None if c is None else __import__('ttr_nb.cards', fromlist=['x']).CARD_NAMES[c] "
+    market = kernel_eval(page, nb, "[None if c is None else __import__('ttr_nb.board.cards', fromlist=['x']).CARD_NAMES[c] "
                                    "for c in view.game.state.market]")
     assert "locomotive" in market, f"no face-up locomotive with seed in viewhelpers.PLAY_SEED: {market}"
     slot = market.index("locomotive") + 1
@@ -100,7 +100,7 @@ def test_playview_turns_by_clicks(lab_server, page, console):
         expect(b.first).to_be_visible(timeout=WAIT_S * 1000)
     pay[1].first.click()
     wait_kernel(page, nb, f"{_owner('view.game.state', route['route'])} == 0", "the claim reached the game")
-    paid = kernel_eval(page, nb, "__import__('ttr_nb.actions', fromlist=['x']).payment_words("
+    paid = kernel_eval(page, nb, "__import__('ttr_nb.board.actions', fromlist=['x']).payment_words("
                                  "next(p for p in reversed(view.game.history) if p.seat == 0).action.payment)")
     assert paid == route["payments"][1], (paid, route)
     check_figures(page, nb, min_figures=1, what="after Blue's claim")
@@ -182,7 +182,7 @@ def test_editorview_edits(lab_server, page, console):
 
     # a free route (from the kernel), clicked: Blue owns it, and the board shows it
     route = kernel_eval(page, nb, "next(r.id for r in editor.map.routes if r.id not in "
-                                  "dict(__import__('ttr_nb.engine', fromlist=['x']).board_marks(editor.state)['owners']))")
+                                  "dict(__import__('ttr_nb.board.engine', fromlist=['x']).board_marks(editor.state)['owners']))")
     click_route_marker(page, ".t-editor", route)
     wait_kernel(page, nb, f"{_owner('editor.state', route)} == 0", "the route's owner changed")
     check_figures(page, nb, min_figures=1, what="after giving a route an owner")

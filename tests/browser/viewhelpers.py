@@ -97,7 +97,7 @@ HISTORY_CELLS = [
 ]
 
 EDITOR_CELLS = [
-    "from ttr_nb.positions import position\n"
+    "from ttr_nb.board.positions import position\n"
     "from ttr_nb.widgets import EditorView\n"
     "editor = EditorView(position('usa', players=2, seed=4))\n"
     "editor.widget.add_class('t-editor')\n"
@@ -107,8 +107,8 @@ EDITOR_CELLS = [
 # Kernel code the tests use to read the game behind a PlayView (``v``): its legal payments without touching it.
 PAYMENT_CHOICES = r'''
 def __ttr_payment_choices(v, seat):
-    from ttr_nb.engine import claimable_routes, explain, route_payments
-    from ttr_nb.actions import Claim, payment_words
+    from ttr_nb.board.engine import claimable_routes, explain, route_payments
+    from ttr_nb.board.actions import Claim, payment_words
     out = []
     s = v.game.state
     for r in claimable_routes(v.variant, s, seat, affordable_only=True):
@@ -149,7 +149,7 @@ def __ttr_secrets(v, seat):
             t = m.ticket(tid)
             out.append([t.a, t.b])
         return out
-    from ttr_nb.engine import seat_name
+    from ttr_nb.board.engine import seat_name
     others = {}
     for i, p in enumerate(s.players):
         if i == seat:

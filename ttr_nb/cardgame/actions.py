@@ -5,19 +5,19 @@
     yard green3+loco1          play two or more cards of one colour into the rail yard, locomotives on top
     yard blue1+red1+yellow1    play exactly three cards of three different colours (CG-YARD-1/2)
     complete Chicago–Miami     at the end of a round: complete this ticket from the on-the-track pile (named by its
-                               cities like every ticket, ``ttr_nb.names``; its id, ``complete T12``, is accepted too)
+                               cities like every ticket, ``ttr_nb.board.names``; its id, ``complete T12``, is accepted too)
     complete done              ... and complete no more: refused while the pile can still pay for a ticket (the
                                book: as many as possible, CG-END-2); one ticket per action keeps the list of legal
                                actions short however many tickets a player holds
 
-Registered with ``ttr_nb.actions.register_action``, so ``ttr_nb.parse_action`` reads them.
+Registered with ``ttr_nb.board.actions.register_action``, so ``ttr_nb.parse_action`` reads them.
 """
 from __future__ import annotations
 
 from dataclasses import dataclass
 from typing import ClassVar
 
-from ..actions import Action, Payment, _ref, parse_payment, payment_str, register_action
+from ..board.actions import Action, Payment, _ref, parse_payment, payment_str, register_action
 from ..errors import BadAction
 
 

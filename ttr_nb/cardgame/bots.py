@@ -11,9 +11,9 @@ from __future__ import annotations
 from functools import lru_cache
 from itertools import combinations
 
-from ..actions import Action, DrawDeck, DrawFaceUp, DrawTickets, KeepTickets
+from ..board.actions import Action, DrawDeck, DrawFaceUp, DrawTickets, KeepTickets
 from ..bots import Reason
-from ..cards import COLOURS, LOCO
+from ..board.cards import COLOURS, LOCO
 from ..errors import TTRError
 from ..rng import Counter, fold
 from .actions import CompleteTicket, MoveToTrack, PlayYard

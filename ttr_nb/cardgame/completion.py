@@ -84,7 +84,7 @@ from itertools import accumulate
 from operator import mul
 from typing import Sequence
 
-from ..cards import LOCO
+from ..board.cards import LOCO
 
 Needs = Sequence[int]          # per card kind (colours only)
 SMALL = 12                     # up to this many tickets best_set walks them without bounds

@@ -24,12 +24,12 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Mapping
 
-from ..cards import BASE_KINDS, CARD_NAMES, COLOURS, LOCO
+from ..board.cards import BASE_KINDS, CARD_NAMES, COLOURS, LOCO
 from ..errors import MapError
 
 FORMAT = "ttr_nb-cardgame"
 VERSION = 1
-FILE_NAME = "cardgame.cards.json"        # not <key>.json: it is not a board map (ttr_nb.maps lists those)
+FILE_NAME = "cardgame.cards.json"        # not <key>.json: it is not a board map (ttr_nb.board.maps lists those)
 PROVISIONAL_NOTE = ("The 46 tickets (cities, points, colour circles) come from a single source lineage (a "
                     "university course's data set), rated medium-low confidence: check them against the real cards.")
 CONFIDENCE = {"deck": "high", "ticket and Big Cities counts": "high", "Big Cities values": "medium-high",
@@ -71,7 +71,7 @@ class CardCity:
 
 @dataclass(frozen=True, eq=False)
 class CardData:
-    """The cards. It answers the few questions ``ttr_nb.names`` asks of a map (``tickets``, ``routes``, ``city``,
+    """The cards. It answers the few questions ``ttr_nb.board.names`` asks of a map (``tickets``, ``routes``, ``city``,
     ``name``), so tickets are named by their cities the same way as on the boards."""
 
     name: str
@@ -86,7 +86,7 @@ class CardData:
     routes: tuple = ()                      # no board
 
     def __post_init__(self):
-        from ..maps import _fold
+        from ..board.maps import _fold
         object.__setattr__(self, "_ticket_by_id", {t.id: t for t in self.tickets})
         object.__setattr__(self, "_route_by_id", {})
         object.__setattr__(self, "_cities", {_fold(c[0]): CardCity(*c) for c in self.cities})
@@ -106,7 +106,7 @@ class CardData:
         return ticket_id in self._ticket_by_id
 
     def city(self, name: str) -> CardCity:
-        from ..maps import _fold
+        from ..board.maps import _fold
         found = self._cities.get(_fold(name.strip())) if isinstance(name, str) else None
         if found is None:
             raise MapError(f"no ticket of the Card Game names the city {name!r}")
@@ -114,7 +114,7 @@ class CardData:
 
     def find_ticket(self, ref: str) -> CardTicket:
         """The ticket named by its id ("T12") or its cities ("Chicago–Miami"); MapError if none."""
-        from ..names import find_ticket
+        from ..board.names import find_ticket
         return find_ticket(self, ref)
 
     def ticket_text(self, ticket_id: str) -> str:
@@ -122,7 +122,7 @@ class CardData:
         the same cities)."""
         text = self._texts.get(ticket_id)
         if text is None:
-            from ..names import ticket_text
+            from ..board.names import ticket_text
             text = ticket_text(self, ticket_id)
             self._texts[ticket_id] = text
             self._by_text[text] = self.ticket(ticket_id)
@@ -142,7 +142,7 @@ class CardData:
 
 def source_dir() -> Path:
     """``maps/sources/cardgame`` of a checkout (or the installed package's copy)."""
-    from ..maps import maps_dir
+    from ..board.maps import maps_dir
     return maps_dir() / "sources" / "cardgame"
 
 
@@ -248,7 +248,7 @@ def document_text(doc: Mapping) -> str:
 # loading
 
 def data_path() -> Path:
-    from ..maps import maps_dir
+    from ..board.maps import maps_dir
     return maps_dir() / FILE_NAME
 
 

@@ -1,4 +1,4 @@
-"""Determinization for the Card Game: a state one seat cannot tell from the real one (``ttr_nb.determinization``
+"""Determinization for the Card Game: a state one seat cannot tell from the real one (``ttr_nb.board.determinization``
 does the same for the board games).
 
 Kept: everything ``observe(state, seat)`` shows — the seat's own hand and tickets (and its offer), the face-up
@@ -13,11 +13,11 @@ from dataclasses import replace
 from typing import Any, Mapping
 
 from ..errors import StateError
-from ..state import Pending
-from ..determinization import SEED_RANGE, as_rng, check_seat, deal_tickets, shuffle_in_place
+from ..board.state import Pending
+from ..board.determinization import SEED_RANGE, as_rng, check_seat, deal_tickets, shuffle_in_place
 from .data import load_cards
 from .state import N_COLOURS, N_KINDS, CardState, track_visible
-from ..cards import LOCO
+from ..board.cards import LOCO
 
 
 def determinize(state: CardState, seat: int, rng, *, ticket_weights: Mapping[int, Mapping[str, float]] | None = None

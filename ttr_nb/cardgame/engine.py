@@ -1,4 +1,4 @@
-"""The Card Game's rules engine, on the board engine's protocol (``ttr_nb.engine``):
+"""The Card Game's rules engine, on the board engine's protocol (``ttr_nb.board.engine``):
 
     new_game(variant, players, seed)   -> CardState
     legal_actions(state, seat=None)    -> every legal action, complete, in a defined order
@@ -19,14 +19,14 @@ from itertools import combinations, islice
 from math import comb
 from typing import Sequence
 
-from ..actions import (Action, DrawDeck, DrawFaceUp, DrawTickets, KeepTickets, Pass, field_problem, parse_action,
+from ..board.actions import (Action, DrawDeck, DrawFaceUp, DrawTickets, KeepTickets, Pass, field_problem, parse_action,
                        payment_words)
-from ..cards import CARD_NAMES, COLOURS, LOCO, a_card
-from ..engine import Event, explain, is_legal, require_valid, seat_name   # these three call check/validate
+from ..board.cards import CARD_NAMES, COLOURS, LOCO, a_card
+from ..board.engine import Event, explain, is_legal, require_valid, seat_name   # these three call check/validate
 from ..errors import BadAction, IllegalAction, MapError, TTRError
-from ..names import ticket_words
+from ..board.names import ticket_words
 from ..rng import shuffled
-from ..state import Pending
+from ..board.state import Pending
 from ..variants import get_game
 from .actions import CompleteTicket, MoveToTrack, PlayYard
 from .completion import best_set, cards_used, shortfall
@@ -47,7 +47,7 @@ def _cards(n: int, kind: int) -> str:
 
 
 def _ticket_words(data: CardData, ids: Sequence[str]) -> str:
-    """Tickets by their cities, with points: 'Chicago–Miami (10), Dallas–Miami (9)' (``ttr_nb.names``)."""
+    """Tickets by their cities, with points: 'Chicago–Miami (10), Dallas–Miami (9)' (``ttr_nb.board.names``)."""
     return ticket_words(data, ids) or "none"
 
 
@@ -647,12 +647,12 @@ def check(state: CardState, action: Action | str) -> tuple[Action, int]:
 
 def apply(state: CardState, action: Action | str, *, trusted: bool = False) -> CardState:
     """The state after ``action`` (IllegalAction/BadAction, nothing changed, if it is refused). ``trusted=True``
-    skips ``check`` for an action this engine listed for this very state (see ``ttr_nb.engine.apply``)."""
+    skips ``check`` for an action this engine listed for this very state (see ``ttr_nb.board.engine.apply``)."""
     return _apply(state, action, None, trusted)
 
 
 def apply_checked(state: CardState, action: Action | str) -> tuple[CardState, Action, int]:
-    """``check`` then ``apply``: (the new state, the canonical action, its seat) — see ``ttr_nb.engine``."""
+    """``check`` then ``apply``: (the new state, the canonical action, its seat) — see ``ttr_nb.board.engine``."""
     action, seat = check(state, action)
     return _apply(state, action, None, True), action, seat
 

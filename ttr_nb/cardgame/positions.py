@@ -10,10 +10,10 @@ from __future__ import annotations
 
 from typing import Mapping, Sequence
 
-from ..cards import CARD_ALIASES, COLOURS, LOCO
+from ..board.cards import CARD_ALIASES, COLOURS, LOCO
 from ..errors import TTRError
 from ..rng import shuffled
-from ..state import Pending
+from ..board.state import Pending
 from .data import load_cards
 from .state import CardPlayer, CardState
 

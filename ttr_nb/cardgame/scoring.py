@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ..engine import seat_name
+from ..board.engine import seat_name
 from .data import load_cards
 from .state import CardState
 

@@ -1,6 +1,6 @@
 """The Card Game's state: one immutable, JSON-serialisable value, like the board game's ``GameState``.
 
-Card piles are count vectors over the card kinds of ``ttr_nb.cards`` (eight colours, index 8 = locomotive), except
+Card piles are count vectors over the card kinds of ``ttr_nb.board.cards`` (eight colours, index 8 = locomotive), except
 the deck, whose order matters (index 0 is the top). A rail yard is stored per colour: ``yard[c]`` colour cards in
 the stack of colour ``c`` and ``yard_locos[c]`` locomotives lying on top of it (CG-YARD-2). A three-colour play
 (CG-YARD-1 b) makes three one-card stacks, which is the same thing in this form.
@@ -14,9 +14,9 @@ from __future__ import annotations
 from dataclasses import dataclass, fields
 from typing import Any
 
-from ..cards import BASE_KINDS, CARD_NAMES, COLOURS
+from ..board.cards import BASE_KINDS, CARD_NAMES, COLOURS
 from ..errors import StateError
-from ..state import Pending, _expect_keys, _int, _json_value, _list, _str, _fail, _card, _counts, _pairs_to_json, pairs_get
+from ..board.state import Pending, _expect_keys, _int, _json_value, _list, _str, _fail, _card, _counts, _pairs_to_json, pairs_get
 
 PHASES = ("setup", "play", "last_round", "complete", "over")
 N_KINDS = BASE_KINDS                   # the 8 colours and the locomotive (no Märklin cards)
@@ -192,7 +192,7 @@ def _decode(d: Any) -> CardState:
 
 
 # The engine makes a CardState (and a CardPlayer or two) on every ply; the frozen ``__init__`` sets each of the
-# 19 fields through ``object.__setattr__``. As in ``ttr_nb.state.new_state``, a plain slotted class with the very
+# 19 fields through ``object.__setattr__``. As in ``ttr_nb.board.state.new_state``, a plain slotted class with the very
 # same slots is filled by ordinary attribute stores and then becomes the frozen class by ``__class__`` assignment
 # (CPython allows it between classes of one memory layout). tests/test_cardgame_fastpaths.py checks the result
 # equals the dataclass's own construction.

@@ -10,7 +10,7 @@
     make_bot("coach") / make_bot("coach:0.5")                     -> a bot that plays the coach's move
 
 How it works (``search``): determinized Monte Carlo. The position is sampled from the seat's view
-(``ttr_nb.engine.determinize``: the unseen cards, tickets and deck orders re-dealt, the other seats' tickets
+(``ttr_nb.board.engine.determinize``: the unseen cards, tickets and deck orders re-dealt, the other seats' tickets
 weighted by what their claims suggest, ``infer``), every candidate move is played on the same samples, and each
 sample is played to the end by a fast greedy policy (``policy``) for every seat; the policy's own move is kept
 unless another is better by a margin of standard errors. It never peeks: everything it reads is what the seat may

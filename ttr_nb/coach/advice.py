@@ -4,9 +4,9 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
-from ..actions import Action
+from ..board.actions import Action
 from ..errors import TTRError
-from ..state import GameState
+from ..board.state import GameState
 from .explain import Context, action_words, board_reason, card_reason
 from .search import Settings, search, utility
 
@@ -110,7 +110,7 @@ def _search_advice(state, seat, seconds, playouts, seed, moves, among, settings,
             raise TTRError(f"moves must be a whole number from 1 to 50, got {moves!r}")
         from dataclasses import replace
         settings = replace(settings or Settings(), max_candidates=moves, min_candidates=min(moves, 3))
-    from ..engine import to_move
+    from ..board.engine import to_move
     movers = to_move(state)
     if seat is None:
         if not movers:
@@ -120,13 +120,13 @@ def _search_advice(state, seat, seconds, playouts, seed, moves, among, settings,
         raise TTRError(f"there is no seat {seat!r} in a {state.n_players}-player game")
     actions = None
     if among is not None:
-        from ..engine import check
+        from ..board.engine import check
         if isinstance(among, str) or not hasattr(among, "__iter__"):
             raise TTRError("among must be a list of moves (actions or their text)")
         actions = []
         for a in among:
             if isinstance(a, str) and ":" not in a:
-                from ..engine import seat_name
+                from ..board.engine import seat_name
                 a = f"{seat_name(seat).lower()}: {a}"
             actions.append(check(state, a)[0])
     result = search(state, seat, playouts=playouts, seconds=seconds, seed=seed, settings=settings, actions=actions,
@@ -170,7 +170,7 @@ def hint(state, seat: int | None = None, *, seconds: float | None = None, playou
     route = None
     for a in shown:
         if isinstance(getattr(a.action, "route", None), str) and state.__class__ is GameState:
-            from ..names import find_route
+            from ..board.names import find_route
             from ..variants import get_variant
             route = find_route(get_variant(state.variant).map, a.action.route).id
             break

@@ -36,7 +36,7 @@ class CoachBot:
     def choose(self, state, seat: int):
         from .advice import advice_from
         from .search import Settings, search
-        from ..engine import describe, legal_actions, PUBLIC
+        from ..board.engine import describe, legal_actions, PUBLIC
         acts = legal_actions(state, seat)
         if len(acts) == 1:
             a = acts[0]

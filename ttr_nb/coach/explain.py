@@ -9,10 +9,10 @@ which the seat may see.
 """
 from __future__ import annotations
 
-from ..actions import Claim, DrawDeck, DrawFaceUp, DrawTickets, KeepTickets, Pass
-from ..cards import COLOURS, LOCO, card_word
-from ..engine import describe, seat_name
-from ..state import GameState
+from ..board.actions import Claim, DrawDeck, DrawFaceUp, DrawTickets, KeepTickets, Pass
+from ..board.cards import COLOURS, LOCO, card_word
+from ..board.engine import describe, seat_name
+from ..board.state import GameState
 
 
 def _pct(x: float) -> str:
@@ -26,7 +26,7 @@ def _list(words: list[str]) -> str:
 
 
 def _cards(pay) -> str:
-    from ..actions import payment_words
+    from ..board.actions import payment_words
     return payment_words(pay)
 
 
@@ -34,7 +34,7 @@ def action_words(state, action, seat: int) -> str:
     """The move in the second person: 'claim Denver–Omaha with 4 red', 'take the face-up red card'."""
     if _claims_route(action) and state.__class__ is GameState:
         from ..variants import get_variant
-        from ..names import find_route
+        from ..board.names import find_route
         v = get_variant(state.variant)
         r = find_route(v.map, action.route)
         verb = "try the tunnel" if getattr(r, "tunnel", False) else "claim"
@@ -110,7 +110,7 @@ def board_reason(ctx: Context, stats) -> str:
     tickets = ctx.result.tickets
     joined = _joined_rates(stats, tickets)
     if _claims_route(action):
-        from ..names import find_route
+        from ..board.names import find_route
         i = find_route(m, action.route).index
         served = sorted({plan.reasons[j] for j in plan.routes if j == i}) if plan else []
         if served:
@@ -181,7 +181,7 @@ def board_reason(ctx: Context, stats) -> str:
         parts.append(f"you have {p.trains} trains left for new tickets")
         risks += _ticket_risk(stats, "unjoined")
     elif isinstance(action, KeepTickets):
-        from ..names import find_ticket
+        from ..board.names import find_ticket
         ids = [find_ticket(m, x).id for x in action.tickets]
         from .policy import make_plan
         kept_plan = make_plan(t, state, seat, list(p.tickets) + ids)

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import math
 
-from ..state import FREE, GameState
+from ..board.state import FREE, GameState
 from ..variants import get_variant
 from .policy import path_cost, tables
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from ..errors import TTRError
-from ..state import GameState
+from ..board.state import GameState
 
 
 @dataclass(frozen=True)
@@ -27,7 +27,7 @@ class TicketOdds:
 
 def _ticket_facts(state, seat: int) -> list[tuple[str, str, int, bool]]:
     """(id, words, points, joined now) of the seat's held tickets."""
-    from ..names import ticket_words
+    from ..board.names import ticket_words
     if state.__class__ is GameState:
         from ..variants import get_variant
         from .policy import make_plan, tables

@@ -26,11 +26,11 @@ from __future__ import annotations
 import heapq
 from itertools import combinations
 
-from ..actions import Claim, DrawDeck, DrawFaceUp, DrawTickets, KeepTickets, Pass
-from ..cards import COLOURS, LOCO
-from ..engine import draw_deck_action, draw_faceup_action, legal_actions, route_payments, twin_problem
-from ..names import route_labels, ticket_text
-from ..state import FREE, GameState
+from ..board.actions import Claim, DrawDeck, DrawFaceUp, DrawTickets, KeepTickets, Pass
+from ..board.cards import COLOURS, LOCO
+from ..board.engine import draw_deck_action, draw_faceup_action, legal_actions, route_payments, twin_problem
+from ..board.names import route_labels, ticket_text
+from ..board.state import FREE, GameState
 from ..variants import Variant, get_variant
 
 INF = 1 << 30

@@ -10,10 +10,10 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
-from ..actions import Claim
-from ..engine import seat_name, to_move
+from ..board.actions import Claim
+from ..board.engine import seat_name, to_move
 from ..errors import TTRError
-from ..state import GameState
+from ..board.state import GameState
 from .advice import Advice, advice_from
 from .search import Settings, _key, paired, search
 
@@ -65,7 +65,7 @@ def review(game, seat: int, *, playouts: int = 60, seed=0, top: int = 3, min_dro
         before = game.state_at(ply.number - 1)
         if seat not in to_move(before):
             continue
-        from ..engine import legal_actions
+        from ..board.engine import legal_actions
         if len(legal_actions(before, seat)) < 2:
             continue
         result = search(before, seat, playouts=playouts, seed=f"review/{seed}/{ply.number}", include=(ply.action,))

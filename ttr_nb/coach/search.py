@@ -5,7 +5,7 @@ For one decision of one seat:
 1. **Candidates**: the legal actions, one per distinct choice that matters (a route once, with the payment the
    policy would use; a face-up colour once), at most ``max_candidates``, the policy's own move always among them
    (:func:`candidates`).
-2. **Samples**: sample ``i`` is a determinization of the position from the seat's view (``ttr_nb.engine.determinize``
+2. **Samples**: sample ``i`` is a determinization of the position from the seat's view (``ttr_nb.board.engine.determinize``
    with a seed made of the coach's seed and ``i``), the other seats' tickets weighted by what their claims suggest
    (``ttr_nb.coach.infer``). Every candidate is played on the *same* samples, and each playout continues with the
    same policy for every seat, so the differences between candidates are measured on common ground.
@@ -30,11 +30,11 @@ import random
 import time
 from dataclasses import dataclass, field
 
-from ..actions import Claim, DrawDeck, DrawFaceUp, DrawTickets
-from ..cards import LOCO
-from ..engine import apply, check, determinize, legal_actions, to_move
+from ..board.actions import Claim, DrawDeck, DrawFaceUp, DrawTickets
+from ..board.cards import LOCO
+from ..board.engine import apply, check, determinize, legal_actions, to_move
 from ..errors import TTRError
-from ..state import GameState
+from ..board.state import GameState
 from ..variants import rules_of
 from .policy import policy_for
 
@@ -348,7 +348,7 @@ def search(state, seat: int, *, playouts: int | None = None, seconds: float | No
 
 
 def _seat_words(seat: int) -> str:
-    from ..engine import seat_name
+    from ..board.engine import seat_name
     return seat_name(seat)
 
 

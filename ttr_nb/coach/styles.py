@@ -20,13 +20,13 @@ from __future__ import annotations
 
 from itertools import combinations
 
-from ..actions import Claim, DrawTickets, KeepTickets
+from ..board.actions import Claim, DrawTickets, KeepTickets
 from ..bots import GreedyBot, Reason
-from ..cards import COLOURS, LOCO
-from ..engine import draw_faceup_action
-from ..names import ticket_words
+from ..board.cards import COLOURS, LOCO
+from ..board.engine import draw_faceup_action
+from ..board.names import ticket_words
 from ..rng import Counter
-from ..state import FREE, GameState
+from ..board.state import FREE, GameState
 from ..variants import bots_of, get_variant
 from .policy import BoardPolicy, make_plan, path_cost
 

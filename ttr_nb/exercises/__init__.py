@@ -18,7 +18,7 @@ Every exercise has
   about, and ``board()`` — the board as a plotly figure (imports plotly only when called).
 
 The same ``seed`` (and options) always gives the same exercise, on every machine: positions come from
-``ttr_nb.positions.position`` and from bot games, randomness from ``ttr_nb.rng`` streams. Answers may be given
+``ttr_nb.board.positions.position`` and from bot games, randomness from ``ttr_nb.rng`` streams. Answers may be given
 as Python values or as text: payments ``"red3+loco1"``, actions ``"claim Denver–Omaha purple4"``, routes
 ``"Denver–Santa Fe, Santa Fe–El Paso"``, tickets ``"Denver–El Paso, Boston–Miami"`` (ids such as ``"R039 R050"``
 or ``"T04 T11"`` work too), ``"yes"``/``"no"``, ``"42"``.

@@ -5,12 +5,12 @@ import html
 import re
 from typing import Any, Iterable, Sequence
 
-from ..actions import payment_str
-from ..cards import CARD_NAMES, LOCO
+from ..board.actions import payment_str
+from ..board.cards import CARD_NAMES, LOCO
 from ..errors import TTRError
-from ..names import route_text, ticket_text
+from ..board.names import route_text, ticket_text
 from ..rng import choice_index, stream
-from ..state import GameState
+from ..board.state import GameState
 from ..variants import Variant, get_variant
 
 
@@ -205,7 +205,7 @@ class Exercise:
     def board(self, *, solution: bool = False, height: int = 520):
         """The position's board (plotly ``go.Figure``); ``solution=True`` also draws the answer where it is a
         set of routes (a trail, ticket paths)."""
-        from ..engine import board_marks, seat_name as _name
+        from ..board.engine import board_marks, seat_name as _name
         from ..render.board import board_figure
         marks = board_marks(self.state)
         return board_figure(self.v.map, owners=marks["owners"], closed=marks["closed"], stations=marks["stations"],

@@ -4,15 +4,15 @@ from __future__ import annotations
 import re
 from typing import Any, Sequence
 
-from ..actions import Action, Claim, Payment, parse_action, parse_payment, payment_str, payment_words
-from ..cards import CARD_NAMES, COLOURS, LOCO
-from ..engine import apply, describe, explain, legal_actions, seat_name
+from ..board.actions import Action, Claim, Payment, parse_action, parse_payment, payment_str, payment_words
+from ..board.cards import CARD_NAMES, COLOURS, LOCO
+from ..board.engine import apply, describe, explain, legal_actions, seat_name
 from ..errors import BadAction, TTRError
-from ..names import find_route, find_ticket, route_text, ticket_text
-from ..positions import position
+from ..board.names import find_route, find_ticket, route_text, ticket_text
+from ..board.positions import position
 from ..rng import choice_index
-from ..scoring import owned_edges, score
-from ..state import FREE
+from ..board.scoring import owned_edges, score
+from ..board.state import FREE
 from ..variants import Variant
 
 from .base import (Feedback, Prompt, _prompt, _hand_words, _route_words, _ticket_words, _pick, _int_between, _as_list, _bool_answer, _int_answer, _payment_hand, _bot_game, Exercise, _NONE_WORDS)
@@ -584,7 +584,7 @@ class FindLongest(Exercise):
                 chosen = s
                 break
         self.state = chosen
-        from ..trail import longest_trail
+        from ..board.trail import longest_trail
         self.edges = owned_edges(self.v, self.state, self.seat)
         self.best = longest_trail(self.edges)
 

@@ -9,10 +9,10 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from ..cards import CARD_NAMES, COLOURS, LOCO
+from ..board.cards import CARD_NAMES, COLOURS, LOCO
 from ..cardgame import engine as rules
 from ..cardgame.data import load_cards
-from ..engine import seat_name
+from ..board.engine import seat_name
 from ..errors import TTRError
 from ..game import Game
 from .base import Exercise, Feedback, Prompt, _bool_answer, _int_between, _pick, _prompt

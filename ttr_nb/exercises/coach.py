@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from ..engine import legal_actions, seat_name, to_move
+from ..board.engine import legal_actions, seat_name, to_move
 from ..errors import TTRError
 from .base import Exercise, Feedback, Prompt, _hand_words, _int_between, _prompt, _ticket_words
 

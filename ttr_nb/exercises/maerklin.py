@@ -9,12 +9,12 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from ..cards import PASSENGER
-from ..engine import apply, explain
+from ..board.cards import PASSENGER
+from ..board.engine import apply, explain
 from ..errors import TTRError
 from ..games.maerklin import Ride, Stop, best_passenger_move, goods_of, goods_stacks, is_country
-from ..positions import position
-from ..state import FREE
+from ..board.positions import position
+from ..board.state import FREE
 from .base import Exercise, Feedback, Prompt, _int_between, _pick, _prompt
 
 __all__ = ["BestPassengerMove", "PassengerFare"]

@@ -9,11 +9,11 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from ..cards import COLOURS
-from ..engine import seat_name
+from ..board.cards import COLOURS
+from ..board.engine import seat_name
 from ..errors import TTRError
 from ..games.south_korea import PROVINCE_BONUS, province_lines, province_occupied, province_ranking, province_space
-from ..positions import position
+from ..board.positions import position
 from .base import Exercise, Feedback, Prompt, _int_answer, _int_between, _pick, _prompt
 
 __all__ = ["ProvinceSpace", "ProvinceBonus"]

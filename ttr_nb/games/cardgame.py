@@ -1,7 +1,7 @@
 """Ticket to Ride: The Card Game (docs/rules/cardgame.md): registered under ``cardgame``.
 
 It has no board, so it is not a board ``Variant``: the registry holds a :class:`CardGame` that names its rules
-module (``ttr_nb.cardgame.engine``); the public entry points (``ttr_nb.engine``, ``ttr_nb.Game``, the bots, the CLI)
+module (``ttr_nb.cardgame.engine``); the public entry points (``ttr_nb.board.engine``, ``ttr_nb.Game``, the bots, the CLI)
 look the rules module up from ``state.variant`` (``ttr_nb.variants.rules_of``). The settings are the rule book's
 numbers; the interpretations are where the Swedish rule book is silent or ambiguous.
 """

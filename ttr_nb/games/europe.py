@@ -29,16 +29,16 @@ from functools import lru_cache
 from math import comb, prod
 from typing import ClassVar, Sequence
 
-from ..actions import Action, Claim, Payment, parse_payment, payment_str, payment_words, register_action
-from ..cards import CARD_NAMES, LOCO
+from ..board.actions import Action, Claim, Payment, parse_payment, payment_str, payment_words, register_action
+from ..board.cards import CARD_NAMES, LOCO
 from ..errors import BadAction, IllegalAction, MapError, TTRError
-from ..names import route_text, ticket_text
-from ..names import seat_name as _seat_name
-from ..scoring import owned_edges, ticket_results
-from ..state import FREE, GameState, Pending, new_player, new_state, pairs_get, pairs_set
+from ..board.names import route_text, ticket_text
+from ..board.names import seat_name as _seat_name
+from ..board.scoring import owned_edges, ticket_results
+from ..board.state import FREE, GameState, Pending, new_player, new_state, pairs_get, pairs_set
 from .usa import USA_INTERPRETATIONS
 from ..variants import Feature, Settings, Variant, get_variant, register
-from ..engine import _PLAYING, _plainly_legal, _turn_over
+from ..board.engine import _PLAYING, _plainly_legal, _turn_over
 
 MAX_STATIONS = 3            # EU-COMP-2 / EU-STATION-2
 STATION_BONUS = 4           # EU-STATION-6: points per station not built
@@ -516,7 +516,7 @@ class Tunnels(Feature):
             rid = route_text(v.map, route)
             if state.claims[route.index] != FREE:
                 problems.append(f"{who}'s pending tunnel {rid} is already claimed")
-            from ..engine import payment_problem
+            from ..board.engine import payment_problem
             problem = payment_problem(v, route, played, [dict(played).get(k, 0) for k in range(v.card_kinds)])
             if problem:
                 problems.append(f"{who}'s pending tunnel {rid}: the played cards are not a legal payment: {problem[0]}")
@@ -724,7 +724,7 @@ class Stations(Feature):
     player_data = ("stations",)
 
     def data_problems(self, v, state) -> list[str]:
-        from ..featuredata import is_texts
+        from ..board.featuredata import is_texts
         return [f"{_seat_name(seat)}'s stations must be a list of city names"
                 for seat, p in enumerate(state.players) if not is_texts(p.get("stations", ()))]
 
@@ -796,7 +796,7 @@ class Stations(Feature):
         try:
             city = v.map.city(action.city).name
         except MapError:
-            from ..maps import _suggest
+            from ..board.maps import _suggest
             raise BadAction(f"{action}: the {v.map.name} map has no city {action.city!r}"
                             f"{_suggest(action.city, [c.name for c in v.map.cities])}") from None
         built = stations_of(state, seat)

@@ -17,14 +17,14 @@ from dataclasses import dataclass, replace
 from functools import lru_cache
 from typing import ClassVar, Sequence
 
-from ..actions import Action, Claim, is_digits, register_action
-from ..cards import LOCO, LOCO4, PASSENGER
+from ..board.actions import Action, Claim, is_digits, register_action
+from ..board.cards import LOCO, LOCO4, PASSENGER
 from ..errors import BadAction, IllegalAction, MapError
-from ..names import seat_name as _seat_name
-from ..scoring import _with, connect_path
-from ..state import FREE, GameState, Pending, new_player, new_state, pairs_get, pairs_set
+from ..board.names import seat_name as _seat_name
+from ..board.scoring import _with, connect_path
+from ..board.state import FREE, GameState, Pending, new_player, new_state, pairs_get, pairs_set
 from ..variants import Feature, Settings, Variant, register
-from ..engine import _PLAYING, _plainly_legal, _turn_over
+from ..board.engine import _PLAYING, _plainly_legal, _turn_over
 from .usa import USA_INTERPRETATIONS
 
 PASSENGERS = 3            # MK-COMP-2
@@ -41,7 +41,7 @@ def _deny(v: Variant, msg: str, rule: str, action, seat) -> IllegalAction:
 
 
 def _maerklin_map():
-    from ..maps import load_map
+    from ..board.maps import load_map
     return load_map("maerklin")
 
 
@@ -542,7 +542,7 @@ class Passengers(Feature):
     player_data = ("passengers", "goods", MOVED)
 
     def data_problems(self, v, state) -> list[str]:
-        from ..featuredata import is_texts, is_whole, is_wholes
+        from ..board.featuredata import is_texts, is_whole, is_wholes
         out = []
         stacks = state.get("goods", ())
         if not (isinstance(stacks, tuple) and all(isinstance(e, tuple) and len(e) == 2 and isinstance(e[0], str)
@@ -1282,7 +1282,7 @@ def build_map_document(folder, *, deck: str = "standin") -> dict:
     colours and stacks from goods_provisional.csv, countries marked, the ticket deck chosen by ``deck``."""
     import csv
     from pathlib import Path
-    from ..maps import _check_document, _error, _totals, map_from_reference
+    from ..board.maps import _check_document, _error, _totals, map_from_reference
     folder = Path(folder)
     doc = map_from_reference(folder, key="maerklin", name="Ticket to Ride Märklin", tickets_file="tickets_germany2017.csv",
                              deck=DECK, provisional=True, provisional_note=PROVISIONAL_NOTE,

@@ -24,19 +24,19 @@ from operator import itemgetter
 from pathlib import Path
 from typing import ClassVar, Sequence
 
-from ..actions import Action, DrawDeck, DrawFaceUp, KeepTickets, Payment, parse_payment, payment_str, payment_words, register_action
-from ..actions import _PARSERS as _BASE_PARSERS
-from ..actions import _parse_keep, _ref
-from ..names import find_route, find_ticket, route_text, ticket_text, ticket_with_points, ticket_words
-from ..names import seat_name as _seat_name
-from ..cards import CARD_NAMES, COLOURS, GRAY, LOCO
+from ..board.actions import Action, DrawDeck, DrawFaceUp, KeepTickets, Payment, parse_payment, payment_str, payment_words, register_action
+from ..board.actions import _PARSERS as _BASE_PARSERS
+from ..board.actions import _parse_keep, _ref
+from ..board.names import find_route, find_ticket, route_text, ticket_text, ticket_with_points, ticket_words
+from ..board.names import seat_name as _seat_name
+from ..board.cards import CARD_NAMES, COLOURS, GRAY, LOCO
 from ..errors import BadAction, IllegalAction, MapError, TTRError
 from ..rng import shuffled
-from ..scoring import _with
-from ..state import FREE, GameState, Pending, new_player, new_state, pairs_get, pairs_set
-from ..tables import claimable_mask, interned, nth_bit, payment
+from ..board.scoring import _with
+from ..board.state import FREE, GameState, Pending, new_player, new_state, pairs_get, pairs_set
+from ..board.tables import claimable_mask, interned, nth_bit, payment
 from ..variants import Feature, Settings, Variant, get_variant, register
-from ..engine import _PLAYING, _quick_draw, _turn_over, twin_problem
+from ..board.engine import _PLAYING, _quick_draw, _turn_over, twin_problem
 from .usa import USA_INTERPRETATIONS
 
 KEY = "south_korea"
@@ -58,7 +58,7 @@ def _plural(n: int, word: str) -> str:
 
 def read_province_board(folder: Path | str = SOURCES) -> dict[str, list[int]]:
     """``province_board.csv`` → {line colour: [space values, low to high]} (MapError names the line at fault)."""
-    from ..maps import _read_csv
+    from ..board.maps import _read_csv
     path = Path(folder) / "province_board.csv"
     lines: dict[str, list[int]] = {}
     for n, row in enumerate(_read_csv(path, ("colour", "spaces")), start=2):
@@ -77,7 +77,7 @@ def read_province_board(folder: Path | str = SOURCES) -> dict[str, list[int]]:
 
 def read_province_known(folder: Path | str = SOURCES) -> dict[str, list[int]]:
     """``province_board_known.csv``: the spaces the rule book proves (white 6; red 5 and 6)."""
-    from ..maps import _read_csv
+    from ..board.maps import _read_csv
     path = Path(folder) / "province_board_known.csv"
     return {row["colour"].strip(): [int(x) for x in row["space_values"].split(";")]
             for row in _read_csv(path, ("colour", "space_values"))}
@@ -87,7 +87,7 @@ def build_map_document(folder: Path | str = SOURCES) -> dict:
     """The content of ``maps/south_korea.json``, rebuilt from the reference CSVs by a fixed rule: the shared
     ``map_from_reference`` (cities, routes, tickets, SOURCES.md, PROVISIONAL.md → ``provisional: true`` and its
     first line as the note), the base deck (SK-COMP-2), and the province board as the map's ``extra``."""
-    from ..maps import map_from_reference
+    from ..board.maps import map_from_reference
     folder = Path(folder)
     return map_from_reference(folder, key=KEY, name=MAP_NAME, deck=BASE_DECK, reference="maps/sources/south_korea",
                               extra={"province_board": read_province_board(folder),
@@ -96,7 +96,7 @@ def build_map_document(folder: Path | str = SOURCES) -> dict:
 
 def rebuild_map(check_only: bool = False) -> bool:
     """Write ``maps/south_korea.json`` from ``maps/sources/south_korea`` (or only compare). True: up to date."""
-    from ..maps import map_to_json
+    from ..board.maps import map_to_json
     text = map_to_json(build_map_document())
     target = SOURCES.parents[1] / f"{KEY}.json"
     if target.is_file() and target.read_text(encoding="utf-8") == text:
@@ -265,7 +265,7 @@ class ExpressTickets(Action):
     verb: ClassVar[str] = "tickets"
 
     def base(self) -> Action:
-        from ..actions import DrawTickets
+        from ..board.actions import DrawTickets
         return DrawTickets(seat=self.seat)
 
     def body(self) -> str:
@@ -487,7 +487,7 @@ class TicketDraft(Feature):
     player_data = ("drafted", "passing")
 
     def data_problems(self, v, state) -> list[str]:
-        from ..featuredata import is_texts, is_whole
+        from ..board.featuredata import is_texts, is_whole
         out = [f"{_seat_name(seat)}'s draft cards ({key}) must be a list of ticket ids"
                for seat, p in enumerate(state.players) for key in self.player_data if not is_texts(p.get(key, ()))]
         for q in state.pending:
@@ -888,7 +888,7 @@ class ExpressCards(Feature):
     player_data = ("express",)
 
     def data_problems(self, v, state) -> list[str]:
-        from ..featuredata import is_wholes
+        from ..board.featuredata import is_wholes
         return [f"{_seat_name(seat)}'s express cards must be a list of their values, some of 1, 2, 3 "
                 f"({v.rule('SK-COMP-3')})" for seat, p in enumerate(state.players)
                 if not is_wholes(p.get("express", ()), 1, 3)]
@@ -909,7 +909,7 @@ class ExpressCards(Feature):
 
     def boost(self, action, value: int):
         """A draw action boosted with the +``value`` express card."""
-        from ..actions import DrawTickets
+        from ..board.actions import DrawTickets
         if isinstance(action, DrawTickets):
             return ExpressTickets(express=value, seat=action.seat)
         return ExpressDraw(slot=getattr(action, "slot", 0), express=value, seat=action.seat)
@@ -975,7 +975,7 @@ class ExpressCards(Feature):
             raise IllegalAction(f"face-up slot {action.slot} is empty", v.rule("USA-DRAW-8"), action, seat)
 
     def apply(self, v, tx, action, seat) -> None:
-        from ..engine import _apply_draw
+        from ..board.engine import _apply_draw
         e = action.express
         _use_express(tx, seat, e)
         if isinstance(action, ExpressTickets):
@@ -1239,7 +1239,7 @@ class ProvinceBoard(Feature):
     table_data = ("province",)
 
     def data_problems(self, v, state) -> list[str]:
-        from ..featuredata import is_whole
+        from ..board.featuredata import is_whole
         raw = state.get("province", ())
         if isinstance(raw, tuple) and all(isinstance(x, tuple) and len(x) == 3 and isinstance(x[0], str)
                                           and is_whole(x[1]) and is_whole(x[2]) for x in raw):
@@ -1320,7 +1320,7 @@ class ProvinceBoard(Feature):
 
     def _options(self, v, state, seat, routes=None, room=None, boosts=None) -> list:
         """The province claims as (route text, payment, express, line), in ``turn_actions``' order."""
-        from ..engine import claimable_routes
+        from ..board.engine import claimable_routes
         p = state.players[seat]
         if room is None:
             room = _placeable(v, state)
@@ -1354,7 +1354,7 @@ class ProvinceBoard(Feature):
                 f"(the payment has {size})", "SK-PROV-3")
 
     def check(self, v, state, action, seat) -> None:
-        from ..engine import claim_problem, malformed_payment
+        from ..board.engine import claim_problem, malformed_payment
         if state.phase not in ("play", "last_round"):
             raise IllegalAction("routes are claimed on turns, after the draft", v.rule("SK-TURN-1"), action, seat)
         if not isinstance(action.route, str) or not isinstance(action.payment, tuple) or not isinstance(action.line, str):
@@ -1574,7 +1574,7 @@ class ProvinceBoard(Feature):
         """With trains to spare, add a province train to a planned claim where it ranks first (or gains a rank).
         ``needs(route)``: the trains the seat's tickets still need besides ``route`` (default: the greedy bot's
         plan, ``bots.plan_for``; the coach's playouts give their own plan's)."""
-        from ..actions import Claim
+        from ..board.actions import Claim
         if type(action) is not Claim or state.pending:
             return action, why
         from ..bots import Reason, plan_for

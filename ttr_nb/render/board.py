@@ -55,7 +55,7 @@ from typing import Any
 import plotly.graph_objects as go
 from plotly.basedatatypes import Undefined
 
-from ..cards import COLOURS, GRAY, PLAYER_COLOURS
+from ..board.cards import COLOURS, GRAY, PLAYER_COLOURS
 from ..errors import TTRError
 from .figure import Figure
 
@@ -247,7 +247,7 @@ def stored_layout_keys() -> list[str]:
 def write_layouts(keys: Sequence[str]) -> Path:
     """Compute and store the layouts of the maps ``keys`` (e.g. ``["usa", "europe"]``) and the places of their city
     names in ``LAYOUTS_FILE``."""
-    from ..maps import load_map
+    from ..board.maps import load_map
     global _STORED_LAYOUTS
     out = {}
     for key in sorted(keys):

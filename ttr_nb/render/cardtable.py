@@ -16,7 +16,7 @@ from typing import Collection
 
 import plotly.graph_objects as go
 
-from ..cards import CARD_NAMES, COLOURS, LOCO, PLAYER_COLOURS
+from ..board.cards import CARD_NAMES, COLOURS, LOCO, PLAYER_COLOURS
 from .board import BACKGROUND, INK, _player_hex
 from .public import PUBLIC
 from .public import public_view as _public_view

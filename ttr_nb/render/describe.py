@@ -17,8 +17,8 @@ from __future__ import annotations
 
 from collections import defaultdict
 
-from ..engine import board_marks, observe, seat_name, turn_status
-from ..state import GameState
+from ..board.engine import board_marks, observe, seat_name, turn_status
+from ..board.state import GameState
 from ..variants import get_variant
 from .public import PUBLIC, public_view
 
@@ -230,7 +230,7 @@ def card_table_text(state, viewer: int | None = None, *, last_move: str | None =
 def province_text(state: GameState) -> tuple[str, str, dict]:
     """South Korea's province board (public): each line's trains and its ranking now."""
     from ..games.south_korea import PROVINCE_BONUS, province_lines, province_ranking, province_trains
-    from ..cards import COLOURS
+    from ..board.cards import COLOURS
     v = get_variant(state.variant)
     lines = province_lines(v)
     trains = province_trains(state)

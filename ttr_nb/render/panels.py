@@ -31,10 +31,10 @@ from typing import Any
 
 import plotly.graph_objects as go
 
-from ..cards import CARD_NAMES, COLOURS, LOCO, PLAYER_COLOURS
-from ..engine import observe, seat_name
+from ..board.cards import CARD_NAMES, COLOURS, LOCO, PLAYER_COLOURS
+from ..board.engine import observe, seat_name
 from ..errors import TTRError
-from ..state import GameState
+from ..board.state import GameState
 from ..variants import get_variant
 from .board import BACKGROUND, CARD_HEX, CARD_SYMBOLS, INK, PLAYER_HEX, _apply, _remember
 from .figure import Figure

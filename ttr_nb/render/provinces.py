@@ -14,9 +14,9 @@ import html
 
 import plotly.graph_objects as go
 
-from ..cards import COLOURS, PLAYER_COLOURS
-from ..engine import seat_name
-from ..state import GameState
+from ..board.cards import COLOURS, PLAYER_COLOURS
+from ..board.engine import seat_name
+from ..board.state import GameState
 from ..variants import get_variant
 from .board import CARD_HEX, CARD_SYMBOLS, INK, OWNER_SYMBOLS, BACKGROUND, _player_hex
 from .palette import ink_on

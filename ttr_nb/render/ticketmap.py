@@ -14,7 +14,7 @@ from typing import Sequence
 
 import plotly.graph_objects as go
 
-from ..cards import CARD_NAMES
+from ..board.cards import CARD_NAMES
 from .board import BACKGROUND, CARD_HEX, INK
 from .describe import ticket_map_text
 from .figure import Figure, describe_figure
@@ -29,7 +29,7 @@ def _xy(lat: float, lon: float) -> tuple[float, float]:
 def ticket_map_figure(state=None, viewer: int | None = None, *, tickets: Sequence[str] | None = None,
                       title: str | None = None, height: int = 560) -> go.Figure:
     from ..cardgame.data import load_cards
-    from ..maps import load_map
+    from ..board.maps import load_map
     data = load_cards()
     text = ticket_map_text(state, viewer, tickets=tickets)
     completed: set[str] = set()

@@ -258,8 +258,8 @@ def _short(x: Any) -> str:
 def checked_action(state, seat: int, text: str, legal: list[str] | None = None):
     """The action ``text`` stands for, checked by the rules for ``seat`` (its seat filled in). Raises ``Forfeit
     ("illegal", ...)`` naming the rule when it is not a legal move of that seat."""
-    from ..actions import parse_action
-    from ..engine import seat_name
+    from ..board.actions import parse_action
+    from ..board.engine import seat_name
     from ..variants import rules_of
     rules = rules_of(state)
     try:

@@ -233,7 +233,7 @@ class Results:
 
     def seat_names(self, index: int) -> list[str]:
         """Who played each seat of game ``index`` ('Blue: first', ...)."""
-        from ..engine import seat_name
+        from ..board.engine import seat_name
         r = self.record(index)
         return [f"{seat_name(s)}: {self.bots[b]}" for s, b in enumerate(r["seats"])]
 

@@ -403,7 +403,7 @@ def zygote_main(ctrl_fd: int) -> int:
     from ..variants import available_games, get_game
     from .view import BotView  # noqa: F401  (loaded once here, shared by every bot's process)
     from ..cardgame.data import load_cards
-    import ttr_nb.names  # noqa: F401
+    import ttr_nb.board.names  # noqa: F401
     for key in available_games():
         game = get_game(key)
         if hasattr(game, "map_key"):

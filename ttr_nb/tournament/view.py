@@ -25,8 +25,8 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
 
-from ..actions import parse_action
-from ..cards import CARD_NAMES, LOCO, PLAYER_COLOURS
+from ..board.actions import parse_action
+from ..board.cards import CARD_NAMES, LOCO, PLAYER_COLOURS
 from ..errors import TTRError
 from ..variants import get_game, rules_of
 
@@ -102,7 +102,7 @@ def _adjacency(m) -> dict[str, tuple[tuple[int, str], ...]]:
 
 @lru_cache(maxsize=4096)
 def _route_index(m, ref: str) -> int:
-    from ..names import find_route
+    from ..board.names import find_route
     return find_route(m, ref).index
 
 
@@ -354,14 +354,14 @@ class BotView:
             t = data.ticket(ref) if data.has_ticket(ref) else data.find_ticket(ref)
             return TicketInfo(t.id, t.a, t.b, t.points,
                               tuple((CARD_NAMES[k], n) for k, n in enumerate(t.needs) if n))
-        from ..names import find_ticket
+        from ..board.names import find_ticket
         t = find_ticket(self.map, ref)
         return TicketInfo(t.id, t.a, t.b, t.points)
 
     # -- the board -----------------------------------------------------------------------------------------
     @_lazy
     def map(self):
-        """The board (``ttr_nb.maps.Map``: public facts, the same for everyone); None in the Card Game."""
+        """The board (``ttr_nb.board.maps.Map``: public facts, the same for everyone); None in the Card Game."""
         return getattr(self.game, "map", None) if hasattr(self.game, "map_key") else None
 
     def route(self, ref: str) -> RouteInfo:

@@ -13,12 +13,12 @@ from typing import Any, Callable, Sequence
 
 import ipywidgets as widgets
 
-from ..cards import CARD_NAMES, PLAYER_COLOURS, card_word
-from ..engine import board_marks, seat_name, turn_status
-from ..engine import closed_routes as _engine_closed_routes
+from ..board.cards import CARD_NAMES, PLAYER_COLOURS, card_word
+from ..board.engine import board_marks, seat_name, turn_status
+from ..board.engine import closed_routes as _engine_closed_routes
 from ..errors import TTRError
-from ..names import ticket_with_points
-from ..state import GameState
+from ..board.names import ticket_with_points
+from ..board.state import GameState
 from ..variants import get_variant, step_words
 
 ERROR_COLOUR = "#b00020"
@@ -356,7 +356,7 @@ def table_view_html(state: GameState, seat: int | None) -> str:
 
     Built only from the observation, so nothing hidden can leak into it.
     """
-    from ..engine import observe
+    from ..board.engine import observe
     view = observe(state, seat)
     m = map_of(state)
     variant = get_variant(state.variant)

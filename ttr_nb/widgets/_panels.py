@@ -13,7 +13,7 @@ import plotly.graph_objects as go
 
 from ..render import panels
 from .plotfig import figure_view
-from ..state import GameState
+from ..board.state import GameState
 from ._common import esc
 
 
@@ -70,7 +70,7 @@ class ScorePanel(_FigurePanel):
         if not self._changed((state.variant, state.claims, tuple(p.tickets for p in state.players), state.phase,
                               state.ext, tuple(p.ext for p in state.players))):
             return
-        from ..scoring import score
+        from ..board.scoring import score
         sheet = self.sheet = score(state)
         head = "Final score" if sheet.final else "Score if the game ended now"
         self.title.value = f"<h4 style='margin:4px 0'>{esc(head)}</h4>"

@@ -13,11 +13,11 @@ from typing import Any, Callable, Mapping, Sequence
 
 import ipywidgets as widgets
 
-from ..actions import Action, KeepTickets
+from ..board.actions import Action, KeepTickets
 from ..cardgame import engine as rules
 from ..cardgame.actions import CompleteTicket
-from ..engine import seat_name
-from ..names import ticket_text, ticket_words
+from ..board.engine import seat_name
+from ..board.names import ticket_text, ticket_words
 from ..errors import TTRError
 from ..game import Game, Ply
 from ..render.panels import _chip
@@ -89,7 +89,7 @@ def _hand_html(state, seat: int | None, *, label: str = "Your hand", teacher: bo
         return ""
     view = rules.observe(state, None if teacher else seat)
     me = view["players"][seat]
-    from ..cards import CARD_NAMES
+    from ..board.cards import CARD_NAMES
     chips = "".join(_chip(CARD_NAMES.index(c), n, me["name"]) for c, n in me.get("hand", {}).items() if n)
     track = me.get("track")
     size = me["track_size"]
@@ -415,7 +415,7 @@ class CardPlayView(_CardView):
         for b, a in zip(self._option_buttons, self.options):
             b.description = second_person(rules.describe(s, a, seat).split(" ", 1)[-1])      # "take face-up card 1"
             b.tooltip = str(a)
-        from ..actions import DrawDeck, DrawFaceUp, DrawTickets
+        from ..board.actions import DrawDeck, DrawFaceUp, DrawTickets
         shown, listed = split_options([b.description for b in self._option_buttons], self.options,
                                       (DrawDeck, DrawFaceUp, DrawTickets))
         self.options_box.children = tuple(self._option_buttons[i] for i in shown)
@@ -559,7 +559,7 @@ class CardEditorView(_CardView):
     nothing."""
 
     def __init__(self, game, **_ignored):
-        from ..cards import COLOURS, LOCOMOTIVE
+        from ..board.cards import COLOURS, LOCOMOTIVE
         if not isinstance(game, Game):
             game = Game(start=game)
         self._setup(game)
@@ -611,7 +611,7 @@ class CardEditorView(_CardView):
     def set_pile(self, seat: int, pile: str, card: str, count: int, locomotives: int = 0) -> bool:
         """Make ``seat``'s ``pile`` ("hand", "rail yard" or "on the track") hold ``count`` cards of ``card``; in a
         rail yard, ``card`` is the stack's colour and ``locomotives`` lie on top of it (CG-YARD-2)."""
-        from ..cards import CARD_ALIASES, CARD_NAMES, LOCO
+        from ..board.cards import CARD_ALIASES, CARD_NAMES, LOCO
         try:
             seat = self._seat(seat)
             if pile not in PILES:
@@ -683,7 +683,7 @@ class CardEditorView(_CardView):
     def set_current(self, seat: int) -> bool:
         """Make it ``seat``'s turn (in play; step 1 is owed when its rail yard holds cards, CG-TURN-1)."""
         from dataclasses import replace
-        from ..state import Pending
+        from ..board.state import Pending
         try:
             seat = self._seat(seat)
             if self.state.phase not in ("play", "last_round"):
@@ -705,7 +705,7 @@ class CardEditorView(_CardView):
     def _move(deck: list[int], kind: int, delta: int) -> None:
         """Take ``delta`` cards of ``kind`` from the bottom of ``deck`` (or put ``-delta`` back under it); all
         or nothing."""
-        from ..cards import CARD_NAMES
+        from ..board.cards import CARD_NAMES
         if delta <= 0:
             deck.extend([kind] * -delta)
         elif deck.count(kind) < delta:
@@ -723,7 +723,7 @@ class CardEditorView(_CardView):
 
     def _show_seat(self) -> None:
         """The boxes show what the chosen seat and pile hold now (so 'set' changes only what you change)."""
-        from ..cards import CARD_ALIASES, LOCO
+        from ..board.cards import CARD_ALIASES, LOCO
         p = self.state.players[self.seat_pick.value]
         data = rules.load_cards()
         self.ticket_text.value = ", ".join(ticket_text(data, t) for t in p.tickets)      # each one unambiguous

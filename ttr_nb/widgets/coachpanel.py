@@ -21,7 +21,7 @@ from typing import Any, Callable
 
 import ipywidgets as widgets
 
-from ..engine import seat_name, to_move
+from ..board.engine import seat_name, to_move
 from ..errors import TTRError
 from ._common import esc
 
@@ -185,7 +185,7 @@ class CoachPanel:
 def review_budget(state) -> tuple[int, str]:
     """(playouts per move, note) for a review of ``state``'s game: fewer in JupyterLite's Python, said so."""
     import sys
-    from ..state import GameState
+    from ..board.state import GameState
     kind = "board" if state.__class__ is GameState else "cardgame"
     if sys.platform == "emscripten":
         n = BROWSER_REVIEW_PLAYOUTS[kind]

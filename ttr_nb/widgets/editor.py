@@ -22,11 +22,11 @@ from typing import Any, Mapping, Sequence
 import ipywidgets as widgets
 from traitlets import TraitError
 
-from ..cards import CARD_NAMES, card_words
-from ..engine import seat_name, validate
+from ..board.cards import CARD_NAMES, card_words
+from ..board.engine import seat_name, validate
 from ..errors import StateError, TTRError
 from ..game import Game, read_json
-from ..state import FREE, GameState, replace_fields
+from ..board.state import FREE, GameState, replace_fields
 from ..variants import get_variant
 from ..render.panels import CARD_WORD
 from . import editor_features
@@ -183,7 +183,7 @@ class EditorView:
         kinds = self.variant.card_kinds
         names = ", ".join(CARD_NAMES[:kinds])
         if isinstance(card, str):
-            from ..cards import CARD_ALIASES
+            from ..board.cards import CARD_ALIASES
             kind = CARD_ALIASES.get(card.lower())
             if kind is None:
                 raise TTRError(f"unknown card {card[:40]!r} (cards: {names})")

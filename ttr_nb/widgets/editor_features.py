@@ -19,12 +19,12 @@ from typing import Sequence
 
 import ipywidgets as widgets
 
-from ..actions import Claim, parse_payment
-from ..cards import CARD_NAMES
-from ..engine import apply, seat_name
+from ..board.actions import Claim, parse_payment
+from ..board.cards import CARD_NAMES
+from ..board.engine import apply, seat_name
 from ..errors import TTRError
 from ._common import checked_seat
-from ..state import GameState, pairs_get, pairs_set, replace_fields
+from ..board.state import GameState, pairs_get, pairs_set, replace_fields
 
 _NOBODY = "nobody"
 
@@ -167,8 +167,8 @@ def set_province_train(editor, state: GameState, line: str, space: int, seat: in
 def set_draft_hand(editor, state: GameState, seat: int, tickets: Sequence[str]) -> GameState:
     """While the draft runs: the tickets in ``seat``'s hand (as many as now; SK-SETUP-3). New cards come from
     the ticket deck and the replaced ones go back into it."""
-    from ..names import find_ticket
-    from ..state import Pending
+    from ..board.names import find_ticket
+    from ..board.state import Pending
     seat = _seat(state, seat)
     p = state.pending_for(seat) if state.pending else None
     if p is None or p.kind != "draft_pick":

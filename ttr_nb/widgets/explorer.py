@@ -8,7 +8,7 @@ from __future__ import annotations
 import ipywidgets as widgets
 
 from ..errors import TTRError
-from ..maps import Map, load_map
+from ..board.maps import Map, load_map
 from ._common import BoardWidget, MessageArea, provisional_banner
 
 MAX_PATHS = 4          # highlight layers on the board (render.board.MAX_HIGHLIGHTS)

@@ -6,7 +6,7 @@ information only.
 """
 from __future__ import annotations
 
-from ..state import GameState
+from ..board.state import GameState
 
 
 class ProvincePanel:

@@ -11,10 +11,10 @@ from typing import Any, Mapping
 
 import ipywidgets as widgets
 
-from ..actions import Claim
+from ..board.actions import Claim
 from ..errors import TTRError
 from ..game import Game
-from ..state import GameState
+from ..board.state import GameState
 from ..variants import get_variant
 from ._common import own_view, BoardWidget, MessageArea, esc, provisional_banner, status_html, table_view_html
 from ._panels import ScorePanel

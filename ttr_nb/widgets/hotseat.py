@@ -15,7 +15,7 @@ from typing import Callable, Iterable
 
 import ipywidgets as widgets
 
-from ..engine import seat_name
+from ..board.engine import seat_name
 from ._common import esc
 
 #: A viewer who is no seat: the view shows what every player may see, nobody's secrets.

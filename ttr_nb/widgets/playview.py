@@ -21,14 +21,14 @@ from typing import Any, Callable, Mapping, Sequence
 
 import ipywidgets as widgets
 
-from ..actions import (Action, Claim, DrawDeck, DrawFaceUp, DrawTickets, KeepTickets, Pass, parse_action,
+from ..board.actions import (Action, Claim, DrawDeck, DrawFaceUp, DrawTickets, KeepTickets, Pass, parse_action,
                        payment_words)
-from ..cards import CARD_NAMES, COLOURS, GRAY, LOCO
-from ..engine import (claimable_routes, describe, explain, legal_actions, route_payments, seat_name, to_move,
+from ..board.cards import CARD_NAMES, COLOURS, GRAY, LOCO
+from ..board.engine import (claimable_routes, describe, explain, legal_actions, route_payments, seat_name, to_move,
                       turn_status)
 from ..errors import TTRError
 from ..game import Game, Ply
-from ..state import GameState
+from ..board.state import GameState
 from ..variants import get_variant, step_words
 from ..render import panels
 from ..render.palette import ink_on

@@ -6,9 +6,9 @@ from __future__ import annotations
 
 import ipywidgets as widgets
 
-from ..engine import seat_name
+from ..board.engine import seat_name
 from ..game import Game
-from ..state import GameState
+from ..board.state import GameState
 from ..variants import get_variant
 from ._common import own_view, BoardWidget, MessageArea, provisional_banner, status_html, table_view_html
 from ..render import panels

@@ -21,10 +21,10 @@ from typing import Sequence
 
 from .cards import COLOURS, LOCO
 
-# "Variant" and "GameState" in the annotations are ttr_nb.variants' and ttr_nb.state's, named and not imported: a
+# "Variant" and "GameState" in the annotations are ttr_nb.variants' and ttr_nb.board.state's, named and not imported: a
 # variant builds its table here (``Variant.route_table``), so importing them would close a circle.
 
-FREE = -1          # as ttr_nb.state.FREE (not imported: the state module is not needed here)
+FREE = -1          # as ttr_nb.board.state.FREE (not imported: the state module is not needed here)
 GRAY_BUCKET = LOCO     # bucket index of gray routes in the per-colour masks (colours are 0..7)
 WIDE = 256             # entries of the padded mask rows: more than the cards of any deck
 CLAIMS_KEPT = 32       # claims tuples whose info is cached (a game in play needs its latest one or two)

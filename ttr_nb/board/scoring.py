@@ -10,7 +10,7 @@ from typing import Callable, Sequence
 from .names import seat_name
 from .state import GameState
 from .trail import Trail, longest_trail, longest_trail_canonical
-from .variants import Variant, get_variant
+from ..variants import Variant, get_variant
 
 
 @dataclass(frozen=True)
@@ -259,7 +259,7 @@ def ticket_results(v: Variant, seat_tickets: Sequence[str], edges: Sequence[tupl
 
 def score(state: GameState) -> ScoreSheet:
     if not isinstance(state, GameState):          # a game with its own rules engine (the Card Game) scores itself
-        from .variants import rules_of
+        from ..variants import rules_of
         return rules_of(state).score(state)
     v = get_variant(state.variant)
     st = v.settings

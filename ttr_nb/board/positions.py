@@ -5,7 +5,7 @@ result always passes ``validate`` (every card, ticket and train accounted for). 
 impossible (more red cards than the game has, a route twice, a twin the rules forbid) raises ``TTRError``
 naming the problem.
 
-    >>> from ttr_nb.positions import position
+    >>> from ttr_nb.board.positions import position
     >>> s = position("usa", players=2, hands={0: {"red": 3, "locomotive": 1}}, claims={"R001": 1})
     >>> s.players[0].hand[7], s.claims[0], s.phase
     (3, 1, 'play')
@@ -16,10 +16,10 @@ from typing import Mapping, Sequence
 
 from .cards import CARD_ALIASES, CARD_NAMES, LOCO
 from .engine import new_game, require_valid
-from .errors import TTRError
-from .rng import shuffled
+from ..errors import TTRError
+from ..rng import shuffled
 from .state import FREE, GameState, PlayerState, replace_fields
-from .variants import get_variant
+from ..variants import get_variant
 
 
 def _kind(name: str) -> int:

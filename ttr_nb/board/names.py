@@ -21,7 +21,7 @@ import re
 from weakref import WeakKeyDictionary
 
 from .cards import PLAYER_COLOURS
-from .errors import MapError
+from ..errors import MapError
 
 DASHES = "–—-"
 _QUAL = re.compile(r"^(.*?)\s*\(([^()]*)\)\s*$")

@@ -67,7 +67,7 @@ import heapq
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
-from .errors import TTRError
+from ..errors import TTRError
 from .tables import bits as _bits
 
 __all__ = ["Trail", "longest_trail", "longest_trails_by_owner"]

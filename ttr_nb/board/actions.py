@@ -19,7 +19,7 @@ cities are joined by several tracks (double routes) the route text ends in its c
 ``keep T24 T03``) are accepted too, for ever (old save files replay). The text is read without the map:
 ``parse_action`` keeps the names as typed, and the engine's ``check`` (so ``apply`` and ``Game.push``) turns an
 action into its canonical form — map spelling and order, ids replaced by city names — which ``str`` prints
-and save files store. See ``ttr_nb.names`` for the lookups.
+and save files store. See ``ttr_nb.board.names`` for the lookups.
 
 Variants add their own (``station Wien red2``, ``tunnel pay red1``, ``tunnel withdraw``, ...) by registering an
 action class with ``register_action``. A payment is a card-count vector; in text ``colour+count`` terms joined
@@ -32,7 +32,7 @@ from dataclasses import dataclass, fields
 from typing import Callable, ClassVar
 
 from .cards import CARD_ALIASES, CARD_NAMES, LOCO, LOCO4, PLAYER_COLOURS
-from .errors import BadAction
+from ..errors import BadAction
 
 Payment = tuple[tuple[int, int], ...]   # ((card kind, count), ...) sorted by kind, counts > 0
 
@@ -361,7 +361,7 @@ def parse_action(text: str) -> Action:
         raise BadAction(f"{text!r}: empty action; try 'draw deck', 'draw faceup 1', 'claim Denver–Omaha purple4', 'tickets', "
                         "'keep Helena–Los Angeles, Duluth–Houston'")
     verb = words[0].lower()
-    from .variants import _load_builtin
+    from ..variants import _load_builtin
     _load_builtin()                     # the variants' verbs ("station", "draft") and extended forms ("draw deck +2")
     parser = _PARSERS.get(verb)
     if parser is None:

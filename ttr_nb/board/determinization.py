@@ -21,9 +21,9 @@ from __future__ import annotations
 import random
 from typing import Any, Mapping, Sequence
 
-from .errors import StateError, TTRError
+from ..errors import StateError, TTRError
 from .state import GameState, Pending, replace_fields
-from .variants import get_variant
+from ..variants import get_variant
 
 SEED_RANGE = 2 ** 62
 

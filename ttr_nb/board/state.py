@@ -4,7 +4,7 @@ Nothing in a state refers to a ``Map``, a ``Random`` or a callable: the variant 
 randomness is a seed plus counters, so ``GameState.from_dict(s.to_dict()) == s`` always holds and a state can
 be saved, shared as text, edited and validated.
 
-Card piles are count vectors indexed by card kind (``ttr_nb.cards``), except the deck, whose order matters
+Card piles are count vectors indexed by card kind (``ttr_nb.board.cards``), except the deck, whose order matters
 (index 0 is the top card). Route ownership is one entry per route of the map (``-1`` = free). Whether a twin
 route is closed (USA-CLAIM-8) is derived from the claims, never stored, so it can never disagree with them.
 """
@@ -14,7 +14,7 @@ from dataclasses import dataclass, field, fields
 from typing import Any, Iterable, Sequence
 
 from .cards import CARD_NAMES
-from .errors import StateError
+from ..errors import StateError
 
 FREE = -1
 
@@ -187,8 +187,8 @@ class GameState:
 
 def _variant_kinds(name: Any) -> int:
     from .cards import BASE_KINDS
-    from .errors import TTRError
-    from .variants import get_variant
+    from ..errors import TTRError
+    from ..variants import get_variant
     if not isinstance(name, str) or len(name) > 100:
         return BASE_KINDS
     try:
@@ -352,13 +352,13 @@ def _other_rules(d: Any):
     """The rules module of the game ``d`` names when that is not the board engine, else None."""
     if not isinstance(d, dict) or not isinstance(d.get("variant"), str):
         return None
-    from .errors import TTRError
-    from .variants import get_game, rules_of
+    from ..errors import TTRError
+    from ..variants import get_game, rules_of
     try:
         game = get_game(d["variant"])
     except TTRError:
         return None                   # an unknown name: the board decoder reads it and validate reports it
-    return None if game.rules == "ttr_nb.engine" else rules_of(game.key)
+    return None if game.rules == "ttr_nb.board.engine" else rules_of(game.key)
 
 
 def _slot_setters(cls) -> tuple:

@@ -4,7 +4,7 @@ A map is one JSON file per board (``maps/usa.json``, ``maps/europe.json``), gene
 ``maps/sources/<board>/`` (CSV files and their ``SOURCES.md``) by ``ttr-nb maps rebuild`` (or ``python -m ttr_nb maps
 rebuild``). Load one with :func:`load_map`::
 
-    >>> from ttr_nb.maps import load_map
+    >>> from ttr_nb.board.maps import load_map
     >>> usa = load_map("usa")
     >>> usa.route("R001").cities
     ('Atlanta', 'Charleston')
@@ -27,7 +27,7 @@ from dataclasses import dataclass, field
 from types import MappingProxyType
 
 from .cards import CARD_INDEX, CARD_NAMES, COLOURS, GRAY, LOCOMOTIVE
-from .errors import MapError
+from ..errors import MapError
 from .names import find_route, find_ticket
 from .names import fold_text as _fold     # case- and accent-insensitive names ("zurich" finds "Zürich")
 
@@ -238,7 +238,7 @@ class Map:
         return self._city_by_name[self._city_name(name)]
 
     def route(self, route_id: str) -> Route:
-        """The route with this id (e.g. "R017") or city text ("Denver–Omaha", see ``ttr_nb.names``). MapError if
+        """The route with this id (e.g. "R017") or city text ("Denver–Omaha", see ``ttr_nb.board.names``). MapError if
         there is none."""
         if isinstance(route_id, Route):
             route_id = route_id.id
@@ -371,10 +371,11 @@ def maps_dir():
             return package / "maps"
     except (ImportError, TypeError, ValueError, OSError):
         pass
-    beside = Path(__file__).resolve().parent / "maps"        # the same folder, found without importlib.resources
+    package = Path(__file__).resolve().parents[1]            # ttr_nb/, this module being ttr_nb/board/maps.py
+    beside = package / "maps"                                # found without importlib.resources
     if beside.is_dir():
         return beside
-    checkout = Path(__file__).resolve().parents[1] / "maps"
+    checkout = package.parent / "maps"
     if checkout.is_dir():
         return checkout
     raise MapError(f"the map folder is missing: neither the installed package's ttr_nb/maps/ nor {checkout} exists; "
@@ -486,7 +487,7 @@ class _Bad:
 def _read_document(path, label):
     """(parsed?, document, problems). Problems found while parsing (duplicate keys) do not stop the checks."""
     import json
-    from .files import FileProblem, read_bounded
+    from ..files import FileProblem, read_bounded
     try:
         raw = read_bounded(path, MAX_FILE_BYTES, "map file")      # regular files only, never more than the limit
     except FileProblem as e:
@@ -1331,6 +1332,6 @@ def main(argv=None, out=None, prog: str = "ttr-nb maps") -> int:
 
 
 if __name__ == "__main__":
-    # ``import ttr_nb`` does not load this module (see ttr_nb/__init__.py), so ``python -m ttr_nb.maps`` runs it
+    # ``import ttr_nb`` does not load this module (see ttr_nb/__init__.py), so ``python -m ttr_nb.board.maps`` runs it
     # once, without a runpy warning; ``python -m ttr_nb maps ...`` and ``ttr-nb maps ...`` are the same command.
-    raise SystemExit(main(prog="python -m ttr_nb.maps"))
+    raise SystemExit(main(prog="python -m ttr_nb.board.maps"))

@@ -23,12 +23,12 @@ from typing import Iterable, Sequence
 from .actions import (Action, Claim, DrawDeck, DrawFaceUp, DrawTickets, KeepTickets, Pass, Payment,
                       field_problem, parse_action, payment_words)
 from .cards import CARD_NAMES, GRAY, LOCO, a_card, card_words
-from .errors import BadAction, IllegalAction, MapError, StateError, TTRError
+from ..errors import BadAction, IllegalAction, MapError, StateError, TTRError
 from .names import find_route, find_ticket, route_labels, route_text, seat_name, ticket_text, ticket_words
-from .rng import shuffled
+from ..rng import shuffled
 from .state import FREE, GameState, Pending, PlayerState, new_player, new_state, replace_fields
 from .tables import bits, claimable_mask, interned, route_payments
-from .variants import Variant, get_game, get_variant, rules_of
+from ..variants import Variant, get_game, get_variant, rules_of
 
 
 @dataclass(frozen=True, slots=True)
@@ -1631,7 +1631,7 @@ def state_from_dict(d) -> GameState:
 
 
 def score(state: GameState):
-    """The score sheet (the protocol's name; ``ttr_nb.scoring.score``)."""
+    """The score sheet (the protocol's name; ``ttr_nb.board.scoring.score``)."""
     from .scoring import score as _score
     return _score(state)
 
@@ -1733,7 +1733,7 @@ def determinize(state, seat, rng, **kwargs):
     """A state ``seat`` cannot tell from ``state`` (``observe(state, seat)`` is the same, ``validate`` is clean),
     with everything that seat cannot see re-dealt from ``rng`` (a ``random.Random`` or a seed): the other hands,
     the deck order, the other players' tickets and offers, the ticket decks' order, the seed of later shuffles.
-    A function of the seat's view and ``rng`` alone (``ttr_nb.determinization``; the Card Game's in
+    A function of the seat's view and ``rng`` alone (``ttr_nb.board.determinization``; the Card Game's in
     ``ttr_nb.cardgame.determinize``). ``ticket_weights={seat: {ticket id: weight}}`` biases the other hands."""
     if state.__class__ is GameState:
         from .determinization import determinize as board
