@@ -13,10 +13,11 @@ The best choice (most points, then most tickets; or most tickets, then most poin
 ``best_set``, never by a greedy pick. When the pile pays for every ticket, that is the answer; up to ``SMALL``
 tickets a plain walk over them answers sooner than the bounds below can be set up. Otherwise its core,
 ``_Search.reach``, answers "can the tickets from here on add a value of at least N with these cards?" by a
-depth-first search over the tickets in ticket order that remembers every (ticket, cards left) position it has
-judged — its bounds, worked out once, and what the searches below it proved, which holds for every later question —
-and cuts a branch when an upper bound falls short of N. Of two tickets needing the same cards the better is always
-taken first, so leaving one out leaves out its worse twins too. The bounds (``_Bound``), all exact upper bounds:
+depth-first search over the tickets largest first (most circles; among them those needing two of a colour first:
+``_largest_first``) that remembers every (place, cards left) position it has judged — its bounds, worked out once,
+and what the searches below it proved, which holds for every later question — and cuts a branch when an upper bound
+falls short of N. Of two tickets needing the same cards the better is always taken first, so leaving one out leaves
+out its worse twins too. The bounds (``_Bound``), all exact upper bounds:
 
 * the best value of the remaining tickets whose circles fit in the cards left, colours ignored (a 0-1 knapsack
   table over the number of cards, made once per call);
@@ -25,18 +26,14 @@ taken first, so leaving one out leaves out its worse twins too. The bounds (``_B
   starts from the basis the one before ended in); a ticket then costs the prices of its circles, the cards left are
   worth their prices (a locomotive the highest), and the fractional knapsack over those costs bounds every
   completion. A position's budget at every price of every bound is one sum of products (``_Search.pack``: the
-  prices side by side in one whole number per card kind);
+  prices side by side in one whole number per card kind). The first part of the value (below) is priced as the
+  value as a whole: its own relaxation is near it, and the search judged about 10% fewer positions so;
 * both of these for the value as a whole and for each of its two parts apart (points, tickets), rounded down to
   whole numbers: a set has a whole number of tickets, so "18.7 tickets at most" means 18. This is what makes the
   search short: at the start the parts' bounds are within a ticket and a point or two of the answer on random
   hands, where the value as a whole was off by four tickets;
 * for "most tickets", a set of k tickets has at most B - 4k points, B a bound of its points plus 4 per ticket (a
-  Lagrangian bound: the points of the sets with the most tickets, not of any set);
-* on a hard hand (``HARD`` positions searched, ``_Search.sharpen``) 0-1 knapsacks over the cards at the colour
-  prices rounded to a few whole levels, and for "most tickets" the mixed bound at other weights too (1 and 12
-  points a ticket: with many cards 12 is near the answer where 4 was 7 points off), and the first part of the value
-  also at the prices of the relaxation of the tickets further on: a few ms of simplexes and tables that easy hands
-  never pay for; on the slowest hands the search judges a third or less of the positions it did without them.
+  Lagrangian bound: the points of the sets with the most tickets, not of any set).
 
 The best value is asked for from the bound at the start down: each question finds a set or proves a lower bound
 (by points: first the points, then the number of tickets by halving, see ``_Search.best``). Every question costs
@@ -44,11 +41,14 @@ less the better the set found before it: the search starts from the best of a fe
 per card at the colour prices, fewest cards first), improved by a local search (``_Search.improve``: add a ticket,
 swap one for a better one or for two) that often finds the best set itself, so the questions only have to prove it.
 (Asking "anything better than this first set?" before coming down from the bound was tried: slower, since the memo
-of the looser questions from above is what makes that proof short.) Ties go to the set
-holding the earliest ticket in ticket order: the same search (its positions already judged) walks the tickets
-once more, putting each in when the tickets after it can still make up the best value (``_Search.first_set``).
-One search in ticket order answers both questions about as fast as a search best value per card first and a
-second one in ticket order for the ties, and sets up its bounds once.
+of the looser questions from above is what makes that proof short.) Ties go to the set holding the earliest ticket
+in ticket order. The search does not run in ticket order, so ticket order is folded into a second key: a set's key
+has the bit 2**(n-1-t) for each ticket t it holds, so the set holding the earliest ticket where two differ has the
+larger key (whole numbers, kept apart from the value: nothing rounds or spills over). ``_Search.earliest`` finds the
+largest key among the sets of the best value by a memoised walk in the search's own order over (place, cards left,
+value still needed), every branch that cannot make up the value still needed cut by ``reach`` (whose memo the
+questions about the best value have filled); twins stand side by side in the search's order, the better first and
+equal ones in ticket order, so the twin that leaving one out skips never holds a larger key.
 
 ``best_set`` keeps its last answers (``KNOWN``; ``clear_cache`` forgets them), since a game asks again and again
 about the same hand (the status line, the player's view, the bot), and with each answer what follows from it: after
@@ -56,19 +56,17 @@ completing a ticket k of the best set B (paid own colours first, as the engine p
 included (``_remember_the_rest``), so a player or bot completing the best set ticket by ticket searches once.
 
 How long a search takes depends on the hand: real end-of-round hands answer in about 1 ms (median), the 31-ticket
-position of the issue in about 7 ms; random hands of 28-46 tickets and 10-60 cards in about 8 ms (median; much
-of it the setup: the simplexes and the tables), 99% within about 50-60 ms, the slowest seen about 0.1-0.15 s (0.3-0.7 s
-before the local search: "most tickets" hands where the first set held a ticket too few): exact answers on the
-hardest hands still need hundreds to thousands of positions, mostly to find the best set first in ticket order
-(given the best set, the ties' walk alone takes most of that time) (``benchmarks/bench_cardgame.py --large N``
-prints the median, the 99th percentile and the slowest). Tried and dropped: the first part of the value also at the
-prices of the relaxation of the tickets from each place on (all 47 relaxations warm-started one from the next,
-5 ms): 11% fewer positions on the slowest hands, no faster; dropping the mixed weight 1: no change; the search over
-the tickets largest first (it proves the best value in a third of the time on the slowest hands) with the ties' walk
-in ticket order over it, the tickets decided so far left out: the ticket order's suffix tables no longer match the
-tickets still open, and the walk took up to 40 s; the same search for the best value and a best set, then the walk
-in ticket order as a second search that skips the questions that set answers: 1.03 -> 1.21 s on the 20 slowest
-searches (the proofs that a ticket is not in the first best set cost what the search in ticket order costs).
+position of the issue in about 5 ms; random hands of 28-46 tickets and 10-60 cards in about 9-10 ms (median; half
+of it the setup: the simplexes and the tables), 99% within about 30 ms, the slowest seen about 60-90 ms: exact
+answers on the hardest hands still need one to four thousand positions, in the search for the best value or in
+the ties' walk (``benchmarks/bench_cardgame.py --large N`` prints the median, the 99th percentile and the slowest).
+Tried and dropped (the earlier rounds' in benchmarks/README.md): the search in ticket order with the ties' walk in
+ticket order (what every search paid for before the second key); sharpened bounds on hard hands (0-1 knapsacks over
+the cards at whole-number prices, more Lagrangian weights; they paid in ticket order, in this order they cost more
+than they prune); the ties' walk also cut by the largest key found so far (3% fewer positions); two searches in two
+orders taking turns with doubling budgets (largest first and best value per card are slow on different hands, but
+the second setup and the repeated work ate the gain); other orders (fewest circles first; best value per card;
+largest first without the doubled colours first; by the prices of the relaxation).
 ``tests/test_rules_cardgame.py`` checks it against a brute force and against a plain dynamic programme.
 
 The engine lets a player complete one ticket per action (``complete Chicago–Miami``, until no more can be paid):
@@ -239,7 +237,8 @@ def _first_set_plain(needs: Sequence[Needs], value: Sequence[int], have: Sequenc
 
 
 class _Search:
-    """One exact search (see ``best_set``) over the tickets in ticket order."""
+    """One exact search (see ``best_set``) over the tickets in the order given (``_largest_first``; any order that
+    keeps twins side by side, the better first and equal ones in ticket order, gives the same answers)."""
 
     def __init__(self, needs: Sequence[Needs], value: Sequence[int], scale: int, have: Sequence[int]):
         self.n = n = len(needs)
