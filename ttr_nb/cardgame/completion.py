@@ -47,8 +47,9 @@ has the bit 2**(n-1-t) for each ticket t it holds, so the set holding the earlie
 larger key (whole numbers, kept apart from the value: nothing rounds or spills over). ``_Search.earliest`` finds the
 largest key among the sets of the best value by a memoised walk in the search's own order over (place, cards left,
 value still needed), every branch that cannot make up the value still needed cut by ``reach`` (whose memo the
-questions about the best value have filled); twins stand side by side in the search's order, the better first and
-equal ones in ticket order, so the twin that leaving one out skips never holds a larger key.
+questions about the best value have filled) and every branch that, all its tickets taken, could not beat the
+largest key found so far; twins stand side by side in the search's order, the better first and equal ones in ticket
+order, so the twin that leaving one out skips never holds a larger key.
 
 ``best_set`` keeps its last answers (``KNOWN``; ``clear_cache`` forgets them), since a game asks again and again
 about the same hand (the status line, the player's view, the bot), and with each answer what follows from it: after
@@ -63,10 +64,10 @@ the ties' walk (``benchmarks/bench_cardgame.py --large N`` prints the median, th
 Tried and dropped (the earlier rounds' in benchmarks/README.md): the search in ticket order with the ties' walk in
 ticket order (what every search paid for before the second key); sharpened bounds on hard hands (0-1 knapsacks over
 the cards at whole-number prices, more Lagrangian weights; they paid in ticket order, in this order they cost more
-than they prune); the ties' walk also cut by the largest key found so far (3% fewer positions); two searches in two
-orders taking turns with doubling budgets (largest first and best value per card are slow on different hands, but
-the second setup and the repeated work ate the gain); other orders (fewest circles first; best value per card;
-largest first without the doubled colours first; by the prices of the relaxation).
+than they prune); the ties' walk asking ``reach`` for the most (not the first set found): 0.8% more instructions;
+two searches in two orders taking turns with doubling budgets (largest first and best value per card are slow on
+different hands, but the second setup and the repeated work ate the gain); other orders (fewest circles first; best
+value per card; largest first without the doubled colours first; by the prices of the relaxation).
 ``tests/test_rules_cardgame.py`` checks it against a brute force and against a plain dynamic programme.
 
 The engine lets a player complete one ticket per action (``complete Chicago–Miami``, until no more can be paid):
