@@ -99,7 +99,9 @@ def test_installed_wheel_copies_its_notebooks_and_imports(wheel_path, tmp_path):
     def run(*argv):
         return subprocess.run(argv, cwd=work, env=env, capture_output=True, text=True, timeout=120)
 
-    imported = run(str(python), "-c", "import ttr_nb, ttr_nb.board.maps as m; print(ttr_nb.__file__); print(m.maps_dir()); "
+    # ttr_nb.maps, the map module's old name, is also the wheel's data folder ttr_nb/maps/: the module must win
+    imported = run(str(python), "-c", "import ttr_nb, ttr_nb.board.maps as m, ttr_nb.maps as old; assert old is m; "
+                                      "print(ttr_nb.__file__); print(m.maps_dir()); "
                                       "print(ttr_nb.Game('europe', players=2, seed=1).status()[:6])")
     assert imported.returncode == 0, imported.stderr
     file, maps, status = imported.stdout.splitlines()
