@@ -682,18 +682,24 @@ def _plain_best(needs, value, have) -> int:
     return sum(value[i] for i in _plain_first(needs, value, have))
 
 
-def test_CG_END_2_best_set_matches_a_plain_walk_on_medium_hands():
-    # 13-17 tickets and up to 35 cards: too many for the brute force, few enough for a walk without bounds, more
-    # than best_set walks that way itself (completion.SMALL); the same set (ties too), both orders
+def _medium_hands(seed: int, count: int, most: int):
+    """``count`` seeded hands (needs, points, cards) of SMALL + 1 to SMALL + ``most`` tickets and 8-35 cards drawn
+    from the deck."""
     d = load_cards()
     pool = [k for k, n in enumerate(d.deck) for _ in range(n)]
-    rng = random.Random(1812)
-    for _ in range(30):
-        tickets = rng.sample(d.tickets, rng.randint(SMALL + 1, SMALL + 5))
+    rng = random.Random(seed)
+    for _ in range(count):
+        tickets = rng.sample(d.tickets, rng.randint(SMALL + 1, SMALL + most))
         have = [0] * 9
         for c in rng.sample(pool, rng.randint(8, 35)):
             have[c] += 1
-        needs, points = [t.needs for t in tickets], [t.points for t in tickets]
+        yield [t.needs for t in tickets], [t.points for t in tickets], have
+
+
+def test_CG_END_2_best_set_matches_a_plain_walk_on_medium_hands():
+    # 13-17 tickets and up to 35 cards: too many for the brute force, few enough for a walk without bounds, more
+    # than best_set walks that way itself (completion.SMALL); the same set (ties too), both orders
+    for needs, points, have in _medium_hands(1812, 30, 5):
         assert best_set(needs, points, have) == _plain_first(needs, [64 * p + 1 for p in points], have)
         assert best_set(needs, points, have, by="tickets") == _plain_first(needs, [1024 + p for p in points], have)
 
@@ -785,15 +791,8 @@ def test_CG_END_2_the_ties_key_finds_the_same_set_in_any_search_order():
     # completion._Search.earliest folds ticket order into a second key, so the search itself may take the tickets
     # in any order that keeps twins side by side (better first, as good in ticket order): random such orders give
     # the set the plain walk in ticket order gives (13-16 tickets, up to 35 cards, both orders)
-    d = load_cards()
-    pool = [k for k, n in enumerate(d.deck) for _ in range(n)]
     rng = random.Random(1828)
-    for _ in range(12):
-        tickets = rng.sample(d.tickets, rng.randint(SMALL + 1, SMALL + 4))
-        have = [0] * 9
-        for c in rng.sample(pool, rng.randint(8, 35)):
-            have[c] += 1
-        needs, points = [t.needs for t in tickets], [t.points for t in tickets]
+    for needs, points, have in _medium_hands(1828, 12, 4):
         if feasible(needs, have):
             continue
         for value, scale in (([64 * p + 1 for p in points], 64), ([1024 + p for p in points], 1024)):
