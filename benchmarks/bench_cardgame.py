@@ -182,7 +182,8 @@ def main(argv=None) -> int:
     for label, ms in position_31_ms().items():
         print(f"completion, the 31-ticket position of issue 18, {label}: {ms:.2f} ms CPU (target < 50 ms)")
     for label, path in (("the 10 slowest hands of a sweep of 2000 searches (ticket order's)", SLOW_HANDS),
-                        ("the 10 slowest hands of a sweep of 4000 searches (largest first's)", SLOW_HANDS_LARGEST_FIRST)):
+                        ("the 10 slowest hands of a sweep of 4000 searches (largest first's)",
+                         SLOW_HANDS_LARGEST_FIRST)):
         ms = slow_hands_ms(path)
         print(f"completion, {label}, both orders: median {statistics.median(ms):.2f} ms, max {max(ms):.1f} ms CPU "
               f"over {len(ms)} searches (target < 50 ms)")

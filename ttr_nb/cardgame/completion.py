@@ -38,8 +38,9 @@ out its worse twins too. The bounds (``_Bound``), all exact upper bounds:
 The best value is asked for from the bound at the start down: each question finds a set or proves a lower bound
 (by points: first the points, then the number of tickets by halving, see ``_Search.best``). Every question costs
 less the better the set found before it: the search starts from the best of a few greedy sets (best value per card,
-per card at the colour prices, the relaxation's own tickets, fewest cards first), improved by a local search (``_Search.improve``: add a ticket,
-swap one for a better one or for two) that often finds the best set itself, so the questions only have to prove it.
+per card at the colour prices, the relaxation's own tickets, fewest cards first), improved by a local search
+(``_Search.improve``: add a ticket, swap one for a better one or for two) that often finds the best set itself, so
+the questions only have to prove it.
 (Asking "anything better than this first set?" before coming down from the bound was tried: slower, since the memo
 of the looser questions from above is what makes that proof short.) Ties go to the set holding the earliest ticket
 in ticket order. The search does not run in ticket order, so ticket order is folded into a second key: a set's key
