@@ -297,6 +297,37 @@ def test_ferries_payable_by_arithmetic_exactly_when_a_payment_exists():
     assert agreed > 1000 and 0 < payable < agreed
 
 
+def test_maerklin_plus4_claimable_by_arithmetic_exactly_when_a_payment_exists():
+    """MK-CLAIM-2: with +4 locomotives in hand claimable_mask reads the padded rows once more (colour + locomotives +
+    the +4 cards); it must agree with the listed payments for every route and hand, counts beyond the padding (the
+    clipped rows) included."""
+    import random
+
+    from dataclasses import replace
+
+    from ttr_nb.board.cards import LOCO4
+    from ttr_nb.board.tables import WIDE, claimable_mask
+    v = get_variant("maerklin")
+    t = v.route_table
+    assert t.extra_wilds and not t.special, "Märklin's +4 locomotive is its only extra wild"
+    s = new_game("maerklin", 2, 0)
+    rng = random.Random(42)
+    hands = [tuple(rng.choice((0, 0, 1, 2, 3, 4)) for _ in range(LOCO4)) + (rng.choice((1, 1, 2, 3)),) + (0,)
+             for _ in range(250)]
+    hands += [(0,) * LOCO4 + (k, 0) for k in range(1, 5)] + [(0,) * 8 + (1, 1, 0), (5,) + (0,) * 8 + (1, 0)]
+    hands += [(WIDE,) + (0,) * 8 + (1, 0), (0,) * 8 + (WIDE - 2, 3, 0)]         # past the padded rows: clipped
+    agreed = payable = 0
+    for hand in hands:
+        state = replace(s, players=(replace(s.players[0], hand=hand), s.players[1]))
+        mask = claimable_mask(v, state, 0, True)
+        for r in v.map.routes:
+            expected = r.length <= state.players[0].trains and bool(route_payments(v, r, hand))
+            assert bool(mask >> r.index & 1) == expected, (r.id, hand)
+            agreed += 1
+            payable += expected
+    assert agreed > 10000 and 0 < payable < agreed
+
+
 @pytest.mark.parametrize("variant", ["usa", "europe", "maerklin"])
 def test_the_random_bots_payment_is_the_listed_one_at_its_index(variant):
     """USA-CLAIM-1..3 (EU-FERRY, MK-CLAIM-2): RandomBot counts a route's payments and makes the one at the random

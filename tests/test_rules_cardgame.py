@@ -638,7 +638,7 @@ def test_CG_END_2_the_fractional_knapsack_bound_matches_a_plain_one():
                     left -= part * cost[t]
                     if part < 1:
                         break
-                got = bound.at(i, cards, budget, 64, (1 << 64) - 1)
+                got = bound.at(i, cards, budget)
                 assert got == min(sum(value[i:]), int(total)), (needs, value, price, i, budget)
 
 
@@ -682,37 +682,41 @@ def _plain_best(needs, value, have) -> int:
     return sum(value[i] for i in _plain_first(needs, value, have))
 
 
-@pytest.mark.parametrize("sharpen_after", [(completion.HARD, completion.HARDER), (1, 2)],
-                         ids=["as shipped", "sharper bounds at once"])
-def test_CG_END_2_best_set_matches_a_plain_walk_on_medium_hands(sharpen_after, monkeypatch):
-    # 13-17 tickets and up to 35 cards: too many for the brute force, few enough for a walk without bounds, more
-    # than best_set walks that way itself (completion.SMALL); the same set (ties too), both orders. Medium hands
-    # rarely search the positions after which the bounds sharpen (completion.HARD, HARDER): with both at once the
-    # sharper bounds (priced knapsacks, more mixed weights, later prices) must keep every answer too
-    monkeypatch.setattr(completion, "HARD", sharpen_after[0])
-    monkeypatch.setattr(completion, "HARDER", sharpen_after[1])
+def _medium_hands(seed: int, count: int, most: int):
+    """``count`` seeded hands (needs, points, cards) of SMALL + 1 to SMALL + ``most`` tickets and 8-35 cards drawn
+    from the deck."""
     d = load_cards()
     pool = [k for k, n in enumerate(d.deck) for _ in range(n)]
-    rng = random.Random(1812)
-    for _ in range(30):
-        tickets = rng.sample(d.tickets, rng.randint(SMALL + 1, SMALL + 5))
+    rng = random.Random(seed)
+    for _ in range(count):
+        tickets = rng.sample(d.tickets, rng.randint(SMALL + 1, SMALL + most))
         have = [0] * 9
         for c in rng.sample(pool, rng.randint(8, 35)):
             have[c] += 1
-        needs, points = [t.needs for t in tickets], [t.points for t in tickets]
+        yield [t.needs for t in tickets], [t.points for t in tickets], have
+
+
+def test_CG_END_2_best_set_matches_a_plain_walk_on_medium_hands():
+    # 13-17 tickets and up to 35 cards: too many for the brute force, few enough for a walk without bounds, more
+    # than best_set walks that way itself (completion.SMALL); the same set (ties too), both orders
+    for needs, points, have in _medium_hands(1812, 30, 5):
         assert best_set(needs, points, have) == _plain_first(needs, [64 * p + 1 for p in points], have)
         assert best_set(needs, points, have, by="tickets") == _plain_first(needs, [1024 + p for p in points], have)
 
 
 LARGE_HANDS = Path(__file__).parent / "positions" / "cardgame_large_hands.json"
 SLOW_HANDS = Path(__file__).parent / "positions" / "cardgame_slow_hands.json"
+SLOW_HANDS_LARGEST_FIRST = Path(__file__).parent / "positions" / "cardgame_slow_hands_largest_first.json"
 
 
-@pytest.mark.parametrize("path,count", [(LARGE_HANDS, 30), (SLOW_HANDS, 10)], ids=["large hands", "slowest hands"])
+@pytest.mark.parametrize("path,count", [(LARGE_HANDS, 30), (SLOW_HANDS, 10), (SLOW_HANDS_LARGEST_FIRST, 10)],
+                         ids=["large hands", "slowest hands", "slowest hands largest first"])
 def test_CG_END_2_large_hands_keep_the_answers_of_the_previous_search(path, count):
     # 30 hands of 28-46 tickets (ten of them all 46) with 10-60 cards, among them the slowest of 600 random
-    # searches, answered by the search of c450a4b (up to seconds each); and the 10 slowest hands of a sweep of 2000
-    # searches as 34abdb8 answered them: the faster search gives the same sets
+    # searches, answered by the search of c450a4b (up to seconds each); the 10 slowest hands of a sweep of 2000
+    # searches as 34abdb8 answered them; and the 10 slowest of a sweep of 4000 searches for the search over the
+    # tickets largest first, as the search in ticket order of d942d85 answered them: the faster search gives the
+    # same sets
     d = load_cards()
     hands = json.loads(path.read_text(encoding="utf-8"))["hands"]
     assert len(hands) == count and all(len(h["tickets"]) >= 28 for h in hands)
@@ -736,6 +740,68 @@ def test_CG_END_2_best_set_ties_go_to_the_earliest_tickets(walk_up_to, monkeypat
         needs, points = [t.needs for t in tickets], [t.points for t in tickets]
         for by in ("points", "tickets"):
             assert best_set(needs, points, have, by=by) == _brute_best(needs, points, have, by)
+
+
+def test_CG_END_2_best_set_ties_among_many_equal_sets_go_to_the_earliest_tickets(monkeypatch):
+    # the bounded search takes the tickets largest first and settles ties by a second key (each ticket's bit in
+    # ticket order, completion._Search.earliest): hands of tickets worth 9 or 10 points, twins among them (T13/T19
+    # and T14/T17 need the same cards for the same points), so many sets tie on points and tickets; against a brute
+    # force, both orders, always the bounded search
+    monkeypatch.setattr(completion, "SMALL", 0)
+    d = load_cards()
+    even = [t for t in d.tickets if t.points in (9, 10)]
+    rng = random.Random(1827)
+    tied = 0
+    for _ in range(25):
+        tickets = rng.sample(even, rng.randint(7, 11))
+        have = [rng.randint(0, 3) for _ in range(8)] + [rng.randint(0, 3)]
+        needs, points = [t.needs for t in tickets], [t.points for t in tickets]
+        for by in ("points", "tickets"):
+            completion.clear_cache()
+            best = _brute_best(needs, points, have, by)
+            assert best_set(needs, points, have, by=by) == best
+            tied += any(c != best and sum(points[i] for i in c) == sum(points[i] for i in best)
+                        and feasible([needs[i] for i in c], have)
+                        for c in itertools.combinations(range(len(tickets)), len(best)))
+    assert tied >= 25                                # most of these hands have more than one best set
+
+
+def test_CG_END_2_the_search_order_keeps_twins_side_by_side():
+    # the bounded search's order (completion._largest_first): most circles first; tickets needing the same cards
+    # side by side, the better first and, as good, in ticket order (what _Search.past and the ties' key rely on)
+    d = load_cards()
+    rng = random.Random(46)
+    for _ in range(20):
+        tickets = rng.sample(d.tickets, rng.randint(20, 46))
+        needs, points = [t.needs for t in tickets], [t.points for t in tickets]
+        for value in ([64 * p + 1 for p in points], [1024 + p for p in points]):
+            order = completion._largest_first(needs, value)
+            assert sorted(order) == list(range(len(tickets)))
+            sizes = [sum(needs[i][:LOCO]) for i in order]
+            assert sizes == sorted(sizes, reverse=True)
+            for x, i in enumerate(order):
+                twins = [y for y, j in enumerate(order) if needs[j] == needs[i]]
+                assert twins == list(range(twins[0], twins[0] + len(twins)))
+                if x + 1 < len(order) and needs[order[x + 1]] == needs[i]:
+                    j = order[x + 1]
+                    assert value[i] > value[j] or (value[i] == value[j] and i < j)
+
+
+def test_CG_END_2_the_ties_key_finds_the_same_set_in_any_search_order():
+    # completion._Search.earliest folds ticket order into a second key, so the search itself may take the tickets
+    # in any order that keeps twins side by side (better first, as good in ticket order): random such orders give
+    # the set the plain walk in ticket order gives (13-16 tickets, up to 35 cards, both orders)
+    rng = random.Random(1828)
+    for needs, points, have in _medium_hands(1828, 12, 4):
+        if feasible(needs, have):
+            continue
+        for value, scale in (([64 * p + 1 for p in points], 64), ([1024 + p for p in points], 1024)):
+            place = {}
+            for t in needs:
+                place.setdefault(tuple(t), rng.random())
+            order = sorted(range(len(needs)), key=lambda i: (place[tuple(needs[i])], -value[i], i))
+            search = completion._Search([needs[i] for i in order], [value[i] for i in order], scale, have)
+            assert search.earliest(search.best(), order) == _plain_first(needs, value, have)
 
 
 POSITION_31 = Path(__file__).parent / "positions" / "cardgame_31_tickets.json"

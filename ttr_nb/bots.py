@@ -181,13 +181,14 @@ def _own_action(v: Variant, state: GameState, seat: int, r: Counter) -> Action |
     if pickers is None:
         pickers = v.__dict__["_own_pickers"] = _own_pickers(v)
     parts = [pick(v, state, seat, r) for pick in pickers]
-    total = sum(map(len, parts))
+    sizes = [*map(len, parts)]                          # (each part's len asked once: some count on demand)
+    total = sum(sizes)
     if total:
         k = r.index(total)
-        for part in parts:
-            if k < len(part):
+        for part, n in zip(parts, sizes):
+            if k < n:
                 return part[k]
-            k -= len(part)
+            k -= n
     return None
 
 

@@ -137,6 +137,9 @@ class RouteTable:
             sum(1 << i for i, length, need, c0 in self.special_rows if (c0 if c0 >= 0 else GRAY_BUCKET) == b and (
                 locos >= length or locos >= need < length and have >= max(1, length - locos)))
             for have in range(top + 1)) for locos in range(top + 1)) for b in range(GRAY_BUCKET + 1))
+        # the colour buckets (0..7) with special routes: claimable_mask reads only their rows (Europe's ferries are
+        # all gray: none)
+        self.special_colours = tuple(b for b in range(GRAY_BUCKET) if any(row[3] == b for row in self.special_rows))
         le = [[0] * (top + 1) for _ in range(GRAY_BUCKET + 1)]
         every = [0] * (top + 1)
         for i in range(n):
@@ -257,22 +260,29 @@ def claimable_mask(v: "Variant", state: "GameState", seat: int, affordable_only:
                 | w[5][c5 + locos] | w[6][c6 + locos] | w[7][c7 + locos])
         best = max(c0, c1, c2, c3, c4, c5, c6, c7)
         mask |= t.wide_gray[best + locos]
+        wide_rows = True
     except IndexError:                           # an edited state with more cards than any deck holds
         mask = 0
         for have, row in zip(hand, t.le_colours):
             mask |= row[min(have + locos, top)]
         best = max(hand[:LOCO])
         mask |= t.le[GRAY_BUCKET][min(best + locos, top)]
+        wide_rows = False
     mask &= t.every[cap]
-    for w, long_enough in t.extra_wilds:         # one extra wild kind per payment (see route_payments)
-        more = hand[w]
+    for wild, long_enough in t.extra_wilds:      # one extra wild kind per payment (see route_payments)
+        more = hand[wild]
         if more:
-            wide = 0
-            for have, row in zip(hand, t.le_colours):
-                k = have + locos + more
-                wide |= row[k if k < cap else cap]
-            k = best + locos + more
-            wide |= t.le[GRAY_BUCKET][k if k < cap else cap]
+            k = locos + more
+            if wide_rows and best + k < WIDE:    # (Märklin's +4 card: the colours written out as above)
+                wide = (w[0][c0 + k] | w[1][c1 + k] | w[2][c2 + k] | w[3][c3 + k] | w[4][c4 + k] | w[5][c5 + k]
+                        | w[6][c6 + k] | w[7][c7 + k] | t.wide_gray[best + k]) & t.every[cap]
+            else:
+                wide = 0
+                for have, row in zip(hand, t.le_colours):
+                    k = have + locos + more
+                    wide |= row[k if k < cap else cap]
+                k = best + locos + more
+                wide |= t.le[GRAY_BUCKET][k if k < cap else cap]
             mask |= wide & long_enough
     mask &= allowed
     if t.special:
@@ -287,7 +297,7 @@ def claimable_mask(v: "Variant", state: "GameState", seat: int, affordable_only:
             lk = locos if locos < top else top
             pay = t.special_pay
             found = pay[GRAY_BUCKET][lk][best if best < top else top]
-            for b in range(GRAY_BUCKET):
+            for b in t.special_colours:
                 have = hand[b]
                 found |= pay[b][lk][have if have < top else top]
             mask |= found & allowed & t.every[cap]

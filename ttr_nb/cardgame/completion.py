@@ -13,10 +13,11 @@ The best choice (most points, then most tickets; or most tickets, then most poin
 ``best_set``, never by a greedy pick. When the pile pays for every ticket, that is the answer; up to ``SMALL``
 tickets a plain walk over them answers sooner than the bounds below can be set up. Otherwise its core,
 ``_Search.reach``, answers "can the tickets from here on add a value of at least N with these cards?" by a
-depth-first search over the tickets in ticket order that remembers every (ticket, cards left) position it has
-judged — its bounds, worked out once, and what the searches below it proved, which holds for every later question —
-and cuts a branch when an upper bound falls short of N. Of two tickets needing the same cards the better is always
-taken first, so leaving one out leaves out its worse twins too. The bounds (``_Bound``), all exact upper bounds:
+depth-first search over the tickets largest first (most circles; among them those needing two of a colour first:
+``_largest_first``) that remembers every (place, cards left) position it has judged — its bounds, worked out once,
+and what the searches below it proved, which holds for every later question — and cuts a branch when an upper bound
+falls short of N. Of two tickets needing the same cards the better is always taken first, so leaving one out leaves
+out its worse twins too. The bounds (``_Bound``), all exact upper bounds:
 
 * the best value of the remaining tickets whose circles fit in the cards left, colours ignored (a 0-1 knapsack
   table over the number of cards, made once per call);
@@ -25,30 +26,31 @@ taken first, so leaving one out leaves out its worse twins too. The bounds (``_B
   starts from the basis the one before ended in); a ticket then costs the prices of its circles, the cards left are
   worth their prices (a locomotive the highest), and the fractional knapsack over those costs bounds every
   completion. A position's budget at every price of every bound is one sum of products (``_Search.pack``: the
-  prices side by side in one whole number per card kind);
+  prices side by side in one whole number per card kind). The first part of the value (below) is priced as the
+  value as a whole: its own relaxation is near it, and the search judged about 10% fewer positions so;
 * both of these for the value as a whole and for each of its two parts apart (points, tickets), rounded down to
   whole numbers: a set has a whole number of tickets, so "18.7 tickets at most" means 18. This is what makes the
   search short: at the start the parts' bounds are within a ticket and a point or two of the answer on random
   hands, where the value as a whole was off by four tickets;
 * for "most tickets", a set of k tickets has at most B - 4k points, B a bound of its points plus 4 per ticket (a
-  Lagrangian bound: the points of the sets with the most tickets, not of any set);
-* on a hard hand (``HARD`` positions searched, ``_Search.sharpen``) 0-1 knapsacks over the cards at the colour
-  prices rounded to a few whole levels, and for "most tickets" the mixed bound at other weights too (1 and 12
-  points a ticket: with many cards 12 is near the answer where 4 was 7 points off), and the first part of the value
-  also at the prices of the relaxation of the tickets further on: a few ms of simplexes and tables that easy hands
-  never pay for; on the slowest hands the search judges a third or less of the positions it did without them.
+  Lagrangian bound: the points of the sets with the most tickets, not of any set).
 
 The best value is asked for from the bound at the start down: each question finds a set or proves a lower bound
 (by points: first the points, then the number of tickets by halving, see ``_Search.best``). Every question costs
 less the better the set found before it: the search starts from the best of a few greedy sets (best value per card,
-per card at the colour prices, fewest cards first), improved by a local search (``_Search.improve``: add a ticket,
-swap one for a better one or for two) that often finds the best set itself, so the questions only have to prove it.
+per card at the colour prices, the relaxation's own tickets, fewest cards first), improved by a local search
+(``_Search.improve``: add a ticket, swap one for a better one or for two) that often finds the best set itself, so
+the questions only have to prove it.
 (Asking "anything better than this first set?" before coming down from the bound was tried: slower, since the memo
-of the looser questions from above is what makes that proof short.) Ties go to the set
-holding the earliest ticket in ticket order: the same search (its positions already judged) walks the tickets
-once more, putting each in when the tickets after it can still make up the best value (``_Search.first_set``).
-One search in ticket order answers both questions about as fast as a search best value per card first and a
-second one in ticket order for the ties, and sets up its bounds once.
+of the looser questions from above is what makes that proof short.) Ties go to the set holding the earliest ticket
+in ticket order. The search does not run in ticket order, so ticket order is folded into a second key: a set's key
+has the bit 2**(n-1-t) for each ticket t it holds, so the set holding the earliest ticket where two differ has the
+larger key (whole numbers, kept apart from the value: nothing rounds or spills over). ``_Search.earliest`` finds the
+largest key among the sets of the best value by a memoised walk in the search's own order over (place, cards left,
+value still needed), every branch that cannot make up the value still needed cut by ``reach`` (whose memo the
+questions about the best value have filled) and every branch that, all its tickets taken, could not beat the
+largest key found so far; twins stand side by side in the search's order, the better first and equal ones in ticket
+order, so the twin that leaving one out skips never holds a larger key.
 
 ``best_set`` keeps its last answers (``KNOWN``; ``clear_cache`` forgets them), since a game asks again and again
 about the same hand (the status line, the player's view, the bot), and with each answer what follows from it: after
@@ -56,19 +58,17 @@ completing a ticket k of the best set B (paid own colours first, as the engine p
 included (``_remember_the_rest``), so a player or bot completing the best set ticket by ticket searches once.
 
 How long a search takes depends on the hand: real end-of-round hands answer in about 1 ms (median), the 31-ticket
-position of the issue in about 7 ms; random hands of 28-46 tickets and 10-60 cards in about 8 ms (median; much
-of it the setup: the simplexes and the tables), 99% within about 50-60 ms, the slowest seen about 0.1-0.15 s (0.3-0.7 s
-before the local search: "most tickets" hands where the first set held a ticket too few): exact answers on the
-hardest hands still need hundreds to thousands of positions, mostly to find the best set first in ticket order
-(given the best set, the ties' walk alone takes most of that time) (``benchmarks/bench_cardgame.py --large N``
-prints the median, the 99th percentile and the slowest). Tried and dropped: the first part of the value also at the
-prices of the relaxation of the tickets from each place on (all 47 relaxations warm-started one from the next,
-5 ms): 11% fewer positions on the slowest hands, no faster; dropping the mixed weight 1: no change; the search over
-the tickets largest first (it proves the best value in a third of the time on the slowest hands) with the ties' walk
-in ticket order over it, the tickets decided so far left out: the ticket order's suffix tables no longer match the
-tickets still open, and the walk took up to 40 s; the same search for the best value and a best set, then the walk
-in ticket order as a second search that skips the questions that set answers: 1.03 -> 1.21 s on the 20 slowest
-searches (the proofs that a ticket is not in the first best set cost what the search in ticket order costs).
+position of the issue in about 5 ms; random hands of 28-46 tickets and 10-60 cards in about 9-10 ms (median; half
+of it the setup: the simplexes and the tables), 99% within about 30 ms, the slowest seen about 60-90 ms: exact
+answers on the hardest hands still need one to four thousand positions, in the search for the best value or in
+the ties' walk (``benchmarks/bench_cardgame.py --large N`` prints the median, the 99th percentile and the slowest).
+Tried and dropped (the earlier rounds' in benchmarks/README.md): the search in ticket order with the ties' walk in
+ticket order (what every search paid for before the second key); sharpened bounds on hard hands (0-1 knapsacks over
+the cards at whole-number prices, more Lagrangian weights; they paid in ticket order, in this order they cost more
+than they prune); the ties' walk asking ``reach`` for the most (not the first set found): 0.8% more instructions;
+two searches in two orders taking turns with doubling budgets (largest first and best value per card are slow on
+different hands, but the second setup and the repeated work ate the gain); other orders (fewest circles first; best
+value per card; largest first without the doubled colours first; by the prices of the relaxation).
 ``tests/test_rules_cardgame.py`` checks it against a brute force and against a plain dynamic programme.
 
 The engine lets a player complete one ticket per action (``complete Chicago–Miami``, until no more can be paid):
@@ -77,6 +77,7 @@ shortfalls add up colour by colour), so the step-by-step check is the set check.
 """
 from __future__ import annotations
 
+import gc
 from bisect import bisect_right
 from collections import OrderedDict
 from itertools import accumulate
@@ -88,11 +89,7 @@ from ..board.cards import LOCO
 Needs = Sequence[int]          # per card kind (colours only)
 SMALL = 12                     # up to this many tickets best_set walks them without bounds
 MIX = 4                        # points per ticket in the "most tickets" search's mixed bound (see _Search)
-HARD, HARDER = 200, 600        # after this many positions searched the bounds are sharpened (_Search.sharpen)
-LEVELS = (4, 8)                # the whole-number price levels of the sharpened bounds (the dearest card's price)
-LATER_LEVEL = 8                # the same for the prices of the tickets further on and for the ties' part
 TRIES = 4                      # most tickets: after this many failed questions the count itself is asked (_Search.best)
-MORE_MIX = (1, 12)              # the sharpened "most tickets" search's other points per ticket (few cards: 1; many: 12)
 IMPROVE = 4                    # rounds of the local search for a first set (_Search.improve)
 
 
@@ -182,8 +179,25 @@ def _best_set(needs: Sequence[Needs], points: Sequence[int], have: Sequence[int]
         return tuple(range(n))
     if n <= SMALL:                                  # a few tickets: a plain walk is quicker than the bounds' setup
         return _first_set_plain(needs, value, have)
-    search = _Search(needs, value, scale, have)
-    return tuple(search.first_set(search.best()))
+    order = _largest_first(needs, value)
+    # the search makes many small tuples and lists that it frees itself (no cycles): the cyclic garbage collector
+    # would traverse them again and again (about a tenth of a search's time), so it waits until the search is done
+    collecting = gc.isenabled()
+    gc.disable()
+    try:
+        search = _Search([needs[i] for i in order], [value[i] for i in order], scale, have)
+        return search.earliest(search.best(), order)
+    finally:
+        if collecting:
+            gc.enable()
+
+
+def _largest_first(needs: Sequence[Needs], value: Sequence[int]) -> list[int]:
+    """The order the bounded search takes the tickets in: most circles first, those needing two of a colour before
+    the others of their size (then by their cards, so twins needing the same cards stand side by side, the better
+    first and, as good, in ticket order: see ``_Search.past``)."""
+    return sorted(range(len(needs)), key=lambda i: (-sum(needs[i][:LOCO]), -max(needs[i][:LOCO]),
+                                                    tuple(needs[i][:LOCO]), -value[i], i))
 
 
 def _first_set_plain(needs: Sequence[Needs], value: Sequence[int], have: Sequence[int]) -> tuple[int, ...]:
@@ -225,7 +239,8 @@ def _first_set_plain(needs: Sequence[Needs], value: Sequence[int], have: Sequenc
 
 
 class _Search:
-    """One exact search (see ``best_set``) over the tickets in ticket order."""
+    """One exact search (see ``best_set``) over the tickets in the order given (``_largest_first``; any order that
+    keeps twins side by side, the better first and equal ones in ticket order, gives the same answers)."""
 
     def __init__(self, needs: Sequence[Needs], value: Sequence[int], scale: int, have: Sequence[int]):
         self.n = n = len(needs)
@@ -244,7 +259,7 @@ class _Search:
         self.locos = have[LOCO]
         self.memo: dict = {}
         self.visits = 0
-        self.mixes: list = []                       # (points per ticket, bound): sharpen
+        self.start: list = []                       # the first set (``best``)
         rest = [(0,) * LOCO] * (n + 1)               # circles of tickets i.. per colour
         for i in range(n - 1, -1, -1):
             rest[i] = tuple(a + b for a, b in zip(rest[i + 1], self.needs[i]))
@@ -257,38 +272,35 @@ class _Search:
         # "most tickets": the points of a set of at least k tickets are at most B - MIX * k, B a bound of the
         # points plus MIX per ticket (a Lagrangian weight: 4 points a ticket prunes best on random hands)
         mix = [MIX * x + y for x, y in zip(first, second)] if scale == 1024 else None
-        # each bounded value with its colour prices from the linear relaxation
-        # (one relaxation, warm-started from value to value: the first part after the whole value, which it is near;
-        # the whole value first: from the first part's basis its prices pruned less on some hands)
-        self.relaxation = lp = _Relaxation(self.needs, have)
-        price = {k: lp.prices([_Bound.SCALE * x for x in v]) for k, v in ((0, self.value), (1, first), (3, mix),
-                                                                          (2, second)) if v}
+        # each bounded value with its colour prices from the linear relaxation (one relaxation, warm-started from
+        # value to value); the first part at the whole value's prices: its own relaxation is near them (the whole
+        # value is the first part scaled, plus the second), and with them the search judged about 10% fewer positions
+        lp = _Relaxation(self.needs, have)
+        price = {0: lp.prices([_Bound.SCALE * x for x in self.value])}
+        self.fractions = lp.solution()              # the relaxation's tickets, whole and in part: a first set
+        price.update((k, lp.prices([_Bound.SCALE * x for x in v])) for k, v in ((3, mix), (2, second)) if v)
+        price[1] = price[0]
         self.bounds = [_Bound(self.needs, v, have, cards, price[k]) if v else None
                        for k, v in enumerate((self.value, first, second, mix))]
         self.pack()
 
     def pack(self) -> None:
-        """Every bound's card prices (the fractional knapsack's, then its priced tables') side by side in one whole
-        number per card kind, ``width`` bits each: one sum of products gives a position's budget at every price at
-        once (``judge``). A budget is at most the one of all the cards at the start, so no field spills over."""
+        """Every bound's card prices side by side in one whole number per card kind, ``width`` bits each: one sum of
+        products gives a position's budget at every price at once (``judge``). A budget is at most the one of all
+        the cards at the start, so no field spills over."""
         have = self.have + (self.locos,)
-        kinds = []
-        for b in self.bounds + [b for _, b in self.mixes]:
-            if b is not None:
-                kinds.append(b.price + (b.loco_price,))
-                kinds.extend(price + (loco,) for price, loco, _ in b.priced)
+        kinds = [b.price + (b.loco_price,) for b in self.bounds if b is not None]
         width = self.width = max(sum(map(mul, have, k)) for k in kinds).bit_length() + 1
         self.mask = (1 << width) - 1
         packed = [sum(k[c] << (width * x) for x, k in enumerate(kinds)) for c in range(LOCO + 1)]
         self.packed, self.packed_loco = tuple(packed[:LOCO]), packed[LOCO]
-        shifts = []                                 # each bound's first field, in bits
+        shifts = []                                 # each bound's field, in bits
         at = 0
-        for b in self.bounds + [b for _, b in self.mixes]:
+        for b in self.bounds:
             shifts.append(width * at)
             if b is not None:
-                at += 1 + len(b.priced)
-        self.shifts = shifts[:4]
-        self.mix_shifts = [(weight, b, shift) for (weight, b), shift in zip(self.mixes, shifts[4:])]
+                at += 1
+        self.shifts = shifts
 
     def take(self, r: Sequence[int], l: int, t: Sequence[int]):
         """The cards left after completing a ticket needing ``t`` from ``r`` and ``l`` locomotives, or None."""
@@ -328,8 +340,6 @@ class _Search:
         if low >= need and (not most or low == upper):
             return low
         self.visits += 1
-        if self.visits == HARD or self.visits == HARDER:    # a hard hand: sharper bounds for the rest of the search
-            self.sharpen(self.visits == HARDER)
         after = self.take(r, l, self.needs[i])
         v = self.value[i]
         if after is not None:
@@ -360,50 +370,21 @@ class _Search:
             known[1] = found
         return found
 
-    def sharpen(self, later: bool = False) -> None:
-        """Sharper bounds for a hard hand: every bound also by 0-1 knapsacks over priced cards (``_Bound.sharpen``),
-        the first part of the value (points; tickets) also at the prices of the linear relaxation of the tickets from
-        a quarter, a half and three quarters of the way on, from ``HARDER`` positions on (``later``: the prices at
-        the start suit the positions deep in the search less; any prices bound); for "most tickets" the mixed bound
-        also at ``MORE_MIX`` points per ticket (the best weight depends on the hand: the fewer tickets fit, the
-        smaller). Positions judged before keep their bounds (still upper bounds)."""
-        have = self.have + (self.locos,)
-        if later:
-            first = [x // self.scale for x in self.value]
-            self.bounds[1].sharpen([_colour_prices(self.needs[i:], [_Bound.SCALE * x for x in first[i:]], have)
-                                    for i in (self.n // 4, self.n // 2, 3 * self.n // 4)], levels=())
-            self.pack()
-            return
-        for b in self.bounds:                       # the second part (the ties) at one level: more do not help
-            if b is not None:
-                b.sharpen(levels=(LATER_LEVEL,) if b is self.bounds[2] else LEVELS)
-        if self.bounds[3] is not None:
-            for weight in MORE_MIX:
-                mix = [weight * (x // self.scale) + x % self.scale for x in self.value]
-                b = _Bound(self.needs, mix, have, sum(have), self.relaxation.prices([_Bound.SCALE * x for x in mix]))
-                b.sharpen()
-                self.mixes.append((weight, b))
-        self.pack()
-
     def judge(self, i: int, r: tuple, l: int) -> list:
         """The bounds of a position (see ``reach``), worked out once: the value as a whole and each part apart."""
         cards = sum(r) + l
         budgets = sum(map(mul, r, self.packed)) + l * self.packed_loco      # at every price at once (``pack``)
-        width, mask = self.width, self.mask
+        mask = self.mask
         whole, first, second, mix = self.bounds
         at_whole, at_first, at_second, at_mix = self.shifts
-        upper = whole.at(i, cards, budgets >> at_whole, width, mask)
-        top = first.at(i, cards, budgets >> at_first, width, mask)          # each part bounded apart, whole numbers
-        parts = self.scale * top + second.at(i, cards, budgets >> at_second, width, mask)
+        upper = whole.at(i, cards, (budgets >> at_whole) & mask)
+        top = first.at(i, cards, (budgets >> at_first) & mask)              # each part bounded apart, whole numbers
+        parts = self.scale * top + second.at(i, cards, (budgets >> at_second) & mask)
         if parts < upper:
             upper = parts
         top_upper = upper
         if mix is not None:                         # a set of exactly ``top`` tickets
-            top_upper = min(upper, self.scale * top + mix.at(i, cards, budgets >> at_mix, width, mask) - MIX * top)
-            for weight, more, shift in self.mix_shifts:
-                b = self.scale * top + more.at(i, cards, budgets >> shift, width, mask) - weight * top
-                if b < top_upper:
-                    top_upper = b
+            top_upper = min(upper, self.scale * top + mix.at(i, cards, (budgets >> at_mix) & mask) - MIX * top)
         return [upper, top_upper, self.scale * top, 0]
 
     def best(self) -> int:
@@ -414,8 +395,8 @@ class _Search:
         points are weak, and lowering them one ticket per question was slow. By tickets, the points are lowered one
         at a time; after ``TRIES`` failures in a row the count itself is asked ("this many tickets, any points?"):
         where the bounds allow a ticket more than any set holds, lowering its points took about 40 questions."""
-        low = self.set_value(self.improve(max((self.greedy_set(order) for order in self.greedy_orders()),
-                                              key=self.set_value)))
+        self.start = self.improve(max((self.greedy_set(order) for order in self.greedy_orders()), key=self.set_value))
+        low = self.set_value(self.start)
         high = self.reach(0, self.have, self.locos, 1 << 62, most=False)
         scale = self.scale
         by_points = scale == 64
@@ -523,52 +504,96 @@ class _Search:
 
     def greedy_orders(self):
         """Orders for a first set (a lower bound of the best value): best value per card; best value per card at
-        the colour prices of the linear relaxation (a locomotive at the dearest); and for "most tickets" also the
-        fewest cards first, and the cheapest at the prices of the relaxation of the number of tickets."""
+        the colour prices of the linear relaxation (a locomotive at the dearest); the tickets of the relaxation's
+        solution first, whole ones before those in part (on the slowest hands its sets were a point or two short
+        where the others were four to six); and for "most tickets" also the fewest cards first, and the cheapest at
+        those prices first."""
         yield self.greedy
         n, value = self.n, self.value
         price = self.bounds[0].price
         cost = [max(1, sum(map(mul, t, price))) for t in self.needs]
         yield sorted(range(n), key=lambda i: (-value[i] / cost[i], i))
+        x = self.fractions
+        yield sorted(range(n), key=lambda i: (-x[i], -value[i] / cost[i], i))
         if self.scale == 1024:
             yield sorted(range(n), key=lambda i: (sum(self.needs[i]), -value[i], i))
-            first = self.bounds[1].price
-            cost = [max(1, sum(map(mul, t, first))) for t in self.needs]
             yield sorted(range(n), key=lambda i: (cost[i], -value[i], i))
 
-    def first_set(self, target: int) -> list[int]:
-        """The set reaching ``target`` (the best value) that is first in this search's order: each ticket in turn
-        is put in when the tickets after it can still make up the rest (original indices)."""
-        chosen = []
-        r, l, need = self.have, self.locos, target
-        for i in range(self.n):
-            if need <= 0:
-                break
-            after = self.take(r, l, self.needs[i])
-            v = self.value[i]
-            if after is not None and v + self.reach(i + 1, after[0], after[1], need - v, most=False) >= need:
-                chosen.append(i)
-                need -= v
-                r, l = after
-        return chosen
+    def earliest(self, target: int, order: Sequence[int]) -> tuple[int, ...]:
+        """The set reaching ``target`` (the best value) that is first in ticket order, as ticket indices in order:
+        ``order[k]`` is the ticket index of this search's k-th ticket. The tie order is folded into a second key:
+        a set's tie key has the bit 2**(n-1-t) for each of its tickets t, so of two sets the one holding the earliest
+        ticket where they differ has the larger key (whole numbers: no rounding, no spill into the value). Among the
+        sets of the best value (none is worth more) the largest key is found by a memoised walk in this search's
+        order over (place, cards left, value still needed): a branch that cannot reach the value still needed is cut
+        by ``reach``, whose memo the questions about the best value have filled, and a branch whose tickets, all of
+        them taken, could not beat the largest key found so far is cut too (``floor``; the first floor is the key of
+        the search's first set when it is worth the best value: 4% fewer instructions on the slowest hands)."""
+        n = self.n
+        bit = [1 << (n - 1 - t) for t in order]
+        suffix_bits = list(accumulate(reversed(bit), initial=0))[::-1]      # the key of tickets k.. all taken
+        # (place, cards, value still needed) -> (exact, key): the largest key if exact, else "at most key"
+        memo: dict = {}
+        needs, value, rest, rest_sum, past = self.needs, self.value, self.rest, self.rest_sum, self.past
+
+        def key_of(k: int, r: tuple, l: int, need: int, floor: int) -> int:
+            """The largest tie key of the sets of tickets k.. the cards (r, l) pay for that add exactly ``need``
+            (none adds more: the value is the best) if it is above ``floor``, else -1."""
+            if need <= 0:                           # nothing more can be added: the best value is reached
+                return 0 if floor < 0 else -1
+            if floor < -1:                          # keys are whole numbers: above -1 is any key (-1 is none)
+                floor = -1
+            elif suffix_bits[k] <= floor:           # even all of them would not beat the floor (and k == n: none)
+                return -1
+            r = tuple(map(min, r, rest[k]))
+            spare = rest_sum[k] - sum(r)
+            if l > spare:
+                l = spare
+            memo_key = (k, r, l, need)
+            known = memo.get(memo_key)
+            if known is not None:
+                exact, key = known
+                if exact or key <= floor:
+                    return key if key > floor else -1
+            best = floor                            # the best key above the floor found so far
+            if self.reach(k, r, l, need, most=False) >= need:
+                after = self.take(r, l, needs[k])
+                if after is not None:
+                    with_it = key_of(k + 1, after[0], after[1], need - value[k], best - bit[k])
+                    if with_it >= 0:
+                        best = bit[k] + with_it
+                # leaving ticket k out leaves out its worse twins after it (``past``): a set holding a twin
+                # instead of k is worth no more and, the twins in ticket order, comes later in ticket order
+                without = key_of(past[k], r, l, need, best)
+                if without > best:
+                    best = without
+            else:
+                best = floor = -1                   # nothing reaches ``need`` from here, whatever the floor
+            if best > floor:                        # found above the floor: the largest there is
+                memo[memo_key] = (True, best)
+                return best
+            memo[memo_key] = (False, floor)
+            return -1
+
+        first = self.start if self.set_value(self.start) == target else ()
+        floor = sum(bit[k] for k in first) - 1 if first else -1
+        key = key_of(0, self.have, self.locos, target, floor)
+        key_of = None                               # the walk refers to itself: end the cycle, free its memo now
+        return tuple(t for t in range(n) if key >> (n - 1 - t) & 1)
 
 
 class _Bound:
     """An upper bound of one part of the value (whole numbers): the smallest of a 0-1 knapsack over the number of
-    cards (colours ignored) and the fractional knapsack at the colour prices of the linear relaxation, rounded down;
-    ``sharpen`` (for a hard hand) adds 0-1 knapsacks over the priced cards, the prices rounded to a few whole levels:
-    any prices bound every completion (a set's circles cost at most the cards' price, a locomotive priced as the
-    dearest colour), and a whole-ticket knapsack often bounds tighter than the fractional one at exact prices."""
+    cards (colours ignored) and the fractional knapsack at the colour prices of the linear relaxation, rounded down
+    (any prices bound every completion: a set's circles cost at most the cards' price, a locomotive priced as the
+    dearest colour)."""
 
     SCALE = 1000                 # prices are whole numbers: the values are scaled so small values get fine prices
 
     def __init__(self, needs: Sequence[Needs], value: Sequence[int], have: Sequence[int], cards: int,
                  price: Sequence[int]):
         self.n = n = len(needs)
-        self.needs, self.value, self.have = needs, value, have
         self.table = _knapsack([sum(t) for t in needs], value, cards)
-        self.priced: list = []                      # (price per colour, of a locomotive, knapsack table): sharpen
-        self.tables: list = []                      # the priced knapsack tables alone, in the same order
         scaled = [v * self.SCALE for v in value]
         self.price = tuple(price)
         self.loco_price = max(price)
@@ -588,28 +613,10 @@ class _Bound:
         suffix.reverse()
         self.suffix = suffix
 
-    def sharpen(self, later: Sequence[Sequence[int]] = (), levels: Sequence[int] = LEVELS) -> None:
-        """From now on bound by 0-1 knapsacks over the cards priced at the colour prices rounded to ``LEVELS``, and
-        at each of the prices ``later`` (those of the tickets further on) rounded to ``LATER_LEVEL``."""
-        for exact, level in [(self.price, level) for level in levels] + [(p, LATER_LEVEL) for p in later]:
-            top = max(exact)
-            price = tuple(round(level * x / top) for x in exact)
-            loco = max(price)
-            budget = sum(map(mul, self.have[:LOCO], price)) + loco * self.have[LOCO]
-            cost = [sum(map(mul, t, price)) for t in self.needs]
-            self.priced.append((price, loco, _knapsack(cost, self.value, budget)))
-            self.tables.append(self.priced[-1][2])
-
-    def at(self, i: int, cards: int, budgets: int, width: int, mask: int) -> int:
-        """At most the value tickets i.. can add from ``cards`` cards whose price is ``budgets`` (``width`` bits
-        each: at the prices of the fractional knapsack, then at those of each priced table; see ``_Search.pack``)."""
+    def at(self, i: int, cards: int, budget: int) -> int:
+        """At most the value tickets i.. can add from ``cards`` cards whose price is ``budget`` (at this bound's
+        prices; see ``_Search.pack``)."""
         a = self.table[i][cards]
-        budget = budgets & mask
-        for table in self.tables:
-            budgets >>= width
-            b = table[i][budgets & mask]
-            if b < a:
-                a = b
         costs, values, cost, value = self.suffix[i]          # the fractional knapsack within ``budget``
         j = bisect_right(costs, budget) - 1          # the first ticket that no longer fits whole (costs[0] is 0)
         b = values[j]
@@ -661,6 +668,17 @@ class _Relaxation:
         self.basic = [False] * slack + [True] * rows
         self.at_upper = [False] * cols
         self.settled = True
+
+    def solution(self) -> list[float]:
+        """Each ticket's part in the relaxation's solution for the value last asked about (1: whole; 0 if the
+        simplex did not settle)."""
+        if not self.settled:
+            return [0.0] * self.n
+        x = [1.0 if up else 0.0 for up in self.at_upper[:self.n]]
+        for row, j in enumerate(self.basis):
+            if j < self.n:
+                x[j] = self.values[row]
+        return x
 
     def prices(self, value: Sequence[int]) -> list[int]:
         """The colour prices for ``value`` (per ticket, whole numbers)."""
@@ -726,11 +744,6 @@ class _Relaxation:
             return [1] * LOCO
         prices = [max(0, round(-reduced[slack + c])) for c in range(LOCO)]    # the duals of the colour rows
         return prices if any(prices) else [1] * LOCO
-
-
-def _colour_prices(needs: Sequence[Needs], value: Sequence[int], have: Sequence[int]) -> list[int]:
-    """Whole-number colour prices for one value (see ``_Relaxation``)."""
-    return _Relaxation(needs, have).prices(value)
 
 
 __all__ = ["shortfall", "feasible", "cards_used", "best_set"]

@@ -189,6 +189,16 @@ def mixes(state: GameState, total: int | None = None) -> list[tuple[int, int]]:
     return [(k, want - k) for k in range(want, -1, -1) if k <= s and want - k <= lg]
 
 
+def _is_mix(state: GameState, mix: tuple[int, int], total: int | None = None) -> bool:
+    """``mix in mixes(state, total)`` without listing the mixes: whole numbers, each within its deck, ``total``
+    (default: 4, or all that remain) in all (MK-TICKET-1)."""
+    k, rest = mix
+    if k.__class__ is not int or rest.__class__ is not int or k < 0 or rest < 0:
+        return False
+    s, lg = len(state.ticket_deck("short")), len(state.ticket_deck("long"))
+    return k <= s and rest <= lg and k + rest == (min(TICKET_DRAW, s + lg) if total is None else total)
+
+
 @lru_cache(maxsize=None)
 def _announce(short: int, long: int, seat: int) -> Announce:
     """The one shared (immutable) Announce of a mix and seat, as the lists of legal actions hand it out."""
@@ -247,7 +257,9 @@ class TicketMix(Feature):
                     short = len(pile)
             elif name == "long" and long is None:
                 long = len(pile)
-        return _announcements(short or 0, long or 0, seat)
+        short, long = short or 0, long or 0             # (the mixes only see up to TICKET_DRAW of each deck: kept
+        return _announcements(short if short < TICKET_DRAW else TICKET_DRAW,       # once per seat and clipped sizes)
+                              long if long < TICKET_DRAW else TICKET_DRAW, seat)
 
     def pending_actions(self, v, state, pending) -> list:
         return [_announce(s, lg, pending.seat) for s, lg in mixes(state, TICKET_DRAW)]
@@ -298,8 +310,7 @@ class TicketMix(Feature):
                 or None in state.market):
             return None
         mix = (action.short, action.long)
-        if not trusted and (mix[0].__class__ is not int or mix[1].__class__ is not int or mix not in mixes(state)
-                            or mix == (0, 0)):
+        if not trusted and (not _is_mix(state, mix) or mix == (0, 0)):
             return None
         decks, offered = _take_mix(state, mix)
         pending = (Pending("choose_tickets", seat, (("min_keep", 1), ("offered", offered), ("returns", "bottom"),
@@ -320,8 +331,7 @@ class TicketMix(Feature):
         if p is None or p.kind != SETUP_KIND:
             return None
         mix = (action.short, action.long)
-        if not trusted and (mix[0].__class__ is not int or mix[1].__class__ is not int or mix == (0, 0)
-                            or mix not in mixes(state, TICKET_DRAW)):
+        if not trusted and (not _is_mix(state, mix, TICKET_DRAW) or mix == (0, 0)):
             return None
         decks, offered = _take_mix(state, mix)
         pending = tuple(q for q in state.pending if q.seat != seat) + (
@@ -431,6 +441,19 @@ def _ride_table(v: Variant) -> dict[str, tuple[tuple[str, tuple], ...]]:
     if table is None:
         table = v.__dict__["_ride_table"] = {c.name: _ride_row(v, c.name) for c in v.map.cities}
     return table
+
+
+def _ride_index(v: Variant) -> dict[str, tuple[tuple[str, tuple[int, ...]], ...]]:
+    """``_ride_table`` with each neighbour's routes as their indexes in ``state.claims``, made once per variant."""
+    table = v.__dict__.get("_ride_index")
+    if table is None:
+        table = v.__dict__["_ride_index"] = {a: _row_index(row) for a, row in _ride_table(v).items()}
+    return table
+
+
+def _row_index(row) -> tuple[tuple[str, tuple[int, ...]], ...]:
+    """One ``_ride_row`` with each neighbour's routes as their indexes."""
+    return tuple((b, tuple(r.index for r in routes)) for b, routes in row)
 
 
 def _place_step(seat: int, cities: tuple[str, ...]) -> Pending:
@@ -658,8 +681,13 @@ class Passengers(Feature):
             discard[k] += n
         players[seat] = new_player(tuple(hand), q.trains - route.length, q.tickets, q.route_points + t.points[i],
                                    q.ext)
-        taken = {w for other in players for w in pairs_get(other.ext, "passengers", ())}
-        cities = tuple(c for c in (route.a, route.b) if c not in taken and not is_country(v, c))
+        cities = tuple(c for c in (route.a, route.b) if not is_country(v, c))
+        for other in players:                          # (those where no passenger stands: on_claim's ``taken``)
+            if not cities:
+                break
+            mine = pairs_get(other.ext, "passengers", ())
+            if cities[0] in mine or cities[-1] in mine:
+                cities = tuple(c for c in cities if c not in mine)
         claims = state.claims
         new_claims = claims[:i] + (seat,) + claims[i + 1:]
         if cities:                                     # MK-CLAIM-5: the placement is the turn's pending step
@@ -738,18 +766,20 @@ class Passengers(Feature):
         if not passengers:                              # (a player's ext without its passengers: movable's default)
             passengers = passengers_of(state, seat)
         claims = state.claims
-        table = v.__dict__.get("_ride_table") or _ride_table(v)
+        table = v.__dict__.get("_ride_index") or _ride_index(v)
         pairs = []
         for i, at in enumerate(passengers):             # movable(state, seat), inline
             if at == RESERVE or at == DONE or i in moved:
                 continue
             row = table.get(at)
             if row is None:
-                row = _ride_row(v, at)
-            for b, routes in row:
-                got = _step(claims, seat, routes, ())
-                if got is not None and got[1] <= cards:
-                    pairs.append((at, b))
+                row = _row_index(_ride_row(v, at))
+            for b, routes in row:                       # _step(claims, seat, routes, ()) found a route it may pay:
+                for j in routes:                        # one of its own (free), or another's with a card for it
+                    owner = claims[j]
+                    if owner == seat or owner != FREE and cards:
+                        pairs.append((at, b))
+                        break
         return _Rides(pairs, seat)
 
     def _rides(self, v, state, seat, at, used, cards) -> list:
@@ -1166,6 +1196,11 @@ def best_passenger_move(state: GameState, seat: int, *, start: str | None = None
     best_routes: list[tuple[str, ...]] = [()]
     remaining = [0] * (max(comp.values(), default=-1) + 1)
 
+    # Upper bound: a move's own routes are free, so between two passenger cards it stays inside one component of
+    # the seat's own network (``comp``). With r cards left it can still collect at most the untaken tokens of its
+    # current component plus those of the r richest other components (each card crosses at most one other
+    # player's route into one more component); ``remaining`` holds each component's untaken tokens. A branch whose
+    # points plus this bound fall short of the best cannot beat it, so cutting it keeps the answer exact.
     def bound(city, left) -> int:
         here = comp[city]
         others = sorted((w for i, w in enumerate(remaining) if i != here), reverse=True)[:left]

@@ -124,7 +124,7 @@ def express_left(state: GameState, seat: int) -> tuple[int, ...]:
 
 def province_trains(state: GameState) -> tuple[tuple[str, int, int], ...]:
     """Every train on the province board as (line colour, space, seat), in the order placed (SK-PROV-5)."""
-    return tuple(tuple(x) for x in state.get("province", ()))
+    return tuple(map(tuple, state.get("province", ())))      # (a tuple stays itself: a board as play makes it)
 
 
 def province_occupied(state: GameState, line: str) -> dict[int, int]:
@@ -170,8 +170,13 @@ def province_ranking(v: Variant, state: GameState, line: str) -> list[dict]:
     for colour, space, seat in province_trains(state):
         if colour == line:
             mine.setdefault(seat, []).append(space)
+    return _ranking(mine, state.n_players)
+
+
+def _ranking(mine: dict[int, list[int]], players: int) -> list[dict]:
+    """``province_ranking`` of one line from each seat's spaces on it."""
     order = sorted(mine, key=lambda s: (-sum(mine[s]), -max(mine[s]), s))
-    bonus = PROVINCE_BONUS.get(state.n_players, ())
+    bonus = PROVINCE_BONUS.get(players, ())
     return [{"seat": s, "total": sum(mine[s]), "best": max(mine[s]), "spaces": sorted(mine[s]),
              "bonus": bonus[i] if i < len(bonus) else 0} for i, s in enumerate(order)]
 
@@ -858,16 +863,17 @@ class _ExpressChoices:
     """``ExpressCards.turn_actions`` in its order (each draw value with every slot, then the ticket draws), each
     action made when it is asked for."""
 
-    __slots__ = ("draws", "slots", "tickets", "seat")
+    __slots__ = ("draws", "slots", "tickets", "seat", "size")
 
     def __init__(self, draws: tuple[int, ...], slots: tuple[int, ...], tickets: tuple[int, ...], seat: int):
         self.draws, self.slots, self.tickets, self.seat = draws, slots, tickets, seat
+        self.size = len(draws) * len(slots) + len(tickets)
 
     def __len__(self) -> int:
-        return len(self.draws) * len(self.slots) + len(self.tickets)
+        return self.size
 
     def __getitem__(self, k: int):
-        if not 0 <= k < len(self):
+        if not 0 <= k < self.size:
             raise IndexError(k)
         n = len(self.draws) * len(self.slots)
         if k < n:
@@ -1071,8 +1077,11 @@ class ExpressCards(Feature):
 
     # -- the greedy bot ------------------------------------------------------------------------
     def bot_improve(self, v, state, seat, action, why, needs=None):
-        """Boost a blind draw with the smallest express card when the plan still lacks many cards (``needs``: see
-        the province trains' ``bot_improve``; a draw does not ask)."""
+        """Boost a blind draw with the smallest express card when the plan still lacks many cards.
+
+        ``needs`` is not used: a draw's boost does not depend on the plan. It is there because the greedy bot and
+        the coach's playouts (``coach/policy.py``, which passes it by position) call every feature's
+        ``bot_improve`` alike, and the province trains' ``bot_improve`` reads it."""
         left = express_left(state, seat)
         if not left or state.pending or not isinstance(action, DrawDeck | DrawFaceUp):
             return action, why
@@ -1121,14 +1130,33 @@ def _colour_rows(route, hand: Sequence[int], size: int) -> list[tuple[int, int, 
     return rows
 
 
-def _nth_payment_of_size(rows: list[tuple[int, int, int]], size: int, k: int) -> Payment:
-    """``_payments_of_size(...)[k]`` from its ``_colour_rows``, without listing them (past the rows: all locos)."""
-    for c, most, count in rows:
-        if k < count:
-            n = most - k
-            return payment(c, n, size - n)
-        k -= count
+def _nth_pay(hand: Sequence[int], c0: int, size: int, k: int) -> Payment:
+    """``_payments_of_size(route, hand, size)[k]`` for a route of colour index ``c0`` (-1: gray), without listing
+    the payments (the random bot's province pick)."""
+    locos = hand[LOCO]
+    low = size - locos if size - locos > 1 else 1
+    for c in range(LOCO) if c0 < 0 else (c0,):
+        have = hand[c]
+        most = have if have < size else size
+        if most >= low:
+            if k <= most - low:
+                return payment(c, most - k, size - most + k)
+            k -= most - low + 1
     return payment(0, 0, size)
+
+
+def _nth_place(room: dict[str, tuple[int, int]], c0: int, boosts: tuple[int, ...], size: int, k: int) -> tuple[int, str]:
+    """The ``k``-th (express card, line) of ``boosts`` x ``ProvinceBoard._targets`` that places a train of ``size``
+    cards (lowest <= size + express <= highest), in ``_options``' order, without listing them."""
+    lines = room.items() if c0 < 0 else ((COLOURS[c0], room[COLOURS[c0]]),)
+    for e in boosts:
+        value = size + e
+        for line, (lo, hi) in lines:
+            if lo <= value <= hi:
+                if not k:
+                    return e, line
+                k -= 1
+    raise IndexError(k)
 
 
 def _placeable(v: Variant, state: GameState) -> dict[str, tuple[int, int]]:
@@ -1171,27 +1199,26 @@ def _first_free(spaces: Sequence[int], taken) -> int:
 def _province_reach(room: dict[str, tuple[int, int]], top: int, c0: int) -> tuple[int, ...]:
     """For a route of colour index ``c0`` (-1: gray): on how many lines it may use a train of each value (the
     index, 0 to ``top``, the highest space, + the largest express card) finds a free space, in the province
-    ``room`` (``_placeable``). Kept by the (lowest, highest) values of those lines."""
+    ``room`` (``_placeable``). Kept by the (lowest, highest) values of those lines (``_reach_of_spans``)."""
     if c0 < 0:
         spans = tuple(room.values())
     else:
         span = room.get(COLOURS[c0])
         spans = (span,) if span is not None else ()
-    found = _REACH.get((spans, top))
-    if found is None:
-        if len(_REACH) >= 4096:
-            _REACH.clear()
-        size = top + max(EXPRESS_VALUES) + 1
-        starts = [0] * (size + 1)                       # +1 where a line's free values begin, -1 after they end
-        for lo, hi in spans:
-            if lo <= hi:
-                starts[min(lo, size)] += 1
-                starts[min(hi + 1, size)] -= 1
-        found = _REACH[(spans, top)] = tuple(accumulate(starts[:size]))
-    return found
+    return _reach_of_spans(spans, top)
 
 
-_REACH: dict[tuple, tuple[int, ...]] = {}
+@lru_cache(maxsize=4096)
+def _reach_of_spans(spans: tuple[tuple[int, int], ...], top: int) -> tuple[int, ...]:
+    """``_province_reach`` of lines whose free values run from lowest to highest (``spans``), each answer built
+    whole before it is kept (``lru_cache``: safe to share between threads)."""
+    size = top + max(EXPRESS_VALUES) + 1
+    starts = [0] * (size + 1)                           # +1 where a line's free values begin, -1 after they end
+    for lo, hi in spans:
+        if lo <= hi:
+            starts[min(lo, size)] += 1
+            starts[min(hi + 1, size)] -= 1
+    return tuple(accumulate(starts[:size]))
 
 
 def _province_top(v: Variant) -> int:
@@ -1206,27 +1233,28 @@ def _province_top(v: Variant) -> int:
 def _province_places(room: dict[str, tuple[int, int]], top: int, c0: int, boosts: tuple[int, ...]) -> tuple[int, ...]:
     """For each train size (0 to ``top``) of a route of colour index ``c0`` (-1: gray): how many (express card,
     line) pairs of ``boosts`` (0: none) and the lines with a free space place its train (``_province_reach``
-    summed over the boosts). Kept by the reach and the boosts; the last gray room's reach kept by identity."""
+    summed over the boosts). Kept by the reach and the boosts (``_places_of_reach``); the last gray room's reach
+    kept by identity."""
+    global _GRAY_LAST
     if c0 < 0:
-        last = _GRAY_LAST
-        if last[0] is room and last[1] == top:          # (the room is held here: its id is not reused meanwhile)
+        last = _GRAY_LAST                               # (room, top, reach): one tuple, replaced whole, never filled
+        if last[0] is room and last[1] == top:          # (the room is held there: its id is not reused meanwhile)
             reach = last[2]
         else:
             reach = _province_reach(room, top, c0)
-            last[:] = [room, top, reach]
+            _GRAY_LAST = (room, top, reach)
     else:
         reach = _province_reach(room, top, c0)
-    key = (reach, boosts)
-    found = _PLACES.get(key)
-    if found is None:
-        if len(_PLACES) >= 4096:
-            _PLACES.clear()
-        found = _PLACES[key] = tuple(sum(reach[size + e] for e in boosts) for size in range(top + 1))
-    return found
+    return _places_of_reach(reach, boosts, top)
 
 
-_PLACES: dict[tuple, tuple[int, ...]] = {}
-_GRAY_LAST: list = [None, None, None]
+@lru_cache(maxsize=4096)
+def _places_of_reach(reach: tuple[int, ...], boosts: tuple[int, ...], top: int) -> tuple[int, ...]:
+    """``_province_places`` from the reach of the route's lines, each answer built whole before it is kept."""
+    return tuple(sum(reach[size + e] for e in boosts) for size in range(top + 1))
+
+
+_GRAY_LAST: tuple = (None, None, None)
 
 
 class ProvinceBoard(Feature):
@@ -1297,13 +1325,10 @@ class ProvinceBoard(Feature):
                 total += pays * places
             if total:
                 k = r.index(total)
-                route = t.routes[i]
                 for size, pays, places in counts:
                     if k < pays * places:
-                        e, line = [(e, line) for e in boosts for line, lo, hi in self._targets(route, room)
-                                   if lo <= size + e <= hi][k % places]
-                        pay = _nth_payment_of_size(_colour_rows(route, hand, size), size, k // places)
-                        return [ProvinceClaim(t.labels[i], pay, e, line, seat)]
+                        e, line = _nth_place(room, c0, boosts, size, k % places)
+                        return [ProvinceClaim(t.labels[i], _nth_pay(hand, c0, size, k // places), e, line, seat)]
                     k -= pays * places
         return []
 
@@ -1523,11 +1548,14 @@ class ProvinceBoard(Feature):
         return pairs_set(ext, "province", tuple(tuple(x) for x in pairs_get(ext, "province", ())) + tuple(out))
 
     def score(self, v, state, sheet) -> None:
-        lines = province_lines(v)
+        by_line: dict[str, dict[int, list[int]]] = {line: {} for line in province_lines(v)}
+        for colour, space, seat in province_trains(state):     # each line's spaces by seat, in one pass
+            if colour in by_line:
+                by_line[colour].setdefault(seat, []).append(space)
         awards: dict[int, int] = {}
         notes: dict[int, list[str]] = {}
-        for line in lines:
-            for rank, r in enumerate(province_ranking(v, state, line), start=1):
+        for line, mine in by_line.items():                     # (province_ranking of each line)
+            for rank, r in enumerate(_ranking(mine, state.n_players), start=1):
                 awards[r["seat"]] = awards.get(r["seat"], 0) + r["bonus"]
                 notes.setdefault(r["seat"], []).append(
                     f"{line} line: total {r['total']} (spaces {', '.join(map(str, r['spaces']))}), rank {rank}: "
