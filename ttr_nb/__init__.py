@@ -40,13 +40,16 @@ class _OldNames(importlib.abc.MetaPathFinder, importlib.abc.Loader):
     def find_spec(self, name, path=None, target=None):
         return importlib.util.spec_from_loader(name, self) if self._new(name) else None
 
+    def __init__(self):
+        self._specs = {}                          # old name -> the moved module's own spec, while it is imported
+
     def create_module(self, spec):
         module = importlib.import_module(self._new(spec.name))
-        self._spec = module.__spec__              # the import system sets __spec__ on what this returns: put it back
+        self._specs[spec.name] = module.__spec__  # the import system sets __spec__ on what this returns: put it back
         return module
 
     def exec_module(self, module):
-        module.__spec__ = self._spec
+        module.__spec__ = self._specs.pop(module.__spec__.name)    # keyed by name: two threads may import two names
 
     def get_code(self, name):                     # ``python -m ttr_nb.<old name>`` runs nothing: it says where
         raise ImportError(f"{name} has moved to {self._new(name)}: run python -m {self._new(name)}")
