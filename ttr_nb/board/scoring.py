@@ -275,7 +275,7 @@ def score(state: GameState) -> ScoreSheet:
     t = v.route_table
     indices = _indices_by_seat(state)
     bonus = v.settings.longest_bonus
-    heaviest, completed, ups = (None, None, None) if v.features else _networks(t, state, indices)   # (features read every trail)
+    heaviest, completed, ups = _networks(t, state, indices) if bonus or not v.features else (None, None, None)
     trails, bonus_seats = _trails(t, indices, heaviest, ups, bonus)
     final, longest_scores = state.phase == "over", bool(bonus)
     if not v.features:
@@ -347,9 +347,8 @@ def _trails(t, indices: list[list[int]], heaviest: list[int] | None, ups: list[l
     """(each seat's longest trail or a ``_Later`` one, the seats that get the longest-path bonus) (USA-SCORE-3:
     ties all get it). Seats are solved heaviest piece first; a seat whose heaviest piece is shorter than the best
     trail found cannot reach it (a trail stays in one piece), nor one whose ``_trail_bound`` is: its trail is
-    worked out when read; with no bonus (MK-SCORE-3, SK-SCORE-4) every seat's is. ``heaviest`` and ``ups``
-    (``_networks``) None: a game with features, whose final score reads every seat's trail (Europe's stations):
-    every seat's is solved."""
+    worked out when read; with no bonus (MK-SCORE-3, SK-SCORE-4) every seat's is (``heaviest`` and ``ups`` are
+    None there: nothing to prune)."""
     trails: list = [None] * len(indices)
     best = 0
     for seat in sorted(range(len(indices)), key=heaviest.__getitem__, reverse=True) if bonus and heaviest else range(len(indices)):

@@ -34,7 +34,7 @@ from ..board.cards import CARD_NAMES, LOCO
 from ..errors import BadAction, IllegalAction, MapError, TTRError
 from ..board.names import route_text, ticket_text
 from ..board.names import seat_name as _seat_name
-from ..board.scoring import owned_edges, ticket_results
+from ..board.scoring import _with, owned_edges, ticket_results
 from ..board.state import FREE, GameState, Pending, new_player, new_state, pairs_get, pairs_set
 from .usa import USA_INTERPRETATIONS
 from ..variants import Feature, Settings, Variant, get_variant, register
@@ -900,7 +900,7 @@ class Stations(Feature):
                         notes.append(f"station in {city} borrowed {route_text(v.map, r)} ({r.colour}, "
                                      f"{owners[state.claims[r.index]]}) for {', '.join(users) or 'no ticket'} "
                                      f"({v.rule('EU-STATION-5')})")
-            players.append(replace(ps, tickets=tickets, extras=extras, notes=tuple(notes),
+            players.append(_with(ps, tickets=tickets, extras=extras, notes=tuple(notes),
                                    stats=ps.stats + (("stations_used", built),)))    # EU-SCORE-3: stations built
         sheet["players"] = players
 
