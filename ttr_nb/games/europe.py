@@ -594,6 +594,22 @@ def _city_order(v: Variant) -> dict[str, int]:
     return order
 
 
+def _station_routes(v: Variant, city: str) -> tuple[tuple[int, str], ...]:
+    """(route index, route id) of every route into or out of ``city``, in route id order (the order
+    ``best_borrowing`` tries a station's candidates), kept per variant and city."""
+    at = _routes_at_by_id(v)
+    found = at[city] = tuple(sorted(((r.index, r.id) for r in v.map.routes_at(city)), key=lambda e: e[1]))
+    return found
+
+
+def _routes_at_by_id(v: Variant) -> dict[str, tuple[tuple[int, str], ...]]:
+    """The ``_station_routes`` found so far (made once per variant)."""
+    at = v.__dict__.get("_station_routes")
+    if at is None:
+        at = v.__dict__["_station_routes"] = {}
+    return at
+
+
 def station_owners(state: GameState) -> dict[str, int]:
     """city -> seat of the station there."""
     return {city: seat for seat in range(state.n_players) for city in stations_of(state, seat)}
@@ -623,48 +639,61 @@ def best_borrowing(v: Variant, state: GameState, seat: int) -> Borrowing:
     inside one component dropped; the remaining combinations (at most 11³) are tried with a tiny union-find.
     Ties: fewer borrowed routes, then the lowest route ids (interpretation).
     """
-    m = v.map
     stations = stations_of(state, seat)
     none = Borrowing(seat, stations, (None,) * len(stations), 0, 0)
     if not stations:
         return none
-    parent: dict[str, str] = {}
-
-    def root(x: str) -> str:
-        while x in parent:
-            x = parent[x]
-        return x
-
-    for r in m.routes:
-        if state.claims[r.index] == seat:
-            a, b = root(r.a), root(r.b)
+    # the own network's pieces, a union-find over the route table's city numbers (each root is a piece)
+    t = v.route_table
+    ends = t.ends
+    claims = state.claims
+    up = list(range(t.places))
+    for i, owner in enumerate(claims):
+        if owner == seat:
+            a, b = ends[i]
+            while up[a] != a:
+                a = up[a]
+            while up[b] != b:
+                b = up[b]
             if a != b:
-                parent[a] = b
+                up[a] = b
     open_tickets = []
+    ticket_ends = t.ticket_ends
     for tid in state.players[seat].tickets:
-        t = m.ticket(tid)
-        a, b = root(t.a), root(t.b)
+        a, b, points = ticket_ends[tid] if tid in ticket_ends else ticket_ends[v.map.ticket(tid).id]
+        while up[a] != a:
+            a = up[a]
+        while up[b] != b:
+            b = up[b]
         if a != b:
-            open_tickets.append((a, b, t.points))
+            open_tickets.append((a, b, points))
     if not open_tickets:
         return none
-    options: list[list[tuple[str, str, str] | None]] = []
+    at = _routes_at_by_id(v)
+    options: list[list[tuple[str, int, int] | None]] = []
     for city in stations:
-        seen: set[frozenset] = set()
-        opts: list[tuple[str, str, str] | None] = [None]
-        for r in sorted(station_candidates(v, state, seat, city), key=lambda r: r.id):
-            a, b = root(r.a), root(r.b)
-            key = frozenset((a, b))
+        seen: set[tuple[int, int]] = set()
+        opts: list[tuple[str, int, int] | None] = [None]
+        for i, rid in at[city] if city in at else _station_routes(v, city):     # station_candidates, by route id
+            owner = claims[i]
+            if owner == FREE or owner == seat:
+                continue
+            a, b = ends[i]
+            while up[a] != a:
+                a = up[a]
+            while up[b] != b:
+                b = up[b]
+            key = (a, b) if a < b else (b, a)
             if a == b or key in seen:
                 continue
             seen.add(key)
-            opts.append((r.id, a, b))
+            opts.append((rid, a, b))
         options.append(opts)
     # every combination in product() order (so the first of equals has the lowest ids), depth first: the pieces
     # of the network a choice's first stations join are worked out once for all the choices after them. A piece is
     # a bit set of components; an open ticket is completed when one piece holds both its ends, so a choice's gain
     # is the sum of its pieces' (each piece's worked out once).
-    bit: dict[str, int] = {}
+    bit: dict[int, int] = {}                            # a piece (its root) -> its bit
     for a, b, _ in open_tickets:
         bit.setdefault(a, 1 << len(bit))
         bit.setdefault(b, 1 << len(bit))
