@@ -35,6 +35,19 @@ def finished(variant: str, players: int = 4, seed: int = 3):
     return state
 
 
+def on_the_way(variant: str, players: int, seed: int, every: int = 50) -> list:
+    """Every ``every``-th state of ``finished``'s game (a sheet then says "if it ended now"), and the last."""
+    state = new_game(variant, players, seed)
+    bots = [RandomBot(seed * 10 + i) for i in range(players)]
+    out = []
+    while state.phase != "over":
+        if state.phase != "setup" and state.ply % every == 0:
+            out.append(state)
+        seat = to_move(state)[0]
+        state = apply(state, bots[seat].choose(state, seat)[0])
+    return out + [state]
+
+
 @pytest.fixture
 def solver_calls(monkeypatch):
     """Counts the calls of the trail solver that ``score`` uses (both of its entry points)."""
@@ -220,6 +233,45 @@ def test_USA_SCORE_4_the_winners_first_the_breakdown_when_read(players, monkeypa
             assert again == want and again.to_dict() == want.to_dict()
         data = pickle.dumps(score(state))
         assert b"_Later" not in data                            # the pickle holds the breakdown itself
+
+
+def breakdown_sheet(state):
+    """The score sheet with every seat's breakdown made at once and the winners read from it (USA-SCORE-4)."""
+    v = get_variant(state.variant)
+    t = v.route_table
+    indices = scoring._indices_by_seat(state)
+    trails, bonus_seats = scoring._trails(t, indices, None, None, v.settings.longest_bonus)
+    players = scoring._breakdown(v, state, indices, trails, bonus_seats)
+    return scoring.ScoreSheet(players, *scoring._winners(v, players), state.phase == "over",
+                              bool(v.settings.longest_bonus))
+
+
+@pytest.mark.parametrize("variant", [pytest.param("europe", id="EU-STATION-5/6"),
+                                     pytest.param("south_korea", id="SK-SCORE-2")])
+def test_USA_SCORE_4_features_with_score_points_find_the_winners_first(variant, monkeypatch):
+    """Europe's stations (borrowed routes, unbuilt stations) and South Korea's province board give their points
+    per seat (``score_points``): the winners come from the totals and the breakdown is made when read, the same
+    sheet as the one made at once, over games of 2 to 5 players, finished and on their way (a tie on points makes
+    it at once)."""
+    made = []
+    whole = scoring._breakdown
+
+    def counted(*args):
+        made.append(1)
+        return whole(*args)
+    sole = 0
+    for state in [state for p in (2, 3, 4, 5) for s in range(3, 8) for state in on_the_way(variant, p, s)]:
+        want = breakdown_sheet(state)
+        monkeypatch.setattr(scoring, "_breakdown", counted)
+        made.clear()
+        sheet = score(state)
+        assert (sheet.winners, sheet.decided_by, sheet.final) == (want.winners, want.decided_by, want.final)
+        sole += made == []                                      # the winners without the breakdown
+        assert sheet.players == want.players and len(made) == 1
+        monkeypatch.undo()
+        assert score(state) == want and score(state).to_dict() == want.to_dict()
+        assert score(state).table() == want.table() and score(state).details() == want.details()
+    assert sole >= 60
 
 
 TIES = [  # the positions of tests/test_rules_usa.py's USA-SCORE-4 ties: (players, claims, tickets)

@@ -275,10 +275,11 @@ def score(state: GameState) -> ScoreSheet:
     t = v.route_table
     indices = _indices_by_seat(state)
     bonus = v.settings.longest_bonus
-    heaviest, completed, ups = _networks(t, state, indices) if bonus or not v.features else (None, None, None)
+    lean = _lean(v)
+    heaviest, completed, ups = _networks(t, state, indices) if bonus or lean is not None else (None, None, None)
     trails, bonus_seats = _trails(t, indices, heaviest, ups, bonus)
     final, longest_scores = state.phase == "over", bool(bonus)
-    if not v.features:
+    if lean is not None:
         points, tickets = t.points, t.ticket_ends
         totals = []
         for seat, p in enumerate(state.players):
@@ -286,17 +287,38 @@ def score(state: GameState) -> ScoreSheet:
             for tid, done in zip(p.tickets, completed[seat]):
                 total += tickets[tid][2] if done else -tickets[tid][2]
             totals.append(total)
+        for feature_points in lean:
+            for seat, extra in enumerate(feature_points(v, state)):
+                totals[seat] += extra
         sole = _sole_winner(v, totals)
         if sole is not None:                      # the breakdown is made when read
-            return ScoreSheet(_Later(_players, v, state, indices, trails, bonus_seats), *sole, final,
+            return ScoreSheet(_Later(_breakdown, v, state, indices, trails, bonus_seats), *sole, final,
                               longest_scores)
-    players = _players(v, state, indices, trails, bonus_seats)
-    sheet = {"players": players}
+    players = _breakdown(v, state, indices, trails, bonus_seats)
+    winners, decided_by = _winners(v, players)
+    return ScoreSheet(players, winners, decided_by, final, longest_scores)
+
+
+def _lean(v: Variant) -> tuple | None:
+    """The features' ``score_points`` when ``score`` may find the winners from totals first: every feature that
+    scores has them, and a ticket is completed wherever its ends are joined (no dead ends). () for a game without
+    features; None when the breakdown must be made at once. Kept per variant."""
+    found = v.__dict__.get("_lean_score", False)
+    if found is False:
+        scoring = [f for f in v.features if f.overrides("score")]
+        found = None if any(f.score_points is None for f in scoring) or any(
+            f.ticket_dead_ends(v) for f in v.features) else tuple(f.score_points for f in scoring)
+        v.__dict__["_lean_score"] = found
+    return found
+
+
+def _breakdown(v: Variant, state: GameState, indices: list[list[int]], trails: list,
+               bonus_seats: set[int]) -> tuple[PlayerScore, ...]:
+    """The seats' ``PlayerScore`` (``_players``) as the features' ``score`` hooks leave them."""
+    sheet = {"players": _players(v, state, indices, trails, bonus_seats)}
     for f in v.features:
         f.score(v, state, sheet)
-    players = sheet["players"]
-    winners, decided_by = _winners(v, players)
-    return ScoreSheet(tuple(players), winners, decided_by, final, longest_scores)
+    return tuple(sheet["players"])
 
 
 def _pieces(t, owned: list[int]) -> list[int]:

@@ -933,6 +933,15 @@ class Stations(Feature):
                                    stats=ps.stats + (("stations_used", built),)))    # EU-SCORE-3: stations built
         sheet["players"] = players
 
+    def score_points(self, v, state) -> list[int]:
+        """Per seat, what ``score`` adds: the tickets its borrowed routes complete (EU-STATION-5) and the unbuilt
+        stations (EU-STATION-6)."""
+        out = []
+        for seat in range(state.n_players):
+            built = len(stations_of(state, seat))
+            out.append(STATION_BONUS * (MAX_STATIONS - built) + (best_borrowing(v, state, seat).gain if built else 0))
+        return out
+
     # -- bookkeeping ---------------------------------------------------------------------------
     def validate(self, v, state, problems) -> None:
         where: dict[str, list[int]] = {}

@@ -1547,21 +1547,34 @@ class ProvinceBoard(Feature):
             out.append((line, space, seat))
         return pairs_set(ext, "province", tuple(tuple(x) for x in pairs_get(ext, "province", ())) + tuple(out))
 
-    def score(self, v, state, sheet) -> None:
+    @staticmethod
+    def _awards(v, state, notes: dict[int, list[str]] | None) -> dict[int, int]:
+        """seat -> its province board points (SK-SCORE-2); each line's ranking in words into ``notes`` (per seat)
+        unless None."""
         by_line: dict[str, dict[int, list[int]]] = {line: {} for line in province_lines(v)}
         for colour, space, seat in province_trains(state):     # each line's spaces by seat, in one pass
             if colour in by_line:
                 by_line[colour].setdefault(seat, []).append(space)
         awards: dict[int, int] = {}
-        notes: dict[int, list[str]] = {}
         for line, mine in by_line.items():                     # (province_ranking of each line)
             for rank, r in enumerate(_ranking(mine, state.n_players), start=1):
                 awards[r["seat"]] = awards.get(r["seat"], 0) + r["bonus"]
-                notes.setdefault(r["seat"], []).append(
-                    f"{line} line: total {r['total']} (spaces {', '.join(map(str, r['spaces']))}), rank {rank}: "
-                    f"{r['bonus']} points ({v.rule('SK-SCORE-2')})")
+                if notes is not None:
+                    notes.setdefault(r["seat"], []).append(
+                        f"{line} line: total {r['total']} (spaces {', '.join(map(str, r['spaces']))}), rank {rank}: "
+                        f"{r['bonus']} points ({v.rule('SK-SCORE-2')})")
+        return awards
+
+    def score(self, v, state, sheet) -> None:
+        notes: dict[int, list[str]] = {}
+        awards = self._awards(v, state, notes)
         sheet["players"] = [_with(ps, extras=ps.extras + (("province board", awards.get(ps.seat, 0)),),
                                     notes=ps.notes + tuple(notes.get(ps.seat, ()))) for ps in sheet["players"]]
+
+    def score_points(self, v, state) -> list[int]:
+        """Per seat, what ``score`` adds: its province board points (SK-SCORE-2)."""
+        awards = self._awards(v, state, None)
+        return [awards.get(seat, 0) for seat in range(state.n_players)]
 
     def validate(self, v, state, problems) -> None:
         lines = province_lines(v)
