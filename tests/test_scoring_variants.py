@@ -247,10 +247,12 @@ def breakdown_sheet(state):
 
 
 @pytest.mark.parametrize("variant", [pytest.param("europe", id="EU-STATION-5/6"),
-                                     pytest.param("south_korea", id="SK-SCORE-2")])
+                                     pytest.param("south_korea", id="SK-SCORE-2"),
+                                     pytest.param("maerklin", id="MK-SCORE-2")])
 def test_USA_SCORE_4_features_with_score_points_find_the_winners_first(variant, monkeypatch):
-    """Europe's stations (borrowed routes, unbuilt stations) and South Korea's province board give their points
-    per seat (``score_points``): the winners come from the totals and the breakdown is made when read, the same
+    """Europe's stations (borrowed routes, unbuilt stations), South Korea's province board and Märklin's goods and
+    most-tickets bonus give their points per seat (``score_points``; Märklin's tickets completed avoiding the
+    countries): the winners come from the totals and the breakdown is made when read, the same
     sheet as the one made at once, over games of 2 to 5 players, finished and on their way (a tie on points makes
     it at once)."""
     made = []
@@ -325,3 +327,22 @@ def test_MK_SCORE_2_ticket_results_never_pass_through_a_dead_end():
     closed = scoring.ticket_results(v, (plain.id, to_country.id), through, dead_ends=countries)
     assert [t.completed for t in open_] == [True, True]
     assert [(t.completed, t.path) for t in closed] == [(False, ()), (True, ("r3",))]   # ends at a country: fine
+
+
+def test_MK_SCORE_2_the_totals_completion_is_the_breakdowns():
+    """The tickets the winners-first totals count completed (a union-find, countries only at a path's ends) are
+    those the breakdown finds with their paths (``ticket_results``), seat by seat, finished games and on the way."""
+    v = get_variant("maerklin")
+    dead = scoring._dead_places(v)
+    assert len(dead) == 5                                       # Dänemark, Niederlande, Frankreich, Schweiz, Österreich
+    counted = country_tickets = 0
+    for state in [state for p in (2, 4, 5) for s in range(3, 7) for state in on_the_way("maerklin", p, s, 30)]:
+        indices = scoring._indices_by_seat(state)
+        got = scoring._completed_avoiding(v.route_table, state, indices, dead)
+        for seat, p in enumerate(state.players):
+            want = scoring.ticket_results(v, p.tickets, scoring.owned_edges(v, state, seat),
+                                          dead_ends=v.map.ends_only)
+            assert got[seat] == [t.completed for t in want], (state.ply, seat)
+            counted += sum(got[seat])
+            country_tickets += sum(t.completed and bool({t.a, t.b} & v.map.ends_only) for t in want)
+    assert counted > 20 and country_tickets > 5                 # (26 and 12 of them)

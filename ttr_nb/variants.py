@@ -133,10 +133,11 @@ class Feature:
     def score(self, variant: "Variant", state: "GameState", sheet: dict) -> None:
         """Adjust a score sheet in place (extra lines, ticket completion via borrowed routes ...)."""
 
-    #: optional ``score_points(variant, state) -> list[int]``, for a feature with its own ``score``: per seat, the
-    #: points that ``score`` adds to the seat's total (its extra lines, tickets it turns complete). With it the final
-    #: score finds a sole winner from the totals and makes the breakdown only when read, as for a game without
-    #: features (``scoring.score``); without it every breakdown is made at once.
+    #: optional ``score_points(variant, state, completed) -> list[int]``, for a feature with its own ``score``: per
+    #: seat, the points that ``score`` adds to the seat's total (its extra lines, tickets it turns complete), given
+    #: each seat's tickets completed or not as the base scoring finds them (``completed[seat][k]``). With it the
+    #: final score finds a sole winner from the totals and makes the breakdown only when read, as for a game
+    #: without features (``scoring.score``); without it every breakdown is made at once.
     score_points = None
 
     def data_problems(self, variant: "Variant", state: "GameState") -> list[str]:

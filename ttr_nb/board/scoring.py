@@ -277,6 +277,8 @@ def score(state: GameState) -> ScoreSheet:
     bonus = v.settings.longest_bonus
     lean = _lean(v)
     heaviest, completed, ups = _networks(t, state, indices) if bonus or lean is not None else (None, None, None)
+    if lean and _dead_places(v):
+        completed = _completed_avoiding(t, state, indices, _dead_places(v))
     trails, bonus_seats = _trails(t, indices, heaviest, ups, bonus)
     final, longest_scores = state.phase == "over", bool(bonus)
     if lean is not None:
@@ -288,7 +290,7 @@ def score(state: GameState) -> ScoreSheet:
                 total += tickets[tid][2] if done else -tickets[tid][2]
             totals.append(total)
         for feature_points in lean:
-            for seat, extra in enumerate(feature_points(v, state)):
+            for seat, extra in enumerate(feature_points(v, state, completed)):
                 totals[seat] += extra
         sole = _sole_winner(v, totals)
         if sole is not None:                      # the breakdown is made when read
@@ -300,16 +302,69 @@ def score(state: GameState) -> ScoreSheet:
 
 
 def _lean(v: Variant) -> tuple | None:
-    """The features' ``score_points`` when ``score`` may find the winners from totals first: every feature that
-    scores has them, and a ticket is completed wherever its ends are joined (no dead ends). () for a game without
-    features; None when the breakdown must be made at once. Kept per variant."""
+    """The features' ``score_points`` when ``score`` may find the winners from totals first (every feature that
+    scores has them); () for a game without features; None when the breakdown must be made at once. Kept per
+    variant."""
     found = v.__dict__.get("_lean_score", False)
     if found is False:
         scoring = [f for f in v.features if f.overrides("score")]
-        found = None if any(f.score_points is None for f in scoring) or any(
-            f.ticket_dead_ends(v) for f in v.features) else tuple(f.score_points for f in scoring)
+        found = None if any(f.score_points is None for f in scoring) else tuple(f.score_points for f in scoring)
         v.__dict__["_lean_score"] = found
     return found
+
+
+def _dead_places(v: Variant) -> frozenset[int]:
+    """The route table's city numbers of the places a ticket's path may end at but not pass through (the features'
+    ``ticket_dead_ends``: Märklin's countries, MK-SCORE-2). Kept per variant."""
+    found = v.__dict__.get("_dead_places")
+    if found is None:
+        names: frozenset[str] = frozenset()
+        for f in v.features:
+            names = f.ticket_dead_ends(v) or names
+        t = v.route_table
+        found = v.__dict__["_dead_places"] = frozenset(
+            n for r, pair in zip(t.routes, t.ends) for name, n in zip((r.a, r.b), pair) if name in names)
+    return found
+
+
+def _completed_avoiding(t, state: GameState, indices: list[list[int]], dead: frozenset[int]) -> list[list[bool]]:
+    """Each seat's tickets completed or not when the places ``dead`` may end a path but never lie inside one
+    (MK-SCORE-2), as ``ticket_results`` finds them: a union-find over the routes between other places; a dead
+    end joins the pieces its routes lead to, and a route between two dead ends joins just those two."""
+    ends, tickets = t.ends, t.ticket_ends
+    out = []
+    for seat, p in enumerate(state.players):
+        up = list(range(t.places))
+        at: dict[int, list[int]] = {}              # a dead end -> the places its routes lead to
+        for i in indices[seat]:
+            a, b = ends[i]
+            if a in dead or b in dead:
+                if a in dead:
+                    at.setdefault(a, []).append(b)
+                if b in dead:
+                    at.setdefault(b, []).append(a)
+                continue
+            while up[a] != a:
+                a = up[a]
+            while up[b] != b:
+                b = up[b]
+            if a != b:
+                up[a] = b
+
+        def pieces(x: int) -> set[int]:
+            found = set()
+            for y in at.get(x, ()) if x in dead else (x,):
+                if y not in dead:
+                    while up[y] != y:
+                        y = up[y]
+                    found.add(y)
+            return found
+        done = []
+        for tid in p.tickets:
+            a, b, _ = tickets[tid]
+            done.append(b in at.get(a, ()) or not pieces(a).isdisjoint(pieces(b)))
+        out.append(done)
+    return out
 
 
 def _breakdown(v: Variant, state: GameState, indices: list[list[int]], trails: list,

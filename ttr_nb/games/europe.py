@@ -933,7 +933,7 @@ class Stations(Feature):
                                    stats=ps.stats + (("stations_used", built),)))    # EU-SCORE-3: stations built
         sheet["players"] = players
 
-    def score_points(self, v, state) -> list[int]:
+    def score_points(self, v, state, completed) -> list[int]:
         """Per seat, what ``score`` adds: the tickets its borrowed routes complete (EU-STATION-5) and the unbuilt
         stations (EU-STATION-6)."""
         out = []

@@ -1283,6 +1283,14 @@ class MaerklinScoring(Feature):
                        if ps.completed == best else ps for ps in players]
         sheet["players"] = players
 
+    def score_points(self, v, state, completed) -> list[int]:
+        """Per seat, what ``score`` adds: its goods tokens (MK-PASS-5) and the bonus for the most completed tickets
+        (MK-SCORE-2)."""
+        counts = [sum(done) for done in completed]
+        best = max(counts)
+        return [sum(goods_of(state, seat)) + (MOST_TICKETS_BONUS if best > 0 and counts[seat] == best else 0)
+                for seat in range(state.n_players)]
+
 
 # ---------------------------------------------------------------------------------------------
 # the map file: built from maps/sources/maerklin by a stated rule

@@ -1571,7 +1571,7 @@ class ProvinceBoard(Feature):
         sheet["players"] = [_with(ps, extras=ps.extras + (("province board", awards.get(ps.seat, 0)),),
                                     notes=ps.notes + tuple(notes.get(ps.seat, ()))) for ps in sheet["players"]]
 
-    def score_points(self, v, state) -> list[int]:
+    def score_points(self, v, state, completed) -> list[int]:
         """Per seat, what ``score`` adds: its province board points (SK-SCORE-2)."""
         awards = self._awards(v, state, None)
         return [awards.get(seat, 0) for seat in range(state.n_players)]
