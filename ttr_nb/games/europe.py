@@ -244,12 +244,19 @@ def _tunnel_data(pending: Pending) -> tuple[str, Payment, tuple[int, ...], int]:
     if not isinstance(rid, str) or not isinstance(played, str) or not isinstance(revealed, tuple) \
             or isinstance(extra, bool) or not isinstance(extra, int):
         raise TTRError("the pending tunnel step lacks route, played, revealed or extra")
+    return rid, _played_payment(played), _revealed_kinds(revealed), extra
+
+
+@lru_cache(maxsize=1024)
+def _revealed_kinds(revealed: tuple) -> tuple[int, ...]:
+    """A pending tunnel's turned-up card names as card kinds, read once per tuple of names; raises TTRError if one is
+    not a card."""
     kinds = []
     for name in revealed:
         if name not in CARD_NAMES:
             raise TTRError(f"the pending tunnel step names an unknown card {name!r}")
         kinds.append(CARD_NAMES.index(name))
-    return rid, _played_payment(played), tuple(kinds), extra
+    return tuple(kinds)
 
 
 @lru_cache(maxsize=1024)
@@ -267,14 +274,19 @@ def _wanted(colour: int | None, extra: int) -> str:
 
 def _tunnel_step(route, seat: int, payment: Payment, revealed: Sequence[int], extra: int) -> Pending:
     """The pending tunnel after the turned-up ``revealed`` cards call for ``extra`` more (EU-TUNNEL-2/3/6)."""
-    colour = tunnel_colour(payment)
-    rule = "EU-TUNNEL-3" if colour is None else "EU-TUNNEL-2"
-    text = (f"the tunnel {route.a}–{route.b} turned up {', '.join(CARD_NAMES[c] for c in revealed)}: pay {extra} more "
-            f"{_wanted(colour, extra)} ('tunnel pay …') or withdraw and take back {payment_words(payment)} "
-            "('tunnel withdraw')")
-    data = (("extra", extra), ("played", payment_str(payment)), ("revealed", tuple(CARD_NAMES[c] for c in revealed)),
-            ("route", route.id), ("rule", rule), ("text", text))
+    colour, played, words = _played_words(payment)
+    names = tuple([CARD_NAMES[c] for c in revealed])
+    text = (f"the tunnel {route.a}–{route.b} turned up {', '.join(names)}: pay {extra} more {_wanted(colour, extra)} "
+            f"('tunnel pay …') or withdraw and take back {words} ('tunnel withdraw')")
+    data = (("extra", extra), ("played", played), ("revealed", names), ("route", route.id),
+            ("rule", "EU-TUNNEL-3" if colour is None else "EU-TUNNEL-2"), ("text", text))
     return Pending("tunnel", seat, data)
+
+
+@lru_cache(maxsize=1024)
+def _played_words(payment: Payment) -> tuple[int | None, str, str]:
+    """(``tunnel_colour``, ``payment_str``, ``payment_words``) of a tunnel's played cards, made once per payment."""
+    return tunnel_colour(payment), payment_str(payment), payment_words(payment)
 
 
 def _tunnel_done(v: Variant, state: GameState, seat: int, route, payment: Payment, hand: list[int],
