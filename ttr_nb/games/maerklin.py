@@ -213,6 +213,24 @@ def _announcements(short: int, long: int, seat: int) -> tuple[Announce, ...]:
     return () if found == [(0, 0)] else tuple(_announce(s, lg, seat) for s, lg in found)
 
 
+@lru_cache(maxsize=4096)
+def _ride(a: str, b: str, seat: int) -> Ride:
+    """The one shared (immutable) Ride of a step and seat, as the random bot hands it out (a map's steps: bounded)."""
+    return Ride(a=a, b=b, seat=seat)
+
+
+@lru_cache(maxsize=4096)
+def _placement(city: str, seat: int) -> PlacePassenger:
+    """The one shared (immutable) PlacePassenger of a city ("" none) and seat, as the random bot hands it out."""
+    return PlacePassenger(city=city, seat=seat)
+
+
+@lru_cache(maxsize=None)
+def _stop(seat: int) -> Stop:
+    """The one shared (immutable) Stop of a seat."""
+    return Stop(seat=seat)
+
+
 def _take_mix(state: GameState, mix: tuple[int, int]) -> tuple[dict, tuple[str, ...]]:
     """(the ticket decks by name, the tickets offered) after taking ``mix`` = (short, long) from the decks' tops."""
     decks = dict(state.ticket_decks)
@@ -456,6 +474,7 @@ def _row_index(row) -> tuple[tuple[str, tuple[int, ...]], ...]:
     return tuple((b, tuple(r.index for r in routes)) for b, routes in row)
 
 
+@lru_cache(maxsize=4096)
 def _place_step(seat: int, cities: tuple[str, ...]) -> Pending:
     """The pending placement after a claim (MK-CLAIM-5): one of ``cities``, or none."""
     return Pending("place_passenger", seat, (("cities", cities), ("rule", "MK-CLAIM-5"),
@@ -551,7 +570,7 @@ class _Rides:
 
     def __getitem__(self, k: int) -> "Ride":
         a, b = self.pairs[k]
-        return Ride(a=a, b=b, seat=self.seat)
+        return _ride(a, b, self.seat)
 
 
 class Passengers(Feature):
@@ -805,7 +824,7 @@ class Passengers(Feature):
         if pending.kind == "place_passenger":
             cities = pending.get("cities")
             k = r.index(len(cities) + 1)
-            return PlacePassenger(city=cities[k] if k < len(cities) else "", seat=seat)
+            return _placement(cities[k] if k < len(cities) else "", seat)
         at, used = pending.get("at"), pending.get("used")
         row = _ride_table(v).get(at)
         if row is None:
@@ -818,7 +837,7 @@ class Passengers(Feature):
             if got is not None and got[1] <= cards:
                 ends.append(b)
         k = r.index(len(ends) + 1)
-        return Ride(a=at, b=ends[k], seat=seat) if k < len(ends) else Stop(seat=seat)
+        return _ride(at, ends[k], seat) if k < len(ends) else _stop(seat)
 
     def pending_actions(self, v, state, pending) -> list:
         seat = pending.seat
