@@ -648,7 +648,8 @@ def best_borrowing(v: Variant, state: GameState, seat: int) -> Borrowing:
 
     Ticket completion is connectivity, so the own network is reduced to its connected components: a borrowed
     route matters only by the two components it joins. Candidates joining the same pair are merged, candidates
-    inside one component dropped; the remaining combinations (at most 11³) are tried with a tiny union-find.
+    inside one component dropped; the remaining combinations (at most 11³) are tried with a tiny union-find, none
+    when no choice can complete a ticket, and no branch that cannot beat the best one found.
     Ties: fewer borrowed routes, then the lowest route ids (interpretation).
     """
     stations = stations_of(state, seat)
@@ -715,6 +716,14 @@ def best_borrowing(v: Variant, state: GameState, seat: int) -> Borrowing:
             bit.setdefault(opt[2], 1 << len(bit))
     tickets = [(bit[a] | bit[b], p) for a, b, p in open_tickets]
     joins = [[None if opt is None else bit[opt[1]] | bit[opt[2]] for opt in opts] for opts in options]
+    count = prod(len(opts) for opts in options)
+    reach = 0                                           # the pieces some choice may join
+    for row in joins:
+        for join in row[1:]:
+            reach |= join
+    most = sum(p for ends, p in tickets if reach & ends == ends)    # no choice completes more
+    if not most:                                        # borrowing nothing is the best choice (the first of equals)
+        return Borrowing(seat, stations, (None,) * len(stations), 0, count)
     last = len(options) - 1
     within: dict[int, int] = {}                         # piece -> points of the open tickets inside it
     best_key = None
@@ -723,6 +732,8 @@ def best_borrowing(v: Variant, state: GameState, seat: int) -> Borrowing:
 
     def search(depth: int, pieces: tuple[int, ...], gain: int, borrowed: int) -> None:
         nonlocal best_key, best_choice
+        if best_key is not None and best_key >= (most, -borrowed):
+            return                                      # nothing below gains more with fewer borrowed routes
         for k, join in enumerate(joins[depth]):
             choice[depth] = k
             if join is None:
@@ -751,7 +762,6 @@ def best_borrowing(v: Variant, state: GameState, seat: int) -> Borrowing:
                 best_key, best_choice = key, choice[:]
     search(0, (), 0, 0)
     best_choice = tuple(opts[k] for opts, k in zip(options, best_choice))
-    count = prod(len(opts) for opts in options)
     # 2 × points: an open ticket turns from −p into +p
     return Borrowing(seat, stations, tuple(None if o is None else o[0] for o in best_choice), 2 * best_key[0], count)
 
