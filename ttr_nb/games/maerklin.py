@@ -424,6 +424,16 @@ def occupied(state: GameState) -> dict[str, int]:
     return out
 
 
+def _placeable_ends(v: Variant) -> tuple[tuple[str, ...], ...]:
+    """Per route index, its ends that are cities, not countries: where a claim may place a passenger (MK-CLAIM-5).
+    Made once per variant."""
+    found = v.__dict__.get("_placeable_ends")
+    if found is None:
+        found = v.__dict__["_placeable_ends"] = tuple(tuple(c for c in (r.a, r.b) if not is_country(v, c))
+                                                      for r in v.map.routes)
+    return found
+
+
 def _ride_row(v: Variant, at: str) -> tuple[tuple[str, tuple], ...]:
     """(neighbouring city, the routes between them) from ``at``, in the order of the routes at ``at``, countries
     left out (passengers travel between German cities only, MK-PASS-1)."""
@@ -638,7 +648,7 @@ class Passengers(Feature):
         mine = pairs_get(tx.players[seat].ext, "passengers", ())
         if RESERVE in mine:
             taken = {w for s in range(tx.s.n_players) for w in pairs_get(tx.players[s].ext, "passengers", ())}
-            cities = [c for c in (route.a, route.b) if c not in taken and not is_country(v, c)]
+            cities = [c for c in _placeable_ends(v)[route.index] if c not in taken]
             if cities:
                 tx.pending.append(_place_step(seat, tuple(cities)))
                 return True
@@ -700,7 +710,7 @@ class Passengers(Feature):
             discard[k] += n
         players[seat] = new_player(tuple(hand), q.trains - route.length, q.tickets, q.route_points + t.points[i],
                                    q.ext)
-        cities = tuple(c for c in (route.a, route.b) if not is_country(v, c))
+        cities = _placeable_ends(v)[i]
         for other in players:                          # (those where no passenger stands: on_claim's ``taken``)
             if not cities:
                 break
