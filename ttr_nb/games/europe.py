@@ -315,6 +315,12 @@ def _tunnel_done(v: Variant, state: GameState, seat: int, route, payment: Paymen
     return new
 
 
+@lru_cache(maxsize=None)
+def _withdraw(seat: int) -> TunnelWithdraw:
+    """The one shared (immutable) TunnelWithdraw of a seat, as the random bot hands it out."""
+    return TunnelWithdraw(seat=seat)
+
+
 def _tunnel_pending(state: GameState, seat: int) -> Pending | None:
     p = state.pending_for(seat) if state.pending else None
     return p if p is not None and p.kind == "tunnel" else None
@@ -441,7 +447,7 @@ class Tunnels(Feature):
         rid, played, revealed, extra = _tunnel_data(pending)
         pays = tunnel_extra_payments(state.players[pending.seat].hand, played, extra)
         k = r.index(len(pays) + 1)
-        return TunnelPay(payment=pays[k], seat=pending.seat) if k < len(pays) else TunnelWithdraw(seat=pending.seat)
+        return TunnelPay(payment=pays[k], seat=pending.seat) if k < len(pays) else _withdraw(pending.seat)
 
     def pending_actions(self, v, state, pending) -> list:
         rid, played, revealed, extra = _tunnel_data(pending)
@@ -890,7 +896,8 @@ class Stations(Feature):
         built = pairs_get(p.ext, "stations", ())
         city = action.city
         pay = action.payment
-        if not trusted and (city.__class__ is not str or city not in _city_names(v) or city in station_owners(state)
+        if not trusted and (city.__class__ is not str or city not in _city_names(v)
+                            or any(city in pairs_get(q.ext, "stations", ()) for q in players)    # station_owners
                             or pay not in self._payments(state, seat)):
             return None
         hand = list(p.hand)
