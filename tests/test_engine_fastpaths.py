@@ -563,6 +563,29 @@ def test_every_answer_to_a_tunnel_takes_the_quick_path_to_the_general_paths_stat
     assert min(answers.values()) >= 3, answers
 
 
+def test_a_tunnel_claim_with_three_cards_left_takes_the_quick_path_to_the_general_paths_state():
+    """EU-TUNNEL-2/6: with exactly three cards in the deck a tunnel turns them all up (no reshuffle), by
+    Tunnels.quick as by the general path; with fewer the general path reshuffles (Tunnels.quick declines)."""
+    from ttr_nb.board.engine import _general, _quick, check
+    from ttr_nb.board.actions import Claim
+    v = get_variant("europe")
+    taken = {True: 0, False: 0}
+    for seed, s, seat in random_game_states("europe", 90, games=6, players=4):
+        if s.pending or len(s.deck) > 3 or s.phase not in ("play", "last_round"):
+            continue
+        for a in legal_actions(s, seat):
+            if type(a) is not Claim or not v.route_table.by_label[a.route].tunnel:
+                continue
+            a, seat = check(s, a)
+            slow = _general(v, s, a, seat, None)
+            for trusted in (True, False):
+                fast = _quick(v, s, a, trusted)
+                assert (fast is not None) == (len(s.deck) == 3), (seed, s.ply, str(a), trusted)
+                assert fast is None or fast == slow, (seed, s.ply, str(a), trusted)
+            taken[len(s.deck) == 3] += 1
+    assert min(taken.values()) >= 3, taken
+
+
 def test_maerklin_rides_from_the_table_are_the_step_route_definition():
     """MK-PASS-1..3: the rides Passengers lists from its per-map table are the neighbouring cities (no country) that
     step_route reaches with the passenger cards in hand, at every ply of whole games, from every city a passenger

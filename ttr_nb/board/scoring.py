@@ -334,8 +334,8 @@ def _completed_avoiding(t, state: GameState, indices: list[list[int]], dead: fro
     ends, tickets = t.ends, t.ticket_ends
     out = []
     for seat, p in enumerate(state.players):
-        up = list(range(t.places))
         at: dict[int, list[int]] = {}              # a dead end -> the places its routes lead to
+        inner = []                                 # the routes between other places
         for i in indices[seat]:
             a, b = ends[i]
             if a in dead or b in dead:
@@ -343,13 +343,9 @@ def _completed_avoiding(t, state: GameState, indices: list[list[int]], dead: fro
                     at.setdefault(a, []).append(b)
                 if b in dead:
                     at.setdefault(b, []).append(a)
-                continue
-            while up[a] != a:
-                a = up[a]
-            while up[b] != b:
-                b = up[b]
-            if a != b:
-                up[a] = b
+            else:
+                inner.append(i)
+        up = _pieces(t, inner)
 
         def pieces(x: int) -> set[int]:
             found = set()

@@ -34,7 +34,7 @@ from ..board.cards import CARD_NAMES, LOCO
 from ..errors import BadAction, IllegalAction, MapError, TTRError
 from ..board.names import route_text, ticket_text
 from ..board.names import seat_name as _seat_name
-from ..board.scoring import _with, owned_edges, ticket_results
+from ..board.scoring import _pieces, _with, owned_edges, ticket_results
 from ..board.state import FREE, GameState, Pending, new_player, new_state, pairs_get, pairs_set
 from .usa import USA_INTERPRETATIONS
 from ..variants import Feature, Settings, Variant, get_variant, register
@@ -390,8 +390,8 @@ class Tunnels(Feature):
             if not trusted and _plainly_legal(v, state, action) is None:
                 return None
             deck = state.deck
-            if len(deck) <= TUNNEL_REVEAL:
-                return None                            # EU-TUNNEL-6, or a reshuffle after: the general path
+            if len(deck) < TUNNEL_REVEAL:
+                return None                            # EU-TUNNEL-6, a reshuffle to turn them up: the general path
             route = v.route_table.by_label[action.route]
             pay = action.payment
             revealed = deck[:TUNNEL_REVEAL]
@@ -666,16 +666,7 @@ def best_borrowing(v: Variant, state: GameState, seat: int) -> Borrowing:
     t = v.route_table
     ends = t.ends
     claims = state.claims
-    up = list(range(t.places))
-    for i, owner in enumerate(claims):
-        if owner == seat:
-            a, b = ends[i]
-            while up[a] != a:
-                a = up[a]
-            while up[b] != b:
-                b = up[b]
-            if a != b:
-                up[a] = b
+    up = _pieces(t, [i for i, owner in enumerate(claims) if owner == seat])
     open_tickets = []
     ticket_ends = t.ticket_ends
     for tid in state.players[seat].tickets:
