@@ -16,8 +16,10 @@ tickets a plain walk over them answers sooner than the bounds below can be set u
 depth-first search over the tickets largest first (most circles; among them those needing two of a colour first:
 ``_largest_first``) that remembers every (place, cards left) position it has judged — its bounds, worked out once,
 and what the searches below it proved, which holds for every later question — and cuts a branch when an upper bound
-falls short of N. Of two tickets needing the same cards the better is always taken first, so leaving one out leaves
-out its worse twins too. The bounds (``_Bound``), all exact upper bounds:
+falls short of N. It tries a ticket taken before left out unless the linear relaxation below leaves it out or takes
+it only in part: the bound at the start is most often the best value's, and the sets near the relaxation's are the
+likeliest to reach it (``_Search.reach``). Of two tickets needing the same cards the better is always taken first,
+so leaving one out leaves out its worse twins too. The bounds (``_Bound``), all exact upper bounds:
 
 * the best value of the remaining tickets whose circles fit in the cards left, colours ignored (a 0-1 knapsack
   table over the number of cards, made once per call);
@@ -278,6 +280,8 @@ class _Search:
         lp = _Relaxation(self.needs, have)
         price = {0: lp.prices([_Bound.SCALE * x for x in self.value])}
         self.fractions = lp.solution()              # the relaxation's tickets, whole and in part: a first set
+        # the search tries first what the relaxation does: a ticket it leaves out or takes in part, left out first
+        self.skip_first = [x < 1 - 1e-9 for x in self.fractions] if lp.settled else [False] * n
         price.update((k, lp.prices([_Bound.SCALE * x for x in v])) for k, v in ((3, mix), (2, second)) if v)
         price[1] = price[0]
         self.bounds = [_Bound(self.needs, v, have, cards, price[k]) if v else None
@@ -316,9 +320,13 @@ class _Search:
                     nr[c] = 0
         return (tuple(nr), l - short) if short <= l else None
 
-    def reach(self, i: int, r: tuple, l: int, need: int, *, most: bool = True) -> int:
-        """Whether the tickets i.. can add a value of ``need`` from cards (r, l): a value at least ``need`` if so
-        (``most``: the largest there is; else the first found), else an upper bound below it."""
+    def reach(self, i: int, r: tuple, l: int, need: int) -> int:
+        """Whether the tickets i.. can add a value of ``need`` from cards (r, l): a value at least ``need`` if so (the
+        first found), else an upper bound below it. Ticket i is tried taken first, unless the linear relaxation
+        leaves it out or takes it only in part (``skip_first``): the first sets tried follow the relaxation, whose
+        bound at the start is most often the best value's. On the 200 slowest searches of a sweep of 10,000 the
+        search and the ties' walk judged 20% fewer positions so than taking every ticket first (26% on the 40
+        slowest), the same answers."""
         if i == self.n:
             return 0
         rest = self.rest[i]
@@ -337,32 +345,25 @@ class _Search:
             upper = top_upper
         if upper < need:
             return upper
-        if low >= need and (not most or low == upper):
+        if low >= need:
             return low
         self.visits += 1
         after = self.take(r, l, self.needs[i])
-        v = self.value[i]
-        if after is not None:
-            with_it = v + self.reach(i + 1, after[0], after[1], need - v, most=most)
-            if with_it >= need:
-                if not most:
-                    if with_it > low:
-                        known[3] = with_it
-                    return with_it
-                without = self.reach(self.past[i], r, l, with_it + 1)     # exact: is anything without it better?
-                best = without if without > with_it else with_it
-                known[0] = known[1] = known[3] = best
-                return best
-            without = self.reach(self.past[i], r, l, need, most=most)
-            found = with_it if with_it > without else without
-        else:
-            found = without = self.reach(self.past[i], r, l, need, most=most)
-        if without >= need:
-            if most:
-                known[0] = known[1] = known[3] = without
-            elif without > low:
-                known[3] = without
-            return without
+        found = -1
+        for take in ((False, True) if self.skip_first[i] else (True, False)):
+            if not take:
+                got = self.reach(self.past[i], r, l, need)
+            elif after is not None:
+                v = self.value[i]
+                got = v + self.reach(i + 1, after[0], after[1], need - v)
+            else:
+                continue
+            if got >= need:
+                if got > low:
+                    known[3] = got
+                return got
+            if got > found:
+                found = got
         # nothing reaches ``need``: ``found`` bounds every value from here (``need`` was at most ``upper``)
         if found < known[0]:
             known[0] = found
@@ -397,12 +398,12 @@ class _Search:
         where the bounds allow a ticket more than any set holds, lowering its points took about 40 questions."""
         self.start = self.improve(max((self.greedy_set(order) for order in self.greedy_orders()), key=self.set_value))
         low = self.set_value(self.start)
-        high = self.reach(0, self.have, self.locos, 1 << 62, most=False)
+        high = self.reach(0, self.have, self.locos, 1 << 62)
         scale = self.scale
         by_points = scale == 64
         while by_points and low // scale < high // scale:
             probe = high // scale * scale
-            found = self.reach(0, self.have, self.locos, probe, most=False)
+            found = self.reach(0, self.have, self.locos, probe)
             if found >= probe:
                 low = found
             else:
@@ -412,7 +413,7 @@ class _Search:
             probe = (low + high + 1) // 2 if by_points else high
             if failed >= TRIES and low // scale < high // scale:
                 probe, failed = high // scale * scale, 0
-            found = self.reach(0, self.have, self.locos, probe, most=False)
+            found = self.reach(0, self.have, self.locos, probe)
             if found >= probe:
                 low = found
             else:
@@ -556,7 +557,7 @@ class _Search:
                 if exact or key <= floor:
                     return key if key > floor else -1
             best = floor                            # the best key above the floor found so far
-            if self.reach(k, r, l, need, most=False) >= need:
+            if self.reach(k, r, l, need) >= need:
                 after = self.take(r, l, needs[k])
                 if after is not None:
                     with_it = key_of(k + 1, after[0], after[1], need - value[k], best - bit[k])
