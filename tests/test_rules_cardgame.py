@@ -768,8 +768,9 @@ def test_CG_END_2_best_set_ties_among_many_equal_sets_go_to_the_earliest_tickets
 
 
 def test_CG_END_2_the_search_order_keeps_twins_side_by_side():
-    # the bounded search's order (completion._largest_first): most circles first; tickets needing the same cards
-    # side by side, the better first and, as good, in ticket order (what _Search.past and the ties' key rely on)
+    # the bounded search's order (completion._largest_first): most circles first, those of a size in ticket order
+    # (the tie order: the ties' walk follows it); tickets needing the same cards side by side at the place of the
+    # first of them, the better first and, as good, in ticket order (what _Search.past and the ties' key rely on)
     d = load_cards()
     rng = random.Random(46)
     for _ in range(20):
@@ -780,6 +781,8 @@ def test_CG_END_2_the_search_order_keeps_twins_side_by_side():
             assert sorted(order) == list(range(len(tickets)))
             sizes = [sum(needs[i][:LOCO]) for i in order]
             assert sizes == sorted(sizes, reverse=True)
+            first = [min(j for j in range(len(needs)) if needs[j] == needs[i]) for i in order]
+            assert all(first[x] <= first[x + 1] for x in range(len(order) - 1) if sizes[x] == sizes[x + 1])
             for x, i in enumerate(order):
                 twins = [y for y, j in enumerate(order) if needs[j] == needs[i]]
                 assert twins == list(range(twins[0], twins[0] + len(twins)))
