@@ -60,10 +60,13 @@ completing a ticket k of the best set B (paid own colours first, as the engine p
 included (``_remember_the_rest``), so a player or bot completing the best set ticket by ticket searches once.
 
 How long a search takes depends on the hand: real end-of-round hands answer in about 1 ms (median), the 31-ticket
-position of the issue in about 5 ms; random hands of 28-46 tickets and 10-60 cards in about 9-10 ms (median; half
-of it the setup: the simplexes and the tables), 99% within about 30 ms, the slowest seen about 60-90 ms: exact
-answers on the hardest hands still need one to four thousand positions, in the search for the best value or in
-the ties' walk (``benchmarks/bench_cardgame.py --large N`` prints the median, the 99th percentile and the slowest).
+position of the issue in about 2.5 ms; random hands of 28-46 tickets and 10-60 cards in about 3.5 ms (median; half
+of it the setup: the simplexes and the tables), 99% within about 9 ms, the slowest of 8,000 about 20 ms (CPU on
+the machine of 2026-12-07 at load 4; an earlier one took two to three times as long). Hands sought to be slow (a
+hill climb, ``tests/positions/cardgame_slow_hands_largest_first.json``) still take up to about 90 ms: exact answers
+there need ten to thirty thousand positions, a third to a half of them in the ties' walk, most of them proofs
+that a value cannot be made up (``benchmarks/bench_cardgame.py --large N`` prints the median, the 99th percentile
+and the slowest of random hands, and the times of the saved slow hands).
 Tried and dropped (the earlier rounds' in benchmarks/README.md): the search in ticket order with the ties' walk in
 ticket order (what every search paid for before the second key); sharpened bounds on hard hands (0-1 knapsacks over
 the cards at whole-number prices, more Lagrangian weights; they paid in ticket order, in this order they cost more
@@ -73,7 +76,14 @@ different hands, but the second setup and the repeated work ate the gain); other
 value per card; by the prices of the relaxation); the tickets needing two of a colour first in their size (10%
 more positions than ticket order there, once the search tried the relaxation's choices first); 0-1 knapsacks
 over the circles of each colour and of each pair of colours against those cards and the locomotives (1-5% fewer
-positions on the slowest hands, 1.4-2.7 times the time).
+positions on the slowest hands, 1.4-2.7 times the time); for "most points" a mixed bound like ``MIX`` (points plus
+2-16 per ticket: 5-10% fewer positions, 1% more instructions); the linear relaxation solved anew at the positions
+of the first 4-10 places (17-56% fewer positions on the slowest hands, but each solve from scratch costs a
+millisecond or two: 1.4-2.6 times the time; only a much cheaper solve, say a dual simplex from the parent's basis,
+could pay); the ties decided ticket by ticket in ticket order (a ticket in if a set of the best value still holds
+it with the tickets decided before: the same positions judged as the ties' walk, whose cost is the proofs that the
+value still needed cannot be made up, and 40% more time; with a second search in ticket order for those
+questions, twice the walk's time).
 ``tests/test_rules_cardgame.py`` checks it against a brute force and against a plain dynamic programme.
 
 The engine lets a player complete one ticket per action (``complete Chicago–Miami``, until no more can be paid):
