@@ -333,11 +333,13 @@ def test_the_random_bots_payment_is_the_listed_one_at_its_index(variant):
     """USA-CLAIM-1..3 (EU-FERRY, MK-CLAIM-2): RandomBot counts a route's payments and makes the one at the random
     index (tables.random_payment) instead of listing them: route_payments' item at the index the same counter
     draws from its length, the very same shared tuple, for every payable route and many hands (short of
-    locomotives, of the colour, or rich; in Märklin with and without +4 locomotives)."""
+    locomotives, of the colour, or rich; in Märklin with and without +4 locomotives). The count it draws from is
+    route_payments' length, and every index of it makes route_payments' payment there (tables.count_payments and
+    nth_payment, which RandomBot.choose calls with its own draws)."""
     import random
 
     from ttr_nb.rng import Counter
-    from ttr_nb.board.tables import random_payment
+    from ttr_nb.board.tables import count_payments, nth_payment, random_payment
     v = get_variant(variant)
     t = v.route_table
     rng = random.Random(18)
@@ -349,6 +351,9 @@ def test_the_random_bots_payment_is_the_listed_one_at_its_index(variant):
             pays = route_payments(v, route, hand)
             if not pays:
                 continue
+            n, runs = count_payments(v, i, hand)
+            assert n == len(pays), (route.id, hand)
+            assert [nth_payment(v, i, hand, runs, k) for k in range(n)] == pays, (route.id, hand)
             for key in range(3):
                 pay = random_payment(v, i, hand, Counter(h, i, key))
                 assert pay is pays[Counter(h, i, key).index(len(pays))], (route.id, hand, key)

@@ -24,7 +24,7 @@ from .errors import TTRError
 from .board.names import route_text, ticket_text
 from .rng import Counter, fold
 from .board.state import FREE, GameState
-from .board.tables import claimable_mask, nth_bit, random_payment
+from .board.tables import claimable_mask, count_payments, nth_bit, nth_payment
 from .variants import Feature, Variant, bots_of, get_variant
 
 
@@ -103,54 +103,71 @@ class RandomBot:
         x = (base[1] + state.ply * 0x100000001B3) & 0xFFFFFFFFFFFFFFFF
         x = ((x ^ (x >> 30)) * 0xBF58476D1CE4E5B9) & 0xFFFFFFFFFFFFFFFF
         x = ((x ^ (x >> 27)) * 0x94D049BB133111EB) & 0xFFFFFFFFFFFFFFFF
-        x ^= x >> 31
+        # w: that state plus the SplitMix64 increment, not reduced mod 2**64 (the steps below reduce what they mix;
+        # the counter's state is (w - increment) mod 2**64 when a Counter is handed on)
+        w = (x ^ (x >> 31)) + 0x9E3779B97F4A7C15
         pending = state.pending
         if pending:
             p = pending[0]
             opts = draw_choices(state, seat, True) if p.kind == "second_card" and p.seat == seat else None
             if not opts:                                # (none: an edited state, where the general words follow)
                 v = _VARIANTS.get(state.variant) or get_variant(state.variant)
-                return self._pending_choice(v, state, seat, pending, Counter.of_state(x))
-            kinds = None                                # a turn's second card (USA-DRAW-1), the usual pending step
+                return self._pending_choice(v, state, seat, pending, Counter.of_state(x ^ (x >> 31)))
+            pick = _CARD                                # a turn's second card (USA-DRAW-1), the usual pending step
             n = len(opts)
+            reason = _AT_RANDOM
         else:                                           # a turn: the kinds in a random order, the first available
             v = _VARIANTS.get(state.variant) or get_variant(state.variant)
-            opts = None
+            pick = _KIND
             kinds = _KINDS_EXTRA[:] if v.features else _KINDS[:]
             n = len(kinds)
         while True:
-            # r.index(n) of that counter, without the object: one SplitMix64 step of x (the same numbers as
-            # Counter.index; tests/test_engine_fastpaths.py compares whole games), a Counter only when handed on
-            x = (x + 0x9E3779B97F4A7C15) & 0xFFFFFFFFFFFFFFFF
-            z = (x + 0x9E3779B97F4A7C15) & 0xFFFFFFFFFFFFFFFF
-            z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & 0xFFFFFFFFFFFFFFFF
-            z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & 0xFFFFFFFFFFFFFFFF
-            k = ((z ^ (z >> 31)) * n) >> 64
-            if opts:                                    # the card: the second, or the draw kind's
-                return opts[k], _AT_RANDOM if kinds is None else _DRAWS_AT_RANDOM
-            kind = kinds.pop(k)
+            # r.index(n) of that counter, without the object: one SplitMix64 step (the same numbers as
+            # Counter.index; tests/test_engine_fastpaths.py compares whole games). With one choice the index is 0
+            # whatever the number: only the counter moves on.
+            w += 0x9E3779B97F4A7C15
+            if n == 1:
+                k = 0
+            else:
+                z = w & 0xFFFFFFFFFFFFFFFF
+                z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & 0xFFFFFFFFFFFFFFFF
+                z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & 0xFFFFFFFFFFFFFFFF
+                k = ((z ^ (z >> 31)) * n) >> 64
+            if pick == _KIND:
+                kind = kinds.pop(k)
+            elif pick == _CARD:                         # the card: the second, or the draw kind's
+                return opts[k], reason
+            elif pick == _ROUTE:                        # claim: a claimable route, then one of its payments
+                i = nth_bit(routes, k)
+                hand = state.players[seat].hand
+                n, runs = count_payments(v, i, hand)
+                pick = _PAYMENT
+                continue
+            else:                                       # route_payments(...)[random index], nothing listed
+                label = v.route_table.labels[i]
+                return new_claim(label, nth_payment(v, i, hand, runs, k), seat), _claims_at_random(label)
             if kind == 0:                               # draw (empty when USA-DRAW-8 forbids drawing)
                 opts = draw_choices(state, seat, False)
                 if opts:
+                    pick = _CARD
                     n = len(opts)
+                    reason = _DRAWS_AT_RANDOM
                     continue
-            elif kind == 1:                             # claim: a claimable route, then one of its payments
+            elif kind == 1:
                 routes = claimable_mask(v, state, seat, True)     # the claimable_routes, as a bit set
                 if routes:
-                    r = Counter.of_state(x)
-                    i = nth_bit(routes, r.index(routes.bit_count()))
-                    label = v.route_table.labels[i]         # route_payments(...)[random index], nothing listed
-                    return new_claim(label, random_payment(v, i, state.players[seat].hand, r), seat), \
-                        _claims_at_random(label)
+                    pick = _ROUTE
+                    n = routes.bit_count()
+                    continue
             elif kind == 2:                             # tickets
                 if state.ticket_deck(v.settings.ticket_deck):
                     return draw_tickets_action(seat), _TICKETS_AT_RANDOM
             else:                                       # a variant's own actions (boards with features)
-                r = Counter.of_state(x)
+                r = Counter.of_state((w - 0x9E3779B97F4A7C15) & 0xFFFFFFFFFFFFFFFF)
                 action = _own_action(v, state, seat, r)
                 if action is not None:
                     return action, _VARIANT_AT_RANDOM
-                x = r.state                             # the next kind from where the features' draws left it
+                w = r.state + 0x9E3779B97F4A7C15        # the next kind from where the features' draws left it
             if not kinds:
                 break
             n = len(kinds)
@@ -243,6 +260,7 @@ def _nth_combination(items: tuple, size: int, k: int) -> tuple:
 
 
 _KINDS = [0, 1, 2]              # draw, claim, tickets: tried in a random order
+_KIND, _CARD, _ROUTE, _PAYMENT = range(4)       # what RandomBot.choose's next random number picks
 _KINDS_EXTRA = [0, 1, 2, 3]     # ... and a variant's own actions
 _AT_RANDOM = Reason("picks at random among the legal choices")
 _DRAWS_AT_RANDOM = Reason("draws a train card at random")

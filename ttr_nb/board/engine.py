@@ -15,6 +15,7 @@ second card (USA-DRAW-4)".
 """
 from __future__ import annotations
 
+from collections import defaultdict
 from dataclasses import dataclass
 from functools import lru_cache
 from itertools import combinations
@@ -1210,26 +1211,20 @@ def draw_choices(state: GameState, seat: int, second: bool) -> tuple[Action, ...
             return ()
         return tuple(draw_faceup_action(i + 1, seat)                   # MK-DRAW-1: the face-up cards remain
                      for i, c in enumerate(market) if c is not None and not (second and c == LOCO))
-    if None not in market and (not second or LOCO not in market):
-        key = (seat, len(market))
-        found = _DRAW_CHOICES.get(key)
-        if found is None:
-            found = _DRAW_CHOICES[key] = (draw_deck_action(seat),) + tuple(
-                draw_faceup_action(i + 1, seat) for i in range(len(market)))
-        return found
     shut = 0                                   # the slots that cannot be taken: empty, or a locomotive as second
-    for i, c in enumerate(market):
-        if c is None or second and c == LOCO:
-            shut |= 1 << i
-    key = (seat, len(market), shut)            # (a few keys per seat: the cache stays small)
-    found = _DRAW_CHOICES.get(key)
+    if None in market or second and LOCO in market:
+        for i, c in enumerate(market):
+            if c is None or second and c == LOCO:
+                shut |= 1 << i
+    key = shut << 4 | len(market)              # (a few keys per seat: the cache stays small; an int key is cheap)
+    found = _DRAW_CHOICES[seat].get(key)
     if found is None:
-        found = _DRAW_CHOICES[key] = (draw_deck_action(seat),) + tuple(
+        found = _DRAW_CHOICES[seat][key] = (draw_deck_action(seat),) + tuple(
             draw_faceup_action(i + 1, seat) for i in range(len(market)) if not shut >> i & 1)
     return found
 
 
-_DRAW_CHOICES: dict[tuple, tuple[Action, ...]] = {}
+_DRAW_CHOICES: defaultdict[int, dict[int, tuple[Action, ...]]] = defaultdict(dict)     # seat -> key -> draws
 
 
 def legal_actions(state: GameState, seat: int | None = None) -> list[Action]:

@@ -346,19 +346,28 @@ def route_payments(v: "Variant", route, hand: Sequence[int]) -> list[tuple]:
 
 def random_payment(v: "Variant", i: int, hand: Sequence[int], r) -> tuple:
     """``pays[r.index(len(pays))]`` for ``pays = route_payments(v, routes[i], hand)`` (route ``i`` payable from
-    ``hand``), without listing them: the payments of each colour counted, one index drawn from the counter ``r``,
-    that payment made. (When another wild card of the variant could pay for the route, the payments are listed.)"""
+    ``hand``), without listing them: the payments counted (``count_payments``), one index drawn from the counter
+    ``r``, that payment made (``nth_payment``)."""
+    n, runs = count_payments(v, i, hand)
+    return nth_payment(v, i, hand, runs, r.index(n))
+
+
+def count_payments(v: "Variant", i: int, hand: Sequence[int]) -> tuple[int, list]:
+    """(how many payments ``route_payments`` lists for route ``i`` from ``hand``, what ``nth_payment`` reads to make
+    the k-th of them). The payments of each colour are counted, not made: the runs are (colour, most of it), whose
+    payments are most, most - 1, ..., down to the fewest the locomotives allow. When another wild card of the variant
+    could pay for the route (Märklin's +4) the payments are listed, and the listed tuple is what is read."""
     t = v.route_table
-    for w, long_enough in t.extra_wilds:        # payments with another wild card (Märklin's +4): listed
+    for w, long_enough in t.extra_wilds:
         if hand[w] and long_enough >> i & 1:
-            pays = route_payments(v, t.routes[i], hand)
-            return pays[r.index(len(pays))]
+            pays = tuple(route_payments(v, t.routes[i], hand))
+            return len(pays), [_LISTED, pays]
     length = t.length[i]
     locos = hand[LOCO]
     low = length - locos if length - locos > 1 else 1
     top = length - t.min_locos[i]
     c0 = t.colour[i]
-    runs = []                                   # (colour, most of it): its payments are most, most - 1, ..., low
+    runs = []
     n = 1 if locos >= length else 0             # the all-locomotive payment, last
     for c in (range(LOCO) if c0 < 0 else (c0,)):
         have = hand[c]
@@ -366,7 +375,19 @@ def random_payment(v: "Variant", i: int, hand: Sequence[int], r) -> tuple:
             most = have if have < top else top
             runs.append((c, most))
             n += most - low + 1
-    k = r.index(n)
+    return n, runs
+
+
+_LISTED = object()      # count_payments' mark of listed payments
+
+
+def nth_payment(v: "Variant", i: int, hand: Sequence[int], runs: list, k: int) -> tuple:
+    """The ``k``-th payment of route ``i`` from ``hand`` in ``route_payments``' order, from ``count_payments``' runs."""
+    if runs and runs[0] is _LISTED:
+        return runs[1][k]
+    length = v.route_table.length[i]
+    locos = hand[LOCO]
+    low = length - locos if length - locos > 1 else 1
     for c, most in runs:
         if k <= most - low:
             return payment(c, most - k, length - most + k)
@@ -400,4 +421,4 @@ def _extra_wild_payments(v: "Variant", route, hand: Sequence[int], c0: int, min_
     return [intern(pay) for pay in out]
 
 
-__all__ = ["allowed_routes", "route_payments", "random_payment", "RouteTable", "ClaimsInfo", "claimable_mask", "payment", "intern", "interned", "bits", "nth_bit"]
+__all__ = ["allowed_routes", "route_payments", "random_payment", "count_payments", "nth_payment", "RouteTable", "ClaimsInfo", "claimable_mask", "payment", "intern", "interned", "bits", "nth_bit"]

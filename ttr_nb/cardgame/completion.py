@@ -13,11 +13,13 @@ The best choice (most points, then most tickets; or most tickets, then most poin
 ``best_set``, never by a greedy pick. When the pile pays for every ticket, that is the answer; up to ``SMALL``
 tickets a plain walk over them answers sooner than the bounds below can be set up. Otherwise its core,
 ``_Search.reach``, answers "can the tickets from here on add a value of at least N with these cards?" by a
-depth-first search over the tickets largest first (most circles; among them those needing two of a colour first:
+depth-first search over the tickets largest first (most circles; those of a size in ticket order:
 ``_largest_first``) that remembers every (place, cards left) position it has judged — its bounds, worked out once,
 and what the searches below it proved, which holds for every later question — and cuts a branch when an upper bound
-falls short of N. Of two tickets needing the same cards the better is always taken first, so leaving one out leaves
-out its worse twins too. The bounds (``_Bound``), all exact upper bounds:
+falls short of N. It tries a ticket taken before left out unless the linear relaxation below leaves it out or takes
+it only in part: the bound at the start is most often the best value's, and the sets near the relaxation's are the
+likeliest to reach it (``_Search.reach``). Of two tickets needing the same cards the better is always taken first,
+so leaving one out leaves out its worse twins too. The bounds (``_Bound``), all exact upper bounds:
 
 * the best value of the remaining tickets whose circles fit in the cards left, colours ignored (a 0-1 knapsack
   table over the number of cards, made once per call);
@@ -58,17 +60,30 @@ completing a ticket k of the best set B (paid own colours first, as the engine p
 included (``_remember_the_rest``), so a player or bot completing the best set ticket by ticket searches once.
 
 How long a search takes depends on the hand: real end-of-round hands answer in about 1 ms (median), the 31-ticket
-position of the issue in about 5 ms; random hands of 28-46 tickets and 10-60 cards in about 9-10 ms (median; half
-of it the setup: the simplexes and the tables), 99% within about 30 ms, the slowest seen about 60-90 ms: exact
-answers on the hardest hands still need one to four thousand positions, in the search for the best value or in
-the ties' walk (``benchmarks/bench_cardgame.py --large N`` prints the median, the 99th percentile and the slowest).
+position of the issue in about 2.5 ms; random hands of 28-46 tickets and 10-60 cards in about 3.5 ms (median; half
+of it the setup: the simplexes and the tables), 99% within about 9 ms, the slowest of 8,000 about 20 ms (CPU on
+the machine of 2026-12-07 at load 4; an earlier one took two to three times as long). Hands sought to be slow (a
+hill climb, ``tests/positions/cardgame_slow_hands_largest_first.json``) still take up to about 90 ms: exact answers
+there need ten to thirty thousand positions, a third to a half of them in the ties' walk, most of them proofs
+that a value cannot be made up (``benchmarks/bench_cardgame.py --large N`` prints the median, the 99th percentile
+and the slowest of random hands, and the times of the saved slow hands).
 Tried and dropped (the earlier rounds' in benchmarks/README.md): the search in ticket order with the ties' walk in
 ticket order (what every search paid for before the second key); sharpened bounds on hard hands (0-1 knapsacks over
 the cards at whole-number prices, more Lagrangian weights; they paid in ticket order, in this order they cost more
 than they prune); the ties' walk asking ``reach`` for the most (not the first set found): 0.8% more instructions;
 two searches in two orders taking turns with doubling budgets (largest first and best value per card are slow on
 different hands, but the second setup and the repeated work ate the gain); other orders (fewest circles first; best
-value per card; largest first without the doubled colours first; by the prices of the relaxation).
+value per card; by the prices of the relaxation); the tickets needing two of a colour first in their size (10%
+more positions than ticket order there, once the search tried the relaxation's choices first); 0-1 knapsacks
+over the circles of each colour and of each pair of colours against those cards and the locomotives (1-5% fewer
+positions on the slowest hands, 1.4-2.7 times the time); for "most points" a mixed bound like ``MIX`` (points plus
+2-16 per ticket: 5-10% fewer positions, 1% more instructions); the linear relaxation solved anew at the positions
+of the first 4-10 places (17-56% fewer positions on the slowest hands, but each solve from scratch costs a
+millisecond or two: 1.4-2.6 times the time; only a much cheaper solve, say a dual simplex from the parent's basis,
+could pay); the ties decided ticket by ticket in ticket order (a ticket in if a set of the best value still holds
+it with the tickets decided before: the same positions judged as the ties' walk, whose cost is the proofs that the
+value still needed cannot be made up, and 40% more time; with a second search in ticket order for those
+questions, twice the walk's time).
 ``tests/test_rules_cardgame.py`` checks it against a brute force and against a plain dynamic programme.
 
 The engine lets a player complete one ticket per action (``complete Chicago–Miami``, until no more can be paid):
@@ -193,11 +208,15 @@ def _best_set(needs: Sequence[Needs], points: Sequence[int], have: Sequence[int]
 
 
 def _largest_first(needs: Sequence[Needs], value: Sequence[int]) -> list[int]:
-    """The order the bounded search takes the tickets in: most circles first, those needing two of a colour before
-    the others of their size (then by their cards, so twins needing the same cards stand side by side, the better
-    first and, as good, in ticket order: see ``_Search.past``)."""
-    return sorted(range(len(needs)), key=lambda i: (-sum(needs[i][:LOCO]), -max(needs[i][:LOCO]),
-                                                    tuple(needs[i][:LOCO]), -value[i], i))
+    """The order the bounded search takes the tickets in: most circles first, those of a size in ticket order, twins
+    needing the same cards side by side at the place of the first of them, the better first and, as good, in ticket
+    order (see ``_Search.past``). Ticket order within a size is the tie order, which the ties' walk
+    (``_Search.earliest``) follows so; with the tickets needing two of a colour first in their size, as before, the
+    search and the walk judged 10% more positions on the slowest hands of a sweep."""
+    first: dict = {}                                # the cards a ticket needs -> the first ticket needing them
+    for i, t in enumerate(needs):
+        first.setdefault(tuple(t[:LOCO]), i)
+    return sorted(range(len(needs)), key=lambda i: (-sum(needs[i][:LOCO]), first[tuple(needs[i][:LOCO])], -value[i], i))
 
 
 def _first_set_plain(needs: Sequence[Needs], value: Sequence[int], have: Sequence[int]) -> tuple[int, ...]:
@@ -278,6 +297,8 @@ class _Search:
         lp = _Relaxation(self.needs, have)
         price = {0: lp.prices([_Bound.SCALE * x for x in self.value])}
         self.fractions = lp.solution()              # the relaxation's tickets, whole and in part: a first set
+        # the search tries first what the relaxation does: a ticket it leaves out or takes in part, left out first
+        self.skip_first = [x < 1 - 1e-9 for x in self.fractions] if lp.settled else [False] * n
         price.update((k, lp.prices([_Bound.SCALE * x for x in v])) for k, v in ((3, mix), (2, second)) if v)
         price[1] = price[0]
         self.bounds = [_Bound(self.needs, v, have, cards, price[k]) if v else None
@@ -316,9 +337,13 @@ class _Search:
                     nr[c] = 0
         return (tuple(nr), l - short) if short <= l else None
 
-    def reach(self, i: int, r: tuple, l: int, need: int, *, most: bool = True) -> int:
-        """Whether the tickets i.. can add a value of ``need`` from cards (r, l): a value at least ``need`` if so
-        (``most``: the largest there is; else the first found), else an upper bound below it."""
+    def reach(self, i: int, r: tuple, l: int, need: int) -> int:
+        """Whether the tickets i.. can add a value of ``need`` from cards (r, l): a value at least ``need`` if so (the
+        first found), else an upper bound below it. Ticket i is tried taken first, unless the linear relaxation
+        leaves it out or takes it only in part (``skip_first``): the first sets tried follow the relaxation, whose
+        bound at the start is most often the best value's. On the 200 slowest searches of a sweep of 10,000 the
+        search and the ties' walk judged 20% fewer positions so than taking every ticket first (26% on the 40
+        slowest), the same answers."""
         if i == self.n:
             return 0
         rest = self.rest[i]
@@ -337,32 +362,25 @@ class _Search:
             upper = top_upper
         if upper < need:
             return upper
-        if low >= need and (not most or low == upper):
+        if low >= need:
             return low
         self.visits += 1
         after = self.take(r, l, self.needs[i])
-        v = self.value[i]
-        if after is not None:
-            with_it = v + self.reach(i + 1, after[0], after[1], need - v, most=most)
-            if with_it >= need:
-                if not most:
-                    if with_it > low:
-                        known[3] = with_it
-                    return with_it
-                without = self.reach(self.past[i], r, l, with_it + 1)     # exact: is anything without it better?
-                best = without if without > with_it else with_it
-                known[0] = known[1] = known[3] = best
-                return best
-            without = self.reach(self.past[i], r, l, need, most=most)
-            found = with_it if with_it > without else without
-        else:
-            found = without = self.reach(self.past[i], r, l, need, most=most)
-        if without >= need:
-            if most:
-                known[0] = known[1] = known[3] = without
-            elif without > low:
-                known[3] = without
-            return without
+        found = -1
+        for take in ((False, True) if self.skip_first[i] else (True, False)):
+            if not take:
+                got = self.reach(self.past[i], r, l, need)
+            elif after is not None:
+                v = self.value[i]
+                got = v + self.reach(i + 1, after[0], after[1], need - v)
+            else:
+                continue
+            if got >= need:
+                if got > low:
+                    known[3] = got
+                return got
+            if got > found:
+                found = got
         # nothing reaches ``need``: ``found`` bounds every value from here (``need`` was at most ``upper``)
         if found < known[0]:
             known[0] = found
@@ -397,12 +415,12 @@ class _Search:
         where the bounds allow a ticket more than any set holds, lowering its points took about 40 questions."""
         self.start = self.improve(max((self.greedy_set(order) for order in self.greedy_orders()), key=self.set_value))
         low = self.set_value(self.start)
-        high = self.reach(0, self.have, self.locos, 1 << 62, most=False)
+        high = self.reach(0, self.have, self.locos, 1 << 62)
         scale = self.scale
         by_points = scale == 64
         while by_points and low // scale < high // scale:
             probe = high // scale * scale
-            found = self.reach(0, self.have, self.locos, probe, most=False)
+            found = self.reach(0, self.have, self.locos, probe)
             if found >= probe:
                 low = found
             else:
@@ -412,7 +430,7 @@ class _Search:
             probe = (low + high + 1) // 2 if by_points else high
             if failed >= TRIES and low // scale < high // scale:
                 probe, failed = high // scale * scale, 0
-            found = self.reach(0, self.have, self.locos, probe, most=False)
+            found = self.reach(0, self.have, self.locos, probe)
             if found >= probe:
                 low = found
             else:
@@ -556,7 +574,7 @@ class _Search:
                 if exact or key <= floor:
                     return key if key > floor else -1
             best = floor                            # the best key above the floor found so far
-            if self.reach(k, r, l, need, most=False) >= need:
+            if self.reach(k, r, l, need) >= need:
                 after = self.take(r, l, needs[k])
                 if after is not None:
                     with_it = key_of(k + 1, after[0], after[1], need - value[k], best - bit[k])
