@@ -696,12 +696,42 @@ def _medium_hands(seed: int, count: int, most: int):
         yield [t.needs for t in tickets], [t.points for t in tickets], have
 
 
-def test_CG_END_2_best_set_matches_a_plain_walk_on_medium_hands():
+@pytest.mark.parametrize("sharpened", [False, True], ids=["as shipped", "relaxation solved at every position"])
+def test_CG_END_2_best_set_matches_a_plain_walk_on_medium_hands(sharpened, monkeypatch):
     # 13-17 tickets and up to 35 cards: too many for the brute force, few enough for a walk without bounds, more
-    # than best_set walks that way itself (completion.SMALL); the same set (ties too), both orders
+    # than best_set walks that way itself (completion.SMALL); the same set (ties too), both orders. As shipped the
+    # relaxation is solved again only at the first places of hard searches (completion._Search.tighten): here it
+    # also is everywhere from the first position on
+    if sharpened:
+        monkeypatch.setattr(completion, "HARD", -1)
+        monkeypatch.setattr(completion, "DEPTH", 64)
     for needs, points, have in _medium_hands(1812, 30, 5):
         assert best_set(needs, points, have) == _plain_first(needs, [64 * p + 1 for p in points], have)
         assert best_set(needs, points, have, by="tickets") == _plain_first(needs, [1024 + p for p in points], have)
+
+
+def test_CG_END_2_the_relaxation_at_a_position_bounds_its_best_and_sharpens_the_bounds():
+    # completion._Search.tighten prices the cards at a position by its own relaxation (a dual simplex from a
+    # basis found before, completion._Relaxation.prices_at): the bounds it leaves must still be at least the best value
+    # the tickets from there can add with those cards (a plain walk), and they must be lower than the bounds
+    # without it somewhere, or it would be of no use
+    sharper = 0
+    for needs, points, have in _medium_hands(4242, 25, 5):
+        for scale, value in ((64, [64 * p + 1 for p in points]), (1024, [1024 + p for p in points])):
+            search = completion._Search(needs, value, scale, have)
+            rng = random.Random(len(needs) * scale)
+            for _ in range(8):
+                i = rng.randrange(len(needs))
+                r = tuple(rng.randint(0, x) for x in search.have)
+                l = rng.randint(0, search.locos)
+                known = search.judge(i, r, l)
+                before = known[:]
+                search.tighten(i, r, l, known)
+                best = _plain_best(search.needs[i:], value[i:], r + (l,))
+                assert before[0] >= known[0] >= best and before[1] >= known[1]
+                assert best < known[2] or best <= known[1]      # the bound of the sets of the most tickets
+                sharper += known[0] < before[0]
+    assert sharper > 100
 
 
 LARGE_HANDS = Path(__file__).parent / "positions" / "cardgame_large_hands.json"

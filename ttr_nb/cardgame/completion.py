@@ -35,7 +35,12 @@ so leaving one out leaves out its worse twins too. The bounds (``_Bound``), all 
   search short: at the start the parts' bounds are within a ticket and a point or two of the answer on random
   hands, where the value as a whole was off by four tickets;
 * for "most tickets", a set of k tickets has at most B - 4k points, B a bound of its points plus 4 per ticket (a
-  Lagrangian bound: the points of the sets with the most tickets, not of any set).
+  Lagrangian bound: the points of the sets with the most tickets, not of any set);
+* in a hard search (``HARD`` positions expanded), at the positions of the first ``DEPTH`` places that these bounds
+  do not cut: the fractional knapsack at the prices of the position's own relaxation (its cards, its tickets),
+  found by a dual simplex from the basis of the last solve at a place up to its own, most often its parent's
+  (``_Search.tighten``). On the 32 saved slow
+  hands the search judged about half as many positions so, and the slowest took half the time.
 
 The best value is asked for from the bound at the start down: each question finds a set or proves a lower bound
 (by points: first the points, then the number of tickets by halving, see ``_Search.best``). Every question costs
@@ -62,28 +67,36 @@ included (``_remember_the_rest``), so a player or bot completing the best set ti
 How long a search takes depends on the hand: real end-of-round hands answer in about 1 ms (median), the 31-ticket
 position of the issue in about 2.5 ms; random hands of 28-46 tickets and 10-60 cards in about 3.5 ms (median; half
 of it the setup: the simplexes and the tables), 99% within about 9 ms, the slowest of 8,000 about 20 ms (CPU on
-the machine of 2026-12-07 at load 4; an earlier one took two to three times as long). Hands sought to be slow (a
-hill climb, ``tests/positions/cardgame_slow_hands_largest_first.json``) still take up to about 90 ms: exact answers
-there need ten to thirty thousand positions, a third to a half of them in the ties' walk, most of them proofs
-that a value cannot be made up (``benchmarks/bench_cardgame.py --large N`` prints the median, the 99th percentile
-and the slowest of random hands, and the times of the saved slow hands).
+the machine of 2026-12-07 at load 4; an earlier one took two to three times as long; with ``tighten``, the slowest
+of 4,000 at load 1.6 28 ms against 24, a search of 3,500 positions whose 39 solves cut only a tenth of them). Hands sought to be slow (a
+hill climb, ``tests/positions/cardgame_slow_hands_largest_first.json``) take up to about 40 ms (86 before the
+relaxation was solved again near the start, at load 2.4): exact answers there need up to about five thousand
+positions, a third to a half of them in the ties' walk, most of them proofs that a value cannot be made up
+(``benchmarks/bench_cardgame.py --large N`` prints the median, the 99th percentile and the slowest of random hands,
+and the times of the saved slow hands).
 Tried and dropped (the earlier rounds' in benchmarks/README.md): the search in ticket order with the ties' walk in
 ticket order (what every search paid for before the second key); sharpened bounds on hard hands (0-1 knapsacks over
 the cards at whole-number prices, more Lagrangian weights; they paid in ticket order, in this order they cost more
 than they prune); the ties' walk asking ``reach`` for the most (not the first set found): 0.8% more instructions;
 two searches in two orders taking turns with doubling budgets (largest first and best value per card are slow on
 different hands, but the second setup and the repeated work ate the gain); other orders (fewest circles first; best
-value per card; by the prices of the relaxation); the tickets needing two of a colour first in their size (10%
-more positions than ticket order there, once the search tried the relaxation's choices first); 0-1 knapsacks
-over the circles of each colour and of each pair of colours against those cards and the locomotives (1-5% fewer
-positions on the slowest hands, 1.4-2.7 times the time); for "most points" a mixed bound like ``MIX`` (points plus
-2-16 per ticket: 5-10% fewer positions, 1% more instructions); the linear relaxation solved anew at the positions
-of the first 4-10 places (17-56% fewer positions on the slowest hands, but each solve from scratch costs a
-millisecond or two: 1.4-2.6 times the time; only a much cheaper solve, say a dual simplex from the parent's basis,
-could pay); the ties decided ticket by ticket in ticket order (a ticket in if a set of the best value still holds
-it with the tickets decided before: the same positions judged as the ties' walk, whose cost is the proofs that the
-value still needed cannot be made up, and 40% more time; with a second search in ticket order for those
-questions, twice the walk's time).
+value per card; by the prices of the relaxation); the tickets needing two of a colour first in their size (10% more
+positions than ticket order there, once the search tried the relaxation's choices first); 0-1 knapsacks over the
+circles of each colour and of each pair of colours against those cards and the locomotives (1-5% fewer positions on
+the slowest hands, 1.4-2.7 times the time); for "most points" a mixed bound like ``MIX`` (points plus 2-16 per
+ticket: 5-10% fewer positions, 1% more instructions); the linear relaxation solved anew at the positions of the
+first 4-10 places from scratch (17-56% fewer positions on the slowest hands, but each solve costs a millisecond or
+two: 1.4-2.6 times the time; the dual simplex from a basis found before that ``tighten`` uses pays, and only in hard
+searches: at every search's first 10 places the median of random hands rose by a quarter); the ties decided ticket
+by ticket in ticket order (a ticket in if a set of the best value still holds it with the tickets decided before:
+the same positions judged as the ties' walk, whose cost is the proofs that the value still needed cannot be made up,
+and 40% more time; with a second search in ticket order for those questions, twice the walk's time); in the ties'
+walk, the tickets a set must hold to beat the largest key found (the earliest left in ticket order, while the later
+ones all taken would not beat it) paid for and bounded with the rest before asking ``reach`` (2.3% fewer positions
+on the 32 saved slow hands, up to 37% fewer in the walk on some, none on the second slowest: the same total CPU
+time; with ``reach`` asked instead of the bound, 50% more), and the walk leaving a ticket out before taking it
+(where the relaxation does, or where a later ticket is earlier in ticket order: the same positions, the cost being
+proofs, not the floor).
 ``tests/test_rules_cardgame.py`` checks it against a brute force and against a plain dynamic programme.
 
 The engine lets a player complete one ticket per action (``complete Chicago–Miami``, until no more can be paid):
@@ -102,6 +115,8 @@ from typing import Sequence
 from ..board.cards import LOCO
 
 Needs = Sequence[int]          # per card kind (colours only)
+DEPTH = 10                     # the relaxation solved again at the positions of the first places (_Search.tighten) ...
+HARD = 1000                    # ... once the search has expanded this many positions (easy hands never pay for it)
 SMALL = 12                     # up to this many tickets best_set walks them without bounds
 MIX = 4                        # points per ticket in the "most tickets" search's mixed bound (see _Search)
 TRIES = 4                      # most tickets: after this many failed questions the count itself is asked (_Search.best)
@@ -296,6 +311,9 @@ class _Search:
         # value is the first part scaled, plus the second), and with them the search judged about 10% fewer positions
         lp = _Relaxation(self.needs, have)
         price = {0: lp.prices([_Bound.SCALE * x for x in self.value])}
+        lp.keep()
+        self.lp = lp
+        self.first_scaled = [_Bound.SCALE * (x // scale) for x in self.value]     # the first part, for ``tighten``
         self.fractions = lp.solution()              # the relaxation's tickets, whole and in part: a first set
         # the search tries first what the relaxation does: a ticket it leaves out or takes in part, left out first
         self.skip_first = [x < 1 - 1e-9 for x in self.fractions] if lp.settled else [False] * n
@@ -353,17 +371,25 @@ class _Search:
             l = spare
         memo_key = (i, r, l)
         # what is known of a position, whatever was asked: [upper bound, the upper bound of the sets with the most
-        # tickets the bounds allow (from ``top``), ``top`` in the value's units, the best value found (a lower bound)]
+        # tickets the bounds allow (from ``top``), ``top`` in the value's units, the best value found (a lower bound),
+        # whether the position's own relaxation sharpened them already or never will (``tighten``)]
         known = self.memo.get(memo_key)
         if known is None:
             known = self.memo[memo_key] = self.judge(i, r, l)
-        upper, top_upper, top, low = known
+        upper, top_upper, top, low, tight = known
         if need >= top:                           # a set reaching ``need`` holds as many tickets as the bounds allow
             upper = top_upper
         if upper < need:
             return upper
         if low >= need:
             return low
+        if not tight and self.visits > HARD:
+            self.tighten(i, r, l, known)
+            upper, top_upper, top = known[:3]
+            if need >= top:
+                upper = top_upper
+            if upper < need:
+                return upper
         self.visits += 1
         after = self.take(r, l, self.needs[i])
         found = -1
@@ -403,7 +429,38 @@ class _Search:
         top_upper = upper
         if mix is not None:                         # a set of exactly ``top`` tickets
             top_upper = min(upper, self.scale * top + mix.at(i, cards, (budgets >> at_mix) & mask) - MIX * top)
-        return [upper, top_upper, self.scale * top, 0]
+        return [upper, top_upper, self.scale * top, 0, i >= DEPTH]
+
+    def tighten(self, i: int, r: tuple, l: int, known: list) -> None:
+        """Sharpen the bounds of a position near the start (``known``, see ``reach``) with the colour prices of its own
+        linear relaxation (``_Relaxation.prices_at``): the value as a whole and its first part at those prices, the
+        fractional knapsack of tickets i.. within the cards' price, rounded down. Any prices give upper bounds, so the
+        answers stay exact whatever the floats do. When the first part's bound drops, the bound of the sets with the
+        most tickets the bounds allowed before still bounds those with fewer (its Lagrangian part, scale k + B - MIX k
+        for k tickets, grows with k; by points that bound is the bound as a whole). On the 32 saved slow hands the
+        search judged about half as many positions so; only the positions of the first ``DEPTH`` places, and only once
+        ``HARD`` positions have been expanded: each solve costs about as much as judging a few dozen positions, which
+        the easy hands (nearly all) never get back: at every search's first 10 places the median of random hands rose
+        from 3.8 to 4.8 ms and the 99th percentile from 10.7 to 14.6."""
+        known[4] = True
+        price = self.lp.prices_at(i, r, l)
+        if price is None:
+            return
+        ticket_cost = [sum(map(mul, t, price)) for t in self.needs[i:]]
+        budget = sum(map(mul, r, price)) + l * max(price)
+        whole = _fractional(ticket_cost, [_Bound.SCALE * v for v in self.value[i:]], budget) // _Bound.SCALE
+        first = _fractional(ticket_cost, self.first_scaled[i:], budget) // _Bound.SCALE
+        scale = self.scale
+        if scale * first < known[2]:
+            cards = sum(r) + l
+            budgets = sum(map(mul, r, self.packed)) + l * self.packed_loco
+            second = self.bounds[2].at(i, cards, (budgets >> self.shifts[2]) & self.mask)
+            known[2] = scale * first
+            whole = min(whole, known[2] + second)
+        if whole < known[0]:
+            known[0] = whole
+        if known[0] < known[1]:
+            known[1] = known[0]
 
     def best(self) -> int:
         """The best value, asked from the bound at the start down: each question either finds a set reaching it or
@@ -644,6 +701,17 @@ class _Bound:
         return a if a < b else b
 
 
+def _fractional(cost: Sequence[int], value: Sequence[int], budget: int) -> int:
+    """At most the value of tickets costing ``cost`` within ``budget`` (the fractional knapsack, rounded down)."""
+    total = sum(v for c, v in zip(cost, value) if not c)          # the tickets costing nothing at these prices
+    for t in sorted((t for t in range(len(cost)) if cost[t]), key=lambda t: -value[t] / cost[t]):
+        if cost[t] > budget:
+            return total + value[t] * budget // cost[t]
+        budget -= cost[t]
+        total += value[t]
+    return total
+
+
 def _knapsack(cost: Sequence[int], value: Sequence[int], budget: int) -> list[list[int]]:
     """table[i][b]: the best value of tickets i.. costing at most b in all (a 0-1 knapsack, b up to ``budget``)."""
     n = len(cost)
@@ -744,15 +812,7 @@ class _Relaxation:
             out = basis[leave]
             at_upper[out] = upper[out] != inf and values[leave] > upper[out] - eps
             entering = upper[j] - step if at_upper[j] else step
-            pivot_row = tab[leave]
-            pivot = pivot_row[j]
-            pivot_row = tab[leave] = [x / pivot for x in pivot_row]
-            for row in range(rows):
-                f = tab[row][j]
-                if row != leave and f:
-                    tab[row] = [x - f * y for x, y in zip(tab[row], pivot_row)]
-            f = reduced[j]
-            reduced = [x - f * y for x, y in zip(reduced, pivot_row)]
+            reduced = _pivot(tab, reduced, leave, j)
             values[leave] = entering
             basis[leave] = j
             basic[out], basic[j] = False, True
@@ -760,8 +820,90 @@ class _Relaxation:
         else:
             self.settled = False
             return [1] * LOCO
+        self.reduced = reduced
         prices = [max(0, round(-reduced[slack + c])) for c in range(LOCO)]    # the duals of the colour rows
         return prices if any(prices) else [1] * LOCO
+
+    def keep(self) -> None:
+        """Keep the basis the last ``prices`` call ended in, for ``prices_at`` (rows are replaced, never changed)."""
+        # place -> the basis the last solve at a position of that place ended in (the start's at place 0)
+        self.kept = {0: (list(self.tab), self.basis[:], self.basic[:], self.at_upper[:], self.reduced)} \
+            if self.settled else None
+
+    def prices_at(self, i: int, have: Sequence[int], locos: int):
+        """The colour prices of the relaxation of tickets i.. with the cards (have, locos), for the value of the
+        kept basis, or None: a dual simplex from the basis of the last solve at the nearest place up to i (the
+        start's at worst; in a depth-first search most often the position's parent). That basis is still optimal
+        for the objective: only the cards changed, and the tickets from its place to i, now fixed at 0, so a few
+        pivots answer where a whole solve takes dozens (on a hard hand half as many as from the start's basis)."""
+        if self.kept is None:
+            return None
+        rows, cols, slack = self.rows, self.cols, self.slack
+        place = i
+        while place not in self.kept:
+            place -= 1
+        tab, basis, basic, at_upper, reduced = self.kept[place]
+        tab, basis, basic, at_upper = list(tab), basis[:], basic[:], at_upper[:]
+        upper = [0.0] * i + self.upper[i:]
+        b = list(have[:LOCO]) + [locos]
+        eps = 1e-9
+        # the basic variables' values: B^-1 b (the slack columns hold B^-1) less the columns of the nonbasic ones at
+        # their upper bound
+        values = [sum(map(mul, row[slack:], b)) for row in tab]
+        for j in range(cols):
+            if at_upper[j] and not basic[j] and upper[j]:
+                u = upper[j]
+                for row in range(rows):
+                    values[row] -= tab[row][j] * u
+        for _ in range(60):                             # a handful in practice; more means it does not settle
+            leave, worst = -1, eps
+            for row in range(rows):
+                v, u = values[row], upper[basis[row]]
+                gap = -v if v < 0 else v - u
+                if gap > worst:
+                    leave, worst = row, gap
+            if leave < 0:                               # feasible again, and still optimal
+                self.kept[i] = (tab, basis, basic, at_upper, reduced)
+                prices = [max(0, round(-reduced[slack + c])) for c in range(LOCO)]
+                return prices if any(prices) else None
+            up = values[leave] > 0                      # the leaving variable goes down to its upper bound
+            pivot_row = tab[leave]
+            j, best = -1, float("inf")                  # the entering variable: the dual ratio test
+            for k in range(cols):
+                if basic[k] or not upper[k]:
+                    continue
+                a = pivot_row[k]
+                high = at_upper[k]
+                if (a > eps and up != high) or (a < -eps and up == high):
+                    ratio = abs(reduced[k] / a)
+                    if ratio < best:
+                        j, best = k, ratio
+            if j < 0:
+                return None
+            out = basis[leave]
+            move = (values[leave] - (upper[out] if up else 0.0)) / pivot_row[j]     # x_j's change: x_out to its bound
+            for row in range(rows):
+                values[row] -= tab[row][j] * move
+            values[leave] = (upper[j] if at_upper[j] else 0.0) + move
+            reduced = _pivot(tab, reduced, leave, j)
+            basis[leave] = j
+            basic[out], basic[j] = False, True
+            at_upper[out], at_upper[j] = up, False
+        return None
+
+
+def _pivot(tab: list, reduced: list, leave: int, j: int) -> list:
+    """Pivot the tableau ``tab`` (B^-1 A, its rows replaced, never changed) on row ``leave`` and column ``j``;
+    returns the reduced costs after it."""
+    pivot_row = tab[leave]
+    pivot = pivot_row[j]
+    pivot_row = tab[leave] = [x / pivot for x in pivot_row]
+    for row in range(len(tab)):
+        f = tab[row][j]
+        if row != leave and f:
+            tab[row] = [x - f * y for x, y in zip(tab[row], pivot_row)]
+    f = reduced[j]
+    return [x - f * y for x, y in zip(reduced, pivot_row)]
 
 
 __all__ = ["shortfall", "feasible", "cards_used", "best_set"]
