@@ -231,6 +231,11 @@ class Variant:
     def _feature_by_class(self) -> dict:
         return {}
 
+    @cached_property
+    def quick_paths(self) -> dict:
+        """action class -> the engine's quick path for it here, or None (filled by ``board.engine._quick_path``)."""
+        return {}
+
     def pending_feature(self, kind: str) -> Feature | None:
         """The feature that owns pending steps of ``kind`` (the first that names it; None: a base step)."""
         return self._feature_by_pending.get(kind)

@@ -19,7 +19,7 @@ from collections import defaultdict
 from dataclasses import dataclass
 from functools import lru_cache
 from itertools import combinations
-from typing import Iterable, Sequence
+from typing import Callable, Iterable, Sequence
 
 from .actions import (Action, Claim, DrawDeck, DrawFaceUp, DrawTickets, KeepTickets, Pass, Payment,
                       field_problem, parse_action, payment_words)
@@ -790,6 +790,12 @@ def _apply(state: GameState, action: Action | str, events: list | None, trusted:
         new = _quick(v, state, action, trusted)
         if new is not None:
             return new
+    return _checked_general(v, state, action, events, trusted)
+
+
+def _checked_general(v: Variant, state: GameState, action: Action | str, events: list | None,
+                     trusted: bool) -> GameState:
+    """``_general`` after ``check`` (unless ``trusted``): ``_apply`` once the quick path declined or was skipped."""
     if trusted:
         seat = action.seat
     else:
@@ -842,28 +848,37 @@ def _quick(v: Variant, state: GameState, action, trusted: bool) -> GameState | N
     or pending step, a reshuffle, an empty face-up slot, a market reset, a feature that may take the claim over,
     the final round starting or the game ending): ``check`` and ``_general`` then take it, with the same result.
     A feature's own action goes to the feature's ``quick`` (``Feature.quick``) under the same contract."""
+    try:
+        quick = v.quick_paths[action.__class__]
+    except KeyError:
+        quick = _quick_path(v, action)
+    return None if quick is None else quick(v, state, action, trusted)
+
+
+def _quick_path(v: Variant, action) -> Callable | None:
+    """The quick path ``_quick`` takes for actions of this class in ``v``, kept in ``v.quick_paths``: a base
+    action's (``_QUICK``) unless a feature takes the class over, a feature's own action's ``Feature.quick``, else
+    None (the general path only). The base quick paths leave the feature test to this table, made once per class
+    instead of asked on every ply."""
     quick = _QUICK.get(action.__class__)
-    if quick is None:
-        if not v.features:
-            return None
-        feature = v.feature_for(action)
-        quick = None if feature is None else feature.quick
-        if quick is None:
-            return None
-    return quick(v, state, action, trusted)
+    feature = v.feature_for(action) if v.features else None
+    if feature is not None:
+        quick = None if quick is not None else feature.quick
+    v.quick_paths[action.__class__] = quick
+    return quick
 
 
 def _plain_turn(v: Variant, state: GameState, action, seat) -> bool:
     """A claim or a ticket draw the quick paths may take: the seat to play (a plain int), no pending step, in play,
     a full market, and no feature of the variant taking the action over."""
     return not (seat != state.current or seat.__class__ is not int or state.pending or state.phase not in _PLAYING
-                or None in state.market or v.features and v.feature_for(action) is not None)
+                or None in state.market)
 
 
 def _quick_claim(v: Variant, state: GameState, action: Claim, trusted: bool) -> GameState | None:
     seat = action.seat
     if (seat != state.current or seat.__class__ is not int or state.pending or state.phase not in _PLAYING
-            or None in state.market or v.features and v.feature_for(action) is not None):     # _plain_turn, inline
+            or None in state.market):     # _plain_turn, inline
         return None
     t = v.route_table
     route = t.by_label.get(action.route)
@@ -917,7 +932,7 @@ def _quick_draw(v: Variant, state: GameState, action, trusted: bool) -> GameStat
     deck = state.deck
     market = state.market
     if (seat != state.current or seat.__class__ is not int or not deck or state.phase not in _PLAYING
-            or None in market or v.features and v.feature_for(action) is not None):
+            or None in market):
         return None
     pending = state.pending
     if pending and pending is not _SECOND_CARD[seat] and (len(pending) != 1 or pending[0].kind != "second_card"):
@@ -1022,7 +1037,7 @@ def _quick_keep(v: Variant, state: GameState, action: KeepTickets, trusted: bool
     seat = action.seat
     pending = state.pending
     phase = state.phase
-    if seat.__class__ is not int or None in state.market or v.features and v.feature_for(action) is not None:
+    if seat.__class__ is not int or None in state.market:
         return None
     if phase == "setup":
         p = state.pending_for(seat)
@@ -1675,12 +1690,16 @@ def legal_actions(state, seat=None):   # noqa: F811  (the entry point)
 
 def apply(state, action, *, trusted=False):   # noqa: F811  (the entry point)
     if state.__class__ is GameState:
-        quick = _QUICK.get(action.__class__)           # most plies: see _quick
+        v = _VARIANTS.get(state.variant) or _variant(state)
+        try:                                            # most plies: see _quick
+            quick = v.quick_paths[action.__class__]
+        except KeyError:
+            quick = _quick_path(v, action)
         if quick is not None:
-            new = quick(_VARIANTS.get(state.variant) or _variant(state), state, action, trusted)
+            new = quick(v, state, action, trusted)
             if new is not None:
                 return new
-        return _apply(state, action, None, trusted)
+        return _checked_general(v, state, action, None, trusted)     # (_apply's quick path would decline again)
     return rules_of(state).apply(state, action, trusted=trusted) if trusted else rules_of(state).apply(state, action)
 
 
@@ -1688,9 +1707,13 @@ def apply_checked(state, action):
     """``check`` and ``apply`` in one pass: (the new state, the canonical action, its seat). Raises as ``apply``.
     (``Game.push`` uses it: a plainly legal draw or claim is checked and applied by the same quick path.)"""
     if state.__class__ is GameState:
-        quick = _QUICK.get(action.__class__)
-        if quick is not None:
-            new = quick(_VARIANTS.get(state.variant) or _variant(state), state, action, False)
+        if action.__class__ in _QUICK:                  # a base action (a feature's own goes through check)
+            v = _VARIANTS.get(state.variant) or _variant(state)
+            try:
+                quick = v.quick_paths[action.__class__]
+            except KeyError:
+                quick = _quick_path(v, action)
+            new = None if quick is None else quick(v, state, action, False)
             if new is not None:
                 return new, action, action.seat
         action, seat = _check(state, action)
