@@ -112,7 +112,15 @@ class RandomBot:
             opts = draw_choices(state, seat, True) if p.kind == "second_card" and p.seat == seat else None
             if not opts:                                # (none: an edited state, where the general words follow)
                 v = _VARIANTS.get(state.variant) or get_variant(state.variant)
-                return self._pending_choice(v, state, seat, pending, Counter.of_state(x ^ (x >> 31)))
+                r = Counter.of_state(x ^ (x >> 31))
+                pickers = v.__dict__.get("_pending_pickers")
+                if pickers is None:
+                    pickers = v.__dict__["_pending_pickers"] = _pending_pickers(v)
+                if p.seat == seat:                      # a feature's own step, picked without a list (the usual)
+                    pick_step = pickers.get(p.kind)
+                    if pick_step is not None:
+                        return pick_step(v, state, p, r), _AT_RANDOM
+                return self._pending_choice(v, state, seat, pending, r, pickers)
             pick = _CARD                                # a turn's second card (USA-DRAW-1), the usual pending step
             n = len(opts)
             reason = _AT_RANDOM
@@ -174,7 +182,8 @@ class RandomBot:
         acts = legal_actions(state, seat)
         return acts[0], Reason("nothing else is possible")
 
-    def _pending_choice(self, v: Variant, state: GameState, seat: int, pending, r: Counter) -> tuple[Action, str]:
+    def _pending_choice(self, v: Variant, state: GameState, seat: int, pending, r: Counter,
+                        pickers: dict) -> tuple[Action, str]:
         p = pending[0]
         if p.seat != seat:
             p = state.pending_for(seat)
@@ -184,9 +193,9 @@ class RandomBot:
         if kind == "second_card":
             acts = draw_choices(state, seat, True)
         else:
-            f = v.pending_feature(kind) if v.features else None
-            if f is not None and hasattr(f, "random_pending"):     # a feature's own step, picked without a list
-                return f.random_pending(v, state, p, r), _AT_RANDOM
+            pick_step = pickers.get(kind)               # a feature's own step, picked without a list
+            if pick_step is not None:
+                return pick_step(v, state, p, r), _AT_RANDOM
             acts = legal_actions(state, seat)
         return acts[r.index(len(acts))], _AT_RANDOM
 
@@ -207,6 +216,14 @@ def _own_action(v: Variant, state: GameState, seat: int, r: Counter) -> Action |
                 return part[k]
             k -= n
     return None
+
+
+def _pending_pickers(v: Variant) -> dict:
+    """Per variant, once: pending kind -> its feature's ``random_pending`` (what ``v.pending_feature(kind)`` offers
+    the random bot), the base steps (ticket choice, second card) left out: those are picked above."""
+    kinds = {kind for f in v.features for kind in f.pending_kinds} - {"choose_tickets", "second_card"}
+    return {kind: f.random_pending for kind in kinds
+            for f in (v.pending_feature(kind),) if hasattr(f, "random_pending")}
 
 
 def _own_pickers(v: Variant) -> tuple:
