@@ -206,12 +206,17 @@ def _own_action(v: Variant, state: GameState, seat: int, r: Counter) -> Action |
     pickers = v.__dict__.get("_own_pickers")
     if pickers is None:
         pickers = v.__dict__["_own_pickers"] = _own_pickers(v)
-    parts = [pick(v, state, seat, r) for pick in pickers]
-    sizes = [*map(len, parts)]                          # (each part's len asked once: some count on demand)
-    total = sum(sizes)
+    parts = []                                          # (part, its len): each len asked once, some count on demand
+    total = 0
+    for pick in pickers:
+        part = pick(v, state, seat, r)
+        n = len(part)
+        if n:
+            parts.append((part, n))
+            total += n
     if total:
         k = r.index(total)
-        for part, n in zip(parts, sizes):
+        for part, n in parts:
             if k < n:
                 return part[k]
             k -= n

@@ -782,8 +782,9 @@ class Passengers(Feature):
             out += self._rides(v, state, seat, where, (), hand[PASSENGER])
         return out
 
-    def bot_random(self, v, state, seat, r) -> "_Rides":
-        """``turn_actions`` for the random bot: the same rides in the same order, each made when asked for."""
+    def bot_random(self, v, state, seat, r) -> "_Rides | tuple":
+        """``turn_actions`` for the random bot: the same rides in the same order, each made when asked for (none:
+        an empty tuple, no sequence object to make and ask its length)."""
         player = state.players[seat]
         cards = player.hand[PASSENGER]
         passengers = moved = ()
@@ -809,7 +810,7 @@ class Passengers(Feature):
                     if owner == seat or owner != FREE and cards:
                         pairs.append((at, b))
                         break
-        return _Rides(pairs, seat)
+        return _Rides(pairs, seat) if pairs else ()
 
     def _rides(self, v, state, seat, at, used, cards) -> list:
         """The rides from ``at``: to each neighbouring city (not a country) in the order of the routes there, when
