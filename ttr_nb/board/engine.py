@@ -848,20 +848,23 @@ def _quick(v: Variant, state: GameState, action, trusted: bool) -> GameState | N
     or pending step, a reshuffle, an empty face-up slot, a market reset, a feature that may take the claim over,
     the final round starting or the game ending): ``check`` and ``_general`` then take it, with the same result.
     A feature's own action goes to the feature's ``quick`` (``Feature.quick``) under the same contract."""
-    try:
-        quick = v.quick_paths[action.__class__]
-    except KeyError:
-        quick = _quick_path(v, action)
+    if v.features:                  # a feature may take a base class over, or bring its own quick path
+        try:
+            quick = v.quick_paths[action.__class__]
+        except KeyError:
+            quick = _quick_path(v, action)
+    else:
+        quick = _QUICK.get(action.__class__)
     return None if quick is None else quick(v, state, action, trusted)
 
 
 def _quick_path(v: Variant, action) -> Callable | None:
-    """The quick path ``_quick`` takes for actions of this class in ``v``, kept in ``v.quick_paths``: a base
-    action's (``_QUICK``) unless a feature takes the class over, a feature's own action's ``Feature.quick``, else
-    None (the general path only). The base quick paths leave the feature test to this table, made once per class
-    instead of asked on every ply."""
+    """The quick path ``_quick`` takes for actions of this class in ``v`` (a variant with features), kept in
+    ``v.quick_paths``: a base action's (``_QUICK``) unless a feature takes the class over, a feature's own action's
+    ``Feature.quick``, else None (the general path only). The base quick paths leave the feature test to this
+    table, made once per class instead of asked on every ply."""
     quick = _QUICK.get(action.__class__)
-    feature = v.feature_for(action) if v.features else None
+    feature = v.feature_for(action)
     if feature is not None:
         quick = None if quick is not None else feature.quick
     v.quick_paths[action.__class__] = quick
@@ -870,7 +873,7 @@ def _quick_path(v: Variant, action) -> Callable | None:
 
 def _plain_turn(v: Variant, state: GameState, action, seat) -> bool:
     """A claim or a ticket draw the quick paths may take: the seat to play (a plain int), no pending step, in play,
-    a full market, and no feature of the variant taking the action over."""
+    a full market. (No feature takes the action over: ``_quick`` chose this path.)"""
     return not (seat != state.current or seat.__class__ is not int or state.pending or state.phase not in _PLAYING
                 or None in state.market)
 
@@ -1691,10 +1694,13 @@ def legal_actions(state, seat=None):   # noqa: F811  (the entry point)
 def apply(state, action, *, trusted=False):   # noqa: F811  (the entry point)
     if state.__class__ is GameState:
         v = _VARIANTS.get(state.variant) or _variant(state)
-        try:                                            # most plies: see _quick
-            quick = v.quick_paths[action.__class__]
-        except KeyError:
-            quick = _quick_path(v, action)
+        if v.features:                                  # most plies: see _quick (its choice of path, inline)
+            try:
+                quick = v.quick_paths[action.__class__]
+            except KeyError:
+                quick = _quick_path(v, action)
+        else:
+            quick = _QUICK.get(action.__class__)
         if quick is not None:
             new = quick(v, state, action, trusted)
             if new is not None:
@@ -1708,12 +1714,7 @@ def apply_checked(state, action):
     (``Game.push`` uses it: a plainly legal draw or claim is checked and applied by the same quick path.)"""
     if state.__class__ is GameState:
         if action.__class__ in _QUICK:                  # a base action (a feature's own goes through check)
-            v = _VARIANTS.get(state.variant) or _variant(state)
-            try:
-                quick = v.quick_paths[action.__class__]
-            except KeyError:
-                quick = _quick_path(v, action)
-            new = None if quick is None else quick(v, state, action, False)
+            new = _quick(_VARIANTS.get(state.variant) or _variant(state), state, action, False)
             if new is not None:
                 return new, action, action.seat
         action, seat = _check(state, action)
