@@ -848,23 +848,20 @@ def _quick(v: Variant, state: GameState, action, trusted: bool) -> GameState | N
     or pending step, a reshuffle, an empty face-up slot, a market reset, a feature that may take the claim over,
     the final round starting or the game ending): ``check`` and ``_general`` then take it, with the same result.
     A feature's own action goes to the feature's ``quick`` (``Feature.quick``) under the same contract."""
-    if v.features:                  # a feature may take a base class over, or bring its own quick path
-        try:
-            quick = v.quick_paths[action.__class__]
-        except KeyError:
-            quick = _quick_path(v, action)
-    else:
-        quick = _QUICK.get(action.__class__)
+    try:
+        quick = v.quick_paths[action.__class__]
+    except KeyError:
+        quick = _quick_path(v, action)
     return None if quick is None else quick(v, state, action, trusted)
 
 
 def _quick_path(v: Variant, action) -> Callable | None:
-    """The quick path ``_quick`` takes for actions of this class in ``v`` (a variant with features), kept in
-    ``v.quick_paths``: a base action's (``_QUICK``) unless a feature takes the class over, a feature's own action's
-    ``Feature.quick``, else None (the general path only). The base quick paths leave the feature test to this
-    table, made once per class instead of asked on every ply."""
+    """The quick path ``_quick`` takes for actions of this class in ``v``, kept in ``v.quick_paths``: a base
+    action's (``_QUICK``) unless a feature takes the class over, a feature's own action's ``Feature.quick``, else
+    None (the general path only). The base quick paths leave the feature test to this table, made once per class
+    instead of asked on every ply."""
     quick = _QUICK.get(action.__class__)
-    feature = v.feature_for(action)
+    feature = v.feature_for(action) if v.features else None
     if feature is not None:
         quick = None if quick is not None else feature.quick
     v.quick_paths[action.__class__] = quick
@@ -1694,13 +1691,10 @@ def legal_actions(state, seat=None):   # noqa: F811  (the entry point)
 def apply(state, action, *, trusted=False):   # noqa: F811  (the entry point)
     if state.__class__ is GameState:
         v = _VARIANTS.get(state.variant) or _variant(state)
-        if v.features:                                  # most plies: see _quick (its choice of path, inline)
-            try:
-                quick = v.quick_paths[action.__class__]
-            except KeyError:
-                quick = _quick_path(v, action)
-        else:
-            quick = _QUICK.get(action.__class__)
+        try:                                            # most plies: _quick's path, inline
+            quick = v.quick_paths[action.__class__]
+        except KeyError:
+            quick = _quick_path(v, action)
         if quick is not None:
             new = quick(v, state, action, trusted)
             if new is not None:
