@@ -688,3 +688,35 @@ def test_nth_bit_is_the_kth_of_the_set_bits():
         assert [nth_bit(mask, k) for k in range(mask.bit_count())] == bits(mask)
     with pytest.raises(ValueError):
         nth_bit(0b1011, 3)
+
+
+def test_quick_paths_leave_a_base_action_a_feature_takes_over_to_the_general_path():
+    """The base quick paths do not ask ``feature_for`` themselves: the per-variant table (``_quick_path``) does,
+    once per class. A feature that takes claims over must keep every claim off the quick claim path."""
+    import dataclasses
+    from ttr_nb.board import engine
+    from ttr_nb.variants import Feature
+
+    class TakesClaims(Feature):
+        name = "takes_claims"
+
+        def handles(self, action) -> bool:
+            return isinstance(action, Claim)
+
+    usa = get_variant("usa")
+    taken = dataclasses.replace(usa, key="usa_taken", features=(TakesClaims(),))
+    bots = [RandomBot(40 + i) for i in range(3)]
+    state = new_game("usa", 3, 40)
+    claims = 0
+    while state.phase != "over" and claims < 10:
+        seat = to_move(state)[0]
+        action, _ = bots[seat].choose(state, seat)
+        if action.__class__ is Claim:
+            new = engine._quick(usa, state, action, False)
+            if new is not None:
+                claims += 1
+                assert engine._quick(taken, state, action, False) is None
+        state = apply(state, action)
+    assert claims == 10
+    assert taken.quick_paths == {Claim: None}
+    assert usa.quick_paths[Claim] is engine._quick_claim
