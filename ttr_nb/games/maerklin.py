@@ -390,6 +390,18 @@ def movable(state: GameState, seat: int) -> list[tuple[int, str]]:
     return [(i, w) for i, w in enumerate(passengers_of(state, seat)) if w not in (RESERVE, DONE) and i not in moved]
 
 
+def _take_goods(stacks: tuple, city: str) -> tuple[tuple, int] | None:
+    """(the goods stacks with the top token of ``city``'s stack taken, that token), or None when none is left there
+    (MK-PASS-4). The stacks are pairs in city order (a frozen dict's order, an emptied stack kept as ``()``), so the
+    one stack is replaced where it stands: the same pairs as rebuilding and sorting them all."""
+    for i, (c, stack) in enumerate(stacks):
+        if c == city:
+            if not stack:
+                return None
+            return stacks[:i] + ((city, stack[1:]),) + stacks[i + 1:], stack[0]
+    return None
+
+
 def leaving(state: GameState) -> dict[str, int]:
     """City → seat of the passengers that travelled this round and leave the game at its end (MK-PASS-6)."""
     out = {}
@@ -762,11 +774,10 @@ class Passengers(Feature):
             discard = discard[:PASSENGER] + (discard[PASSENGER] + 1,) + discard[PASSENGER + 1:]
         if b != start and b not in visited:             # MK-PASS-4
             visited = visited + (b,)
-            stacks = dict(pairs_get(goods, "goods", ()))
-            stack = stacks.get(b, ())
-            if stack:
-                token, stacks[b] = stack[0], stack[1:]
-                goods = pairs_set(goods, "goods", tuple(sorted(stacks.items())))
+            taken = _take_goods(pairs_get(goods, "goods", ()), b)
+            if taken is not None:
+                stacks, token = taken
+                goods = pairs_set(goods, "goods", stacks)
                 ext = pairs_set(ext, "goods", pairs_get(ext, "goods", ()) + (token,))
         players[seat] = new_player(hand, q.trains, q.tickets, q.route_points, ext)
         return new_state(state.variant, state.n_players, state.seed, state.deck, state.market, discard,
@@ -935,11 +946,10 @@ class Passengers(Feature):
             words += f" on {_seat_name(tx.claims[route.index])}'s route, paying a passenger card"
         if action.b != start and action.b not in visited:         # MK-PASS-4
             visited = visited + (action.b,)
-            stacks = dict(pairs_get(tx.ext, "goods", ()))
-            stack = stacks.get(action.b, ())
-            if stack:
-                token, stacks[action.b] = stack[0], stack[1:]
-                tx.ext = pairs_set(tx.ext, "goods", tuple(sorted(stacks.items())))
+            taken = _take_goods(pairs_get(tx.ext, "goods", ()), action.b)
+            if taken is not None:
+                stacks, token = taken
+                tx.ext = pairs_set(tx.ext, "goods", stacks)
                 ext = tx.players[seat].ext
                 tx.set_player(seat, ext=pairs_set(ext, "goods", pairs_get(ext, "goods", ()) + (token,)))
                 words += f" and took the {token} goods token in {action.b} ({token} point{'s' if token != 1 else ''}, MK-PASS-5)"
