@@ -402,6 +402,17 @@ def _take_goods(stacks: tuple, city: str) -> tuple[tuple, int] | None:
     return None
 
 
+def _movable_slot(state: GameState, seat: int, city: str) -> int | None:
+    """The slot of ``seat``'s first passenger in ``movable`` that stands in ``city``, or None (the first step of a
+    move, MK-TURN-1): read from the player's pairs in one pass, no list of the movable ones made."""
+    ext = state.players[seat].ext
+    moved = pairs_get(ext, MOVED, ())
+    for i, w in enumerate(pairs_get(ext, "passengers", (RESERVE,) * PASSENGERS)):
+        if w == city and w != RESERVE and w != DONE and i not in moved:
+            return i
+    return None
+
+
 def leaving(state: GameState) -> dict[str, int]:
     """City → seat of the passengers that travelled this round and leave the game at its end (MK-PASS-6)."""
     out = {}
@@ -752,7 +763,7 @@ class Passengers(Feature):
             if state.pending or seat != state.current:
                 return None
             start, used, visited = a, (), ()
-            slot = next((i for i, w in movable(state, seat) if w == a), None)
+            slot = _movable_slot(state, seat, a)
             if slot is None:
                 return None
             passes = 0
@@ -934,7 +945,7 @@ class Passengers(Feature):
         state = tx.s
         if p is None:                                  # the first step starts the move (MK-TURN-1)
             start, used, visited = action.a, (), ()
-            slot = next(i for i, w in movable(state, seat) if w == action.a)
+            slot = _movable_slot(state, seat, action.a)
         else:
             start, used, visited, slot = p.get("start"), p.get("used"), p.get("visited"), p.get("slot")
         route, cost = step_route(v, state, seat, action.a, action.b, used)
