@@ -34,9 +34,9 @@ from ..errors import BadAction, IllegalAction, MapError, TTRError
 from ..rng import shuffled
 from ..board.scoring import _with
 from ..board.state import FREE, GameState, Pending, new_player, new_state, pairs_get, pairs_set
-from ..board.tables import claimable_mask, interned, nth_bit, payment
+from ..board.tables import allowed_routes, claimable_mask, interned, nth_bit, payment
 from ..variants import Feature, Settings, Variant, get_variant, register
-from ..board.engine import _PLAYING, _quick_draw, _turn_over, twin_problem
+from ..board.engine import _PLAYING, _quick_draw, _turn_over
 from .usa import USA_INTERPRETATIONS
 
 KEY = "south_korea"
@@ -1457,27 +1457,30 @@ class ProvinceBoard(Feature):
         p = players[seat]
         left = pairs_get(p.ext, "express", ())
         claims = state.claims
+        lines = province_lines(v)
         if not trusted:
             colour = t.colour[i]
             first = pay[0][0] if interned(pay) and pay[-1][0] <= LOCO else None     # (not another game's wilds)
             if (first is None or claims[i] != FREE or p.trains <= route.length or e.__class__ is not int
                     or e and e not in left or line.__class__ is not str
-                    or (COLOURS[colour] != line if colour >= 0 else line not in province_lines(v))
+                    or (COLOURS[colour] != line if colour >= 0 else line not in lines)
                     or first != LOCO and colour >= 0 and first != colour
-                    or t.twins[i] and twin_problem(v, state, seat, route) is not None
-                    or any(p.hand[k] < n for k, n in pay)):
+                    or t.twins[i] and not allowed_routes(t, state, seat) >> i & 1):     # twin_problem, cached
                 return None
         size = 0
         hand = list(p.hand)
         discard = list(state.discard)
         for k, n in pay:                                # (extra cards only raise the province space, SK-PROV-3)
-            hand[k] -= n
+            have = hand[k] - n
+            if have < 0:                                # (more than the hand holds: check words it)
+                return None
+            hand[k] = have
             discard[k] += n
             size += n
         if size < route.length:
             return None
         board = pairs_get(state.ext, "province", ())
-        spaces = province_lines(v)[line]
+        spaces = lines[line]
         full = {sp for ln, sp, _ in board if ln == line}
         space = _space_for(spaces, full, size + e)
         if space is None:
