@@ -141,6 +141,37 @@ def slow_hands_ms(path: Path = SLOW_HANDS) -> list[float]:
     return out
 
 
+def positions_judged(path: Path) -> list[int]:
+    """For the same hands and orders as ``slow_hands_ms``, the positions (place, cards left) each search judged: a
+    figure no machine or load changes, untimed. The search's class is wrapped here, for this count only, to keep
+    each search it makes."""
+    import json
+    from ttr_nb.cardgame import completion
+    from ttr_nb.cardgame.data import load_cards
+    data = load_cards()
+    made = []
+    searched = completion._Search
+
+    class Kept(searched):
+        def __init__(self, *args, **kwargs):
+            super().__init__(*args, **kwargs)
+            made.append(self)
+
+    completion._Search = Kept
+    try:
+        out = []
+        for hand in json.loads(path.read_text(encoding="utf-8"))["hands"]:
+            tickets = [data.ticket(t) for t in hand["tickets"]]
+            for by in ("points", "tickets"):
+                completion.clear_cache()
+                made.clear()
+                completion.best_set([x.needs for x in tickets], [x.points for x in tickets], hand["track"], by=by)
+                out.append(sum(len(s.memo) for s in made))
+        return out
+    finally:
+        completion._Search = searched
+
+
 def large_hands_ms(cases: int, seed: int = 18) -> list[float]:
     """CPU milliseconds of ``best_set`` (both orders, each timed alone) for ``cases`` random hands: 28-46 tickets
     (every fourth hand all 46) and 10-60 cards drawn from the deck, seeded."""
@@ -187,8 +218,10 @@ def main(argv=None) -> int:
                         ("the 32 slowest hands found for the search largest first (sweeps, a hill climb)",
                          SLOW_HANDS_LARGEST_FIRST)):
         ms = slow_hands_ms(path)
+        judged = positions_judged(path)
         print(f"completion, {label}, both orders: median {statistics.median(ms):.2f} ms, max {max(ms):.1f} ms CPU "
-              f"over {len(ms)} searches (target < 50 ms)")
+              f"over {len(ms)} searches (target < 50 ms); positions judged: median {statistics.median(judged):.0f}, "
+              f"max {max(judged)}")
     ms = sorted(large_hands_ms(args.large))
     p99 = ms[min(len(ms) - 1, int(0.99 * len(ms)))]
     print(f"completion, {args.large} random hands of 28-46 tickets (every fourth all 46) / 10-60 cards, both orders: "

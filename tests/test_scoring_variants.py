@@ -346,3 +346,23 @@ def test_MK_SCORE_2_the_totals_completion_is_the_breakdowns():
             counted += sum(got[seat])
             country_tickets += sum(t.completed and bool({t.a, t.b} & v.map.ends_only) for t in want)
     assert counted > 20 and country_tickets > 5                 # (26 and 12 of them)
+
+
+@pytest.mark.parametrize("owned, joined", [
+    (("R019", "R020", "R041"), True),       # Dänemark – Bremerhaven – Emden – Niederlande: two countries at the ends
+    (("R019", "R041"), False),              # Bremerhaven and Emden not joined: each country touches its own piece
+    (("R019", "R020"), False),              # Niederlande not reached
+])
+def test_MK_SCORE_2_a_ticket_between_two_countries(owned, joined):
+    """Märklin's one ticket with a country at both ends (Dänemark – Niederlande, 10 points) is joined through
+    cities only; the totals' union-find, the breakdown's search and the sheet agree."""
+    from ttr_nb.board.positions import position
+    v = get_variant("maerklin")
+    ticket = next(t for t in v.map.tickets if {t.a, t.b} == {"Dänemark", "Niederlande"})
+    state = position("maerklin", 2, 1, claims={r: 0 for r in owned}, tickets={0: [ticket.id], 1: []})
+    got = scoring._completed_avoiding(v.route_table, state, scoring._indices_by_seat(state), scoring._dead_places(v))
+    want = scoring.ticket_results(v, (ticket.id,), scoring.owned_edges(v, state, 0), dead_ends=v.map.ends_only)
+    sheet = score(state).players[0]
+    assert got[0] == [want[0].completed] == [joined]
+    assert [(t.id, t.completed) for t in sheet.tickets] == [(ticket.id, joined)]
+    assert sheet.tickets[0].path == (tuple(owned) if joined else ())
