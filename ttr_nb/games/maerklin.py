@@ -275,6 +275,8 @@ class TicketMix(Feature):
                     short = len(pile)
             elif name == "long" and long is None:
                 long = len(pile)
+        if not (short or long):                         # both decks empty (or absent): no announcement, and late
+            return ()                                   # in a game most turns ask this
         short, long = short or 0, long or 0             # (the mixes only see up to TICKET_DRAW of each deck: kept
         return _announcements(short if short < TICKET_DRAW else TICKET_DRAW,       # once per seat and clipped sizes)
                               long if long < TICKET_DRAW else TICKET_DRAW, seat)
@@ -502,6 +504,15 @@ def _ride_index(v: Variant) -> dict[str, tuple[tuple[str, tuple[int, ...]], ...]
     return table
 
 
+def _ride_pairs(v: Variant) -> dict[tuple[str, str], tuple]:
+    """(city, neighbouring city) -> the routes between them, from ``_ride_table``: a step's routes by one lookup
+    instead of a walk along the city's row. Made once per variant."""
+    table = v.__dict__.get("_ride_pairs")
+    if table is None:
+        table = v.__dict__["_ride_pairs"] = {(a, b): routes for a, row in _ride_table(v).items() for b, routes in row}
+    return table
+
+
 def _row_index(row) -> tuple[tuple[str, tuple[int, ...]], ...]:
     """One ``_ride_row`` with each neighbour's routes as their indexes."""
     return tuple((b, tuple(r.index for r in routes)) for b, routes in row)
@@ -522,12 +533,16 @@ def _journey_step(seat: int, at: str, slot: int, start: str, used: tuple[str, ..
 
 
 def _stopped(ext, journey: Pending):
-    """A player's ``ext`` after the ``journey`` stops: the passenger stands in its last city, travelled (MK-PASS-6)."""
-    mine = list(pairs_get(ext, "passengers"))
-    slot = journey.get("slot")
-    mine[slot] = journey.get("at")
-    moved = tuple(sorted(set(pairs_get(ext, MOVED, ())) | {slot}))
-    return pairs_set(pairs_set(ext, "passengers", tuple(mine)), MOVED, moved)
+    """A player's ``ext`` after the ``journey`` stops: the passenger stands in its last city, travelled (MK-PASS-6).
+    (Both keys set in one dict, sorted once: the pairs ``pairs_set`` makes, keys being unique.)"""
+    data = dict(journey.data)
+    out = dict(ext)
+    mine = list(out["passengers"])
+    slot = data.get("slot")
+    mine[slot] = data.get("at")
+    out["passengers"] = tuple(mine)
+    out[MOVED] = tuple(sorted(set(out.get(MOVED, ())) | {slot}))
+    return tuple(sorted(out.items()))
 
 
 def _left_game(ext):
@@ -768,11 +783,12 @@ class Passengers(Feature):
                 return None
             passes = 0
         else:
-            if p.kind != "journey" or p.get("at") != a:
+            data = dict(p.data)                        # (one dict for the five reads, not five walks of the pairs)
+            if p.kind != "journey" or data.get("at") != a:
                 return None
-            start, used, visited, slot = p.get("start"), p.get("used"), p.get("visited"), p.get("slot")
+            start, used, visited, slot = data.get("start"), data.get("used"), data.get("visited"), data.get("slot")
             passes = state.passes
-        routes = next((rs for city, rs in _ride_table(v).get(a, ()) if city == b), None)   # (no country there)
+        routes = (v.__dict__.get("_ride_pairs") or _ride_pairs(v)).get((a, b))     # (no country there)
         got = None if routes is None else _step(state.claims, seat, routes, used)
         players = list(state.players)
         q = players[seat]
