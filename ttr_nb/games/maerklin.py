@@ -659,7 +659,10 @@ class Passengers(Feature):
         return out
 
     def setup(self, v, tx) -> None:
-        tx.ext = pairs_set(tx.ext, "goods", tuple(sorted(initial_goods(v).items())))
+        stacks = v.__dict__.get("_initial_stacks")     # (the map's stacks as sorted pairs: made once per variant,
+        if stacks is None:                              # not from every city's data each game)
+            stacks = v.__dict__["_initial_stacks"] = tuple(sorted(initial_goods(v).items()))
+        tx.ext = pairs_set(tx.ext, "goods", stacks)
         for seat in range(tx.s.n_players):
             tx.set_player(seat, ext=pairs_set(pairs_set(tx.players[seat].ext, "passengers", (RESERVE,) * PASSENGERS),
                                               "goods", ()))
