@@ -1099,8 +1099,10 @@ def _turn_over(v: Variant, state: GameState, seat: int, deck, market, discard, c
     if phase == "last_round":
         final -= 1
         if final <= 0:                                          # USA-END-1: the game is over (``Tx.game_over``)
-            if hooks:
-                return None
+            if hooks:                                           # its end ends the round under way too (MK-PASS-6)
+                players = _round_end(v, state, hooks, players)
+                if players is None:
+                    return None
             return new_state(state.variant, n, state.seed, deck, market, discard,
                              state.ticket_decks if ticket_decks is None else ticket_decks, state.tickets_out, claims,
                              players, "over", seat, (), final, state.turn + 1, state.ply + 1, 0, state.shuffles,
@@ -1108,15 +1110,24 @@ def _turn_over(v: Variant, state: GameState, seat: int, deck, market, discard, c
     elif phase == "play" and players[seat].trains <= v.settings.end_trains:
         phase, final = "last_round", n                          # USA-END-1: every player gets one final turn
     if hooks and (seat + 1) % n == state.first_player:      # a round ends, and features may act then (MK-PASS-6)
-        for f in hooks:
-            if f.quick_round_end is not None:
-                players = f.quick_round_end(v, players)        # the feature's round end on the new players
-            elif f.acts_at_round_end(v, state):
-                return None                                     # the general path
+        players = _round_end(v, state, hooks, players)
+        if players is None:
+            return None
     return new_state(state.variant, n, state.seed, deck, market, discard,
                      state.ticket_decks if ticket_decks is None else ticket_decks, state.tickets_out, claims,
                      players, phase, (seat + 1) % n, (), final, state.turn + 1, state.ply + 1, 0, state.shuffles,
                      state.first_player, state.ext if ext is None else ext)
+
+
+def _round_end(v: Variant, state: GameState, hooks: tuple, players: tuple) -> tuple | None:
+    """``players`` after the features' round end (``Tx.end_turn`` / ``Tx.game_over``): each feature's quick round end
+    on them; None when a feature acts then without one (the general path words that)."""
+    for f in hooks:
+        if f.quick_round_end is not None:
+            players = f.quick_round_end(v, players)            # the feature's round end on the new players
+        elif f.acts_at_round_end(v, state):
+            return None
+    return players
 
 
 def _apply_draw(tx: Tx, action: DrawDeck | DrawFaceUp, seat: int, second: bool) -> None:
