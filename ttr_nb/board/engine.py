@@ -1032,17 +1032,22 @@ def _quick_tickets(v: Variant, state: GameState, action: DrawTickets, trusted: b
 def _quick_keep(v: Variant, state: GameState, action: KeepTickets, trusted: bool) -> GameState | None:
     """Tickets kept, named as ``legal_actions`` names them: in mid-game (USA-TICKET-2) the others to the bottom of
     their deck and the turn over; at the setup (USA-SETUP-3) the same, and once every seat has chosen, play begins
-    (USA-SETUP-4) unless a feature acts then (its ``after_setup``: the general path). The others go to the bottom of
-    their deck, or out of the game where the offer says so (EU-SETUP-4)."""
+    (USA-SETUP-4) after the features' ``quick_after_setup`` (a feature acting then without one: the general path).
+    The others go to the bottom of their deck, or out of the game where the offer says so (EU-SETUP-4)."""
     seat = action.seat
     pending = state.pending
     phase = state.phase
     if seat.__class__ is not int or None in state.market:
         return None
+    starting = ()                                    # the features' after_setup, when this choice starts play
     if phase == "setup":
         p = state.pending_for(seat)
-        if p is None or len(pending) == 1 and any(f.overrides("after_setup") for f in v.features):
+        if p is None:
             return None
+        if len(pending) == 1:
+            starting = tuple(f for f in v.features if f.overrides("after_setup"))
+            if any(f.quick_after_setup is None for f in starting):
+                return None
     elif seat == state.current and len(pending) == 1 and phase in _PLAYING:
         p = pending[0]
     else:
@@ -1074,6 +1079,8 @@ def _quick_keep(v: Variant, state: GameState, action: KeepTickets, trusted: bool
     players[seat] = new_player(q.hand, q.trains, q.tickets + kept, q.route_points, q.ext)
     if phase == "setup":
         rest = tuple(q for q in pending if q.seat != seat)
+        for f in starting:                           # (rest is empty: play begins)
+            f.quick_after_setup(v, state.seed, decks)
         return new_state(state.variant, state.n_players, state.seed, state.deck, state.market, state.discard,
                          tuple(sorted(decks.items())), tickets_out, state.claims, tuple(players),
                          "setup" if rest else "play", state.current if rest else state.first_player, rest,

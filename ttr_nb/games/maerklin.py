@@ -363,11 +363,16 @@ class TicketMix(Feature):
                          state.shuffles, state.first_player, state.ext)
 
     def after_setup(self, v, tx) -> None:             # MK-SETUP-3: "Then both decks are shuffled."
-        from ..rng import shuffled
-        decks = tx.decks()
-        for name in DECKS:
-            decks[name] = shuffled(decks.get(name, []), tx.s.seed, f"tickets/{name}", 1)
+        self.quick_after_setup(v, tx.s.seed, tx.decks())
         tx.event("tickets_shuffled", "MK-SETUP-3", "Both ticket decks were shuffled after the initial choices")
+
+    @staticmethod
+    def quick_after_setup(v, seed, decks: dict) -> None:
+        """Both ticket decks of ``decks`` (name -> ids) shuffled, as tuples (MK-SETUP-3): ``after_setup`` on the
+        engine's quick path, and the general one (its lists become tuples when the state is made)."""
+        from ..rng import shuffled
+        for name in DECKS:
+            decks[name] = tuple(shuffled(decks.get(name, ()), seed, f"tickets/{name}", 1))
 
     def bot_pending(self, v, state, pending):
         return Announce(short=2, long=2, seat=pending.seat), "announces 2 short and 2 long tickets"
