@@ -841,6 +841,8 @@ class Passengers(Feature):
                 moved = value
         if not passengers:                              # (a player's ext without its passengers: movable's default)
             passengers = passengers_of(state, seat)
+        if passengers.count(DONE) + passengers.count(RESERVE) == len(passengers):
+            return ()                                   # none stands in a city (most turns of a game's second half)
         claims = state.claims
         table = v.__dict__.get("_ride_index") or _ride_index(v)
         pairs = []
@@ -883,16 +885,18 @@ class Passengers(Feature):
             k = r.index(len(cities) + 1)
             return _placement(cities[k] if k < len(cities) else "", seat)
         at, used = pending.get("at"), pending.get("used")
-        row = _ride_table(v).get(at)
+        row = (v.__dict__.get("_ride_table") or _ride_table(v)).get(at)
         if row is None:
             row = _ride_row(v, at)                     # (as _rides: a city named otherwise)
         claims = state.claims
         cards = state.players[seat].hand[PASSENGER]
         ends = []
-        for b, routes in row:
-            got = _step(claims, seat, routes, used)
-            if got is not None and got[1] <= cards:
-                ends.append(b)
+        for b, routes in row:                           # _step(claims, seat, routes, used) found a route it may pay:
+            for route in routes:                        # an unused claimed one, its own (free) or with a card for it
+                owner = claims[route.index]
+                if owner != FREE and (owner == seat or cards) and route.id not in used:
+                    ends.append(b)
+                    break
         k = r.index(len(ends) + 1)
         return _ride(at, ends[k], seat) if k < len(ends) else _stop(seat)
 
