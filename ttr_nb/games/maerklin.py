@@ -189,16 +189,6 @@ def mixes(state: GameState, total: int | None = None) -> list[tuple[int, int]]:
     return [(k, want - k) for k in range(want, -1, -1) if k <= s and want - k <= lg]
 
 
-def _is_mix(state: GameState, mix: tuple[int, int], total: int | None = None) -> bool:
-    """``mix in mixes(state, total)`` without listing the mixes: whole numbers, each within its deck, ``total``
-    (default: 4, or all that remain) in all (MK-TICKET-1)."""
-    k, rest = mix
-    if k.__class__ is not int or rest.__class__ is not int or k < 0 or rest < 0:
-        return False
-    s, lg = len(state.ticket_deck("short")), len(state.ticket_deck("long"))
-    return k <= s and rest <= lg and k + rest == (min(TICKET_DRAW, s + lg) if total is None else total)
-
-
 @lru_cache(maxsize=None)
 def _announce(short: int, long: int, seat: int) -> Announce:
     """The one shared (immutable) Announce of a mix and seat, as the lists of legal actions hand it out."""
@@ -231,15 +221,23 @@ def _stop(seat: int) -> Stop:
     return Stop(seat=seat)
 
 
-def _take_mix(state: GameState, mix: tuple[int, int]) -> tuple[dict, tuple[str, ...]]:
-    """(the ticket decks by name, the tickets offered) after taking ``mix`` = (short, long) from the decks' tops."""
+def _take_mix(state: GameState, mix: tuple[int, int], total: int | None,
+              trusted: bool) -> tuple[dict, tuple[str, ...]] | None:
+    """(the ticket decks by name, the tickets offered) after taking ``mix`` = (short, long) from the decks' tops;
+    None unless ``trusted`` or the mix is one of ``mixes(state, total)`` but (0, 0): whole numbers, each within its
+    deck, ``total`` (default: 4, or all that remain) in all (MK-TICKET-1) — checked on the decks read once, the
+    mixes not listed."""
     decks = dict(state.ticket_decks)
-    offered = ()
-    for name, n in (("short", mix[0]), ("long", mix[1])):
-        pile = decks.get(name, ())
-        offered += pile[:n]
-        decks[name] = pile[n:]
-    return decks, offered
+    short, long = decks.get("short", ()), decks.get("long", ())
+    k, rest = mix
+    if not trusted:
+        if k.__class__ is not int or rest.__class__ is not int or k < 0 or rest < 0 or not (k or rest):
+            return None
+        s, lg = len(short), len(long)
+        if not (k <= s and rest <= lg and k + rest == (min(TICKET_DRAW, s + lg) if total is None else total)):
+            return None
+    decks["short"], decks["long"] = short[k:], long[rest:]
+    return decks, short[:k] + long[:rest]
 
 
 class TicketMix(Feature):
@@ -329,10 +327,10 @@ class TicketMix(Feature):
         if (seat != state.current or seat.__class__ is not int or state.pending or state.phase not in _PLAYING
                 or None in state.market):
             return None
-        mix = (action.short, action.long)
-        if not trusted and (not _is_mix(state, mix) or mix == (0, 0)):
+        taken = _take_mix(state, (action.short, action.long), None, trusted)
+        if taken is None:
             return None
-        decks, offered = _take_mix(state, mix)
+        decks, offered = taken
         pending = (Pending("choose_tickets", seat, (("min_keep", 1), ("offered", offered), ("returns", "bottom"),
                                                     ("rule", "MK-TICKET-1"))),)
         return new_state(state.variant, state.n_players, state.seed, state.deck, state.market, state.discard,
@@ -350,10 +348,10 @@ class TicketMix(Feature):
         p = state.pending_for(seat)
         if p is None or p.kind != SETUP_KIND:
             return None
-        mix = (action.short, action.long)
-        if not trusted and (not _is_mix(state, mix, TICKET_DRAW) or mix == (0, 0)):
+        taken = _take_mix(state, (action.short, action.long), TICKET_DRAW, trusted)
+        if taken is None:
             return None
-        decks, offered = _take_mix(state, mix)
+        decks, offered = taken
         pending = tuple(q for q in state.pending if q.seat != seat) + (
             Pending("choose_tickets", seat, (("min_keep", 2), ("offered", offered), ("returns", "bottom"),
                                              ("rule", "MK-SETUP-3"))),)
