@@ -684,8 +684,12 @@ class Passengers(Feature):
 
     # -- after a claim (MK-CLAIM-5) ------------------------------------------------------------------
     def takes_claim(self, v, state, seat, route) -> bool:
-        """Only a player with a passenger in reserve is offered to place one (MK-CLAIM-5)."""
-        return RESERVE in pairs_get(state.players[seat].ext, "passengers", ())
+        """Only a player with a passenger in reserve is offered to place one (MK-CLAIM-5). (pairs_get inline: the
+        engine asks on every claim.)"""
+        for key, value in state.players[seat].ext:
+            if key == "passengers":
+                return RESERVE in value
+        return False
 
     def on_claim(self, v, tx, seat, route, payment) -> bool:
         tx.claim_route(seat, route, payment)
@@ -723,12 +727,13 @@ class Passengers(Feature):
             if p.kind != "place_passenger" or city.__class__ is not str or city and city not in p.get("cities"):
                 return None
             if city:
-                mine = list(pairs_get(q.ext, "passengers", ()))
+                ext = dict(q.ext)                       # (one dict read and sorted back: pairs_set's pairs, keys
+                mine = list(ext.get("passengers", ()))  # being unique)
                 if RESERVE not in mine:
                     return None
                 mine[mine.index(RESERVE)] = city
-                players[seat] = new_player(q.hand, q.trains, q.tickets, q.route_points,
-                                           pairs_set(q.ext, "passengers", tuple(mine)))
+                ext["passengers"] = tuple(mine)
+                players[seat] = new_player(q.hand, q.trains, q.tickets, q.route_points, tuple(sorted(ext.items())))
         elif cls is Stop:
             if p.kind != "journey":
                 return None
@@ -754,11 +759,15 @@ class Passengers(Feature):
             discard[k] += n
         players[seat] = new_player(tuple(hand), q.trains - route.length, q.tickets, q.route_points + t.points[i],
                                    q.ext)
-        cities = _placeable_ends(v)[i]
+        cities = (v.__dict__.get("_placeable_ends") or _placeable_ends(v))[i]
         for other in players:                          # (those where no passenger stands: on_claim's ``taken``)
             if not cities:
                 break
-            mine = pairs_get(other.ext, "passengers", ())
+            for key, mine in other.ext:                # pairs_get(other.ext, "passengers", ()) inline
+                if key == "passengers":
+                    break
+            else:
+                mine = ()
             if cities[0] in mine or cities[-1] in mine:
                 cities = tuple(c for c in cities if c not in mine)
         claims = state.claims
