@@ -831,7 +831,9 @@ class Passengers(Feature):
             if taken is not None:
                 stacks, token = taken
                 goods = pairs_set(goods, "goods", stacks)
-                ext = pairs_set(ext, "goods", pairs_get(ext, "goods", ()) + (token,))
+                ext = dict(ext)                         # (the player's pairs: one dict sorted back, as a placement)
+                ext["goods"] = ext.get("goods", ()) + (token,)
+                ext = tuple(sorted(ext.items()))
         players[seat] = new_player(hand, q.trains, q.tickets, q.route_points, ext)
         return new_state(state.variant, state.n_players, state.seed, state.deck, state.market, discard,
                          state.ticket_decks, state.tickets_out, state.claims, tuple(players), state.phase, state.current,
