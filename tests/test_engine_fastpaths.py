@@ -134,8 +134,32 @@ def test_the_quick_path_gives_the_general_paths_state(variant):
         assert "market reset" in kinds, kinds
     # the features' own quick paths (Feature.quick) are taken too
     assert kinds >= FEATURE_QUICK.get(variant, set()), kinds
-    # the final round starts there (USA-END-1), and the game ends there where no feature acts at the end
-    assert "to last_round" in kinds and ("to over" in kinds) == (not v.route_table.round_end_hooks), kinds
+    # the final round starts there (USA-END-1), and the game ends there (a feature's quick round end included)
+    assert "to last_round" in kinds and "to over" in kinds, kinds
+
+
+def test_the_games_end_takes_a_travelled_passenger_off_on_the_quick_path():
+    """The game's end ends the round under way (Tx.game_over, MK-PASS-6): the quick path's last turn applies the
+    feature's quick round end as the general path does, so a passenger that travelled in the final round leaves."""
+    from ttr_nb.board.engine import _general, _quick, check
+    from ttr_nb.board.state import pairs_set, replace_fields
+    from ttr_nb.games.maerklin import DONE, MOVED
+    v = get_variant("maerklin")
+    s = new_game("maerklin", 4, 3)
+    bots = [RandomBot(30 + i) for i in range(4)]
+    while not (s.phase == "last_round" and s.final_turns_left == 1 and not s.pending):
+        seat = to_move(s)[0]
+        s = apply(s, bots[seat].choose(s, seat)[0])
+    mover = (s.current + 1) % 4                         # a seat whose passenger travelled this round
+    players = list(s.players)
+    q = players[mover]
+    ext = pairs_set(pairs_set(q.ext, "passengers", ("Berlin", DONE, DONE)), MOVED, (0,))
+    players[mover] = replace_fields(q, ext=ext)
+    s = apply(replace_fields(s, players=tuple(players)), DrawDeck(seat=s.current))
+    a, seat = check(s, DrawDeck(seat=s.current))        # the last turn's second card ends the game
+    fast, slow = _quick(v, s, a, False), _general(v, s, a, seat, None)
+    assert fast is not None and fast == slow and fast.phase == "over"
+    assert fast.players[mover].get("passengers") == (DONE, DONE, DONE) and fast.players[mover].get(MOVED) is None
 
 
 FEATURE_QUICK = {"south_korea": {"ProvinceClaim", "ExpressDraw", "DraftPick", "DraftKeep"}, "europe": {"TunnelWithdraw", "tunnel Claim", "Claim to a pending step", "BuildStation"},

@@ -167,6 +167,11 @@ class Feature:
     def after_setup(self, variant: "Variant", tx) -> None:
         """Called once when the last initial ticket choice is made, before play starts (e.g. reshuffling decks)."""
 
+    #: optional ``quick_after_setup(variant, seed, decks) -> None``: ``after_setup``'s effect on the ticket decks
+    #: (``decks``: name -> tuple of ids, changed in place), for features whose ``after_setup`` changes nothing else;
+    #: without it the engine's quick path leaves the last initial ticket choice to the general path.
+    quick_after_setup = None
+
     def board_marks(self, variant: "Variant", state: "GameState", marks: dict) -> None:
         """Add public board marks (e.g. marks["stations"][city] = seat) for plots."""
 

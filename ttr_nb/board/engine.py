@@ -1032,17 +1032,22 @@ def _quick_tickets(v: Variant, state: GameState, action: DrawTickets, trusted: b
 def _quick_keep(v: Variant, state: GameState, action: KeepTickets, trusted: bool) -> GameState | None:
     """Tickets kept, named as ``legal_actions`` names them: in mid-game (USA-TICKET-2) the others to the bottom of
     their deck and the turn over; at the setup (USA-SETUP-3) the same, and once every seat has chosen, play begins
-    (USA-SETUP-4) unless a feature acts then (its ``after_setup``: the general path). The others go to the bottom of
-    their deck, or out of the game where the offer says so (EU-SETUP-4)."""
+    (USA-SETUP-4) after the features' ``quick_after_setup`` (a feature acting then without one: the general path).
+    The others go to the bottom of their deck, or out of the game where the offer says so (EU-SETUP-4)."""
     seat = action.seat
     pending = state.pending
     phase = state.phase
     if seat.__class__ is not int or None in state.market:
         return None
+    starting = ()                                    # the features' after_setup, when this choice starts play
     if phase == "setup":
         p = state.pending_for(seat)
-        if p is None or len(pending) == 1 and any(f.overrides("after_setup") for f in v.features):
+        if p is None:
             return None
+        if len(pending) == 1:
+            starting = tuple(f for f in v.features if f.overrides("after_setup"))
+            if any(f.quick_after_setup is None for f in starting):
+                return None
     elif seat == state.current and len(pending) == 1 and phase in _PLAYING:
         p = pending[0]
     else:
@@ -1074,6 +1079,8 @@ def _quick_keep(v: Variant, state: GameState, action: KeepTickets, trusted: bool
     players[seat] = new_player(q.hand, q.trains, q.tickets + kept, q.route_points, q.ext)
     if phase == "setup":
         rest = tuple(q for q in pending if q.seat != seat)
+        for f in starting:                           # (rest is empty: play begins)
+            f.quick_after_setup(v, state.seed, decks)
         return new_state(state.variant, state.n_players, state.seed, state.deck, state.market, state.discard,
                          tuple(sorted(decks.items())), tickets_out, state.claims, tuple(players),
                          "setup" if rest else "play", state.current if rest else state.first_player, rest,
@@ -1099,8 +1106,10 @@ def _turn_over(v: Variant, state: GameState, seat: int, deck, market, discard, c
     if phase == "last_round":
         final -= 1
         if final <= 0:                                          # USA-END-1: the game is over (``Tx.game_over``)
-            if hooks:
-                return None
+            if hooks:                                           # its end ends the round under way too (MK-PASS-6)
+                players = _round_end(v, state, hooks, players)
+                if players is None:
+                    return None
             return new_state(state.variant, n, state.seed, deck, market, discard,
                              state.ticket_decks if ticket_decks is None else ticket_decks, state.tickets_out, claims,
                              players, "over", seat, (), final, state.turn + 1, state.ply + 1, 0, state.shuffles,
@@ -1108,15 +1117,24 @@ def _turn_over(v: Variant, state: GameState, seat: int, deck, market, discard, c
     elif phase == "play" and players[seat].trains <= v.settings.end_trains:
         phase, final = "last_round", n                          # USA-END-1: every player gets one final turn
     if hooks and (seat + 1) % n == state.first_player:      # a round ends, and features may act then (MK-PASS-6)
-        for f in hooks:
-            if f.quick_round_end is not None:
-                players = f.quick_round_end(v, players)        # the feature's round end on the new players
-            elif f.acts_at_round_end(v, state):
-                return None                                     # the general path
+        players = _round_end(v, state, hooks, players)
+        if players is None:
+            return None
     return new_state(state.variant, n, state.seed, deck, market, discard,
                      state.ticket_decks if ticket_decks is None else ticket_decks, state.tickets_out, claims,
                      players, phase, (seat + 1) % n, (), final, state.turn + 1, state.ply + 1, 0, state.shuffles,
                      state.first_player, state.ext if ext is None else ext)
+
+
+def _round_end(v: Variant, state: GameState, hooks: tuple, players: tuple) -> tuple | None:
+    """``players`` after the features' round end (``Tx.end_turn`` / ``Tx.game_over``): each feature's quick round end
+    on them; None when a feature acts then without one (the general path words that)."""
+    for f in hooks:
+        if f.quick_round_end is not None:
+            players = f.quick_round_end(v, players)            # the feature's round end on the new players
+        elif f.acts_at_round_end(v, state):
+            return None
+    return players
 
 
 def _apply_draw(tx: Tx, action: DrawDeck | DrawFaceUp, seat: int, second: bool) -> None:

@@ -402,7 +402,7 @@ def _extra_wild_payments(v: "Variant", route, hand: Sequence[int], c0: int, min_
     extra = [(w, hand[w]) for w, shortest, _ in v.settings.wilds if w != LOCO and length >= shortest and hand[w]]
     if not extra:
         return []
-    out: list[Payment] = []
+    out: list[tuple[int, Payment]] = []            # (wild cards in it, the payment): sorted as such in C
     colours = [c for c in (range(LOCO) if c0 < 0 else (c0,))]
     for (w, have_w) in extra:                      # one extra wild kind per payment is enough for Märklin's single +4 kind
         for n_w in range(1, min(have_w, length) + 1):
@@ -410,15 +410,16 @@ def _extra_wild_payments(v: "Variant", route, hand: Sequence[int], c0: int, min_
                 if n_l < min_locos:
                     continue
                 rest = length - n_w - n_l
+                wilds = n_w + n_l                  # the cards of kinds from LOCO on (the extra wilds come after it)
                 wild_part = tuple(sorted(((w, n_w),) + (((LOCO, n_l),) if n_l else ())))
                 if rest == 0:
-                    out.append(wild_part)
+                    out.append((wilds, wild_part))
                     continue
-                for c in colours:
+                for c in colours:                  # a colour sorts before the wild kinds: the pairs stay sorted
                     if hand[c] >= rest:
-                        out.append(tuple(sorted(((c, rest),) + wild_part)))
-    out.sort(key=lambda pay: (sum(n for k, n in pay if k >= LOCO), pay))
-    return [intern(pay) for pay in out]
+                        out.append((wilds, ((c, rest),) + wild_part))
+    out.sort()
+    return [intern(pay) for _, pay in out]
 
 
 __all__ = ["allowed_routes", "route_payments", "random_payment", "count_payments", "nth_payment", "RouteTable", "ClaimsInfo", "claimable_mask", "payment", "intern", "interned", "bits", "nth_bit"]

@@ -189,16 +189,6 @@ def mixes(state: GameState, total: int | None = None) -> list[tuple[int, int]]:
     return [(k, want - k) for k in range(want, -1, -1) if k <= s and want - k <= lg]
 
 
-def _is_mix(state: GameState, mix: tuple[int, int], total: int | None = None) -> bool:
-    """``mix in mixes(state, total)`` without listing the mixes: whole numbers, each within its deck, ``total``
-    (default: 4, or all that remain) in all (MK-TICKET-1)."""
-    k, rest = mix
-    if k.__class__ is not int or rest.__class__ is not int or k < 0 or rest < 0:
-        return False
-    s, lg = len(state.ticket_deck("short")), len(state.ticket_deck("long"))
-    return k <= s and rest <= lg and k + rest == (min(TICKET_DRAW, s + lg) if total is None else total)
-
-
 @lru_cache(maxsize=None)
 def _announce(short: int, long: int, seat: int) -> Announce:
     """The one shared (immutable) Announce of a mix and seat, as the lists of legal actions hand it out."""
@@ -231,15 +221,23 @@ def _stop(seat: int) -> Stop:
     return Stop(seat=seat)
 
 
-def _take_mix(state: GameState, mix: tuple[int, int]) -> tuple[dict, tuple[str, ...]]:
-    """(the ticket decks by name, the tickets offered) after taking ``mix`` = (short, long) from the decks' tops."""
+def _take_mix(state: GameState, mix: tuple[int, int], total: int | None,
+              trusted: bool) -> tuple[dict, tuple[str, ...]] | None:
+    """(the ticket decks by name, the tickets offered) after taking ``mix`` = (short, long) from the decks' tops;
+    None unless ``trusted`` or the mix is one of ``mixes(state, total)`` but (0, 0): whole numbers, each within its
+    deck, ``total`` (default: 4, or all that remain) in all (MK-TICKET-1) — checked on the decks read once, the
+    mixes not listed."""
     decks = dict(state.ticket_decks)
-    offered = ()
-    for name, n in (("short", mix[0]), ("long", mix[1])):
-        pile = decks.get(name, ())
-        offered += pile[:n]
-        decks[name] = pile[n:]
-    return decks, offered
+    short, long = decks.get("short", ()), decks.get("long", ())
+    k, rest = mix
+    if not trusted:
+        if k.__class__ is not int or rest.__class__ is not int or k < 0 or rest < 0 or not (k or rest):
+            return None
+        s, lg = len(short), len(long)
+        if not (k <= s and rest <= lg and k + rest == (min(TICKET_DRAW, s + lg) if total is None else total)):
+            return None
+    decks["short"], decks["long"] = short[k:], long[rest:]
+    return decks, short[:k] + long[:rest]
 
 
 class TicketMix(Feature):
@@ -275,6 +273,8 @@ class TicketMix(Feature):
                     short = len(pile)
             elif name == "long" and long is None:
                 long = len(pile)
+        if not (short or long):                         # both decks empty (or absent): no announcement, and late
+            return ()                                   # in a game most turns ask this
         short, long = short or 0, long or 0             # (the mixes only see up to TICKET_DRAW of each deck: kept
         return _announcements(short if short < TICKET_DRAW else TICKET_DRAW,       # once per seat and clipped sizes)
                               long if long < TICKET_DRAW else TICKET_DRAW, seat)
@@ -327,10 +327,10 @@ class TicketMix(Feature):
         if (seat != state.current or seat.__class__ is not int or state.pending or state.phase not in _PLAYING
                 or None in state.market):
             return None
-        mix = (action.short, action.long)
-        if not trusted and (not _is_mix(state, mix) or mix == (0, 0)):
+        taken = _take_mix(state, (action.short, action.long), None, trusted)
+        if taken is None:
             return None
-        decks, offered = _take_mix(state, mix)
+        decks, offered = taken
         pending = (Pending("choose_tickets", seat, (("min_keep", 1), ("offered", offered), ("returns", "bottom"),
                                                     ("rule", "MK-TICKET-1"))),)
         return new_state(state.variant, state.n_players, state.seed, state.deck, state.market, state.discard,
@@ -348,10 +348,10 @@ class TicketMix(Feature):
         p = state.pending_for(seat)
         if p is None or p.kind != SETUP_KIND:
             return None
-        mix = (action.short, action.long)
-        if not trusted and (not _is_mix(state, mix, TICKET_DRAW) or mix == (0, 0)):
+        taken = _take_mix(state, (action.short, action.long), TICKET_DRAW, trusted)
+        if taken is None:
             return None
-        decks, offered = _take_mix(state, mix)
+        decks, offered = taken
         pending = tuple(q for q in state.pending if q.seat != seat) + (
             Pending("choose_tickets", seat, (("min_keep", 2), ("offered", offered), ("returns", "bottom"),
                                              ("rule", "MK-SETUP-3"))),)
@@ -361,11 +361,16 @@ class TicketMix(Feature):
                          state.shuffles, state.first_player, state.ext)
 
     def after_setup(self, v, tx) -> None:             # MK-SETUP-3: "Then both decks are shuffled."
-        from ..rng import shuffled
-        decks = tx.decks()
-        for name in DECKS:
-            decks[name] = shuffled(decks.get(name, []), tx.s.seed, f"tickets/{name}", 1)
+        self.quick_after_setup(v, tx.s.seed, tx.decks())
         tx.event("tickets_shuffled", "MK-SETUP-3", "Both ticket decks were shuffled after the initial choices")
+
+    @staticmethod
+    def quick_after_setup(v, seed, decks: dict) -> None:
+        """Both ticket decks of ``decks`` (name -> ids) shuffled, as tuples (MK-SETUP-3): ``after_setup`` on the
+        engine's quick path, and the general one (its lists become tuples when the state is made)."""
+        from ..rng import shuffled
+        for name in DECKS:
+            decks[name] = tuple(shuffled(decks.get(name, ()), seed, f"tickets/{name}", 1))
 
     def bot_pending(self, v, state, pending):
         return Announce(short=2, long=2, seat=pending.seat), "announces 2 short and 2 long tickets"
@@ -390,16 +395,27 @@ def movable(state: GameState, seat: int) -> list[tuple[int, str]]:
     return [(i, w) for i, w in enumerate(passengers_of(state, seat)) if w not in (RESERVE, DONE) and i not in moved]
 
 
+_STACK_AT: dict[str, int] = {}     # city -> where its goods stack stood when last looked for (checked on use)
+
+
 def _take_goods(stacks: tuple, city: str) -> tuple[tuple, int] | None:
     """(the goods stacks with the top token of ``city``'s stack taken, that token), or None when none is left there
     (MK-PASS-4). The stacks are pairs in city order (a frozen dict's order, an emptied stack kept as ``()``), so the
-    one stack is replaced where it stands: the same pairs as rebuilding and sorting them all."""
-    for i, (c, stack) in enumerate(stacks):
-        if c == city:
-            if not stack:
-                return None
-            return stacks[:i] + ((city, stack[1:]),) + stacks[i + 1:], stack[0]
-    return None
+    one stack is replaced where it stands: the same pairs as rebuilding and sorting them all. Every game's stacks
+    hold the same cities in the same order, so the place found once is tried first (a walk of 35 pairs saved; a
+    crafted state naming a city twice may have the other stack taken, by the quick and the general path alike)."""
+    i = _STACK_AT.get(city)
+    if i is None or i >= len(stacks) or stacks[i][0] != city:
+        for i, (c, _) in enumerate(stacks):
+            if c == city:
+                _STACK_AT[city] = i
+                break
+        else:
+            return None
+    stack = stacks[i][1]
+    if not stack:
+        return None
+    return stacks[:i] + ((city, stack[1:]),) + stacks[i + 1:], stack[0]
 
 
 def _movable_slot(state: GameState, seat: int, city: str) -> int | None:
@@ -502,6 +518,15 @@ def _ride_index(v: Variant) -> dict[str, tuple[tuple[str, tuple[int, ...]], ...]
     return table
 
 
+def _ride_pairs(v: Variant) -> dict[tuple[str, str], tuple]:
+    """(city, neighbouring city) -> the routes between them, from ``_ride_table``: a step's routes by one lookup
+    instead of a walk along the city's row. Made once per variant."""
+    table = v.__dict__.get("_ride_pairs")
+    if table is None:
+        table = v.__dict__["_ride_pairs"] = {(a, b): routes for a, row in _ride_table(v).items() for b, routes in row}
+    return table
+
+
 def _row_index(row) -> tuple[tuple[str, tuple[int, ...]], ...]:
     """One ``_ride_row`` with each neighbour's routes as their indexes."""
     return tuple((b, tuple(r.index for r in routes)) for b, routes in row)
@@ -522,12 +547,16 @@ def _journey_step(seat: int, at: str, slot: int, start: str, used: tuple[str, ..
 
 
 def _stopped(ext, journey: Pending):
-    """A player's ``ext`` after the ``journey`` stops: the passenger stands in its last city, travelled (MK-PASS-6)."""
-    mine = list(pairs_get(ext, "passengers"))
-    slot = journey.get("slot")
-    mine[slot] = journey.get("at")
-    moved = tuple(sorted(set(pairs_get(ext, MOVED, ())) | {slot}))
-    return pairs_set(pairs_set(ext, "passengers", tuple(mine)), MOVED, moved)
+    """A player's ``ext`` after the ``journey`` stops: the passenger stands in its last city, travelled (MK-PASS-6).
+    (Both keys set in one dict, sorted once: the pairs ``pairs_set`` makes, keys being unique.)"""
+    data = dict(journey.data)
+    out = dict(ext)
+    mine = list(out["passengers"])
+    slot = data.get("slot")
+    mine[slot] = data.get("at")
+    out["passengers"] = tuple(mine)
+    out[MOVED] = tuple(sorted(set(out.get(MOVED, ())) | {slot}))
+    return tuple(sorted(out.items()))
 
 
 def _left_game(ext):
@@ -644,7 +673,10 @@ class Passengers(Feature):
         return out
 
     def setup(self, v, tx) -> None:
-        tx.ext = pairs_set(tx.ext, "goods", tuple(sorted(initial_goods(v).items())))
+        stacks = v.__dict__.get("_initial_stacks")     # (the map's stacks as sorted pairs: made once per variant,
+        if stacks is None:                              # not from every city's data each game)
+            stacks = v.__dict__["_initial_stacks"] = tuple(sorted(initial_goods(v).items()))
+        tx.ext = pairs_set(tx.ext, "goods", stacks)
         for seat in range(tx.s.n_players):
             tx.set_player(seat, ext=pairs_set(pairs_set(tx.players[seat].ext, "passengers", (RESERVE,) * PASSENGERS),
                                               "goods", ()))
@@ -663,8 +695,12 @@ class Passengers(Feature):
 
     # -- after a claim (MK-CLAIM-5) ------------------------------------------------------------------
     def takes_claim(self, v, state, seat, route) -> bool:
-        """Only a player with a passenger in reserve is offered to place one (MK-CLAIM-5)."""
-        return RESERVE in pairs_get(state.players[seat].ext, "passengers", ())
+        """Only a player with a passenger in reserve is offered to place one (MK-CLAIM-5). (pairs_get inline: the
+        engine asks on every claim.)"""
+        for key, value in state.players[seat].ext:
+            if key == "passengers":
+                return RESERVE in value
+        return False
 
     def on_claim(self, v, tx, seat, route, payment) -> bool:
         tx.claim_route(seat, route, payment)
@@ -702,12 +738,13 @@ class Passengers(Feature):
             if p.kind != "place_passenger" or city.__class__ is not str or city and city not in p.get("cities"):
                 return None
             if city:
-                mine = list(pairs_get(q.ext, "passengers", ()))
+                ext = dict(q.ext)                       # (one dict read and sorted back: pairs_set's pairs, keys
+                mine = list(ext.get("passengers", ()))  # being unique)
                 if RESERVE not in mine:
                     return None
                 mine[mine.index(RESERVE)] = city
-                players[seat] = new_player(q.hand, q.trains, q.tickets, q.route_points,
-                                           pairs_set(q.ext, "passengers", tuple(mine)))
+                ext["passengers"] = tuple(mine)
+                players[seat] = new_player(q.hand, q.trains, q.tickets, q.route_points, tuple(sorted(ext.items())))
         elif cls is Stop:
             if p.kind != "journey":
                 return None
@@ -733,11 +770,15 @@ class Passengers(Feature):
             discard[k] += n
         players[seat] = new_player(tuple(hand), q.trains - route.length, q.tickets, q.route_points + t.points[i],
                                    q.ext)
-        cities = _placeable_ends(v)[i]
+        cities = (v.__dict__.get("_placeable_ends") or _placeable_ends(v))[i]
         for other in players:                          # (those where no passenger stands: on_claim's ``taken``)
             if not cities:
                 break
-            mine = pairs_get(other.ext, "passengers", ())
+            for key, mine in other.ext:                # pairs_get(other.ext, "passengers", ()) inline
+                if key == "passengers":
+                    break
+            else:
+                mine = ()
             if cities[0] in mine or cities[-1] in mine:
                 cities = tuple(c for c in cities if c not in mine)
         claims = state.claims
@@ -768,11 +809,12 @@ class Passengers(Feature):
                 return None
             passes = 0
         else:
-            if p.kind != "journey" or p.get("at") != a:
+            data = dict(p.data)                        # (one dict for the five reads, not five walks of the pairs)
+            if p.kind != "journey" or data.get("at") != a:
                 return None
-            start, used, visited, slot = p.get("start"), p.get("used"), p.get("visited"), p.get("slot")
+            start, used, visited, slot = data.get("start"), data.get("used"), data.get("visited"), data.get("slot")
             passes = state.passes
-        routes = next((rs for city, rs in _ride_table(v).get(a, ()) if city == b), None)   # (no country there)
+        routes = (v.__dict__.get("_ride_pairs") or _ride_pairs(v)).get((a, b))     # (no country there)
         got = None if routes is None else _step(state.claims, seat, routes, used)
         players = list(state.players)
         q = players[seat]
@@ -789,7 +831,9 @@ class Passengers(Feature):
             if taken is not None:
                 stacks, token = taken
                 goods = pairs_set(goods, "goods", stacks)
-                ext = pairs_set(ext, "goods", pairs_get(ext, "goods", ()) + (token,))
+                ext = dict(ext)                         # (the player's pairs: one dict sorted back, as a placement)
+                ext["goods"] = ext.get("goods", ()) + (token,)
+                ext = tuple(sorted(ext.items()))
         players[seat] = new_player(hand, q.trains, q.tickets, q.route_points, ext)
         return new_state(state.variant, state.n_players, state.seed, state.deck, state.market, discard,
                          state.ticket_decks, state.tickets_out, state.claims, tuple(players), state.phase, state.current,
@@ -817,6 +861,8 @@ class Passengers(Feature):
                 moved = value
         if not passengers:                              # (a player's ext without its passengers: movable's default)
             passengers = passengers_of(state, seat)
+        if passengers.count(DONE) + passengers.count(RESERVE) == len(passengers):
+            return ()                                   # none stands in a city (most turns of a game's second half)
         claims = state.claims
         table = v.__dict__.get("_ride_index") or _ride_index(v)
         pairs = []
@@ -859,16 +905,18 @@ class Passengers(Feature):
             k = r.index(len(cities) + 1)
             return _placement(cities[k] if k < len(cities) else "", seat)
         at, used = pending.get("at"), pending.get("used")
-        row = _ride_table(v).get(at)
+        row = (v.__dict__.get("_ride_table") or _ride_table(v)).get(at)
         if row is None:
             row = _ride_row(v, at)                     # (as _rides: a city named otherwise)
         claims = state.claims
         cards = state.players[seat].hand[PASSENGER]
         ends = []
-        for b, routes in row:
-            got = _step(claims, seat, routes, used)
-            if got is not None and got[1] <= cards:
-                ends.append(b)
+        for b, routes in row:                           # _step(claims, seat, routes, used) found a route it may pay:
+            for route in routes:                        # an unused claimed one, its own (free) or with a card for it
+                owner = claims[route.index]
+                if owner != FREE and (owner == seat or cards) and route.id not in used:
+                    ends.append(b)
+                    break
         k = r.index(len(ends) + 1)
         return _ride(at, ends[k], seat) if k < len(ends) else _stop(seat)
 
