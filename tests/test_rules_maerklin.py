@@ -25,7 +25,7 @@ from ttr_nb.games.maerklin import (DONE, RESERVE, Announce, PlacePassenger, Ride
 from ttr_nb.board.maps import map_to_json
 from ttr_nb.board.names import route_labels
 from ttr_nb.board.scoring import score
-from ttr_nb.board.state import FREE, pairs_set, replace_fields
+from ttr_nb.board.state import FREE, GameState, pairs_set, replace_fields
 from ttr_nb.variants import get_variant
 
 MK = get_variant("maerklin")
@@ -157,6 +157,21 @@ def test_MK_SETUP_1_goods_stacks_highest_on_top():
     s = new_game("maerklin", 3, 0)
     for city, stack in goods_stacks(s).items():
         assert list(stack) == sorted(stack, reverse=True), city
+
+
+def test_MK_SETUP_1_goods_stacks_name_each_city_once_in_saved_order():
+    """A ride takes a token from its city's stack where that stack stands: an edited state whose stacks repeat a
+    city or leave the saved order is refused by name (and after a JSON round trip, the same)."""
+    s = started()
+    stacks = s.get("goods")
+    assert [c for c, _ in stacks] == sorted(goods_stacks(s)) and validate(s) == []
+    swapped = stacks[1:2] + stacks[:1] + stacks[2:]
+    twice = stacks + stacks[:1]
+    for goods in (swapped, twice):
+        edited = replace_fields(s, ext=pairs_set(s.ext, "goods", goods))
+        for state in (edited, GameState.from_dict(json.loads(json.dumps(edited.to_dict())))):
+            problems = validate(state)
+            assert any("name each city once" in x and "MK-SETUP-1" in x for x in problems), problems
 
 
 def test_MK_SETUP_2_four_cards_each_and_five_face_up():

@@ -402,8 +402,8 @@ def _take_goods(stacks: tuple, city: str) -> tuple[tuple, int] | None:
     """(the goods stacks with the top token of ``city``'s stack taken, that token), or None when none is left there
     (MK-PASS-4). The stacks are pairs in city order (a frozen dict's order, an emptied stack kept as ``()``), so the
     one stack is replaced where it stands: the same pairs as rebuilding and sorting them all. Every game's stacks
-    hold the same cities in the same order, so the place found once is tried first (a walk of 35 pairs saved; a
-    crafted state naming a city twice may have the other stack taken, by the quick and the general path alike)."""
+    hold the same cities in the same order, so the place found once is tried first (a walk of 35 pairs saved;
+    ``validate`` refuses stacks that name a city twice or leave that order, MK-SETUP-1)."""
     i = _STACK_AT.get(city)
     if i is None or i >= len(stacks) or stacks[i][0] != city:
         for i, (c, _) in enumerate(stacks):
@@ -1117,6 +1117,10 @@ class Passengers(Feature):
                 seen[w] = seat
         if set(stacks) != set(start):
             problems.append(f"the goods stacks are not on the {len(start)} German cities ({v.rule('MK-SETUP-1')})")
+        names = [city for city, _ in state.get("goods", ())]
+        if names != sorted(set(names)):                 # the order a game saves them in, which a ride relies on
+            problems.append(f"the goods stacks must name each city once, sorted by name as a game saves them "
+                            f"({v.rule('MK-SETUP-1')})")
         left: list[int] = []
         for city, stack in stacks.items():
             full = start.get(city, ())
