@@ -321,6 +321,24 @@ class ProvinceClaim(Action):
         return f"{payment_words(self.payment)} → {where}" + (" (a lower free space)" if space != value else "")
 
 
+# The random bot's province claim (a fifth of South Korea's claims): its slots set through their descriptors, as
+# actions.new_claim does for a Claim, instead of the frozen __init__'s object.__setattr__ per field.
+_SET_PC = (ProvinceClaim.route.__set__, ProvinceClaim.payment.__set__, ProvinceClaim.express.__set__,
+           ProvinceClaim.line.__set__, ProvinceClaim.seat.__set__)
+
+
+def _new_province_claim(route: str, payment: Payment, express: int, line: str, seat: int) -> ProvinceClaim:
+    """``ProvinceClaim(route, payment, express, line, seat)``, quickly."""
+    c = object.__new__(ProvinceClaim)
+    set_route, set_payment, set_express, set_line, set_seat = _SET_PC
+    set_route(c, route)
+    set_payment(c, payment)
+    set_express(c, express)
+    set_line(c, line)
+    set_seat(c, seat)
+    return c
+
+
 def _express_word(word: str, where: str) -> int:
     if word not in ("+1", "+2", "+3"):
         raise BadAction(f"{where}: {word!r} is not an express card; write +1, +2 or +3")
@@ -1285,19 +1303,20 @@ class ProvinceBoard(Feature):
         """The random bot's pick among province claims without listing them all: a route at random, then one of
         its claims with a placement at random (so each route is equally likely, as for plain claims). The claims
         of a route are counted by size (payments by arithmetic) and only the one picked is made."""
-        trains = state.players[seat].trains
-        t = v.route_table
+        p = state.players[seat]
+        trains = p.trains
         if trains < 2:
             return []
+        t = v.route_table
         # claimable_routes(affordable_only) with a train to spare, as a bit set (route order: the set bits, lowest
         # first); a route picked at random leaves the set as it would leave a list
-        routes = claimable_mask(v, state, seat, True) & t.every[min(trains - 1, t.top)]
+        routes = claimable_mask(v, state, seat, True) & t.every[trains - 1 if trains <= t.top else t.top]
         if not routes:
             return []
         room = _placeable(v, state)
         top = _province_top(v)
-        boosts = (0,) + express_left(state, seat)
-        hand = state.players[seat].hand
+        boosts = (0,) + tuple(p.get("express", ()))        # (express_left)
+        hand = p.hand
         locos = hand[LOCO]
         colours = hand[:LOCO]
         while routes:
@@ -1328,7 +1347,7 @@ class ProvinceBoard(Feature):
                 for size, pays, places in counts:
                     if k < pays * places:
                         e, line = _nth_place(room, c0, boosts, size, k % places)
-                        return [ProvinceClaim(t.labels[i], _nth_pay(hand, c0, size, k // places), e, line, seat)]
+                        return [_new_province_claim(t.labels[i], _nth_pay(hand, c0, size, k // places), e, line, seat)]
                     k -= pays * places
         return []
 
