@@ -36,7 +36,7 @@ from ..board.scoring import _with
 from ..board.state import FREE, GameState, Pending, new_player, new_state, pairs_get, pairs_set
 from ..board.tables import allowed_routes, claimable_mask, interned, nth_bit, payment
 from ..variants import Feature, Settings, Variant, get_variant, register
-from ..board.engine import _PLAYING, _quick_draw, _turn_over
+from ..board.engine import _PLAYING, _quick_draw, _turn_over, draw_deck_action, draw_faceup_action
 from .usa import USA_INTERPRETATIONS
 
 KEY = "south_korea"
@@ -51,6 +51,15 @@ BASE_DECK = {**{c: 12 for c in COLOURS}, "locomotive": 14}  # SK-COMP-2: the bas
 
 def _plural(n: int, word: str) -> str:
     return f"{n} {word}{'' if n == 1 else 's'}"
+
+
+def _set_pair(pairs, key: str, value):
+    """``pairs_set(pairs, key, value)`` for a value (not None), made at once when ``pairs`` holds ``key`` alone or
+    nothing: the quick paths' usual case (the table keeps only its province board, a player in play only its express
+    cards), without pairs_set's list and sort."""
+    if not pairs or len(pairs) == 1 and pairs[0][0] == key:
+        return ((key, value),)
+    return pairs_set(pairs, key, value)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -321,22 +330,8 @@ class ProvinceClaim(Action):
         return f"{payment_words(self.payment)} → {where}" + (" (a lower free space)" if space != value else "")
 
 
-# The random bot's province claim (a fifth of South Korea's claims): its slots set through their descriptors, as
-# actions.new_claim does for a Claim, instead of the frozen __init__'s object.__setattr__ per field.
 _SET_PC = (ProvinceClaim.route.__set__, ProvinceClaim.payment.__set__, ProvinceClaim.express.__set__,
-           ProvinceClaim.line.__set__, ProvinceClaim.seat.__set__)
-
-
-def _new_province_claim(route: str, payment: Payment, express: int, line: str, seat: int) -> ProvinceClaim:
-    """``ProvinceClaim(route, payment, express, line, seat)``, quickly."""
-    c = object.__new__(ProvinceClaim)
-    set_route, set_payment, set_express, set_line, set_seat = _SET_PC
-    set_route(c, route)
-    set_payment(c, payment)
-    set_express(c, express)
-    set_line(c, line)
-    set_seat(c, seat)
-    return c
+          ProvinceClaim.line.__set__, ProvinceClaim.seat.__set__)         # (_nth_claim makes the random bot's)
 
 
 def _express_word(word: str, where: str) -> int:
@@ -1034,18 +1029,20 @@ class ExpressCards(Feature):
         players = list(state.players)
         p = players[seat]
         left = pairs_get(p.ext, "express", ())
-        if not trusted and (e not in left or action.slot.__class__ is not int):
+        slot = action.slot
+        if not trusted and (e not in left or slot.__class__ is not int or not 0 <= slot <= len(state.market)):
             return None
         hand = list(p.hand)
         for card in deck[:e]:
             hand[card] += 1
         players[seat] = new_player(tuple(hand), p.trains, p.tickets, p.route_points,
-                                   pairs_set(p.ext, "express", tuple(x for x in left if x != e)))
+                                   _set_pair(p.ext, "express", tuple(x for x in left if x != e)))
         drawn = new_state(state.variant, state.n_players, state.seed, deck[e:], state.market, state.discard,
                           state.ticket_decks, state.tickets_out, state.claims, tuple(players), state.phase,
                           state.current, (), state.final_turns_left, state.turn, state.ply, state.passes,
                           state.shuffles, state.first_player, state.ext)
-        return _quick_draw(v, drawn, action.base(), trusted)
+        # action.base() as the shared draw action draw_choices hands out (immutable), not a new one
+        return _quick_draw(v, drawn, draw_deck_action(seat) if slot == 0 else draw_faceup_action(slot, seat), trusted)
 
     @staticmethod
     def _quick_tickets(v, state, action, trusted):
@@ -1067,7 +1064,7 @@ class ExpressCards(Feature):
         if not trusted and e not in left:
             return None
         players[seat] = new_player(p.hand, p.trains, p.tickets, p.route_points,
-                                   pairs_set(p.ext, "express", tuple(x for x in left if x != e)))
+                                   _set_pair(p.ext, "express", tuple(x for x in left if x != e)))
         n = st.ticket_draw + e
         decks = dict(state.ticket_decks)
         decks[name] = pile[n:]
@@ -1148,33 +1145,48 @@ def _colour_rows(route, hand: Sequence[int], size: int) -> list[tuple[int, int, 
     return rows
 
 
-def _nth_pay(hand: Sequence[int], c0: int, size: int, k: int) -> Payment:
-    """``_payments_of_size(route, hand, size)[k]`` for a route of colour index ``c0`` (-1: gray), without listing
-    the payments (the random bot's province pick)."""
-    locos = hand[LOCO]
-    low = size - locos if size - locos > 1 else 1
-    for c in range(LOCO) if c0 < 0 else (c0,):
-        have = hand[c]
-        most = have if have < size else size
-        if most >= low:
-            if k <= most - low:
-                return payment(c, most - k, size - most + k)
-            k -= most - low + 1
-    return payment(0, 0, size)
-
-
-def _nth_place(room: dict[str, tuple[int, int]], c0: int, boosts: tuple[int, ...], size: int, k: int) -> tuple[int, str]:
-    """The ``k``-th (express card, line) of ``boosts`` x ``ProvinceBoard._targets`` that places a train of ``size``
-    cards (lowest <= size + express <= highest), in ``_options``' order, without listing them."""
+def _nth_claim(label: str, room: dict[str, tuple[int, int]], c0: int, boosts: tuple[int, ...], hand: Sequence[int],
+               size: int, places: int, k: int, seat: int) -> "ProvinceClaim":
+    """The ``k``-th province claim of ``size`` cards of a route (``label``; colour index ``c0``, -1: gray) in
+    ``_options``' order, without listing them (the random bot's province pick): payment ``k // places`` of
+    ``_payments_of_size`` with (express card, line) ``k % places`` of the ``places`` pairs of ``boosts`` x
+    ``ProvinceBoard._targets`` that place its train (lowest <= size + express <= highest). Made through its slots'
+    descriptors, as ``actions.new_claim`` makes a Claim, instead of the frozen __init__ (an object.__setattr__ a
+    field)."""
+    j = k % places
     lines = room.items() if c0 < 0 else ((COLOURS[c0], room[COLOURS[c0]]),)
     for e in boosts:
         value = size + e
         for line, (lo, hi) in lines:
             if lo <= value <= hi:
-                if not k:
-                    return e, line
-                k -= 1
-    raise IndexError(k)
+                if not j:
+                    break
+                j -= 1
+        else:
+            continue
+        break                                           # (the j-th pair found: out of both loops)
+    else:
+        raise IndexError(k)
+    k //= places
+    locos = hand[LOCO]
+    low = size - locos if size - locos > 1 else 1
+    pay = None
+    for c in range(LOCO) if c0 < 0 else (c0,):
+        have = hand[c]
+        most = have if have < size else size
+        if most >= low:
+            if k <= most - low:
+                pay = payment(c, most - k, size - most + k)
+                break
+            k -= most - low + 1
+    claim = object.__new__(ProvinceClaim)
+    set_route, set_payment, set_express, set_line, set_seat = _SET_PC
+    set_route(claim, label)
+    set_payment(claim, pay if pay is not None else payment(0, 0, size))
+    set_express(claim, e)
+    set_line(claim, line)
+    set_seat(claim, seat)
+    return claim
 
 
 def _placeable(v: Variant, state: GameState) -> dict[str, tuple[int, int]]:
@@ -1346,8 +1358,7 @@ class ProvinceBoard(Feature):
                 k = r.index(total)
                 for size, pays, places in counts:
                     if k < pays * places:
-                        e, line = _nth_place(room, c0, boosts, size, k % places)
-                        return [_new_province_claim(t.labels[i], _nth_pay(hand, c0, size, k // places), e, line, seat)]
+                        return [_nth_claim(t.labels[i], room, c0, boosts, hand, size, places, k, seat)]
                     k -= pays * places
         return []
 
@@ -1504,13 +1515,13 @@ class ProvinceBoard(Feature):
         space = _space_for(spaces, full, size + e)
         if space is None:
             return None
-        ext = p.ext if not e else pairs_set(p.ext, "express", tuple(x for x in left if x != e))
+        ext = p.ext if not e else _set_pair(p.ext, "express", tuple(x for x in left if x != e))
         players[seat] = new_player(tuple(hand), p.trains - route.length - 1, p.tickets, p.route_points + t.points[i],
                                    ext)
         new_claims = claims[:i] + (seat,) + claims[i + 1:]
         new_board = tuple(board) + ((line, space, seat),)
         new = _turn_over(v, state, seat, state.deck, state.market, tuple(discard), new_claims, tuple(players),
-                         ext=pairs_set(state.ext, "province", new_board))
+                         ext=_set_pair(state.ext, "province", new_board))
         if new is not None:
             t.claimed(claims, new_claims, i, seat)
             last = v.__dict__.get("_placeable_last")
