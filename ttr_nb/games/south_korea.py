@@ -890,9 +890,15 @@ class _ExpressChoices:
             raise IndexError(k)
         n = len(self.draws) * len(self.slots)
         if k < n:
-            return ExpressDraw(slot=self.slots[k % len(self.slots)], express=self.draws[k // len(self.slots)],
-                               seat=self.seat)
+            return _express_draw(self.slots[k % len(self.slots)], self.draws[k // len(self.slots)], self.seat)
         return ExpressTickets(express=self.tickets[k - n], seat=self.seat)
+
+
+@lru_cache(maxsize=None)
+def _express_draw(slot: int, express: int, seat: int) -> ExpressDraw:
+    """The one shared (immutable) ExpressDraw of a slot, express card and seat, as the random bot hands them out
+    (a few dozen: slots 0-5, +1..+3, the seats), instead of a frozen dataclass built per pick."""
+    return ExpressDraw(slot=slot, express=express, seat=seat)
 
 
 _FULL_SLOTS = {n: tuple(range(n + 1)) for n in range(8)}       # a full market's slots (0: the deck), by its size
@@ -1193,7 +1199,7 @@ def _placeable(v: Variant, state: GameState) -> dict[str, tuple[int, int]]:
     """line -> (lowest value that finds a free space, highest space): a train worth ``value`` can go on the line
     exactly when lowest <= value <= highest (SK-PROV-3/4). Read-only: the answer is cached per province board
     (it changes only when a train is placed there)."""
-    raw = state.get("province", ())
+    raw = pairs_get(state.ext, "province", ())
     last = v.__dict__.get("_placeable_last")           # the board of the last call: in play, mostly the same tuple
     if last is not None and last[0] is raw:
         return last[1]
@@ -1327,7 +1333,7 @@ class ProvinceBoard(Feature):
             return []
         room = _placeable(v, state)
         top = _province_top(v)
-        boosts = (0,) + tuple(p.get("express", ()))        # (express_left)
+        boosts = (0,) + tuple(pairs_get(p.ext, "express", ()))        # (express_left)
         hand = p.hand
         locos = hand[LOCO]
         colours = hand[:LOCO]
