@@ -965,18 +965,19 @@ class ExpressCards(Feature):
 
     def bot_random(self, v, state, seat, r) -> "_ExpressChoices":
         """``turn_actions`` as a sequence that makes only the action the random bot picks (most are never used)."""
-        left = express_left(state, seat)
+        left = tuple(pairs_get(state.players[seat].ext, "express", ()))     # (express_left)
         if not left:
             return _NO_EXPRESS[seat] if seat in _NO_EXPRESS else _ExpressChoices((), (), (), seat)
         market = state.market
         slots = _FULL_SLOTS[len(market)] if None not in market and len(market) in _FULL_SLOTS else \
             (0,) + tuple(i + 1 for i, c in enumerate(market) if c is not None)
         cards = len(state.deck)
-        if cards <= max(left):                          # (the discard pile only counts when the deck runs short)
+        most = max(left)
+        if cards <= most:                               # (the discard pile only counts when the deck runs short)
             cards += sum(state.discard)
-        deck = len(state.ticket_deck(v.settings.ticket_deck))
-        return _ExpressChoices(left if cards > max(left) else tuple(e for e in left if cards > e), slots,
-                               left if deck > v.settings.ticket_draw else (), seat)
+        st = v.settings
+        return _ExpressChoices(left if cards > most else tuple(e for e in left if cards > e), slots,
+                               left if len(state.ticket_deck(st.ticket_deck)) > st.ticket_draw else (), seat)
 
     def check(self, v, state, action, seat) -> None:
         if state.phase not in ("play", "last_round"):
