@@ -1233,22 +1233,11 @@ def _first_free(spaces: Sequence[int], taken) -> int:
     return next((x for x in spaces if x not in taken), spaces[-1] + 1)
 
 
-def _province_reach(room: dict[str, tuple[int, int]], top: int, c0: int) -> tuple[int, ...]:
-    """For a route of colour index ``c0`` (-1: gray): on how many lines it may use a train of each value (the
-    index, 0 to ``top``, the highest space, + the largest express card) finds a free space, in the province
-    ``room`` (``_placeable``). Kept by the (lowest, highest) values of those lines (``_reach_of_spans``)."""
-    if c0 < 0:
-        spans = tuple(room.values())
-    else:
-        span = room.get(COLOURS[c0])
-        spans = (span,) if span is not None else ()
-    return _reach_of_spans(spans, top)
-
-
 @lru_cache(maxsize=4096)
 def _reach_of_spans(spans: tuple[tuple[int, int], ...], top: int) -> tuple[int, ...]:
-    """``_province_reach`` of lines whose free values run from lowest to highest (``spans``), each answer built
-    whole before it is kept (``lru_cache``: safe to share between threads)."""
+    """For a route whose province lines' free values run from lowest to highest (``spans``): on how many of them a
+    train of each value (the index, 0 to ``top``, the highest space, + the largest express card) finds a free
+    space. Each answer built whole before it is kept (``lru_cache``: safe to share between threads)."""
     size = top + max(EXPRESS_VALUES) + 1
     starts = [0] * (size + 1)                           # +1 where a line's free values begin, -1 after they end
     for lo, hi in spans:
@@ -1269,25 +1258,32 @@ def _province_top(v: Variant) -> int:
 
 def _province_places(room: dict[str, tuple[int, int]], top: int, c0: int, boosts: tuple[int, ...]) -> tuple[int, ...]:
     """For each train size (0 to ``top``) of a route of colour index ``c0`` (-1: gray): how many (express card,
-    line) pairs of ``boosts`` (0: none) and the lines with a free space place its train (``_province_reach``
-    summed over the boosts). Kept by the reach and the boosts (``_places_of_reach``); the last gray room's reach
-    kept by identity."""
+    line) pairs of ``boosts`` (0: none) and the lines with a free space in the province ``room`` (``_placeable``)
+    place its train. Kept by its line's span and the boosts (``_places_of_span``); a gray route's by the reach of
+    every line (``_reach_of_spans``) and the boosts, the last gray room's reach kept by identity."""
     global _GRAY_LAST
-    if c0 < 0:
-        last = _GRAY_LAST                               # (room, top, reach): one tuple, replaced whole, never filled
-        if last[0] is room and last[1] == top:          # (the room is held there: its id is not reused meanwhile)
-            reach = last[2]
-        else:
-            reach = _province_reach(room, top, c0)
-            _GRAY_LAST = (room, top, reach)
+    if c0 >= 0:
+        return _places_of_span(room.get(COLOURS[c0]), boosts, top)
+    last = _GRAY_LAST                                   # (room, top, reach): one tuple, replaced whole, never filled
+    if last[0] is room and last[1] == top:              # (the room is held there: its id is not reused meanwhile)
+        reach = last[2]
     else:
-        reach = _province_reach(room, top, c0)
+        reach = _reach_of_spans(tuple(room.values()), top)
+        _GRAY_LAST = (room, top, reach)
     return _places_of_reach(reach, boosts, top)
 
 
 @lru_cache(maxsize=4096)
+def _places_of_span(span: tuple[int, int] | None, boosts: tuple[int, ...], top: int) -> tuple[int, ...]:
+    """``_province_places`` of a route of one colour, whose line's free values run from lowest to highest (``span``;
+    None: the board has no line of that colour), in one cached call; each answer built whole before it is kept."""
+    return _places_of_reach(_reach_of_spans((span,) if span is not None else (), top), boosts, top)
+
+
+@lru_cache(maxsize=4096)
 def _places_of_reach(reach: tuple[int, ...], boosts: tuple[int, ...], top: int) -> tuple[int, ...]:
-    """``_province_places`` from the reach of the route's lines, each answer built whole before it is kept."""
+    """``_province_places`` from the reach of the route's lines (``_reach_of_spans``), each answer built whole
+    before it is kept."""
     return tuple(sum(reach[size + e] for e in boosts) for size in range(top + 1))
 
 
