@@ -36,7 +36,7 @@ from ..board.scoring import _with
 from ..board.state import FREE, GameState, Pending, new_player, new_state, pairs_get, pairs_set
 from ..board.tables import allowed_routes, claimable_mask, interned, nth_bit, payment
 from ..variants import Feature, Settings, Variant, get_variant, register
-from ..board.engine import _PLAYING, _quick_draw, _turn_over
+from ..board.engine import _PLAYING, _quick_draw, _turn_over, draw_deck_action, draw_faceup_action
 from .usa import USA_INTERPRETATIONS
 
 KEY = "south_korea"
@@ -51,6 +51,15 @@ BASE_DECK = {**{c: 12 for c in COLOURS}, "locomotive": 14}  # SK-COMP-2: the bas
 
 def _plural(n: int, word: str) -> str:
     return f"{n} {word}{'' if n == 1 else 's'}"
+
+
+def _set_pair(pairs, key: str, value):
+    """``pairs_set(pairs, key, value)`` for a value (not None), made at once when ``pairs`` holds ``key`` alone or
+    nothing: the quick paths' usual case (the table keeps only its province board, a player in play only its express
+    cards), without pairs_set's list and sort."""
+    if not pairs or len(pairs) == 1 and pairs[0][0] == key:
+        return ((key, value),)
+    return pairs_set(pairs, key, value)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -319,6 +328,10 @@ class ProvinceClaim(Action):
         space, how = province_space(v, state, self.line, value)
         where = f"space {space}" if space is not None else "no space"
         return f"{payment_words(self.payment)} → {where}" + (" (a lower free space)" if space != value else "")
+
+
+_SET_PC = (ProvinceClaim.route.__set__, ProvinceClaim.payment.__set__, ProvinceClaim.express.__set__,
+          ProvinceClaim.line.__set__, ProvinceClaim.seat.__set__)         # (_nth_claim makes the random bot's)
 
 
 def _express_word(word: str, where: str) -> int:
@@ -877,9 +890,15 @@ class _ExpressChoices:
             raise IndexError(k)
         n = len(self.draws) * len(self.slots)
         if k < n:
-            return ExpressDraw(slot=self.slots[k % len(self.slots)], express=self.draws[k // len(self.slots)],
-                               seat=self.seat)
+            return _express_draw(self.slots[k % len(self.slots)], self.draws[k // len(self.slots)], self.seat)
         return ExpressTickets(express=self.tickets[k - n], seat=self.seat)
+
+
+@lru_cache(maxsize=None)
+def _express_draw(slot: int, express: int, seat: int) -> ExpressDraw:
+    """The one shared (immutable) ExpressDraw of a slot, express card and seat, as the random bot hands them out
+    (a few dozen: slots 0-5, +1..+3, the seats), instead of a frozen dataclass built per pick."""
+    return ExpressDraw(slot=slot, express=express, seat=seat)
 
 
 _FULL_SLOTS = {n: tuple(range(n + 1)) for n in range(8)}       # a full market's slots (0: the deck), by its size
@@ -946,18 +965,19 @@ class ExpressCards(Feature):
 
     def bot_random(self, v, state, seat, r) -> "_ExpressChoices":
         """``turn_actions`` as a sequence that makes only the action the random bot picks (most are never used)."""
-        left = express_left(state, seat)
+        left = tuple(pairs_get(state.players[seat].ext, "express", ()))     # (express_left)
         if not left:
             return _NO_EXPRESS[seat] if seat in _NO_EXPRESS else _ExpressChoices((), (), (), seat)
         market = state.market
         slots = _FULL_SLOTS[len(market)] if None not in market and len(market) in _FULL_SLOTS else \
             (0,) + tuple(i + 1 for i, c in enumerate(market) if c is not None)
         cards = len(state.deck)
-        if cards <= max(left):                          # (the discard pile only counts when the deck runs short)
+        most = max(left)
+        if cards <= most:                               # (the discard pile only counts when the deck runs short)
             cards += sum(state.discard)
-        deck = len(state.ticket_deck(v.settings.ticket_deck))
-        return _ExpressChoices(left if cards > max(left) else tuple(e for e in left if cards > e), slots,
-                               left if deck > v.settings.ticket_draw else (), seat)
+        st = v.settings
+        return _ExpressChoices(left if cards > most else tuple(e for e in left if cards > e), slots,
+                               left if len(state.ticket_deck(st.ticket_deck)) > st.ticket_draw else (), seat)
 
     def check(self, v, state, action, seat) -> None:
         if state.phase not in ("play", "last_round"):
@@ -1016,18 +1036,20 @@ class ExpressCards(Feature):
         players = list(state.players)
         p = players[seat]
         left = pairs_get(p.ext, "express", ())
-        if not trusted and (e not in left or action.slot.__class__ is not int):
+        slot = action.slot
+        if not trusted and (e not in left or slot.__class__ is not int or not 0 <= slot <= len(state.market)):
             return None
         hand = list(p.hand)
         for card in deck[:e]:
             hand[card] += 1
         players[seat] = new_player(tuple(hand), p.trains, p.tickets, p.route_points,
-                                   pairs_set(p.ext, "express", tuple(x for x in left if x != e)))
+                                   _set_pair(p.ext, "express", tuple(x for x in left if x != e)))
         drawn = new_state(state.variant, state.n_players, state.seed, deck[e:], state.market, state.discard,
                           state.ticket_decks, state.tickets_out, state.claims, tuple(players), state.phase,
                           state.current, (), state.final_turns_left, state.turn, state.ply, state.passes,
                           state.shuffles, state.first_player, state.ext)
-        return _quick_draw(v, drawn, action.base(), trusted)
+        # action.base() as the shared draw action draw_choices hands out (immutable), not a new one
+        return _quick_draw(v, drawn, draw_deck_action(seat) if slot == 0 else draw_faceup_action(slot, seat), trusted)
 
     @staticmethod
     def _quick_tickets(v, state, action, trusted):
@@ -1049,7 +1071,7 @@ class ExpressCards(Feature):
         if not trusted and e not in left:
             return None
         players[seat] = new_player(p.hand, p.trains, p.tickets, p.route_points,
-                                   pairs_set(p.ext, "express", tuple(x for x in left if x != e)))
+                                   _set_pair(p.ext, "express", tuple(x for x in left if x != e)))
         n = st.ticket_draw + e
         decks = dict(state.ticket_decks)
         decks[name] = pile[n:]
@@ -1130,40 +1152,55 @@ def _colour_rows(route, hand: Sequence[int], size: int) -> list[tuple[int, int, 
     return rows
 
 
-def _nth_pay(hand: Sequence[int], c0: int, size: int, k: int) -> Payment:
-    """``_payments_of_size(route, hand, size)[k]`` for a route of colour index ``c0`` (-1: gray), without listing
-    the payments (the random bot's province pick)."""
-    locos = hand[LOCO]
-    low = size - locos if size - locos > 1 else 1
-    for c in range(LOCO) if c0 < 0 else (c0,):
-        have = hand[c]
-        most = have if have < size else size
-        if most >= low:
-            if k <= most - low:
-                return payment(c, most - k, size - most + k)
-            k -= most - low + 1
-    return payment(0, 0, size)
-
-
-def _nth_place(room: dict[str, tuple[int, int]], c0: int, boosts: tuple[int, ...], size: int, k: int) -> tuple[int, str]:
-    """The ``k``-th (express card, line) of ``boosts`` x ``ProvinceBoard._targets`` that places a train of ``size``
-    cards (lowest <= size + express <= highest), in ``_options``' order, without listing them."""
+def _nth_claim(label: str, room: dict[str, tuple[int, int]], c0: int, boosts: tuple[int, ...], hand: Sequence[int],
+               size: int, places: int, k: int, seat: int) -> "ProvinceClaim":
+    """The ``k``-th province claim of ``size`` cards of a route (``label``; colour index ``c0``, -1: gray) in
+    ``_options``' order, without listing them (the random bot's province pick): payment ``k // places`` of
+    ``_payments_of_size`` with (express card, line) ``k % places`` of the ``places`` pairs of ``boosts`` x
+    ``ProvinceBoard._targets`` that place its train (lowest <= size + express <= highest). Made through its slots'
+    descriptors, as ``actions.new_claim`` makes a Claim, instead of the frozen __init__ (an object.__setattr__ a
+    field)."""
+    j = k % places
     lines = room.items() if c0 < 0 else ((COLOURS[c0], room[COLOURS[c0]]),)
     for e in boosts:
         value = size + e
         for line, (lo, hi) in lines:
             if lo <= value <= hi:
-                if not k:
-                    return e, line
-                k -= 1
-    raise IndexError(k)
+                if not j:
+                    break
+                j -= 1
+        else:
+            continue
+        break                                           # (the j-th pair found: out of both loops)
+    else:
+        raise IndexError(k)
+    k //= places
+    locos = hand[LOCO]
+    low = size - locos if size - locos > 1 else 1
+    pay = None
+    for c in range(LOCO) if c0 < 0 else (c0,):
+        have = hand[c]
+        most = have if have < size else size
+        if most >= low:
+            if k <= most - low:
+                pay = payment(c, most - k, size - most + k)
+                break
+            k -= most - low + 1
+    claim = object.__new__(ProvinceClaim)
+    set_route, set_payment, set_express, set_line, set_seat = _SET_PC
+    set_route(claim, label)
+    set_payment(claim, pay if pay is not None else payment(0, 0, size))
+    set_express(claim, e)
+    set_line(claim, line)
+    set_seat(claim, seat)
+    return claim
 
 
 def _placeable(v: Variant, state: GameState) -> dict[str, tuple[int, int]]:
     """line -> (lowest value that finds a free space, highest space): a train worth ``value`` can go on the line
     exactly when lowest <= value <= highest (SK-PROV-3/4). Read-only: the answer is cached per province board
     (it changes only when a train is placed there)."""
-    raw = state.get("province", ())
+    raw = pairs_get(state.ext, "province", ())
     last = v.__dict__.get("_placeable_last")           # the board of the last call: in play, mostly the same tuple
     if last is not None and last[0] is raw:
         return last[1]
@@ -1196,22 +1233,11 @@ def _first_free(spaces: Sequence[int], taken) -> int:
     return next((x for x in spaces if x not in taken), spaces[-1] + 1)
 
 
-def _province_reach(room: dict[str, tuple[int, int]], top: int, c0: int) -> tuple[int, ...]:
-    """For a route of colour index ``c0`` (-1: gray): on how many lines it may use a train of each value (the
-    index, 0 to ``top``, the highest space, + the largest express card) finds a free space, in the province
-    ``room`` (``_placeable``). Kept by the (lowest, highest) values of those lines (``_reach_of_spans``)."""
-    if c0 < 0:
-        spans = tuple(room.values())
-    else:
-        span = room.get(COLOURS[c0])
-        spans = (span,) if span is not None else ()
-    return _reach_of_spans(spans, top)
-
-
 @lru_cache(maxsize=4096)
 def _reach_of_spans(spans: tuple[tuple[int, int], ...], top: int) -> tuple[int, ...]:
-    """``_province_reach`` of lines whose free values run from lowest to highest (``spans``), each answer built
-    whole before it is kept (``lru_cache``: safe to share between threads)."""
+    """For a route whose province lines' free values run from lowest to highest (``spans``): on how many of them a
+    train of each value (the index, 0 to ``top``, the highest space, + the largest express card) finds a free
+    space. Each answer built whole before it is kept (``lru_cache``: safe to share between threads)."""
     size = top + max(EXPRESS_VALUES) + 1
     starts = [0] * (size + 1)                           # +1 where a line's free values begin, -1 after they end
     for lo, hi in spans:
@@ -1232,25 +1258,32 @@ def _province_top(v: Variant) -> int:
 
 def _province_places(room: dict[str, tuple[int, int]], top: int, c0: int, boosts: tuple[int, ...]) -> tuple[int, ...]:
     """For each train size (0 to ``top``) of a route of colour index ``c0`` (-1: gray): how many (express card,
-    line) pairs of ``boosts`` (0: none) and the lines with a free space place its train (``_province_reach``
-    summed over the boosts). Kept by the reach and the boosts (``_places_of_reach``); the last gray room's reach
-    kept by identity."""
+    line) pairs of ``boosts`` (0: none) and the lines with a free space in the province ``room`` (``_placeable``)
+    place its train. Kept by its line's span and the boosts (``_places_of_span``); a gray route's by the reach of
+    every line (``_reach_of_spans``) and the boosts, the last gray room's reach kept by identity."""
     global _GRAY_LAST
-    if c0 < 0:
-        last = _GRAY_LAST                               # (room, top, reach): one tuple, replaced whole, never filled
-        if last[0] is room and last[1] == top:          # (the room is held there: its id is not reused meanwhile)
-            reach = last[2]
-        else:
-            reach = _province_reach(room, top, c0)
-            _GRAY_LAST = (room, top, reach)
+    if c0 >= 0:
+        return _places_of_span(room.get(COLOURS[c0]), boosts, top)
+    last = _GRAY_LAST                                   # (room, top, reach): one tuple, replaced whole, never filled
+    if last[0] is room and last[1] == top:              # (the room is held there: its id is not reused meanwhile)
+        reach = last[2]
     else:
-        reach = _province_reach(room, top, c0)
+        reach = _reach_of_spans(tuple(room.values()), top)
+        _GRAY_LAST = (room, top, reach)
     return _places_of_reach(reach, boosts, top)
 
 
 @lru_cache(maxsize=4096)
+def _places_of_span(span: tuple[int, int] | None, boosts: tuple[int, ...], top: int) -> tuple[int, ...]:
+    """``_province_places`` of a route of one colour, whose line's free values run from lowest to highest (``span``;
+    None: the board has no line of that colour), in one cached call; each answer built whole before it is kept."""
+    return _places_of_reach(_reach_of_spans((span,) if span is not None else (), top), boosts, top)
+
+
+@lru_cache(maxsize=4096)
 def _places_of_reach(reach: tuple[int, ...], boosts: tuple[int, ...], top: int) -> tuple[int, ...]:
-    """``_province_places`` from the reach of the route's lines, each answer built whole before it is kept."""
+    """``_province_places`` from the reach of the route's lines (``_reach_of_spans``), each answer built whole
+    before it is kept."""
     return tuple(sum(reach[size + e] for e in boosts) for size in range(top + 1))
 
 
@@ -1285,19 +1318,20 @@ class ProvinceBoard(Feature):
         """The random bot's pick among province claims without listing them all: a route at random, then one of
         its claims with a placement at random (so each route is equally likely, as for plain claims). The claims
         of a route are counted by size (payments by arithmetic) and only the one picked is made."""
-        trains = state.players[seat].trains
-        t = v.route_table
+        p = state.players[seat]
+        trains = p.trains
         if trains < 2:
             return []
+        t = v.route_table
         # claimable_routes(affordable_only) with a train to spare, as a bit set (route order: the set bits, lowest
         # first); a route picked at random leaves the set as it would leave a list
-        routes = claimable_mask(v, state, seat, True) & t.every[min(trains - 1, t.top)]
+        routes = claimable_mask(v, state, seat, True) & t.every[trains - 1 if trains <= t.top else t.top]
         if not routes:
             return []
         room = _placeable(v, state)
         top = _province_top(v)
-        boosts = (0,) + express_left(state, seat)
-        hand = state.players[seat].hand
+        boosts = (0,) + tuple(pairs_get(p.ext, "express", ()))        # (express_left)
+        hand = p.hand
         locos = hand[LOCO]
         colours = hand[:LOCO]
         while routes:
@@ -1327,8 +1361,7 @@ class ProvinceBoard(Feature):
                 k = r.index(total)
                 for size, pays, places in counts:
                     if k < pays * places:
-                        e, line = _nth_place(room, c0, boosts, size, k % places)
-                        return [ProvinceClaim(t.labels[i], _nth_pay(hand, c0, size, k // places), e, line, seat)]
+                        return [_nth_claim(t.labels[i], room, c0, boosts, hand, size, places, k, seat)]
                     k -= pays * places
         return []
 
@@ -1485,13 +1518,13 @@ class ProvinceBoard(Feature):
         space = _space_for(spaces, full, size + e)
         if space is None:
             return None
-        ext = p.ext if not e else pairs_set(p.ext, "express", tuple(x for x in left if x != e))
+        ext = p.ext if not e else _set_pair(p.ext, "express", tuple(x for x in left if x != e))
         players[seat] = new_player(tuple(hand), p.trains - route.length - 1, p.tickets, p.route_points + t.points[i],
                                    ext)
         new_claims = claims[:i] + (seat,) + claims[i + 1:]
         new_board = tuple(board) + ((line, space, seat),)
         new = _turn_over(v, state, seat, state.deck, state.market, tuple(discard), new_claims, tuple(players),
-                         ext=pairs_set(state.ext, "province", new_board))
+                         ext=_set_pair(state.ext, "province", new_board))
         if new is not None:
             t.claimed(claims, new_claims, i, seat)
             last = v.__dict__.get("_placeable_last")
