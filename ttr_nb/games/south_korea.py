@@ -31,7 +31,7 @@ from ..board.names import find_route, find_ticket, route_text, ticket_text, tick
 from ..board.names import seat_name as _seat_name
 from ..board.cards import CARD_NAMES, COLOURS, GRAY, LOCO
 from ..errors import BadAction, IllegalAction, MapError, TTRError
-from ..rng import shuffled
+from ..rng import Counter, shuffled
 from ..board.scoring import _with
 from ..board.state import FREE, GameState, Pending, new_player, new_state, pairs_get, pairs_set
 from ..board.tables import allowed_routes, claimable_mask, interned, nth_bit, payment
@@ -1287,7 +1287,98 @@ def _places_of_reach(reach: tuple[int, ...], boosts: tuple[int, ...], top: int) 
     return tuple(sum(reach[size + e] for e in boosts) for size in range(top + 1))
 
 
+def _pick_claim(v: Variant, routes: int, room: dict[str, tuple[int, int]], boosts: tuple[int, ...],
+                hand: Sequence[int], seat: int, r) -> list:
+    """``ProvinceBoard.bot_random``'s claim among the claimable ``routes`` (a bit set, a train to spare), drawn
+    from the counter ``r``: [the claim], or [] when no route has one."""
+    t = v.route_table
+    top = _province_top(v)
+    locos = hand[LOCO]
+    colours = hand[:LOCO]
+    while routes:
+        i = nth_bit(routes, r.index(routes.bit_count()))
+        routes ^= 1 << i
+        # the route's claims in _options' order, by size: (payments of that size) x (express, line) pairs that
+        # place a train of that value -- both counted, and only the claim picked made. Sizes whose trains reach
+        # no free space add nothing; once a size has no payment, no larger one has.
+        c0 = t.colour[i]
+        places_of = _province_places(room, top, c0, boosts)
+        counts = []
+        total = 0
+        for size in range(t.length[i], top + 1):
+            places = places_of[size]
+            if not places:
+                continue
+            low = size - locos if size - locos > 1 else 1
+            pays = locos >= size                        # (colour, then all-locomotive payments: _colour_rows)
+            for have in (colours if c0 < 0 else (hand[c0],)):
+                if have >= low:
+                    pays += (have if have < size else size) - low + 1
+            if not pays:
+                break
+            counts.append((size, pays, places))
+            total += pays * places
+        if total:
+            k = r.index(total)
+            for size, pays, places in counts:
+                if k < pays * places:
+                    return [_nth_claim(t.labels[i], room, c0, boosts, hand, size, places, k, seat)]
+                k -= pays * places
+    return []
+
+
+def _every_route_places(v: Variant, room: dict[str, tuple[int, int]], most: int) -> bool:
+    """Whether every route of the map, of any length, has a claim of exactly its length that places a train with
+    the express card ``most`` in the province ``room`` (``_placeable``): its line has a space for that value (each
+    line of the board free from at most the shortest route's length + ``most`` up to at least the longest one's +
+    ``most``; a one-colour route needs a line of its colour). Then an affordable route always has a province
+    claim, and ``_pick_claim`` takes the first route it draws. The lines' bounds are kept for the last room."""
+    global _ROOM_LAST
+    last = _ROOM_LAST                                   # (room, lowest first free, highest space): replaced whole
+    if last[0] is not room:                             # (the room is held there: its id is not reused meanwhile)
+        last = _ROOM_LAST = (room, max((lo for lo, _ in room.values()), default=None),
+                             min((hi for _, hi in room.values()), default=None))
+    shortest, longest = _route_lengths(v)
+    return last[1] is not None and last[1] <= shortest + most and longest + most <= last[2]
+
+
+def _route_lengths(v: Variant) -> tuple[int, int]:
+    """(the shortest route's length, the longest's) once per variant; (0, a length no line reaches) when some
+    one-colour route has no province line of its colour (``_every_route_places`` then never holds)."""
+    found = v.__dict__.get("_route_lengths")
+    if found is None:
+        t = v.route_table
+        lines = province_lines(v)
+        if all(c < 0 or COLOURS[c] in lines for c in t.colour):
+            found = (min(t.length), max(t.length))
+        else:
+            found = (0, 1 << 30)
+        v.__dict__["_route_lengths"] = found
+    return found
+
+
+class _LaterClaim:
+    """``ProvinceBoard.bot_random``'s answer when the claim surely exists: one claim, made by ``_pick_claim`` from
+    the counter state ``x`` (where the bot's draws stood) only if the bot takes it."""
+
+    __slots__ = ("v", "routes", "room", "left", "hand", "seat", "x")
+
+    def __init__(self, v: Variant, routes: int, room: dict, left: tuple[int, ...], hand: Sequence[int], seat: int,
+                 x: int):
+        self.v, self.routes, self.room, self.left, self.hand, self.seat, self.x = v, routes, room, left, hand, seat, x
+
+    def __len__(self) -> int:
+        return 1
+
+    def __getitem__(self, k: int) -> "ProvinceClaim":
+        if k != 0:
+            raise IndexError(k)
+        return _pick_claim(self.v, self.routes, self.room, (0,) + tuple(self.left), self.hand, self.seat,
+                           Counter.of_state(self.x))[0]
+
+
 _GRAY_LAST: tuple = (None, None, None)
+_ROOM_LAST: tuple = (None, None, None)
 
 
 class ProvinceBoard(Feature):
@@ -1314,10 +1405,14 @@ class ProvinceBoard(Feature):
     def turn_actions(self, v, state, seat) -> list:
         return self._claims(v, state, seat)
 
-    def bot_random(self, v, state, seat, r) -> list:
+    def bot_random(self, v, state, seat, r):
         """The random bot's pick among province claims without listing them all: a route at random, then one of
         its claims with a placement at random (so each route is equally likely, as for plain claims). The claims
-        of a route are counted by size (payments by arithmetic) and only the one picked is made."""
+        of a route are counted by size (payments by arithmetic) and only the one picked is made (``_pick_claim``).
+        While the seat has express cards, the express picker's dozen or so actions come before this claim in the
+        random bot's one draw among them (``bots._own_action``), so the claim is seldom taken: when every claimable
+        route surely has a claim (``_every_route_places``) the pick is known to take two draws, which are only
+        counted off here, and the claim is made from the same numbers if the bot takes it (``_LaterClaim``)."""
         p = state.players[seat]
         trains = p.trains
         if trains < 2:
@@ -1329,41 +1424,13 @@ class ProvinceBoard(Feature):
         if not routes:
             return []
         room = _placeable(v, state)
-        top = _province_top(v)
-        boosts = (0,) + tuple(pairs_get(p.ext, "express", ()))        # (express_left)
-        hand = p.hand
-        locos = hand[LOCO]
-        colours = hand[:LOCO]
-        while routes:
-            i = nth_bit(routes, r.index(routes.bit_count()))
-            routes ^= 1 << i
-            # the route's claims in _options' order, by size: (payments of that size) x (express, line) pairs that
-            # place a train of that value -- both counted, and only the claim picked made. Sizes whose trains reach
-            # no free space add nothing; once a size has no payment, no larger one has.
-            c0 = t.colour[i]
-            places_of = _province_places(room, top, c0, boosts)
-            counts = []
-            total = 0
-            for size in range(t.length[i], top + 1):
-                places = places_of[size]
-                if not places:
-                    continue
-                low = size - locos if size - locos > 1 else 1
-                pays = locos >= size                    # (colour, then all-locomotive payments: _colour_rows)
-                for have in (colours if c0 < 0 else (hand[c0],)):
-                    if have >= low:
-                        pays += (have if have < size else size) - low + 1
-                if not pays:
-                    break
-                counts.append((size, pays, places))
-                total += pays * places
-            if total:
-                k = r.index(total)
-                for size, pays, places in counts:
-                    if k < pays * places:
-                        return [_nth_claim(t.labels[i], room, c0, boosts, hand, size, places, k, seat)]
-                    k -= pays * places
-        return []
+        left = pairs_get(p.ext, "express", ())              # (express_left)
+        if left and _every_route_places(v, room, max(left)):
+            later = _LaterClaim(v, routes, room, left, p.hand, seat, r.state)
+            r.index(1)                                      # the route's draw and the claim's: the same two steps
+            r.index(1)
+            return later
+        return _pick_claim(v, routes, room, (0,) + tuple(left), p.hand, seat, r)
 
     @staticmethod
     def _targets(route, room) -> list[tuple[str, int, int]]:
