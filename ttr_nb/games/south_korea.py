@@ -1596,11 +1596,11 @@ class ProvinceBoard(Feature):
             t.claimed(claims, new_claims, i, seat)
             last = v.__dict__.get("_placeable_last")
             if last is not None and last[0] is board:     # the new board's room from the old one: one line moved
-                room = dict(last[1])
+                room = last[1]
                 lo, top = room[line]
-                if space == lo:
+                if space == lo:                         # (else the room stays that very dict: rooms are read-only)
                     full.add(space)
-                    room[line] = (_first_free(spaces, full), top)
+                    room = {**room, line: (_first_free(spaces, full), top)}
                 v.__dict__["_placeable_last"] = (new_board, room)
         return new
 
