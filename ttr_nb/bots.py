@@ -215,7 +215,7 @@ def _own_action(v: Variant, state: GameState, seat: int, r: Counter) -> Action |
             parts.append((part, n))
             total += n
     if total:
-        k = r.index(total)
+        k = r.index(total) if total > 1 else 0     # (one action: that draw would only move the counter, dropped now)
         for part, n in parts:
             if k < n:
                 return part[k]
