@@ -255,6 +255,17 @@ def test_counter_state_is_public_read_only_and_resumes_the_stream():
         c.state = 0
 
 
+def test_counter_skip_leaves_the_counter_where_the_draws_would():
+    """Counter.skip(n): the next draws are the ones after n draws of any kind (index or random)."""
+    for n in (0, 1, 2, 7):
+        drawn, skipped = Counter(5, 8, 13), Counter(5, 8, 13)
+        for k in range(n):
+            drawn.index(3 + k) if k % 2 else drawn.random()
+        skipped.skip(n)
+        assert skipped.state == drawn.state and skipped.index(1000) == drawn.index(1000)
+    assert Counter(5, 8, 13).index(1000) != Counter.of_state(skipped.state).index(1000)
+
+
 def test_choice_index_bounds():
     c = Counter(9)
     assert all(0 <= choice_index(c, 3) < 3 for _ in range(1000))

@@ -108,6 +108,11 @@ class Counter:
         obj._x = x
         return obj
 
+    def skip(self, n: int) -> None:
+        """Move on as ``n`` draws would, without making them (the state steps by a constant per draw): for code
+        that knows how many draws a choice takes but needs only where they leave the counter."""
+        self._x = (self._x + n * 0x9E3779B97F4A7C15) & 0xFFFFFFFFFFFFFFFF
+
     def _next(self) -> int:
         self._x = (self._x + 0x9E3779B97F4A7C15) & _M64
         return _splitmix64(self._x)

@@ -1296,7 +1296,12 @@ def _pick_claim(v: Variant, routes: int, room: dict[str, tuple[int, int]], boost
     locos = hand[LOCO]
     colours = hand[:LOCO]
     while routes:
-        i = nth_bit(routes, r.index(routes.bit_count()))
+        n = routes.bit_count()
+        if n > 1:
+            i = nth_bit(routes, r.index(n))
+        else:                                           # (one route: its draw would only move the counter)
+            r.skip(1)
+            i = routes.bit_length() - 1
         routes ^= 1 << i
         # the route's claims in _options' order, by size: (payments of that size) x (express, line) pairs that
         # place a train of that value -- both counted, and only the claim picked made. Sizes whose trains reach
@@ -1319,7 +1324,11 @@ def _pick_claim(v: Variant, routes: int, room: dict[str, tuple[int, int]], boost
             counts.append((size, pays, places))
             total += pays * places
         if total:
-            k = r.index(total)
+            if total > 1:
+                k = r.index(total)
+            else:
+                r.skip(1)
+                k = 0
             for size, pays, places in counts:
                 if k < pays * places:
                     return [_nth_claim(t.labels[i], room, c0, boosts, hand, size, places, k, seat)]
@@ -1427,8 +1436,7 @@ class ProvinceBoard(Feature):
         left = pairs_get(p.ext, "express", ())              # (express_left)
         if left and _every_route_places(v, room, max(left)):
             later = _LaterClaim(v, routes, room, left, p.hand, seat, r.state)
-            r.index(1)                                      # the route's draw and the claim's: the same two steps
-            r.index(1)
+            r.skip(2)                                       # the route's draw and the claim's
             return later
         return _pick_claim(v, routes, room, (0,) + tuple(left), p.hand, seat, r)
 
