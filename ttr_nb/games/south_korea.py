@@ -548,7 +548,11 @@ class TicketDraft(Feature):
         made = v.route_table.ticket_text
         if pending.kind == "draft_pick":
             packet = pending.get("packet")
-            t = packet[r.index(len(packet))]
+            if len(packet) > 1:
+                t = packet[r.index(len(packet))]
+            else:                                       # (the last round's one ticket: only the counter moves)
+                r.skip(1)
+                t = packet[0]
             return _draft_pick(made.get(t) or ticket_text(v.map, t), pending.seat)
         from ..bots import _nth_combination            # (the rules modules load without the bots)
         offered = pending.get("offered")
