@@ -1567,7 +1567,7 @@ class ProvinceBoard(Feature):
         line = action.line
         players = list(state.players)
         p = players[seat]
-        left = pairs_get(p.ext, "express", ())
+        left = pairs_get(p.ext, "express", ()) if e else ()      # (read only when an express card is used)
         claims = state.claims
         lines = province_lines(v)
         if not trusted:
