@@ -282,6 +282,12 @@ class TicketMix(Feature):
     def pending_actions(self, v, state, pending) -> list:
         return [_announce(s, lg, pending.seat) for s, lg in mixes(state, TICKET_DRAW)]
 
+    def random_pending(self, v, state, pending, r):
+        """The random bot's announcement at setup (MK-SETUP-3): what it picked from ``legal_actions`` (the same list,
+        the same draw), from ``pending_actions`` alone instead of the general listing of every seat's steps."""
+        acts = self.pending_actions(v, state, pending)
+        return acts[r.index(len(acts))]
+
     def check(self, v, state, action, seat) -> None:
         _check_shape(action)
         setup = state.phase == "setup"
@@ -396,6 +402,11 @@ def movable(state: GameState, seat: int) -> list[tuple[int, str]]:
 
 
 _STACK_AT: dict[str, int] = {}     # city -> where its goods stack stood when last looked for (checked on use)
+
+
+def _standing(passengers: tuple[str, ...]) -> bool:
+    """Whether a passenger of these places stands in a city (neither in reserve nor out of the game)."""
+    return passengers.count(DONE) + passengers.count(RESERVE) < len(passengers)
 
 
 def _take_goods(stacks: tuple, city: str) -> tuple[tuple, int] | None:
@@ -861,7 +872,7 @@ class Passengers(Feature):
                 moved = value
         if not passengers:                              # (a player's ext without its passengers: movable's default)
             passengers = passengers_of(state, seat)
-        if passengers.count(DONE) + passengers.count(RESERVE) == len(passengers):
+        if not _standing(passengers):
             return ()                                   # none stands in a city (most turns of a game's second half)
         claims = state.claims
         table = v.__dict__.get("_ride_index") or _ride_index(v)
@@ -1465,6 +1476,20 @@ def build_map_document(folder, *, deck: str = "standin") -> dict:
 # ---------------------------------------------------------------------------------------------
 # the variant
 
+def _bot_idle(v: Variant, state: GameState, seat: int) -> bool:
+    """``Variant.bot_idle``: every ticket deck empty (no announcement, MK-TICKET-1) and no passenger of ``seat``
+    standing in a city (no ride, MK-PASS-1), so neither ``TicketMix.bot_random`` nor ``Passengers.bot_random`` has
+    anything. Most turns of a game's second half: one test instead of both pickers. (A player's ext without its
+    passengers is left to them.)"""
+    for _, pile in state.ticket_decks:
+        if pile:
+            return False
+    for key, value in state.players[seat].ext:
+        if key == "passengers":
+            return not _standing(value)
+    return False
+
+
 MAERKLIN_SETTINGS = Settings(
     trains=45,                                                           # MK-COMP-2
     route_points={1: 1, 2: 2, 3: 4, 4: 7, 5: 10, 6: 15, 7: 18},          # MK-CLAIM-4
@@ -1543,6 +1568,7 @@ MAERKLIN = register(Variant(
     card_kinds=PASSENGER + 1,
     interpretations=MAERKLIN_INTERPRETATIONS,
     settled=MAERKLIN_SETTLED,
+    bot_idle=_bot_idle,
 ))
 
 
