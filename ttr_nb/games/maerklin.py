@@ -404,11 +404,6 @@ def movable(state: GameState, seat: int) -> list[tuple[int, str]]:
 _STACK_AT: dict[str, int] = {}     # city -> where its goods stack stood when last looked for (checked on use)
 
 
-def _standing(passengers: tuple[str, ...]) -> bool:
-    """Whether a passenger of these places stands in a city (neither in reserve nor out of the game)."""
-    return passengers.count(DONE) + passengers.count(RESERVE) < len(passengers)
-
-
 def _take_goods(stacks: tuple, city: str) -> tuple[tuple, int] | None:
     """(the goods stacks with the top token of ``city``'s stack taken, that token), or None when none is left there
     (MK-PASS-4). The stacks are pairs in city order (a frozen dict's order, an emptied stack kept as ``()``), so the
@@ -706,12 +701,11 @@ class Passengers(Feature):
 
     # -- after a claim (MK-CLAIM-5) ------------------------------------------------------------------
     def takes_claim(self, v, state, seat, route) -> bool:
-        """Only a player with a passenger in reserve is offered to place one (MK-CLAIM-5). (pairs_get inline: the
-        engine asks on every claim.)"""
-        for key, value in state.players[seat].ext:
-            if key == "passengers":
-                return RESERVE in value
-        return False
+        """Only a player with a passenger in reserve is offered to place one (MK-CLAIM-5). (The engine asks on every
+        claim: the passengers are read from the player's last pair, "passengers" being the greatest of Märklin's keys,
+        else found by pairs_get.)"""
+        ext = state.players[seat].ext
+        return RESERVE in (ext[-1][1] if ext and ext[-1][0] == "passengers" else pairs_get(ext, "passengers", ()))
 
     def on_claim(self, v, tx, seat, route, payment) -> bool:
         tx.claim_route(seat, route, payment)
@@ -785,15 +779,14 @@ class Passengers(Feature):
         for other in players:                          # (those where no passenger stands: on_claim's ``taken``)
             if not cities:
                 break
-            for key, mine in other.ext:                # pairs_get(other.ext, "passengers", ()) inline
-                if key == "passengers":
-                    break
-            else:
-                mine = ()
-            if cities[0] in mine or cities[-1] in mine:
+            ext = other.ext                            # pairs_get(ext, "passengers", ()), read from the last pair
+            mine = ext[-1][1] if ext and ext[-1][0] == "passengers" else pairs_get(ext, "passengers", ())
+            if cities[0] in mine or cities[-1] in mine:     # (the greatest of Märklin's keys: sorted last)
                 cities = tuple(c for c in cities if c not in mine)
         claims = state.claims
-        new_claims = claims[:i] + (seat,) + claims[i + 1:]
+        new_claims = list(claims)                      # (a list set and made a tuple: cheaper than two slices)
+        new_claims[i] = seat
+        new_claims = tuple(new_claims)
         if cities:                                     # MK-CLAIM-5: the placement is the turn's pending step
             new = new_state(state.variant, state.n_players, state.seed, state.deck, state.market, tuple(discard),
                             state.ticket_decks, state.tickets_out, new_claims, tuple(players), state.phase, seat,
@@ -872,7 +865,7 @@ class Passengers(Feature):
                 moved = value
         if not passengers:                              # (a player's ext without its passengers: movable's default)
             passengers = passengers_of(state, seat)
-        if not _standing(passengers):
+        if passengers.count(DONE) + passengers.count(RESERVE) == len(passengers):
             return ()                                   # none stands in a city (most turns of a game's second half)
         claims = state.claims
         table = v.__dict__.get("_ride_index") or _ride_index(v)
@@ -1479,15 +1472,13 @@ def build_map_document(folder, *, deck: str = "standin") -> dict:
 def _bot_idle(v: Variant, state: GameState, seat: int) -> bool:
     """``Variant.bot_idle``: every ticket deck empty (no announcement, MK-TICKET-1) and no passenger of ``seat``
     standing in a city (no ride, MK-PASS-1), so neither ``TicketMix.bot_random`` nor ``Passengers.bot_random`` has
-    anything. Most turns of a game's second half: one test instead of both pickers. (A player's ext without its
-    passengers is left to them.)"""
+    anything. Most turns of a game's second half: one test instead of both pickers."""
     for _, pile in state.ticket_decks:
         if pile:
             return False
-    for key, value in state.players[seat].ext:
-        if key == "passengers":
-            return not _standing(value)
-    return False
+    ext = state.players[seat].ext                      # (its last pair: the greatest of Märklin's keys)
+    mine = ext[-1][1] if ext and ext[-1][0] == "passengers" else pairs_get(ext, "passengers", ())
+    return mine.count(DONE) + mine.count(RESERVE) == len(mine)      # none standing in a city
 
 
 MAERKLIN_SETTINGS = Settings(
