@@ -63,3 +63,26 @@ def test_USA_TURN_1_the_random_bots_turn_with_features_is_the_counter_based_one(
                 fell += fell_through
             s = apply(s, action)
     assert turns > 100 and fell > 0          # (the variant's own kind had nothing, and the next kind was drawn)
+
+
+def test_MK_PASS_1_maerklins_bot_idle_says_none_only_when_the_features_have_no_turn_action():
+    """``Variant.bot_idle`` lets the random bot skip Märklin's pickers: at every turn of real games where it says so,
+    the features' own actions (announcements, rides) are none, and it does say so on many turns (late in a game)."""
+    v = get_variant("maerklin")
+    idle = busy = 0
+    for seed in range(3):
+        s = new_game("maerklin", 4, seed)
+        bots = [RandomBot(seed * 10 + i) for i in range(4)]
+        while s.phase != "over":
+            seat = to_move(s)[0]
+            if not s.pending:
+                r = Counter(seed, s.ply)
+                before = r.state
+                own = _own_action(v, s, seat, r)
+                if v.bot_idle(v, s, seat):
+                    assert own is None and r.state == before, (seed, s.ply)
+                    idle += 1
+                elif own is not None:
+                    busy += 1
+            s = apply(s, bots[seat].choose(s, seat)[0])
+    assert idle > 50 and busy > 20

@@ -167,11 +167,12 @@ class RandomBot:
                     pick = _ROUTE
                     n = routes.bit_count()
                     continue
-            elif kind == 2:                             # tickets
-                if state.ticket_deck(v.settings.ticket_deck):
+            elif kind == 2:                             # tickets (none without a ticket deck of the base game's
+                deck = v.settings.ticket_deck           # kind: Märklin announces its own, a variant action)
+                if deck and state.ticket_deck(deck):
                     return draw_tickets_action(seat), _TICKETS_AT_RANDOM
-            else:                                       # a variant's own actions (boards with features)
-                r = Counter.of_state((w - 0x9E3779B97F4A7C15) & 0xFFFFFFFFFFFFFFFF)
+            elif v.bot_idle is None or not v.bot_idle(v, state, seat):     # a variant's own actions (boards with
+                r = Counter.of_state((w - 0x9E3779B97F4A7C15) & 0xFFFFFFFFFFFFFFFF)   # features), unless it says none
                 action = _own_action(v, state, seat, r)
                 if action is not None:
                     return action, _VARIANT_AT_RANDOM

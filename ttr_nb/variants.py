@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from functools import cached_property
-from typing import TYPE_CHECKING, Mapping
+from typing import TYPE_CHECKING, Callable, Mapping
 
 from .board.cards import BASE_KINDS, CARD_NAMES, LOCO
 from .errors import TTRError
@@ -194,6 +194,10 @@ class Variant:
     # the rule they read does not exist here: (base rule id, why). ``compare.interpretations`` leaves them out.
     settled: tuple[tuple[str, str], ...] = ()
     rules: str = "ttr_nb.board.engine"                        # the module implementing the protocol (see rules_of)
+    # optional ``bot_idle(variant, state, seat) -> bool``: True only when no feature has a turn action of its own for
+    # ``seat`` (every ``bot_random`` / ``turn_actions`` empty, nothing drawn). The random bot then skips asking them:
+    # one quick test for turns where they find nothing (Märklin late in a game, ``games.maerklin``).
+    bot_idle: Callable[["Variant", "GameState", int], bool] | None = None
 
     @property
     def provisional(self) -> bool:

@@ -282,6 +282,12 @@ class TicketMix(Feature):
     def pending_actions(self, v, state, pending) -> list:
         return [_announce(s, lg, pending.seat) for s, lg in mixes(state, TICKET_DRAW)]
 
+    def random_pending(self, v, state, pending, r):
+        """The random bot's announcement at setup (MK-SETUP-3): what it picked from ``legal_actions`` (the same list,
+        the same draw), from ``pending_actions`` alone instead of the general listing of every seat's steps."""
+        acts = self.pending_actions(v, state, pending)
+        return acts[r.index(len(acts))]
+
     def check(self, v, state, action, seat) -> None:
         _check_shape(action)
         setup = state.phase == "setup"
@@ -695,12 +701,11 @@ class Passengers(Feature):
 
     # -- after a claim (MK-CLAIM-5) ------------------------------------------------------------------
     def takes_claim(self, v, state, seat, route) -> bool:
-        """Only a player with a passenger in reserve is offered to place one (MK-CLAIM-5). (pairs_get inline: the
-        engine asks on every claim.)"""
-        for key, value in state.players[seat].ext:
-            if key == "passengers":
-                return RESERVE in value
-        return False
+        """Only a player with a passenger in reserve is offered to place one (MK-CLAIM-5). (The engine asks on every
+        claim: the passengers are read from the player's last pair, "passengers" being the greatest of Märklin's keys,
+        else found by pairs_get.)"""
+        ext = state.players[seat].ext
+        return RESERVE in (ext[-1][1] if ext and ext[-1][0] == "passengers" else pairs_get(ext, "passengers", ()))
 
     def on_claim(self, v, tx, seat, route, payment) -> bool:
         tx.claim_route(seat, route, payment)
@@ -774,15 +779,14 @@ class Passengers(Feature):
         for other in players:                          # (those where no passenger stands: on_claim's ``taken``)
             if not cities:
                 break
-            for key, mine in other.ext:                # pairs_get(other.ext, "passengers", ()) inline
-                if key == "passengers":
-                    break
-            else:
-                mine = ()
-            if cities[0] in mine or cities[-1] in mine:
+            ext = other.ext                            # pairs_get(ext, "passengers", ()), read from the last pair
+            mine = ext[-1][1] if ext and ext[-1][0] == "passengers" else pairs_get(ext, "passengers", ())
+            if cities[0] in mine or cities[-1] in mine:     # (the greatest of Märklin's keys: sorted last)
                 cities = tuple(c for c in cities if c not in mine)
         claims = state.claims
-        new_claims = claims[:i] + (seat,) + claims[i + 1:]
+        new_claims = list(claims)                      # (a list set and made a tuple: cheaper than two slices)
+        new_claims[i] = seat
+        new_claims = tuple(new_claims)
         if cities:                                     # MK-CLAIM-5: the placement is the turn's pending step
             new = new_state(state.variant, state.n_players, state.seed, state.deck, state.market, tuple(discard),
                             state.ticket_decks, state.tickets_out, new_claims, tuple(players), state.phase, seat,
@@ -1465,6 +1469,18 @@ def build_map_document(folder, *, deck: str = "standin") -> dict:
 # ---------------------------------------------------------------------------------------------
 # the variant
 
+def _bot_idle(v: Variant, state: GameState, seat: int) -> bool:
+    """``Variant.bot_idle``: every ticket deck empty (no announcement, MK-TICKET-1) and no passenger of ``seat``
+    standing in a city (no ride, MK-PASS-1), so neither ``TicketMix.bot_random`` nor ``Passengers.bot_random`` has
+    anything. Most turns of a game's second half: one test instead of both pickers."""
+    for _, pile in state.ticket_decks:
+        if pile:
+            return False
+    ext = state.players[seat].ext                      # (its last pair: the greatest of Märklin's keys)
+    mine = ext[-1][1] if ext and ext[-1][0] == "passengers" else pairs_get(ext, "passengers", ())
+    return mine.count(DONE) + mine.count(RESERVE) == len(mine)      # none standing in a city
+
+
 MAERKLIN_SETTINGS = Settings(
     trains=45,                                                           # MK-COMP-2
     route_points={1: 1, 2: 2, 3: 4, 4: 7, 5: 10, 6: 15, 7: 18},          # MK-CLAIM-4
@@ -1543,6 +1559,7 @@ MAERKLIN = register(Variant(
     card_kinds=PASSENGER + 1,
     interpretations=MAERKLIN_INTERPRETATIONS,
     settled=MAERKLIN_SETTLED,
+    bot_idle=_bot_idle,
 ))
 
 
