@@ -745,3 +745,15 @@ def test_quick_paths_leave_a_base_action_a_feature_takes_over_to_the_general_pat
     assert claims == 10
     assert taken.quick_paths == {Claim: None}
     assert usa.quick_paths[Claim] is engine._quick_claim
+
+
+@pytest.mark.parametrize("pairs", [(), (("express", (1, 2)),), (("goods", (7,)),), (("a", 1), ("goods", (3,)), ("z", 2))])
+@pytest.mark.parametrize("value", [(5,), None, ()])
+def test_pairs_set_quick_case_is_the_sorted_rebuild(pairs, value):
+    """``pairs_set``'s one-key shortcut (a feature's table or player holding one key) gives the pairs the sorted
+    rebuild gives: the key set, removed (None) or added, the others kept in key order."""
+    from ttr_nb.board.state import pairs_set
+    want = {k: v for k, v in pairs if k != "goods"}
+    if value is not None:
+        want["goods"] = value
+    assert pairs_set(pairs, "goods", value) == tuple(sorted(want.items()))

@@ -45,6 +45,8 @@ _key = itemgetter(0)                # a pair's key: sorts in C, no Python call p
 
 def pairs_set(pairs: Pairs, key: str, value: Any) -> Pairs:
     """A new pair tuple with ``key`` set (``None`` removes it)."""
+    if len(pairs) <= 1 and value is not None and (not pairs or pairs[0][0] == key):
+        return ((key, value),)                  # (the features' quick paths' usual case: a one-key table or player)
     out = [(k, v) for k, v in pairs if k != key]
     if value is not None:
         out.append((key, value))

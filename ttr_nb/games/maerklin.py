@@ -401,6 +401,12 @@ def movable(state: GameState, seat: int) -> list[tuple[int, str]]:
     return [(i, w) for i, w in enumerate(passengers_of(state, seat)) if w not in (RESERVE, DONE) and i not in moved]
 
 
+def _passengers_in(ext) -> tuple[str, ...]:
+    """``pairs_get(ext, "passengers", ())`` of a player's pairs, read from the last pair first: "passengers" is the
+    greatest of Märklin's player keys, so it sorts last (the engine asks on every claim, for every player)."""
+    return ext[-1][1] if ext and ext[-1][0] == "passengers" else pairs_get(ext, "passengers", ())
+
+
 _STACK_AT: dict[str, int] = {}     # city -> where its goods stack stood when last looked for (checked on use)
 
 
@@ -701,11 +707,8 @@ class Passengers(Feature):
 
     # -- after a claim (MK-CLAIM-5) ------------------------------------------------------------------
     def takes_claim(self, v, state, seat, route) -> bool:
-        """Only a player with a passenger in reserve is offered to place one (MK-CLAIM-5). (The engine asks on every
-        claim: the passengers are read from the player's last pair, "passengers" being the greatest of Märklin's keys,
-        else found by pairs_get.)"""
-        ext = state.players[seat].ext
-        return RESERVE in (ext[-1][1] if ext and ext[-1][0] == "passengers" else pairs_get(ext, "passengers", ()))
+        """Only a player with a passenger in reserve is offered to place one (MK-CLAIM-5)."""
+        return RESERVE in _passengers_in(state.players[seat].ext)
 
     def on_claim(self, v, tx, seat, route, payment) -> bool:
         tx.claim_route(seat, route, payment)
@@ -743,13 +746,12 @@ class Passengers(Feature):
             if p.kind != "place_passenger" or city.__class__ is not str or city and city not in p.get("cities"):
                 return None
             if city:
-                ext = dict(q.ext)                       # (one dict read and sorted back: pairs_set's pairs, keys
-                mine = list(ext.get("passengers", ()))  # being unique)
+                mine = list(_passengers_in(q.ext))
                 if RESERVE not in mine:
                     return None
                 mine[mine.index(RESERVE)] = city
-                ext["passengers"] = tuple(mine)
-                players[seat] = new_player(q.hand, q.trains, q.tickets, q.route_points, tuple(sorted(ext.items())))
+                players[seat] = new_player(q.hand, q.trains, q.tickets, q.route_points,
+                                           pairs_set(q.ext, "passengers", tuple(mine)))
         elif cls is Stop:
             if p.kind != "journey":
                 return None
@@ -779,9 +781,8 @@ class Passengers(Feature):
         for other in players:                          # (those where no passenger stands: on_claim's ``taken``)
             if not cities:
                 break
-            ext = other.ext                            # pairs_get(ext, "passengers", ()), read from the last pair
-            mine = ext[-1][1] if ext and ext[-1][0] == "passengers" else pairs_get(ext, "passengers", ())
-            if cities[0] in mine or cities[-1] in mine:     # (the greatest of Märklin's keys: sorted last)
+            mine = _passengers_in(other.ext)
+            if cities[0] in mine or cities[-1] in mine:
                 cities = tuple(c for c in cities if c not in mine)
         claims = state.claims
         new_claims = list(claims)                      # (a list set and made a tuple: cheaper than two slices)
@@ -835,9 +836,7 @@ class Passengers(Feature):
             if taken is not None:
                 stacks, token = taken
                 goods = pairs_set(goods, "goods", stacks)
-                ext = dict(ext)                         # (the player's pairs: one dict sorted back, as a placement)
-                ext["goods"] = ext.get("goods", ()) + (token,)
-                ext = tuple(sorted(ext.items()))
+                ext = pairs_set(ext, "goods", pairs_get(ext, "goods", ()) + (token,))
         players[seat] = new_player(hand, q.trains, q.tickets, q.route_points, ext)
         return new_state(state.variant, state.n_players, state.seed, state.deck, state.market, discard,
                          state.ticket_decks, state.tickets_out, state.claims, tuple(players), state.phase, state.current,
@@ -1476,8 +1475,7 @@ def _bot_idle(v: Variant, state: GameState, seat: int) -> bool:
     for _, pile in state.ticket_decks:
         if pile:
             return False
-    ext = state.players[seat].ext                      # (its last pair: the greatest of Märklin's keys)
-    mine = ext[-1][1] if ext and ext[-1][0] == "passengers" else pairs_get(ext, "passengers", ())
+    mine = _passengers_in(state.players[seat].ext)
     return mine.count(DONE) + mine.count(RESERVE) == len(mine)      # none standing in a city
 
 

@@ -53,15 +53,6 @@ def _plural(n: int, word: str) -> str:
     return f"{n} {word}{'' if n == 1 else 's'}"
 
 
-def _set_pair(pairs, key: str, value):
-    """``pairs_set(pairs, key, value)`` for a value (not None), made at once when ``pairs`` holds ``key`` alone or
-    nothing: the quick paths' usual case (the table keeps only its province board, a player in play only its express
-    cards), without pairs_set's list and sort."""
-    if not pairs or len(pairs) == 1 and pairs[0][0] == key:
-        return ((key, value),)
-    return pairs_set(pairs, key, value)
-
-
 # ---------------------------------------------------------------------------------------------
 # the map: built from maps/sources/south_korea (the reference CSVs, unchanged)
 
@@ -1047,7 +1038,7 @@ class ExpressCards(Feature):
         for card in deck[:e]:
             hand[card] += 1
         players[seat] = new_player(tuple(hand), p.trains, p.tickets, p.route_points,
-                                   _set_pair(p.ext, "express", tuple(x for x in left if x != e)))
+                                   pairs_set(p.ext, "express", tuple(x for x in left if x != e)))
         drawn = new_state(state.variant, state.n_players, state.seed, deck[e:], state.market, state.discard,
                           state.ticket_decks, state.tickets_out, state.claims, tuple(players), state.phase,
                           state.current, (), state.final_turns_left, state.turn, state.ply, state.passes,
@@ -1075,7 +1066,7 @@ class ExpressCards(Feature):
         if not trusted and e not in left:
             return None
         players[seat] = new_player(p.hand, p.trains, p.tickets, p.route_points,
-                                   _set_pair(p.ext, "express", tuple(x for x in left if x != e)))
+                                   pairs_set(p.ext, "express", tuple(x for x in left if x != e)))
         n = st.ticket_draw + e
         decks = dict(state.ticket_decks)
         decks[name] = pile[n:]
@@ -1597,13 +1588,13 @@ class ProvinceBoard(Feature):
         space = _space_for(spaces, full, size + e)
         if space is None:
             return None
-        ext = p.ext if not e else _set_pair(p.ext, "express", tuple(x for x in left if x != e))
+        ext = p.ext if not e else pairs_set(p.ext, "express", tuple(x for x in left if x != e))
         players[seat] = new_player(tuple(hand), p.trains - route.length - 1, p.tickets, p.route_points + t.points[i],
                                    ext)
         new_claims = claims[:i] + (seat,) + claims[i + 1:]
         new_board = tuple(board) + ((line, space, seat),)
         new = _turn_over(v, state, seat, state.deck, state.market, tuple(discard), new_claims, tuple(players),
-                         ext=_set_pair(state.ext, "province", new_board))
+                         ext=pairs_set(state.ext, "province", new_board))
         if new is not None:
             t.claimed(claims, new_claims, i, seat)
             last = v.__dict__.get("_placeable_last")
