@@ -24,7 +24,7 @@ from .errors import TTRError
 from .board.names import route_text, ticket_text
 from .rng import Counter, fold
 from .board.state import FREE, GameState
-from .board.tables import claimable_mask, count_payments, nth_bit, nth_payment
+from .board.tables import claim_payments, claimable_mask, nth_bit
 from .variants import Feature, Variant, bots_of, get_variant
 
 
@@ -147,13 +147,13 @@ class RandomBot:
                 return opts[k], reason
             elif pick == _ROUTE:                        # claim: a claimable route, then one of its payments
                 i = nth_bit(routes, k)
-                hand = state.players[seat].hand
-                n, runs = count_payments(v, i, hand)
+                pays = claim_payments(v, i, state.players[seat].hand)
                 pick = _PAYMENT
+                n = len(pays)
                 continue
-            else:                                       # route_payments(...)[random index], nothing listed
+            else:                                       # route_payments(...)[random index], from the shared tuple
                 label = v.route_table.labels[i]
-                return new_claim(label, nth_payment(v, i, hand, runs, k), seat), _claims_at_random(label)
+                return new_claim(label, pays[k], seat), _claims_at_random(label)
             if kind == 0:                               # draw (empty when USA-DRAW-8 forbids drawing)
                 opts = draw_choices(state, seat, False)
                 if opts:

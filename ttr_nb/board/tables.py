@@ -156,6 +156,13 @@ class RouteTable:
         # the variant's other wild cards (Märklin's +4): (card kind, routes at least as long as it may pay for)
         self.extra_wilds = tuple((w, sum(1 << i for i in range(n) if self.length[i] >= shortest))
                                  for w, shortest, _ in v.settings.wilds if w != LOCO)
+        # pay_rows[i]: route i's payments in colour cards and locomotives (plain_payments), by the locomotives held,
+        # then by the cards of its colour held (gray: per colour); one entry per (colour, length, minimum locomotives),
+        # every index up to the largest deck count
+        size = max(v.deck_counts) + 1
+        shapes = {key: None for key in zip(self.colour, self.length, self.min_locos)}
+        shapes = {key: _pay_rows(*key, size) for key in shapes}
+        self.pay_rows = tuple(shapes[key] for key in zip(self.colour, self.length, self.min_locos))
         self.twin_min_players = v.settings.twin_min_players
         # the features that may take a claim over (a tunnel, a passenger to place): the others never need asking
         self.claim_hooks = tuple(f for f in v.features if f.overrides("on_claim"))
@@ -323,76 +330,80 @@ def _payable_special(v: "Variant", t: RouteTable, i: int, hand: Sequence[int]) -
 def route_payments(v: "Variant", route, hand: Sequence[int]) -> list[tuple]:
     """Every legal set of cards for ``route`` from ``hand``: by colour, fewest locomotives first; all-locomotive last."""
     t = v.route_table
-    length = route.length
-    locos = hand[LOCO]
-    min_locos = t.min_locos[route.index]
-    if locos < min_locos:
-        return []
-    c0 = t.colour[route.index]
-    out: list[Payment] = []
-    low = max(1, length - locos)
-    for c in (range(LOCO) if c0 < 0 else (c0,)):
-        have = hand[c]
-        if have < low:
-            continue
-        for k in range(min(have, length - min_locos), low - 1, -1):
-            out.append(payment(c, k, length - k))
-    if locos >= length:
-        out.append(payment(0, 0, length))
+    out = list(plain_payments(t, route.index, hand))
     if len(v.settings.wilds) > 1:
-        out += _extra_wild_payments(v, route, hand, c0, min_locos)
+        out += _extra_wild_payments(v, route, hand, t.colour[route.index], t.min_locos[route.index])
     return out
+
+
+def claim_payments(v: "Variant", i: int, hand: Sequence[int]) -> tuple:
+    """``route_payments(v, routes[i], hand)`` as a tuple (the random bot's claim draws its index in it): the shared
+    tuple ``plain_payments`` reads, unless another wild card of the variant could pay for the route (Märklin's +4),
+    when they are listed."""
+    t = v.route_table
+    for w, long_enough in t.extra_wilds:
+        if hand[w] and long_enough >> i & 1:
+            return tuple(route_payments(v, t.routes[i], hand))
+    return plain_payments(t, i, hand)
 
 
 def random_payment(v: "Variant", i: int, hand: Sequence[int], r) -> tuple:
     """``pays[r.index(len(pays))]`` for ``pays = route_payments(v, routes[i], hand)`` (route ``i`` payable from
-    ``hand``), without listing them: the payments counted (``count_payments``), one index drawn from the counter
-    ``r``, that payment made (``nth_payment``)."""
-    n, runs = count_payments(v, i, hand)
-    return nth_payment(v, i, hand, runs, r.index(n))
+    ``hand``): what the random bot's claim pays, the counter ``r`` drawing its index."""
+    pays = claim_payments(v, i, hand)
+    return pays[r.index(len(pays))]
 
 
-def count_payments(v: "Variant", i: int, hand: Sequence[int]) -> tuple[int, list]:
-    """(how many payments ``route_payments`` lists for route ``i`` from ``hand``, what ``nth_payment`` reads to make
-    the k-th of them). The payments of each colour are counted, not made: the runs are (colour, most of it), whose
-    payments are most, most - 1, ..., down to the fewest the locomotives allow. When another wild card of the variant
-    could pay for the route (Märklin's +4) the payments are listed, and the listed tuple is what is read."""
-    t = v.route_table
-    for w, long_enough in t.extra_wilds:
-        if hand[w] and long_enough >> i & 1:
-            pays = tuple(route_payments(v, t.routes[i], hand))
-            return len(pays), [_LISTED, pays]
-    length = t.length[i]
-    locos = hand[LOCO]
+def plain_payments(t: RouteTable, i: int, hand: Sequence[int]) -> tuple:
+    """The payments of route ``i`` from ``hand`` in colour cards and locomotives (``route_payments`` without the
+    variant's other wild cards) as one tuple read from ``RouteTable.pay_rows``: a coloured route's in one lookup, a
+    gray route's as its eight colours' runs and the all-locomotive payment (written out: every claim asks)."""
+    try:
+        rows = t.pay_rows[i][hand[LOCO]]
+        c0 = t.colour[i]
+        if c0 >= 0:
+            return rows[hand[c0]]
+        r0, r1, r2, r3, r4, r5, r6, r7, tail = rows
+        c0, c1, c2, c3, c4, c5, c6, c7 = hand[:LOCO]
+        return r0[c0] + r1[c1] + r2[c2] + r3[c3] + r4[c4] + r5[c5] + r6[c6] + r7[c7] + tail
+    except IndexError:                           # an edited state with more cards than any deck holds
+        return listed_payments(t, i, hand)
+
+
+def listed_payments(t: RouteTable, i: int, hand: Sequence[int]) -> tuple:
+    """``plain_payments`` listed colour by colour (what its table holds, for any hand)."""
+    length, c0, locos = t.length[i], t.colour[i], hand[LOCO]
+    return sum((_run(c, length, t.min_locos[i], locos, hand[c]) for c in (range(LOCO) if c0 < 0 else (c0,))),
+               ()) + _all_locos(length, locos)
+
+
+def _run(c: int, length: int, min_locos: int, locos: int, have: int) -> tuple:
+    """The payments in colour ``c`` of a route of ``length`` needing ``min_locos`` locomotives, from ``locos``
+    locomotives and ``have`` cards of ``c``: most of the colour first, at least one card of it (USA-CLAIM-2/3)."""
+    if locos < min_locos:
+        return ()
     low = length - locos if length - locos > 1 else 1
-    top = length - t.min_locos[i]
-    c0 = t.colour[i]
-    runs = []
-    n = 1 if locos >= length else 0             # the all-locomotive payment, last
-    for c in (range(LOCO) if c0 < 0 else (c0,)):
-        have = hand[c]
-        if have >= low:
-            most = have if have < top else top
-            runs.append((c, most))
-            n += most - low + 1
-    return n, runs
+    return tuple(payment(c, k, length - k) for k in range(min(have, length - min_locos), low - 1, -1))
 
 
-_LISTED = object()      # count_payments' mark of listed payments
+def _all_locos(length: int, locos: int) -> tuple:
+    """The all-locomotive payment of a route of ``length``, when ``locos`` cover it."""
+    return (payment(0, 0, length),) if locos >= length else ()
 
 
-def nth_payment(v: "Variant", i: int, hand: Sequence[int], runs: list, k: int) -> tuple:
-    """The ``k``-th payment of route ``i`` from ``hand`` in ``route_payments``' order, from ``count_payments``' runs."""
-    if runs and runs[0] is _LISTED:
-        return runs[1][k]
-    length = v.route_table.length[i]
-    locos = hand[LOCO]
-    low = length - locos if length - locos > 1 else 1
-    for c, most in runs:
-        if k <= most - low:
-            return payment(c, most - k, length - most + k)
-        k -= most - low + 1
-    return payment(0, 0, length)
+def _pay_rows(c0: int, length: int, min_locos: int, size: int) -> tuple:
+    """``RouteTable.pay_rows``' entry for a route of colour ``c0`` (-1 gray), ``length`` and ``min_locos``, indexed by
+    the locomotives held (``size`` entries): a coloured route's payments by the cards of its colour held; a gray
+    route's runs of each colour by that colour's cards held, then its all-locomotive payment. Past ``length``
+    locomotives or cards nothing changes: those entries repeat the last one."""
+    def by_have(c, locos):
+        found = tuple(_run(c, length, min_locos, locos, have) + (_all_locos(length, locos) if c0 >= 0 else ())
+                      for have in range(length + 1))
+        return found + found[-1:] * (size - len(found))
+
+    rows = tuple(by_have(c0, locos) if c0 >= 0 else tuple(by_have(c, locos) for c in range(LOCO))
+                 + (_all_locos(length, locos),) for locos in range(length + 1))
+    return rows + rows[-1:] * (size - len(rows))
 
 
 def _extra_wild_payments(v: "Variant", route, hand: Sequence[int], c0: int, min_locos: int) -> list[tuple]:
@@ -422,4 +433,4 @@ def _extra_wild_payments(v: "Variant", route, hand: Sequence[int], c0: int, min_
     return [intern(pay) for _, pay in out]
 
 
-__all__ = ["allowed_routes", "route_payments", "random_payment", "count_payments", "nth_payment", "RouteTable", "ClaimsInfo", "claimable_mask", "payment", "intern", "interned", "bits", "nth_bit"]
+__all__ = ["allowed_routes", "route_payments", "random_payment", "claim_payments", "plain_payments", "listed_payments", "RouteTable", "ClaimsInfo", "claimable_mask", "payment", "intern", "interned", "bits", "nth_bit"]
