@@ -186,12 +186,22 @@ class RouteTable:
     def claimed(self, old: tuple[int, ...], new: tuple[int, ...], i: int, seat: int) -> None:
         """``new`` is ``old`` with route ``i`` claimed by ``seat``: derive its info from ``old``'s cached one (one bit
         moves) instead of reading all of ``new`` again on its first use."""
-        info = self._claims.get(id(old))
+        cache = self._claims
+        info = cache.get(id(old))
         if info is None or info.claims is not old:
             return
-        if len(self._claims) >= CLAIMS_KEPT:
-            self._claims.clear()
-        self._claims[id(new)] = info.after_claim(self, new, i, seat)
+        if len(cache) >= CLAIMS_KEPT:
+            cache.clear()
+        cache[id(new)] = after = ClaimsInfo.__new__(ClaimsInfo)
+        after.claims = new
+        after.free = info.free & ~(1 << i)
+        twins = self.twin_bits[i]
+        if twins:
+            after.blocked = blocked = info.blocked.copy()
+            blocked[seat] = blocked.get(seat, 0) | twins
+            after.blocked_all = info.blocked_all | twins
+        else:
+            after.blocked, after.blocked_all = info.blocked, info.blocked_all
 
     def forget(self) -> None:
         """Drop the cached claims (tests check that cold and warm caches agree)."""
@@ -215,19 +225,6 @@ class ClaimsInfo:
                 blocked[owner] = blocked.get(owner, 0) | twin_bits[i]
                 blocked_all |= twin_bits[i]
         self.free, self.blocked, self.blocked_all = free, blocked, blocked_all
-
-    def after_claim(self, t: RouteTable, claims: tuple[int, ...], i: int, seat: int) -> "ClaimsInfo":
-        new = ClaimsInfo.__new__(ClaimsInfo)
-        new.claims = claims
-        new.free = self.free & ~(1 << i)
-        twins = t.twin_bits[i]
-        if twins:
-            new.blocked = blocked = self.blocked.copy()
-            blocked[seat] = blocked.get(seat, 0) | twins
-            new.blocked_all = self.blocked_all | twins
-        else:
-            new.blocked, new.blocked_all = self.blocked, self.blocked_all
-        return new
 
     def allowed(self, seat: int, small: bool) -> int:
         """Free routes ``seat`` may claim as far as twins go: never both of a double (USA-CLAIM-7), and with fewer
