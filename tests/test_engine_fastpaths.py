@@ -355,31 +355,30 @@ def test_maerklin_plus4_claimable_by_arithmetic_exactly_when_a_payment_exists():
 @pytest.mark.parametrize("variant", ["usa", "europe", "maerklin"])
 def test_the_random_bots_payment_is_the_listed_one_at_its_index(variant):
     """USA-CLAIM-1..3 (EU-FERRY, MK-CLAIM-2): route_payments and RandomBot read a route's payments from the payment
-    table (tables.plain_payments; tables.claim_payments, which RandomBot.choose calls with its own draws, lists them
-    only where Märklin's +4 locomotives may pay) instead of listing them: the payments listed colour by colour
-    (tables.listed_payments), the very same shared tuples in the same order, and the one at the index the same
-    counter draws from their count (tables.random_payment), for every route and many hands (short of locomotives,
-    of the colour, or rich, some past every deck's count; in Märklin with and without +4 locomotives)."""
+    table (tables.claim_payments, which RandomBot.choose calls with its own draws) instead of listing them: the
+    payments listed colour by colour (tables.listed_payments), then Märklin's with +4 locomotives, the very same
+    shared tuples in the same order, and the one at the index the same counter draws from their count
+    (tables.random_payment), for every route and many hands (short of locomotives, of the colour, or rich, some past
+    every deck's count; in Märklin with and without +4 locomotives)."""
     import random
 
     from ttr_nb.rng import Counter
-    from ttr_nb.board.tables import claim_payments, listed_payments, plain_payments, random_payment
+    from ttr_nb.board.tables import _extra_wild_payments, claim_payments, listed_payments, random_payment
     v = get_variant(variant)
     t = v.route_table
     rng = random.Random(18)
     hands = [tuple(rng.choice((0, 0, 1, 2, 3, 5, 8, 12, 14, 30)) for _ in range(v.card_kinds))
-             for _ in range(150)]         # (Märklin's: read from the table without a +4 card that may pay, else listed)
+             for _ in range(150)]
     picked = set()
     for h, hand in enumerate(hands):
         for i, route in enumerate(t.routes):
-            listed = listed_payments(t, i, hand)
-            table = plain_payments(t, i, hand)
-            assert len(table) == len(listed) and all(a is b for a, b in zip(table, listed)), (route.id, hand)
-            pays = route_payments(v, route, hand)
+            listed = listed_payments(t, i, hand) + tuple(_extra_wild_payments(v, route, hand, t.colour[i],
+                                                                              t.min_locos[i]))
+            pays = claim_payments(v, i, hand)
+            assert len(pays) == len(listed) and all(a is b for a, b in zip(pays, listed)), (route.id, hand)
+            assert route_payments(v, route, hand) == list(pays)
             if not pays:
                 continue
-            bots = claim_payments(v, i, hand)
-            assert len(bots) == len(pays) and all(a is b for a, b in zip(bots, pays)), (route.id, hand)
             for key in range(3):
                 pay = random_payment(v, i, hand, Counter(h, i, key))
                 assert pay is pays[Counter(h, i, key).index(len(pays))], (route.id, hand, key)

@@ -153,7 +153,7 @@ class RandomBot:
                 continue
             else:                                       # route_payments(...)[random index], from the shared tuple
                 label = v.route_table.labels[i]
-                return new_claim(label, pays[k], seat), _claims_at_random(label)
+                return new_claim(label, pays[k], seat), _CLAIM_REASONS.get(label) or _claims_at_random(label)
             if kind == 0:                               # draw (empty when USA-DRAW-8 forbids drawing)
                 opts = draw_choices(state, seat, False)
                 if opts:

@@ -156,7 +156,7 @@ class RouteTable:
         # the variant's other wild cards (Märklin's +4): (card kind, routes at least as long as it may pay for)
         self.extra_wilds = tuple((w, sum(1 << i for i in range(n) if self.length[i] >= shortest))
                                  for w, shortest, _ in v.settings.wilds if w != LOCO)
-        # pay_rows[i]: route i's payments in colour cards and locomotives (plain_payments), by the locomotives held,
+        # pay_rows[i]: route i's payments in colour cards and locomotives (claim_payments), by the locomotives held,
         # then by the cards of its colour held (gray: per colour); one entry per (colour, length, minimum locomotives),
         # every index up to the largest deck count
         size = max(v.deck_counts) + 1
@@ -326,22 +326,30 @@ def _payable_special(v: "Variant", t: RouteTable, i: int, hand: Sequence[int]) -
 
 def route_payments(v: "Variant", route, hand: Sequence[int]) -> list[tuple]:
     """Every legal set of cards for ``route`` from ``hand``: by colour, fewest locomotives first; all-locomotive last."""
-    t = v.route_table
-    out = list(plain_payments(t, route.index, hand))
-    if len(v.settings.wilds) > 1:
-        out += _extra_wild_payments(v, route, hand, t.colour[route.index], t.min_locos[route.index])
-    return out
+    return list(claim_payments(v, route.index, hand))
 
 
 def claim_payments(v: "Variant", i: int, hand: Sequence[int]) -> tuple:
-    """``route_payments(v, routes[i], hand)`` as a tuple (the random bot's claim draws its index in it): the shared
-    tuple ``plain_payments`` reads, unless another wild card of the variant could pay for the route (Märklin's +4),
-    when they are listed."""
+    """``route_payments(v, routes[i], hand)`` as one tuple (the random bot's claim draws its index in it): the
+    payments in colour cards and locomotives read from ``RouteTable.pay_rows`` (a coloured route's in one lookup, a
+    gray route's as its eight colours' runs and the all-locomotive payment, written out: every claim asks), then
+    those with the variant's other wild cards (Märklin's +4) when one of them could pay."""
     t = v.route_table
+    try:
+        rows = t.pay_rows[i][hand[LOCO]]
+        c0 = t.colour[i]
+        if c0 >= 0:
+            pays = rows[hand[c0]]
+        else:
+            r0, r1, r2, r3, r4, r5, r6, r7, tail = rows
+            c0, c1, c2, c3, c4, c5, c6, c7 = hand[:LOCO]
+            pays = r0[c0] + r1[c1] + r2[c2] + r3[c3] + r4[c4] + r5[c5] + r6[c6] + r7[c7] + tail
+    except IndexError:                           # an edited state with more cards than any deck holds
+        pays = listed_payments(t, i, hand)
     for w, long_enough in t.extra_wilds:
         if hand[w] and long_enough >> i & 1:
-            return tuple(route_payments(v, t.routes[i], hand))
-    return plain_payments(t, i, hand)
+            return pays + tuple(_extra_wild_payments(v, t.routes[i], hand, t.colour[i], t.min_locos[i]))
+    return pays
 
 
 def random_payment(v: "Variant", i: int, hand: Sequence[int], r) -> tuple:
@@ -351,24 +359,9 @@ def random_payment(v: "Variant", i: int, hand: Sequence[int], r) -> tuple:
     return pays[r.index(len(pays))]
 
 
-def plain_payments(t: RouteTable, i: int, hand: Sequence[int]) -> tuple:
-    """The payments of route ``i`` from ``hand`` in colour cards and locomotives (``route_payments`` without the
-    variant's other wild cards) as one tuple read from ``RouteTable.pay_rows``: a coloured route's in one lookup, a
-    gray route's as its eight colours' runs and the all-locomotive payment (written out: every claim asks)."""
-    try:
-        rows = t.pay_rows[i][hand[LOCO]]
-        c0 = t.colour[i]
-        if c0 >= 0:
-            return rows[hand[c0]]
-        r0, r1, r2, r3, r4, r5, r6, r7, tail = rows
-        c0, c1, c2, c3, c4, c5, c6, c7 = hand[:LOCO]
-        return r0[c0] + r1[c1] + r2[c2] + r3[c3] + r4[c4] + r5[c5] + r6[c6] + r7[c7] + tail
-    except IndexError:                           # an edited state with more cards than any deck holds
-        return listed_payments(t, i, hand)
-
-
 def listed_payments(t: RouteTable, i: int, hand: Sequence[int]) -> tuple:
-    """``plain_payments`` listed colour by colour (what its table holds, for any hand)."""
+    """The payments of route ``i`` from ``hand`` in colour cards and locomotives, listed colour by colour (what
+    ``RouteTable.pay_rows`` holds, for any hand)."""
     length, c0, locos = t.length[i], t.colour[i], hand[LOCO]
     return sum((_run(c, length, t.min_locos[i], locos, hand[c]) for c in (range(LOCO) if c0 < 0 else (c0,))),
                ()) + _all_locos(length, locos)
@@ -430,4 +423,4 @@ def _extra_wild_payments(v: "Variant", route, hand: Sequence[int], c0: int, min_
     return [intern(pay) for _, pay in out]
 
 
-__all__ = ["allowed_routes", "route_payments", "random_payment", "claim_payments", "plain_payments", "listed_payments", "RouteTable", "ClaimsInfo", "claimable_mask", "payment", "intern", "interned", "bits", "nth_bit"]
+__all__ = ["allowed_routes", "route_payments", "random_payment", "claim_payments", "listed_payments", "RouteTable", "ClaimsInfo", "claimable_mask", "payment", "intern", "interned", "bits", "nth_bit"]
