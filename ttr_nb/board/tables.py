@@ -150,8 +150,11 @@ class RouteTable:
                     le[b][k] |= 1 << i
         self.le = tuple(tuple(row) for row in le)
         self.le_colours = self.le[:GRAY_BUCKET]
-        wide = tuple(row + (row[-1],) * (WIDE - len(row)) for row in self.le)      # row[k] for any k < WIDE
-        self.wide_colours, self.wide_gray = wide[:GRAY_BUCKET], wide[GRAY_BUCKET]
+        # wide_colours[b][k]: le[b][k] | le[8][k] for any k < WIDE: a gray route is payable as soon as one colour's
+        # cards (with the locomotives) cover it, so each colour's row carries the gray routes and claimable_mask
+        # needs no best colour
+        wide = tuple(row + (row[-1],) * (WIDE - len(row)) for row in self.le)
+        self.wide_colours = tuple(tuple(a | b for a, b in zip(row, wide[GRAY_BUCKET])) for row in wide[:GRAY_BUCKET])
         self.every = tuple(every)
         # the variant's other wild cards (Märklin's +4): (card kind, routes at least as long as it may pay for)
         self.extra_wilds = tuple((w, sum(1 << i for i in range(n) if self.length[i] >= shortest))
@@ -261,25 +264,23 @@ def claimable_mask(v: "Variant", state: "GameState", seat: int, affordable_only:
         w = t.wide_colours                       # the 8 colours (0..7; LOCO is 8), written out: every claim asks
         c0, c1, c2, c3, c4, c5, c6, c7 = hand[:LOCO]
         mask = (w[0][c0 + locos] | w[1][c1 + locos] | w[2][c2 + locos] | w[3][c3 + locos] | w[4][c4 + locos]
-                | w[5][c5 + locos] | w[6][c6 + locos] | w[7][c7 + locos])
-        best = max(c0, c1, c2, c3, c4, c5, c6, c7)
-        mask |= t.wide_gray[best + locos]
+                | w[5][c5 + locos] | w[6][c6 + locos] | w[7][c7 + locos])          # (gray routes included)
         wide_rows = True
     except IndexError:                           # an edited state with more cards than any deck holds
         mask = 0
         for have, row in zip(hand, t.le_colours):
             mask |= row[min(have + locos, top)]
-        best = max(hand[:LOCO])
-        mask |= t.le[GRAY_BUCKET][min(best + locos, top)]
+        mask |= t.le[GRAY_BUCKET][min(max(hand[:LOCO]) + locos, top)]
         wide_rows = False
     mask &= t.every[cap]
     for wild, long_enough in t.extra_wilds:      # one extra wild kind per payment (see route_payments)
         more = hand[wild]
         if more:
             k = locos + more
+            best = max(hand[:LOCO])
             if wide_rows and best + k < WIDE:    # (Märklin's +4 card: the colours written out as above)
                 wide = (w[0][c0 + k] | w[1][c1 + k] | w[2][c2 + k] | w[3][c3 + k] | w[4][c4 + k] | w[5][c5 + k]
-                        | w[6][c6 + k] | w[7][c7 + k] | t.wide_gray[best + k]) & t.every[cap]
+                        | w[6][c6 + k] | w[7][c7 + k]) & t.every[cap]
             else:
                 wide = 0
                 for have, row in zip(hand, t.le_colours):
@@ -299,6 +300,7 @@ def claimable_mask(v: "Variant", state: "GameState", seat: int, affordable_only:
             # a route needing ``need`` locomotives (a ferry) is payable iff all its cards can be locomotives, or
             # locos >= need < length and its colour (gray: the best one) covers max(1, length - locos)
             lk = locos if locos < top else top
+            best = max(hand[:LOCO])
             pay = t.special_pay
             found = pay[GRAY_BUCKET][lk][best if best < top else top]
             for b in t.special_colours:
