@@ -127,7 +127,9 @@ class Tx:
         n = sum(self.discard)
         if not n:
             return
-        cards = [k for k, c in enumerate(self.discard) for _ in range(c)]
+        cards = []
+        for k, c in enumerate(self.discard):         # a list per kind, not a comprehension's step per card
+            cards += [k] * c
         self.shuffles += 1
         self.deck = shuffled(cards, self.s.seed, "deck", self.shuffles)
         self.discard = [0] * len(self.discard)
