@@ -422,6 +422,13 @@ class _OpenPlayer(PlayerState):
     __delattr__ = object.__delattr__
 
 
+class _OpenPending(Pending):
+    __slots__ = ()
+    __init__ = object.__init__
+    __setattr__ = object.__setattr__
+    __delattr__ = object.__delattr__
+
+
 def new_state(variant, n_players, seed, deck, market, discard, ticket_decks, tickets_out, claims, players, phase,
               current, pending, final_turns_left, turn, ply, passes, shuffles, first_player, ext) -> GameState:
     """``GameState(...)`` with every field given in declaration order, without the frozen ``__init__``'s cost."""
@@ -462,4 +469,14 @@ def new_player(hand, trains, tickets, route_points, ext) -> PlayerState:
     return p
 
 
-__all__ = ["FREE", "PHASES", "GameState", "PlayerState", "Pending", "freeze", "pairs_get", "pairs_set", "replace_fields", "build", "new_state", "new_player", "field"]
+def new_pending(kind, seat, data) -> Pending:
+    """``Pending(kind, seat, data)``, quickly (see ``new_state``): a ticket draw makes one."""
+    p = _OpenPending()
+    p.kind = kind
+    p.seat = seat
+    p.data = data
+    p.__class__ = Pending
+    return p
+
+
+__all__ = ["FREE", "PHASES", "GameState", "PlayerState", "Pending", "freeze", "pairs_get", "pairs_set", "replace_fields", "build", "new_state", "new_player", "new_pending", "field"]
