@@ -23,7 +23,7 @@ from .board.engine import _VARIANTS, claimable_routes, draw_choices, legal_actio
 from .errors import TTRError
 from .board.names import route_text, ticket_text
 from .rng import Counter, fold
-from .board.state import FREE, GameState
+from .board.state import FREE, GameState, pairs_get
 from .board.tables import claim_payments, claimable_mask, nth_bit
 from .variants import Feature, Variant, bots_of, get_variant
 
@@ -243,11 +243,12 @@ def _keep_at_random(v: Variant, p, r: Counter) -> KeepTickets:
     """The choice ``legal_actions`` lists for a ticket offer (every subset of at least ``min_keep`` tickets, largest
     first, each size in ``combinations`` order) at the random index, read from the positions listed once per offer
     size (``keep_choices``)."""
-    offered = p.get("offered")
-    choices = keep_choices(len(offered), p.get("min_keep"))
+    data = p.data                                       # (read with pairs_get: Pending.get's call spared)
+    offered = pairs_get(data, "offered")
+    choices = keep_choices(len(offered), pairs_get(data, "min_keep"))
     text = v.route_table.ticket_text
-    names = tuple([text[t] if t in text else ticket_text(v.map, t) for t in offered])
-    return new_keep(tuple([names[j] for j in choices[r.index(len(choices))]]), p.seat)
+    kept = [offered[j] for j in choices[r.index(len(choices))]]        # only the kept tickets' names made
+    return new_keep(tuple([text[t] if t in text else ticket_text(v.map, t) for t in kept]), p.seat)
 
 
 _KEEP_CHOICES: dict[tuple[int, int], tuple[tuple[int, ...], ...]] = {}

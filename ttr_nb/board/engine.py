@@ -27,7 +27,8 @@ from .cards import CARD_NAMES, GRAY, LOCO, a_card, card_words
 from ..errors import BadAction, IllegalAction, MapError, StateError, TTRError
 from .names import find_route, find_ticket, route_labels, route_text, seat_name, ticket_text, ticket_words
 from ..rng import shuffled
-from .state import FREE, GameState, Pending, PlayerState, new_player, new_state, replace_fields
+from .state import (FREE, GameState, Pending, PlayerState, new_pending, new_player, new_state, pairs_get,
+                    replace_fields)
 from .tables import bits, claimable_mask, interned, route_payments
 from ..variants import Variant, get_game, get_variant, rules_of
 
@@ -127,7 +128,9 @@ class Tx:
         n = sum(self.discard)
         if not n:
             return
-        cards = [k for k, c in enumerate(self.discard) for _ in range(c)]
+        cards = []
+        for k, c in enumerate(self.discard):         # a list per kind, not a comprehension's step per card
+            cards += [k] * c
         self.shuffles += 1
         self.deck = shuffled(cards, self.s.seed, "deck", self.shuffles)
         self.discard = [0] * len(self.discard)
@@ -1022,8 +1025,8 @@ def _quick_tickets(v: Variant, state: GameState, action: DrawTickets, trusted: b
         return None                                  # check words the refusal
     n = st.ticket_draw
     decks = tuple(sorted((k, pile[n:] if k == name else ids) for k, ids in state.ticket_decks))
-    pending = (Pending("choose_tickets", seat, (("min_keep", st.ticket_min_keep), ("offered", pile[:n]),
-                                                ("returns", "bottom"))),)
+    pending = (new_pending("choose_tickets", seat, (("min_keep", st.ticket_min_keep), ("offered", pile[:n]),
+                                                    ("returns", "bottom"))),)
     return new_state(state.variant, state.n_players, state.seed, state.deck, state.market, state.discard, decks,
                      state.tickets_out, state.claims, state.players, state.phase, seat, pending,
                      state.final_turns_left, state.turn, state.ply + 1, 0, state.shuffles, state.first_player, state.ext)
@@ -1052,17 +1055,18 @@ def _quick_keep(v: Variant, state: GameState, action: KeepTickets, trusted: bool
         p = pending[0]
     else:
         return None
-    returns = p.get("returns")
+    data = p.data                                    # (read with pairs_get: Pending.get's call spared)
+    returns = pairs_get(data, "returns")
     if p.kind != "choose_tickets" or p.seat != seat or returns != "bottom" and returns != "out":
         return None
-    offered = p.get("offered")
+    offered = pairs_get(data, "offered")
     text = v.route_table.ticket_text
     names = action.tickets
     if names.__class__ is not tuple:
         return None                                  # a hand-built action: check words what is wrong
-    kept = tuple(t for t in offered if text.get(t) in names)
-    if (len(kept) != len(names) or len(kept) < min(p.get("min_keep"), len(offered))
-            or tuple(text[t] for t in kept) != names):
+    kept = tuple([t for t in offered if text.get(t) in names])
+    if (len(kept) != len(names) or len(kept) < min(pairs_get(data, "min_keep"), len(offered))
+            or tuple(map(text.__getitem__, kept)) != names):
         return None                                  # not canonical, or refused: check and the general path
     decks = dict(state.ticket_decks)
     tickets_out = state.tickets_out
