@@ -386,6 +386,31 @@ def test_the_random_bots_payment_is_the_listed_one_at_its_index(variant):
     assert len(picked) > 1_000
 
 
+@pytest.mark.parametrize("variant", ["usa", "maerklin"])
+def test_a_negative_count_pays_for_nothing_in_route_payments(variant):
+    """USA-CLAIM-2/3 on an edited hand that validate refuses (a negative count): the payment table would read its
+    rows from their ends and offer cards the hand does not hold, so route_payments lists such a hand colour by colour:
+    no payment uses the negative kind; a negative colour leaves the payments the hand without it has, negative
+    locomotives leave none (they short every payment, as the listing always counted them)."""
+    from ttr_nb.board.cards import LOCO
+    v = get_variant(variant)
+    checked = 0
+    for negative in (0, 3, LOCO):
+        hand = [4] * v.card_kinds
+        hand[negative] = -1
+        zeroed = list(hand)
+        zeroed[negative] = 0
+        for route in v.map.routes:
+            pays = route_payments(v, route, tuple(hand))
+            assert all(hand[k] >= n for pay in pays for k, n in pay), (route.id, hand)
+            if negative == LOCO:
+                assert pays == [], (route.id, hand)
+            else:
+                assert pays == route_payments(v, route, tuple(zeroed)), (route.id, hand)
+                checked += bool(pays)
+    assert checked > 100
+
+
 def test_the_random_bots_ticket_keep_is_the_listed_choice_at_its_index():
     """USA-TICKET-2: RandomBot picks the k-th of legal_actions' ticket keeps from positions listed once per offer
     size (bots.keep_choices) instead of listing the actions: the same order for every offer size and least keep."""

@@ -328,7 +328,16 @@ def _payable_special(v: "Variant", t: RouteTable, i: int, hand: Sequence[int]) -
 
 def route_payments(v: "Variant", route, hand: Sequence[int]) -> list[tuple]:
     """Every legal set of cards for ``route`` from ``hand``: by colour, fewest locomotives first; all-locomotive last."""
-    return list(claim_payments(v, route.index, hand))
+    if min(hand) >= 0:
+        return list(claim_payments(v, route.index, hand))
+    # an edited hand with a negative count (validate refuses it): listed colour by colour, since the table's rows
+    # would be read from their ends; a negative count pays for nothing
+    t = v.route_table
+    i = route.index
+    pays = list(listed_payments(t, i, hand))
+    if t.extra_wilds:
+        pays += _extra_wild_payments(v, route, hand, t.colour[i], t.min_locos[i])
+    return pays
 
 
 def claim_payments(v: "Variant", i: int, hand: Sequence[int]) -> tuple:
