@@ -218,11 +218,12 @@ class BoardPolicy:
     SPARE = 20                     # trains a prudent seat keeps free when it chooses tickets (greedy: 5)
     TICKET_TRAINS = 20             # trains a prudent seat needs before it draws new tickets (greedy: 12)
 
-    def __init__(self, v: Variant, prudent: int | None = None):
+    def __init__(self, v: Variant, prudent: int | None = None, shared: dict | None = None):
         self.prudent = prudent
         self.v = v
         self.t = tables(v)
         self.plans: dict[int, Plan] = {}
+        self.shared = shared
         self.features = v.features
         self.borrowers = [f for f in v.features if hasattr(f, "bot_borrowable")]
         self.turners = [f for f in v.features if hasattr(f, "bot_turn")]
@@ -269,8 +270,21 @@ class BoardPolicy:
                 p = Plan(tickets, claims, keep, p.reasons, cost, done, p.impossible, borrow)
                 self.plans[seat] = p
                 return p
-        p = make_plan(self.t, state, seat, borrow=borrow)
+        p = self._fresh_plan(state, seat, borrow)
         self.plans[seat] = p
+        return p
+
+    def _fresh_plan(self, state: GameState, seat: int, borrow: frozenset) -> Plan:
+        """``make_plan`` for the seat's tickets, looked up in ``shared`` first: the playouts of one position (each
+        candidate on the same sample) meet the same claims again and again, and ``make_plan`` is a function of
+        the claims, the seat, its tickets and ``borrow`` (the game and the player count being the position's)."""
+        shared = self.shared
+        if shared is None:
+            return make_plan(self.t, state, seat, borrow=borrow)
+        key = (state.claims, seat, state.players[seat].tickets, borrow)
+        p = shared.get(key)
+        if p is None:
+            p = shared[key] = make_plan(self.t, state, seat, borrow=borrow)
         return p
 
     # -- choosing ----------------------------------------------------------------------------------
@@ -459,11 +473,12 @@ class CardPolicy:
         return self.bot.choose(state, seat)[0]
 
 
-def policy_for(state, seed: int = 0, *, prudent: int | None = None):
+def policy_for(state, seed: int = 0, *, prudent: int | None = None, shared: dict | None = None):
     """A fresh playout policy for the game of ``state`` (``prudent``: the seat that plays like the coach, see
-    BoardPolicy)."""
+    BoardPolicy; ``shared``: a dict of plans shared by the playouts of one position, see
+    ``BoardPolicy._fresh_plan``)."""
     if state.__class__ is GameState:
-        return BoardPolicy(get_variant(state.variant), prudent)
+        return BoardPolicy(get_variant(state.variant), prudent, shared)
     return CardPolicy(seed)
 
 

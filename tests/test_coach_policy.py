@@ -1,0 +1,48 @@
+"""The coach's playout policy (ttr_nb.coach.policy): what it keeps between plies and shares between playouts must
+not change a single move."""
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from ttr_nb import Game, determinize
+from ttr_nb.board.engine import apply, legal_actions, to_move
+from ttr_nb.bots import GreedyBot
+from ttr_nb.coach.policy import policy_for
+
+BOARDS = ["usa", "europe", "maerklin", "south_korea"]
+
+
+def _start(game: str, players: int):
+    g = Game(game, players=players, seed=4)
+    g.play_bots({s: GreedyBot(s) for s in range(players)}, max_plies=30)
+    return determinize(g.state, 0, random.Random(5))
+
+
+def _play(state, policy) -> list[str]:
+    moves = []
+    while state.phase != "over":
+        action = policy.choose(state, to_move(state)[0])
+        moves.append(str(action))
+        state = apply(state, action)
+    return moves
+
+
+@pytest.mark.parametrize("game", BOARDS)
+def test_playouts_sharing_plans_play_the_same_games(game):
+    """The search's playouts of one position share their plans (a dict keyed by claims, seat, tickets and borrowed
+    routes): each playout must play exactly what it plays planning alone, and the sharing must find plans."""
+    start = _start(game, 3)
+    seat = to_move(start)[0]
+    shared: dict = {}
+    firsts = legal_actions(start, seat)[:4]
+    for first in firsts:
+        after = apply(start, first)
+        alone = _play(after, policy_for(after, 0, prudent=seat))
+        assert _play(after, policy_for(after, 0, prudent=seat, shared=shared)) == alone, (game, str(first))
+    made = len(shared)
+    for first in firsts:                 # the same playouts again: every plan is found, none is made
+        after = apply(start, first)
+        _play(after, policy_for(after, 0, prudent=seat, shared=shared))
+    assert made and len(shared) == made
