@@ -46,3 +46,26 @@ def test_playouts_sharing_plans_play_the_same_games(game):
         after = apply(start, first)
         _play(after, policy_for(after, 0, prudent=seat, shared=shared))
     assert made and len(shared) == made
+
+
+@pytest.mark.parametrize("game", BOARDS)
+def test_a_kept_plan_carries_the_order_and_needs_of_its_routes(game):
+    """A plan kept over other seats' claims takes its predecessor's claim order and card needs (the seat's own
+    claims filtered out): at every ply they must be what its routes give afresh."""
+    from ttr_nb.coach.policy import Plan
+    state = _start(game, 3)
+    policy = policy_for(state, 0, prudent=0)
+    t = policy.t
+    kept = 0
+    while state.phase != "over":
+        seat = to_move(state)[0]
+        before = policy.plans.get(seat)
+        action = policy.choose(state, seat)
+        p = policy.plans.get(seat)
+        if p is not None and before is not None and p is not before and p.routes and p._order is not None:
+            kept += p.reasons is before.reasons
+            fresh = Plan(p.tickets, p.claims, list(p.routes), p.reasons, p.cost, p.done, p.impossible, p.borrow)
+            assert p.claim_order(t) == fresh.claim_order(t) and p.need(t) == fresh.need(t), (game, state.ply)
+            assert p.cost == sum(t.length[i] for i in p.routes)
+        state = apply(state, action)
+    assert kept

@@ -262,14 +262,18 @@ class BoardPolicy:
                     break
                 keep.append(i)
             if keep is not None:
-                done = p.done
-                if len(keep) != len(p.routes):        # a ticket may just have been joined
+                if len(keep) == len(p.routes):        # nothing on the plan changed: its order and needs stand
+                    q = Plan(tickets, claims, p.routes, p.reasons, p.cost, p.done, p.impossible, borrow)
+                    q._order, q._need = p._order, p._need
+                else:                                 # the seat claimed some: a ticket may just have been joined
                     left = {p.reasons[i] for i in keep}
                     done = tuple(x for x in p.tickets if x not in left and x not in p.impossible)
-                cost = sum(self.t.length[i] for i in keep)
-                p = Plan(tickets, claims, keep, p.reasons, cost, done, p.impossible, borrow)
-                self.plans[seat] = p
-                return p
+                    cost = sum(self.t.length[i] for i in keep)
+                    q = Plan(tickets, claims, keep, p.reasons, cost, done, p.impossible, borrow)
+                    if p._order is not None:
+                        q._order = [i for i in p._order if claims[i] != seat]
+                self.plans[seat] = q
+                return q
         p = self._fresh_plan(state, seat, borrow)
         self.plans[seat] = p
         return p
