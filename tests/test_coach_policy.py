@@ -69,3 +69,25 @@ def test_a_kept_plan_carries_the_order_and_needs_of_its_routes(game):
             assert p.cost == sum(t.length[i] for i in p.routes)
         state = apply(state, action)
     assert kept
+
+
+@pytest.mark.parametrize("game", BOARDS)
+def test_the_payment_is_the_best_of_every_payment_listed(game):
+    """Without listing the payments (one wild card kind), the policy's payment must be the one the listing gives:
+    fewest locomotives, then the colour the plan needs least, then the lower colour; none when none is legal."""
+    from ttr_nb.board.cards import LOCO
+    from ttr_nb.board.engine import route_payments
+    state = _start(game, 2)
+    policy = policy_for(state, 0)
+    plan = policy.plan(state, 0)
+    need = policy.needed(plan)
+    assert need
+    r = random.Random(game)
+    routes = policy.v.map.routes
+    for _ in range(150):
+        hand = tuple(r.choice((0, 0, 1, 2, 3, 4, 6)) for _ in state.players[0].hand)
+        for i, route in enumerate(routes):
+            pays = route_payments(policy.v, route, hand)
+            want = min(pays, key=lambda pay: (dict(pay).get(LOCO, 0), sum(need.get(k, 0) for k, _ in pay if k != LOCO),
+                                              pay)) if pays else None
+            assert policy.payment(state, i, hand, plan) == want, (game, route.id, hand)

@@ -31,6 +31,7 @@ from ..board.cards import COLOURS, LOCO
 from ..board.engine import draw_deck_action, draw_faceup_action, legal_actions, route_payments, twin_problem
 from ..board.names import route_labels, ticket_text
 from ..board.state import FREE, GameState
+from ..board.tables import payment as payment_of
 from ..variants import Variant, get_variant
 
 INF = 1 << 30
@@ -229,6 +230,8 @@ class BoardPolicy:
         self.turners = [f for f in v.features if hasattr(f, "bot_turn")]
         self.improvers = [f for f in v.features if hasattr(f, "bot_improve")]
         self.claim_checks = [f for f in v.features if hasattr(f, "bot_claim_ok")]
+        self.extra_wilds = len(v.settings.wilds) > 1
+        self.min_locos = v.route_table.min_locos
         self._greedy = None
 
     # -- plans -----------------------------------------------------------------------------------
@@ -356,22 +359,48 @@ class BoardPolicy:
         return plan.need(self.t)[0]
 
     def payment(self, state: GameState, i: int, hand, plan: Plan):
-        """The payment ``GreedyBot`` would choose: fewest locomotives, then the colour the plan needs least."""
+        """The payment ``GreedyBot`` would choose: fewest locomotives, then the colour the plan needs least (then
+        the lower colour), as the minimum of ``route_payments``' list by that key. With locomotives the only wild
+        card that list is, per colour, the most cards of it down to the fewest the locomotives allow (none below
+        a ferry's minimum of locomotives), then all locomotives: its best is made here without listing it."""
         t = self.t
-        c = t.colour[i]
+        if self.extra_wilds:                     # Märklin's +4 cards: payments mixing two kinds of wild card
+            pays = route_payments(self.v, self.v.map.routes[i], hand)
+            if not pays:
+                return None
+            if len(pays) == 1:
+                return pays[0]
+            need = self.needed(plan)
+            return min(pays, key=lambda pay: (dict(pay).get(LOCO, 0), sum(need.get(k, 0) for k, _ in pay if k != LOCO),
+                                              pay))
         n = t.length[i]
-        if c >= 0 and not self.features:        # the common case, without listing every payment
-            k = min(hand[c], n)
-            if k == 0 or hand[LOCO] < n - k:
-                return ((LOCO, n),) if hand[LOCO] >= n else None
-            return ((c, k), (LOCO, n - k)) if k < n else ((c, k),)
-        pays = route_payments(self.v, self.v.map.routes[i], hand)
-        if not pays:
+        locos = hand[LOCO]
+        least = self.min_locos[i]
+        if locos < least:
             return None
-        if len(pays) == 1:
-            return pays[0]
-        need = self.needed(plan)
-        return min(pays, key=lambda pay: (dict(pay).get(LOCO, 0), sum(need.get(k, 0) for k, _ in pay if k != LOCO), pay))
+        low = n - locos if n - locos > 1 else 1      # the fewest cards of a colour the locomotives allow
+        most = n - least                             # the most cards of a colour the route takes
+        c = t.colour[i]
+        if c >= 0:
+            k = hand[c] if hand[c] < most else most
+            if k >= low:
+                return payment_of(c, k, n - k)
+        else:
+            best_k, ties = 0, []
+            for col in range(LOCO):
+                k = hand[col] if hand[col] < most else most
+                if k >= low and k >= best_k:
+                    if k > best_k:
+                        best_k, ties = k, [col]
+                    else:
+                        ties.append(col)
+            if ties:
+                col = ties[0]
+                if len(ties) > 1:
+                    need = self.needed(plan)
+                    col = min(ties, key=lambda x: (need.get(x, 0), x))
+                return payment_of(col, best_k, n - best_k)
+        return payment_of(0, 0, n) if locos >= n else None
 
     def longest_claim(self, state: GameState, seat: int, plan: Plan):
         """The longest route ``seat`` may claim and pay now (ties: route id), with its payment, or None."""
