@@ -91,3 +91,32 @@ def test_the_payment_is_the_best_of_every_payment_listed(game):
             want = min(pays, key=lambda pay: (dict(pay).get(LOCO, 0), sum(need.get(k, 0) for k, _ in pay if k != LOCO),
                                               pay)) if pays else None
             assert policy.payment(state, i, hand, plan) == want, (game, route.id, hand)
+
+
+@pytest.mark.parametrize("game", BOARDS)
+def test_the_draw_takes_the_face_up_card_the_plan_is_shortest_of(game):
+    """At every card draw of a playout: the face-up colour (never a locomotive) the plan is shortest of, the first
+    such slot on a tie; else, with a gray route planned, the first face-up card of a colour held most; else the
+    deck."""
+    from ttr_nb.board.cards import LOCO
+    state = _start(game, 3)
+    policy = policy_for(state, 0, prudent=0)
+    faceup = 0
+    while state.phase != "over":
+        seat = to_move(state)[0]
+        action = policy.choose(state, seat)
+        pending = state.pending_for(seat) if state.pending else None
+        if (pending is None or pending.kind == "second_card") and (state.deck or any(state.discard)):
+            hand = state.players[seat].hand
+            need, gray = policy.plan(state, seat).need(policy.t)
+            top = max(hand[:LOCO])
+            keys = [((-(need.get(c, 0) - hand[c]), i) if need.get(c, 0) > hand[c] else (0, i))
+                    for i, c in enumerate(state.market) if c is not None and c < LOCO
+                    and (need.get(c, 0) > hand[c] or (gray and hand[c] == top))]
+            drawn = policy.draw(state, seat, policy.plan(state, seat), pending is not None)
+            want = f"slot {min(keys)[1] + 1}" if keys else "deck"
+            got = f"slot {drawn.slot}" if hasattr(drawn, "slot") else "deck"
+            assert got == want, (game, state.ply, state.market, hand, need, gray)
+            faceup += got != "deck"
+        state = apply(state, action)
+    assert faceup

@@ -432,17 +432,21 @@ class BoardPolicy:
             return self._fallback(state, seat)
         hand = state.players[seat].hand
         need, gray = plan.need(self.t)
-        top = max(hand[:len(COLOURS)])
-        best = None
-        for i, c in enumerate(state.market):
-            if c is None or c >= LOCO:
-                continue
-            short = need.get(c, 0) - hand[c]
-            key = (-short, i) if short > 0 else ((0, i) if gray and hand[c] == top else None)
-            if key is not None and (best is None or key < best):
-                best = key
-        if best is not None:
-            return draw_faceup_action(best[1] + 1, seat)
+        slot, most = -1, 0                       # the first face-up card of the colour the plan is shortest of
+        if need:
+            for i, c in enumerate(state.market):
+                if c is not None and c < LOCO:
+                    short = need.get(c, 0) - hand[c]
+                    if short > most:
+                        slot, most = i, short
+        if slot < 0 and gray:                    # else, for a gray route, the first of the colour held most
+            top = max(hand[:LOCO])
+            for i, c in enumerate(state.market):
+                if c is not None and c < LOCO and hand[c] == top:
+                    slot = i
+                    break
+        if slot >= 0:
+            return draw_faceup_action(slot + 1, seat)
         return draw_deck_action(seat)
 
     def keep(self, state: GameState, seat: int, pending):
