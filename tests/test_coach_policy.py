@@ -120,3 +120,55 @@ def test_the_draw_takes_the_face_up_card_the_plan_is_shortest_of(game):
             faceup += got != "deck"
         state = apply(state, action)
     assert faceup
+
+
+def _reference_path(t, claims, seat, small, own, a, b):
+    """A textbook Dijkstra on (distance, city) pairs with the planner's costs: the order path_cost must keep."""
+    import heapq
+    from ttr_nb.board.state import FREE
+
+    def cost(i):
+        if claims[i] == seat or i in own:
+            return 0
+        if claims[i] != FREE or any(claims[j] == seat or (small and claims[j] != FREE) for j in t.twins[i]):
+            return None
+        return t.length[i]
+
+    best, prev, heap = {a: 0}, {}, [(0, a)]
+    while heap:
+        d, city = heapq.heappop(heap)
+        if city == b:
+            path = []
+            while city != a:
+                city, i = prev[city]
+                if cost(i):
+                    path.append(i)
+            return d, path
+        if d > best[city] or (t.dead_end[city] and city != a):
+            continue
+        for i, other in t.adj[city]:
+            c = cost(i)
+            if c is not None and d + c < best.get(other, 1 << 30):
+                best[other], prev[other] = d + c, (city, i)
+                heapq.heappush(heap, (d + c, other))
+    return None
+
+
+@pytest.mark.parametrize("game", BOARDS)
+def test_path_cost_finds_the_path_a_pair_heap_finds(game):
+    """path_cost's heap of packed ints must pop cities in (distance, city) order: the same cheapest path, ties
+    included, on boards with claims of every seat, twins closed or open, borrowed routes and dead ends."""
+    from ttr_nb.board.state import FREE
+    from ttr_nb.coach.policy import path_cost, tables
+    from ttr_nb.variants import get_variant
+    t = tables(get_variant(game))
+    r = random.Random(game)
+    cities = len(t.cities)
+    for trial in range(60):
+        claims = tuple(r.choice((FREE, FREE, FREE, 0, 1, 2)) for _ in range(t.n_routes))
+        own = frozenset(r.sample(range(t.n_routes), r.choice((0, 0, 3))))
+        for _ in range(10):
+            a, b = r.randrange(cities), r.randrange(cities)
+            for small in (False, True):
+                want = _reference_path(t, claims, 0, small, own, a, b)
+                assert path_cost(t, claims, 0, small, own, a, b) == want, (game, trial, a, b)

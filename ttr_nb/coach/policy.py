@@ -63,6 +63,10 @@ class BoardTables:
             adj[self.a[i]].append((i, self.b[i]))
             adj[self.b[i]].append((i, self.a[i]))
         self.adj = tuple(tuple(x) for x in adj)
+        # path_cost's view of ``adj``: (route, other city, length, twins) read in one unpacking
+        self.edges = tuple(tuple((i, other, self.length[i], self.twins[i]) for i, other in x) for x in adj)
+        self.shift = max(1, len(self.cities) - 1).bit_length()      # path_cost's heap: distance << shift | city
+        self.mask = (1 << self.shift) - 1
         self.dead_end = tuple(name in m.ends_only for name in self.cities)
         self.ticket = {t.id: (index[t.a], index[t.b], t.points) for t in m.tickets}
         self.ticket_text = {t.id: ticket_text(m, t.id) for t in m.tickets}
@@ -84,48 +88,58 @@ def path_cost(t: BoardTables, claims, seat: int, small: bool, own: set[int] | fr
               ) -> tuple[int, list[int]] | None:
     """Trains still needed to join cities ``a`` and ``b`` for ``seat`` and the free routes of one cheapest path:
     routes of the seat (and ``own``: planned or borrowable) cost 0, free ones their length; others' routes and
-    closed twins (USA-CLAIM-7/8) are walls; a dead-end place is never passed through. None: cannot be joined."""
+    closed twins (USA-CLAIM-7/8) are walls; a dead-end place is never passed through. None: cannot be joined.
+
+    The heap holds ``distance << shift | city``: one int orders as the pair (distance, city) does, so cities come
+    off in the same order (and ties go the same way) as with pairs, without making a tuple per push."""
     if a == b:
         return 0, []
-    best = [INF] * len(t.cities)
+    n = len(t.cities)
+    best = [INF] * n
     best[a] = 0
-    prev = [None] * len(t.cities)
-    heap = [(0, a)]
-    adj, length, twins, dead = t.adj, t.length, t.twins, t.dead_end
+    via = [-1] * n                      # the route each city was reached by
+    heap = [a]
+    edges, dead, shift, mask = t.edges, t.dead_end, t.shift, t.mask
     pop, push = heapq.heappop, heapq.heappush
     while heap:
-        d, city = pop(heap)
+        x = pop(heap)
+        city = x & mask
+        d = x >> shift
         if city == b:
             path = []
+            ends_a, ends_b = t.a, t.b
             while city != a:
-                city, i = prev[city]
+                i = via[city]
+                city = ends_a[i] if ends_b[i] == city else ends_b[i]
                 if claims[i] != seat and i not in own:
                     path.append(i)
             return d, path
         if d > best[city] or (dead[city] and city != a):
             continue
-        for i, other in adj[city]:
+        for i, other, length, tw in edges[city]:
             owner = claims[i]
-            if owner == seat or i in own:
+            if owner == FREE:
+                if i in own:
+                    nd = d
+                else:
+                    if tw:
+                        closed = False
+                        for j in tw:
+                            o = claims[j]
+                            if o == seat or (small and o != FREE):
+                                closed = True
+                                break
+                        if closed:
+                            continue
+                    nd = d + length
+            elif owner == seat or i in own:
                 nd = d
-            elif owner == FREE:
-                tw = twins[i]
-                if tw:
-                    closed = False
-                    for j in tw:
-                        o = claims[j]
-                        if o == seat or (small and o != FREE):
-                            closed = True
-                            break
-                    if closed:
-                        continue
-                nd = d + length[i]
             else:
                 continue
             if nd < best[other]:
                 best[other] = nd
-                prev[other] = (city, i)
-                push(heap, (nd, other))
+                via[other] = i
+                push(heap, nd << shift | other)
     return None
 
 
