@@ -50,8 +50,9 @@ def test_playouts_sharing_plans_play_the_same_games(game):
 
 @pytest.mark.parametrize("game", BOARDS)
 def test_a_kept_plan_carries_the_order_and_needs_of_its_routes(game):
-    """A plan kept over other seats' claims takes its predecessor's claim order and card needs (the seat's own
-    claims filtered out): at every ply they must be what its routes give afresh."""
+    """A plan kept over other seats' claims takes its predecessor's claim order, card needs and view for the
+    variant's hooks (the seat's own claims filtered out of the order): at every ply they must be what its routes
+    give afresh."""
     from ttr_nb.coach.policy import Plan
     state = _start(game, 3)
     policy = policy_for(state, 0, prudent=0)
@@ -66,6 +67,7 @@ def test_a_kept_plan_carries_the_order_and_needs_of_its_routes(game):
             kept += p.reasons is before.reasons
             fresh = Plan(p.tickets, p.claims, list(p.routes), p.reasons, p.cost, p.done, p.impossible, p.borrow)
             assert p.claim_order(t) == fresh.claim_order(t) and p.need(t) == fresh.need(t), (game, state.ply)
+            assert policy.greedy_plan(p) == policy.greedy_plan(fresh), (game, state.ply)
             assert p.cost == sum(t.length[i] for i in p.routes)
         state = apply(state, action)
     assert kept

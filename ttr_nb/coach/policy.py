@@ -147,7 +147,8 @@ class Plan:
     """A seat's plan: the free routes to claim for its open tickets (most valuable ticket first), the trains they
     need, the tickets already joined and those that can no longer be."""
 
-    __slots__ = ("tickets", "claims", "routes", "reasons", "cost", "done", "impossible", "borrow", "_order", "_need")
+    __slots__ = ("tickets", "claims", "routes", "reasons", "cost", "done", "impossible", "borrow", "_order", "_need",
+                 "_greedy")
 
     def __init__(self, tickets, claims, routes, reasons, cost, done, impossible, borrow):
         self.tickets = tickets
@@ -160,6 +161,7 @@ class Plan:
         self.borrow = borrow
         self._order = None
         self._need = None
+        self._greedy = None             # the plan as bots.Plan, for the variants' greedy hooks
 
     def claim_order(self, t: "BoardTables") -> list[int]:
         """The planned routes longest first (ties: route id), as ``GreedyBot`` tries them."""
@@ -255,8 +257,7 @@ class BoardPolicy:
         claims = state.claims
         if p is not None and p.claims is claims and p.tickets is tickets and not self.borrowers:
             return p                          # the common case: a card draw changed nothing the plan depends on
-        borrow = frozenset().union(*(f.bot_borrowable(self.v, state, seat) for f in self.borrowers)) \
-            if self.borrowers else _NOTHING
+        borrow = self.borrowable(state, seat)
         if p is not None and p.tickets == tickets and p.borrow == borrow:
             if p.claims is claims:
                 return p
@@ -279,9 +280,9 @@ class BoardPolicy:
                     break
                 keep.append(i)
             if keep is not None:
-                if len(keep) == len(p.routes):        # nothing on the plan changed: its order and needs stand
+                if len(keep) == len(p.routes):        # nothing on the plan changed: what it derived stands
                     q = Plan(tickets, claims, p.routes, p.reasons, p.cost, p.done, p.impossible, borrow)
-                    q._order, q._need = p._order, p._need
+                    q._order, q._need, q._greedy = p._order, p._need, p._greedy
                 else:                                 # the seat claimed some: a ticket may just have been joined
                     left = {p.reasons[i] for i in keep}
                     done = tuple(x for x in p.tickets if x not in left and x not in p.impossible)
@@ -294,6 +295,15 @@ class BoardPolicy:
         p = self._fresh_plan(state, seat, borrow)
         self.plans[seat] = p
         return p
+
+    def borrowable(self, state: GameState, seat: int) -> frozenset:
+        """Routes of others the seat's plan may use as its own (Europe's stations), as the variant's hooks say."""
+        borrowers = self.borrowers
+        if not borrowers:
+            return _NOTHING
+        if len(borrowers) == 1:                 # a frozenset of a frozenset is the same object: no copy
+            return frozenset(borrowers[0].bot_borrowable(self.v, state, seat))
+        return frozenset().union(*(f.bot_borrowable(self.v, state, seat) for f in borrowers))
 
     def _fresh_plan(self, state: GameState, seat: int, borrow: frozenset) -> Plan:
         """``make_plan`` for the seat's tickets, looked up in ``shared`` first: the playouts of one position (each
@@ -469,8 +479,7 @@ class BoardPolicy:
         offered = pending.get("offered")
         need = min(pending.get("min_keep"), len(offered))
         p = state.players[seat]
-        borrow = frozenset().union(*(f.bot_borrowable(self.v, state, seat) for f in self.borrowers)) \
-            if self.borrowers else frozenset()
+        borrow = self.borrowable(state, seat)
         memo: dict = {}                      # the combinations share most of their paths
         base_plan = make_plan(t, state, seat, borrow=borrow, memo=memo)
         current = [x for x in p.tickets if x not in base_plan.done]
@@ -493,10 +502,13 @@ class BoardPolicy:
 
     # -- what the variant adds ----------------------------------------------------------------------
     def greedy_plan(self, plan: Plan):
-        from ..bots import Plan as GreedyPlan
-        t = self.t
-        return GreedyPlan(tuple(t.ids[i] for i in plan.routes),
-                          {t.ids[i]: t.ticket_text[plan.reasons[i]] for i in plan.routes}, plan.cost, plan.impossible)
+        if plan._greedy is None:             # a plan lasts several turns: its hooks' view is made once
+            from ..bots import Plan as GreedyPlan
+            t = self.t
+            plan._greedy = GreedyPlan(tuple(t.ids[i] for i in plan.routes),
+                                      {t.ids[i]: t.ticket_text[plan.reasons[i]] for i in plan.routes}, plan.cost,
+                                      plan.impossible)
+        return plan._greedy
 
     def _feature_pending(self, state, seat, pending):
         for f in self.features:
