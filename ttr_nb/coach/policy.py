@@ -12,6 +12,8 @@ first), else draw the colours the plan needs; near the end, long routes for poin
 * keeps each seat's plan between turns and plans again only when it may have changed: new tickets, or a route on
   the plan taken (or closed) by someone else. Another seat's claim elsewhere can only make other paths dearer, so a
   cheapest plan stays a cheapest plan; the seat's own claims on the plan are simply done;
+* shares the plans it makes with the other playouts of the same search (``shared``): the candidates are played on
+  the same samples, so the same claims and tickets come up again and again;
 * builds no list of legal actions: it makes the one action it wants, which the engine checks on ``apply``.
 
 Steps a variant adds (tunnels, stations, passengers, the South Korean draft and express cards, Märklin's ticket
@@ -31,6 +33,7 @@ from ..board.cards import COLOURS, LOCO
 from ..board.engine import draw_deck_action, draw_faceup_action, legal_actions, route_payments, twin_problem
 from ..board.names import route_labels, ticket_text
 from ..board.state import FREE, GameState
+from ..board.tables import payment as payment_of
 from ..variants import Variant, get_variant
 
 INF = 1 << 30
@@ -62,6 +65,10 @@ class BoardTables:
             adj[self.a[i]].append((i, self.b[i]))
             adj[self.b[i]].append((i, self.a[i]))
         self.adj = tuple(tuple(x) for x in adj)
+        # path_cost's view of ``adj``: (route, other city, length, twins) read in one unpacking
+        self.edges = tuple(tuple((i, other, self.length[i], self.twins[i]) for i, other in x) for x in adj)
+        self.shift = max(1, len(self.cities) - 1).bit_length()      # path_cost's heap: distance << shift | city
+        self.mask = (1 << self.shift) - 1
         self.dead_end = tuple(name in m.ends_only for name in self.cities)
         self.ticket = {t.id: (index[t.a], index[t.b], t.points) for t in m.tickets}
         self.ticket_text = {t.id: ticket_text(m, t.id) for t in m.tickets}
@@ -83,48 +90,58 @@ def path_cost(t: BoardTables, claims, seat: int, small: bool, own: set[int] | fr
               ) -> tuple[int, list[int]] | None:
     """Trains still needed to join cities ``a`` and ``b`` for ``seat`` and the free routes of one cheapest path:
     routes of the seat (and ``own``: planned or borrowable) cost 0, free ones their length; others' routes and
-    closed twins (USA-CLAIM-7/8) are walls; a dead-end place is never passed through. None: cannot be joined."""
+    closed twins (USA-CLAIM-7/8) are walls; a dead-end place is never passed through. None: cannot be joined.
+
+    The heap holds ``distance << shift | city``: one int orders as the pair (distance, city) does, so cities come
+    off in the same order (and ties go the same way) as with pairs, without making a tuple per push."""
     if a == b:
         return 0, []
-    best = [INF] * len(t.cities)
+    n = len(t.cities)
+    best = [INF] * n
     best[a] = 0
-    prev = [None] * len(t.cities)
-    heap = [(0, a)]
-    adj, length, twins, dead = t.adj, t.length, t.twins, t.dead_end
+    via = [-1] * n                      # the route each city was reached by
+    heap = [a]
+    edges, dead, shift, mask = t.edges, t.dead_end, t.shift, t.mask
     pop, push = heapq.heappop, heapq.heappush
     while heap:
-        d, city = pop(heap)
+        x = pop(heap)
+        city = x & mask
+        d = x >> shift
         if city == b:
             path = []
+            ends_a, ends_b = t.a, t.b
             while city != a:
-                city, i = prev[city]
+                i = via[city]
+                city = ends_a[i] if ends_b[i] == city else ends_b[i]
                 if claims[i] != seat and i not in own:
                     path.append(i)
             return d, path
         if d > best[city] or (dead[city] and city != a):
             continue
-        for i, other in adj[city]:
+        for i, other, length, tw in edges[city]:
             owner = claims[i]
-            if owner == seat or i in own:
+            if owner == FREE:
+                if i in own:
+                    nd = d
+                else:
+                    if tw:
+                        closed = False
+                        for j in tw:
+                            o = claims[j]
+                            if o == seat or (small and o != FREE):
+                                closed = True
+                                break
+                        if closed:
+                            continue
+                    nd = d + length
+            elif owner == seat or i in own:
                 nd = d
-            elif owner == FREE:
-                tw = twins[i]
-                if tw:
-                    closed = False
-                    for j in tw:
-                        o = claims[j]
-                        if o == seat or (small and o != FREE):
-                            closed = True
-                            break
-                    if closed:
-                        continue
-                nd = d + length[i]
             else:
                 continue
             if nd < best[other]:
                 best[other] = nd
-                prev[other] = (city, i)
-                push(heap, (nd, other))
+                via[other] = i
+                push(heap, nd << shift | other)
     return None
 
 
@@ -132,7 +149,8 @@ class Plan:
     """A seat's plan: the free routes to claim for its open tickets (most valuable ticket first), the trains they
     need, the tickets already joined and those that can no longer be."""
 
-    __slots__ = ("tickets", "claims", "routes", "reasons", "cost", "done", "impossible", "borrow", "_order", "_need")
+    __slots__ = ("tickets", "claims", "routes", "reasons", "cost", "done", "impossible", "borrow", "_order", "_need",
+                 "_greedy")
 
     def __init__(self, tickets, claims, routes, reasons, cost, done, impossible, borrow):
         self.tickets = tickets
@@ -145,6 +163,7 @@ class Plan:
         self.borrow = borrow
         self._order = None
         self._need = None
+        self._greedy = None             # the plan as bots.Plan, for the variants' greedy hooks
 
     def claim_order(self, t: "BoardTables") -> list[int]:
         """The planned routes longest first (ties: route id), as ``GreedyBot`` tries them."""
@@ -218,16 +237,19 @@ class BoardPolicy:
     SPARE = 20                     # trains a prudent seat keeps free when it chooses tickets (greedy: 5)
     TICKET_TRAINS = 20             # trains a prudent seat needs before it draws new tickets (greedy: 12)
 
-    def __init__(self, v: Variant, prudent: int | None = None):
+    def __init__(self, v: Variant, prudent: int | None = None, shared: dict | None = None):
         self.prudent = prudent
         self.v = v
         self.t = tables(v)
         self.plans: dict[int, Plan] = {}
+        self.shared = shared
         self.features = v.features
         self.borrowers = [f for f in v.features if hasattr(f, "bot_borrowable")]
         self.turners = [f for f in v.features if hasattr(f, "bot_turn")]
         self.improvers = [f for f in v.features if hasattr(f, "bot_improve")]
         self.claim_checks = [f for f in v.features if hasattr(f, "bot_claim_ok")]
+        self.extra_wilds = len(v.settings.wilds) > 1
+        self.min_locos = v.route_table.min_locos
         self._greedy = None
 
     # -- plans -----------------------------------------------------------------------------------
@@ -237,8 +259,7 @@ class BoardPolicy:
         claims = state.claims
         if p is not None and p.claims is claims and p.tickets is tickets and not self.borrowers:
             return p                          # the common case: a card draw changed nothing the plan depends on
-        borrow = frozenset().union(*(f.bot_borrowable(self.v, state, seat) for f in self.borrowers)) \
-            if self.borrowers else _NOTHING
+        borrow = self.borrowable(state, seat)
         if p is not None and p.tickets == tickets and p.borrow == borrow:
             if p.claims is claims:
                 return p
@@ -261,16 +282,42 @@ class BoardPolicy:
                     break
                 keep.append(i)
             if keep is not None:
-                done = p.done
-                if len(keep) != len(p.routes):        # a ticket may just have been joined
+                if len(keep) == len(p.routes):        # nothing on the plan changed: what it derived stands
+                    q = Plan(tickets, claims, p.routes, p.reasons, p.cost, p.done, p.impossible, borrow)
+                    q._order, q._need, q._greedy = p._order, p._need, p._greedy
+                else:                                 # the seat claimed some: a ticket may just have been joined
                     left = {p.reasons[i] for i in keep}
                     done = tuple(x for x in p.tickets if x not in left and x not in p.impossible)
-                cost = sum(self.t.length[i] for i in keep)
-                p = Plan(tickets, claims, keep, p.reasons, cost, done, p.impossible, borrow)
-                self.plans[seat] = p
-                return p
-        p = make_plan(self.t, state, seat, borrow=borrow)
+                    cost = sum(self.t.length[i] for i in keep)
+                    q = Plan(tickets, claims, keep, p.reasons, cost, done, p.impossible, borrow)
+                    if p._order is not None:
+                        q._order = [i for i in p._order if claims[i] != seat]
+                self.plans[seat] = q
+                return q
+        p = self._fresh_plan(state, seat, borrow)
         self.plans[seat] = p
+        return p
+
+    def borrowable(self, state: GameState, seat: int) -> frozenset:
+        """Routes of others the seat's plan may use as its own (Europe's stations), as the variant's hooks say."""
+        borrowers = self.borrowers
+        if not borrowers:
+            return _NOTHING
+        if len(borrowers) == 1:                 # a frozenset of a frozenset is the same object: no copy
+            return frozenset(borrowers[0].bot_borrowable(self.v, state, seat))
+        return frozenset().union(*(f.bot_borrowable(self.v, state, seat) for f in borrowers))
+
+    def _fresh_plan(self, state: GameState, seat: int, borrow: frozenset) -> Plan:
+        """``make_plan`` for the seat's tickets, looked up in ``shared`` first: the playouts of one position (each
+        candidate on the same sample) meet the same claims again and again, and ``make_plan`` is a function of
+        the claims, the seat, its tickets and ``borrow`` (the game and the player count being the position's)."""
+        shared = self.shared
+        if shared is None:
+            return make_plan(self.t, state, seat, borrow=borrow)
+        key = (state.claims, seat, state.players[seat].tickets, borrow)
+        p = shared.get(key)
+        if p is None:
+            p = shared[key] = make_plan(self.t, state, seat, borrow=borrow)
         return p
 
     # -- choosing ----------------------------------------------------------------------------------
@@ -338,22 +385,48 @@ class BoardPolicy:
         return plan.need(self.t)[0]
 
     def payment(self, state: GameState, i: int, hand, plan: Plan):
-        """The payment ``GreedyBot`` would choose: fewest locomotives, then the colour the plan needs least."""
+        """The payment ``GreedyBot`` would choose: fewest locomotives, then the colour the plan needs least (then
+        the lower colour), as the minimum of ``route_payments``' list by that key. With locomotives the only wild
+        card that list is, per colour, the most cards of it down to the fewest the locomotives allow (none below
+        a ferry's minimum of locomotives), then all locomotives: its best is made here without listing it."""
         t = self.t
-        c = t.colour[i]
+        if self.extra_wilds:                     # Märklin's +4 cards: payments mixing two kinds of wild card
+            pays = route_payments(self.v, self.v.map.routes[i], hand)
+            if not pays:
+                return None
+            if len(pays) == 1:
+                return pays[0]
+            need = self.needed(plan)
+            return min(pays, key=lambda pay: (dict(pay).get(LOCO, 0), sum(need.get(k, 0) for k, _ in pay if k != LOCO),
+                                              pay))
         n = t.length[i]
-        if c >= 0 and not self.features:        # the common case, without listing every payment
-            k = min(hand[c], n)
-            if k == 0 or hand[LOCO] < n - k:
-                return ((LOCO, n),) if hand[LOCO] >= n else None
-            return ((c, k), (LOCO, n - k)) if k < n else ((c, k),)
-        pays = route_payments(self.v, self.v.map.routes[i], hand)
-        if not pays:
+        locos = hand[LOCO]
+        least = self.min_locos[i]
+        if locos < least:
             return None
-        if len(pays) == 1:
-            return pays[0]
-        need = self.needed(plan)
-        return min(pays, key=lambda pay: (dict(pay).get(LOCO, 0), sum(need.get(k, 0) for k, _ in pay if k != LOCO), pay))
+        low = n - locos if n - locos > 1 else 1      # the fewest cards of a colour the locomotives allow
+        most = n - least                             # the most cards of a colour the route takes
+        c = t.colour[i]
+        if c >= 0:
+            k = hand[c] if hand[c] < most else most
+            if k >= low:
+                return payment_of(c, k, n - k)
+        else:
+            best_k, ties = 0, []
+            for col in range(LOCO):
+                k = hand[col] if hand[col] < most else most
+                if k >= low and k >= best_k:
+                    if k > best_k:
+                        best_k, ties = k, [col]
+                    else:
+                        ties.append(col)
+            if ties:
+                col = ties[0]
+                if len(ties) > 1:
+                    need = self.needed(plan)
+                    col = min(ties, key=lambda x: (need.get(x, 0), x))
+                return payment_of(col, best_k, n - best_k)
+        return payment_of(0, 0, n) if locos >= n else None
 
     def longest_claim(self, state: GameState, seat: int, plan: Plan):
         """The longest route ``seat`` may claim and pay now (ties: route id), with its payment, or None."""
@@ -385,17 +458,21 @@ class BoardPolicy:
             return self._fallback(state, seat)
         hand = state.players[seat].hand
         need, gray = plan.need(self.t)
-        top = max(hand[:len(COLOURS)])
-        best = None
-        for i, c in enumerate(state.market):
-            if c is None or c >= LOCO:
-                continue
-            short = need.get(c, 0) - hand[c]
-            key = (-short, i) if short > 0 else ((0, i) if gray and hand[c] == top else None)
-            if key is not None and (best is None or key < best):
-                best = key
-        if best is not None:
-            return draw_faceup_action(best[1] + 1, seat)
+        slot, most = -1, 0                       # the first face-up card of the colour the plan is shortest of
+        if need:
+            for i, c in enumerate(state.market):
+                if c is not None and c < LOCO:
+                    short = need.get(c, 0) - hand[c]
+                    if short > most:
+                        slot, most = i, short
+        if slot < 0 and gray:                    # else, for a gray route, the first of the colour held most
+            top = max(hand[:LOCO])
+            for i, c in enumerate(state.market):
+                if c is not None and c < LOCO and hand[c] == top:
+                    slot = i
+                    break
+        if slot >= 0:
+            return draw_faceup_action(slot + 1, seat)
         return draw_deck_action(seat)
 
     def keep(self, state: GameState, seat: int, pending):
@@ -404,8 +481,7 @@ class BoardPolicy:
         offered = pending.get("offered")
         need = min(pending.get("min_keep"), len(offered))
         p = state.players[seat]
-        borrow = frozenset().union(*(f.bot_borrowable(self.v, state, seat) for f in self.borrowers)) \
-            if self.borrowers else frozenset()
+        borrow = self.borrowable(state, seat)
         memo: dict = {}                      # the combinations share most of their paths
         base_plan = make_plan(t, state, seat, borrow=borrow, memo=memo)
         current = [x for x in p.tickets if x not in base_plan.done]
@@ -428,10 +504,13 @@ class BoardPolicy:
 
     # -- what the variant adds ----------------------------------------------------------------------
     def greedy_plan(self, plan: Plan):
-        from ..bots import Plan as GreedyPlan
-        t = self.t
-        return GreedyPlan(tuple(t.ids[i] for i in plan.routes),
-                          {t.ids[i]: t.ticket_text[plan.reasons[i]] for i in plan.routes}, plan.cost, plan.impossible)
+        if plan._greedy is None:             # a plan lasts several turns: its hooks' view is made once
+            from ..bots import Plan as GreedyPlan
+            t = self.t
+            plan._greedy = GreedyPlan(tuple(t.ids[i] for i in plan.routes),
+                                      {t.ids[i]: t.ticket_text[plan.reasons[i]] for i in plan.routes}, plan.cost,
+                                      plan.impossible)
+        return plan._greedy
 
     def _feature_pending(self, state, seat, pending):
         for f in self.features:
@@ -459,11 +538,12 @@ class CardPolicy:
         return self.bot.choose(state, seat)[0]
 
 
-def policy_for(state, seed: int = 0, *, prudent: int | None = None):
+def policy_for(state, seed: int = 0, *, prudent: int | None = None, shared: dict | None = None):
     """A fresh playout policy for the game of ``state`` (``prudent``: the seat that plays like the coach, see
-    BoardPolicy)."""
+    BoardPolicy; ``shared``: a dict of plans shared by the playouts of one position, see
+    ``BoardPolicy._fresh_plan``)."""
     if state.__class__ is GameState:
-        return BoardPolicy(get_variant(state.variant), prudent)
+        return BoardPolicy(get_variant(state.variant), prudent, shared)
     return CardPolicy(seed)
 
 

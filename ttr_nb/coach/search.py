@@ -304,6 +304,7 @@ def search(state, seat: int, *, playouts: int | None = None, seconds: float | No
     done = 0
     i = 0
     t_play = 0.0
+    plans: dict = {}                 # the playouts' plans, shared (see BoardPolicy._fresh_plan)
 
     def out_of_budget(extra: int) -> bool:
         if i < 1:
@@ -328,7 +329,8 @@ def search(state, seat: int, *, playouts: int | None = None, seconds: float | No
             except TTRError:
                 continue
             t0 = time.process_time()
-            stats[k].results[i] = playout(after, seat, policy_for(after, i, prudent=seat), tickets, s.horizon)
+            stats[k].results[i] = playout(after, seat, policy_for(after, i, prudent=seat, shared=plans),
+                                          tickets, s.horizon)
             t_play += time.process_time() - t0
             done += 1
         i += 1
