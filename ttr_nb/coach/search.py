@@ -304,7 +304,7 @@ def search(state, seat: int, *, playouts: int | None = None, seconds: float | No
     done = 0
     i = 0
     t_play = 0.0
-    plans: dict = {}                 # the playouts' plans, shared (see BoardPolicy._fresh_plan)
+    plans: dict = {}                 # the playouts' plans on one sample, shared (see BoardPolicy._fresh_plan)
 
     def out_of_budget(extra: int) -> bool:
         if i < 1:
@@ -321,6 +321,7 @@ def search(state, seat: int, *, playouts: int | None = None, seconds: float | No
         else:
             det = sample_state(state, seat, seed, i, weights)
             _count_needs(det, seat, needs)
+        plans.clear()                # other samples deal the other seats other tickets: kept, the plans only grow
         for k in alive:
             if playouts is None and out_of_budget(0):
                 break
