@@ -12,8 +12,8 @@ first), else draw the colours the plan needs; near the end, long routes for poin
 * keeps each seat's plan between turns and plans again only when it may have changed: new tickets, or a route on
   the plan taken (or closed) by someone else. Another seat's claim elsewhere can only make other paths dearer, so a
   cheapest plan stays a cheapest plan; the seat's own claims on the plan are simply done;
-* shares the plans it makes with the other playouts of the same search (``shared``): the candidates are played on
-  the same samples, so the same claims and tickets come up again and again;
+* shares the plans it makes with the other playouts of the same sample (``shared``, dropped by the search at each
+  new sample): every candidate is played on that sample, so the same claims and tickets come up again and again;
 * builds no list of legal actions: it makes the one action it wants, which the engine checks on ``apply``.
 
 Steps a variant adds (tunnels, stations, passengers, the South Korean draft and express cards, Märklin's ticket
