@@ -1089,9 +1089,12 @@ class TunnelOdds:
         return f"{self.route} with {payment_str(self.payment)}: {parts} (can pay: {float(self.can_pay):.1%})"
 
 
-def _hypergeometric(pool: int, good: int, draws: int) -> list[Fraction]:
+@lru_cache(maxsize=4096)
+def _hypergeometric(pool: int, good: int, draws: int) -> tuple[Fraction, ...]:
+    """P(k good cards) for k = 0..draws, drawn without replacement from ``pool`` cards of which ``good`` are good
+    (kept: the greedy bots and the coach's playouts ask about the same few pools again and again)."""
     total = comb(pool, draws)
-    return [Fraction(comb(good, k) * comb(pool - good, draws - k), total) for k in range(draws + 1)]
+    return tuple(Fraction(comb(good, k) * comb(pool - good, draws - k), total) for k in range(draws + 1))
 
 
 def tunnel_odds(state: GameState, seat: int, route_id: str, payment) -> TunnelOdds:
@@ -1127,7 +1130,7 @@ def tunnel_odds(state: GameState, seat: int, route_id: str, payment) -> TunnelOd
     from_deck = min(TUNNEL_REVEAL, len(state.deck))
     discard_total = sum(state.discard)
     from_discard = min(TUNNEL_REVEAL - from_deck, discard_total)
-    dist = _hypergeometric(pool, good, from_deck) if from_deck else [Fraction(1)]
+    dist = list(_hypergeometric(pool, good, from_deck)) if from_deck else [Fraction(1)]
     if from_discard:
         second = _hypergeometric(discard_total, matching(state.discard), from_discard)
         conv = [Fraction(0)] * (len(dist) + len(second) - 1)
