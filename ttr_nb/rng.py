@@ -9,9 +9,13 @@ from __future__ import annotations
 
 import random
 from _random import Random as _CRandom
-from hashlib import sha512
 from math import floor
 from typing import Sequence, TypeVar
+
+try:                                     # the sha512 random.Random's string seeding uses (see shuffled)
+    from _sha512 import sha512
+except ImportError:
+    from hashlib import sha512
 
 T = TypeVar("T")
 
