@@ -325,14 +325,17 @@ def new_game(variant: str | Variant = "usa", players: int = 4, seed: int = 0, *,
     tx = Tx(v, s0, None)
     tx._top = players * hand_size                     # (those cards are in the hands)
     tx.refill_market()                                # USA-SETUP-2 + USA-DRAW-6
-    for seat in range(players if st.setup_deals else 0):    # USA-SETUP-3 (a feature may deal instead: Märklin)
-        offered: list[str] = []
-        for deck_name, n in st.setup_deals:
-            pile = tx.decks().get(deck_name, [])
-            offered += pile[:n]
-            tx.decks()[deck_name] = pile[n:]
-        tx.pending.append(Pending("choose_tickets", seat, (("min_keep", st.setup_min_keep), ("offered", tuple(offered)),
-                                                           ("returns", st.setup_returns))))
+    if st.setup_deals:                                # USA-SETUP-3 (a feature may deal instead: Märklin)
+        decks = tx.decks()
+        for seat in range(players):
+            offered: list[str] = []
+            for deck_name, n in st.setup_deals:
+                pile = decks.get(deck_name, [])
+                offered += pile[:n]
+                decks[deck_name] = pile[n:]
+            tx.pending.append(new_pending("choose_tickets", seat, (("min_keep", st.setup_min_keep),
+                                                                   ("offered", tuple(offered)),
+                                                                   ("returns", st.setup_returns))))
     for deck_name in st.decks_out_after_setup:        # EU-SETUP-2
         tx.tickets_out = tuple(tx.tickets_out) + tuple(tx.decks().pop(deck_name, []))
     for f in v.features:
