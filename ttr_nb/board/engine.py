@@ -1251,14 +1251,19 @@ def draw_choices(state: GameState, seat: int, second: bool) -> tuple[Action, ...
             return ()
         return tuple(draw_faceup_action(i + 1, seat)                   # MK-DRAW-1: the face-up cards remain
                      for i, c in enumerate(market) if c is not None and not (second and c == LOCO))
-    shut = 0                                   # the slots that cannot be taken: empty, or a locomotive as second
+    # the key: the slots that cannot be taken (empty, or a locomotive as second) as bits above the market's size
+    # (a few keys per seat: the cache stays small; an int key is cheap); every slot open, the usual, is the size
     if None in market or second and LOCO in market:
+        shut = 0
         for i, c in enumerate(market):
             if c is None or second and c == LOCO:
                 shut |= 1 << i
-    key = shut << 4 | len(market)              # (a few keys per seat: the cache stays small; an int key is cheap)
+        key = shut << 4 | len(market)
+    else:
+        key = len(market)
     found = _DRAW_CHOICES[seat].get(key)
     if found is None:
+        shut = key >> 4
         found = _DRAW_CHOICES[seat][key] = (draw_deck_action(seat),) + tuple(
             draw_faceup_action(i + 1, seat) for i in range(len(market)) if not shut >> i & 1)
     return found
