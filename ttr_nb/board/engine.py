@@ -325,14 +325,17 @@ def new_game(variant: str | Variant = "usa", players: int = 4, seed: int = 0, *,
     tx = Tx(v, s0, None)
     tx._top = players * hand_size                     # (those cards are in the hands)
     tx.refill_market()                                # USA-SETUP-2 + USA-DRAW-6
-    for seat in range(players if st.setup_deals else 0):    # USA-SETUP-3 (a feature may deal instead: Märklin)
-        offered: list[str] = []
-        for deck_name, n in st.setup_deals:
-            pile = tx.decks().get(deck_name, [])
-            offered += pile[:n]
-            tx.decks()[deck_name] = pile[n:]
-        tx.pending.append(Pending("choose_tickets", seat, (("min_keep", st.setup_min_keep), ("offered", tuple(offered)),
-                                                           ("returns", st.setup_returns))))
+    if st.setup_deals:                                # USA-SETUP-3 (a feature may deal instead: Märklin)
+        decks = tx.decks()
+        for seat in range(players):
+            offered: list[str] = []
+            for deck_name, n in st.setup_deals:
+                pile = decks.get(deck_name, [])
+                offered += pile[:n]
+                decks[deck_name] = pile[n:]
+            tx.pending.append(new_pending("choose_tickets", seat, (("min_keep", st.setup_min_keep),
+                                                                   ("offered", tuple(offered)),
+                                                                   ("returns", st.setup_returns))))
     for deck_name in st.decks_out_after_setup:        # EU-SETUP-2
         tx.tickets_out = tuple(tx.tickets_out) + tuple(tx.decks().pop(deck_name, []))
     for f in v.features:
@@ -1248,14 +1251,19 @@ def draw_choices(state: GameState, seat: int, second: bool) -> tuple[Action, ...
             return ()
         return tuple(draw_faceup_action(i + 1, seat)                   # MK-DRAW-1: the face-up cards remain
                      for i, c in enumerate(market) if c is not None and not (second and c == LOCO))
-    shut = 0                                   # the slots that cannot be taken: empty, or a locomotive as second
+    # the key: the slots that cannot be taken (empty, or a locomotive as second) as bits above the market's size
+    # (a few keys per seat: the cache stays small; an int key is cheap); every slot open, the usual, is the size
     if None in market or second and LOCO in market:
+        shut = 0
         for i, c in enumerate(market):
             if c is None or second and c == LOCO:
                 shut |= 1 << i
-    key = shut << 4 | len(market)              # (a few keys per seat: the cache stays small; an int key is cheap)
+        key = shut << 4 | len(market)
+    else:
+        key = len(market)
     found = _DRAW_CHOICES[seat].get(key)
     if found is None:
+        shut = key >> 4
         found = _DRAW_CHOICES[seat][key] = (draw_deck_action(seat),) + tuple(
             draw_faceup_action(i + 1, seat) for i in range(len(market)) if not shut >> i & 1)
     return found
