@@ -1,5 +1,5 @@
 """rng.shuffled is the documented definition: Fisher–Yates over ``random.Random(f"{seed}/{purpose}/{n}").random()``
-(its quicker seeding and index must not change one shuffle: every game record replays through them)."""
+(its quicker index must not change one shuffle: every game record replays through them)."""
 import random
 
 from ttr_nb.rng import shuffled

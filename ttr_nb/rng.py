@@ -8,14 +8,8 @@ game record reproduces every reshuffle.
 from __future__ import annotations
 
 import random
-from _random import Random as _CRandom
 from math import floor
 from typing import Sequence, TypeVar
-
-try:                                     # the sha512 random.Random's string seeding uses (see shuffled)
-    from _sha512 import sha512
-except ImportError:
-    from hashlib import sha512
 
 T = TypeVar("T")
 
@@ -28,10 +22,7 @@ def stream(seed: int | str, purpose: str, n: int = 0) -> random.Random:
 def shuffled(items: Sequence[T], seed: int | str, purpose: str, n: int = 0) -> list[T]:
     """A new list with ``items`` in a reproducible random order."""
     out = list(items)
-    key = f"{seed}/{purpose}/{n}".encode()
-    # random.Random(str) seeds its C generator with this int (Random.seed, version 2, documented): seeding it
-    # directly skips the Python-level __init__/seed wrapper and gives the same numbers (tests/test_rng.py)
-    r = _CRandom(int.from_bytes(key + sha512(key).digest(), "big")).random
+    r = stream(seed, purpose, n).random
     for i in range(len(out) - 1, 0, -1):
         j = floor(r() * (i + 1))           # int() of a float ≥ 0, three times cheaper
         out[i], out[j] = out[j], out[i]
