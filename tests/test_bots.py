@@ -119,3 +119,18 @@ def test_bots_play_europe_to_the_end():
     s, reasons = play([GreedyBot(1), RandomBot(2), GreedyBot(3)], variant="europe", players=3, seed=4)
     assert s.phase == "over"
     assert any("tunnel" in r or "station" in r or "claims" in r for r in reasons)
+
+
+@pytest.mark.parametrize("size", [3, 4])
+def test_random_bot_kind_orders_are_the_list_pops(size):
+    """The random bot's tree of kind orders gives, for every sequence of drawn indices, the kinds that popping those
+    indices from a list of the kinds gave (the bot's random stream and choices depend on it)."""
+    from itertools import product
+    from ttr_nb.bots import _kind_orders
+    for indices in product(*(range(n) for n in range(size, 0, -1))):
+        node, kinds, walked, popped = _kind_orders(tuple(range(size))), list(range(size)), [], []
+        for k in indices:
+            kind, node = node[k]
+            walked.append(kind)
+            popped.append(kinds.pop(k))
+        assert walked == popped and node == ()

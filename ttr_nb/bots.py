@@ -127,7 +127,7 @@ class RandomBot:
         else:                                           # a turn: the kinds in a random order, the first available
             v = _VARIANTS.get(state.variant) or get_variant(state.variant)
             pick = _KIND
-            kinds = _KINDS_EXTRA[:] if v.features else _KINDS[:]
+            kinds = _KIND_ORDERS_EXTRA if v.features else _KIND_ORDERS
             n = len(kinds)
         while True:
             # r.index(n) of that counter, without the object: one SplitMix64 step (the same numbers as
@@ -142,7 +142,7 @@ class RandomBot:
                 z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & 0xFFFFFFFFFFFFFFFF
                 k = ((z ^ (z >> 31)) * n) >> 64
             if pick == _KIND:
-                kind = kinds.pop(k)
+                kind, kinds = kinds[k]                  # the list's pop(k), read from the tree of orders
             elif pick == _CARD:                         # the card: the second, or the draw kind's
                 return opts[k], reason
             elif pick == _ROUTE:                        # claim: a claimable route, then one of its payments
@@ -283,9 +283,16 @@ def _nth_combination(items: tuple, size: int, k: int) -> tuple:
     return tuple(out)
 
 
-_KINDS = [0, 1, 2]              # draw, claim, tickets: tried in a random order
+def _kind_orders(kinds: tuple[int, ...]) -> tuple:
+    """The orders ``kinds`` may be tried in, as a tree: entry k is (kinds[k], the tree of the others), what
+    ``list(kinds).pop(k)`` leaves, so the random bot walks the same order from the same numbers without copying
+    and popping a list every turn."""
+    return tuple((kinds[k], _kind_orders(kinds[:k] + kinds[k + 1:])) for k in range(len(kinds)))
+
+
+_KIND_ORDERS = _kind_orders((0, 1, 2))              # draw, claim, tickets: tried in a random order
 _KIND, _CARD, _ROUTE, _PAYMENT = range(4)       # what RandomBot.choose's next random number picks
-_KINDS_EXTRA = [0, 1, 2, 3]     # ... and a variant's own actions
+_KIND_ORDERS_EXTRA = _kind_orders((0, 1, 2, 3))     # ... and a variant's own actions
 _AT_RANDOM = Reason("picks at random among the legal choices")
 _DRAWS_AT_RANDOM = Reason("draws a train card at random")
 _TICKETS_AT_RANDOM = Reason("draws tickets at random")
