@@ -355,7 +355,7 @@ def test_maerklin_plus4_claimable_by_arithmetic_exactly_when_a_payment_exists():
 @pytest.mark.parametrize("variant", ["usa", "europe", "maerklin"])
 def test_the_random_bots_payment_is_the_listed_one_at_its_index(variant):
     """USA-CLAIM-1..3 (EU-FERRY, MK-CLAIM-2): route_payments and RandomBot read a route's payments from the payment
-    table (tables.claim_payments, which RandomBot.choose calls with its own draws) instead of listing them: the
+    table (tables.payment_tuple, which RandomBot.choose calls with its own draws) instead of listing them: the
     payments listed colour by colour (tables.listed_payments), then Märklin's with +4 locomotives, the very same
     shared tuples in the same order, and the one at the index the same counter draws from their count
     (tables.random_payment), for every route and many hands (short of locomotives, of the colour, or rich, some past
@@ -363,7 +363,7 @@ def test_the_random_bots_payment_is_the_listed_one_at_its_index(variant):
     import random
 
     from ttr_nb.rng import Counter
-    from ttr_nb.board.tables import _extra_wild_payments, claim_payments, listed_payments, random_payment
+    from ttr_nb.board.tables import _extra_wild_payments, listed_payments, payment_tuple, random_payment
     v = get_variant(variant)
     t = v.route_table
     rng = random.Random(18)
@@ -374,7 +374,7 @@ def test_the_random_bots_payment_is_the_listed_one_at_its_index(variant):
         for i, route in enumerate(t.routes):
             listed = listed_payments(t, i, hand) + tuple(_extra_wild_payments(v, route, hand, t.colour[i],
                                                                               t.min_locos[i]))
-            pays = claim_payments(v, i, hand)
+            pays = payment_tuple(v, i, hand)
             assert len(pays) == len(listed) and all(a is b for a, b in zip(pays, listed)), (route.id, hand)
             assert route_payments(v, route, hand) == list(pays)
             if not pays:

@@ -24,7 +24,7 @@ from .errors import TTRError
 from .board.names import route_text, ticket_text
 from .rng import Counter, fold
 from .board.state import FREE, GameState, pairs_get
-from .board.tables import claim_payments, claimable_mask, nth_bit
+from .board.tables import claimable_mask, nth_bit, payment_tuple
 from .variants import Feature, Variant, bots_of, get_variant
 
 
@@ -147,7 +147,7 @@ class RandomBot:
                 return opts[k], reason
             elif pick == _ROUTE:                        # claim: a claimable route, then one of its payments
                 i = nth_bit(routes, k)
-                pays = claim_payments(v, i, state.players[seat].hand)
+                pays = payment_tuple(v, i, state.players[seat].hand)
                 pick = _PAYMENT
                 n = len(pays)
                 continue

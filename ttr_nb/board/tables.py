@@ -159,7 +159,7 @@ class RouteTable:
         # the variant's other wild cards (Märklin's +4): (card kind, routes at least as long as it may pay for)
         self.extra_wilds = tuple((w, sum(1 << i for i in range(n) if self.length[i] >= shortest))
                                  for w, shortest, _ in v.settings.wilds if w != LOCO)
-        # pay_rows[i]: route i's payments in colour cards and locomotives (claim_payments), by the locomotives held,
+        # pay_rows[i]: route i's payments in colour cards and locomotives (payment_tuple), by the locomotives held,
         # then by the cards of its colour held (gray: per colour); one entry per (colour, length, minimum locomotives),
         # every index up to the largest deck count
         size = max(v.deck_counts) + 1
@@ -329,7 +329,7 @@ def _payable_special(v: "Variant", t: RouteTable, i: int, hand: Sequence[int]) -
 def route_payments(v: "Variant", route, hand: Sequence[int]) -> list[tuple]:
     """Every legal set of cards for ``route`` from ``hand``: by colour, fewest locomotives first; all-locomotive last."""
     if min(hand) >= 0:
-        return list(claim_payments(v, route.index, hand))
+        return list(payment_tuple(v, route.index, hand))
     # an edited hand with a negative count (validate refuses it): listed colour by colour, since the table's rows
     # would be read from their ends; a negative count pays for nothing
     t = v.route_table
@@ -340,7 +340,7 @@ def route_payments(v: "Variant", route, hand: Sequence[int]) -> list[tuple]:
     return pays
 
 
-def claim_payments(v: "Variant", i: int, hand: Sequence[int]) -> tuple:
+def payment_tuple(v: "Variant", i: int, hand: Sequence[int]) -> tuple:
     """``route_payments(v, routes[i], hand)`` as one tuple (the random bot's claim draws its index in it): the
     payments in colour cards and locomotives read from ``RouteTable.pay_rows`` (a coloured route's in one lookup, a
     gray route's as its eight colours' runs and the all-locomotive payment, written out: every claim asks), then
@@ -366,7 +366,7 @@ def claim_payments(v: "Variant", i: int, hand: Sequence[int]) -> tuple:
 def random_payment(v: "Variant", i: int, hand: Sequence[int], r) -> tuple:
     """``pays[r.index(len(pays))]`` for ``pays = route_payments(v, routes[i], hand)`` (route ``i`` payable from
     ``hand``): what the random bot's claim pays, the counter ``r`` drawing its index."""
-    pays = claim_payments(v, i, hand)
+    pays = payment_tuple(v, i, hand)
     return pays[r.index(len(pays))]
 
 
@@ -434,4 +434,4 @@ def _extra_wild_payments(v: "Variant", route, hand: Sequence[int], c0: int, min_
     return [intern(pay) for _, pay in out]
 
 
-__all__ = ["allowed_routes", "route_payments", "random_payment", "claim_payments", "listed_payments", "RouteTable", "ClaimsInfo", "claimable_mask", "payment", "intern", "interned", "bits", "nth_bit"]
+__all__ = ["allowed_routes", "route_payments", "random_payment", "payment_tuple", "listed_payments", "RouteTable", "ClaimsInfo", "claimable_mask", "payment", "intern", "interned", "bits", "nth_bit"]

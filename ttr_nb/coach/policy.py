@@ -250,7 +250,6 @@ class BoardPolicy:
         self.claim_checks = [f for f in v.features if hasattr(f, "bot_claim_ok")]
         self.extra_wilds = len(v.settings.wilds) > 1
         self.min_locos = v.route_table.min_locos
-        self._greedy = None
 
     # -- plans -----------------------------------------------------------------------------------
     def plan(self, state: GameState, seat: int) -> Plan:
