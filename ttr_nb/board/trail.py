@@ -148,7 +148,7 @@ def _longest(canon: Sequence[tuple[str, str, int, str]]) -> Trail:
         else:
             comps[r] = [e]
             weights[r] = ew[e]
-    pieces = sorted(comps, key=lambda r: -weights[r])   # stable: ties by smallest route id
+    pieces = sorted(comps, key=weights.__getitem__, reverse=True)   # stable (reverse too): ties by smallest route id
     best_value, best = 0, None
     for r in pieces:
         if weights[r] <= best_value:
@@ -317,7 +317,7 @@ class _Graph:
 
     def weight(self, mask: int) -> int:
         ew = self.ew
-        return sum(ew[e] for e in _bits(mask))
+        return sum([ew[e] for e in _bits(mask)])
 
 
 def _canonical(edges: Sequence[tuple[str, str, int, str]]) -> list[tuple[str, str, int, str]]:
