@@ -366,3 +366,34 @@ def test_MK_SCORE_2_a_ticket_between_two_countries(owned, joined):
     assert got[0] == [want[0].completed] == [joined]
     assert [(t.id, t.completed) for t in sheet.tickets] == [(ticket.id, joined)]
     assert sheet.tickets[0].path == (tuple(owned) if joined else ())
+
+
+BOARDS = ["usa", "europe", "maerklin", "south_korea"]
+
+
+@pytest.mark.parametrize("variant", BOARDS)
+def test_USA_SCORE_3_networks_pieces_weighed_as_they_grow_are_the_pieces_sums(variant):
+    """``scoring._networks`` sums each piece's trains while it joins the routes: the heaviest piece, the pieces and
+    the tickets joined are those of ``_pieces`` summed afterwards, at every point of random games with 2-5 seats."""
+    t = get_variant(variant).route_table
+    checked = 0
+    for players, seed in [(p, s) for p in (2, 3, 4, 5) for s in (3, 4)]:
+        for state in on_the_way(variant, players, seed, every=20):
+            indices = scoring._indices_by_seat(state)
+            heaviest, completed, ups = scoring._networks(t, state, indices)
+            for seat, p in enumerate(state.players):
+                up = scoring._pieces(t, indices[seat])
+
+                def root(c):
+                    while up[c] != c:
+                        c = up[c]
+                    return c
+                weight: dict[int, int] = {}
+                for i in indices[seat]:
+                    weight[root(t.ends[i][0])] = weight.get(root(t.ends[i][0]), 0) + t.length[i]
+                assert heaviest[seat] == max(weight.values(), default=0)
+                assert ups[seat] == up
+                assert completed[seat] == [root(t.ticket_ends[tid][0]) == root(t.ticket_ends[tid][1])
+                                           for tid in p.tickets]
+                checked += 1
+    assert checked > 200

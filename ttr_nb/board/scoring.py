@@ -391,17 +391,25 @@ def _pieces(t, owned: list[int]) -> list[int]:
 def _networks(t, state: GameState, indices: list[list[int]]) -> tuple[list[int], list[list[bool]], list[list[int]]]:
     """(each seat's heaviest connected piece in trains, each seat's tickets joined or not, each seat's
     ``_pieces``). Joined is completed where no place is a dead end (USA-TICKET-4)."""
-    ends, length, tickets = t.ends, t.length, t.ticket_ends
+    ends, length, tickets, places = t.ends, t.length, t.ticket_ends, t.places
     heaviest, completed, ups = [], [], []
     for seat, p in enumerate(state.players):
-        up = _pieces(t, indices[seat])
-        weight: dict[int, int] = {}
+        # ``_pieces`` with each piece's trains summed as it grows: a root holds its piece's total, a city that
+        # stopped being a root keeps a part of its root's, so the largest entry is the heaviest piece's
+        up = list(range(places))
+        weight = [0] * places
         for i in indices[seat]:
-            a = ends[i][0]
+            a, b = ends[i]
             while up[a] != a:
                 a = up[a]
-            weight[a] = weight.get(a, 0) + length[i]
-        heaviest.append(max(weight.values()) if weight else 0)
+            while up[b] != b:
+                b = up[b]
+            if a != b:
+                up[a] = b
+                weight[b] += weight[a] + length[i]
+            else:
+                weight[b] += length[i]
+        heaviest.append(max(weight, default=0))
         joined = []
         for tid in p.tickets:
             a, b, _ = tickets[tid]

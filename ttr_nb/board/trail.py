@@ -148,7 +148,7 @@ def _longest(canon: Sequence[tuple[str, str, int, str]]) -> Trail:
         else:
             comps[r] = [e]
             weights[r] = ew[e]
-    pieces = sorted(comps, key=lambda r: -weights[r])   # stable: ties by smallest route id
+    pieces = sorted(comps, key=weights.__getitem__, reverse=True)   # stable (reverse too): ties by smallest route id
     best_value, best = 0, None
     for r in pieces:
         if weights[r] <= best_value:
@@ -192,12 +192,10 @@ def _tree_trail(edges: list[int], ea: list[int], eb: list[int], ew: list[int], i
     heaviest, and a city's trail its two heaviest ways down, the first of them among ties; cities are tried
     root first, then by their ways down's total, heaviest first (ties in walk order), and a trail replaces the
     best so far only when it is longer."""
-    ends: list[int] = []                                # the contracted tree's cities: degree 1 or >= 3
-    for e in edges:
-        for v in (ea[e], eb[e]):
-            if len(inc[v]) != 2:
-                ends.append(v)
-    if not ends or max(len(inc[v]) for v in ends) < 3:  # a path: one chain, the whole piece
+    cities = set(map(ea.__getitem__, edges))
+    cities.update(map(eb.__getitem__, edges))
+    ends = sorted([v for v in cities if len(inc[v]) != 2])   # the contracted tree's cities: degree 1 or >= 3
+    if len(ends) <= 2:                                  # a path (a tree with a city of degree 3 has 3 leaves or more)
         mask = 0
         total = 0
         for e in edges:
@@ -207,7 +205,7 @@ def _tree_trail(edges: list[int], ea: list[int], eb: list[int], ew: list[int], i
     # the chains between those cities: (smallest route, trains, far end, route mask), listed at both ends
     cadj: dict[int, list[tuple[int, int, int, int]]] = {}
     seen = 0
-    for u in sorted(set(ends)):
+    for u in ends:
         for e0 in inc[u]:
             if (seen >> e0) & 1:
                 continue
@@ -319,7 +317,7 @@ class _Graph:
 
     def weight(self, mask: int) -> int:
         ew = self.ew
-        return sum(ew[e] for e in _bits(mask))
+        return sum([ew[e] for e in _bits(mask)])
 
 
 def _canonical(edges: Sequence[tuple[str, str, int, str]]) -> list[tuple[str, str, int, str]]:
