@@ -50,6 +50,32 @@ def test_cached_draw_actions_are_equal_values_with_the_right_seat():
     assert DrawFaceUp(slot=3, seat=0) == draws[3]
 
 
+def test_draw_choices_are_the_plain_list_for_any_market():
+    """USA-DRAW-1..4: draw_choices' cached tuples (a second card's locomotives read from a table when the market has
+    five slots, an empty slot or another size taking the loop) are the deck, then every face-up slot that holds a
+    card and, for a second card, no locomotive, for the markets of whole games and edited ones."""
+    from ttr_nb.board.cards import LOCO
+    from ttr_nb.board.engine import draw_choices
+    from ttr_nb.board.state import replace_fields
+
+    def plain(state, seat, second):
+        return (DrawDeck(seat=seat),) + tuple(DrawFaceUp(slot=i + 1, seat=seat) for i, c in enumerate(state.market)
+                                              if c is not None and not (second and c == LOCO))
+
+    edited = [(LOCO, 1, None, LOCO, 2), (None,) * 5, (LOCO,) * 5, (3, LOCO, 4, 5), (LOCO, 0, 1, 2, 3, LOCO),
+              (11, LOCO, 2, 3, 4), (None, 1, 2, 3, LOCO)]
+    states = [s for _, s, _ in random_game_states("usa", 31)]
+    states += [replace_fields(states[40], market=m) for m in edited]
+    locos = 0
+    for s in states:
+        if s.deck or any(s.discard):
+            for seat in range(s.n_players):
+                for second in (False, True):
+                    assert draw_choices(s, seat, second) == plain(s, seat, second), (s.market, seat, second)
+            locos += LOCO in s.market
+    assert locos > 100
+
+
 def test_the_spelled_out_constructors_agree_with_the_classes():
     """state.new_state/new_player set every slot by hand (the engine's per-ply constructors): the same values as
     the dataclasses' own constructors, field by field, for any field order change of GameState/PlayerState."""
