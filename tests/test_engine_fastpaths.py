@@ -63,17 +63,26 @@ def test_draw_choices_are_the_plain_list_for_any_market():
                                               if c is not None and not (second and c == LOCO))
 
     edited = [(LOCO, 1, None, LOCO, 2), (None,) * 5, (LOCO,) * 5, (3, LOCO, 4, 5), (LOCO, 0, 1, 2, 3, LOCO),
-              (11, LOCO, 2, 3, 4), (None, 1, 2, 3, LOCO)]
+              (11, LOCO, 2, 3, 4), (None, 1, 2, 3, LOCO), (0, LOCO, 2, LOCO, 4), (LOCO, 1, 2, 3, 4), (5, 1, 2, 3, 4)]
     states = [s for _, s, _ in random_game_states("usa", 31)]
-    states += [replace_fields(states[40], market=m) for m in edited]
+    turn = next(s for s in states[40:] if not s.pending)
+    second = next(s for s in states[40:] if s.pending and s.pending[0].kind == "second_card")
+    edits = [replace_fields(s, market=m, deck=deck) for s in (turn, second) for m in edited for deck in (s.deck, ())]
     locos = 0
-    for s in states:
+    for s in states + edits:
         if s.deck or any(s.discard):
             for seat in range(s.n_players):
                 for second in (False, True):
                     assert draw_choices(s, seat, second) == plain(s, seat, second), (s.market, seat, second)
             locos += LOCO in s.market
     assert locos > 100
+    # RandomBot.choose reads the usual cases' choices itself: the same picks as the listed definition's, here too
+    v = get_variant("usa")
+    for s in edits:
+        seat = to_move(s)[0]
+        for bot_seed in range(12):
+            action = RandomBot(bot_seed).choose(s, seat)[0]
+            assert action == _listed_random_choice(v, s, seat, bot_seed), (s.market, s.deck, bot_seed)
 
 
 def test_the_spelled_out_constructors_agree_with_the_classes():
