@@ -19,7 +19,7 @@ from typing import Protocol, Sequence
 from .board.actions import (Action, Claim, DrawDeck, DrawFaceUp, DrawTickets, KeepTickets, draw_tickets_action, new_claim,
                       new_keep)
 from .board.cards import CARD_NAMES, COLOURS, GRAY, LOCO
-from .board.engine import (_DRAW_CHOICES, _IS_LOCO, _VARIANTS, claimable_routes, draw_choices, legal_actions,
+from .board.engine import (_DRAW_CHOICES, _LOCO_KEY, _VARIANTS, claimable_routes, draw_choices, legal_actions,
                            route_payments)
 from .errors import TTRError
 from .board.names import route_text, ticket_text
@@ -115,8 +115,8 @@ class RandomBot:
                 # face-up slots, the locomotives' shut (USA-DRAW-2); anything else (or choices not cached yet) asks it
                 try:
                     m0, m1, m2, m3, m4 = state.market
-                    t = _IS_LOCO
-                    opts = _DRAW_CHOICES[seat][(t[m0] | t[m1] << 1 | t[m2] << 2 | t[m3] << 3 | t[m4] << 4) << 4 | 5] \
+                    t = _LOCO_KEY
+                    opts = _DRAW_CHOICES[seat][t[0][m0] + t[1][m1] + t[2][m2] + t[3][m3] + t[4][m4] + 5] \
                         if state.deck else draw_choices(state, seat, True)
                 except (ValueError, IndexError, TypeError, KeyError):
                     opts = draw_choices(state, seat, True)

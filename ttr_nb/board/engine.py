@@ -1254,12 +1254,13 @@ def draw_choices(state: GameState, seat: int, second: bool) -> tuple[Action, ...
     # the key: the slots that cannot be taken (empty, or a locomotive as second) as bits above the market's size
     # (a few keys per seat: the cache stays small; an int key is cheap); every slot open, the usual, is the size
     if second:
-        # (half of all draws: a five-slot market's locomotives read from a table by card kind, where an empty slot
-        # raises; that costs less than looking for None and a locomotive and looping, other sizes take the loop)
+        # (half of all draws: a five-slot market's locomotives read from a table per slot by card kind, where an
+        # empty slot raises; small sums cost less than looking for None and a locomotive and looping, or than ors
+        # and shifts; other sizes take the loop)
         try:
             m0, m1, m2, m3, m4 = market
-            t = _IS_LOCO
-            key = (t[m0] | t[m1] << 1 | t[m2] << 2 | t[m3] << 3 | t[m4] << 4) << 4 | 5
+            t = _LOCO_KEY
+            key = t[0][m0] + t[1][m1] + t[2][m2] + t[3][m3] + t[4][m4] + 5
         except (ValueError, IndexError, TypeError):
             key = _shut_key(market, True)
     elif None in market:
@@ -1275,7 +1276,8 @@ def draw_choices(state: GameState, seat: int, second: bool) -> tuple[Action, ...
 
 
 _DRAW_CHOICES: defaultdict[int, dict[int, tuple[Action, ...]]] = defaultdict(dict)     # seat -> key -> draws
-_IS_LOCO = tuple(int(kind == LOCO) for kind in range(len(CARD_NAMES)))       # card kind -> 1 for a locomotive
+# per slot of a five-slot market, card kind -> that slot's bit in draw_choices' key when it is a locomotive
+_LOCO_KEY = tuple(tuple(int(kind == LOCO) << slot + 4 for kind in range(len(CARD_NAMES))) for slot in range(5))
 
 
 def _shut_key(market: tuple, second: bool) -> int:
