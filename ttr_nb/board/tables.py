@@ -268,9 +268,12 @@ def claimable_mask(v: "Variant", state: "GameState", seat: int, affordable_only:
     if not affordable_only:
         return allowed & t.every[trains if trains < top else top]
     hand = player.hand
-    locos = hand[LOCO]
+    if len(hand) == LOCO + 1:                    # the 8 colours (0..7; LOCO is 8), written out: every claim asks
+        c0, c1, c2, c3, c4, c5, c6, c7, locos = hand         # (no slice made for the base game's nine kinds)
+    else:                                        # (Märklin's extra kinds)
+        c0, c1, c2, c3, c4, c5, c6, c7 = hand[:LOCO]
+        locos = hand[LOCO]
     cap = trains if trains < top else top
-    c0, c1, c2, c3, c4, c5, c6, c7 = hand[:LOCO]     # the 8 colours (0..7; LOCO is 8), written out: every claim asks
     try:                                         # the pairs' rows run to a colour's and the locomotives' cards
         p = t.pair_colours
         mask = (p[0][c0 + locos][c1 + locos] | p[1][c2 + locos][c3 + locos] | p[2][c4 + locos][c5 + locos]
