@@ -50,6 +50,41 @@ def test_cached_draw_actions_are_equal_values_with_the_right_seat():
     assert DrawFaceUp(slot=3, seat=0) == draws[3]
 
 
+def test_draw_choices_are_the_plain_list_for_any_market():
+    """USA-DRAW-1..4: draw_choices' cached tuples (a second card's locomotives read from a table when the market has
+    five slots, an empty slot or another size taking the loop) are the deck, then every face-up slot that holds a
+    card and, for a second card, no locomotive, for the markets of whole games and edited ones."""
+    from ttr_nb.board.cards import LOCO
+    from ttr_nb.board.engine import draw_choices
+    from ttr_nb.board.state import replace_fields
+
+    def plain(state, seat, second):
+        return (DrawDeck(seat=seat),) + tuple(DrawFaceUp(slot=i + 1, seat=seat) for i, c in enumerate(state.market)
+                                              if c is not None and not (second and c == LOCO))
+
+    edited = [(LOCO, 1, None, LOCO, 2), (None,) * 5, (LOCO,) * 5, (3, LOCO, 4, 5), (LOCO, 0, 1, 2, 3, LOCO),
+              (11, LOCO, 2, 3, 4), (None, 1, 2, 3, LOCO), (0, LOCO, 2, LOCO, 4), (LOCO, 1, 2, 3, 4), (5, 1, 2, 3, 4)]
+    states = [s for _, s, _ in random_game_states("usa", 31)]
+    turn = next(s for s in states[40:] if not s.pending)
+    second = next(s for s in states[40:] if s.pending and s.pending[0].kind == "second_card")
+    edits = [replace_fields(s, market=m, deck=deck) for s in (turn, second) for m in edited for deck in (s.deck, ())]
+    locos = 0
+    for s in states + edits:
+        if s.deck or any(s.discard):
+            for seat in range(s.n_players):
+                for second in (False, True):
+                    assert draw_choices(s, seat, second) == plain(s, seat, second), (s.market, seat, second)
+            locos += LOCO in s.market
+    assert locos > 100
+    # RandomBot.choose reads the usual cases' choices itself: the same picks as the listed definition's, here too
+    v = get_variant("usa")
+    for s in edits:
+        seat = to_move(s)[0]
+        for bot_seed in range(12):
+            action = RandomBot(bot_seed).choose(s, seat)[0]
+            assert action == _listed_random_choice(v, s, seat, bot_seed), (s.market, s.deck, bot_seed)
+
+
 def test_the_spelled_out_constructors_agree_with_the_classes():
     """state.new_state/new_player set every slot by hand (the engine's per-ply constructors): the same values as
     the dataclasses' own constructors, field by field, for any field order change of GameState/PlayerState."""
@@ -350,6 +385,38 @@ def test_maerklin_plus4_claimable_by_arithmetic_exactly_when_a_payment_exists():
             agreed += 1
             payable += expected
     assert agreed > 10000 and 0 < payable < agreed
+
+
+@pytest.mark.parametrize("variant", ["usa", "south_korea"])
+def test_claimable_by_colour_pairs_exactly_when_a_payment_exists(variant):
+    """USA-CLAIM-1..3: claimable_mask reads the eight colours as four pairs of rows (RouteTable.pair_colours, up to
+    a colour's and the locomotives' cards of the deck), hands past them the padded rows one colour at a time, and past
+    those the clipped rows: each must agree with the listed payments for every route, with fewer trains too."""
+    import random
+
+    from dataclasses import replace
+
+    from ttr_nb.board.cards import LOCO
+    from ttr_nb.board.tables import WIDE, claimable_mask
+    v = get_variant(variant)
+    t = v.route_table
+    reach = len(t.pair_colours[0])
+    s = new_game(variant, 2, 0)
+    rng = random.Random(7)
+    hands = [tuple(rng.choice((0, 0, 1, 2, 3, 4, 6)) for _ in range(LOCO + 1)) for _ in range(300)]
+    hands += [(reach - 1,) + (0,) * 8, (0,) * 7 + (reach,) + (0,), (0,) * 8 + (reach,), (2,) * 8 + (reach - 2,)]
+    hands += [(WIDE,) + (0,) * 8, (1,) + (0,) * 7 + (WIDE - 1,), (0, 5) + (0,) * 6 + (WIDE + 3,)]
+    agreed = payable = 0
+    for k, hand in enumerate(hands):
+        trains = (45, t.top - 1, 2)[k % 3]
+        state = replace(s, players=(replace(s.players[0], hand=hand, trains=trains), s.players[1]))
+        mask = claimable_mask(v, state, 0, True)
+        for r in v.map.routes:
+            expected = r.length <= trains and bool(route_payments(v, r, hand))
+            assert bool(mask >> r.index & 1) == expected, (r.id, hand, trains)
+            agreed += 1
+            payable += expected
+    assert agreed > 20000 and 0 < payable < agreed
 
 
 @pytest.mark.parametrize("variant", ["usa", "europe", "maerklin"])

@@ -19,7 +19,8 @@ from typing import Protocol, Sequence
 from .board.actions import (Action, Claim, DrawDeck, DrawFaceUp, DrawTickets, KeepTickets, draw_tickets_action, new_claim,
                       new_keep)
 from .board.cards import CARD_NAMES, COLOURS, GRAY, LOCO
-from .board.engine import _VARIANTS, claimable_routes, draw_choices, legal_actions, route_payments
+from .board.engine import (_DRAW_CHOICES, _LOCO_KEY, _VARIANTS, claimable_routes, draw_choices, legal_actions,
+                           route_payments)
 from .errors import TTRError
 from .board.names import route_text, ticket_text
 from .rng import Counter, fold
@@ -109,7 +110,18 @@ class RandomBot:
         pending = state.pending
         if pending:
             p = pending[0]
-            opts = draw_choices(state, seat, True) if p.kind == "second_card" and p.seat == seat else None
+            if p.kind == "second_card" and p.seat == seat:
+                # draw_choices(state, seat, True), its usual case inline (half of all plies): cards to draw and five
+                # face-up slots, the locomotives' shut (USA-DRAW-2); anything else (or choices not cached yet) asks it
+                try:
+                    m0, m1, m2, m3, m4 = state.market
+                    t = _LOCO_KEY
+                    opts = _DRAW_CHOICES[seat][t[0][m0] + t[1][m1] + t[2][m2] + t[3][m3] + t[4][m4] + 5] \
+                        if state.deck else draw_choices(state, seat, True)
+                except (ValueError, IndexError, TypeError, KeyError):
+                    opts = draw_choices(state, seat, True)
+            else:
+                opts = None
             if not opts:                                # (none: an edited state, where the general words follow)
                 v = _VARIANTS.get(state.variant) or get_variant(state.variant)
                 r = Counter.of_state(x ^ (x >> 31))
@@ -155,7 +167,12 @@ class RandomBot:
                 label = v.route_table.labels[i]
                 return new_claim(label, pays[k], seat), _CLAIM_REASONS.get(label) or _claims_at_random(label)
             if kind == 0:                               # draw (empty when USA-DRAW-8 forbids drawing)
-                opts = draw_choices(state, seat, False)
+                market = state.market                   # (draw_choices' usual case inline, as for the second card)
+                try:
+                    opts = _DRAW_CHOICES[seat][len(market)] if state.deck and None not in market \
+                        else draw_choices(state, seat, False)
+                except KeyError:
+                    opts = draw_choices(state, seat, False)
                 if opts:
                     pick = _CARD
                     n = len(opts)

@@ -1253,12 +1253,18 @@ def draw_choices(state: GameState, seat: int, second: bool) -> tuple[Action, ...
                      for i, c in enumerate(market) if c is not None and not (second and c == LOCO))
     # the key: the slots that cannot be taken (empty, or a locomotive as second) as bits above the market's size
     # (a few keys per seat: the cache stays small; an int key is cheap); every slot open, the usual, is the size
-    if None in market or second and LOCO in market:
-        shut = 0
-        for i, c in enumerate(market):
-            if c is None or second and c == LOCO:
-                shut |= 1 << i
-        key = shut << 4 | len(market)
+    if second:
+        # (half of all draws: a five-slot market's locomotives read from a table per slot by card kind, where an
+        # empty slot raises; small sums cost less than looking for None and a locomotive and looping, or than ors
+        # and shifts; other sizes take the loop)
+        try:
+            m0, m1, m2, m3, m4 = market
+            t = _LOCO_KEY
+            key = t[0][m0] + t[1][m1] + t[2][m2] + t[3][m3] + t[4][m4] + 5
+        except (ValueError, IndexError, TypeError):
+            key = _shut_key(market, True)
+    elif None in market:
+        key = _shut_key(market, False)
     else:
         key = len(market)
     found = _DRAW_CHOICES[seat].get(key)
@@ -1270,6 +1276,17 @@ def draw_choices(state: GameState, seat: int, second: bool) -> tuple[Action, ...
 
 
 _DRAW_CHOICES: defaultdict[int, dict[int, tuple[Action, ...]]] = defaultdict(dict)     # seat -> key -> draws
+# per slot of a five-slot market, card kind -> that slot's bit in draw_choices' key when it is a locomotive
+_LOCO_KEY = tuple(tuple(int(kind == LOCO) << slot + 4 for kind in range(len(CARD_NAMES))) for slot in range(5))
+
+
+def _shut_key(market: tuple, second: bool) -> int:
+    """``draw_choices``' key for any market: the slots that cannot be taken as bits above the market's size."""
+    shut = 0
+    for i, c in enumerate(market):
+        if c is None or second and c == LOCO:
+            shut |= 1 << i
+    return shut << 4 | len(market)
 
 
 def legal_actions(state: GameState, seat: int | None = None) -> list[Action]:

@@ -155,6 +155,12 @@ class RouteTable:
         # needs no best colour
         wide = tuple(row + (row[-1],) * (WIDE - len(row)) for row in self.le)
         self.wide_colours = tuple(tuple(a | b for a, b in zip(row, wide[GRAY_BUCKET])) for row in wide[:GRAY_BUCKET])
+        # pair_colours[p][a][b]: wide_colours[2p][a] | wide_colours[2p + 1][b], for a and b up to a colour's cards
+        # and the locomotives of the deck: claimable_mask reads the eight colours as four pairs (half the lookups and
+        # big-integer ors)
+        reach = min(max(v.deck_counts[:LOCO], default=0) + v.deck_counts[LOCO] + 1, WIDE)
+        self.pair_colours = tuple(tuple(tuple(self.wide_colours[2 * p][a] | self.wide_colours[2 * p + 1][b]
+                                              for b in range(reach)) for a in range(reach)) for p in range(LOCO // 2))
         self.every = tuple(every)
         # the variant's other wild cards (Märklin's +4): (card kind, routes at least as long as it may pay for)
         self.extra_wilds = tuple((w, sum(1 << i for i in range(n) if self.length[i] >= shortest))
@@ -253,32 +259,36 @@ def claimable_mask(v: "Variant", state: "GameState", seat: int, affordable_only:
     trains = player.trains
     if trains <= 0:
         return 0
-    allowed = allowed_routes(t, state, seat)
+    claims = state.claims                        # allowed_routes(t, state, seat), inline: every claim decision asks
+    info = t._claims.get(id(claims))
+    if info is None or info.claims is not claims:
+        info = t.claims_info(claims)
+    allowed = info.free & ~(info.blocked_all if state.n_players < t.twin_min_players else info.blocked.get(seat, 0))
     top = t.top
     if not affordable_only:
         return allowed & t.every[trains if trains < top else top]
     hand = player.hand
-    locos = hand[LOCO]
-    cap = trains if trains < top else top
-    try:                                         # rows run to WIDE entries: no clipping needed for real hands
-        w = t.wide_colours                       # the 8 colours (0..7; LOCO is 8), written out: every claim asks
+    if len(hand) == LOCO + 1:                    # the 8 colours (0..7; LOCO is 8), written out: every claim asks
+        c0, c1, c2, c3, c4, c5, c6, c7, locos = hand         # (no slice made for the base game's nine kinds)
+    else:                                        # (Märklin's extra kinds)
         c0, c1, c2, c3, c4, c5, c6, c7 = hand[:LOCO]
-        mask = (w[0][c0 + locos] | w[1][c1 + locos] | w[2][c2 + locos] | w[3][c3 + locos] | w[4][c4 + locos]
-                | w[5][c5 + locos] | w[6][c6 + locos] | w[7][c7 + locos])          # (gray routes included)
-        wide_rows = True
+        locos = hand[LOCO]
+    cap = trains if trains < top else top
+    try:                                         # the pairs' rows run to a colour's and the locomotives' cards
+        p = t.pair_colours
+        mask = (p[0][c0 + locos][c1 + locos] | p[1][c2 + locos][c3 + locos] | p[2][c4 + locos][c5 + locos]
+                | p[3][c6 + locos][c7 + locos])             # (gray routes included)
     except IndexError:                           # an edited state with more cards than any deck holds
-        mask = 0
-        for have, row in zip(hand, t.le_colours):
-            mask |= row[min(have + locos, top)]
-        mask |= t.le[GRAY_BUCKET][min(max(hand[:LOCO]) + locos, top)]
-        wide_rows = False
-    mask &= t.every[cap]
+        mask = _colour_mask(t, hand, locos)
+    if trains < top:                             # (every route is short enough until the last few trains)
+        mask &= t.every[trains]
     for wild, long_enough in t.extra_wilds:      # one extra wild kind per payment (see route_payments)
         more = hand[wild]
         if more:
             k = locos + more
             best = max(hand[:LOCO])
-            if wide_rows and best + k < WIDE:    # (Märklin's +4 card: the colours written out as above)
+            if best + k < WIDE:                  # (Märklin's +4 card: the colours written out as above)
+                w = t.wide_colours
                 wide = (w[0][c0 + k] | w[1][c1 + k] | w[2][c2 + k] | w[3][c3 + k] | w[4][c4 + k] | w[5][c5 + k]
                         | w[6][c6 + k] | w[7][c7 + k]) & t.every[cap]
             else:
@@ -308,6 +318,22 @@ def claimable_mask(v: "Variant", state: "GameState", seat: int, affordable_only:
                 found |= pay[b][lk][have if have < top else top]
             mask |= found & allowed & t.every[cap]
     return mask
+
+
+def _colour_mask(t: RouteTable, hand: Sequence[int], locos: int) -> int:
+    """``claimable_mask``'s routes payable in one colour (gray ones included) for a hand beyond the pairs' rows: the
+    padded rows colour by colour, and past them the map's rows clipped to the longest route."""
+    try:
+        w = t.wide_colours
+        c0, c1, c2, c3, c4, c5, c6, c7 = hand[:LOCO]
+        return (w[0][c0 + locos] | w[1][c1 + locos] | w[2][c2 + locos] | w[3][c3 + locos] | w[4][c4 + locos]
+                | w[5][c5 + locos] | w[6][c6 + locos] | w[7][c7 + locos])
+    except IndexError:
+        top = t.top
+        mask = 0
+        for have, row in zip(hand, t.le_colours):
+            mask |= row[min(have + locos, top)]
+        return mask | t.le[GRAY_BUCKET][min(max(hand[:LOCO]) + locos, top)]
 
 
 def _payable_special(v: "Variant", t: RouteTable, i: int, hand: Sequence[int]) -> bool:
