@@ -162,28 +162,40 @@ class Pass(Action):
 
 
 # The random bot makes a Claim on a quarter of all plies, and the frozen __init__ (an object.__setattr__ per field)
-# costs more than half of its whole choice of a route: the slots are set through their descriptors instead, which
-# is what that __init__ does (tests/test_engine_fastpaths.py compares the two).
-_SET_ROUTE, _SET_PAYMENT, _SET_SEAT = Claim.route.__set__, Claim.payment.__set__, Claim.seat.__set__
+# costs more than half of its whole choice of a route. As ``state.new_state`` does for a GameState, the action is
+# filled as an open subclass (no slots of its own; object's plain __init__/__setattr__/__delattr__), by ordinary
+# attribute stores, then becomes the frozen class by __class__ assignment: cheaper than setting the slots through
+# their descriptors (tests/test_engine_fastpaths.py compares the result with the dataclass's own construction).
+class _OpenClaim(Claim):
+    __slots__ = ()
+    __init__ = object.__init__
+    __setattr__ = object.__setattr__
+    __delattr__ = object.__delattr__
+
+
+class _OpenKeep(KeepTickets):
+    __slots__ = ()
+    __init__ = object.__init__
+    __setattr__ = object.__setattr__
+    __delattr__ = object.__delattr__
 
 
 def new_claim(route: str, payment: Payment, seat: int | None) -> Claim:
     """``Claim(route=route, payment=payment, seat=seat)``, quickly."""
-    c = object.__new__(Claim)
-    _SET_ROUTE(c, route)
-    _SET_PAYMENT(c, payment)
-    _SET_SEAT(c, seat)
+    c = _OpenClaim()
+    c.route = route
+    c.payment = payment
+    c.seat = seat
+    c.__class__ = Claim
     return c
-
-
-_SET_TICKETS, _SET_KEEP_SEAT = KeepTickets.tickets.__set__, KeepTickets.seat.__set__
 
 
 def new_keep(tickets: tuple[str, ...], seat: int | None) -> KeepTickets:
     """``KeepTickets(tickets=tickets, seat=seat)``, quickly (as ``new_claim``)."""
-    c = object.__new__(KeepTickets)
-    _SET_TICKETS(c, tickets)
-    _SET_KEEP_SEAT(c, seat)
+    c = _OpenKeep()
+    c.tickets = tickets
+    c.seat = seat
+    c.__class__ = KeepTickets
     return c
 
 
