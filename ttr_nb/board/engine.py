@@ -27,7 +27,7 @@ from .cards import CARD_NAMES, GRAY, LOCO, a_card, card_words
 from ..errors import BadAction, IllegalAction, MapError, StateError, TTRError
 from .names import find_route, find_ticket, route_labels, route_text, seat_name, ticket_text, ticket_words
 from ..rng import shuffled
-from .state import (FREE, GameState, Pending, PlayerState, _OpenState, new_pending, new_player, new_state,
+from .state import (FREE, GameState, Pending, PlayerState, _OpenPlayer, _OpenState, new_pending, new_player, new_state,
                     pairs_get, replace_fields)
 from .tables import bits, claimable_mask, interned, route_payments
 from ..variants import Variant, get_game, get_variant, rules_of
@@ -926,7 +926,14 @@ def _quick_claim(v: Variant, state: GameState, action: Claim, trusted: bool) -> 
     new_claims = list(claims)
     new_claims[i] = seat
     new_claims = tuple(new_claims)
-    players[seat] = new_player(tuple(hand), p.trains - route.length, p.tickets, p.route_points + t.points[i], p.ext)
+    q = _OpenPlayer()                        # new_player inline (see _turn_over)
+    q.hand = tuple(hand)
+    q.trains = p.trains - route.length
+    q.tickets = p.tickets
+    q.route_points = p.route_points + t.points[i]
+    q.ext = p.ext
+    q.__class__ = PlayerState
+    players[seat] = q
     new = _turn_over(v, state, seat, state.deck, state.market, tuple(discard), new_claims, tuple(players))
     if new is not None:
         t.claimed(claims, new_claims, i, seat)
@@ -973,7 +980,14 @@ def _quick_draw(v: Variant, state: GameState, action, trusted: bool) -> GameStat
     p = players[seat]
     hand = list(p.hand)
     hand[card] += 1
-    players[seat] = new_player(tuple(hand), p.trains, p.tickets, p.route_points, p.ext)
+    q = _OpenPlayer()                                               # new_player inline (see _turn_over)
+    q.hand = tuple(hand)
+    q.trains = p.trains
+    q.tickets = p.tickets
+    q.route_points = p.route_points
+    q.ext = p.ext
+    q.__class__ = PlayerState
+    players[seat] = q
     if pending or took_loco:                                        # the second card, or USA-DRAW-3
         return _turn_over(v, state, seat, deck, market, discard, state.claims, tuple(players))
     if not deck and not any(discard):                               # USA-DRAW-8: no second card exists
