@@ -679,6 +679,9 @@ def _plainly_legal(v: Variant, state: GameState, action) -> int | None:
 
 
 _VARIANTS: dict[str, Variant] = {}       # board variants by key, filled by get_variant's first answer (see _variant)
+# their quick_paths tables by key, for apply: a cached property is a non-data descriptor, which CPython 3.11 does not
+# specialise the attribute load for, so v.quick_paths on every ply cost a full generic lookup
+_QUICK_PATHS: dict[str, dict] = {}
 
 
 def _variant(state: GameState) -> Variant:
@@ -687,6 +690,7 @@ def _variant(state: GameState) -> Variant:
         v = get_variant(state.variant)
         if v.key == state.variant:
             _VARIANTS[v.key] = v
+            _QUICK_PATHS[v.key] = v.quick_paths
     return v
 
 
@@ -1776,10 +1780,11 @@ def legal_actions(state, seat=None):   # noqa: F811  (the entry point)
 
 def apply(state, action, *, trusted=False):   # noqa: F811  (the entry point)
     if state.__class__ is GameState:
-        v = _VARIANTS.get(state.variant) or _variant(state)
+        name = state.variant
+        v = _VARIANTS.get(name) or _variant(state)
         try:                                            # most plies: _quick's path, inline
-            quick = v.quick_paths[action.__class__]
-        except KeyError:
+            quick = _QUICK_PATHS[name][action.__class__]
+        except KeyError:                                # (a class not seen yet, or a variant named by an alias)
             quick = _quick_path(v, action)
         if quick is not None:
             new = quick(v, state, action, trusted)
