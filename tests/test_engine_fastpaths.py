@@ -809,3 +809,10 @@ def test_the_remembered_full_market_is_full_and_another_tuple_is_looked_at():
                 assert engine._quick(v, holed, a, True) is None, (s.ply, str(a))
         s = apply(s, a)
     assert remembered > 100
+
+
+@pytest.mark.parametrize("variant", available_variants())
+def test_the_route_tables_ticket_decks_are_the_maps(variant):
+    """The quick keep returns a ticket to the deck ``RouteTable.ticket_deck`` names: the map's own ticket deck."""
+    v = get_variant(variant)
+    assert v.route_table.ticket_deck == {t.id: v.map.ticket(t.id).deck for t in v.map.tickets}

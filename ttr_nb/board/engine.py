@@ -1115,24 +1115,31 @@ def _quick_keep(v: Variant, state: GameState, action: KeepTickets, trusted: bool
     if p.kind != "choose_tickets" or p.seat != seat or returns != "bottom" and returns != "out":
         return None
     offered = pairs_get(data, "offered")
-    text = v.route_table.ticket_text
+    t = v.route_table
+    text = t.ticket_text
     names = action.tickets
     if names.__class__ is not tuple:
         return None                                  # a hand-built action: check words what is wrong
-    kept = tuple([t for t in offered if text.get(t) in names])
-    if (len(kept) != len(names) or len(kept) < min(pairs_get(data, "min_keep"), len(offered))
-            or tuple(map(text.__getitem__, kept)) != names):
+    kept = []                                        # (a loop: a comprehension is a function call, costlier)
+    shown = []
+    for ticket in offered:
+        name = text.get(ticket)
+        if name in names:
+            kept.append(ticket)
+            shown.append(name)
+    if len(kept) != len(names) or len(kept) < min(pairs_get(data, "min_keep"), len(offered)) or tuple(shown) != names:
         return None                                  # not canonical, or refused: check and the general path
+    kept = tuple(kept)
     decks = dict(state.ticket_decks)
     tickets_out = state.tickets_out
     if returns == "out":                             # EU-SETUP-4: the others leave the game
-        tickets_out = tuple(tickets_out) + tuple(t for t in offered if t not in kept)
+        tickets_out = tuple(tickets_out) + tuple(ticket for ticket in offered if ticket not in kept)
     else:
-        ticket = v.map.ticket
-        for t in offered:
-            if t not in kept:
-                deck = ticket(t).deck
-                decks[deck] = decks.get(deck, ()) + (t,)
+        deck_of = t.ticket_deck
+        for ticket in offered:
+            if ticket not in kept:
+                deck = deck_of[ticket]
+                decks[deck] = decks.get(deck, ()) + (ticket,)
     players = list(state.players)
     q = players[seat]
     players[seat] = new_player(q.hand, q.trains, q.tickets + kept, q.route_points, q.ext)
