@@ -1075,11 +1075,19 @@ def _quick_tickets(v: Variant, state: GameState, action: DrawTickets, trusted: b
         return None
     st = v.settings
     name = st.ticket_deck
-    pile = state.ticket_deck(name) if name else ()
-    if not pile:
-        return None                                  # check words the refusal
     n = st.ticket_draw
-    decks = tuple(sorted((k, pile[n:] if k == name else ids) for k, ids in state.ticket_decks))
+    pile = None
+    decks = []
+    for k, ids in state.ticket_decks:                # (a loop: a generator expression is a call, costlier)
+        if k == name:
+            if pile is None:
+                pile = ids                           # the first deck of that name, as GameState.ticket_deck reads it
+            ids = pile[n:]
+        decks.append((k, ids))
+    if not pile or not name:
+        return None                                  # no tickets to draw here: check words the refusal
+    decks.sort()
+    decks = tuple(decks)
     pending = (new_pending("choose_tickets", seat, (("min_keep", st.ticket_min_keep), ("offered", pile[:n]),
                                                     ("returns", "bottom"))),)
     return new_state(state.variant, state.n_players, state.seed, state.deck, state.market, state.discard, decks,
