@@ -1810,10 +1810,11 @@ def legal_actions(state, seat=None):   # noqa: F811  (the entry point)
 def apply(state, action, *, trusted=False):   # noqa: F811  (the entry point)
     if state.__class__ is GameState:
         name = state.variant
-        v = _VARIANTS.get(name) or _variant(state)
         try:                                            # most plies: _quick's path, inline
+            v = _VARIANTS[name]
             quick = _QUICK_PATHS[name][action.__class__]
         except KeyError:                                # (a class not seen yet, or a variant named by an alias)
+            v = _variant(state)
             quick = _quick_path(v, action)
         if quick is not None:
             new = quick(v, state, action, trusted)
