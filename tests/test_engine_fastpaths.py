@@ -850,3 +850,36 @@ def test_pairs_set_quick_case_is_the_sorted_rebuild(pairs, value):
     if value is not None:
         want["goods"] = value
     assert pairs_set(pairs, "goods", value) == tuple(sorted(want.items()))
+
+
+def test_the_remembered_full_market_is_full_and_another_tuple_is_looked_at():
+    """The quick paths skip ``None in market`` for the market tuple they last found or made full (engine._full):
+    that tuple has no empty slot after every quick ply of a game, and a state whose market has an empty slot is
+    refused by every quick path even right after a full market was remembered (the general path takes it)."""
+    from ttr_nb.board import engine
+    from ttr_nb.board.actions import DrawTickets, KeepTickets
+    from ttr_nb.board.state import replace_fields
+    v = get_variant("usa")
+    s = new_game("usa", 4, 3)
+    bots = [RandomBot(30 + i) for i in range(4)]
+    remembered = 0
+    while s.phase != "over":
+        seat = to_move(s)[0]
+        a = bots[seat].choose(s, seat)[0]
+        fast = engine._quick(v, s, a, False)
+        if fast is not None:
+            assert None not in engine._full[0]
+            remembered += engine._full[0] is fast.market
+            if s.phase != "setup" and fast.phase != "over":
+                holed = replace_fields(s, market=(None,) + s.market[1:])
+                assert engine._quick(v, holed, a, False) is None, (s.ply, str(a))
+                assert engine._quick(v, holed, a, True) is None, (s.ply, str(a))
+        s = apply(s, a)
+    assert remembered > 100
+
+
+@pytest.mark.parametrize("variant", available_variants())
+def test_the_route_tables_ticket_decks_are_the_maps(variant):
+    """The quick keep returns a ticket to the deck ``RouteTable.ticket_deck`` names: the map's own ticket deck."""
+    v = get_variant(variant)
+    assert v.route_table.ticket_deck == {t.id: v.map.ticket(t.id).deck for t in v.map.tickets}

@@ -102,6 +102,7 @@ class RouteTable:
         self.labels = route_labels(m)
         self.ticket_text = {t.id: ticket_text(m, t) for t in m.tickets}       # id -> canonical city text
         self.ticket_by_text = {text: tid for tid, text in self.ticket_text.items()}
+        self.ticket_deck = {t.id: t.deck for t in m.tickets}                  # id -> its deck's name (returns)
         self.by_label = {label: routes[i] for i, label in enumerate(self.labels)}
         self.points = tuple(v.route_points(r.length) for r in routes)
         # the final score's network edges: (a, b, length, id) as given, and in trail.longest_trail's canonical form
