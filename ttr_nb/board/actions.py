@@ -33,6 +33,7 @@ from typing import Callable, ClassVar
 
 from .cards import CARD_ALIASES, CARD_NAMES, LOCO, LOCO4, PLAYER_COLOURS
 from ..errors import BadAction
+from .state import open_subclass
 
 Payment = tuple[tuple[int, int], ...]   # ((card kind, count), ...) sorted by kind, counts > 0
 
@@ -166,18 +167,8 @@ class Pass(Action):
 # filled as an open subclass (no slots of its own; object's plain __init__/__setattr__/__delattr__), by ordinary
 # attribute stores, then becomes the frozen class by __class__ assignment: cheaper than setting the slots through
 # their descriptors (tests/test_engine_fastpaths.py compares the result with the dataclass's own construction).
-class _OpenClaim(Claim):
-    __slots__ = ()
-    __init__ = object.__init__
-    __setattr__ = object.__setattr__
-    __delattr__ = object.__delattr__
-
-
-class _OpenKeep(KeepTickets):
-    __slots__ = ()
-    __init__ = object.__init__
-    __setattr__ = object.__setattr__
-    __delattr__ = object.__delattr__
+_OpenClaim = open_subclass(Claim)
+_OpenKeep = open_subclass(KeepTickets)
 
 
 def new_claim(route: str, payment: Payment, seat: int | None) -> Claim:

@@ -410,25 +410,15 @@ def build(cls, values: Sequence[Any]) -> Any:
 # lookup. tests/test_engine_fastpaths.py checks the result equals the dataclass's own construction. (The engine's
 # most frequent endings of a ply, engine._turn_over and a first card in engine._quick_draw, spell new_state out,
 # and engine._quick_draw and _quick_claim new_player.)
-class _OpenState(GameState):
-    __slots__ = ()
-    __init__ = object.__init__
-    __setattr__ = object.__setattr__
-    __delattr__ = object.__delattr__
+def open_subclass(cls: type) -> type:
+    """``cls``'s open subclass: no slots of its own, object's plain __init__/__setattr__/__delattr__ (see above)."""
+    return type(f"_Open{cls.__name__}", (cls,), {"__slots__": (), "__init__": object.__init__,
+                                                  "__setattr__": object.__setattr__, "__delattr__": object.__delattr__})
 
 
-class _OpenPlayer(PlayerState):
-    __slots__ = ()
-    __init__ = object.__init__
-    __setattr__ = object.__setattr__
-    __delattr__ = object.__delattr__
-
-
-class _OpenPending(Pending):
-    __slots__ = ()
-    __init__ = object.__init__
-    __setattr__ = object.__setattr__
-    __delattr__ = object.__delattr__
+_OpenState = open_subclass(GameState)
+_OpenPlayer = open_subclass(PlayerState)
+_OpenPending = open_subclass(Pending)
 
 
 def new_state(variant, n_players, seed, deck, market, discard, ticket_decks, tickets_out, claims, players, phase,
