@@ -38,7 +38,7 @@ from ..board.scoring import _pieces, _with, owned_edges, ticket_results
 from ..board.state import FREE, GameState, Pending, new_player, new_state, pairs_get, pairs_set
 from .usa import USA_INTERPRETATIONS
 from ..variants import Feature, Settings, Variant, get_variant, register
-from ..board.engine import _PLAYING, _plainly_legal, _turn_over
+from ..board.engine import _PLAYING, _full, _is_full, _plainly_legal, _turn_over
 
 MAX_STATIONS = 3            # EU-COMP-2 / EU-STATION-2
 STATION_BONUS = 4           # EU-STATION-6: points per station not built
@@ -411,7 +411,8 @@ class Tunnels(Feature):
             return _tunnel_done(v, state, seat, route, pay, hand, revealed, deck[TUNNEL_REVEAL:])
         pending = state.pending
         if (len(pending) != 1 or seat.__class__ is not int or pending[0].seat != seat or pending[0].kind != "tunnel"
-                or state.phase not in _PLAYING or None in state.market or state.passes):
+                or state.phase not in _PLAYING or state.market is not _full[0] and not _is_full(state.market)
+                or state.passes):
             return None
         try:
             rid, played, revealed, extra = _tunnel_data(pending[0])
@@ -880,7 +881,7 @@ class Stations(Feature):
         a transaction (EU-STATION-1..3). None for anything else (``check`` words a refusal)."""
         seat = action.seat
         if (seat != state.current or seat.__class__ is not int or state.pending or state.phase not in _PLAYING
-                or None in state.market):
+                or state.market is not _full[0] and not _is_full(state.market)):
             return None
         players = list(state.players)
         p = players[seat]
