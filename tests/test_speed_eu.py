@@ -40,3 +40,28 @@ def test_the_features_quick_paths_refuse_a_market_with_an_empty_slot_after_a_ful
                 assert engine._quick(v, holed, action, trusted) is None, (s.ply, str(action))
         tried[name] += 1
     assert all(tried.values()), tried
+
+
+def test_the_random_bots_station_pick_reads_the_stations_wherever_they_are_in_the_players_data():
+    """Stations.bot_random reads a player's stations from the first pair of its ext (a Europe player's only key):
+    with another key sorted before them (the general pairs_get lookup), the pick and the random numbers drawn are
+    the same, and both are the action turn_actions lists at that index."""
+    from ttr_nb.board.state import pairs_set
+    from ttr_nb.rng import Counter
+    v = get_variant("europe")
+    stations = v.feature("stations")
+    picked = 0
+    for s, seat, _ in random_states(games=2):
+        if s.pending or s.phase == "setup":
+            continue
+        other = replace_fields(s, players=tuple(replace_fields(q, ext=pairs_set(q.ext, "a_first", 1))
+                                                for q in s.players))
+        assert all(q.ext[0][0] == "a_first" for q in other.players)
+        a, b, listed = Counter(1, seat, s.ply), Counter(1, seat, s.ply), Counter(1, seat, s.ply)
+        got = stations.bot_random(v, s, seat, a)
+        assert got == stations.bot_random(v, other, seat, b), s.ply
+        actions = stations.turn_actions(v, s, seat)
+        assert got == ([actions[listed.index(len(actions))]] if actions else []), s.ply
+        assert a.index(1 << 30) == b.index(1 << 30) == listed.index(1 << 30)
+        picked += bool(got) and any(q.get("stations") for q in s.players)
+    assert picked > 20

@@ -801,7 +801,9 @@ class Stations(Feature):
         that list (cities in map order, each with its payments), found by arithmetic: the free cities and the
         payments counted, only the city and the payment picked made."""
         p = state.players[seat]
-        built = p.get("stations", ())
+        ext = p.ext
+        # a Europe player's ext is usually just its stations: read without the two calls of p.get and pairs_get
+        built = ext[0][1] if ext and ext[0][0] == "stations" else pairs_get(ext, "stations", ())
         if len(built) >= MAX_STATIONS:
             return []
         size = len(built) + 1
@@ -818,9 +820,15 @@ class Stations(Feature):
                 pays += most - low + 1
         if not pays:
             return []
-        taken = [x for seat2 in range(state.n_players) for x in state.players[seat2].get("stations", ())]
         cities = _city_order(v)
-        gone = sorted({cities[x] for x in taken if x in cities})   # map indexes of the cities with a station
+        gone = set()                                # map indexes of the cities with a station
+        for q in state.players:
+            ext = q.ext
+            if ext:                                 # (the stations read as above)
+                for x in ext[0][1] if ext[0][0] == "stations" else pairs_get(ext, "stations", ()):
+                    if x in cities:
+                        gone.add(cities[x])
+        gone = sorted(gone)
         free = len(cities) - len(gone)
         if not free:
             return []
