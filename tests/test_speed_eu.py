@@ -65,3 +65,33 @@ def test_the_random_bots_station_pick_reads_the_stations_wherever_they_are_in_th
         assert a.index(1 << 30) == b.index(1 << 30) == listed.index(1 << 30)
         picked += bool(got) and any(q.get("stations") for q in s.players)
     assert picked > 20
+
+
+def test_a_tunnel_claims_quick_path_counts_the_extra_cards_as_tunnel_extra_and_the_general_path_do():
+    """EU-TUNNEL-2/3: Tunnels.quick counts the extra cards itself; for every payment of every free tunnel the hand
+    can pay (all-locomotive payments included) it makes the general path's state, whose pending step asks for
+    tunnel_extra(payment, the three cards turned up)."""
+    from ttr_nb.board.engine import claimable_routes, route_payments
+    from ttr_nb.board.actions import Claim
+    from ttr_nb.errors import TTRError
+    from ttr_nb.games.europe import tunnel_extra
+    v = get_variant("europe")
+    compared = {"none": 0, "some": 0, "locos": 0}
+    for s, seat, _ in random_states(games=2):
+        if s.pending or s.phase != "play" or s.ply % 3 or len(s.deck) < 3:
+            continue
+        for route in claimable_routes(v, s, seat, affordable_only=True):
+            if not route.tunnel:
+                continue
+            for pay in route_payments(v, route, s.players[seat].hand):
+                try:
+                    a, _ = engine.check(s, Claim(route=route.id, payment=pay, seat=seat))
+                except TTRError:
+                    continue
+                fast = engine._quick(v, s, a, False)
+                slow = engine._general(v, s, a, seat, None)
+                assert fast is None or fast == slow, (s.ply, str(a))
+                extra = tunnel_extra(pay, s.deck[:3])
+                assert slow.pending[0].get("extra") == extra if extra else not slow.pending
+                compared["locos" if len(pay) == 1 and pay[0][0] == 8 else "some" if extra else "none"] += 1
+    assert all(n > 5 for n in compared.values()), compared

@@ -395,7 +395,15 @@ class Tunnels(Feature):
             route = v.route_table.by_label[action.route]
             pay = action.payment
             revealed = deck[:TUNNEL_REVEAL]
-            extra = tunnel_extra(pay, revealed)
+            colour = None                              # tunnel_extra inline (its list and generator cost more)
+            for k, _ in pay:
+                if k != LOCO:
+                    colour = k
+                    break
+            extra = 0
+            for c in revealed:
+                if c == LOCO or c == colour:
+                    extra += 1
             players = list(state.players)
             p = players[seat]
             hand = list(p.hand)
