@@ -95,3 +95,27 @@ def test_a_tunnel_claims_quick_path_counts_the_extra_cards_as_tunnel_extra_and_t
                 assert slow.pending[0].get("extra") == extra if extra else not slow.pending
                 compared["locos" if len(pay) == 1 and pay[0][0] == 8 else "some" if extra else "none"] += 1
     assert all(n > 5 for n in compared.values()), compared
+
+
+def test_the_remembered_pending_tunnel_reads_as_a_fresh_copy_of_it():
+    """_tunnel_data remembers the last Pending it read: at every pending tunnel of random games it answers what an
+    equal Pending read afresh gives, after another tunnel was read in between too; a garbled copy is still refused."""
+    import pytest
+    from ttr_nb.board.state import Pending
+    from ttr_nb.errors import TTRError
+    from ttr_nb.games.europe import _tunnel_data
+    seen = []
+    for s, _, _ in random_states():
+        if s.pending and s.pending[0].kind == "tunnel":
+            p = s.pending[0]
+            first = _tunnel_data(p)
+            assert _tunnel_data(p) is first
+            assert _tunnel_data(Pending(p.kind, p.seat, tuple(p.data))) == first
+            if seen:
+                _tunnel_data(seen[-1])
+                assert _tunnel_data(p) == first
+            garbled = Pending(p.kind, p.seat, tuple((k, None) if k == "extra" else (k, x) for k, x in p.data))
+            with pytest.raises(TTRError):
+                _tunnel_data(garbled)
+            seen.append(p)
+    assert len(seen) > 10

@@ -235,8 +235,15 @@ def tunnel_extra_payments(hand: Sequence[int], played: Payment, extra: int) -> l
     return out
 
 
+_last_tunnel: list = [None, None]     # the last pending tunnel read by _tunnel_data, and what it read
+
+
 def _tunnel_data(pending: Pending) -> tuple[str, Payment, tuple[int, ...], int]:
-    """(route id, played payment, revealed card kinds, extra) of a pending tunnel; raises TTRError if garbled."""
+    """(route id, played payment, revealed card kinds, extra) of a pending tunnel; raises TTRError if garbled.
+    The random bot's pick and the quick path read the same Pending one after the other: the last one read is
+    remembered (a Pending and its data are immutable, and the list holds it alive, so the identity answers exactly)."""
+    if pending is _last_tunnel[0]:
+        return _last_tunnel[1]
     rid = pending.get("route")
     played = pending.get("played")
     revealed = pending.get("revealed")
@@ -244,7 +251,9 @@ def _tunnel_data(pending: Pending) -> tuple[str, Payment, tuple[int, ...], int]:
     if not isinstance(rid, str) or not isinstance(played, str) or not isinstance(revealed, tuple) \
             or isinstance(extra, bool) or not isinstance(extra, int):
         raise TTRError("the pending tunnel step lacks route, played, revealed or extra")
-    return rid, _played_payment(played), _revealed_kinds(revealed), extra
+    data = rid, _played_payment(played), _revealed_kinds(revealed), extra
+    _last_tunnel[0], _last_tunnel[1] = pending, data
+    return data
 
 
 @lru_cache(maxsize=1024)
