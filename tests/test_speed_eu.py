@@ -119,3 +119,25 @@ def test_the_remembered_pending_tunnel_reads_as_a_fresh_copy_of_it():
                 _tunnel_data(garbled)
             seen.append(p)
     assert len(seen) > 10
+
+
+def test_a_station_payment_is_found_as_the_listed_payments_find_it():
+    """EU-STATION-2/3: _station_payment answers ``pay in _one_colour_payments(hand, size)`` (none after the third
+    station) for every one- and two-card-kind payment of up to four cards, on hands of every make-up the random
+    games have and a few made ones (no locomotives, only locomotives, nothing)."""
+    from itertools import product
+    from ttr_nb.games.europe import _one_colour_payments, _station_payment
+    hands = {tuple(q.hand) for s, _, _ in random_states(games=1) for q in s.players}
+    hands |= {(0,) * 9, (3,) * 8 + (0,), (0,) * 8 + (3,), (1, 0, 2, 0, 0, 0, 0, 3, 1)}
+    pays = [((k, n),) for k in range(-1, 10) for n in range(5)]
+    pays += [((c, k), (l, m)) for c, k, l, m in product(range(9), range(4), (7, 8), range(4))]
+    pays += [(), "red1", ((8, 1), (8, 1)), ((True, 1),), ((0, 1.0),), [(0, 1)], ((0, 1, 1),), ((0, 2), [8, 1])]
+    agreed = 0
+    for hand in hands:
+        for built in ((), ("Wien",), ("Wien", "Roma"), ("Wien", "Roma", "Kyiv")):
+            listed = _one_colour_payments(hand, len(built) + 1) if len(built) < 3 else []
+            for pay in pays:
+                expected = pay in listed and all(type(x) is int for pair in pay for x in pair)
+                assert _station_payment(hand, built, pay) == expected, (hand, built, pay)
+                agreed += expected
+    assert agreed > 1000

@@ -162,6 +162,25 @@ def _merge(*payments: Payment) -> Payment:
     return tuple(sorted((k, n) for k, n in counts.items() if n))
 
 
+def _station_payment(hand: Sequence[int], built: Sequence[str], pay) -> bool:
+    """``pay`` is one of the payments ``Stations._payments`` lists for the next station after ``built`` (the
+    ``_one_colour_payments`` of its size; none after the third), found without making the list. Counts and kinds
+    must be plain ints (the listed ones are)."""
+    size = len(built) + 1
+    if size > MAX_STATIONS or pay.__class__ is not tuple or not 1 <= len(pay) <= 2:
+        return False
+    first = pay[0]
+    if first.__class__ is not tuple or len(first) != 2:
+        return False
+    c, k = first
+    if c.__class__ is not int or k.__class__ is not int:
+        return False
+    if len(pay) == 1:                                  # one colour only, or locomotives only
+        return k == size and 0 <= c <= LOCO and hand[c] >= size
+    rest = size - k                                    # a colour and the locomotives standing in
+    return 0 <= c < LOCO and 1 <= k <= hand[c] and rest > 0 and pay[1] == (LOCO, rest) and hand[LOCO] >= rest
+
+
 def _one_colour_payments(hand: Sequence[int], size: int) -> list[Payment]:
     """Every set of ``size`` cards of one colour (locomotives standing in) from ``hand``: by colour, fewest
     locomotives first; all-locomotive last (the order of ``engine.route_payments``)."""
@@ -910,13 +929,18 @@ class Stations(Feature):
             return None
         players = list(state.players)
         p = players[seat]
-        built = pairs_get(p.ext, "stations", ())
+        ext = p.ext
+        # a Europe player's ext is usually just its stations: read without pairs_get's call
+        built = ext[0][1] if ext and ext[0][0] == "stations" else pairs_get(ext, "stations", ())
         city = action.city
         pay = action.payment
-        if not trusted and (city.__class__ is not str or city not in _city_names(v)
-                            or any(city in pairs_get(q.ext, "stations", ()) for q in players)    # station_owners
-                            or pay not in self._payments(state, seat)):
-            return None
+        if not trusted:
+            if city.__class__ is not str or city not in _city_names(v) or not _station_payment(p.hand, built, pay):
+                return None
+            for q in players:                          # station_owners: the city must have no station
+                ext = q.ext
+                if ext and city in (ext[0][1] if ext[0][0] == "stations" else pairs_get(ext, "stations", ())):
+                    return None
         hand = list(p.hand)
         discard = list(state.discard)
         for k, n in pay:
