@@ -141,3 +141,46 @@ def test_a_station_payment_is_found_as_the_listed_payments_find_it():
                 assert _station_payment(hand, built, pay) == expected, (hand, built, pay)
                 agreed += expected
     assert agreed > 1000
+
+
+def test_best_borrowing_without_a_reachable_ticket_borrows_nothing_as_a_brute_force_finds():
+    """EU-STATION-5: best_borrowing stops early when no open ticket has both ends' pieces touched by the stations'
+    candidate routes; its gain and choice are a brute force's over every combination of candidates (None first,
+    then route ids), at the end of random games, for every seat."""
+    from itertools import product
+    from ttr_nb.games.europe import best_borrowing, station_candidates, stations_of
+    v = get_variant("europe")
+
+    def points(state, seat, borrowed):
+        up = {}
+
+        def root(x):
+            while up.get(x, x) != x:
+                x = up[x]
+            return x
+        for r in [r for r in v.map.routes if state.claims[r.index] == seat] + list(borrowed):
+            a, b = root(r.a), root(r.b)
+            if a != b:
+                up[a] = b
+        tickets = [v.map.ticket(t) for t in state.players[seat].tickets]
+        return sum(t.points if root(t.a) == root(t.b) else -t.points for t in tickets)
+
+    checked = gained = 0
+    finals = []
+    for s, _, _ in random_states(games=6):
+        if s.phase == "last_round":
+            finals.append(s)
+    for s in finals[-12:]:
+        for seat in range(s.n_players):
+            stations = stations_of(s, seat)
+            got = best_borrowing(v, s, seat)
+            cands = [[None] + sorted(station_candidates(v, s, seat, c), key=lambda r: r.id) for c in stations]
+            base = points(s, seat, ())
+            best = max((points(s, seat, [r for r in combo if r is not None]) - base,
+                        -sum(r is not None for r in combo)) for combo in product(*cands)) if stations else (0, 0)
+            assert got.gain == best[0], (s.ply, seat)
+            if not got.gain:
+                assert got.routes == (None,) * len(stations)
+            checked += 1
+            gained += got.gain > 0
+    assert checked > 20 and gained, (checked, gained)

@@ -718,6 +718,7 @@ def best_borrowing(v: Variant, state: GameState, seat: int) -> Borrowing:
         return none
     at = _routes_at_by_id(v)
     options: list[list[tuple[str, int, int] | None]] = []
+    touched: set[int] = set()                           # the pieces some choice may join
     for city in stations:
         seen: set[tuple[int, int]] = set()
         opts: list[tuple[str, int, int] | None] = [None]
@@ -735,7 +736,16 @@ def best_borrowing(v: Variant, state: GameState, seat: int) -> Borrowing:
                 continue
             seen.add(key)
             opts.append((rid, a, b))
+            touched.add(a)
+            touched.add(b)
         options.append(opts)
+    count = prod(len(opts) for opts in options)
+    most = 0                                            # no choice completes more
+    for a, b, p in open_tickets:
+        if a in touched and b in touched:
+            most += p
+    if not most:                                        # borrowing nothing is the best choice (the first of equals)
+        return Borrowing(seat, stations, (None,) * len(stations), 0, count)
     # every combination in product() order (so the first of equals has the lowest ids), depth first: the pieces
     # of the network a choice's first stations join are worked out once for all the choices after them. A piece is
     # a bit set of components; an open ticket is completed when one piece holds both its ends, so a choice's gain
@@ -750,14 +760,6 @@ def best_borrowing(v: Variant, state: GameState, seat: int) -> Borrowing:
             bit.setdefault(opt[2], 1 << len(bit))
     tickets = [(bit[a] | bit[b], p) for a, b, p in open_tickets]
     joins = [[None if opt is None else bit[opt[1]] | bit[opt[2]] for opt in opts] for opts in options]
-    count = prod(len(opts) for opts in options)
-    reach = 0                                           # the pieces some choice may join
-    for row in joins:
-        for join in row[1:]:
-            reach |= join
-    most = sum(p for ends, p in tickets if reach & ends == ends)    # no choice completes more
-    if not most:                                        # borrowing nothing is the best choice (the first of equals)
-        return Borrowing(seat, stations, (None,) * len(stations), 0, count)
     last = len(options) - 1
     within: dict[int, int] = {}                         # piece -> points of the open tickets inside it
     best_key = None
