@@ -184,3 +184,22 @@ def test_best_borrowing_without_a_reachable_ticket_borrows_nothing_as_a_brute_fo
             checked += 1
             gained += got.gain > 0
     assert checked > 20 and gained, (checked, gained)
+
+
+def test_the_quickly_made_actions_and_tunnel_step_are_the_frozen_dataclasses_own():
+    """_new_station, _new_tunnel_pay and _tunnel_step's new_pending skip the frozen __init__: what they make equals
+    and hashes as the dataclass's own construction, has its class, and stays frozen."""
+    import dataclasses
+    import pytest
+    from ttr_nb.board.state import Pending
+    from ttr_nb.games.europe import TunnelPay, _new_station, _new_tunnel_pay, _tunnel_step
+    v = get_variant("europe")
+    made = [(_new_station("Wien", ((7, 2),), 1), BuildStation(city="Wien", payment=((7, 2),), seat=1)),
+            (_new_tunnel_pay(((8, 1),), 3), TunnelPay(payment=((8, 1),), seat=3))]
+    route = next(r for r in v.map.routes if r.tunnel)
+    p = _tunnel_step(route, 2, ((0, route.length),), (0, 8, 3), 2)
+    made.append((p, Pending(p.kind, p.seat, p.data)))
+    for quick, own in made:
+        assert type(quick) is type(own) and quick == own and hash(quick) == hash(own) and repr(quick) == repr(own)
+        with pytest.raises(dataclasses.FrozenInstanceError):
+            quick.seat = 0

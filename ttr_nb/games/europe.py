@@ -35,7 +35,8 @@ from ..errors import BadAction, IllegalAction, MapError, TTRError
 from ..board.names import route_text, ticket_text
 from ..board.names import seat_name as _seat_name
 from ..board.scoring import _pieces, _with, owned_edges, ticket_results
-from ..board.state import FREE, GameState, Pending, new_player, new_state, pairs_get, pairs_set
+from ..board.state import (FREE, GameState, Pending, new_pending, new_player, new_state, open_subclass, pairs_get,
+                           pairs_set)
 from .usa import USA_INTERPRETATIONS
 from ..variants import Feature, Settings, Variant, get_variant, register
 from ..board.engine import _PLAYING, _full, _is_full, _plainly_legal, _turn_over
@@ -102,6 +103,30 @@ class TunnelWithdraw(Action):
 
     def describe(self, v: Variant, state: GameState) -> str:
         return f"withdraws from the tunnel{_tunnel_words(v, state, self.seat)} and takes the played cards back"
+
+
+_OpenBuildStation = open_subclass(BuildStation)
+_OpenTunnelPay = open_subclass(TunnelPay)
+
+
+def _new_station(city: str, payment: Payment, seat: int) -> BuildStation:
+    """``BuildStation(city=city, payment=payment, seat=seat)``, quickly (as ``actions.new_claim``): the random bot
+    makes one on most of its turns."""
+    a = _OpenBuildStation()
+    a.city = city
+    a.payment = payment
+    a.seat = seat
+    a.__class__ = BuildStation
+    return a
+
+
+def _new_tunnel_pay(payment: Payment, seat: int) -> TunnelPay:
+    """``TunnelPay(payment=payment, seat=seat)``, quickly (as ``_new_station``)."""
+    a = _OpenTunnelPay()
+    a.payment = payment
+    a.seat = seat
+    a.__class__ = TunnelPay
+    return a
 
 
 def _tunnel_words(v: Variant, state: GameState, seat: int | None) -> str:
@@ -308,7 +333,7 @@ def _tunnel_step(route, seat: int, payment: Payment, revealed: Sequence[int], ex
             f"('tunnel pay …') or withdraw and take back {words} ('tunnel withdraw')")
     data = (("extra", extra), ("played", played), ("revealed", names), ("route", route.id),
             ("rule", "EU-TUNNEL-3" if colour is None else "EU-TUNNEL-2"), ("text", text))
-    return Pending("tunnel", seat, data)
+    return new_pending("tunnel", seat, data)
 
 
 @lru_cache(maxsize=1024)
@@ -484,7 +509,7 @@ class Tunnels(Feature):
         rid, played, revealed, extra = _tunnel_data(pending)
         pays = tunnel_extra_payments(state.players[pending.seat].hand, played, extra)
         k = r.index(len(pays) + 1)
-        return TunnelPay(payment=pays[k], seat=pending.seat) if k < len(pays) else _withdraw(pending.seat)
+        return _new_tunnel_pay(pays[k], pending.seat) if k < len(pays) else _withdraw(pending.seat)
 
     def pending_actions(self, v, state, pending) -> list:
         rid, played, revealed, extra = _tunnel_data(pending)
@@ -884,7 +909,7 @@ class Stations(Feature):
             k -= most - low + 1
         else:
             pay = ((LOCO, size),)
-        return [BuildStation(city=v.map.cities[j].name, payment=pay, seat=seat)]
+        return [_new_station(v.map.cities[j].name, pay, seat)]
 
     def check(self, v, state, action, seat) -> None:
         _shape_problem(action, v)
