@@ -35,10 +35,11 @@ from ..errors import BadAction, IllegalAction, MapError, TTRError
 from ..board.names import route_text, ticket_text
 from ..board.names import seat_name as _seat_name
 from ..board.scoring import _pieces, _with, owned_edges, ticket_results
-from ..board.state import FREE, GameState, Pending, new_player, new_state, pairs_get, pairs_set
+from ..board.state import (FREE, GameState, Pending, new_pending, new_player, new_state, open_subclass, pairs_get,
+                           pairs_set)
 from .usa import USA_INTERPRETATIONS
 from ..variants import Feature, Settings, Variant, get_variant, register
-from ..board.engine import _PLAYING, _plainly_legal, _turn_over
+from ..board.engine import _PLAYING, _full, _is_full, _plainly_legal, _turn_over
 
 MAX_STATIONS = 3            # EU-COMP-2 / EU-STATION-2
 STATION_BONUS = 4           # EU-STATION-6: points per station not built
@@ -104,6 +105,30 @@ class TunnelWithdraw(Action):
         return f"withdraws from the tunnel{_tunnel_words(v, state, self.seat)} and takes the played cards back"
 
 
+_OpenBuildStation = open_subclass(BuildStation)
+_OpenTunnelPay = open_subclass(TunnelPay)
+
+
+def _new_station(city: str, payment: Payment, seat: int) -> BuildStation:
+    """``BuildStation(city=city, payment=payment, seat=seat)``, quickly (as ``actions.new_claim``): the random bot
+    makes one on most of its turns."""
+    a = _OpenBuildStation()
+    a.city = city
+    a.payment = payment
+    a.seat = seat
+    a.__class__ = BuildStation
+    return a
+
+
+def _new_tunnel_pay(payment: Payment, seat: int) -> TunnelPay:
+    """``TunnelPay(payment=payment, seat=seat)``, quickly (as ``_new_station``)."""
+    a = _OpenTunnelPay()
+    a.payment = payment
+    a.seat = seat
+    a.__class__ = TunnelPay
+    return a
+
+
 def _tunnel_words(v: Variant, state: GameState, seat: int | None) -> str:
     """' Wien–Zagrab' — the tunnel a seat's pending step is about ('' if there is none)."""
     pending = _tunnel_pending(state, state.current if seat is None else seat)
@@ -160,6 +185,25 @@ def _merge(*payments: Payment) -> Payment:
         for k, n in pay:
             counts[k] = counts.get(k, 0) + n
     return tuple(sorted((k, n) for k, n in counts.items() if n))
+
+
+def _station_payment(hand: Sequence[int], built: Sequence[str], pay) -> bool:
+    """``pay`` is one of the payments ``Stations._payments`` lists for the next station after ``built`` (the
+    ``_one_colour_payments`` of its size; none after the third), found without making the list. Counts and kinds
+    must be plain ints (the listed ones are)."""
+    size = len(built) + 1
+    if size > MAX_STATIONS or pay.__class__ is not tuple or not 1 <= len(pay) <= 2:
+        return False
+    first = pay[0]
+    if first.__class__ is not tuple or len(first) != 2:
+        return False
+    c, k = first
+    if c.__class__ is not int or k.__class__ is not int:
+        return False
+    if len(pay) == 1:                                  # one colour only, or locomotives only
+        return k == size and 0 <= c <= LOCO and hand[c] >= size
+    rest = size - k                                    # a colour and the locomotives standing in
+    return 0 <= c < LOCO and 1 <= k <= hand[c] and rest > 0 and pay[1] == (LOCO, rest) and hand[LOCO] >= rest
 
 
 def _one_colour_payments(hand: Sequence[int], size: int) -> list[Payment]:
@@ -235,8 +279,15 @@ def tunnel_extra_payments(hand: Sequence[int], played: Payment, extra: int) -> l
     return out
 
 
+_last_tunnel: list = [None, None]     # the last pending tunnel read by _tunnel_data, and what it read
+
+
 def _tunnel_data(pending: Pending) -> tuple[str, Payment, tuple[int, ...], int]:
-    """(route id, played payment, revealed card kinds, extra) of a pending tunnel; raises TTRError if garbled."""
+    """(route id, played payment, revealed card kinds, extra) of a pending tunnel; raises TTRError if garbled.
+    The random bot's pick and the quick path read the same Pending one after the other: the last one read is
+    remembered (a Pending and its data are immutable, and the list holds it alive, so the identity answers exactly)."""
+    if pending is _last_tunnel[0]:
+        return _last_tunnel[1]
     rid = pending.get("route")
     played = pending.get("played")
     revealed = pending.get("revealed")
@@ -244,7 +295,9 @@ def _tunnel_data(pending: Pending) -> tuple[str, Payment, tuple[int, ...], int]:
     if not isinstance(rid, str) or not isinstance(played, str) or not isinstance(revealed, tuple) \
             or isinstance(extra, bool) or not isinstance(extra, int):
         raise TTRError("the pending tunnel step lacks route, played, revealed or extra")
-    return rid, _played_payment(played), _revealed_kinds(revealed), extra
+    data = rid, _played_payment(played), _revealed_kinds(revealed), extra
+    _last_tunnel[0], _last_tunnel[1] = pending, data
+    return data
 
 
 @lru_cache(maxsize=1024)
@@ -280,7 +333,7 @@ def _tunnel_step(route, seat: int, payment: Payment, revealed: Sequence[int], ex
             f"('tunnel pay …') or withdraw and take back {words} ('tunnel withdraw')")
     data = (("extra", extra), ("played", played), ("revealed", names), ("route", route.id),
             ("rule", "EU-TUNNEL-3" if colour is None else "EU-TUNNEL-2"), ("text", text))
-    return Pending("tunnel", seat, data)
+    return new_pending("tunnel", seat, data)
 
 
 @lru_cache(maxsize=1024)
@@ -395,7 +448,15 @@ class Tunnels(Feature):
             route = v.route_table.by_label[action.route]
             pay = action.payment
             revealed = deck[:TUNNEL_REVEAL]
-            extra = tunnel_extra(pay, revealed)
+            colour = None                              # tunnel_extra inline (its list and generator cost more)
+            for k, _ in pay:
+                if k != LOCO:
+                    colour = k
+                    break
+            extra = 0
+            for c in revealed:
+                if c == LOCO or c == colour:
+                    extra += 1
             players = list(state.players)
             p = players[seat]
             hand = list(p.hand)
@@ -411,7 +472,8 @@ class Tunnels(Feature):
             return _tunnel_done(v, state, seat, route, pay, hand, revealed, deck[TUNNEL_REVEAL:])
         pending = state.pending
         if (len(pending) != 1 or seat.__class__ is not int or pending[0].seat != seat or pending[0].kind != "tunnel"
-                or state.phase not in _PLAYING or None in state.market or state.passes):
+                or state.phase not in _PLAYING or state.market is not _full[0] and not _is_full(state.market)
+                or state.passes):
             return None
         try:
             rid, played, revealed, extra = _tunnel_data(pending[0])
@@ -447,7 +509,7 @@ class Tunnels(Feature):
         rid, played, revealed, extra = _tunnel_data(pending)
         pays = tunnel_extra_payments(state.players[pending.seat].hand, played, extra)
         k = r.index(len(pays) + 1)
-        return TunnelPay(payment=pays[k], seat=pending.seat) if k < len(pays) else _withdraw(pending.seat)
+        return _new_tunnel_pay(pays[k], pending.seat) if k < len(pays) else _withdraw(pending.seat)
 
     def pending_actions(self, v, state, pending) -> list:
         rid, played, revealed, extra = _tunnel_data(pending)
@@ -681,6 +743,7 @@ def best_borrowing(v: Variant, state: GameState, seat: int) -> Borrowing:
         return none
     at = _routes_at_by_id(v)
     options: list[list[tuple[str, int, int] | None]] = []
+    touched: set[int] = set()                           # the pieces some choice may join
     for city in stations:
         seen: set[tuple[int, int]] = set()
         opts: list[tuple[str, int, int] | None] = [None]
@@ -698,7 +761,16 @@ def best_borrowing(v: Variant, state: GameState, seat: int) -> Borrowing:
                 continue
             seen.add(key)
             opts.append((rid, a, b))
+            touched.add(a)
+            touched.add(b)
         options.append(opts)
+    count = prod(len(opts) for opts in options)
+    most = 0                                            # no choice completes more
+    for a, b, p in open_tickets:
+        if a in touched and b in touched:
+            most += p
+    if not most:                                        # borrowing nothing is the best choice (the first of equals)
+        return Borrowing(seat, stations, (None,) * len(stations), 0, count)
     # every combination in product() order (so the first of equals has the lowest ids), depth first: the pieces
     # of the network a choice's first stations join are worked out once for all the choices after them. A piece is
     # a bit set of components; an open ticket is completed when one piece holds both its ends, so a choice's gain
@@ -713,14 +785,6 @@ def best_borrowing(v: Variant, state: GameState, seat: int) -> Borrowing:
             bit.setdefault(opt[2], 1 << len(bit))
     tickets = [(bit[a] | bit[b], p) for a, b, p in open_tickets]
     joins = [[None if opt is None else bit[opt[1]] | bit[opt[2]] for opt in opts] for opts in options]
-    count = prod(len(opts) for opts in options)
-    reach = 0                                           # the pieces some choice may join
-    for row in joins:
-        for join in row[1:]:
-            reach |= join
-    most = sum(p for ends, p in tickets if reach & ends == ends)    # no choice completes more
-    if not most:                                        # borrowing nothing is the best choice (the first of equals)
-        return Borrowing(seat, stations, (None,) * len(stations), 0, count)
     last = len(options) - 1
     within: dict[int, int] = {}                         # piece -> points of the open tickets inside it
     best_key = None
@@ -800,7 +864,9 @@ class Stations(Feature):
         that list (cities in map order, each with its payments), found by arithmetic: the free cities and the
         payments counted, only the city and the payment picked made."""
         p = state.players[seat]
-        built = p.get("stations", ())
+        ext = p.ext
+        # a Europe player's ext is usually just its stations: read without the two calls of p.get and pairs_get
+        built = ext[0][1] if ext and ext[0][0] == "stations" else pairs_get(ext, "stations", ())
         if len(built) >= MAX_STATIONS:
             return []
         size = len(built) + 1
@@ -817,9 +883,15 @@ class Stations(Feature):
                 pays += most - low + 1
         if not pays:
             return []
-        taken = [x for seat2 in range(state.n_players) for x in state.players[seat2].get("stations", ())]
         cities = _city_order(v)
-        gone = sorted({cities[x] for x in taken if x in cities})   # map indexes of the cities with a station
+        gone = set()                                # map indexes of the cities with a station
+        for q in state.players:
+            ext = q.ext
+            if ext:                                 # (the stations read as above)
+                for x in ext[0][1] if ext[0][0] == "stations" else pairs_get(ext, "stations", ()):
+                    if x in cities:
+                        gone.add(cities[x])
+        gone = sorted(gone)
         free = len(cities) - len(gone)
         if not free:
             return []
@@ -837,7 +909,7 @@ class Stations(Feature):
             k -= most - low + 1
         else:
             pay = ((LOCO, size),)
-        return [BuildStation(city=v.map.cities[j].name, payment=pay, seat=seat)]
+        return [_new_station(v.map.cities[j].name, pay, seat)]
 
     def check(self, v, state, action, seat) -> None:
         _shape_problem(action, v)
@@ -880,17 +952,22 @@ class Stations(Feature):
         a transaction (EU-STATION-1..3). None for anything else (``check`` words a refusal)."""
         seat = action.seat
         if (seat != state.current or seat.__class__ is not int or state.pending or state.phase not in _PLAYING
-                or None in state.market):
+                or state.market is not _full[0] and not _is_full(state.market)):
             return None
         players = list(state.players)
         p = players[seat]
-        built = pairs_get(p.ext, "stations", ())
+        ext = p.ext
+        # a Europe player's ext is usually just its stations: read without pairs_get's call
+        built = ext[0][1] if ext and ext[0][0] == "stations" else pairs_get(ext, "stations", ())
         city = action.city
         pay = action.payment
-        if not trusted and (city.__class__ is not str or city not in _city_names(v)
-                            or any(city in pairs_get(q.ext, "stations", ()) for q in players)    # station_owners
-                            or pay not in self._payments(state, seat)):
-            return None
+        if not trusted:
+            if city.__class__ is not str or city not in _city_names(v) or not _station_payment(p.hand, built, pay):
+                return None
+            for q in players:                          # station_owners: the city must have no station
+                ext = q.ext
+                if ext and city in (ext[0][1] if ext[0][0] == "stations" else pairs_get(ext, "stations", ())):
+                    return None
         hand = list(p.hand)
         discard = list(state.discard)
         for k, n in pay:

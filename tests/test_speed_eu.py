@@ -1,0 +1,205 @@
+"""Europe's shortcuts for speed give what the plain definitions give, at every ply of real random games."""
+from __future__ import annotations
+
+from ttr_nb.board import engine
+from ttr_nb.board.state import replace_fields
+from ttr_nb.bots import RandomBot
+from ttr_nb.engine import apply, legal_actions, new_game, to_move
+from ttr_nb.games.europe import BuildStation
+from ttr_nb.variants import get_variant
+
+
+def random_states(games=3, players=4, bot_seed=40):
+    """(state, seat to move, the random bot's action) at every ply of seeded random-bot Europe games."""
+    for seed in range(games):
+        s = new_game("europe", players, seed)
+        bots = [RandomBot(bot_seed + seed * 10 + i) for i in range(players)]
+        while s.phase != "over":
+            seat = to_move(s)[0]
+            a = bots[seat].choose(s, seat)[0]
+            yield s, seat, a
+            s = apply(s, a)
+
+
+def test_the_features_quick_paths_refuse_a_market_with_an_empty_slot_after_a_full_one_was_remembered():
+    """Stations.quick and Tunnels.quick skip ``None in market`` for the market tuple remembered full
+    (engine._full): a state whose market has an empty slot is still refused (the general path refills it), right
+    after the full market of the same ply was remembered."""
+    v = get_variant("europe")
+    tried = {"BuildStation": 0, "TunnelPay": 0, "TunnelWithdraw": 0}
+    for s, seat, a in random_states():
+        name = type(a).__name__
+        if name not in tried or s.phase == "setup":
+            continue
+        for action in [a] + ([] if name == "BuildStation" else legal_actions(s)):
+            action, _ = engine.check(s, action)
+            fast = engine._quick(v, s, action, False)
+            assert fast is None or None not in s.market and s.market is engine._full[0]
+            holed = replace_fields(s, market=(None,) + s.market[1:])
+            for trusted in (True, False):
+                assert engine._quick(v, holed, action, trusted) is None, (s.ply, str(action))
+        tried[name] += 1
+    assert all(tried.values()), tried
+
+
+def test_the_random_bots_station_pick_reads_the_stations_wherever_they_are_in_the_players_data():
+    """Stations.bot_random reads a player's stations from the first pair of its ext (a Europe player's only key):
+    with another key sorted before them (the general pairs_get lookup), the pick and the random numbers drawn are
+    the same, and both are the action turn_actions lists at that index."""
+    from ttr_nb.board.state import pairs_set
+    from ttr_nb.rng import Counter
+    v = get_variant("europe")
+    stations = v.feature("stations")
+    picked = 0
+    for s, seat, _ in random_states(games=2):
+        if s.pending or s.phase == "setup":
+            continue
+        other = replace_fields(s, players=tuple(replace_fields(q, ext=pairs_set(q.ext, "a_first", 1))
+                                                for q in s.players))
+        assert all(q.ext[0][0] == "a_first" for q in other.players)
+        a, b, listed = Counter(1, seat, s.ply), Counter(1, seat, s.ply), Counter(1, seat, s.ply)
+        got = stations.bot_random(v, s, seat, a)
+        assert got == stations.bot_random(v, other, seat, b), s.ply
+        actions = stations.turn_actions(v, s, seat)
+        assert got == ([actions[listed.index(len(actions))]] if actions else []), s.ply
+        assert a.index(1 << 30) == b.index(1 << 30) == listed.index(1 << 30)
+        picked += bool(got) and any(q.get("stations") for q in s.players)
+    assert picked > 20
+
+
+def test_a_tunnel_claims_quick_path_counts_the_extra_cards_as_tunnel_extra_and_the_general_path_do():
+    """EU-TUNNEL-2/3: Tunnels.quick counts the extra cards itself; for every payment of every free tunnel the hand
+    can pay (all-locomotive payments included) it makes the general path's state, whose pending step asks for
+    tunnel_extra(payment, the three cards turned up)."""
+    from ttr_nb.board.engine import claimable_routes, route_payments
+    from ttr_nb.board.actions import Claim
+    from ttr_nb.errors import TTRError
+    from ttr_nb.games.europe import tunnel_extra
+    v = get_variant("europe")
+    compared = {"none": 0, "some": 0, "locos": 0}
+    for s, seat, _ in random_states(games=2):
+        if s.pending or s.phase != "play" or s.ply % 3 or len(s.deck) < 3:
+            continue
+        for route in claimable_routes(v, s, seat, affordable_only=True):
+            if not route.tunnel:
+                continue
+            for pay in route_payments(v, route, s.players[seat].hand):
+                try:
+                    a, _ = engine.check(s, Claim(route=route.id, payment=pay, seat=seat))
+                except TTRError:
+                    continue
+                fast = engine._quick(v, s, a, False)
+                slow = engine._general(v, s, a, seat, None)
+                assert fast is None or fast == slow, (s.ply, str(a))
+                extra = tunnel_extra(pay, s.deck[:3])
+                assert slow.pending[0].get("extra") == extra if extra else not slow.pending
+                compared["locos" if len(pay) == 1 and pay[0][0] == 8 else "some" if extra else "none"] += 1
+    assert all(n > 5 for n in compared.values()), compared
+
+
+def test_the_remembered_pending_tunnel_reads_as_a_fresh_copy_of_it():
+    """_tunnel_data remembers the last Pending it read: at every pending tunnel of random games it answers what an
+    equal Pending read afresh gives, after another tunnel was read in between too; a garbled copy is still refused."""
+    import pytest
+    from ttr_nb.board.state import Pending
+    from ttr_nb.errors import TTRError
+    from ttr_nb.games.europe import _tunnel_data
+    seen = []
+    for s, _, _ in random_states():
+        if s.pending and s.pending[0].kind == "tunnel":
+            p = s.pending[0]
+            first = _tunnel_data(p)
+            assert _tunnel_data(p) is first
+            assert _tunnel_data(Pending(p.kind, p.seat, tuple(p.data))) == first
+            if seen:
+                _tunnel_data(seen[-1])
+                assert _tunnel_data(p) == first
+            garbled = Pending(p.kind, p.seat, tuple((k, None) if k == "extra" else (k, x) for k, x in p.data))
+            with pytest.raises(TTRError):
+                _tunnel_data(garbled)
+            seen.append(p)
+    assert len(seen) > 10
+
+
+def test_a_station_payment_is_found_as_the_listed_payments_find_it():
+    """EU-STATION-2/3: _station_payment answers ``pay in _one_colour_payments(hand, size)`` (none after the third
+    station) for every one- and two-card-kind payment of up to four cards, on hands of every make-up the random
+    games have and a few made ones (no locomotives, only locomotives, nothing)."""
+    from itertools import product
+    from ttr_nb.games.europe import _one_colour_payments, _station_payment
+    hands = {tuple(q.hand) for s, _, _ in random_states(games=1) for q in s.players}
+    hands |= {(0,) * 9, (3,) * 8 + (0,), (0,) * 8 + (3,), (1, 0, 2, 0, 0, 0, 0, 3, 1)}
+    pays = [((k, n),) for k in range(-1, 10) for n in range(5)]
+    pays += [((c, k), (l, m)) for c, k, l, m in product(range(9), range(4), (7, 8), range(4))]
+    pays += [(), "red1", ((8, 1), (8, 1)), ((True, 1),), ((0, 1.0),), [(0, 1)], ((0, 1, 1),), ((0, 2), [8, 1])]
+    agreed = 0
+    for hand in hands:
+        for built in ((), ("Wien",), ("Wien", "Roma"), ("Wien", "Roma", "Kyiv")):
+            listed = _one_colour_payments(hand, len(built) + 1) if len(built) < 3 else []
+            for pay in pays:
+                expected = pay in listed and all(type(x) is int for pair in pay for x in pair)
+                assert _station_payment(hand, built, pay) == expected, (hand, built, pay)
+                agreed += expected
+    assert agreed > 1000
+
+
+def test_best_borrowing_without_a_reachable_ticket_borrows_nothing_as_a_brute_force_finds():
+    """EU-STATION-5: best_borrowing stops early when no open ticket has both ends' pieces touched by the stations'
+    candidate routes; its gain and choice are a brute force's over every combination of candidates (None first,
+    then route ids), at the end of random games, for every seat."""
+    from itertools import product
+    from ttr_nb.games.europe import best_borrowing, station_candidates, stations_of
+    v = get_variant("europe")
+
+    def points(state, seat, borrowed):
+        up = {}
+
+        def root(x):
+            while up.get(x, x) != x:
+                x = up[x]
+            return x
+        for r in [r for r in v.map.routes if state.claims[r.index] == seat] + list(borrowed):
+            a, b = root(r.a), root(r.b)
+            if a != b:
+                up[a] = b
+        tickets = [v.map.ticket(t) for t in state.players[seat].tickets]
+        return sum(t.points if root(t.a) == root(t.b) else -t.points for t in tickets)
+
+    checked = gained = 0
+    finals = []
+    for s, _, _ in random_states(games=6):
+        if s.phase == "last_round":
+            finals.append(s)
+    for s in finals[-12:]:
+        for seat in range(s.n_players):
+            stations = stations_of(s, seat)
+            got = best_borrowing(v, s, seat)
+            cands = [[None] + sorted(station_candidates(v, s, seat, c), key=lambda r: r.id) for c in stations]
+            base = points(s, seat, ())
+            best = max((points(s, seat, [r for r in combo if r is not None]) - base,
+                        -sum(r is not None for r in combo)) for combo in product(*cands)) if stations else (0, 0)
+            assert got.gain == best[0], (s.ply, seat)
+            if not got.gain:
+                assert got.routes == (None,) * len(stations)
+            checked += 1
+            gained += got.gain > 0
+    assert checked > 20 and gained, (checked, gained)
+
+
+def test_the_quickly_made_actions_and_tunnel_step_are_the_frozen_dataclasses_own():
+    """_new_station, _new_tunnel_pay and _tunnel_step's new_pending skip the frozen __init__: what they make equals
+    and hashes as the dataclass's own construction, has its class, and stays frozen."""
+    import dataclasses
+    import pytest
+    from ttr_nb.board.state import Pending
+    from ttr_nb.games.europe import TunnelPay, _new_station, _new_tunnel_pay, _tunnel_step
+    v = get_variant("europe")
+    made = [(_new_station("Wien", ((7, 2),), 1), BuildStation(city="Wien", payment=((7, 2),), seat=1)),
+            (_new_tunnel_pay(((8, 1),), 3), TunnelPay(payment=((8, 1),), seat=3))]
+    route = next(r for r in v.map.routes if r.tunnel)
+    p = _tunnel_step(route, 2, ((0, route.length),), (0, 8, 3), 2)
+    made.append((p, Pending(p.kind, p.seat, p.data)))
+    for quick, own in made:
+        assert type(quick) is type(own) and quick == own and hash(quick) == hash(own) and repr(quick) == repr(own)
+        with pytest.raises(dataclasses.FrozenInstanceError):
+            quick.seat = 0
