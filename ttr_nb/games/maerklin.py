@@ -24,7 +24,7 @@ from ..board.names import seat_name as _seat_name
 from ..board.scoring import _with, connect_path
 from ..board.state import FREE, GameState, Pending, new_player, new_state, pairs_get, pairs_set
 from ..variants import Feature, Settings, Variant, register
-from ..board.engine import _PLAYING, _plainly_legal, _turn_over
+from ..board.engine import _PLAYING, _full, _is_full, _plainly_legal, _turn_over
 from .usa import USA_INTERPRETATIONS
 
 PASSENGERS = 3            # MK-COMP-2
@@ -331,7 +331,7 @@ class TicketMix(Feature):
         if state.phase == "setup":
             return self._quick_setup(state, action, trusted)
         if (seat != state.current or seat.__class__ is not int or state.pending or state.phase not in _PLAYING
-                or None in state.market):
+                or state.market is not _full[0] and not _is_full(state.market)):     # (no None in it: _is_full)
             return None
         taken = _take_mix(state, (action.short, action.long), None, trusted)
         if taken is None:
@@ -349,7 +349,7 @@ class TicketMix(Feature):
         """A seat's ticket mix announced at setup (MK-SETUP-3), one of the listed mixes: its tickets offered as the
         seat's pending choice (keep at least 2), after the other seats' steps — the state ``apply`` makes."""
         seat = action.seat
-        if seat.__class__ is not int or None in state.market:
+        if seat.__class__ is not int or state.market is not _full[0] and not _is_full(state.market):
             return None
         p = state.pending_for(seat)
         if p is None or p.kind != SETUP_KIND:
@@ -731,7 +731,8 @@ class Passengers(Feature):
         seat = action.seat
         if cls is Claim:
             return self._quick_claim(v, state, action, trusted)
-        if seat.__class__ is not int or state.phase not in _PLAYING or None in state.market:
+        if (seat.__class__ is not int or state.phase not in _PLAYING
+                or state.market is not _full[0] and not _is_full(state.market)):     # (no None in it: _is_full)
             return None
         pending = state.pending
         p = pending[0] if len(pending) == 1 and pending[0].seat == seat else None
