@@ -926,12 +926,20 @@ class Passengers(Feature):
         claims = state.claims
         cards = state.players[seat].hand[PASSENGER]
         ends = []
-        for b, routes in row:                           # _step(claims, seat, routes, used) found a route it may pay:
-            for route in routes:                        # an unused claimed one, its own (free) or with a card for it
-                owner = claims[route.index]
-                if owner != FREE and (owner == seat or cards) and route.id not in used:
-                    ends.append(b)
-                    break
+        # _step(claims, seat, routes, used) found a route it may pay: an unused claimed one, its own (free) or with
+        # a card for it. With a card that is any claimed one (a seat is never FREE), without one its own only.
+        if cards:
+            for b, routes in row:
+                for route in routes:
+                    if claims[route.index] != FREE and route.id not in used:
+                        ends.append(b)
+                        break
+        else:
+            for b, routes in row:
+                for route in routes:
+                    if claims[route.index] == seat and route.id not in used:
+                        ends.append(b)
+                        break
         k = r.index(len(ends) + 1)
         return _ride(at, ends[k], seat) if k < len(ends) else _stop(seat)
 
