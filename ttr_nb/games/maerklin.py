@@ -24,7 +24,7 @@ from ..board.names import seat_name as _seat_name
 from ..board.scoring import _with, connect_path
 from ..board.state import FREE, GameState, Pending, new_player, new_state, pairs_get, pairs_set
 from ..variants import Feature, Settings, Variant, register
-from ..board.engine import _PLAYING, _plainly_legal, _turn_over
+from ..board.engine import _PLAYING, _full, _is_full, _plainly_legal, _turn_over
 from .usa import USA_INTERPRETATIONS
 
 PASSENGERS = 3            # MK-COMP-2
@@ -331,7 +331,7 @@ class TicketMix(Feature):
         if state.phase == "setup":
             return self._quick_setup(state, action, trusted)
         if (seat != state.current or seat.__class__ is not int or state.pending or state.phase not in _PLAYING
-                or None in state.market):
+                or state.market is not _full[0] and not _is_full(state.market)):     # (no None in it: _is_full)
             return None
         taken = _take_mix(state, (action.short, action.long), None, trusted)
         if taken is None:
@@ -349,7 +349,7 @@ class TicketMix(Feature):
         """A seat's ticket mix announced at setup (MK-SETUP-3), one of the listed mixes: its tickets offered as the
         seat's pending choice (keep at least 2), after the other seats' steps — the state ``apply`` makes."""
         seat = action.seat
-        if seat.__class__ is not int or None in state.market:
+        if seat.__class__ is not int or state.market is not _full[0] and not _is_full(state.market):
             return None
         p = state.pending_for(seat)
         if p is None or p.kind != SETUP_KIND:
@@ -708,7 +708,8 @@ class Passengers(Feature):
     # -- after a claim (MK-CLAIM-5) ------------------------------------------------------------------
     def takes_claim(self, v, state, seat, route) -> bool:
         """Only a player with a passenger in reserve is offered to place one (MK-CLAIM-5)."""
-        return RESERVE in _passengers_in(state.players[seat].ext)
+        ext = state.players[seat].ext                  # _passengers_in inline: the engine asks on every claim
+        return RESERVE in (ext[-1][1] if ext and ext[-1][0] == "passengers" else pairs_get(ext, "passengers", ()))
 
     def on_claim(self, v, tx, seat, route, payment) -> bool:
         tx.claim_route(seat, route, payment)
@@ -731,7 +732,8 @@ class Passengers(Feature):
         seat = action.seat
         if cls is Claim:
             return self._quick_claim(v, state, action, trusted)
-        if seat.__class__ is not int or state.phase not in _PLAYING or None in state.market:
+        if (seat.__class__ is not int or state.phase not in _PLAYING
+                or state.market is not _full[0] and not _is_full(state.market)):     # (no None in it: _is_full)
             return None
         pending = state.pending
         p = pending[0] if len(pending) == 1 and pending[0].seat == seat else None
@@ -781,7 +783,8 @@ class Passengers(Feature):
         for other in players:                          # (those where no passenger stands: on_claim's ``taken``)
             if not cities:
                 break
-            mine = _passengers_in(other.ext)
+            ext = other.ext                            # _passengers_in inline (four players a claim)
+            mine = ext[-1][1] if ext and ext[-1][0] == "passengers" else pairs_get(ext, "passengers", ())
             if cities[0] in mine or cities[-1] in mine:
                 cities = tuple(c for c in cities if c not in mine)
         claims = state.claims
@@ -875,12 +878,21 @@ class Passengers(Feature):
             row = table.get(at)
             if row is None:
                 row = _row_index(_ride_row(v, at))
-            for b, routes in row:                       # _step(claims, seat, routes, ()) found a route it may pay:
-                for j in routes:                        # one of its own (free), or another's with a card for it
-                    owner = claims[j]
-                    if owner == seat or owner != FREE and cards:
-                        pairs.append((at, b))
-                        break
+            # _step(claims, seat, routes, ()) found a route it may pay: one of its own (free), or another's with a
+            # card for it. With a card that is any claimed route (a seat is never FREE), without one its own only:
+            # one comparison a route instead of three.
+            if cards:
+                for b, routes in row:
+                    for j in routes:
+                        if claims[j] != FREE:
+                            pairs.append((at, b))
+                            break
+            else:
+                for b, routes in row:
+                    for j in routes:
+                        if claims[j] == seat:
+                            pairs.append((at, b))
+                            break
         return _Rides(pairs, seat) if pairs else ()
 
     def _rides(self, v, state, seat, at, used, cards) -> list:
@@ -914,12 +926,20 @@ class Passengers(Feature):
         claims = state.claims
         cards = state.players[seat].hand[PASSENGER]
         ends = []
-        for b, routes in row:                           # _step(claims, seat, routes, used) found a route it may pay:
-            for route in routes:                        # an unused claimed one, its own (free) or with a card for it
-                owner = claims[route.index]
-                if owner != FREE and (owner == seat or cards) and route.id not in used:
-                    ends.append(b)
-                    break
+        # _step(claims, seat, routes, used) found a route it may pay: an unused claimed one, its own (free) or with
+        # a card for it. With a card that is any claimed one (a seat is never FREE), without one its own only.
+        if cards:
+            for b, routes in row:
+                for route in routes:
+                    if claims[route.index] != FREE and route.id not in used:
+                        ends.append(b)
+                        break
+        else:
+            for b, routes in row:
+                for route in routes:
+                    if claims[route.index] == seat and route.id not in used:
+                        ends.append(b)
+                        break
         k = r.index(len(ends) + 1)
         return _ride(at, ends[k], seat) if k < len(ends) else _stop(seat)
 
@@ -1475,7 +1495,8 @@ def _bot_idle(v: Variant, state: GameState, seat: int) -> bool:
     for _, pile in state.ticket_decks:
         if pile:
             return False
-    mine = _passengers_in(state.players[seat].ext)
+    ext = state.players[seat].ext                       # _passengers_in inline (the bot asks every turn)
+    mine = ext[-1][1] if ext and ext[-1][0] == "passengers" else pairs_get(ext, "passengers", ())
     return mine.count(DONE) + mine.count(RESERVE) == len(mine)      # none standing in a city
 
 
