@@ -279,15 +279,17 @@ def tunnel_extra_payments(hand: Sequence[int], played: Payment, extra: int) -> l
     return out
 
 
-_last_tunnel: list = [None, None]     # the last pending tunnel read by _tunnel_data, and what it read
+_last_tunnel: list = [(None, None)]   # (the last pending tunnel read by _tunnel_data, what it read), one tuple
 
 
 def _tunnel_data(pending: Pending) -> tuple[str, Payment, tuple[int, ...], int]:
     """(route id, played payment, revealed card kinds, extra) of a pending tunnel; raises TTRError if garbled.
     The random bot's pick and the quick path read the same Pending one after the other: the last one read is
-    remembered (a Pending and its data are immutable, and the list holds it alive, so the identity answers exactly)."""
-    if pending is _last_tunnel[0]:
-        return _last_tunnel[1]
+    remembered (a Pending and its data are immutable, and the list holds it alive, so the identity answers exactly;
+    the pair is stored as one tuple, so a reader never sees one tunnel with another's data)."""
+    last = _last_tunnel[0]
+    if pending is last[0]:
+        return last[1]
     rid = pending.get("route")
     played = pending.get("played")
     revealed = pending.get("revealed")
@@ -296,7 +298,7 @@ def _tunnel_data(pending: Pending) -> tuple[str, Payment, tuple[int, ...], int]:
             or isinstance(extra, bool) or not isinstance(extra, int):
         raise TTRError("the pending tunnel step lacks route, played, revealed or extra")
     data = rid, _played_payment(played), _revealed_kinds(revealed), extra
-    _last_tunnel[0], _last_tunnel[1] = pending, data
+    _last_tunnel[0] = pending, data
     return data
 
 
