@@ -36,7 +36,7 @@ from ..board.scoring import _with
 from ..board.state import FREE, GameState, Pending, new_player, new_state, pairs_get, pairs_set
 from ..board.tables import allowed_routes, claimable_mask, interned, nth_bit, payment
 from ..variants import Feature, Settings, Variant, get_variant, register
-from ..board.engine import _PLAYING, _quick_draw, _turn_over, draw_deck_action, draw_faceup_action
+from ..board.engine import _PLAYING, _full, _is_full, _quick_draw, _turn_over, draw_deck_action, draw_faceup_action
 from .usa import USA_INTERPRETATIONS
 
 KEY = "south_korea"
@@ -606,7 +606,8 @@ class TicketDraft(Feature):
             return None
         seat = action.seat
         pending = state.pending
-        if not pending or seat.__class__ is not int or action.ticket.__class__ is not str or None in state.market:
+        if (not pending or seat.__class__ is not int or action.ticket.__class__ is not str
+                or state.market is not _full[0] and not _is_full(state.market)):
             return None
         p = state.pending_for(seat)
         if p is None or p.kind != "draft_pick":
@@ -650,7 +651,7 @@ class TicketDraft(Feature):
         pending = state.pending
         names = action.tickets
         if (not pending or seat.__class__ is not int or names.__class__ is not tuple or len(names) != DRAFT_KEEP
-                or None in state.market):
+                or state.market is not _full[0] and not _is_full(state.market)):
             return None
         p = state.pending_for(seat)
         if p is None or p.kind != "draft_keep":
@@ -964,7 +965,8 @@ class ExpressCards(Feature):
         if not left:
             return _NO_EXPRESS[seat] if seat in _NO_EXPRESS else _ExpressChoices((), (), (), seat)
         market = state.market
-        slots = _FULL_SLOTS[len(market)] if None not in market and len(market) in _FULL_SLOTS else \
+        full = market is _full[0] or _is_full(market)           # (None not in market, remembered: engine._is_full)
+        slots = _FULL_SLOTS[len(market)] if full and len(market) in _FULL_SLOTS else \
             (0,) + tuple(i + 1 for i, c in enumerate(market) if c is not None)
         cards = len(state.deck)
         most = max(left)
@@ -1026,7 +1028,8 @@ class ExpressCards(Feature):
         e = action.express
         deck = state.deck
         if (seat != state.current or seat.__class__ is not int or state.pending or state.phase not in _PLAYING
-                or e.__class__ is not int or len(deck) <= e or None in state.market):
+                or e.__class__ is not int or len(deck) <= e
+                or state.market is not _full[0] and not _is_full(state.market)):
             return None
         players = list(state.players)
         p = players[seat]
@@ -1053,7 +1056,7 @@ class ExpressCards(Feature):
         seat = action.seat
         e = action.express
         if (seat != state.current or seat.__class__ is not int or state.pending or state.phase not in _PLAYING
-                or e.__class__ is not int or None in state.market):
+                or e.__class__ is not int or state.market is not _full[0] and not _is_full(state.market)):
             return None
         st = v.settings
         name = st.ticket_deck
@@ -1546,7 +1549,7 @@ class ProvinceBoard(Feature):
         SK-EXPRESS-3). None when anything is out of the ordinary (``check`` words a refusal)."""
         seat = action.seat
         if (seat != state.current or seat.__class__ is not int or state.pending or state.phase not in _PLAYING
-                or None in state.market):
+                or state.market is not _full[0] and not _is_full(state.market)):
             return None
         t = v.route_table
         route = t.by_label.get(action.route) if action.route.__class__ is str else None
