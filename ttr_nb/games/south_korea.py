@@ -33,7 +33,7 @@ from ..board.cards import CARD_NAMES, COLOURS, GRAY, LOCO
 from ..errors import BadAction, IllegalAction, MapError, TTRError
 from ..rng import Counter, shuffled
 from ..board.scoring import _with
-from ..board.state import FREE, GameState, Pending, new_player, new_state, pairs_get, pairs_set
+from ..board.state import FREE, GameState, Pending, new_pending, new_player, new_state, pairs_get, pairs_set
 from ..board.tables import allowed_routes, claimable_mask, interned, nth_bit, payment
 from ..variants import Feature, Settings, Variant, get_variant, register
 from ..board.engine import _PLAYING, _full, _is_full, _quick_draw, _turn_over, draw_deck_action, draw_faceup_action
@@ -405,8 +405,9 @@ def drafted(state: GameState, seat: int) -> tuple[str, ...]:
 
 
 def _draft_pick_pending(seat: int, packet: Sequence[str], rnd: int) -> Pending:
-    return Pending("draft_pick", seat, (("packet", tuple(packet)), ("round", rnd), ("rule", "SK-SETUP-3"),
-                                        ("text", _draft_pick_text(len(packet), rnd))))
+    # (new_pending: the frozen class's __init__ sets each field through object.__setattr__, slowly)
+    return new_pending("draft_pick", seat, (("packet", tuple(packet)), ("round", rnd), ("rule", "SK-SETUP-3"),
+                                            ("text", _draft_pick_text(len(packet), rnd))))
 
 
 @lru_cache(maxsize=None)
@@ -451,8 +452,8 @@ def _draft_pick(text: str, seat: int) -> "DraftPick":
 
 def _draft_keep_pending(seat: int, offered: Sequence[str]) -> Pending:
     text = f"keep exactly {DRAFT_KEEP} of your {_plural(len(offered), 'picked ticket')}"
-    return Pending("draft_keep", seat, (("min_keep", DRAFT_KEEP), ("offered", tuple(offered)), ("rule", "SK-SETUP-4"),
-                                        ("text", text)))
+    return new_pending("draft_keep", seat, (("min_keep", DRAFT_KEEP), ("offered", tuple(offered)),
+                                            ("rule", "SK-SETUP-4"), ("text", text)))
 
 
 def _route(v: Variant, ref):
@@ -538,7 +539,7 @@ class TicketDraft(Feature):
         (the draft pick's ticket, or the keep's combination of 4, found by its index)."""
         made = v.route_table.ticket_text
         if pending.kind == "draft_pick":
-            packet = pending.get("packet")
+            packet = pairs_get(pending.data, "packet")     # (pending.get("packet"))
             if len(packet) > 1:
                 t = packet[r.index(len(packet))]
             else:                                       # (the last round's one ticket: only the counter moves)
@@ -609,11 +610,15 @@ class TicketDraft(Feature):
         if (not pending or seat.__class__ is not int or action.ticket.__class__ is not str
                 or state.market is not _full[0] and not _is_full(state.market)):
             return None
-        p = state.pending_for(seat)
-        if p is None or p.kind != "draft_pick":
+        for p in pending:                              # (state.pending_for(seat), without the method call)
+            if p.seat == seat:
+                break
+        else:
+            return None
+        if p.kind != "draft_pick":
             return None
         tid = v.route_table.ticket_by_text.get(action.ticket)
-        packet = p.get("packet")
+        packet = pairs_get(p.data, "packet")           # (p.get("packet"))
         if tid not in packet:
             return None
         players = list(state.players)
@@ -1073,8 +1078,8 @@ class ExpressCards(Feature):
         n = st.ticket_draw + e
         decks = dict(state.ticket_decks)
         decks[name] = pile[n:]
-        pending = (Pending("choose_tickets", seat, (("min_keep", st.ticket_min_keep), ("offered", tuple(pile[:n])),
-                                                    ("returns", "bottom"))),)
+        pending = (new_pending("choose_tickets", seat, (("min_keep", st.ticket_min_keep),
+                                                        ("offered", tuple(pile[:n])), ("returns", "bottom"))),)
         return new_state(state.variant, state.n_players, state.seed, state.deck, state.market, state.discard,
                          tuple(sorted(decks.items())), state.tickets_out, state.claims, tuple(players), state.phase,
                          seat, pending, state.final_turns_left, state.turn, state.ply + 1, 0, state.shuffles,
