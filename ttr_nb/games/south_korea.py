@@ -966,7 +966,12 @@ class ExpressCards(Feature):
 
     def bot_random(self, v, state, seat, r) -> "_ExpressChoices":
         """``turn_actions`` as a sequence that makes only the action the random bot picks (most are never used)."""
-        left = tuple(pairs_get(state.players[seat].ext, "express", ()))     # (express_left)
+        for key, left in state.players[seat].ext:      # (express_left: pairs_get, without the call)
+            if key == "express":
+                left = tuple(left)
+                break
+        else:
+            left = ()
         if not left:
             return _NO_EXPRESS[seat] if seat in _NO_EXPRESS else _ExpressChoices((), (), (), seat)
         market = state.market
@@ -1203,7 +1208,11 @@ def _placeable(v: Variant, state: GameState) -> dict[str, tuple[int, int]]:
     """line -> (lowest value that finds a free space, highest space): a train worth ``value`` can go on the line
     exactly when lowest <= value <= highest (SK-PROV-3/4). Read-only: the answer is cached per province board
     (it changes only when a train is placed there)."""
-    raw = pairs_get(state.ext, "province", ())
+    for key, raw in state.ext:                          # (pairs_get(state.ext, "province", ()), without the call)
+        if key == "province":
+            break
+    else:
+        raw = ()
     last = v.__dict__.get("_placeable_last")           # the board of the last call: in play, mostly the same tuple
     if last is not None and last[0] is raw:
         return last[1]
@@ -1436,7 +1445,11 @@ class ProvinceBoard(Feature):
         if not routes:
             return []
         room = _placeable(v, state)
-        left = pairs_get(p.ext, "express", ())              # (express_left)
+        for key, left in p.ext:                             # (express_left: pairs_get, without the call)
+            if key == "express":
+                break
+        else:
+            left = ()
         if left and _every_route_places(v, room, max(left)):
             later = _LaterClaim(v, routes, room, left, p.hand, seat, r.state)
             r.skip(2)                                       # the route's draw and the claim's
@@ -1590,7 +1603,11 @@ class ProvinceBoard(Feature):
             size += n
         if size < route.length:
             return None
-        board = pairs_get(state.ext, "province", ())
+        for key, board in state.ext:                    # (pairs_get(state.ext, "province", ()), without the call)
+            if key == "province":
+                break
+        else:
+            board = ()
         spaces = lines[line]
         full = {sp for ln, sp, _ in board if ln == line}
         space = _space_for(spaces, full, size + e)
