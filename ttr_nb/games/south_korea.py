@@ -664,16 +664,19 @@ class TicketDraft(Feature):
         by_text = v.route_table.ticket_by_text
         ids = [by_text.get(t) if t.__class__ is str else None for t in names]
         offered = p.get("offered")
-        if len(set(ids)) != DRAFT_KEEP or not all(t in offered for t in ids):
+        if len(set(ids)) != DRAFT_KEEP:
             return None
+        for t in ids:                                  # (lists and loops here: a generator costs more)
+            if t not in offered:
+                return None
         players = list(state.players)
         q = players[seat]
-        players[seat] = new_player(q.hand, q.trains, q.tickets + tuple(t for t in offered if t in ids), q.route_points,
-                                   q.ext)
+        players[seat] = new_player(q.hand, q.trains, q.tickets + tuple([t for t in offered if t in ids]),
+                                   q.route_points, q.ext)
         name = v.settings.ticket_deck
         decks = dict(state.ticket_decks)
-        decks[name] = decks.get(name, ()) + tuple(t for t in offered if t not in ids)
-        rest = tuple(x for x in pending if x.seat != seat)
+        decks[name] = decks.get(name, ()) + tuple([t for t in offered if t not in ids])
+        rest = tuple([x for x in pending if x.seat != seat])
         phase, current = state.phase, state.current
         if not rest:                                   # the last keep: the returns shuffled in, play begins
             decks[name] = tuple(shuffled(decks[name], state.seed, "tickets/draft", 0))
