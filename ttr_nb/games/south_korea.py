@@ -1054,7 +1054,7 @@ class ExpressCards(Feature):
         for card in deck[:e]:
             hand[card] += 1
         players[seat] = new_player(tuple(hand), p.trains, p.tickets, p.route_points,
-                                   pairs_set(p.ext, "express", tuple(x for x in left if x != e)))
+                                   pairs_set(p.ext, "express", tuple([x for x in left if x != e])))
         drawn = new_state(state.variant, state.n_players, state.seed, deck[e:], state.market, state.discard,
                           state.ticket_decks, state.tickets_out, state.claims, tuple(players), state.phase,
                           state.current, (), state.final_turns_left, state.turn, state.ply, state.passes,
@@ -1082,7 +1082,7 @@ class ExpressCards(Feature):
         if not trusted and e not in left:
             return None
         players[seat] = new_player(p.hand, p.trains, p.tickets, p.route_points,
-                                   pairs_set(p.ext, "express", tuple(x for x in left if x != e)))
+                                   pairs_set(p.ext, "express", tuple([x for x in left if x != e])))
         n = st.ticket_draw + e
         decks = dict(state.ticket_decks)
         decks[name] = pile[n:]
@@ -1616,7 +1616,7 @@ class ProvinceBoard(Feature):
         space = _space_for(spaces, full, size + e)
         if space is None:
             return None
-        ext = p.ext if not e else pairs_set(p.ext, "express", tuple(x for x in left if x != e))
+        ext = p.ext if not e else pairs_set(p.ext, "express", tuple([x for x in left if x != e]))
         players[seat] = new_player(tuple(hand), p.trains - route.length - 1, p.tickets, p.route_points + t.points[i],
                                    ext)
         new_claims = claims[:i] + (seat,) + claims[i + 1:]
