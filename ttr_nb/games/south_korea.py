@@ -422,8 +422,14 @@ def _pass_hands(players: list, rnd: int) -> list[Pending]:
     n = len(players)
     passing = []
     for s, p in enumerate(players):
-        passing.append(tuple(pairs_get(p.ext, "passing", ())))
-        ext = [kv for kv in p.ext if kv[0] != "passing"]           # pairs_set(p.ext, "passing", None)
+        ext = []                                       # pairs_set(p.ext, "passing", None), the hand read on the way
+        hand = None
+        for kv in p.ext:
+            if kv[0] != "passing":
+                ext.append(kv)
+            elif hand is None:
+                hand = kv[1]
+        passing.append(tuple(hand) if hand is not None else ())
         ext.sort(key=_key)
         players[s] = new_player(p.hand, p.trains, p.tickets, p.route_points, tuple(ext))
     return [_draft_pick_pending(s, passing[(s - 1) % n], rnd + 1) for s in range(n)]
@@ -1613,7 +1619,8 @@ class ProvinceBoard(Feature):
             board = ()
         spaces = lines[line]
         full = {sp for ln, sp, _ in board if ln == line}
-        space = _space_for(spaces, full, size + e)
+        value = size + e                                # (_space_for's usual answer, the value's own space, first)
+        space = value if value in spaces and value not in full else _space_for(spaces, full, value)
         if space is None:
             return None
         ext = p.ext if not e else pairs_set(p.ext, "express", tuple([x for x in left if x != e]))
