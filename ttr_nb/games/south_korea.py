@@ -33,10 +33,10 @@ from ..board.cards import CARD_NAMES, COLOURS, GRAY, LOCO
 from ..errors import BadAction, IllegalAction, MapError, TTRError
 from ..rng import Counter, shuffled
 from ..board.scoring import _with
-from ..board.state import FREE, GameState, Pending, new_player, new_state, pairs_get, pairs_set
+from ..board.state import FREE, GameState, Pending, new_pending, new_player, new_state, pairs_get, pairs_set
 from ..board.tables import allowed_routes, claimable_mask, interned, nth_bit, payment
 from ..variants import Feature, Settings, Variant, get_variant, register
-from ..board.engine import _PLAYING, _quick_draw, _turn_over, draw_deck_action, draw_faceup_action
+from ..board.engine import _PLAYING, _full, _is_full, _quick_draw, _turn_over, draw_deck_action, draw_faceup_action
 from .usa import USA_INTERPRETATIONS
 
 KEY = "south_korea"
@@ -405,8 +405,9 @@ def drafted(state: GameState, seat: int) -> tuple[str, ...]:
 
 
 def _draft_pick_pending(seat: int, packet: Sequence[str], rnd: int) -> Pending:
-    return Pending("draft_pick", seat, (("packet", tuple(packet)), ("round", rnd), ("rule", "SK-SETUP-3"),
-                                        ("text", _draft_pick_text(len(packet), rnd))))
+    # (new_pending: the frozen class's __init__ sets each field through object.__setattr__, slowly)
+    return new_pending("draft_pick", seat, (("packet", tuple(packet)), ("round", rnd), ("rule", "SK-SETUP-3"),
+                                            ("text", _draft_pick_text(len(packet), rnd))))
 
 
 @lru_cache(maxsize=None)
@@ -421,8 +422,14 @@ def _pass_hands(players: list, rnd: int) -> list[Pending]:
     n = len(players)
     passing = []
     for s, p in enumerate(players):
-        passing.append(tuple(pairs_get(p.ext, "passing", ())))
-        ext = [kv for kv in p.ext if kv[0] != "passing"]           # pairs_set(p.ext, "passing", None)
+        ext = []                                       # pairs_set(p.ext, "passing", None), the hand read on the way
+        hand = None
+        for kv in p.ext:
+            if kv[0] != "passing":
+                ext.append(kv)
+            elif hand is None:
+                hand = kv[1]
+        passing.append(tuple(hand) if hand is not None else ())
         ext.sort(key=_key)
         players[s] = new_player(p.hand, p.trains, p.tickets, p.route_points, tuple(ext))
     return [_draft_pick_pending(s, passing[(s - 1) % n], rnd + 1) for s in range(n)]
@@ -451,8 +458,8 @@ def _draft_pick(text: str, seat: int) -> "DraftPick":
 
 def _draft_keep_pending(seat: int, offered: Sequence[str]) -> Pending:
     text = f"keep exactly {DRAFT_KEEP} of your {_plural(len(offered), 'picked ticket')}"
-    return Pending("draft_keep", seat, (("min_keep", DRAFT_KEEP), ("offered", tuple(offered)), ("rule", "SK-SETUP-4"),
-                                        ("text", text)))
+    return new_pending("draft_keep", seat, (("min_keep", DRAFT_KEEP), ("offered", tuple(offered)),
+                                            ("rule", "SK-SETUP-4"), ("text", text)))
 
 
 def _route(v: Variant, ref):
@@ -538,7 +545,7 @@ class TicketDraft(Feature):
         (the draft pick's ticket, or the keep's combination of 4, found by its index)."""
         made = v.route_table.ticket_text
         if pending.kind == "draft_pick":
-            packet = pending.get("packet")
+            packet = pairs_get(pending.data, "packet")     # (pending.get("packet"))
             if len(packet) > 1:
                 t = packet[r.index(len(packet))]
             else:                                       # (the last round's one ticket: only the counter moves)
@@ -606,13 +613,18 @@ class TicketDraft(Feature):
             return None
         seat = action.seat
         pending = state.pending
-        if not pending or seat.__class__ is not int or action.ticket.__class__ is not str or None in state.market:
+        if (not pending or seat.__class__ is not int or action.ticket.__class__ is not str
+                or state.market is not _full[0] and not _is_full(state.market)):
             return None
-        p = state.pending_for(seat)
-        if p is None or p.kind != "draft_pick":
+        for p in pending:                              # (state.pending_for(seat), without the method call)
+            if p.seat == seat:
+                break
+        else:
+            return None
+        if p.kind != "draft_pick":
             return None
         tid = v.route_table.ticket_by_text.get(action.ticket)
-        packet = p.get("packet")
+        packet = pairs_get(p.data, "packet")           # (p.get("packet"))
         if tid not in packet:
             return None
         players = list(state.players)
@@ -650,7 +662,7 @@ class TicketDraft(Feature):
         pending = state.pending
         names = action.tickets
         if (not pending or seat.__class__ is not int or names.__class__ is not tuple or len(names) != DRAFT_KEEP
-                or None in state.market):
+                or state.market is not _full[0] and not _is_full(state.market)):
             return None
         p = state.pending_for(seat)
         if p is None or p.kind != "draft_keep":
@@ -658,16 +670,19 @@ class TicketDraft(Feature):
         by_text = v.route_table.ticket_by_text
         ids = [by_text.get(t) if t.__class__ is str else None for t in names]
         offered = p.get("offered")
-        if len(set(ids)) != DRAFT_KEEP or not all(t in offered for t in ids):
+        if len(set(ids)) != DRAFT_KEEP:
             return None
+        for t in ids:                                  # (lists and loops here: a generator costs more)
+            if t not in offered:
+                return None
         players = list(state.players)
         q = players[seat]
-        players[seat] = new_player(q.hand, q.trains, q.tickets + tuple(t for t in offered if t in ids), q.route_points,
-                                   q.ext)
+        players[seat] = new_player(q.hand, q.trains, q.tickets + tuple([t for t in offered if t in ids]),
+                                   q.route_points, q.ext)
         name = v.settings.ticket_deck
         decks = dict(state.ticket_decks)
-        decks[name] = decks.get(name, ()) + tuple(t for t in offered if t not in ids)
-        rest = tuple(x for x in pending if x.seat != seat)
+        decks[name] = decks.get(name, ()) + tuple([t for t in offered if t not in ids])
+        rest = tuple([x for x in pending if x.seat != seat])
         phase, current = state.phase, state.current
         if not rest:                                   # the last keep: the returns shuffled in, play begins
             decks[name] = tuple(shuffled(decks[name], state.seed, "tickets/draft", 0))
@@ -960,11 +975,17 @@ class ExpressCards(Feature):
 
     def bot_random(self, v, state, seat, r) -> "_ExpressChoices":
         """``turn_actions`` as a sequence that makes only the action the random bot picks (most are never used)."""
-        left = tuple(pairs_get(state.players[seat].ext, "express", ()))     # (express_left)
+        for key, left in state.players[seat].ext:      # (express_left: pairs_get, without the call)
+            if key == "express":
+                left = tuple(left)
+                break
+        else:
+            left = ()
         if not left:
             return _NO_EXPRESS[seat] if seat in _NO_EXPRESS else _ExpressChoices((), (), (), seat)
         market = state.market
-        slots = _FULL_SLOTS[len(market)] if None not in market and len(market) in _FULL_SLOTS else \
+        full = market is _full[0] or _is_full(market)           # (None not in market, remembered: engine._is_full)
+        slots = _FULL_SLOTS[len(market)] if full and len(market) in _FULL_SLOTS else \
             (0,) + tuple(i + 1 for i, c in enumerate(market) if c is not None)
         cards = len(state.deck)
         most = max(left)
@@ -1026,7 +1047,8 @@ class ExpressCards(Feature):
         e = action.express
         deck = state.deck
         if (seat != state.current or seat.__class__ is not int or state.pending or state.phase not in _PLAYING
-                or e.__class__ is not int or len(deck) <= e or None in state.market):
+                or e.__class__ is not int or len(deck) <= e
+                or state.market is not _full[0] and not _is_full(state.market)):
             return None
         players = list(state.players)
         p = players[seat]
@@ -1038,7 +1060,7 @@ class ExpressCards(Feature):
         for card in deck[:e]:
             hand[card] += 1
         players[seat] = new_player(tuple(hand), p.trains, p.tickets, p.route_points,
-                                   pairs_set(p.ext, "express", tuple(x for x in left if x != e)))
+                                   pairs_set(p.ext, "express", tuple([x for x in left if x != e])))
         drawn = new_state(state.variant, state.n_players, state.seed, deck[e:], state.market, state.discard,
                           state.ticket_decks, state.tickets_out, state.claims, tuple(players), state.phase,
                           state.current, (), state.final_turns_left, state.turn, state.ply, state.passes,
@@ -1053,7 +1075,7 @@ class ExpressCards(Feature):
         seat = action.seat
         e = action.express
         if (seat != state.current or seat.__class__ is not int or state.pending or state.phase not in _PLAYING
-                or e.__class__ is not int or None in state.market):
+                or e.__class__ is not int or state.market is not _full[0] and not _is_full(state.market)):
             return None
         st = v.settings
         name = st.ticket_deck
@@ -1066,12 +1088,12 @@ class ExpressCards(Feature):
         if not trusted and e not in left:
             return None
         players[seat] = new_player(p.hand, p.trains, p.tickets, p.route_points,
-                                   pairs_set(p.ext, "express", tuple(x for x in left if x != e)))
+                                   pairs_set(p.ext, "express", tuple([x for x in left if x != e])))
         n = st.ticket_draw + e
         decks = dict(state.ticket_decks)
         decks[name] = pile[n:]
-        pending = (Pending("choose_tickets", seat, (("min_keep", st.ticket_min_keep), ("offered", tuple(pile[:n])),
-                                                    ("returns", "bottom"))),)
+        pending = (new_pending("choose_tickets", seat, (("min_keep", st.ticket_min_keep),
+                                                        ("offered", tuple(pile[:n])), ("returns", "bottom"))),)
         return new_state(state.variant, state.n_players, state.seed, state.deck, state.market, state.discard,
                          tuple(sorted(decks.items())), state.tickets_out, state.claims, tuple(players), state.phase,
                          seat, pending, state.final_turns_left, state.turn, state.ply + 1, 0, state.shuffles,
@@ -1195,7 +1217,11 @@ def _placeable(v: Variant, state: GameState) -> dict[str, tuple[int, int]]:
     """line -> (lowest value that finds a free space, highest space): a train worth ``value`` can go on the line
     exactly when lowest <= value <= highest (SK-PROV-3/4). Read-only: the answer is cached per province board
     (it changes only when a train is placed there)."""
-    raw = pairs_get(state.ext, "province", ())
+    for key, raw in state.ext:                          # (pairs_get(state.ext, "province", ()), without the call)
+        if key == "province":
+            break
+    else:
+        raw = ()
     last = v.__dict__.get("_placeable_last")           # the board of the last call: in play, mostly the same tuple
     if last is not None and last[0] is raw:
         return last[1]
@@ -1428,7 +1454,11 @@ class ProvinceBoard(Feature):
         if not routes:
             return []
         room = _placeable(v, state)
-        left = pairs_get(p.ext, "express", ())              # (express_left)
+        for key, left in p.ext:                             # (express_left: pairs_get, without the call)
+            if key == "express":
+                break
+        else:
+            left = ()
         if left and _every_route_places(v, room, max(left)):
             later = _LaterClaim(v, routes, room, left, p.hand, seat, r.state)
             r.skip(2)                                       # the route's draw and the claim's
@@ -1546,7 +1576,7 @@ class ProvinceBoard(Feature):
         SK-EXPRESS-3). None when anything is out of the ordinary (``check`` words a refusal)."""
         seat = action.seat
         if (seat != state.current or seat.__class__ is not int or state.pending or state.phase not in _PLAYING
-                or None in state.market):
+                or state.market is not _full[0] and not _is_full(state.market)):
             return None
         t = v.route_table
         route = t.by_label.get(action.route) if action.route.__class__ is str else None
@@ -1582,13 +1612,18 @@ class ProvinceBoard(Feature):
             size += n
         if size < route.length:
             return None
-        board = pairs_get(state.ext, "province", ())
+        for key, board in state.ext:                    # (pairs_get(state.ext, "province", ()), without the call)
+            if key == "province":
+                break
+        else:
+            board = ()
         spaces = lines[line]
         full = {sp for ln, sp, _ in board if ln == line}
-        space = _space_for(spaces, full, size + e)
+        value = size + e                                # (_space_for's usual answer, the value's own space, first)
+        space = value if value in spaces and value not in full else _space_for(spaces, full, value)
         if space is None:
             return None
-        ext = p.ext if not e else pairs_set(p.ext, "express", tuple(x for x in left if x != e))
+        ext = p.ext if not e else pairs_set(p.ext, "express", tuple([x for x in left if x != e]))
         players[seat] = new_player(tuple(hand), p.trains - route.length - 1, p.tickets, p.route_points + t.points[i],
                                    ext)
         new_claims = claims[:i] + (seat,) + claims[i + 1:]

@@ -1,0 +1,54 @@
+"""South Korea's quick paths read a full market from the engine's memory of the last full one (``engine._full``) and
+make their pending steps with ``new_pending``: both must answer as the plain tests and constructors would."""
+from __future__ import annotations
+
+from ttr_nb.board import engine
+from ttr_nb.board.engine import _general, _quick, apply, check, new_game, to_move
+from ttr_nb.board.state import Pending, replace_fields
+from ttr_nb.bots import RandomBot
+from ttr_nb.games.south_korea import (DraftKeep, DraftPick, ExpressDraw, ExpressTickets, ProvinceClaim,
+                                      _draft_keep_pending, _draft_pick_pending)
+from ttr_nb.variants import get_variant
+
+OWN = (DraftPick, DraftKeep, ExpressDraw, ExpressTickets, ProvinceClaim)
+
+
+def test_the_quick_paths_take_a_market_with_a_gap_to_the_general_path():
+    """The full market remembered (``engine._full``) is the state's own: a state whose market has an empty slot is
+    never taken for full, so South Korea's quick paths leave its actions to the general path (and the express
+    picker lists the slots that hold a card); with the full market they give the general path's state."""
+    v = get_variant("south_korea")
+    express = v.feature("express")
+    s = new_game("south_korea", 4, 2)
+    bots = [RandomBot(70 + i) for i in range(4)]
+    kinds, gaps = set(), 0
+    while s.phase != "over":
+        seat = to_move(s)[0]
+        a, seat = check(s, bots[seat].choose(s, seat)[0])
+        if isinstance(a, OWN):
+            fast = _quick(v, s, a, False)
+            assert fast is None or fast == _general(v, s, a, seat, None), (s.ply, str(a))
+            if fast is not None:
+                kinds.add(type(a).__name__)
+            engine._full[0] = s.market                      # the full market remembered is this state's own
+            gap = replace_fields(s, market=(None,) + s.market[1:])
+            assert _quick(v, gap, a, False) is None and engine._full[0] is s.market, (s.ply, str(a))
+            if not s.pending:
+                lazy = express.bot_random(v, gap, seat, None)
+                assert [lazy[k] for k in range(len(lazy))] == express.turn_actions(v, gap, seat)
+                gaps += bool(len(lazy))
+        s = apply(s, a)
+    assert kinds >= {"DraftPick", "DraftKeep", "ExpressDraw", "ProvinceClaim"} and gaps > 5, (kinds, gaps)
+
+
+def test_the_drafts_pending_steps_are_the_frozen_pendings():
+    """SK-SETUP-3/4: the draft's pending steps, made by ``new_pending``, equal (and hash as) ``Pending(...)``."""
+    pick = _draft_pick_pending(2, ["T01", "T02"], 5)
+    assert type(pick) is Pending and pick == Pending("draft_pick", 2, (
+        ("packet", ("T01", "T02")), ("round", 5), ("rule", "SK-SETUP-3"),
+        ("text", "draft round 5 of 6: pick 1 of the 2 tickets in your hand; the rest go to the player on your left")))
+    keep = _draft_keep_pending(1, ("T01", "T02", "T03", "T04", "T05", "T06"))
+    assert type(keep) is Pending and keep == Pending("draft_keep", 1, (
+        ("min_keep", 4), ("offered", ("T01", "T02", "T03", "T04", "T05", "T06")), ("rule", "SK-SETUP-4"),
+        ("text", "keep exactly 4 of your 6 picked tickets")))
+    assert hash(pick) == hash(Pending(pick.kind, pick.seat, pick.data))
