@@ -276,9 +276,13 @@ def score(state: GameState) -> ScoreSheet:
     indices = _indices_by_seat(state)
     bonus = v.settings.longest_bonus
     lean = _lean(v)
-    heaviest, completed, ups = _networks(t, state, indices) if bonus or lean is not None else (None, None, None)
-    if lean and _dead_places(v):
+    heaviest = completed = ups = None
+    if lean and _dead_places(v):                  # tickets judged avoiding the dead ends (MK-SCORE-2): the networks
+        if bonus:                                 # only for the bonus's pruning, none without a bonus (MK-SCORE-3)
+            heaviest, _, ups = _networks(t, state, indices)
         completed = _completed_avoiding(t, state, indices, _dead_places(v))
+    elif bonus or lean is not None:
+        heaviest, completed, ups = _networks(t, state, indices)
     trails, bonus_seats = _trails(t, indices, heaviest, ups, bonus)
     final, longest_scores = state.phase == "over", bool(bonus)
     if lean is not None:
