@@ -350,21 +350,31 @@ def _completed_avoiding(t, state: GameState, indices: list[list[int]], dead: fro
             else:
                 inner.append(i)
         up = _pieces(t, inner)
-
-        def pieces(x: int) -> set[int]:
-            found = set()
-            for y in at.get(x, ()) if x in dead else (x,):
-                if y not in dead:
-                    while up[y] != y:
-                        y = up[y]
-                    found.add(y)
-            return found
         done = []
         for tid in p.tickets:
             a, b, _ = tickets[tid]
-            done.append(b in at.get(a, ()) or not pieces(a).isdisjoint(pieces(b)))
+            if a in dead or b in dead:
+                done.append(b in at.get(a, ()) or not _roots(up, at, dead, a).isdisjoint(_roots(up, at, dead, b)))
+            else:                                  # two inner places: one piece or not
+                while up[a] != a:
+                    a = up[a]
+                while up[b] != b:
+                    b = up[b]
+                done.append(a == b)
         out.append(done)
     return out
+
+
+def _roots(up: list[int], at: dict[int, list[int]], dead: frozenset[int], x: int) -> set[int]:
+    """``_completed_avoiding``'s pieces a path from ``x`` may run in: a dead end's neighbours' pieces, an inner
+    place's own."""
+    found = set()
+    for y in at.get(x, ()) if x in dead else (x,):
+        if y not in dead:
+            while up[y] != y:
+                y = up[y]
+            found.add(y)
+    return found
 
 
 def _breakdown(v: Variant, state: GameState, indices: list[list[int]], trails: list,
