@@ -33,7 +33,7 @@ from typing import Callable, ClassVar
 
 from .cards import CARD_ALIASES, CARD_NAMES, LOCO, LOCO4, PLAYER_COLOURS
 from ..errors import BadAction
-from .state import open_constructor
+from .state import open_subclass
 
 Payment = tuple[tuple[int, int], ...]   # ((card kind, count), ...) sorted by kind, counts > 0
 
@@ -167,8 +167,27 @@ class Pass(Action):
 # filled as an open subclass (no slots of its own; object's plain __init__/__setattr__/__delattr__), by ordinary
 # attribute stores, then becomes the frozen class by __class__ assignment: cheaper than setting the slots through
 # their descriptors (tests/test_engine_fastpaths.py compares the result with the dataclass's own construction).
-new_claim = open_constructor(Claim, "new_claim")               # new_claim(route, payment, seat)
-new_keep = open_constructor(KeepTickets, "new_keep")           # new_keep(tickets, seat)
+_OpenClaim = open_subclass(Claim)
+_OpenKeep = open_subclass(KeepTickets)
+
+
+def new_claim(route: str, payment: Payment, seat: int | None) -> Claim:
+    """``Claim(route=route, payment=payment, seat=seat)``, quickly."""
+    c = _OpenClaim()
+    c.route = route
+    c.payment = payment
+    c.seat = seat
+    c.__class__ = Claim
+    return c
+
+
+def new_keep(tickets: tuple[str, ...], seat: int | None) -> KeepTickets:
+    """``KeepTickets(tickets=tickets, seat=seat)``, quickly (as ``new_claim``)."""
+    c = _OpenKeep()
+    c.tickets = tickets
+    c.seat = seat
+    c.__class__ = KeepTickets
+    return c
 
 
 _DRAW_TICKETS: dict[int, DrawTickets] = {}

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field, fields
 from operator import itemgetter
-from typing import Any, Callable, Iterable, Sequence
+from typing import Any, Iterable, Sequence
 
 from .cards import CARD_NAMES
 from ..errors import StateError
@@ -418,6 +418,7 @@ def open_subclass(cls: type) -> type:
 
 _OpenState = open_subclass(GameState)
 _OpenPlayer = open_subclass(PlayerState)
+_OpenPending = open_subclass(Pending)
 
 
 def new_state(variant, n_players, seed, deck, market, discard, ticket_decks, tickets_out, claims, players, phase,
@@ -460,22 +461,14 @@ def new_player(hand, trains, tickets, route_points, ext) -> PlayerState:
     return p
 
 
-def open_constructor(cls: type, name: str) -> Callable:
-    """A function ``name(*values)`` that makes ``cls(*values)`` (every field, in declaration order) as ``new_state``
-    does, for the smaller frozen classes made on many plies (a pending step, a claim, a station): its source, one
-    plain store per field into ``cls``'s open subclass and then the class assignment, is written from the field
-    names once, as ``dataclasses`` writes an ``__init__``, so it runs what a hand-written one would."""
-    names = [f.name for f in fields(cls)]
-    source = "\n".join([f"def {name}({', '.join(names)}):", "    o = _open()",
-                        *(f"    o.{n} = {n}" for n in names), "    o.__class__ = _cls", "    return o"])
-    scope = {"_open": open_subclass(cls), "_cls": cls}
-    exec(compile(source, f"<{name}>", "exec"), scope)
-    made = scope[name]
-    made.__doc__ = f"``{cls.__name__}({', '.join(names)})``, quickly (``state.open_constructor``)."
-    return made
+def new_pending(kind, seat, data) -> Pending:
+    """``Pending(kind, seat, data)``, quickly (see ``new_state``): a ticket draw makes one."""
+    p = _OpenPending()
+    p.kind = kind
+    p.seat = seat
+    p.data = data
+    p.__class__ = Pending
+    return p
 
 
-new_pending = open_constructor(Pending, "new_pending")      # a ticket draw and the features' steps make one
-
-
-__all__ = ["FREE", "PHASES", "GameState", "PlayerState", "Pending", "freeze", "pairs_get", "pairs_set", "replace_fields", "build", "new_state", "new_player", "new_pending", "open_constructor", "field"]
+__all__ = ["FREE", "PHASES", "GameState", "PlayerState", "Pending", "freeze", "pairs_get", "pairs_set", "replace_fields", "build", "new_state", "new_player", "new_pending", "field"]

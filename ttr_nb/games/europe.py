@@ -35,7 +35,7 @@ from ..errors import BadAction, IllegalAction, MapError, TTRError
 from ..board.names import route_text, ticket_text
 from ..board.names import seat_name as _seat_name
 from ..board.scoring import _pieces, _with, owned_edges, ticket_results
-from ..board.state import (FREE, GameState, Pending, new_pending, new_player, new_state, open_constructor, pairs_get,
+from ..board.state import (FREE, GameState, Pending, new_pending, new_player, new_state, open_subclass, pairs_get,
                            pairs_set)
 from .usa import USA_INTERPRETATIONS
 from ..variants import Feature, Settings, Variant, get_variant, register
@@ -105,9 +105,28 @@ class TunnelWithdraw(Action):
         return f"withdraws from the tunnel{_tunnel_words(v, state, self.seat)} and takes the played cards back"
 
 
-# the random bot makes a station on most of its turns, and a tunnel's payment often: quickly (as actions.new_claim)
-_new_station = open_constructor(BuildStation, "_new_station")          # _new_station(city, payment, seat)
-_new_tunnel_pay = open_constructor(TunnelPay, "_new_tunnel_pay")       # _new_tunnel_pay(payment, seat)
+_OpenBuildStation = open_subclass(BuildStation)
+_OpenTunnelPay = open_subclass(TunnelPay)
+
+
+def _new_station(city: str, payment: Payment, seat: int) -> BuildStation:
+    """``BuildStation(city=city, payment=payment, seat=seat)``, quickly (as ``actions.new_claim``): the random bot
+    makes one on most of its turns."""
+    a = _OpenBuildStation()
+    a.city = city
+    a.payment = payment
+    a.seat = seat
+    a.__class__ = BuildStation
+    return a
+
+
+def _new_tunnel_pay(payment: Payment, seat: int) -> TunnelPay:
+    """``TunnelPay(payment=payment, seat=seat)``, quickly (as ``_new_station``)."""
+    a = _OpenTunnelPay()
+    a.payment = payment
+    a.seat = seat
+    a.__class__ = TunnelPay
+    return a
 
 
 def _tunnel_words(v: Variant, state: GameState, seat: int | None) -> str:
