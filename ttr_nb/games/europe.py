@@ -829,6 +829,12 @@ def best_borrowing(v: Variant, state: GameState, seat: int) -> Borrowing:
     return Borrowing(seat, stations, tuple(None if o is None else o[0] for o in best_choice), 2 * best_key[0], count)
 
 
+def _stations_in(ext) -> tuple[str, ...]:
+    """``pairs_get(ext, "stations", ())`` of a player's pairs, read from the first pair first: a Europe player's
+    ext is usually just its stations (the random bot and the quick path ask for every player)."""
+    return ext[0][1] if ext and ext[0][0] == "stations" else pairs_get(ext, "stations", ())
+
+
 class Stations(Feature):
     """EU-STATION-1..6: build (1/2/3 cards of one colour), borrow one route each at the end, +4 per unbuilt."""
 
@@ -866,9 +872,7 @@ class Stations(Feature):
         that list (cities in map order, each with its payments), found by arithmetic: the free cities and the
         payments counted, only the city and the payment picked made."""
         p = state.players[seat]
-        ext = p.ext
-        # a Europe player's ext is usually just its stations: read without the two calls of p.get and pairs_get
-        built = ext[0][1] if ext and ext[0][0] == "stations" else pairs_get(ext, "stations", ())
+        built = _stations_in(p.ext)
         if len(built) >= MAX_STATIONS:
             return []
         size = len(built) + 1
@@ -888,11 +892,9 @@ class Stations(Feature):
         cities = _city_order(v)
         gone = set()                                # map indexes of the cities with a station
         for q in state.players:
-            ext = q.ext
-            if ext:                                 # (the stations read as above)
-                for x in ext[0][1] if ext[0][0] == "stations" else pairs_get(ext, "stations", ()):
-                    if x in cities:
-                        gone.add(cities[x])
+            for x in _stations_in(q.ext):
+                if x in cities:
+                    gone.add(cities[x])
         gone = sorted(gone)
         free = len(cities) - len(gone)
         if not free:
@@ -958,17 +960,14 @@ class Stations(Feature):
             return None
         players = list(state.players)
         p = players[seat]
-        ext = p.ext
-        # a Europe player's ext is usually just its stations: read without pairs_get's call
-        built = ext[0][1] if ext and ext[0][0] == "stations" else pairs_get(ext, "stations", ())
+        built = _stations_in(p.ext)
         city = action.city
         pay = action.payment
         if not trusted:
             if city.__class__ is not str or city not in _city_names(v) or not _station_payment(p.hand, built, pay):
                 return None
             for q in players:                          # station_owners: the city must have no station
-                ext = q.ext
-                if ext and city in (ext[0][1] if ext[0][0] == "stations" else pairs_get(ext, "stations", ())):
+                if city in _stations_in(q.ext):
                     return None
         hand = list(p.hand)
         discard = list(state.discard)
