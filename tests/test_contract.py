@@ -717,3 +717,26 @@ def test_validate_is_not_vacuous():
     ]
     for b in broken:
         assert validate(b), "validate missed a broken state"
+
+
+@pytest.mark.parametrize("variant,n", CASES, ids=CASE_IDS)
+def test_the_random_bot_decides_from_what_its_seat_may_see(variant, n):
+    """Hidden information is the seat's own: the random bot (which reads the full state for speed, e.g. the deck's
+    size for a draw and its own hand for a claim) picks the same action when only what its seat cannot see changes:
+    the deck's or the ticket deck's order, another seat's hand or tickets."""
+    from ttr_nb.bots import RandomBot
+    v = get_variant(variant)
+    states, _ = play(variant, n, 0, "random")
+    compared = 0
+    for s in [states[0]] + sample(states, 20):
+        if s.phase == "over":
+            continue
+        seat = to_move(s)[0]
+        for name, twin, owners in hidden_twins(v, s):
+            if twin is None or seat in owners:
+                continue
+            for bot_seed in (0, 1, 2):
+                assert RandomBot(bot_seed).choose(s, seat)[0] == RandomBot(bot_seed).choose(twin, seat)[0], \
+                    f"ply {s.ply}, {name}: seat {seat} chose from what it cannot see"
+                compared += 1
+    assert compared > 100
