@@ -19,8 +19,8 @@ from typing import Protocol, Sequence
 from .board.actions import (Action, Claim, DrawDeck, DrawFaceUp, DrawTickets, KeepTickets, draw_tickets_action, new_claim,
                       new_keep)
 from .board.cards import CARD_NAMES, COLOURS, GRAY, LOCO
-from .board.engine import (_DRAW_CHOICES, _LOCO_KEY, _VARIANTS, claimable_routes, draw_choices, legal_actions,
-                           route_payments)
+from .board.engine import (_DRAW_CHOICES, _LOCO_KEY, _VARIANTS, _full, _is_full, claimable_routes, draw_choices,
+                           legal_actions, route_payments)
 from .errors import TTRError
 from .board.names import route_text, ticket_text
 from .rng import Counter, fold
@@ -167,9 +167,9 @@ class RandomBot:
                 label = v.route_table.labels[i]
                 return new_claim(label, pays[k], seat), _CLAIM_REASONS.get(label) or _claims_at_random(label)
             if kind == 0:                               # draw (empty when USA-DRAW-8 forbids drawing)
-                market = state.market                   # (draw_choices' usual case inline, as for the second card)
-                try:
-                    opts = _DRAW_CHOICES[seat][len(market)] if state.deck and None not in market \
+                market = state.market                   # (draw_choices' usual case inline, as for the second card;
+                try:                                    # a full market read from engine._full, as the quick paths do)
+                    opts = _DRAW_CHOICES[seat][len(market)] if state.deck and (market is _full[0] or _is_full(market)) \
                         else draw_choices(state, seat, False)
                 except KeyError:
                     opts = draw_choices(state, seat, False)
