@@ -33,3 +33,38 @@ def test_maerklins_quick_paths_refuse_a_market_with_an_empty_slot_after_a_full_o
                     assert engine._quick(v, holed, a, True) is None, (seed, s.ply, str(a))
             s = slow
     assert kinds >= {"Announce at the setup", "Announce", "PlacePassenger", "Ride", "Stop"}, kinds
+
+
+def test_maerklin_plus4_claimable_by_colour_pairs_at_and_past_the_pairs_rows():
+    """MK-CLAIM-2: with +4 locomotives in hand claimable_mask reads the colours once more as four pairs of rows
+    (RouteTable.pair_colours), and past those rows the padded ones colour by colour: hands on both sides of the
+    pairs' last row, with fewer trains too, must agree with the listed payments for every route."""
+    import random
+    from dataclasses import replace
+
+    from ttr_nb.board.cards import LOCO, LOCO4
+    from ttr_nb.board.tables import claimable_mask, route_payments
+    v = get_variant("maerklin")
+    t = v.route_table
+    reach = len(t.pair_colours[0])
+    s = new_game("maerklin", 2, 0)
+    rng = random.Random(11)
+    hands = []
+    for _ in range(200):
+        hand = [rng.choice((0, 0, 1, 2, 3, 5)) for _ in range(LOCO)] + [rng.choice((0, 1, 3, 8)),
+                                                                         rng.choice((1, 2, 6)), 0]
+        k = hand[LOCO] + hand[LOCO4]
+        hand[rng.randrange(LOCO)] = reach - k - rng.choice((1, 0, 0, -2))      # the pairs' last row, or past it
+        hands.append(tuple(hand))
+    agreed = payable = past = 0
+    for n, hand in enumerate(hands):
+        trains = (45, t.top - 1, 3)[n % 3]
+        past += max(hand[:LOCO]) + hand[LOCO] + hand[LOCO4] >= reach
+        state = replace(s, players=(replace(s.players[0], hand=hand, trains=trains), s.players[1]))
+        mask = claimable_mask(v, state, 0, True)
+        for r in v.map.routes:
+            expected = r.length <= trains and bool(route_payments(v, r, hand))
+            assert bool(mask >> r.index & 1) == expected, (r.id, hand, trains)
+            agreed += 1
+            payable += expected
+    assert agreed > 10000 and 0 < payable < agreed and 20 < past < len(hands) - 20

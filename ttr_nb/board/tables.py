@@ -287,18 +287,23 @@ def claimable_mask(v: "Variant", state: "GameState", seat: int, affordable_only:
         more = hand[wild]
         if more:
             k = locos + more
-            best = max(hand[:LOCO])
-            if best + k < WIDE:                  # (Märklin's +4 card: the colours written out as above)
-                w = t.wide_colours
-                wide = (w[0][c0 + k] | w[1][c1 + k] | w[2][c2 + k] | w[3][c3 + k] | w[4][c4 + k] | w[5][c5 + k]
-                        | w[6][c6 + k] | w[7][c7 + k]) & t.every[cap]
-            else:
-                wide = 0
-                for have, row in zip(hand, t.le_colours):
-                    k = have + locos + more
-                    wide |= row[k if k < cap else cap]
-                k = best + locos + more
-                wide |= t.le[GRAY_BUCKET][k if k < cap else cap]
+            try:                                 # (Märklin's +4 card: the colours read as four pairs, as above;
+                p = t.pair_colours               # the pairs' rows are shorter than the wide ones: past them,
+                wide = (p[0][c0 + k][c1 + k] | p[1][c2 + k][c3 + k] | p[2][c4 + k][c5 + k]     # colour by colour)
+                        | p[3][c6 + k][c7 + k]) & t.every[cap]
+            except IndexError:
+                best = max(hand[:LOCO])
+                if best + k < WIDE:
+                    w = t.wide_colours
+                    wide = (w[0][c0 + k] | w[1][c1 + k] | w[2][c2 + k] | w[3][c3 + k] | w[4][c4 + k]
+                            | w[5][c5 + k] | w[6][c6 + k] | w[7][c7 + k]) & t.every[cap]
+                else:
+                    wide = 0
+                    for have, row in zip(hand, t.le_colours):
+                        k = have + locos + more
+                        wide |= row[k if k < cap else cap]
+                    k = best + locos + more
+                    wide |= t.le[GRAY_BUCKET][k if k < cap else cap]
             mask |= wide & long_enough
     mask &= allowed
     if t.special:
