@@ -22,7 +22,7 @@ from ..board.cards import LOCO, LOCO4, PASSENGER
 from ..errors import BadAction, IllegalAction, MapError
 from ..board.names import seat_name as _seat_name
 from ..board.scoring import _with, connect_path
-from ..board.state import FREE, GameState, Pending, new_player, new_state, pairs_get, pairs_set
+from ..board.state import FREE, GameState, Pending, new_pending, new_player, new_state, pairs_get, pairs_set
 from ..variants import Feature, Settings, Variant, register
 from ..board.engine import _PLAYING, _full, _is_full, _plainly_legal, _turn_over
 from .usa import USA_INTERPRETATIONS
@@ -337,8 +337,8 @@ class TicketMix(Feature):
         if taken is None:
             return None
         decks, offered = taken
-        pending = (Pending("choose_tickets", seat, (("min_keep", 1), ("offered", offered), ("returns", "bottom"),
-                                                    ("rule", "MK-TICKET-1"))),)
+        pending = (new_pending("choose_tickets", seat, (("min_keep", 1), ("offered", offered), ("returns", "bottom"),
+                                                        ("rule", "MK-TICKET-1"))),)
         return new_state(state.variant, state.n_players, state.seed, state.deck, state.market, state.discard,
                          tuple(sorted(decks.items())), state.tickets_out, state.claims, state.players, state.phase,
                          seat, pending, state.final_turns_left, state.turn, state.ply + 1, 0, state.shuffles,
@@ -359,8 +359,8 @@ class TicketMix(Feature):
             return None
         decks, offered = taken
         pending = tuple(q for q in state.pending if q.seat != seat) + (
-            Pending("choose_tickets", seat, (("min_keep", 2), ("offered", offered), ("returns", "bottom"),
-                                             ("rule", "MK-SETUP-3"))),)
+            new_pending("choose_tickets", seat, (("min_keep", 2), ("offered", offered), ("returns", "bottom"),
+                                                 ("rule", "MK-SETUP-3"))),)
         return new_state(state.variant, state.n_players, state.seed, state.deck, state.market, state.discard,
                          tuple(sorted(decks.items())), state.tickets_out, state.claims, state.players, state.phase,
                          state.current, pending, state.final_turns_left, state.turn, state.ply + 1, state.passes,
@@ -552,10 +552,11 @@ def _place_step(seat: int, cities: tuple[str, ...]) -> Pending:
 
 
 def _journey_step(seat: int, at: str, slot: int, start: str, used: tuple[str, ...], visited: tuple[str, ...]) -> Pending:
-    """A passenger's move under way, now in ``at`` (MK-PASS-1..4)."""
-    return Pending("journey", seat, (("at", at), ("rule", "MK-PASS-1"), ("slot", slot), ("start", start),
-                                     ("text", f"the passenger is in {at}: ride on or stop"), ("used", used),
-                                     ("visited", visited)))
+    """A passenger's move under way, now in ``at`` (MK-PASS-1..4). (new_pending: the frozen ``__init__``'s cost
+    spared on every step.)"""
+    return new_pending("journey", seat, (("at", at), ("rule", "MK-PASS-1"), ("slot", slot), ("start", start),
+                                         ("text", f"the passenger is in {at}: ride on or stop"), ("used", used),
+                                         ("visited", visited)))
 
 
 def _stopped(ext, journey: Pending):
