@@ -68,3 +68,28 @@ def test_maerklin_plus4_claimable_by_colour_pairs_at_and_past_the_pairs_rows():
             agreed += 1
             payable += expected
     assert agreed > 10000 and 0 < payable < agreed and 20 < past < len(hands) - 20
+
+
+def test_maerklin_quick_round_end_reads_every_shape_of_a_players_pairs():
+    """MK-PASS-6: quick_round_end passes over a player whose pairs are the usual two (goods, passengers) without
+    reading them all; a player with two pairs one of which is the travelled passengers (a position without goods),
+    with three, or with other pairs is read in full: each player's passengers leave exactly as on_round_end's
+    ``_left_game`` has them leave."""
+    from ttr_nb.board.state import new_player, pairs_get
+    from ttr_nb.games.maerklin import MOVED, RESERVE, _left_game
+    v = get_variant("maerklin")
+    f = v.route_table.round_end_hooks[0]
+    here = ("Berlin", "Leipzig", RESERVE)
+    exts = [(("goods", (3,)), ("passengers", here)),
+            (("goods", ()), (MOVED, (1,)), ("passengers", here)),
+            ((MOVED, (0,)), ("passengers", here)),
+            ((MOVED, (0, 1)), ("passengers", here), ("zz", 1)),
+            (("goods", ()), (MOVED, ())),
+            (("passengers", here),),
+            ()]
+    for a in exts:
+        for b in exts:
+            players = tuple(new_player((0,) * 11, 45, (), 0, ext) for ext in (a, b, exts[0], a))
+            expected = tuple(new_player(p.hand, p.trains, p.tickets, p.route_points, _left_game(p.ext))
+                             if pairs_get(p.ext, MOVED, ()) else p for p in players)
+            assert f.quick_round_end(v, players) == expected, (a, b)

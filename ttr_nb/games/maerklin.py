@@ -1058,13 +1058,18 @@ class Passengers(Feature):
     def quick_round_end(self, v, players):
         """``on_round_end`` on a tuple of players, for the engine's quick paths (MK-PASS-6)."""
         out = None
-        for seat, p in enumerate(players):
-            for key, moved in p.ext:                 # pairs_get(p.ext, MOVED) inline: most rounds nobody travelled
+        seat = -1                                    # (counted by hand: no enumerate pairs made, every round asks)
+        for p in players:
+            seat += 1
+            ext = p.ext
+            if len(ext) == 2 and ext[1][0] == "passengers" and ext[0][0] != MOVED:
+                continue                             # a player's usual pairs, goods and passengers: nobody travelled
+            for key, moved in ext:                   # pairs_get(ext, MOVED) inline
                 if key == MOVED:
                     break
             else:
                 continue
-            ext = _left_game(p.ext) if moved else None
+            ext = _left_game(ext) if moved else None
             if ext is not None:
                 if out is None:
                     out = list(players)
