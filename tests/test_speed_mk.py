@@ -93,3 +93,25 @@ def test_maerklin_quick_round_end_reads_every_shape_of_a_players_pairs():
             expected = tuple(new_player(p.hand, p.trains, p.tickets, p.route_points, _left_game(p.ext))
                              if pairs_get(p.ext, MOVED, ()) else p for p in players)
             assert f.quick_round_end(v, players) == expected, (a, b)
+
+
+def test_maerklin_stopped_passenger_on_a_players_usual_pairs_as_on_any_pairs():
+    """MK-PASS-6: ``_stopped`` writes a player's usual two pairs (goods, passengers) directly, the travelled slot
+    between them; on those and on every other shape it gives the pairs ``pairs_set`` gives."""
+    from ttr_nb.board.state import new_pending, pairs_get, pairs_set
+    from ttr_nb.games.maerklin import MOVED, RESERVE, _journey_step, _stopped
+    here = ("Berlin", "Leipzig", RESERVE)
+    exts = [(("goods", (3,)), ("passengers", here)),
+            (("goods", ()), (MOVED, (1,)), ("passengers", here)),
+            ((MOVED, (1,)), ("passengers", here)),
+            (("goods", ()), ("passengers", here), ("zz", 1)),
+            (("passengers", here),)]
+    for ext in exts:
+        for slot in (0, 1):
+            journey = _journey_step(2, "Dresden", slot, here[slot], ("r1",), ("Dresden",))
+            mine = list(pairs_get(ext, "passengers"))
+            mine[slot] = "Dresden"
+            expected = pairs_set(pairs_set(ext, "passengers", tuple(mine)), MOVED,
+                                 tuple(sorted(set(pairs_get(ext, MOVED, ())) | {slot})))
+            assert _stopped(ext, journey) == expected, (ext, slot)
+            assert _stopped(ext, new_pending("journey", 2, tuple(reversed(journey.data)))) == expected

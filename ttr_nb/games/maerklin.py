@@ -562,7 +562,15 @@ def _journey_step(seat: int, at: str, slot: int, start: str, used: tuple[str, ..
 def _stopped(ext, journey: Pending):
     """A player's ``ext`` after the ``journey`` stops: the passenger stands in its last city, travelled (MK-PASS-6).
     (Both keys set in one dict, sorted once: the pairs ``pairs_set`` makes, keys being unique.)"""
-    data = dict(journey.data)
+    data = journey.data
+    if len(ext) == 2 and ext[0][0] == "goods" and ext[1][0] == "passengers":
+        # a player's usual pairs, none of its passengers travelled this round: the travelled slot sorts between
+        # them, no dicts made (the engine's quick stop, every passenger move)
+        slot = pairs_get(data, "slot")
+        mine = list(ext[1][1])
+        mine[slot] = pairs_get(data, "at")
+        return ext[0], (MOVED, (slot,)), ("passengers", tuple(mine))
+    data = dict(data)
     out = dict(ext)
     mine = list(out["passengers"])
     slot = data.get("slot")
