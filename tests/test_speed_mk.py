@@ -115,3 +115,21 @@ def test_maerklin_stopped_passenger_on_a_players_usual_pairs_as_on_any_pairs():
                                  tuple(sorted(set(pairs_get(ext, MOVED, ())) | {slot})))
             assert _stopped(ext, journey) == expected, (ext, slot)
             assert _stopped(ext, new_pending("journey", 2, tuple(reversed(journey.data)))) == expected
+
+
+def test_maerklin_usual_set_gives_the_pairs_pairs_set_gives():
+    """A placement and a goods token rewrite a player's usual pairs (goods, passengers) in place (``_usual_set``):
+    on those and on every other shape the pairs are ``pairs_set``'s."""
+    from ttr_nb.board.state import pairs_set
+    from ttr_nb.games.maerklin import MOVED, RESERVE, _usual_set
+    here = ("Berlin", RESERVE, RESERVE)
+    exts = [(("goods", (3,)), ("passengers", here)),
+            (("goods", ()), (MOVED, (0,)), ("passengers", here)),
+            ((MOVED, (0,)), ("passengers", here)),
+            (("goods", (4,)), (MOVED, (0,))),
+            (("passengers", here),),
+            (("goods", ()),),
+            ()]
+    for ext in exts:
+        for key, value in (("goods", (5, 2)), ("passengers", ("Berlin", "Kassel", RESERVE))):
+            assert _usual_set(ext, key, value) == pairs_set(ext, key, value), (ext, key)

@@ -407,6 +407,15 @@ def _passengers_in(ext) -> tuple[str, ...]:
     return ext[-1][1] if ext and ext[-1][0] == "passengers" else pairs_get(ext, "passengers", ())
 
 
+def _usual_set(ext, key: str, value):
+    """``pairs_set(ext, key, value)`` for ``key`` "goods" or "passengers": a player's usual pairs, those two alone
+    (no passenger travelled this round), are rebuilt with the one pair replaced where it stands, no list made and
+    sorted (a placement, a goods token taken); any other pairs by ``pairs_set``."""
+    if len(ext) == 2 and ext[0][0] == "goods" and ext[1][0] == "passengers":
+        return ((key, value), ext[1]) if key == "goods" else (ext[0], (key, value))
+    return pairs_set(ext, key, value)
+
+
 _STACK_AT: dict[str, int] = {}     # city -> where its goods stack stood when last looked for (checked on use)
 
 
@@ -757,12 +766,13 @@ class Passengers(Feature):
             if p.kind != "place_passenger" or city.__class__ is not str or city and city not in p.get("cities"):
                 return None
             if city:
-                mine = list(_passengers_in(q.ext))
+                ext = q.ext
+                mine = list(_passengers_in(ext))
                 if RESERVE not in mine:
                     return None
                 mine[mine.index(RESERVE)] = city
                 players[seat] = new_player(q.hand, q.trains, q.tickets, q.route_points,
-                                           pairs_set(q.ext, "passengers", tuple(mine)))
+                                           _usual_set(ext, "passengers", tuple(mine)))
         elif cls is Stop:
             if p.kind != "journey":
                 return None
@@ -848,7 +858,7 @@ class Passengers(Feature):
             if taken is not None:
                 stacks, token = taken
                 goods = pairs_set(goods, "goods", stacks)
-                ext = pairs_set(ext, "goods", pairs_get(ext, "goods", ()) + (token,))
+                ext = _usual_set(ext, "goods", pairs_get(ext, "goods", ()) + (token,))
         players[seat] = new_player(hand, q.trains, q.tickets, q.route_points, ext)
         return new_state(state.variant, state.n_players, state.seed, state.deck, state.market, discard,
                          state.ticket_decks, state.tickets_out, state.claims, tuple(players), state.phase, state.current,
