@@ -133,3 +133,53 @@ def test_maerklin_usual_set_gives_the_pairs_pairs_set_gives():
     for ext in exts:
         for key, value in (("goods", (5, 2)), ("passengers", ("Berlin", "Kassel", RESERVE))):
             assert _usual_set(ext, key, value) == pairs_set(ext, key, value), (ext, key)
+
+
+def _listed_extra_wild_payments(v, route, hand, c0, min_locos):
+    """MK-CLAIM-2's payments with +4 locomotives listed one by one and sorted (fewest wild cards, then the payment):
+    what ``tables._extra_wild_payments`` reads from its groups."""
+    from ttr_nb.board.cards import LOCO
+    length = route.length
+    out = []
+    for w, shortest, _ in v.settings.wilds:
+        if w == LOCO or length < shortest or not hand[w]:
+            continue
+        for n_w in range(1, min(hand[w], length) + 1):
+            for n_l in range(0, min(hand[LOCO], length - n_w) + 1):
+                if n_l < min_locos:
+                    continue
+                rest = length - n_w - n_l
+                wild_part = tuple(sorted(((w, n_w),) + (((LOCO, n_l),) if n_l else ())))
+                if rest == 0:
+                    out.append((n_w + n_l, wild_part))
+                    continue
+                for c in (range(LOCO) if c0 < 0 else (c0,)):
+                    if hand[c] >= rest:
+                        out.append((n_w + n_l, ((c, rest),) + wild_part))
+    out.sort()
+    return [pay for _, pay in out]
+
+
+def test_maerklin_plus4_payments_from_their_groups_as_listed_one_by_one():
+    """MK-CLAIM-2: the payments with +4 locomotives, read from the groups kept per route length and wild cards held,
+    are the payments listed one by one and sorted, in the same order, each the engine's shared (interned) tuple;
+    for every route and hands with few and many cards, negative counts (an edited state) included."""
+    import random
+
+    from ttr_nb.board import tables
+    from ttr_nb.board.cards import LOCO, LOCO4
+    v = get_variant("maerklin")
+    t = v.route_table
+    rng = random.Random(5)
+    hands = [tuple(rng.choice((0, 0, 1, 2, 4, 7, 12)) for _ in range(LOCO)) + (rng.choice((0, 1, 2, 5, 14)),
+                                                                              rng.choice((0, 1, 2, 3, 6)), 1)
+             for _ in range(150)]
+    hands += [(3,) * 8 + (-1, 2, 0), (3,) * 8 + (2, -1, 0), (-2,) + (6,) * 7 + (1, 3, 0)]
+    listed = 0
+    for hand in hands:
+        for r in v.map.routes:
+            got = tables._extra_wild_payments(v, r, hand, t.colour[r.index], t.min_locos[r.index])
+            assert got == _listed_extra_wild_payments(v, r, hand, t.colour[r.index], t.min_locos[r.index]), (r.id, hand)
+            assert all(tables.intern(pay) is pay for pay in got)
+            listed += len(got)
+    assert listed > 5000
