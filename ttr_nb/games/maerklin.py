@@ -763,7 +763,8 @@ class Passengers(Feature):
         q = players[seat]
         if cls is PlacePassenger:
             city = action.city
-            if p.kind != "place_passenger" or city.__class__ is not str or city and city not in p.get("cities"):
+            if (p.kind != "place_passenger" or city.__class__ is not str
+                    or city and city not in pairs_get(p.data, "cities")):     # (Pending.get's call spared)
                 return None
             if city:
                 ext = q.ext
@@ -934,11 +935,12 @@ class Passengers(Feature):
         (a placement: a city of the claimed route or none, MK-CLAIM-5; a journey's step: a ride counted from the
         ride table, or the stop, MK-PASS-1..3), only the action picked made."""
         seat = pending.seat
+        data = pending.data                            # (read with pairs_get: Pending.get's call spared)
         if pending.kind == "place_passenger":
-            cities = pending.get("cities")
+            cities = pairs_get(data, "cities")
             k = r.index(len(cities) + 1)
             return _placement(cities[k] if k < len(cities) else "", seat)
-        at, used = pending.get("at"), pending.get("used")
+        at, used = pairs_get(data, "at"), pairs_get(data, "used")
         row = (v.__dict__.get("_ride_table") or _ride_table(v)).get(at)
         if row is None:
             row = _ride_row(v, at)                     # (as _rides: a city named otherwise)
@@ -1519,7 +1521,8 @@ def _bot_idle(v: Variant, state: GameState, seat: int) -> bool:
     for _, pile in state.ticket_decks:
         if pile:
             return False
-    mine = _passengers_in(state.players[seat].ext)
+    ext = state.players[seat].ext                       # _passengers_in(ext), inline
+    mine = ext[-1][1] if ext and ext[-1][0] == "passengers" else pairs_get(ext, "passengers", ())
     return mine.count(DONE) + mine.count(RESERVE) == len(mine)      # none standing in a city
 
 
