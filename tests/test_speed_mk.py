@@ -183,3 +183,22 @@ def test_maerklin_plus4_payments_from_their_groups_as_listed_one_by_one():
             assert all(tables.intern(pay) is pay for pay in got)
             listed += len(got)
     assert listed > 5000
+
+
+def test_maerklin_random_bots_rides_are_the_listed_ones():
+    """MK-PASS-1/2: Passengers.bot_random hands the random bot the rides turn_actions lists (the shared Ride of
+    each), in the same order, at every turn of whole games."""
+    v = get_variant("maerklin")
+    passengers = v.feature("passengers")
+    seen = 0
+    for seed in range(3):
+        s = new_game("maerklin", 4, seed)
+        bots = [RandomBot(70 + 4 * seed + i) for i in range(4)]
+        while s.phase != "over":
+            seat = to_move(s)[0]
+            if not s.pending and s.phase != "setup":
+                listed = passengers.turn_actions(v, s, seat)
+                assert list(passengers.bot_random(v, s, seat, None)) == listed, (seed, s.ply)
+                seen += bool(listed)
+            s = apply(s, bots[seat].choose(s, seat)[0])
+    assert seen > 50

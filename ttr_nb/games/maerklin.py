@@ -649,22 +649,6 @@ def ride_terms(v: Variant, state: GameState, ride: "Ride") -> str:
     return f" ({'; '.join(parts)})"
 
 
-class _Rides:
-    """``Passengers.turn_actions`` in its order as (from, to) pairs, each ``Ride`` made when it is asked for."""
-
-    __slots__ = ("pairs", "seat")
-
-    def __init__(self, pairs: list[tuple[str, str]], seat: int):
-        self.pairs, self.seat = pairs, seat
-
-    def __len__(self) -> int:
-        return len(self.pairs)
-
-    def __getitem__(self, k: int) -> "Ride":
-        a, b = self.pairs[k]
-        return _ride(a, b, self.seat)
-
-
 class Passengers(Feature):
     """Passengers and goods: after a claim place a passenger; later move it along claimed routes to collect goods"""
     name = "passengers"
@@ -874,9 +858,10 @@ class Passengers(Feature):
             out += self._rides(v, state, seat, where, (), hand[PASSENGER])
         return out
 
-    def bot_random(self, v, state, seat, r) -> "_Rides | tuple":
-        """``turn_actions`` for the random bot: the same rides in the same order, each made when asked for (none:
-        an empty tuple, no sequence object to make and ask its length)."""
+    def bot_random(self, v, state, seat, r) -> list | tuple:
+        """``turn_actions`` for the random bot: the same rides in the same order, the shared ``Ride`` of each (a
+        list of the few found costs less than a lazy sequence object with its Python ``__len__`` and
+        ``__getitem__``; no passenger standing in a city: an empty tuple)."""
         player = state.players[seat]
         cards = player.hand[PASSENGER]
         passengers = moved = ()
@@ -891,7 +876,7 @@ class Passengers(Feature):
             return ()                                   # none stands in a city (most turns of a game's second half)
         claims = state.claims
         table = v.__dict__.get("_ride_index") or _ride_index(v)
-        pairs = []
+        rides = []
         for i, at in enumerate(passengers):             # movable(state, seat), inline
             if at == RESERVE or at == DONE or i in moved:
                 continue
@@ -905,15 +890,15 @@ class Passengers(Feature):
                 for b, routes in row:
                     for j in routes:
                         if claims[j] != FREE:
-                            pairs.append((at, b))
+                            rides.append(_ride(at, b, seat))
                             break
             else:
                 for b, routes in row:
                     for j in routes:
                         if claims[j] == seat:
-                            pairs.append((at, b))
+                            rides.append(_ride(at, b, seat))
                             break
-        return _Rides(pairs, seat) if pairs else ()
+        return rides
 
     def _rides(self, v, state, seat, at, used, cards) -> list:
         """The rides from ``at``: to each neighbouring city (not a country) in the order of the routes there, when
