@@ -202,3 +202,28 @@ def test_maerklin_random_bots_rides_are_the_listed_ones():
                 seen += bool(listed)
             s = apply(s, bots[seat].choose(s, seat)[0])
     assert seen > 50
+
+
+def test_maerklin_ticket_mix_taken_from_the_usual_decks_as_from_any_decks():
+    """MK-TICKET-1: ``_take_mix`` reads the usual ticket decks (long, short: sorted pairs) in place and makes the new
+    pairs in order; the same decks given in another order, or with another deck beside them, go the dict's way: the
+    same decks (sorted pairs), the same tickets offered, the same refusals."""
+    from ttr_nb.games.maerklin import _take_mix
+    s = new_game("maerklin", 4, 3)
+    decks = s.ticket_decks
+    assert [name for name, _ in decks] == ["long", "short"]
+    for short, long in ((0, 0), (5, 1), (1, 0), (0, 3)):
+        small = replace_fields(s, ticket_decks=(("long", decks[0][1][:long]), ("short", decks[1][1][:short])))
+        flipped = replace_fields(small, ticket_decks=small.ticket_decks[::-1])
+        extra = replace_fields(small, ticket_decks=small.ticket_decks + (("spare", ("x",)),))
+        for mix in ((2, 2), (4, 0), (0, 4), (1, 0), (0, 1), (1, 2), (3, 1), (0, 0), (-1, 5), (True, 3), (2.0, 2)):
+            for total in (None, 4):
+                for trusted in (False, True):
+                    if trusted and not (mix[0].__class__ is int and mix[1].__class__ is int and min(mix) >= 0):
+                        continue
+                    got = _take_mix(small, mix, total, trusted)
+                    assert _take_mix(flipped, mix, total, trusted) == got, (short, long, mix, total, trusted)
+                    other = _take_mix(extra, mix, total, trusted)
+                    assert (other is None) == (got is None)
+                    if got is not None:
+                        assert other == (got[0] + (("spare", ("x",)),), got[1])

@@ -222,13 +222,18 @@ def _stop(seat: int) -> Stop:
 
 
 def _take_mix(state: GameState, mix: tuple[int, int], total: int | None,
-              trusted: bool) -> tuple[dict, tuple[str, ...]] | None:
-    """(the ticket decks by name, the tickets offered) after taking ``mix`` = (short, long) from the decks' tops;
-    None unless ``trusted`` or the mix is one of ``mixes(state, total)`` but (0, 0): whole numbers, each within its
-    deck, ``total`` (default: 4, or all that remain) in all (MK-TICKET-1) — checked on the decks read once, the
-    mixes not listed."""
-    decks = dict(state.ticket_decks)
-    short, long = decks.get("short", ()), decks.get("long", ())
+              trusted: bool) -> tuple[tuple, tuple[str, ...]] | None:
+    """(the ticket decks as the state's sorted pairs, the tickets offered) after taking ``mix`` = (short, long) from
+    the decks' tops; None unless ``trusted`` or the mix is one of ``mixes(state, total)`` but (0, 0): whole numbers,
+    each within its deck, ``total`` (default: 4, or all that remain) in all (MK-TICKET-1) — checked on the decks
+    read once, the mixes not listed."""
+    decks = state.ticket_decks
+    usual = len(decks) == 2 and decks[0][0] == "long" and decks[1][0] == "short"
+    if usual:                                   # the two decks of every game, in their sorted order: read in place
+        long, short = decks[0][1], decks[1][1]
+    else:
+        decks = dict(decks)
+        short, long = decks.get("short", ()), decks.get("long", ())
     k, rest = mix
     if not trusted:
         if k.__class__ is not int or rest.__class__ is not int or k < 0 or rest < 0 or not (k or rest):
@@ -236,8 +241,10 @@ def _take_mix(state: GameState, mix: tuple[int, int], total: int | None,
         s, lg = len(short), len(long)
         if not (k <= s and rest <= lg and k + rest == (min(TICKET_DRAW, s + lg) if total is None else total)):
             return None
+    if usual:                                   # (the pairs made in their order: no dict made and sorted)
+        return (("long", long[rest:]), ("short", short[k:])), short[:k] + long[:rest]
     decks["short"], decks["long"] = short[k:], long[rest:]
-    return decks, short[:k] + long[:rest]
+    return tuple(sorted(decks.items())), short[:k] + long[:rest]
 
 
 class TicketMix(Feature):
@@ -340,7 +347,7 @@ class TicketMix(Feature):
         pending = (new_pending("choose_tickets", seat, (("min_keep", 1), ("offered", offered), ("returns", "bottom"),
                                                         ("rule", "MK-TICKET-1"))),)
         return new_state(state.variant, state.n_players, state.seed, state.deck, state.market, state.discard,
-                         tuple(sorted(decks.items())), state.tickets_out, state.claims, state.players, state.phase,
+                         decks, state.tickets_out, state.claims, state.players, state.phase,
                          seat, pending, state.final_turns_left, state.turn, state.ply + 1, 0, state.shuffles,
                          state.first_player, state.ext)
 
@@ -362,7 +369,7 @@ class TicketMix(Feature):
             new_pending("choose_tickets", seat, (("min_keep", 2), ("offered", offered), ("returns", "bottom"),
                                                  ("rule", "MK-SETUP-3"))),)
         return new_state(state.variant, state.n_players, state.seed, state.deck, state.market, state.discard,
-                         tuple(sorted(decks.items())), state.tickets_out, state.claims, state.players, state.phase,
+                         decks, state.tickets_out, state.claims, state.players, state.phase,
                          state.current, pending, state.final_turns_left, state.turn, state.ply + 1, state.passes,
                          state.shuffles, state.first_player, state.ext)
 
