@@ -247,6 +247,10 @@ def _take_mix(state: GameState, mix: tuple[int, int], total: int | None,
     return tuple(sorted(decks.items())), short[:k] + long[:rest]
 
 
+_SETUP_DATA = (("rule", "MK-SETUP-3"),       # a seat's announcement at the setup: the same words for every seat
+               ("text", f"announce how many of your {TICKET_DRAW} tickets come from the short and the long deck"))
+
+
 class TicketMix(Feature):
     """Two ticket decks, short (5–11 points) and long (12–22): you announce how many to take from each"""
     name = "ticket_mix"
@@ -260,9 +264,7 @@ class TicketMix(Feature):
 
     def setup(self, v, tx) -> None:                   # MK-SETUP-3: everyone announces first
         for seat in range(tx.s.n_players):
-            tx.pending.append(Pending(SETUP_KIND, seat, (
-                ("rule", "MK-SETUP-3"),
-                ("text", f"announce how many of your {TICKET_DRAW} tickets come from the short and the long deck"))))
+            tx.pending.append(new_pending(SETUP_KIND, seat, _SETUP_DATA))
 
     def handles(self, action) -> bool:
         return isinstance(action, Announce)
@@ -412,6 +414,9 @@ def _passengers_in(ext) -> tuple[str, ...]:
     """``pairs_get(ext, "passengers", ())`` of a player's pairs, read from the last pair first: "passengers" is the
     greatest of Märklin's player keys, so it sorts last (the engine asks on every claim, for every player)."""
     return ext[-1][1] if ext and ext[-1][0] == "passengers" else pairs_get(ext, "passengers", ())
+
+
+_FRESH_PLAYER = (("goods", ()), ("passengers", (RESERVE,) * PASSENGERS))     # a player's pairs at the setup
 
 
 def _usual_set(ext, key: str, value):
@@ -699,8 +704,9 @@ class Passengers(Feature):
             stacks = v.__dict__["_initial_stacks"] = tuple(sorted(initial_goods(v).items()))
         tx.ext = pairs_set(tx.ext, "goods", stacks)
         for seat in range(tx.s.n_players):
-            tx.set_player(seat, ext=pairs_set(pairs_set(tx.players[seat].ext, "passengers", (RESERVE,) * PASSENGERS),
-                                              "goods", ()))
+            ext = tx.players[seat].ext                  # (a new player's empty pairs: the usual two, made once)
+            tx.set_player(seat, ext=_FRESH_PLAYER if not ext else
+                          pairs_set(pairs_set(ext, "passengers", (RESERVE,) * PASSENGERS), "goods", ()))
 
     def handles(self, action) -> bool:
         return isinstance(action, (PlacePassenger, Ride, Stop))
