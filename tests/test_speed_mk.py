@@ -227,3 +227,26 @@ def test_maerklin_ticket_mix_taken_from_the_usual_decks_as_from_any_decks():
                     assert (other is None) == (got is None)
                     if got is not None:
                         assert other == (got[0] + (("spare", ("x",)),), got[1])
+
+
+def test_maerklin_movable_slot_is_the_first_movable_passenger_in_the_city():
+    """MK-TURN-1/MK-PASS-6: ``_movable_slot`` (a move's first step) reads a player's usual pairs (goods, passengers)
+    without looking for travelled ones; on those and on every other shape it names the first slot ``movable`` lists
+    in the city, or None."""
+    from ttr_nb.board.state import new_player
+    from ttr_nb.games.maerklin import DONE, MOVED, RESERVE, _movable_slot, movable
+    s = new_game("maerklin", 2, 0)
+    here = ("Berlin", "Kassel", "Berlin")
+    exts = [(("goods", (3,)), ("passengers", here)),
+            (("goods", ()), (MOVED, (0,)), ("passengers", here)),
+            ((MOVED, (2,)), ("passengers", here)),
+            (("goods", ()), ("passengers", ("Kassel", RESERVE, DONE))),
+            (("goods", ()), (MOVED, (0, 1))),
+            (("goods", ()),),
+            ()]
+    for ext in exts:
+        q = s.players[1]
+        state = replace_fields(s, players=(s.players[0], new_player(q.hand, q.trains, q.tickets, q.route_points, ext)))
+        for city in ("Berlin", "Kassel", "Leipzig", RESERVE, DONE):
+            slots = [i for i, w in movable(state, 1) if w == city]
+            assert _movable_slot(state, 1, city) == (slots[0] if slots else None), (ext, city)

@@ -454,10 +454,15 @@ def _take_goods(stacks: tuple, city: str) -> tuple[tuple, int] | None:
 def _movable_slot(state: GameState, seat: int, city: str) -> int | None:
     """The slot of ``seat``'s first passenger in ``movable`` that stands in ``city``, or None (the first step of a
     move, MK-TURN-1): read from the player's pairs in one pass, no list of the movable ones made."""
+    if city == RESERVE or city == DONE:
+        return None
     ext = state.players[seat].ext
-    moved = pairs_get(ext, MOVED, ())
-    for i, w in enumerate(pairs_get(ext, "passengers", (RESERVE,) * PASSENGERS)):
-        if w == city and w != RESERVE and w != DONE and i not in moved:
+    if len(ext) == 2 and ext[1][0] == "passengers" and ext[0][0] != MOVED:
+        mine, moved = ext[1][1], ()                    # a player's usual pairs (goods, passengers): none travelled
+    else:
+        mine, moved = pairs_get(ext, "passengers", (RESERVE,) * PASSENGERS), pairs_get(ext, MOVED, ())
+    for i, w in enumerate(mine):
+        if w == city and i not in moved:
             return i
     return None
 
