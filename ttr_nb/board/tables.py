@@ -459,14 +459,22 @@ def _extra_wild_payments(v: "Variant", route, hand: Sequence[int], c0: int, min_
     if groups is None:
         groups = _EXTRA_GROUPS[key] = _extra_wild_groups(*key)
     out: list[tuple] = []
-    colours = range(LOCO) if c0 < 0 else (c0,)
+    if c0 >= 0:                                    # a coloured route: its colour's payments of each group
+        have = hand[c0]
+        for rest, pays in groups:
+            if not rest:
+                out += pays
+            elif rest <= have:
+                out += pays[c0]
+        return out
+    best = max(hand[:LOCO])                        # a gray route: each colour's, groups no colour covers skipped
     for rest, pays in groups:
         if not rest:
             out += pays
-            continue
-        for c in colours:
-            if hand[c] >= rest:
-                out += pays[c]
+        elif rest <= best:
+            for c in range(LOCO):
+                if hand[c] >= rest:
+                    out += pays[c]
     return out
 
 
