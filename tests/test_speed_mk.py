@@ -250,3 +250,26 @@ def test_maerklin_movable_slot_is_the_first_movable_passenger_in_the_city():
         for city in ("Berlin", "Kassel", "Leipzig", RESERVE, DONE):
             slots = [i for i, w in movable(state, 1) if w == city]
             assert _movable_slot(state, 1, city) == (slots[0] if slots else None), (ext, city)
+
+
+def test_maerklin_left_game_on_a_players_usual_pairs_as_on_any_pairs():
+    """MK-PASS-6: at a round's end ``_left_game`` writes a player's usual pairs with travelled slots (goods, moved,
+    passengers) directly as the two left; on those and on every other shape it gives the pairs ``pairs_set`` gives
+    (the travelled passengers done, the travelled slots dropped), None when nobody travelled."""
+    from ttr_nb.board.state import pairs_get, pairs_set
+    from ttr_nb.games.maerklin import DONE, MOVED, RESERVE, _left_game
+    here = ("Berlin", "Kassel", RESERVE)
+    exts = [(("goods", (3,)), (MOVED, (0,)), ("passengers", here)),
+            (("goods", ()), (MOVED, (0, 1)), ("passengers", here)),
+            ((MOVED, (1,)), ("passengers", here)),
+            (("goods", ()), (MOVED, (1,)), ("passengers", here), ("zz", 2)),
+            (("aa", 1), (MOVED, (0,)), ("passengers", here)),
+            (("goods", ()), (MOVED, ()), ("passengers", here)),
+            (("goods", ()), ("passengers", here))]
+    for ext in exts:
+        moved = pairs_get(ext, MOVED, ())
+        mine = list(pairs_get(ext, "passengers"))
+        for i in moved:
+            mine[i] = DONE
+        expected = pairs_set(pairs_set(ext, "passengers", tuple(mine)), MOVED, None) if moved else None
+        assert _left_game(ext) == expected, ext

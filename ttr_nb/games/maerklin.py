@@ -612,9 +612,12 @@ def _left_game(ext):
     moved = pairs_get(ext, MOVED, ())
     if not moved:
         return None
-    mine = list(pairs_get(ext, "passengers"))
+    usual = len(ext) == 3 and ext[0][0] == "goods" and ext[1][0] == MOVED and ext[2][0] == "passengers"
+    mine = list(ext[2][1] if usual else pairs_get(ext, "passengers"))
     for i in moved:
         mine[i] = DONE
+    if usual:                                   # a player's usual pairs with the travelled slots: the two left,
+        return ext[0], ("passengers", tuple(mine))      # made in order (no lists made and sorted)
     return pairs_set(pairs_set(ext, "passengers", tuple(mine)), MOVED, None)
 
 
