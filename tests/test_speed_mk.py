@@ -175,6 +175,7 @@ def test_maerklin_plus4_payments_from_their_groups_as_listed_one_by_one():
                                                                               rng.choice((0, 1, 2, 3, 6)), 1)
              for _ in range(150)]
     hands += [(3,) * 8 + (-1, 2, 0), (3,) * 8 + (2, -1, 0), (-2,) + (6,) * 7 + (1, 3, 0)]
+    assert sum(1 for hand in hands if hand[LOCO4] > 0) > 100
     listed = 0
     for hand in hands:
         for r in v.map.routes:
