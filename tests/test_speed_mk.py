@@ -33,3 +33,244 @@ def test_maerklins_quick_paths_refuse_a_market_with_an_empty_slot_after_a_full_o
                     assert engine._quick(v, holed, a, True) is None, (seed, s.ply, str(a))
             s = slow
     assert kinds >= {"Announce at the setup", "Announce", "PlacePassenger", "Ride", "Stop"}, kinds
+
+
+def test_maerklin_plus4_claimable_by_colour_pairs_at_and_past_the_pairs_rows():
+    """MK-CLAIM-2: with +4 locomotives in hand claimable_mask reads the colours once more as four pairs of rows
+    (RouteTable.pair_colours), and past those rows the padded ones colour by colour: hands on both sides of the
+    pairs' last row, with fewer trains too, must agree with the listed payments for every route."""
+    import random
+    from dataclasses import replace
+
+    from ttr_nb.board.cards import LOCO, LOCO4
+    from ttr_nb.board.tables import claimable_mask, route_payments
+    v = get_variant("maerklin")
+    t = v.route_table
+    reach = len(t.pair_colours[0])
+    s = new_game("maerklin", 2, 0)
+    rng = random.Random(11)
+    hands = []
+    for _ in range(200):
+        hand = [rng.choice((0, 0, 1, 2, 3, 5)) for _ in range(LOCO)] + [rng.choice((0, 1, 3, 8)),
+                                                                         rng.choice((1, 2, 6)), 0]
+        k = hand[LOCO] + hand[LOCO4]
+        hand[rng.randrange(LOCO)] = reach - k - rng.choice((1, 0, 0, -2))      # the pairs' last row, or past it
+        hands.append(tuple(hand))
+    agreed = payable = past = 0
+    for n, hand in enumerate(hands):
+        trains = (45, t.top - 1, 3)[n % 3]
+        past += max(hand[:LOCO]) + hand[LOCO] + hand[LOCO4] >= reach
+        state = replace(s, players=(replace(s.players[0], hand=hand, trains=trains), s.players[1]))
+        mask = claimable_mask(v, state, 0, True)
+        for r in v.map.routes:
+            expected = r.length <= trains and bool(route_payments(v, r, hand))
+            assert bool(mask >> r.index & 1) == expected, (r.id, hand, trains)
+            agreed += 1
+            payable += expected
+    assert agreed > 10000 and 0 < payable < agreed and 20 < past < len(hands) - 20
+
+
+def test_maerklin_quick_round_end_reads_every_shape_of_a_players_pairs():
+    """MK-PASS-6: quick_round_end passes over a player whose pairs are the usual two (goods, passengers) without
+    reading them all; a player with two pairs one of which is the travelled passengers (a position without goods),
+    with three, or with other pairs is read in full: each player's passengers leave exactly as on_round_end's
+    ``_left_game`` has them leave."""
+    from ttr_nb.board.state import new_player, pairs_get
+    from ttr_nb.games.maerklin import MOVED, RESERVE, _left_game
+    v = get_variant("maerklin")
+    f = v.route_table.round_end_hooks[0]
+    here = ("Berlin", "Leipzig", RESERVE)
+    exts = [(("goods", (3,)), ("passengers", here)),
+            (("goods", ()), (MOVED, (1,)), ("passengers", here)),
+            ((MOVED, (0,)), ("passengers", here)),
+            ((MOVED, (0, 1)), ("passengers", here), ("zz", 1)),
+            (("goods", ()), (MOVED, ())),
+            (("passengers", here),),
+            ()]
+    for a in exts:
+        for b in exts:
+            players = tuple(new_player((0,) * 11, 45, (), 0, ext) for ext in (a, b, exts[0], a))
+            expected = tuple(new_player(p.hand, p.trains, p.tickets, p.route_points, _left_game(p.ext))
+                             if pairs_get(p.ext, MOVED, ()) else p for p in players)
+            assert f.quick_round_end(v, players) == expected, (a, b)
+
+
+def test_maerklin_stopped_passenger_on_a_players_usual_pairs_as_on_any_pairs():
+    """MK-PASS-6: ``_stopped`` writes a player's usual two pairs (goods, passengers) directly, the travelled slot
+    between them; on those and on every other shape it gives the pairs ``pairs_set`` gives."""
+    from ttr_nb.board.state import new_pending, pairs_get, pairs_set
+    from ttr_nb.games.maerklin import MOVED, RESERVE, _journey_step, _stopped
+    here = ("Berlin", "Leipzig", RESERVE)
+    exts = [(("goods", (3,)), ("passengers", here)),
+            (("goods", ()), (MOVED, (1,)), ("passengers", here)),
+            ((MOVED, (1,)), ("passengers", here)),
+            (("goods", ()), ("passengers", here), ("zz", 1)),
+            (("passengers", here),)]
+    for ext in exts:
+        for slot in (0, 1):
+            journey = _journey_step(2, "Dresden", slot, here[slot], ("r1",), ("Dresden",))
+            mine = list(pairs_get(ext, "passengers"))
+            mine[slot] = "Dresden"
+            expected = pairs_set(pairs_set(ext, "passengers", tuple(mine)), MOVED,
+                                 tuple(sorted(set(pairs_get(ext, MOVED, ())) | {slot})))
+            assert _stopped(ext, journey) == expected, (ext, slot)
+            assert _stopped(ext, new_pending("journey", 2, tuple(reversed(journey.data)))) == expected
+
+
+def test_maerklin_usual_set_gives_the_pairs_pairs_set_gives():
+    """A placement and a goods token rewrite a player's usual pairs (goods, passengers) in place (``_usual_set``):
+    on those and on every other shape the pairs are ``pairs_set``'s."""
+    from ttr_nb.board.state import pairs_set
+    from ttr_nb.games.maerklin import MOVED, RESERVE, _usual_set
+    here = ("Berlin", RESERVE, RESERVE)
+    exts = [(("goods", (3,)), ("passengers", here)),
+            (("goods", ()), (MOVED, (0,)), ("passengers", here)),
+            ((MOVED, (0,)), ("passengers", here)),
+            (("goods", (4,)), (MOVED, (0,))),
+            (("passengers", here),),
+            (("goods", ()),),
+            ()]
+    for ext in exts:
+        for key, value in (("goods", (5, 2)), ("passengers", ("Berlin", "Kassel", RESERVE))):
+            assert _usual_set(ext, key, value) == pairs_set(ext, key, value), (ext, key)
+
+
+def _listed_extra_wild_payments(v, route, hand, c0, min_locos):
+    """MK-CLAIM-2's payments with +4 locomotives listed one by one and sorted (fewest wild cards, then the payment):
+    what ``tables._extra_wild_payments`` reads from its groups."""
+    from ttr_nb.board.cards import LOCO
+    length = route.length
+    out = []
+    for w, shortest, _ in v.settings.wilds:
+        if w == LOCO or length < shortest or not hand[w]:
+            continue
+        for n_w in range(1, min(hand[w], length) + 1):
+            for n_l in range(0, min(hand[LOCO], length - n_w) + 1):
+                if n_l < min_locos:
+                    continue
+                rest = length - n_w - n_l
+                wild_part = tuple(sorted(((w, n_w),) + (((LOCO, n_l),) if n_l else ())))
+                if rest == 0:
+                    out.append((n_w + n_l, wild_part))
+                    continue
+                for c in (range(LOCO) if c0 < 0 else (c0,)):
+                    if hand[c] >= rest:
+                        out.append((n_w + n_l, ((c, rest),) + wild_part))
+    out.sort()
+    return [pay for _, pay in out]
+
+
+def test_maerklin_plus4_payments_from_their_groups_as_listed_one_by_one():
+    """MK-CLAIM-2: the payments with +4 locomotives, read from the groups kept per route length and wild cards held,
+    are the payments listed one by one and sorted, in the same order, each the engine's shared (interned) tuple;
+    for every route and hands with few and many cards, negative counts (an edited state) included."""
+    import random
+
+    from ttr_nb.board import tables
+    from ttr_nb.board.cards import LOCO, LOCO4
+    v = get_variant("maerklin")
+    t = v.route_table
+    rng = random.Random(5)
+    hands = [tuple(rng.choice((0, 0, 1, 2, 4, 7, 12)) for _ in range(LOCO)) + (rng.choice((0, 1, 2, 5, 14)),
+                                                                              rng.choice((0, 1, 2, 3, 6)), 1)
+             for _ in range(150)]
+    hands += [(3,) * 8 + (-1, 2, 0), (3,) * 8 + (2, -1, 0), (-2,) + (6,) * 7 + (1, 3, 0)]
+    assert sum(1 for hand in hands if hand[LOCO4] > 0) > 100
+    listed = 0
+    for hand in hands:
+        for r in v.map.routes:
+            got = tables._extra_wild_payments(v, r, hand, t.colour[r.index], t.min_locos[r.index])
+            assert got == _listed_extra_wild_payments(v, r, hand, t.colour[r.index], t.min_locos[r.index]), (r.id, hand)
+            assert all(tables.intern(pay) is pay for pay in got)
+            listed += len(got)
+    assert listed > 5000
+
+
+def test_maerklin_random_bots_rides_are_the_listed_ones():
+    """MK-PASS-1/2: Passengers.bot_random hands the random bot the rides turn_actions lists (the shared Ride of
+    each), in the same order, at every turn of whole games."""
+    v = get_variant("maerklin")
+    passengers = v.feature("passengers")
+    seen = 0
+    for seed in range(3):
+        s = new_game("maerklin", 4, seed)
+        bots = [RandomBot(70 + 4 * seed + i) for i in range(4)]
+        while s.phase != "over":
+            seat = to_move(s)[0]
+            if not s.pending and s.phase != "setup":
+                listed = passengers.turn_actions(v, s, seat)
+                assert list(passengers.bot_random(v, s, seat, None)) == listed, (seed, s.ply)
+                seen += bool(listed)
+            s = apply(s, bots[seat].choose(s, seat)[0])
+    assert seen > 50
+
+
+def test_maerklin_ticket_mix_taken_from_the_usual_decks_as_from_any_decks():
+    """MK-TICKET-1: ``_take_mix`` reads the usual ticket decks (long, short: sorted pairs) in place and makes the new
+    pairs in order; the same decks given in another order, or with another deck beside them, go the dict's way: the
+    same decks (sorted pairs), the same tickets offered, the same refusals."""
+    from ttr_nb.games.maerklin import _take_mix
+    s = new_game("maerklin", 4, 3)
+    decks = s.ticket_decks
+    assert [name for name, _ in decks] == ["long", "short"]
+    for short, long in ((0, 0), (5, 1), (1, 0), (0, 3)):
+        small = replace_fields(s, ticket_decks=(("long", decks[0][1][:long]), ("short", decks[1][1][:short])))
+        flipped = replace_fields(small, ticket_decks=small.ticket_decks[::-1])
+        extra = replace_fields(small, ticket_decks=small.ticket_decks + (("spare", ("x",)),))
+        for mix in ((2, 2), (4, 0), (0, 4), (1, 0), (0, 1), (1, 2), (3, 1), (0, 0), (-1, 5), (True, 3), (2.0, 2)):
+            for total in (None, 4):
+                for trusted in (False, True):
+                    if trusted and not (mix[0].__class__ is int and mix[1].__class__ is int and min(mix) >= 0):
+                        continue
+                    got = _take_mix(small, mix, total, trusted)
+                    assert _take_mix(flipped, mix, total, trusted) == got, (short, long, mix, total, trusted)
+                    other = _take_mix(extra, mix, total, trusted)
+                    assert (other is None) == (got is None)
+                    if got is not None:
+                        assert other == (got[0] + (("spare", ("x",)),), got[1])
+
+
+def test_maerklin_movable_slot_is_the_first_movable_passenger_in_the_city():
+    """MK-TURN-1/MK-PASS-6: ``_movable_slot`` (a move's first step) reads a player's usual pairs (goods, passengers)
+    without looking for travelled ones; on those and on every other shape it names the first slot ``movable`` lists
+    in the city, or None."""
+    from ttr_nb.board.state import new_player
+    from ttr_nb.games.maerklin import DONE, MOVED, RESERVE, _movable_slot, movable
+    s = new_game("maerklin", 2, 0)
+    here = ("Berlin", "Kassel", "Berlin")
+    exts = [(("goods", (3,)), ("passengers", here)),
+            (("goods", ()), (MOVED, (0,)), ("passengers", here)),
+            ((MOVED, (2,)), ("passengers", here)),
+            (("goods", ()), ("passengers", ("Kassel", RESERVE, DONE))),
+            (("goods", ()), (MOVED, (0, 1))),
+            (("goods", ()),),
+            ()]
+    for ext in exts:
+        q = s.players[1]
+        state = replace_fields(s, players=(s.players[0], new_player(q.hand, q.trains, q.tickets, q.route_points, ext)))
+        for city in ("Berlin", "Kassel", "Leipzig", RESERVE, DONE):
+            slots = [i for i, w in movable(state, 1) if w == city]
+            assert _movable_slot(state, 1, city) == (slots[0] if slots else None), (ext, city)
+
+
+def test_maerklin_left_game_on_a_players_usual_pairs_as_on_any_pairs():
+    """MK-PASS-6: at a round's end ``_left_game`` writes a player's usual pairs with travelled slots (goods, moved,
+    passengers) directly as the two left; on those and on every other shape it gives the pairs ``pairs_set`` gives
+    (the travelled passengers done, the travelled slots dropped), None when nobody travelled."""
+    from ttr_nb.board.state import pairs_get, pairs_set
+    from ttr_nb.games.maerklin import DONE, MOVED, RESERVE, _left_game
+    here = ("Berlin", "Kassel", RESERVE)
+    exts = [(("goods", (3,)), (MOVED, (0,)), ("passengers", here)),
+            (("goods", ()), (MOVED, (0, 1)), ("passengers", here)),
+            ((MOVED, (1,)), ("passengers", here)),
+            (("goods", ()), (MOVED, (1,)), ("passengers", here), ("zz", 2)),
+            (("aa", 1), (MOVED, (0,)), ("passengers", here)),
+            (("goods", ()), (MOVED, ()), ("passengers", here)),
+            (("goods", ()), ("passengers", here))]
+    for ext in exts:
+        moved = pairs_get(ext, MOVED, ())
+        mine = list(pairs_get(ext, "passengers"))
+        for i in moved:
+            mine[i] = DONE
+        expected = pairs_set(pairs_set(ext, "passengers", tuple(mine)), MOVED, None) if moved else None
+        assert _left_game(ext) == expected, ext

@@ -287,18 +287,23 @@ def claimable_mask(v: "Variant", state: "GameState", seat: int, affordable_only:
         more = hand[wild]
         if more:
             k = locos + more
-            best = max(hand[:LOCO])
-            if best + k < WIDE:                  # (Märklin's +4 card: the colours written out as above)
-                w = t.wide_colours
-                wide = (w[0][c0 + k] | w[1][c1 + k] | w[2][c2 + k] | w[3][c3 + k] | w[4][c4 + k] | w[5][c5 + k]
-                        | w[6][c6 + k] | w[7][c7 + k]) & t.every[cap]
-            else:
-                wide = 0
-                for have, row in zip(hand, t.le_colours):
-                    k = have + locos + more
-                    wide |= row[k if k < cap else cap]
-                k = best + locos + more
-                wide |= t.le[GRAY_BUCKET][k if k < cap else cap]
+            try:                                 # (Märklin's +4 card: the colours read as four pairs, as above;
+                p = t.pair_colours               # the pairs' rows are shorter than the wide ones: past them,
+                wide = (p[0][c0 + k][c1 + k] | p[1][c2 + k][c3 + k] | p[2][c4 + k][c5 + k]     # colour by colour)
+                        | p[3][c6 + k][c7 + k]) & t.every[cap]
+            except IndexError:
+                best = max(hand[:LOCO])
+                if best + k < WIDE:
+                    w = t.wide_colours
+                    wide = (w[0][c0 + k] | w[1][c1 + k] | w[2][c2 + k] | w[3][c3 + k] | w[4][c4 + k]
+                            | w[5][c5 + k] | w[6][c6 + k] | w[7][c7 + k]) & t.every[cap]
+                else:
+                    wide = 0
+                    for have, row in zip(hand, t.le_colours):
+                        k = have + locos + more
+                        wide |= row[k if k < cap else cap]
+                    k = best + locos + more
+                    wide |= t.le[GRAY_BUCKET][k if k < cap else cap]
             mask |= wide & long_enough
     mask &= allowed
     if t.special:
@@ -436,29 +441,68 @@ def _pay_rows(c0: int, length: int, min_locos: int, size: int) -> tuple:
 
 def _extra_wild_payments(v: "Variant", route, hand: Sequence[int], c0: int, min_locos: int) -> list[tuple]:
     """The payments that use the variant's other wild cards (Märklin's +4 locomotives, MK-CLAIM-2), after the
-    plain ones: fewest wild cards first, then fewest extra wilds."""
+    plain ones: fewest wild cards first, then fewest extra wilds. Read from ``_extra_wild_groups``, made once per
+    route length, minimum locomotives and wild cards held (each counted up to the length: more never pay more);
+    only the colours' counts are looked at per call."""
     length = route.length
-    extra = [(w, hand[w]) for w, shortest, _ in v.settings.wilds if w != LOCO and length >= shortest and hand[w]]
+    i = route.index
+    extra = ()
+    for w, long_enough in v.route_table.extra_wilds:
+        have = hand[w]
+        if have and long_enough >> i & 1:
+            extra += ((w, have if have < length else length),)
     if not extra:
         return []
-    out: list[tuple[int, Payment]] = []            # (wild cards in it, the payment): sorted as such in C
-    colours = [c for c in (range(LOCO) if c0 < 0 else (c0,))]
-    for (w, have_w) in extra:                      # one extra wild kind per payment is enough for Märklin's single +4 kind
+    locos = hand[LOCO]
+    key = (length, min_locos, locos if locos < length else length, extra)
+    groups = _EXTRA_GROUPS.get(key)
+    if groups is None:
+        groups = _EXTRA_GROUPS[key] = _extra_wild_groups(*key)
+    out: list[tuple] = []
+    if c0 >= 0:                                    # a coloured route: its colour's payments of each group
+        have = hand[c0]
+        for rest, pays in groups:
+            if not rest:
+                out += pays
+            elif rest <= have:
+                out += pays[c0]
+        return out
+    best = max(hand[:LOCO])                        # a gray route: each colour's, groups no colour covers skipped
+    for rest, pays in groups:
+        if not rest:
+            out += pays
+        elif rest <= best:
+            for c in range(LOCO):
+                if hand[c] >= rest:
+                    out += pays[c]
+    return out
+
+
+_EXTRA_GROUPS: dict[tuple, tuple] = {}     # (length, min locos, locos, extra wilds held) -> _extra_wild_groups
+
+
+def _extra_wild_groups(length: int, min_locos: int, locos: int, extra: tuple) -> tuple:
+    """The payments with extra wild cards of a route of ``length`` needing ``min_locos`` locomotives, from ``locos``
+    locomotives and ``extra`` = ((wild kind, cards held), ...), by the number of wild cards in them (fewest first):
+    (the colour cards they leave, the payments) — with no colour card left the payments themselves, else per colour
+    0..7 its payments with that many cards of the colour (interned). Every payment of one group leaves the same
+    number of colour cards, so listing the groups in order, each colour in order within a group, gives the
+    payments sorted by (wild cards, payment): fewest wild cards, then the colour, then fewest extra wilds."""
+    parts: list[tuple[int, tuple]] = []            # (wild cards in it, its wild cards' pairs)
+    for w, have_w in extra:                        # one extra wild kind per payment is enough for Märklin's single +4 kind
         for n_w in range(1, min(have_w, length) + 1):
-            for n_l in range(0, min(hand[LOCO], length - n_w) + 1):
-                if n_l < min_locos:
-                    continue
-                rest = length - n_w - n_l
-                wilds = n_w + n_l                  # the cards of kinds from LOCO on (the extra wilds come after it)
-                wild_part = tuple(sorted(((w, n_w),) + (((LOCO, n_l),) if n_l else ())))
-                if rest == 0:
-                    out.append((wilds, wild_part))
-                    continue
-                for c in colours:                  # a colour sorts before the wild kinds: the pairs stay sorted
-                    if hand[c] >= rest:
-                        out.append((wilds, ((c, rest),) + wild_part))
-    out.sort()
-    return [intern(pay) for _, pay in out]
+            for n_l in range(0, min(locos, length - n_w) + 1):
+                if n_l >= min_locos:               # (the kinds from LOCO on: a colour sorts before them)
+                    parts.append((n_w + n_l, tuple(sorted(((w, n_w),) + (((LOCO, n_l),) if n_l else ())))))
+    parts.sort()
+    groups: list[tuple[int, list[tuple]]] = []
+    for wilds, part in parts:
+        if not groups or groups[-1][0] != wilds:
+            groups.append((wilds, []))
+        groups[-1][1].append(part)
+    return tuple((length - wilds, tuple(intern(part) for part in found) if wilds == length else
+                  tuple(tuple(intern(((c, length - wilds),) + part) for part in found) for c in range(LOCO)))
+                 for wilds, found in groups)
 
 
 __all__ = ["allowed_routes", "route_payments", "random_payment", "payment_tuple", "listed_payments", "RouteTable", "ClaimsInfo", "claimable_mask", "payment", "intern", "interned", "bits", "nth_bit"]

@@ -22,7 +22,7 @@ from ..board.cards import LOCO, LOCO4, PASSENGER
 from ..errors import BadAction, IllegalAction, MapError
 from ..board.names import seat_name as _seat_name
 from ..board.scoring import _with, connect_path
-from ..board.state import FREE, GameState, Pending, new_player, new_state, pairs_get, pairs_set
+from ..board.state import FREE, GameState, Pending, new_pending, new_player, new_state, pairs_get, pairs_set
 from ..variants import Feature, Settings, Variant, register
 from ..board.engine import _PLAYING, _full, _is_full, _plainly_legal, _turn_over
 from .usa import USA_INTERPRETATIONS
@@ -222,13 +222,18 @@ def _stop(seat: int) -> Stop:
 
 
 def _take_mix(state: GameState, mix: tuple[int, int], total: int | None,
-              trusted: bool) -> tuple[dict, tuple[str, ...]] | None:
-    """(the ticket decks by name, the tickets offered) after taking ``mix`` = (short, long) from the decks' tops;
-    None unless ``trusted`` or the mix is one of ``mixes(state, total)`` but (0, 0): whole numbers, each within its
-    deck, ``total`` (default: 4, or all that remain) in all (MK-TICKET-1) — checked on the decks read once, the
-    mixes not listed."""
-    decks = dict(state.ticket_decks)
-    short, long = decks.get("short", ()), decks.get("long", ())
+              trusted: bool) -> tuple[tuple, tuple[str, ...]] | None:
+    """(the ticket decks as the state's sorted pairs, the tickets offered) after taking ``mix`` = (short, long) from
+    the decks' tops; None unless ``trusted`` or the mix is one of ``mixes(state, total)`` but (0, 0): whole numbers,
+    each within its deck, ``total`` (default: 4, or all that remain) in all (MK-TICKET-1) — checked on the decks
+    read once, the mixes not listed."""
+    decks = state.ticket_decks
+    usual = len(decks) == 2 and decks[0][0] == "long" and decks[1][0] == "short"
+    if usual:                                   # the two decks of every game, in their sorted order: read in place
+        long, short = decks[0][1], decks[1][1]
+    else:
+        decks = dict(decks)
+        short, long = decks.get("short", ()), decks.get("long", ())
     k, rest = mix
     if not trusted:
         if k.__class__ is not int or rest.__class__ is not int or k < 0 or rest < 0 or not (k or rest):
@@ -236,8 +241,14 @@ def _take_mix(state: GameState, mix: tuple[int, int], total: int | None,
         s, lg = len(short), len(long)
         if not (k <= s and rest <= lg and k + rest == (min(TICKET_DRAW, s + lg) if total is None else total)):
             return None
+    if usual:                                   # (the pairs made in their order: no dict made and sorted)
+        return (("long", long[rest:]), ("short", short[k:])), short[:k] + long[:rest]
     decks["short"], decks["long"] = short[k:], long[rest:]
-    return decks, short[:k] + long[:rest]
+    return tuple(sorted(decks.items())), short[:k] + long[:rest]
+
+
+_SETUP_DATA = (("rule", "MK-SETUP-3"),       # a seat's announcement at the setup: the same words for every seat
+               ("text", f"announce how many of your {TICKET_DRAW} tickets come from the short and the long deck"))
 
 
 class TicketMix(Feature):
@@ -253,9 +264,7 @@ class TicketMix(Feature):
 
     def setup(self, v, tx) -> None:                   # MK-SETUP-3: everyone announces first
         for seat in range(tx.s.n_players):
-            tx.pending.append(Pending(SETUP_KIND, seat, (
-                ("rule", "MK-SETUP-3"),
-                ("text", f"announce how many of your {TICKET_DRAW} tickets come from the short and the long deck"))))
+            tx.pending.append(new_pending(SETUP_KIND, seat, _SETUP_DATA))
 
     def handles(self, action) -> bool:
         return isinstance(action, Announce)
@@ -337,10 +346,10 @@ class TicketMix(Feature):
         if taken is None:
             return None
         decks, offered = taken
-        pending = (Pending("choose_tickets", seat, (("min_keep", 1), ("offered", offered), ("returns", "bottom"),
-                                                    ("rule", "MK-TICKET-1"))),)
+        pending = (new_pending("choose_tickets", seat, (("min_keep", 1), ("offered", offered), ("returns", "bottom"),
+                                                        ("rule", "MK-TICKET-1"))),)
         return new_state(state.variant, state.n_players, state.seed, state.deck, state.market, state.discard,
-                         tuple(sorted(decks.items())), state.tickets_out, state.claims, state.players, state.phase,
+                         decks, state.tickets_out, state.claims, state.players, state.phase,
                          seat, pending, state.final_turns_left, state.turn, state.ply + 1, 0, state.shuffles,
                          state.first_player, state.ext)
 
@@ -359,10 +368,10 @@ class TicketMix(Feature):
             return None
         decks, offered = taken
         pending = tuple(q for q in state.pending if q.seat != seat) + (
-            Pending("choose_tickets", seat, (("min_keep", 2), ("offered", offered), ("returns", "bottom"),
-                                             ("rule", "MK-SETUP-3"))),)
+            new_pending("choose_tickets", seat, (("min_keep", 2), ("offered", offered), ("returns", "bottom"),
+                                                 ("rule", "MK-SETUP-3"))),)
         return new_state(state.variant, state.n_players, state.seed, state.deck, state.market, state.discard,
-                         tuple(sorted(decks.items())), state.tickets_out, state.claims, state.players, state.phase,
+                         decks, state.tickets_out, state.claims, state.players, state.phase,
                          state.current, pending, state.final_turns_left, state.turn, state.ply + 1, state.passes,
                          state.shuffles, state.first_player, state.ext)
 
@@ -407,6 +416,18 @@ def _passengers_in(ext) -> tuple[str, ...]:
     return ext[-1][1] if ext and ext[-1][0] == "passengers" else pairs_get(ext, "passengers", ())
 
 
+_FRESH_PLAYER = (("goods", ()), ("passengers", (RESERVE,) * PASSENGERS))     # a player's pairs at the setup
+
+
+def _usual_set(ext, key: str, value):
+    """``pairs_set(ext, key, value)`` for ``key`` "goods" or "passengers": a player's usual pairs, those two alone
+    (no passenger travelled this round), are rebuilt with the one pair replaced where it stands, no list made and
+    sorted (a placement, a goods token taken); any other pairs by ``pairs_set``."""
+    if len(ext) == 2 and ext[0][0] == "goods" and ext[1][0] == "passengers":
+        return ((key, value), ext[1]) if key == "goods" else (ext[0], (key, value))
+    return pairs_set(ext, key, value)
+
+
 _STACK_AT: dict[str, int] = {}     # city -> where its goods stack stood when last looked for (checked on use)
 
 
@@ -433,10 +454,15 @@ def _take_goods(stacks: tuple, city: str) -> tuple[tuple, int] | None:
 def _movable_slot(state: GameState, seat: int, city: str) -> int | None:
     """The slot of ``seat``'s first passenger in ``movable`` that stands in ``city``, or None (the first step of a
     move, MK-TURN-1): read from the player's pairs in one pass, no list of the movable ones made."""
+    if city == RESERVE or city == DONE:
+        return None
     ext = state.players[seat].ext
-    moved = pairs_get(ext, MOVED, ())
-    for i, w in enumerate(pairs_get(ext, "passengers", (RESERVE,) * PASSENGERS)):
-        if w == city and w != RESERVE and w != DONE and i not in moved:
+    if len(ext) == 2 and ext[1][0] == "passengers" and ext[0][0] != MOVED:
+        mine, moved = ext[1][1], ()                    # a player's usual pairs (goods, passengers): none travelled
+    else:
+        mine, moved = pairs_get(ext, "passengers", (RESERVE,) * PASSENGERS), pairs_get(ext, MOVED, ())
+    for i, w in enumerate(mine):
+        if w == city and i not in moved:
             return i
     return None
 
@@ -552,16 +578,25 @@ def _place_step(seat: int, cities: tuple[str, ...]) -> Pending:
 
 
 def _journey_step(seat: int, at: str, slot: int, start: str, used: tuple[str, ...], visited: tuple[str, ...]) -> Pending:
-    """A passenger's move under way, now in ``at`` (MK-PASS-1..4)."""
-    return Pending("journey", seat, (("at", at), ("rule", "MK-PASS-1"), ("slot", slot), ("start", start),
-                                     ("text", f"the passenger is in {at}: ride on or stop"), ("used", used),
-                                     ("visited", visited)))
+    """A passenger's move under way, now in ``at`` (MK-PASS-1..4). (new_pending: the frozen ``__init__``'s cost
+    spared on every step.)"""
+    return new_pending("journey", seat, (("at", at), ("rule", "MK-PASS-1"), ("slot", slot), ("start", start),
+                                         ("text", f"the passenger is in {at}: ride on or stop"), ("used", used),
+                                         ("visited", visited)))
 
 
 def _stopped(ext, journey: Pending):
     """A player's ``ext`` after the ``journey`` stops: the passenger stands in its last city, travelled (MK-PASS-6).
     (Both keys set in one dict, sorted once: the pairs ``pairs_set`` makes, keys being unique.)"""
-    data = dict(journey.data)
+    data = journey.data
+    if len(ext) == 2 and ext[0][0] == "goods" and ext[1][0] == "passengers":
+        # a player's usual pairs, none of its passengers travelled this round: the travelled slot sorts between
+        # them, no dicts made (the engine's quick stop, every passenger move)
+        slot = pairs_get(data, "slot")
+        mine = list(ext[1][1])
+        mine[slot] = pairs_get(data, "at")
+        return ext[0], (MOVED, (slot,)), ("passengers", tuple(mine))
+    data = dict(data)
     out = dict(ext)
     mine = list(out["passengers"])
     slot = data.get("slot")
@@ -577,9 +612,12 @@ def _left_game(ext):
     moved = pairs_get(ext, MOVED, ())
     if not moved:
         return None
-    mine = list(pairs_get(ext, "passengers"))
+    usual = len(ext) == 3 and ext[0][0] == "goods" and ext[1][0] == MOVED and ext[2][0] == "passengers"
+    mine = list(ext[2][1] if usual else pairs_get(ext, "passengers"))
     for i in moved:
         mine[i] = DONE
+    if usual:                                   # a player's usual pairs with the travelled slots: the two left,
+        return ext[0], ("passengers", tuple(mine))      # made in order (no lists made and sorted)
     return pairs_set(pairs_set(ext, "passengers", tuple(mine)), MOVED, None)
 
 
@@ -631,22 +669,6 @@ def ride_terms(v: Variant, state: GameState, ride: "Ride") -> str:
     return f" ({'; '.join(parts)})"
 
 
-class _Rides:
-    """``Passengers.turn_actions`` in its order as (from, to) pairs, each ``Ride`` made when it is asked for."""
-
-    __slots__ = ("pairs", "seat")
-
-    def __init__(self, pairs: list[tuple[str, str]], seat: int):
-        self.pairs, self.seat = pairs, seat
-
-    def __len__(self) -> int:
-        return len(self.pairs)
-
-    def __getitem__(self, k: int) -> "Ride":
-        a, b = self.pairs[k]
-        return _ride(a, b, self.seat)
-
-
 class Passengers(Feature):
     """Passengers and goods: after a claim place a passenger; later move it along claimed routes to collect goods"""
     name = "passengers"
@@ -690,8 +712,9 @@ class Passengers(Feature):
             stacks = v.__dict__["_initial_stacks"] = tuple(sorted(initial_goods(v).items()))
         tx.ext = pairs_set(tx.ext, "goods", stacks)
         for seat in range(tx.s.n_players):
-            tx.set_player(seat, ext=pairs_set(pairs_set(tx.players[seat].ext, "passengers", (RESERVE,) * PASSENGERS),
-                                              "goods", ()))
+            ext = tx.players[seat].ext                  # (a new player's empty pairs: the usual two, made once)
+            tx.set_player(seat, ext=_FRESH_PLAYER if not ext else
+                          pairs_set(pairs_set(ext, "passengers", (RESERVE,) * PASSENGERS), "goods", ()))
 
     def handles(self, action) -> bool:
         return isinstance(action, (PlacePassenger, Ride, Stop))
@@ -708,7 +731,8 @@ class Passengers(Feature):
     # -- after a claim (MK-CLAIM-5) ------------------------------------------------------------------
     def takes_claim(self, v, state, seat, route) -> bool:
         """Only a player with a passenger in reserve is offered to place one (MK-CLAIM-5)."""
-        return RESERVE in _passengers_in(state.players[seat].ext)
+        ext = state.players[seat].ext                   # _passengers_in(ext), inline: every claim asks
+        return RESERVE in (ext[-1][1] if ext and ext[-1][0] == "passengers" else pairs_get(ext, "passengers", ()))
 
     def on_claim(self, v, tx, seat, route, payment) -> bool:
         tx.claim_route(seat, route, payment)
@@ -744,15 +768,17 @@ class Passengers(Feature):
         q = players[seat]
         if cls is PlacePassenger:
             city = action.city
-            if p.kind != "place_passenger" or city.__class__ is not str or city and city not in p.get("cities"):
+            if (p.kind != "place_passenger" or city.__class__ is not str
+                    or city and city not in pairs_get(p.data, "cities")):     # (Pending.get's call spared)
                 return None
             if city:
-                mine = list(_passengers_in(q.ext))
+                ext = q.ext
+                mine = list(_passengers_in(ext))
                 if RESERVE not in mine:
                     return None
                 mine[mine.index(RESERVE)] = city
                 players[seat] = new_player(q.hand, q.trains, q.tickets, q.route_points,
-                                           pairs_set(q.ext, "passengers", tuple(mine)))
+                                           _usual_set(ext, "passengers", tuple(mine)))
         elif cls is Stop:
             if p.kind != "journey":
                 return None
@@ -782,7 +808,8 @@ class Passengers(Feature):
         for other in players:                          # (those where no passenger stands: on_claim's ``taken``)
             if not cities:
                 break
-            mine = _passengers_in(other.ext)
+            ext = other.ext                            # _passengers_in(ext), inline: four players a claim
+            mine = ext[-1][1] if ext and ext[-1][0] == "passengers" else pairs_get(ext, "passengers", ())
             if cities[0] in mine or cities[-1] in mine:
                 cities = tuple(c for c in cities if c not in mine)
         claims = state.claims
@@ -837,7 +864,7 @@ class Passengers(Feature):
             if taken is not None:
                 stacks, token = taken
                 goods = pairs_set(goods, "goods", stacks)
-                ext = pairs_set(ext, "goods", pairs_get(ext, "goods", ()) + (token,))
+                ext = _usual_set(ext, "goods", pairs_get(ext, "goods", ()) + (token,))
         players[seat] = new_player(hand, q.trains, q.tickets, q.route_points, ext)
         return new_state(state.variant, state.n_players, state.seed, state.deck, state.market, discard,
                          state.ticket_decks, state.tickets_out, state.claims, tuple(players), state.phase, state.current,
@@ -852,9 +879,10 @@ class Passengers(Feature):
             out += self._rides(v, state, seat, where, (), hand[PASSENGER])
         return out
 
-    def bot_random(self, v, state, seat, r) -> "_Rides | tuple":
-        """``turn_actions`` for the random bot: the same rides in the same order, each made when asked for (none:
-        an empty tuple, no sequence object to make and ask its length)."""
+    def bot_random(self, v, state, seat, r) -> list | tuple:
+        """``turn_actions`` for the random bot: the same rides in the same order, the shared ``Ride`` of each (a
+        list of the few found costs less than a lazy sequence object with its Python ``__len__`` and
+        ``__getitem__``; no passenger standing in a city: an empty tuple)."""
         player = state.players[seat]
         cards = player.hand[PASSENGER]
         passengers = moved = ()
@@ -869,7 +897,7 @@ class Passengers(Feature):
             return ()                                   # none stands in a city (most turns of a game's second half)
         claims = state.claims
         table = v.__dict__.get("_ride_index") or _ride_index(v)
-        pairs = []
+        rides = []
         for i, at in enumerate(passengers):             # movable(state, seat), inline
             if at == RESERVE or at == DONE or i in moved:
                 continue
@@ -883,15 +911,15 @@ class Passengers(Feature):
                 for b, routes in row:
                     for j in routes:
                         if claims[j] != FREE:
-                            pairs.append((at, b))
+                            rides.append(_ride(at, b, seat))
                             break
             else:
                 for b, routes in row:
                     for j in routes:
                         if claims[j] == seat:
-                            pairs.append((at, b))
+                            rides.append(_ride(at, b, seat))
                             break
-        return _Rides(pairs, seat) if pairs else ()
+        return rides
 
     def _rides(self, v, state, seat, at, used, cards) -> list:
         """The rides from ``at``: to each neighbouring city (not a country) in the order of the routes there, when
@@ -913,11 +941,12 @@ class Passengers(Feature):
         (a placement: a city of the claimed route or none, MK-CLAIM-5; a journey's step: a ride counted from the
         ride table, or the stop, MK-PASS-1..3), only the action picked made."""
         seat = pending.seat
+        data = pending.data                            # (read with pairs_get: Pending.get's call spared)
         if pending.kind == "place_passenger":
-            cities = pending.get("cities")
+            cities = pairs_get(data, "cities")
             k = r.index(len(cities) + 1)
             return _placement(cities[k] if k < len(cities) else "", seat)
-        at, used = pending.get("at"), pending.get("used")
+        at, used = pairs_get(data, "at"), pairs_get(data, "used")
         row = (v.__dict__.get("_ride_table") or _ride_table(v)).get(at)
         if row is None:
             row = _ride_row(v, at)                     # (as _rides: a city named otherwise)
@@ -1055,13 +1084,18 @@ class Passengers(Feature):
     def quick_round_end(self, v, players):
         """``on_round_end`` on a tuple of players, for the engine's quick paths (MK-PASS-6)."""
         out = None
-        for seat, p in enumerate(players):
-            for key, moved in p.ext:                 # pairs_get(p.ext, MOVED) inline: most rounds nobody travelled
+        seat = -1                                    # (counted by hand: no enumerate pairs made, every round asks)
+        for p in players:
+            seat += 1
+            ext = p.ext
+            if len(ext) == 2 and ext[1][0] == "passengers" and ext[0][0] != MOVED:
+                continue                             # a player's usual pairs, goods and passengers: nobody travelled
+            for key, moved in ext:                   # pairs_get(ext, MOVED) inline
                 if key == MOVED:
                     break
             else:
                 continue
-            ext = _left_game(p.ext) if moved else None
+            ext = _left_game(ext) if moved else None
             if ext is not None:
                 if out is None:
                     out = list(players)
@@ -1493,7 +1527,8 @@ def _bot_idle(v: Variant, state: GameState, seat: int) -> bool:
     for _, pile in state.ticket_decks:
         if pile:
             return False
-    mine = _passengers_in(state.players[seat].ext)
+    ext = state.players[seat].ext                       # _passengers_in(ext), inline
+    mine = ext[-1][1] if ext and ext[-1][0] == "passengers" else pairs_get(ext, "passengers", ())
     return mine.count(DONE) + mine.count(RESERVE) == len(mine)      # none standing in a city
 
 
