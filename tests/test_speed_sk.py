@@ -52,3 +52,22 @@ def test_the_drafts_pending_steps_are_the_frozen_pendings():
         ("min_keep", 4), ("offered", ("T01", "T02", "T03", "T04", "T05", "T06")), ("rule", "SK-SETUP-4"),
         ("text", "keep exactly 4 of your 6 picked tickets")))
     assert hash(pick) == hash(Pending(pick.kind, pick.seat, pick.data))
+
+
+def test_the_random_draft_keep_reads_the_listed_order_from_the_positions_made_once():
+    """SK-SETUP-4: ``random_pending``'s keep is the choice ``pending_actions`` lists at the random index, for every
+    index and for hands of 4 to 7 picked tickets (``_keep_positions``: made once per size, in ``combinations``'
+    order), and draws as many numbers as the listed pick."""
+    from ttr_nb.games.south_korea import _keep_positions
+    from ttr_nb.rng import Counter
+    v = get_variant("south_korea")
+    draft = v.feature("ticket_draft")
+    ids = [t.id for t in v.map.tickets][:7]
+    for n in range(4, 8):
+        p = _draft_keep_pending(2, tuple(ids[:n]))
+        listed = draft.pending_actions(v, None, p)
+        assert len(_keep_positions(n)) == len(listed)
+        for k in range(40):
+            lazy, plain = Counter(9, k), Counter(9, k)
+            assert draft.random_pending(v, None, p, lazy) == listed[plain.index(len(listed))], (n, k)
+            assert lazy.index(1 << 30) == plain.index(1 << 30)

@@ -19,7 +19,6 @@ import re
 from dataclasses import dataclass, replace
 from functools import lru_cache
 from itertools import accumulate, combinations
-from math import comb
 from operator import itemgetter
 from pathlib import Path
 from typing import ClassVar, Sequence
@@ -456,6 +455,17 @@ def _draft_pick(text: str, seat: int) -> "DraftPick":
     return DraftPick(ticket=text, seat=seat)
 
 
+@lru_cache(maxsize=None)
+def _keep_positions(n: int) -> tuple[tuple[int, ...], ...]:
+    """The positions of the tickets each draft keep of ``n`` picked tickets keeps, in ``pending_actions``' order
+    (``combinations``' order): the random bot's keep is the one at its random index, read from the few made once
+    per size instead of counted out for each keep (``bots._nth_combination``)."""
+    return tuple(combinations(range(n), DRAFT_KEEP))
+
+
+_SET_DK = (DraftKeep.tickets.__set__, DraftKeep.seat.__set__)
+
+
 def _draft_keep_pending(seat: int, offered: Sequence[str]) -> Pending:
     text = f"keep exactly {DRAFT_KEEP} of your {_plural(len(offered), 'picked ticket')}"
     return new_pending("draft_keep", seat, (("min_keep", DRAFT_KEEP), ("offered", tuple(offered)),
@@ -552,10 +562,13 @@ class TicketDraft(Feature):
                 r.skip(1)
                 t = packet[0]
             return _draft_pick(made.get(t) or ticket_text(v.map, t), pending.seat)
-        from ..bots import _nth_combination            # (the rules modules load without the bots)
-        offered = pending.get("offered")
-        combo = _nth_combination(offered, DRAFT_KEEP, r.index(comb(len(offered), DRAFT_KEEP)))
-        return DraftKeep(tickets=tuple(made.get(t) or ticket_text(v.map, t) for t in combo), seat=pending.seat)
+        offered = pairs_get(pending.data, "offered")   # (pending.get("offered"))
+        choices = _keep_positions(len(offered))
+        names = [made.get(offered[j]) or ticket_text(v.map, offered[j]) for j in choices[r.index(len(choices))]]
+        keep = object.__new__(DraftKeep)                # (as _nth_claim makes its claim: not the frozen __init__)
+        _SET_DK[0](keep, tuple(names))
+        _SET_DK[1](keep, pending.seat)
+        return keep
 
     @staticmethod
     def canonical(v, action):
