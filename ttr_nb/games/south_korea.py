@@ -1326,9 +1326,8 @@ def _pick_claim(v: Variant, routes: int, room: dict[str, tuple[int, int]], boost
     """``ProvinceBoard.bot_random``'s claim among the claimable ``routes`` (a bit set, a train to spare), drawn
     from the counter ``r``: [the claim], or [] when no route has one."""
     t = v.route_table
-    top = _province_top(v)
+    top = v.__dict__.get("_province_top") or _province_top(v)
     locos = hand[LOCO]
-    colours = hand[:LOCO]
     while routes:
         n = routes.bit_count()
         if n > 1:
@@ -1341,7 +1340,12 @@ def _pick_claim(v: Variant, routes: int, room: dict[str, tuple[int, int]], boost
         # place a train of that value -- both counted, and only the claim picked made. Sizes whose trains reach
         # no free space add nothing; once a size has no payment, no larger one has.
         c0 = t.colour[i]
-        places_of = _province_places(room, top, c0, boosts)
+        if c0 < 0:
+            haves = hand[:LOCO]
+            places_of = _province_places(room, top, c0, boosts)
+        else:                                           # (_province_places' one-colour case, without its call)
+            haves = (hand[c0],)
+            places_of = _places_of_span(room.get(COLOURS[c0]), boosts, top)
         counts = []
         total = 0
         for size in range(t.length[i], top + 1):
@@ -1350,7 +1354,7 @@ def _pick_claim(v: Variant, routes: int, room: dict[str, tuple[int, int]], boost
                 continue
             low = size - locos if size - locos > 1 else 1
             pays = locos >= size                        # (colour, then all-locomotive payments: _colour_rows)
-            for have in (colours if c0 < 0 else (hand[c0],)):
+            for have in haves:
                 if have >= low:
                     pays += (have if have < size else size) - low + 1
             if not pays:
