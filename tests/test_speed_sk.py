@@ -71,3 +71,36 @@ def test_the_random_draft_keep_reads_the_listed_order_from_the_positions_made_on
             lazy, plain = Counter(9, k), Counter(9, k)
             assert draft.random_pending(v, None, p, lazy) == listed[plain.index(len(listed))], (n, k)
             assert lazy.index(1 << 30) == plain.index(1 << 30)
+
+
+def test_bot_idle_holds_only_when_neither_picker_has_an_action_or_draws():
+    """``Variant.bot_idle`` (``_bot_idle``) lets the random bot skip the express and province pickers: wherever it
+    says so, both pickers (``bots._own_pickers``) have no action and leave the counter where it was; and the
+    province routes kept for the last state and seat (``_province_routes``) are the ones worked out afresh."""
+    from ttr_nb.bots import _own_pickers
+    from ttr_nb.board.tables import claimable_mask
+    from ttr_nb.rng import Counter
+    from ttr_nb.games import south_korea as sk
+    v = get_variant("south_korea")
+    t = v.route_table
+    assert v.bot_idle is sk._bot_idle
+    idle = busy = 0
+    for seed in range(4):
+        s = new_game("south_korea", 4, seed)
+        bots = [RandomBot(seed * 10 + i) for i in range(4)]
+        while s.phase != "over":
+            seat = to_move(s)[0]
+            if not s.pending:
+                trains = s.players[seat].trains
+                fresh = claimable_mask(v, s, seat, True) & t.every[min(trains - 1, t.top)] if trains >= 2 else 0
+                sk._ROUTES_LAST = (None, None, 0)
+                assert sk._province_routes(v, s, seat) == fresh == sk._province_routes(v, s, seat)
+                if sk._bot_idle(v, s, seat):
+                    for pick in _own_pickers(v):
+                        r = Counter(seed, s.ply)
+                        assert len(pick(v, s, seat, r)) == 0 and r.state == Counter(seed, s.ply).state, s.ply
+                    idle += 1
+                else:
+                    busy += 1
+            s = apply(s, bots[seat].choose(s, seat)[0])
+    assert idle > 20 and busy > 20, (idle, busy)

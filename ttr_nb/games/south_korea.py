@@ -1404,6 +1404,28 @@ def _route_lengths(v: Variant) -> tuple[int, int]:
     return found
 
 
+_ROUTES_LAST: tuple = (None, None, 0)
+
+
+def _province_routes(v: Variant, state: GameState, seat: int) -> int:
+    """The routes ``seat`` may claim with a province train: ``claimable_routes(affordable_only)`` with a train to
+    spare, as a bit set (route order: the set bits, lowest first; a route picked at random leaves the set as it
+    would leave a list). The last answer is kept by its state and seat: the random bot asks ``_bot_idle`` first,
+    then ``ProvinceBoard.bot_random`` for the same state."""
+    global _ROUTES_LAST
+    last = _ROUTES_LAST                                 # (state, seat, routes): one tuple, replaced whole
+    if last[0] is state and last[1] == seat:            # (the state is held there: its id is not reused meanwhile)
+        return last[2]
+    trains = state.players[seat].trains
+    if trains < 2:
+        routes = 0
+    else:
+        t = v.route_table
+        routes = claimable_mask(v, state, seat, True) & t.every[trains - 1 if trains <= t.top else t.top]
+    _ROUTES_LAST = (state, seat, routes)
+    return routes
+
+
 class _LaterClaim:
     """``ProvinceBoard.bot_random``'s answer when the claim surely exists: one claim, made by ``_pick_claim`` from
     the counter state ``x`` (where the bot's draws stood) only if the bot takes it."""
@@ -1460,16 +1482,10 @@ class ProvinceBoard(Feature):
         random bot's one draw among them (``bots._own_action``), so the claim is seldom taken: when every claimable
         route surely has a claim (``_every_route_places``) the pick is known to take two draws, which are only
         counted off here, and the claim is made from the same numbers if the bot takes it (``_LaterClaim``)."""
-        p = state.players[seat]
-        trains = p.trains
-        if trains < 2:
-            return []
-        t = v.route_table
-        # claimable_routes(affordable_only) with a train to spare, as a bit set (route order: the set bits, lowest
-        # first); a route picked at random leaves the set as it would leave a list
-        routes = claimable_mask(v, state, seat, True) & t.every[trains - 1 if trains <= t.top else t.top]
+        routes = _province_routes(v, state, seat)
         if not routes:
             return []
+        p = state.players[seat]
         room = _placeable(v, state)
         for key, left in p.ext:                             # (express_left: pairs_get, without the call)
             if key == "express":
@@ -1820,6 +1836,18 @@ class ProvinceBoard(Feature):
 # ---------------------------------------------------------------------------------------------
 # the variant
 
+def _bot_idle(v: Variant, state: GameState, seat: int) -> bool:
+    """``Variant.bot_idle``: ``seat`` has used its express cards and has no route to claim with a province train, so
+    neither ``ExpressCards.bot_random`` nor ``ProvinceBoard.bot_random`` has an action (and neither draws a number):
+    most turns of a game's second half that try them. One test instead of both pickers."""
+    for key, left in state.players[seat].ext:          # (express_left: pairs_get, without the call)
+        if key == "express":
+            if left:
+                return False
+            break
+    return not _province_routes(v, state, seat)
+
+
 SOUTH_KOREA_SETTINGS = Settings(
     trains=45,                                   # SK-COMP-1
     min_players=2, max_players=5,                # SK-COMP-1
@@ -1886,6 +1914,7 @@ SOUTH_KOREA = register(Variant(
     description="South Korea (provisional stand-in board): a ticket draft, express cards and the province board.",
     interpretations=SOUTH_KOREA_INTERPRETATIONS,
     settled=SOUTH_KOREA_SETTLED,
+    bot_idle=_bot_idle,
 ))
 
 
