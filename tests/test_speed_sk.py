@@ -104,3 +104,26 @@ def test_bot_idle_holds_only_when_neither_picker_has_an_action_or_draws():
                     busy += 1
             s = apply(s, bots[seat].choose(s, seat)[0])
     assert idle > 20 and busy > 20, (idle, busy)
+
+
+def test_the_random_bots_province_claims_and_draft_keeps_are_the_frozen_actions():
+    """``_nth_claim`` and the draft keep of ``random_pending`` make their actions through open subclasses
+    (``_OpenProvinceClaim``, ``_OpenDraftKeep``): each is its frozen class exactly, equal to and hashing as the
+    dataclass's own construction, and stays frozen."""
+    import dataclasses
+    import pytest
+    made = {ProvinceClaim: 0, DraftKeep: 0}
+    for seed in range(3):
+        s = new_game("south_korea", 4, seed)
+        bots = [RandomBot(seed * 10 + i) for i in range(4)]
+        while s.phase != "over":
+            seat = to_move(s)[0]
+            a = bots[seat].choose(s, seat)[0]
+            if type(a) in made:
+                plain = type(a)(**{f.name: getattr(a, f.name) for f in dataclasses.fields(a)})
+                assert type(a) is type(plain) and a == plain and hash(a) == hash(plain), str(a)
+                with pytest.raises(dataclasses.FrozenInstanceError):
+                    a.seat = 0
+                made[type(a)] += 1
+            s = apply(s, a)
+    assert made[ProvinceClaim] > 10 and made[DraftKeep] == 12, made

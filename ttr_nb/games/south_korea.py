@@ -32,7 +32,8 @@ from ..board.cards import CARD_NAMES, COLOURS, GRAY, LOCO
 from ..errors import BadAction, IllegalAction, MapError, TTRError
 from ..rng import Counter, shuffled
 from ..board.scoring import _with
-from ..board.state import FREE, GameState, Pending, new_pending, new_player, new_state, pairs_get, pairs_set
+from ..board.state import (FREE, GameState, Pending, new_pending, new_player, new_state, open_subclass, pairs_get,
+                           pairs_set)
 from ..board.tables import allowed_routes, claimable_mask, interned, nth_bit, payment
 from ..variants import Feature, Settings, Variant, get_variant, register
 from ..board.engine import _PLAYING, _full, _is_full, _quick_draw, _turn_over, draw_deck_action, draw_faceup_action
@@ -320,8 +321,10 @@ class ProvinceClaim(Action):
         return f"{payment_words(self.payment)} → {where}" + (" (a lower free space)" if space != value else "")
 
 
-_SET_PC = (ProvinceClaim.route.__set__, ProvinceClaim.payment.__set__, ProvinceClaim.express.__set__,
-          ProvinceClaim.line.__set__, ProvinceClaim.seat.__set__)         # (_nth_claim makes the random bot's)
+# The random bot's province claims (_nth_claim) and draft keeps (random_pending) are made as actions.new_claim makes
+# a Claim: an open subclass filled by plain attribute stores, then turned into the frozen class (state.open_subclass).
+_OpenProvinceClaim = open_subclass(ProvinceClaim)
+_OpenDraftKeep = open_subclass(DraftKeep)
 
 
 def _express_word(word: str, where: str) -> int:
@@ -463,8 +466,6 @@ def _keep_positions(n: int) -> tuple[tuple[int, ...], ...]:
     return tuple(combinations(range(n), DRAFT_KEEP))
 
 
-_SET_DK = (DraftKeep.tickets.__set__, DraftKeep.seat.__set__)
-
 
 def _draft_keep_pending(seat: int, offered: Sequence[str]) -> Pending:
     text = f"keep exactly {DRAFT_KEEP} of your {_plural(len(offered), 'picked ticket')}"
@@ -565,9 +566,10 @@ class TicketDraft(Feature):
         offered = pairs_get(pending.data, "offered")   # (pending.get("offered"))
         choices = _keep_positions(len(offered))
         names = [made.get(offered[j]) or ticket_text(v.map, offered[j]) for j in choices[r.index(len(choices))]]
-        keep = object.__new__(DraftKeep)                # (as _nth_claim makes its claim: not the frozen __init__)
-        _SET_DK[0](keep, tuple(names))
-        _SET_DK[1](keep, pending.seat)
+        keep = _OpenDraftKeep()                         # (not the frozen __init__: see _OpenProvinceClaim)
+        keep.tickets = tuple(names)
+        keep.seat = pending.seat
+        keep.__class__ = DraftKeep
         return keep
 
     @staticmethod
@@ -1187,9 +1189,9 @@ def _nth_claim(label: str, room: dict[str, tuple[int, int]], c0: int, boosts: tu
     """The ``k``-th province claim of ``size`` cards of a route (``label``; colour index ``c0``, -1: gray) in
     ``_options``' order, without listing them (the random bot's province pick): payment ``k // places`` of
     ``_payments_of_size`` with (express card, line) ``k % places`` of the ``places`` pairs of ``boosts`` x
-    ``ProvinceBoard._targets`` that place its train (lowest <= size + express <= highest). Made through its slots'
-    descriptors, as ``actions.new_claim`` makes a Claim, instead of the frozen __init__ (an object.__setattr__ a
-    field)."""
+    ``ProvinceBoard._targets`` that place its train (lowest <= size + express <= highest). Made as
+    ``actions.new_claim`` makes a Claim (``_OpenProvinceClaim``), instead of the frozen __init__ (an
+    object.__setattr__ a field)."""
     j = k % places
     lines = room.items() if c0 < 0 else ((COLOURS[c0], room[COLOURS[c0]]),)
     for e in boosts:
@@ -1216,13 +1218,13 @@ def _nth_claim(label: str, room: dict[str, tuple[int, int]], c0: int, boosts: tu
                 pay = payment(c, most - k, size - most + k)
                 break
             k -= most - low + 1
-    claim = object.__new__(ProvinceClaim)
-    set_route, set_payment, set_express, set_line, set_seat = _SET_PC
-    set_route(claim, label)
-    set_payment(claim, pay if pay is not None else payment(0, 0, size))
-    set_express(claim, e)
-    set_line(claim, line)
-    set_seat(claim, seat)
+    claim = _OpenProvinceClaim()
+    claim.route = label
+    claim.payment = pay if pay is not None else payment(0, 0, size)
+    claim.express = e
+    claim.line = line
+    claim.seat = seat
+    claim.__class__ = ProvinceClaim
     return claim
 
 
