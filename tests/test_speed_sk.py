@@ -127,3 +127,13 @@ def test_the_random_bots_province_claims_and_draft_keeps_are_the_frozen_actions(
                 made[type(a)] += 1
             s = apply(s, a)
     assert made[ProvinceClaim] > 10 and made[DraftKeep] == 12, made
+
+
+def test_the_province_places_without_express_cards_are_the_reach():
+    """``_places_of_reach`` with no express card (boosts ``(0,)``) answers the reach itself, cut at the top: the
+    counts the general sum per size gives."""
+    from ttr_nb.games.south_korea import _places_of_reach, _reach_of_spans
+    for spans in ((), ((1, 9),), ((3, 7), (1, 9)), ((5, 4),), ((2, 2), (6, 9), (1, 3))):
+        reach = _reach_of_spans(spans, 9)
+        assert _places_of_reach(reach, (0,), 9) == tuple(sum(reach[size + e] for e in (0,)) for size in range(10))
+        assert _places_of_reach(reach, (0, 1, 3), 9) == tuple(reach[s] + reach[s + 1] + reach[s + 3] for s in range(10))

@@ -1320,6 +1320,8 @@ def _places_of_span(span: tuple[int, int] | None, boosts: tuple[int, ...], top: 
 def _places_of_reach(reach: tuple[int, ...], boosts: tuple[int, ...], top: int) -> tuple[int, ...]:
     """``_province_places`` from the reach of the route's lines (``_reach_of_spans``), each answer built whole
     before it is kept."""
+    if boosts == (0,):                                  # (no express card left: the reach itself)
+        return reach[:top + 1]
     return tuple(sum(reach[size + e] for e in boosts) for size in range(top + 1))
 
 
