@@ -7,7 +7,7 @@ from ttr_nb.board.engine import _general, _quick, apply, check, new_game, to_mov
 from ttr_nb.board.state import Pending, replace_fields
 from ttr_nb.bots import RandomBot
 from ttr_nb.games.south_korea import (DraftKeep, DraftPick, ExpressDraw, ExpressTickets, ProvinceClaim,
-                                      _draft_keep_pending, _draft_pick_pending)
+                                      _draft_keep_pending, _draft_pick, _draft_pick_pending)
 from ttr_nb.variants import get_variant
 
 OWN = (DraftPick, DraftKeep, ExpressDraw, ExpressTickets, ProvinceClaim)
@@ -137,3 +137,18 @@ def test_the_province_places_without_express_cards_are_the_reach():
         reach = _reach_of_spans(spans, 9)
         assert _places_of_reach(reach, (0,), 9) == tuple(sum(reach[size + e] for e in (0,)) for size in range(10))
         assert _places_of_reach(reach, (0, 1, 3), 9) == tuple(reach[s] + reach[s + 1] + reach[s + 3] for s in range(10))
+
+
+def test_a_draft_pick_from_a_packet_holding_a_card_twice_takes_the_general_path():
+    """SK-SETUP-3: the quick draft pick cuts the picked card out of the packet by its place; a packet holding that
+    card twice (an edited state) is left to the general path, which passes on the rest without either copy."""
+    v = get_variant("south_korea")
+    s = new_game("south_korea", 4, 3)
+    p = s.pending_for(0)
+    packet = p.get("packet")
+    twice = Pending(p.kind, 0, tuple((k, (packet[0],) + packet[:-1] if k == "packet" else x) for k, x in p.data))
+    edited = replace_fields(s, pending=(twice,) + s.pending[1:])
+    a = _draft_pick(v.route_table.ticket_text[packet[0]], 0)
+    assert _quick(v, s, a, False) is not None and _quick(v, edited, a, False) is None
+    after = apply(edited, a)
+    assert packet[0] not in after.players[0].get("passing") and after.players[0].get("drafted") == (packet[0],)

@@ -655,7 +655,11 @@ class TicketDraft(Feature):
             elif k != "passing":
                 ext.append(kv)
         ext.append(("drafted", (tuple(drafted) if drafted else ()) + (tid,)))
-        ext.append(("passing", tuple([t for t in packet if t != tid])))
+        j = packet.index(tid)                          # (the rest of the packet, without a comprehension)
+        passing = packet[:j] + packet[j + 1:]
+        if tid in passing or passing.__class__ is not tuple:      # (a card twice, or an edited packet: general)
+            return None
+        ext.append(("passing", passing))
         ext.sort(key=_key)
         players[seat] = new_player(ps.hand, ps.trains, ps.tickets, ps.route_points, tuple(ext))
         rest = tuple([q for q in pending if q.seat != seat])
