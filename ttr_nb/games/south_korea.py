@@ -1659,7 +1659,10 @@ class ProvinceBoard(Feature):
         else:
             board = ()
         spaces = lines[line]
-        full = {sp for ln, sp, _ in board if ln == line}
+        full = set()                                    # (a plain loop: a comprehension is a call of its own)
+        for ln, sp, _ in board:
+            if ln == line:
+                full.add(sp)
         value = size + e                                # (_space_for's usual answer, the value's own space, first)
         space = value if value in spaces and value not in full else _space_for(spaces, full, value)
         if space is None:
