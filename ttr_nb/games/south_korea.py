@@ -662,15 +662,18 @@ class TicketDraft(Feature):
         ext.append(("passing", passing))
         ext.sort(key=_key)
         players[seat] = new_player(ps.hand, ps.trains, ps.tickets, ps.route_points, tuple(ext))
-        rest = tuple([q for q in pending if q.seat != seat])
+        rest = []                                      # (the others' picks, in a plain loop: a comprehension is a
+        for q in pending:                              # call of its own)
+            if q.seat != seat:
+                rest.append(q)
         if not rest:                                   # the round's last pick: the hands go round
             rnd = p.get("round")
             if rnd.__class__ is not int or rnd > DRAFT_HAND or len(players) != state.n_players:
                 return None
-            rest = tuple(_pass_hands(players, rnd) if rnd < DRAFT_HAND else _end_draft(players))
+            rest = _pass_hands(players, rnd) if rnd < DRAFT_HAND else _end_draft(players)
         return new_state(state.variant, state.n_players, state.seed, state.deck, state.market, state.discard,
                          state.ticket_decks, state.tickets_out, state.claims, tuple(players), state.phase,
-                         state.current, rest, state.final_turns_left, state.turn, state.ply + 1, state.passes,
+                         state.current, tuple(rest), state.final_turns_left, state.turn, state.ply + 1, state.passes,
                          state.shuffles, state.first_player, state.ext)
 
     @staticmethod
