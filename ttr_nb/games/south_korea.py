@@ -434,7 +434,10 @@ def _pass_hands(players: list, rnd: int) -> list[Pending]:
         passing.append(tuple(hand) if hand is not None else ())
         ext.sort(key=_key)
         players[s] = new_player(p.hand, p.trains, p.tickets, p.route_points, tuple(ext))
-    return [_draft_pick_pending(s, passing[(s - 1) % n], rnd + 1) for s in range(n)]
+    out = []                                           # (plain loops here: a comprehension is a call of its own)
+    for s in range(n):
+        out.append(_draft_pick_pending(s, passing[(s - 1) % n], rnd + 1))
+    return out
 
 
 _key = itemgetter(0)
@@ -690,21 +693,29 @@ class TicketDraft(Feature):
         if p is None or p.kind != "draft_keep":
             return None
         by_text = v.route_table.ticket_by_text
-        ids = [by_text.get(t) if t.__class__ is str else None for t in names]
         offered = p.get("offered")
-        if len(set(ids)) != DRAFT_KEEP:
-            return None
-        for t in ids:                                  # (lists and loops here: a generator costs more)
+        ids = []                                       # (plain loops here: a generator or a comprehension costs more)
+        for t in names:
+            t = by_text.get(t) if t.__class__ is str else None
             if t not in offered:
                 return None
+            ids.append(t)
+        if len(set(ids)) != DRAFT_KEEP:
+            return None
+        kept, returned = [], []
+        for t in offered:
+            (kept if t in ids else returned).append(t)
         players = list(state.players)
         q = players[seat]
-        players[seat] = new_player(q.hand, q.trains, q.tickets + tuple([t for t in offered if t in ids]),
-                                   q.route_points, q.ext)
+        players[seat] = new_player(q.hand, q.trains, q.tickets + tuple(kept), q.route_points, q.ext)
         name = v.settings.ticket_deck
         decks = dict(state.ticket_decks)
-        decks[name] = decks.get(name, ()) + tuple([t for t in offered if t not in ids])
-        rest = tuple([x for x in pending if x.seat != seat])
+        decks[name] = decks.get(name, ()) + tuple(returned)
+        rest = []
+        for x in pending:
+            if x.seat != seat:
+                rest.append(x)
+        rest = tuple(rest)
         phase, current = state.phase, state.current
         if not rest:                                   # the last keep: the returns shuffled in, play begins
             decks[name] = tuple(shuffled(decks[name], state.seed, "tickets/draft", 0))
