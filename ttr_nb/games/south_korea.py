@@ -32,8 +32,8 @@ from ..board.cards import CARD_NAMES, COLOURS, GRAY, LOCO
 from ..errors import BadAction, IllegalAction, MapError, TTRError
 from ..rng import Counter, shuffled
 from ..board.scoring import _with
-from ..board.state import (FREE, GameState, Pending, new_pending, new_player, new_state, open_subclass, pairs_get,
-                           pairs_set)
+from ..board.state import (FREE, GameState, Pending, _OpenState, new_pending, new_player, new_state, open_subclass,
+                           pairs_get, pairs_set)
 from ..board.tables import allowed_routes, claimable_mask, interned, nth_bit, payment
 from ..variants import Feature, Settings, Variant, get_variant, register
 from ..board.engine import _PLAYING, _full, _is_full, _quick_draw, _turn_over, draw_deck_action, draw_faceup_action
@@ -674,10 +674,29 @@ class TicketDraft(Feature):
             if rnd.__class__ is not int or rnd > DRAFT_HAND or len(players) != state.n_players:
                 return None
             rest = _pass_hands(players, rnd) if rnd < DRAFT_HAND else _end_draft(players)
-        return new_state(state.variant, state.n_players, state.seed, state.deck, state.market, state.discard,
-                         state.ticket_decks, state.tickets_out, state.claims, tuple(players), state.phase,
-                         state.current, tuple(rest), state.final_turns_left, state.turn, state.ply + 1, state.passes,
-                         state.shuffles, state.first_player, state.ext)
+        s = _OpenState()                               # new_state inline (see engine._turn_over): a ply in ten
+        s.variant = state.variant
+        s.n_players = state.n_players
+        s.seed = state.seed
+        s.deck = state.deck
+        s.market = state.market
+        s.discard = state.discard
+        s.ticket_decks = state.ticket_decks
+        s.tickets_out = state.tickets_out
+        s.claims = state.claims
+        s.players = tuple(players)
+        s.phase = state.phase
+        s.current = state.current
+        s.pending = tuple(rest)
+        s.final_turns_left = state.final_turns_left
+        s.turn = state.turn
+        s.ply = state.ply + 1
+        s.passes = state.passes
+        s.shuffles = state.shuffles
+        s.first_player = state.first_player
+        s.ext = state.ext
+        s.__class__ = GameState
+        return s
 
     @staticmethod
     def _quick_keep(v, state, action):
