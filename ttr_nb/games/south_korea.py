@@ -32,8 +32,8 @@ from ..board.cards import CARD_NAMES, COLOURS, GRAY, LOCO
 from ..errors import BadAction, IllegalAction, MapError, TTRError
 from ..rng import Counter, shuffled
 from ..board.scoring import _with
-from ..board.state import (FREE, GameState, Pending, _OpenState, new_pending, new_player, new_state, open_subclass,
-                           pairs_get, pairs_set)
+from ..board.state import (FREE, GameState, Pending, PlayerState, _OpenPlayer, _OpenState, new_pending, new_player,
+                           new_state, open_subclass, pairs_get, pairs_set)
 from ..board.tables import allowed_routes, claimable_mask, interned, nth_bit, payment
 from ..variants import Feature, Settings, Variant, get_variant, register
 from ..board.engine import _PLAYING, _full, _is_full, _quick_draw, _turn_over, draw_deck_action, draw_faceup_action
@@ -664,7 +664,14 @@ class TicketDraft(Feature):
             return None
         ext.append(("passing", passing))
         ext.sort(key=_key)
-        players[seat] = new_player(ps.hand, ps.trains, ps.tickets, ps.route_points, tuple(ext))
+        q = _OpenPlayer()                              # new_player inline (as engine._quick_draw)
+        q.hand = ps.hand
+        q.trains = ps.trains
+        q.tickets = ps.tickets
+        q.route_points = ps.route_points
+        q.ext = tuple(ext)
+        q.__class__ = PlayerState
+        players[seat] = q
         rest = []                                      # (the others' picks, in a plain loop: a comprehension is a
         for q in pending:                              # call of its own)
             if q.seat != seat:
@@ -1701,8 +1708,14 @@ class ProvinceBoard(Feature):
         if space is None:
             return None
         ext = p.ext if not e else pairs_set(p.ext, "express", tuple([x for x in left if x != e]))
-        players[seat] = new_player(tuple(hand), p.trains - route.length - 1, p.tickets, p.route_points + t.points[i],
-                                   ext)
+        q = _OpenPlayer()                               # new_player inline (as engine._quick_claim)
+        q.hand = tuple(hand)
+        q.trains = p.trains - route.length - 1
+        q.tickets = p.tickets
+        q.route_points = p.route_points + t.points[i]
+        q.ext = ext
+        q.__class__ = PlayerState
+        players[seat] = q
         new_claims = list(claims)                       # (one list copied: cheaper than two slices joined)
         new_claims[i] = seat
         new_claims = tuple(new_claims)
