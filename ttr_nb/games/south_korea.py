@@ -971,7 +971,6 @@ def _express_draw(slot: int, express: int, seat: int) -> ExpressDraw:
 
 
 _FULL_SLOTS = {n: tuple(range(n + 1)) for n in range(8)}       # a full market's slots (0: the deck), by its size
-_NO_EXPRESS = {seat: _ExpressChoices((), (), (), seat) for seat in range(8)}     # (read only: nothing to make)
 
 
 class ExpressCards(Feature):
@@ -1032,7 +1031,7 @@ class ExpressCards(Feature):
         out += [ExpressTickets(express=e, seat=seat) for e in left if deck > v.settings.ticket_draw]
         return out
 
-    def bot_random(self, v, state, seat, r) -> "_ExpressChoices":
+    def bot_random(self, v, state, seat, r) -> "_ExpressChoices | tuple":
         """``turn_actions`` as a sequence that makes only the action the random bot picks (most are never used)."""
         for key, left in state.players[seat].ext:      # (express_left: pairs_get, without the call)
             if key == "express":
@@ -1041,7 +1040,7 @@ class ExpressCards(Feature):
         else:
             left = ()
         if not left:
-            return _NO_EXPRESS[seat] if seat in _NO_EXPRESS else _ExpressChoices((), (), (), seat)
+            return ()                                   # (no actions: a tuple's len() calls no Python method)
         market = state.market
         full = market is _full[0] or _is_full(market)           # (None not in market, remembered: engine._is_full)
         slots = _FULL_SLOTS[len(market)] if full and len(market) in _FULL_SLOTS else \
