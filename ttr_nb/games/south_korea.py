@@ -559,7 +559,11 @@ class TicketDraft(Feature):
         (the draft pick's ticket, or the keep's combination of 4, found by its index)."""
         made = v.route_table.ticket_text
         if pending.kind == "draft_pick":
-            packet = pairs_get(pending.data, "packet")     # (pending.get("packet"))
+            for key, packet in pending.data:            # (pending.get("packet"), without the call)
+                if key == "packet":
+                    break
+            else:
+                packet = None
             if len(packet) > 1:
                 t = packet[r.index(len(packet))]
             else:                                       # (the last round's one ticket: only the counter moves)
@@ -642,7 +646,11 @@ class TicketDraft(Feature):
         if p.kind != "draft_pick":
             return None
         tid = v.route_table.ticket_by_text.get(action.ticket)
-        packet = pairs_get(p.data, "packet")           # (p.get("packet"))
+        for key, packet in p.data:                     # (p.get("packet"), without the call)
+            if key == "packet":
+                break
+        else:
+            packet = None
         if tid not in packet:
             return None
         players = list(state.players)
