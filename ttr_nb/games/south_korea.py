@@ -32,8 +32,8 @@ from ..board.cards import CARD_NAMES, COLOURS, GRAY, LOCO
 from ..errors import BadAction, IllegalAction, MapError, TTRError
 from ..rng import Counter, shuffled
 from ..board.scoring import _with
-from ..board.state import (FREE, GameState, Pending, PlayerState, _OpenPlayer, _OpenState, new_pending, new_player,
-                           new_state, open_subclass, pairs_get, pairs_set)
+from ..board.state import (FREE, GameState, Pending, PlayerState, _OpenPending, _OpenPlayer, _OpenState, new_pending,
+                           new_player, new_state, open_subclass, pairs_get, pairs_set)
 from ..board.tables import allowed_routes, claimable_mask, interned, nth_bit, payment
 from ..variants import Feature, Settings, Variant, get_variant, register
 from ..board.engine import _PLAYING, _full, _is_full, _quick_draw, _turn_over, draw_deck_action, draw_faceup_action
@@ -407,9 +407,15 @@ def drafted(state: GameState, seat: int) -> tuple[str, ...]:
 
 
 def _draft_pick_pending(seat: int, packet: Sequence[str], rnd: int) -> Pending:
-    # (new_pending: the frozen class's __init__ sets each field through object.__setattr__, slowly)
-    return new_pending("draft_pick", seat, (("packet", tuple(packet)), ("round", rnd), ("rule", "SK-SETUP-3"),
-                                            ("text", _draft_pick_text(len(packet), rnd))))
+    # (new_pending inline, an open Pending filled by plain stores: the frozen class's __init__ sets each field
+    # through object.__setattr__, slowly, and the draft makes 24 of these a game)
+    p = _OpenPending()
+    p.kind = "draft_pick"
+    p.seat = seat
+    p.data = (("packet", tuple(packet)), ("round", rnd), ("rule", "SK-SETUP-3"),
+              ("text", _draft_pick_text(len(packet), rnd)))
+    p.__class__ = Pending
+    return p
 
 
 @lru_cache(maxsize=None)
@@ -433,7 +439,14 @@ def _pass_hands(players: list, rnd: int) -> list[Pending]:
                 hand = kv[1]
         passing.append(tuple(hand) if hand is not None else ())
         ext.sort(key=_key)
-        players[s] = new_player(p.hand, p.trains, p.tickets, p.route_points, tuple(ext))
+        q = _OpenPlayer()                              # new_player inline (as engine._quick_draw)
+        q.hand = p.hand
+        q.trains = p.trains
+        q.tickets = p.tickets
+        q.route_points = p.route_points
+        q.ext = tuple(ext)
+        q.__class__ = PlayerState
+        players[s] = q
     out = []                                           # (plain loops here: a comprehension is a call of its own)
     for s in range(n):
         out.append(_draft_pick_pending(s, passing[(s - 1) % n], rnd + 1))
