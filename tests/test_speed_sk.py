@@ -152,3 +152,32 @@ def test_a_draft_pick_from_a_packet_holding_a_card_twice_takes_the_general_path(
     assert _quick(v, s, a, False) is not None and _quick(v, edited, a, False) is None
     after = apply(edited, a)
     assert packet[0] not in after.players[0].get("passing") and after.players[0].get("drafted") == (packet[0],)
+
+
+def test_the_province_points_are_the_rankings_awards():
+    """SK-SCORE-2/3: ``ProvinceBoard.score_points`` (the seats' totals and highest spaces, ranked without the words)
+    gives each seat what ``ProvinceBoard._awards`` (the rankings ``score`` words) gives it: at every 7th ply of random
+    games of 2 to 5 players, and on edited boards (an unknown line, equal totals, a seat that does not play)."""
+    v = get_variant("south_korea")
+    board = v.feature("province")
+
+    def ranked(s):
+        awards = board._awards(v, s, None)
+        return [awards.get(seat, 0) for seat in range(s.n_players)]
+    seen = 0
+    for players in (2, 3, 4, 5):
+        s = new_game("south_korea", players, players)
+        bots = [RandomBot(players * 10 + i) for i in range(players)]
+        while s.phase != "over":
+            if s.ply % 7 == 0 or not s.pending and s.get("province", ()):
+                assert board.score_points(v, s, None) == ranked(s), (players, s.ply)
+                seen += bool(s.get("province", ()))
+            seat = to_move(s)[0]
+            s = apply(s, bots[seat].choose(s, seat)[0])
+        assert board.score_points(v, s, None) == ranked(s) and any(ranked(s)), players
+    assert seen > 100
+    s = new_game("south_korea", 3, 1)
+    for trains in ((("white", 6, 0), ("white", 2, 1), ("white", 4, 1), ("red", 5, 2), ("red", 1, 0), ("red", 4, 0)),
+                   (("white", 3, 2), ("white", 3, 1), ("white", 9, 0), ("gold", 9, 1), ("white", 1, 7))):
+        edited = replace_fields(s, ext=(("province", trains),))
+        assert board.score_points(v, edited, None) == ranked(edited), trains

@@ -1825,8 +1825,29 @@ class ProvinceBoard(Feature):
                                     notes=ps.notes + tuple(notes.get(ps.seat, ()))) for ps in sheet["players"]]
 
     def score_points(self, v, state, completed) -> list[int]:
-        """Per seat, what ``score`` adds: its province board points (SK-SCORE-2)."""
-        awards = self._awards(v, state, None)
+        """Per seat, what ``score`` adds: its province board points (SK-SCORE-2), ranked as ``_awards`` ranks each
+        line (the sum of a seat's spaces, then its highest space, then the seat) from those two numbers alone,
+        without the rankings' words and records (every game is scored so)."""
+        lines = province_lines(v)
+        mine: dict[tuple, list] = {}                    # (line, seat) -> [sum of its spaces, highest space]
+        for line, space, seat in state.get("province", ()):
+            if line in lines:
+                found = mine.get((line, seat))
+                if found is None:
+                    mine[(line, seat)] = [space, space]
+                else:
+                    found[0] += space
+                    if space > found[1]:
+                        found[1] = space
+        ranks: dict[str, list] = {}
+        for (line, seat), (total, best) in mine.items():
+            ranks.setdefault(line, []).append((-total, -best, seat))
+        bonus = PROVINCE_BONUS.get(state.n_players, ())
+        awards: dict[int, int] = {}
+        for ranked in ranks.values():
+            ranked.sort()
+            for (_, _, seat), points in zip(ranked, bonus):     # (the places beyond the paid ones score 0)
+                awards[seat] = awards.get(seat, 0) + points
         return [awards.get(seat, 0) for seat in range(state.n_players)]
 
     def validate(self, v, state, problems) -> None:
