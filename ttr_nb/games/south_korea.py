@@ -408,7 +408,7 @@ def drafted(state: GameState, seat: int) -> tuple[str, ...]:
 
 def _draft_pick_pending(seat: int, packet: Sequence[str], rnd: int) -> Pending:
     # (new_pending inline, an open Pending filled by plain stores: the frozen class's __init__ sets each field
-    # through object.__setattr__, slowly, and the draft makes 24 of these a game)
+    # through object.__setattr__, slowly, and the draft makes one of these per seat and round)
     p = _OpenPending()
     p.kind = "draft_pick"
     p.seat = seat
@@ -480,7 +480,6 @@ def _keep_positions(n: int) -> tuple[tuple[int, ...], ...]:
     (``combinations``' order): the random bot's keep is the one at its random index, read from the few made once
     per size instead of counted out for each keep (``bots._nth_combination``)."""
     return tuple(combinations(range(n), DRAFT_KEEP))
-
 
 
 def _draft_keep_pending(seat: int, offered: Sequence[str]) -> Pending:
