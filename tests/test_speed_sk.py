@@ -181,3 +181,15 @@ def test_the_province_points_are_the_rankings_awards():
                    (("white", 3, 2), ("white", 3, 1), ("white", 9, 0), ("gold", 9, 1), ("white", 1, 7))):
         edited = replace_fields(s, ext=(("province", trains),))
         assert board.score_points(v, edited, None) == ranked(edited), trains
+
+
+def test_the_express_cards_left_after_one_is_used_are_the_filtered_ones():
+    """SK-TURN-2: ``_unused`` (cached, for the quick paths) is the express cards left without the one used, for every
+    set of cards a seat may hold, as ``_use_express`` leaves them."""
+    from itertools import combinations as subsets
+    from ttr_nb.games.south_korea import EXPRESS_VALUES, _unused
+    for size in range(len(EXPRESS_VALUES) + 1):
+        for left in subsets(EXPRESS_VALUES, size):
+            for used in EXPRESS_VALUES:
+                assert _unused(left, used) == tuple(x for x in left if x != used)
+                assert _unused(left, used) is _unused(tuple(list(left)), used)

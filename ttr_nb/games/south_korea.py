@@ -462,7 +462,10 @@ def _end_draft(players: list) -> list[Pending]:
     out = []
     for s, p in enumerate(players):
         out.append(_draft_keep_pending(s, tuple(pairs_get(p.ext, "drafted", ()))))
-        ext = [kv for kv in p.ext if kv[0] != "passing" and kv[0] != "drafted"]
+        ext = []                                       # (a plain loop: a comprehension is a call of its own)
+        for kv in p.ext:
+            if kv[0] != "passing" and kv[0] != "drafted":
+                ext.append(kv)
         ext.sort(key=_key)
         players[s] = new_player(p.hand, p.trains, p.tickets, p.route_points, tuple(ext))
     return out
@@ -584,7 +587,9 @@ class TicketDraft(Feature):
             return _draft_pick(made.get(t) or ticket_text(v.map, t), pending.seat)
         offered = pairs_get(pending.data, "offered")   # (pending.get("offered"))
         choices = _keep_positions(len(offered))
-        names = [made.get(offered[j]) or ticket_text(v.map, offered[j]) for j in choices[r.index(len(choices))]]
+        names = []                                      # (a plain loop: a comprehension is a call of its own)
+        for j in choices[r.index(len(choices))]:
+            names.append(made.get(offered[j]) or ticket_text(v.map, offered[j]))
         keep = _OpenDraftKeep()                         # (not the frozen __init__: see _OpenProvinceClaim)
         keep.tickets = tuple(names)
         keep.seat = pending.seat
@@ -944,6 +949,13 @@ def drafted_from(tx, seat: int) -> tuple[str, ...]:
 # ---------------------------------------------------------------------------------------------
 # express cards on draws and ticket draws
 
+@lru_cache(maxsize=None)
+def _unused(left: tuple[int, ...], used: int) -> tuple[int, ...]:
+    """The express cards ``left`` without the one ``used`` (SK-TURN-2), for the quick paths: the few answers made
+    once (a cached call runs no Python code; the comprehension was a call of its own)."""
+    return tuple([x for x in left if x != used])
+
+
 def _use_express(tx, seat: int, value: int) -> None:
     p = tx.players[seat]
     left = tuple(x for x in p.get("express", ()) if x != value)
@@ -1138,7 +1150,7 @@ class ExpressCards(Feature):
         for card in deck[:e]:
             hand[card] += 1
         players[seat] = new_player(tuple(hand), p.trains, p.tickets, p.route_points,
-                                   pairs_set(p.ext, "express", tuple([x for x in left if x != e])))
+                                   pairs_set(p.ext, "express", _unused(tuple(left), e)))
         drawn = new_state(state.variant, state.n_players, state.seed, deck[e:], state.market, state.discard,
                           state.ticket_decks, state.tickets_out, state.claims, tuple(players), state.phase,
                           state.current, (), state.final_turns_left, state.turn, state.ply, state.passes,
@@ -1166,7 +1178,7 @@ class ExpressCards(Feature):
         if not trusted and e not in left:
             return None
         players[seat] = new_player(p.hand, p.trains, p.tickets, p.route_points,
-                                   pairs_set(p.ext, "express", tuple([x for x in left if x != e])))
+                                   pairs_set(p.ext, "express", _unused(tuple(left), e)))
         n = st.ticket_draw + e
         decks = dict(state.ticket_decks)
         decks[name] = pile[n:]
@@ -1726,7 +1738,7 @@ class ProvinceBoard(Feature):
         space = value if value in spaces and value not in full else _space_for(spaces, full, value)
         if space is None:
             return None
-        ext = p.ext if not e else pairs_set(p.ext, "express", tuple([x for x in left if x != e]))
+        ext = p.ext if not e else pairs_set(p.ext, "express", _unused(tuple(left), e))
         q = _OpenPlayer()                               # new_player inline (as engine._quick_claim)
         q.hand = tuple(hand)
         q.trains = p.trains - route.length - 1
