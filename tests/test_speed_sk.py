@@ -7,7 +7,7 @@ from ttr_nb.board.engine import _general, _quick, apply, check, new_game, to_mov
 from ttr_nb.board.state import Pending, replace_fields
 from ttr_nb.bots import RandomBot
 from ttr_nb.games.south_korea import (DraftKeep, DraftPick, ExpressDraw, ExpressTickets, ProvinceClaim,
-                                      _draft_keep_pending, _draft_pick_pending)
+                                      _draft_keep_pending, _draft_pick, _draft_pick_pending)
 from ttr_nb.variants import get_variant
 
 OWN = (DraftPick, DraftKeep, ExpressDraw, ExpressTickets, ProvinceClaim)
@@ -52,3 +52,144 @@ def test_the_drafts_pending_steps_are_the_frozen_pendings():
         ("min_keep", 4), ("offered", ("T01", "T02", "T03", "T04", "T05", "T06")), ("rule", "SK-SETUP-4"),
         ("text", "keep exactly 4 of your 6 picked tickets")))
     assert hash(pick) == hash(Pending(pick.kind, pick.seat, pick.data))
+
+
+def test_the_random_draft_keep_reads_the_listed_order_from_the_positions_made_once():
+    """SK-SETUP-4: ``random_pending``'s keep is the choice ``pending_actions`` lists at the random index, for every
+    index and for hands of 4 to 7 picked tickets (``_keep_positions``: made once per size, in ``combinations``'
+    order), and draws as many numbers as the listed pick."""
+    from ttr_nb.games.south_korea import _keep_positions
+    from ttr_nb.rng import Counter
+    v = get_variant("south_korea")
+    draft = v.feature("ticket_draft")
+    ids = [t.id for t in v.map.tickets][:7]
+    for n in range(4, 8):
+        p = _draft_keep_pending(2, tuple(ids[:n]))
+        listed = draft.pending_actions(v, None, p)
+        assert len(_keep_positions(n)) == len(listed)
+        for k in range(40):
+            lazy, plain = Counter(9, k), Counter(9, k)
+            assert draft.random_pending(v, None, p, lazy) == listed[plain.index(len(listed))], (n, k)
+            assert lazy.index(1 << 30) == plain.index(1 << 30)
+
+
+def test_bot_idle_holds_only_when_neither_picker_has_an_action_or_draws():
+    """``Variant.bot_idle`` (``_bot_idle``) lets the random bot skip the express and province pickers: wherever it
+    says so, both pickers (``bots._own_pickers``) have no action and leave the counter where it was; and the
+    province routes kept for the last state and seat (``_province_routes``) are the ones worked out afresh."""
+    from ttr_nb.bots import _own_pickers
+    from ttr_nb.board.tables import claimable_mask
+    from ttr_nb.rng import Counter
+    from ttr_nb.games import south_korea as sk
+    v = get_variant("south_korea")
+    t = v.route_table
+    assert v.bot_idle is sk._bot_idle
+    idle = busy = 0
+    for seed in range(4):
+        s = new_game("south_korea", 4, seed)
+        bots = [RandomBot(seed * 10 + i) for i in range(4)]
+        while s.phase != "over":
+            seat = to_move(s)[0]
+            if not s.pending:
+                trains = s.players[seat].trains
+                fresh = claimable_mask(v, s, seat, True) & t.every[min(trains - 1, t.top)] if trains >= 2 else 0
+                sk._ROUTES_LAST = (None, None, 0)
+                assert sk._province_routes(v, s, seat) == fresh == sk._province_routes(v, s, seat)
+                if sk._bot_idle(v, s, seat):
+                    for pick in _own_pickers(v):
+                        r = Counter(seed, s.ply)
+                        assert len(pick(v, s, seat, r)) == 0 and r.state == Counter(seed, s.ply).state, s.ply
+                    idle += 1
+                else:
+                    busy += 1
+            s = apply(s, bots[seat].choose(s, seat)[0])
+    assert idle > 20 and busy > 20, (idle, busy)
+
+
+def test_the_random_bots_province_claims_and_draft_keeps_are_the_frozen_actions():
+    """``_nth_claim`` and the draft keep of ``random_pending`` make their actions through open subclasses
+    (``_OpenProvinceClaim``, ``_OpenDraftKeep``): each is its frozen class exactly, equal to and hashing as the
+    dataclass's own construction, and stays frozen."""
+    import dataclasses
+    import pytest
+    made = {ProvinceClaim: 0, DraftKeep: 0}
+    for seed in range(3):
+        s = new_game("south_korea", 4, seed)
+        bots = [RandomBot(seed * 10 + i) for i in range(4)]
+        while s.phase != "over":
+            seat = to_move(s)[0]
+            a = bots[seat].choose(s, seat)[0]
+            if type(a) in made:
+                plain = type(a)(**{f.name: getattr(a, f.name) for f in dataclasses.fields(a)})
+                assert type(a) is type(plain) and a == plain and hash(a) == hash(plain), str(a)
+                with pytest.raises(dataclasses.FrozenInstanceError):
+                    a.seat = 0
+                made[type(a)] += 1
+            s = apply(s, a)
+    assert made[ProvinceClaim] > 10 and made[DraftKeep] == 12, made
+
+
+def test_the_province_places_without_express_cards_are_the_reach():
+    """``_places_of_reach`` with no express card (boosts ``(0,)``) answers the reach itself, cut at the top: the
+    counts the general sum per size gives."""
+    from ttr_nb.games.south_korea import _places_of_reach, _reach_of_spans
+    for spans in ((), ((1, 9),), ((3, 7), (1, 9)), ((5, 4),), ((2, 2), (6, 9), (1, 3))):
+        reach = _reach_of_spans(spans, 9)
+        assert _places_of_reach(reach, (0,), 9) == tuple(sum(reach[size + e] for e in (0,)) for size in range(10))
+        assert _places_of_reach(reach, (0, 1, 3), 9) == tuple(reach[s] + reach[s + 1] + reach[s + 3] for s in range(10))
+
+
+def test_a_draft_pick_from_a_packet_holding_a_card_twice_takes_the_general_path():
+    """SK-SETUP-3: the quick draft pick cuts the picked card out of the packet by its place; a packet holding that
+    card twice (an edited state) is left to the general path, which passes on the rest without either copy."""
+    v = get_variant("south_korea")
+    s = new_game("south_korea", 4, 3)
+    p = s.pending_for(0)
+    packet = p.get("packet")
+    twice = Pending(p.kind, 0, tuple((k, (packet[0],) + packet[:-1] if k == "packet" else x) for k, x in p.data))
+    edited = replace_fields(s, pending=(twice,) + s.pending[1:])
+    a = _draft_pick(v.route_table.ticket_text[packet[0]], 0)
+    assert _quick(v, s, a, False) is not None and _quick(v, edited, a, False) is None
+    after = apply(edited, a)
+    assert packet[0] not in after.players[0].get("passing") and after.players[0].get("drafted") == (packet[0],)
+
+
+def test_the_province_points_are_the_rankings_awards():
+    """SK-SCORE-2/3: ``ProvinceBoard.score_points`` (the seats' totals and highest spaces, ranked without the words)
+    gives each seat what ``ProvinceBoard._awards`` (the rankings ``score`` words) gives it: at every 7th ply of random
+    games of 2 to 5 players, and on edited boards (an unknown line, equal totals, a seat that does not play)."""
+    v = get_variant("south_korea")
+    board = v.feature("province")
+
+    def ranked(s):
+        awards = board._awards(v, s, None)
+        return [awards.get(seat, 0) for seat in range(s.n_players)]
+    seen = 0
+    for players in (2, 3, 4, 5):
+        s = new_game("south_korea", players, players)
+        bots = [RandomBot(players * 10 + i) for i in range(players)]
+        while s.phase != "over":
+            if s.ply % 7 == 0 or not s.pending and s.get("province", ()):
+                assert board.score_points(v, s, None) == ranked(s), (players, s.ply)
+                seen += bool(s.get("province", ()))
+            seat = to_move(s)[0]
+            s = apply(s, bots[seat].choose(s, seat)[0])
+        assert board.score_points(v, s, None) == ranked(s) and any(ranked(s)), players
+    assert seen > 100
+    s = new_game("south_korea", 3, 1)
+    for trains in ((("white", 6, 0), ("white", 2, 1), ("white", 4, 1), ("red", 5, 2), ("red", 1, 0), ("red", 4, 0)),
+                   (("white", 3, 2), ("white", 3, 1), ("white", 9, 0), ("gold", 9, 1), ("white", 1, 7))):
+        edited = replace_fields(s, ext=(("province", trains),))
+        assert board.score_points(v, edited, None) == ranked(edited), trains
+
+
+def test_the_express_cards_left_after_one_is_used_are_the_filtered_ones():
+    """SK-TURN-2: ``_unused`` (cached, for the quick paths) is the express cards left without the one used, for every
+    set of cards a seat may hold, as ``_use_express`` leaves them."""
+    from itertools import combinations as subsets
+    from ttr_nb.games.south_korea import EXPRESS_VALUES, _unused
+    for size in range(len(EXPRESS_VALUES) + 1):
+        for left in subsets(EXPRESS_VALUES, size):
+            for used in EXPRESS_VALUES:
+                assert _unused(left, used) == tuple(x for x in left if x != used)
+                assert _unused(left, used) is _unused(tuple(list(left)), used)

@@ -19,7 +19,6 @@ import re
 from dataclasses import dataclass, replace
 from functools import lru_cache
 from itertools import accumulate, combinations
-from math import comb
 from operator import itemgetter
 from pathlib import Path
 from typing import ClassVar, Sequence
@@ -33,7 +32,8 @@ from ..board.cards import CARD_NAMES, COLOURS, GRAY, LOCO
 from ..errors import BadAction, IllegalAction, MapError, TTRError
 from ..rng import Counter, shuffled
 from ..board.scoring import _with
-from ..board.state import FREE, GameState, Pending, new_pending, new_player, new_state, pairs_get, pairs_set
+from ..board.state import (FREE, GameState, Pending, PlayerState, _OpenPending, _OpenPlayer, _OpenState, new_pending,
+                           new_player, new_state, open_subclass, pairs_get, pairs_set)
 from ..board.tables import allowed_routes, claimable_mask, interned, nth_bit, payment
 from ..variants import Feature, Settings, Variant, get_variant, register
 from ..board.engine import _PLAYING, _full, _is_full, _quick_draw, _turn_over, draw_deck_action, draw_faceup_action
@@ -321,8 +321,10 @@ class ProvinceClaim(Action):
         return f"{payment_words(self.payment)} → {where}" + (" (a lower free space)" if space != value else "")
 
 
-_SET_PC = (ProvinceClaim.route.__set__, ProvinceClaim.payment.__set__, ProvinceClaim.express.__set__,
-          ProvinceClaim.line.__set__, ProvinceClaim.seat.__set__)         # (_nth_claim makes the random bot's)
+# The random bot's province claims (_nth_claim) and draft keeps (random_pending) are made as actions.new_claim makes
+# a Claim: an open subclass filled by plain attribute stores, then turned into the frozen class (state.open_subclass).
+_OpenProvinceClaim = open_subclass(ProvinceClaim)
+_OpenDraftKeep = open_subclass(DraftKeep)
 
 
 def _express_word(word: str, where: str) -> int:
@@ -405,9 +407,15 @@ def drafted(state: GameState, seat: int) -> tuple[str, ...]:
 
 
 def _draft_pick_pending(seat: int, packet: Sequence[str], rnd: int) -> Pending:
-    # (new_pending: the frozen class's __init__ sets each field through object.__setattr__, slowly)
-    return new_pending("draft_pick", seat, (("packet", tuple(packet)), ("round", rnd), ("rule", "SK-SETUP-3"),
-                                            ("text", _draft_pick_text(len(packet), rnd))))
+    # (new_pending inline, an open Pending filled by plain stores: the frozen class's __init__ sets each field
+    # through object.__setattr__, slowly, and the draft makes one of these per seat and round)
+    p = _OpenPending()
+    p.kind = "draft_pick"
+    p.seat = seat
+    p.data = (("packet", tuple(packet)), ("round", rnd), ("rule", "SK-SETUP-3"),
+              ("text", _draft_pick_text(len(packet), rnd)))
+    p.__class__ = Pending
+    return p
 
 
 @lru_cache(maxsize=None)
@@ -431,8 +439,18 @@ def _pass_hands(players: list, rnd: int) -> list[Pending]:
                 hand = kv[1]
         passing.append(tuple(hand) if hand is not None else ())
         ext.sort(key=_key)
-        players[s] = new_player(p.hand, p.trains, p.tickets, p.route_points, tuple(ext))
-    return [_draft_pick_pending(s, passing[(s - 1) % n], rnd + 1) for s in range(n)]
+        q = _OpenPlayer()                              # new_player inline (as engine._quick_draw)
+        q.hand = p.hand
+        q.trains = p.trains
+        q.tickets = p.tickets
+        q.route_points = p.route_points
+        q.ext = tuple(ext)
+        q.__class__ = PlayerState
+        players[s] = q
+    out = []                                           # (plain loops here: a comprehension is a call of its own)
+    for s in range(n):
+        out.append(_draft_pick_pending(s, passing[(s - 1) % n], rnd + 1))
+    return out
 
 
 _key = itemgetter(0)
@@ -444,7 +462,10 @@ def _end_draft(players: list) -> list[Pending]:
     out = []
     for s, p in enumerate(players):
         out.append(_draft_keep_pending(s, tuple(pairs_get(p.ext, "drafted", ()))))
-        ext = [kv for kv in p.ext if kv[0] != "passing" and kv[0] != "drafted"]
+        ext = []                                       # (a plain loop: a comprehension is a call of its own)
+        for kv in p.ext:
+            if kv[0] != "passing" and kv[0] != "drafted":
+                ext.append(kv)
         ext.sort(key=_key)
         players[s] = new_player(p.hand, p.trains, p.tickets, p.route_points, tuple(ext))
     return out
@@ -454,6 +475,14 @@ def _end_draft(players: list) -> list[Pending]:
 def _draft_pick(text: str, seat: int) -> "DraftPick":
     """The one shared (immutable) DraftPick of a ticket text and seat, as the lists of legal actions hand it out."""
     return DraftPick(ticket=text, seat=seat)
+
+
+@lru_cache(maxsize=None)
+def _keep_positions(n: int) -> tuple[tuple[int, ...], ...]:
+    """The positions of the tickets each draft keep of ``n`` picked tickets keeps, in ``pending_actions``' order
+    (``combinations``' order): the random bot's keep is the one at its random index, read from the few made once
+    per size instead of counted out for each keep (``bots._nth_combination``)."""
+    return tuple(combinations(range(n), DRAFT_KEEP))
 
 
 def _draft_keep_pending(seat: int, offered: Sequence[str]) -> Pending:
@@ -545,17 +574,27 @@ class TicketDraft(Feature):
         (the draft pick's ticket, or the keep's combination of 4, found by its index)."""
         made = v.route_table.ticket_text
         if pending.kind == "draft_pick":
-            packet = pairs_get(pending.data, "packet")     # (pending.get("packet"))
+            for key, packet in pending.data:            # (pending.get("packet"), without the call)
+                if key == "packet":
+                    break
+            else:
+                packet = None
             if len(packet) > 1:
                 t = packet[r.index(len(packet))]
             else:                                       # (the last round's one ticket: only the counter moves)
                 r.skip(1)
                 t = packet[0]
             return _draft_pick(made.get(t) or ticket_text(v.map, t), pending.seat)
-        from ..bots import _nth_combination            # (the rules modules load without the bots)
-        offered = pending.get("offered")
-        combo = _nth_combination(offered, DRAFT_KEEP, r.index(comb(len(offered), DRAFT_KEEP)))
-        return DraftKeep(tickets=tuple(made.get(t) or ticket_text(v.map, t) for t in combo), seat=pending.seat)
+        offered = pairs_get(pending.data, "offered")   # (pending.get("offered"))
+        choices = _keep_positions(len(offered))
+        names = []                                      # (a plain loop: a comprehension is a call of its own)
+        for j in choices[r.index(len(choices))]:
+            names.append(made.get(offered[j]) or ticket_text(v.map, offered[j]))
+        keep = _OpenDraftKeep()                         # (not the frozen __init__: see _OpenProvinceClaim)
+        keep.tickets = tuple(names)
+        keep.seat = pending.seat
+        keep.__class__ = DraftKeep
+        return keep
 
     @staticmethod
     def canonical(v, action):
@@ -624,7 +663,11 @@ class TicketDraft(Feature):
         if p.kind != "draft_pick":
             return None
         tid = v.route_table.ticket_by_text.get(action.ticket)
-        packet = pairs_get(p.data, "packet")           # (p.get("packet"))
+        for key, packet in p.data:                     # (p.get("packet"), without the call)
+            if key == "packet":
+                break
+        else:
+            packet = None
         if tid not in packet:
             return None
         players = list(state.players)
@@ -640,19 +683,52 @@ class TicketDraft(Feature):
             elif k != "passing":
                 ext.append(kv)
         ext.append(("drafted", (tuple(drafted) if drafted else ()) + (tid,)))
-        ext.append(("passing", tuple([t for t in packet if t != tid])))
+        j = packet.index(tid)                          # (the rest of the packet, without a comprehension)
+        passing = packet[:j] + packet[j + 1:]
+        if tid in passing or passing.__class__ is not tuple:      # (a card twice, or an edited packet: general)
+            return None
+        ext.append(("passing", passing))
         ext.sort(key=_key)
-        players[seat] = new_player(ps.hand, ps.trains, ps.tickets, ps.route_points, tuple(ext))
-        rest = tuple([q for q in pending if q.seat != seat])
+        q = _OpenPlayer()                              # new_player inline (as engine._quick_draw)
+        q.hand = ps.hand
+        q.trains = ps.trains
+        q.tickets = ps.tickets
+        q.route_points = ps.route_points
+        q.ext = tuple(ext)
+        q.__class__ = PlayerState
+        players[seat] = q
+        rest = []                                      # (the others' picks, in a plain loop: a comprehension is a
+        for q in pending:                              # call of its own)
+            if q.seat != seat:
+                rest.append(q)
         if not rest:                                   # the round's last pick: the hands go round
             rnd = p.get("round")
             if rnd.__class__ is not int or rnd > DRAFT_HAND or len(players) != state.n_players:
                 return None
-            rest = tuple(_pass_hands(players, rnd) if rnd < DRAFT_HAND else _end_draft(players))
-        return new_state(state.variant, state.n_players, state.seed, state.deck, state.market, state.discard,
-                         state.ticket_decks, state.tickets_out, state.claims, tuple(players), state.phase,
-                         state.current, rest, state.final_turns_left, state.turn, state.ply + 1, state.passes,
-                         state.shuffles, state.first_player, state.ext)
+            rest = _pass_hands(players, rnd) if rnd < DRAFT_HAND else _end_draft(players)
+        s = _OpenState()                               # new_state inline (see engine._turn_over): a ply in ten
+        s.variant = state.variant
+        s.n_players = state.n_players
+        s.seed = state.seed
+        s.deck = state.deck
+        s.market = state.market
+        s.discard = state.discard
+        s.ticket_decks = state.ticket_decks
+        s.tickets_out = state.tickets_out
+        s.claims = state.claims
+        s.players = tuple(players)
+        s.phase = state.phase
+        s.current = state.current
+        s.pending = tuple(rest)
+        s.final_turns_left = state.final_turns_left
+        s.turn = state.turn
+        s.ply = state.ply + 1
+        s.passes = state.passes
+        s.shuffles = state.shuffles
+        s.first_player = state.first_player
+        s.ext = state.ext
+        s.__class__ = GameState
+        return s
 
     @staticmethod
     def _quick_keep(v, state, action):
@@ -668,21 +744,29 @@ class TicketDraft(Feature):
         if p is None or p.kind != "draft_keep":
             return None
         by_text = v.route_table.ticket_by_text
-        ids = [by_text.get(t) if t.__class__ is str else None for t in names]
         offered = p.get("offered")
-        if len(set(ids)) != DRAFT_KEEP:
-            return None
-        for t in ids:                                  # (lists and loops here: a generator costs more)
+        ids = []                                       # (plain loops here: a generator or a comprehension costs more)
+        for t in names:
+            t = by_text.get(t) if t.__class__ is str else None
             if t not in offered:
                 return None
+            ids.append(t)
+        if len(set(ids)) != DRAFT_KEEP:
+            return None
+        kept, returned = [], []
+        for t in offered:
+            (kept if t in ids else returned).append(t)
         players = list(state.players)
         q = players[seat]
-        players[seat] = new_player(q.hand, q.trains, q.tickets + tuple([t for t in offered if t in ids]),
-                                   q.route_points, q.ext)
+        players[seat] = new_player(q.hand, q.trains, q.tickets + tuple(kept), q.route_points, q.ext)
         name = v.settings.ticket_deck
         decks = dict(state.ticket_decks)
-        decks[name] = decks.get(name, ()) + tuple([t for t in offered if t not in ids])
-        rest = tuple([x for x in pending if x.seat != seat])
+        decks[name] = decks.get(name, ()) + tuple(returned)
+        rest = []
+        for x in pending:
+            if x.seat != seat:
+                rest.append(x)
+        rest = tuple(rest)
         phase, current = state.phase, state.current
         if not rest:                                   # the last keep: the returns shuffled in, play begins
             decks[name] = tuple(shuffled(decks[name], state.seed, "tickets/draft", 0))
@@ -865,6 +949,13 @@ def drafted_from(tx, seat: int) -> tuple[str, ...]:
 # ---------------------------------------------------------------------------------------------
 # express cards on draws and ticket draws
 
+@lru_cache(maxsize=None)
+def _unused(left: tuple[int, ...], used: int) -> tuple[int, ...]:
+    """The express cards ``left`` without the one ``used`` (SK-TURN-2), for the quick paths: the few answers made
+    once (a cached call runs no Python code; the comprehension was a call of its own)."""
+    return tuple([x for x in left if x != used])
+
+
 def _use_express(tx, seat: int, value: int) -> None:
     p = tx.players[seat]
     left = tuple(x for x in p.get("express", ()) if x != value)
@@ -912,7 +1003,6 @@ def _express_draw(slot: int, express: int, seat: int) -> ExpressDraw:
 
 
 _FULL_SLOTS = {n: tuple(range(n + 1)) for n in range(8)}       # a full market's slots (0: the deck), by its size
-_NO_EXPRESS = {seat: _ExpressChoices((), (), (), seat) for seat in range(8)}     # (read only: nothing to make)
 
 
 class ExpressCards(Feature):
@@ -973,7 +1063,7 @@ class ExpressCards(Feature):
         out += [ExpressTickets(express=e, seat=seat) for e in left if deck > v.settings.ticket_draw]
         return out
 
-    def bot_random(self, v, state, seat, r) -> "_ExpressChoices":
+    def bot_random(self, v, state, seat, r) -> "_ExpressChoices | tuple":
         """``turn_actions`` as a sequence that makes only the action the random bot picks (most are never used)."""
         for key, left in state.players[seat].ext:      # (express_left: pairs_get, without the call)
             if key == "express":
@@ -982,7 +1072,7 @@ class ExpressCards(Feature):
         else:
             left = ()
         if not left:
-            return _NO_EXPRESS[seat] if seat in _NO_EXPRESS else _ExpressChoices((), (), (), seat)
+            return ()                                   # (no actions: a tuple's len() calls no Python method)
         market = state.market
         full = market is _full[0] or _is_full(market)           # (None not in market, remembered: engine._is_full)
         slots = _FULL_SLOTS[len(market)] if full and len(market) in _FULL_SLOTS else \
@@ -1060,7 +1150,7 @@ class ExpressCards(Feature):
         for card in deck[:e]:
             hand[card] += 1
         players[seat] = new_player(tuple(hand), p.trains, p.tickets, p.route_points,
-                                   pairs_set(p.ext, "express", tuple([x for x in left if x != e])))
+                                   pairs_set(p.ext, "express", _unused(tuple(left), e)))
         drawn = new_state(state.variant, state.n_players, state.seed, deck[e:], state.market, state.discard,
                           state.ticket_decks, state.tickets_out, state.claims, tuple(players), state.phase,
                           state.current, (), state.final_turns_left, state.turn, state.ply, state.passes,
@@ -1088,7 +1178,7 @@ class ExpressCards(Feature):
         if not trusted and e not in left:
             return None
         players[seat] = new_player(p.hand, p.trains, p.tickets, p.route_points,
-                                   pairs_set(p.ext, "express", tuple([x for x in left if x != e])))
+                                   pairs_set(p.ext, "express", _unused(tuple(left), e)))
         n = st.ticket_draw + e
         decks = dict(state.ticket_decks)
         decks[name] = pile[n:]
@@ -1174,9 +1264,9 @@ def _nth_claim(label: str, room: dict[str, tuple[int, int]], c0: int, boosts: tu
     """The ``k``-th province claim of ``size`` cards of a route (``label``; colour index ``c0``, -1: gray) in
     ``_options``' order, without listing them (the random bot's province pick): payment ``k // places`` of
     ``_payments_of_size`` with (express card, line) ``k % places`` of the ``places`` pairs of ``boosts`` x
-    ``ProvinceBoard._targets`` that place its train (lowest <= size + express <= highest). Made through its slots'
-    descriptors, as ``actions.new_claim`` makes a Claim, instead of the frozen __init__ (an object.__setattr__ a
-    field)."""
+    ``ProvinceBoard._targets`` that place its train (lowest <= size + express <= highest). Made as
+    ``actions.new_claim`` makes a Claim (``_OpenProvinceClaim``), instead of the frozen __init__ (an
+    object.__setattr__ a field)."""
     j = k % places
     lines = room.items() if c0 < 0 else ((COLOURS[c0], room[COLOURS[c0]]),)
     for e in boosts:
@@ -1203,13 +1293,13 @@ def _nth_claim(label: str, room: dict[str, tuple[int, int]], c0: int, boosts: tu
                 pay = payment(c, most - k, size - most + k)
                 break
             k -= most - low + 1
-    claim = object.__new__(ProvinceClaim)
-    set_route, set_payment, set_express, set_line, set_seat = _SET_PC
-    set_route(claim, label)
-    set_payment(claim, pay if pay is not None else payment(0, 0, size))
-    set_express(claim, e)
-    set_line(claim, line)
-    set_seat(claim, seat)
+    claim = _OpenProvinceClaim()
+    claim.route = label
+    claim.payment = pay if pay is not None else payment(0, 0, size)
+    claim.express = e
+    claim.line = line
+    claim.seat = seat
+    claim.__class__ = ProvinceClaim
     return claim
 
 
@@ -1305,6 +1395,8 @@ def _places_of_span(span: tuple[int, int] | None, boosts: tuple[int, ...], top: 
 def _places_of_reach(reach: tuple[int, ...], boosts: tuple[int, ...], top: int) -> tuple[int, ...]:
     """``_province_places`` from the reach of the route's lines (``_reach_of_spans``), each answer built whole
     before it is kept."""
+    if boosts == (0,):                                  # (no express card left: the reach itself)
+        return reach[:top + 1]
     return tuple(sum(reach[size + e] for e in boosts) for size in range(top + 1))
 
 
@@ -1313,9 +1405,8 @@ def _pick_claim(v: Variant, routes: int, room: dict[str, tuple[int, int]], boost
     """``ProvinceBoard.bot_random``'s claim among the claimable ``routes`` (a bit set, a train to spare), drawn
     from the counter ``r``: [the claim], or [] when no route has one."""
     t = v.route_table
-    top = _province_top(v)
+    top = v.__dict__.get("_province_top") or _province_top(v)
     locos = hand[LOCO]
-    colours = hand[:LOCO]
     while routes:
         n = routes.bit_count()
         if n > 1:
@@ -1328,7 +1419,12 @@ def _pick_claim(v: Variant, routes: int, room: dict[str, tuple[int, int]], boost
         # place a train of that value -- both counted, and only the claim picked made. Sizes whose trains reach
         # no free space add nothing; once a size has no payment, no larger one has.
         c0 = t.colour[i]
-        places_of = _province_places(room, top, c0, boosts)
+        if c0 < 0:
+            haves = hand[:LOCO]
+            places_of = _province_places(room, top, c0, boosts)
+        else:                                           # (_province_places' one-colour case, without its call)
+            haves = (hand[c0],)
+            places_of = _places_of_span(room.get(COLOURS[c0]), boosts, top)
         counts = []
         total = 0
         for size in range(t.length[i], top + 1):
@@ -1337,7 +1433,7 @@ def _pick_claim(v: Variant, routes: int, room: dict[str, tuple[int, int]], boost
                 continue
             low = size - locos if size - locos > 1 else 1
             pays = locos >= size                        # (colour, then all-locomotive payments: _colour_rows)
-            for have in (colours if c0 < 0 else (hand[c0],)):
+            for have in haves:
                 if have >= low:
                     pays += (have if have < size else size) - low + 1
             if not pays:
@@ -1385,6 +1481,28 @@ def _route_lengths(v: Variant) -> tuple[int, int]:
             found = (0, 1 << 30)
         v.__dict__["_route_lengths"] = found
     return found
+
+
+_ROUTES_LAST: tuple = (None, None, 0)
+
+
+def _province_routes(v: Variant, state: GameState, seat: int) -> int:
+    """The routes ``seat`` may claim with a province train: ``claimable_routes(affordable_only)`` with a train to
+    spare, as a bit set (route order: the set bits, lowest first; a route picked at random leaves the set as it
+    would leave a list). The last answer is kept by its state and seat: the random bot asks ``_bot_idle`` first,
+    then ``ProvinceBoard.bot_random`` for the same state."""
+    global _ROUTES_LAST
+    last = _ROUTES_LAST                                 # (state, seat, routes): one tuple, replaced whole
+    if last[0] is state and last[1] == seat:            # (the state is held there: its id is not reused meanwhile)
+        return last[2]
+    trains = state.players[seat].trains
+    if trains < 2:
+        routes = 0
+    else:
+        t = v.route_table
+        routes = claimable_mask(v, state, seat, True) & t.every[trains - 1 if trains <= t.top else t.top]
+    _ROUTES_LAST = (state, seat, routes)
+    return routes
 
 
 class _LaterClaim:
@@ -1443,16 +1561,10 @@ class ProvinceBoard(Feature):
         random bot's one draw among them (``bots._own_action``), so the claim is seldom taken: when every claimable
         route surely has a claim (``_every_route_places``) the pick is known to take two draws, which are only
         counted off here, and the claim is made from the same numbers if the bot takes it (``_LaterClaim``)."""
-        p = state.players[seat]
-        trains = p.trains
-        if trains < 2:
-            return []
-        t = v.route_table
-        # claimable_routes(affordable_only) with a train to spare, as a bit set (route order: the set bits, lowest
-        # first); a route picked at random leaves the set as it would leave a list
-        routes = claimable_mask(v, state, seat, True) & t.every[trains - 1 if trains <= t.top else t.top]
+        routes = _province_routes(v, state, seat)
         if not routes:
             return []
+        p = state.players[seat]
         room = _placeable(v, state)
         for key, left in p.ext:                             # (express_left: pairs_get, without the call)
             if key == "express":
@@ -1618,15 +1730,26 @@ class ProvinceBoard(Feature):
         else:
             board = ()
         spaces = lines[line]
-        full = {sp for ln, sp, _ in board if ln == line}
+        full = set()                                    # (a plain loop: a comprehension is a call of its own)
+        for ln, sp, _ in board:
+            if ln == line:
+                full.add(sp)
         value = size + e                                # (_space_for's usual answer, the value's own space, first)
         space = value if value in spaces and value not in full else _space_for(spaces, full, value)
         if space is None:
             return None
-        ext = p.ext if not e else pairs_set(p.ext, "express", tuple([x for x in left if x != e]))
-        players[seat] = new_player(tuple(hand), p.trains - route.length - 1, p.tickets, p.route_points + t.points[i],
-                                   ext)
-        new_claims = claims[:i] + (seat,) + claims[i + 1:]
+        ext = p.ext if not e else pairs_set(p.ext, "express", _unused(tuple(left), e))
+        q = _OpenPlayer()                               # new_player inline (as engine._quick_claim)
+        q.hand = tuple(hand)
+        q.trains = p.trains - route.length - 1
+        q.tickets = p.tickets
+        q.route_points = p.route_points + t.points[i]
+        q.ext = ext
+        q.__class__ = PlayerState
+        players[seat] = q
+        new_claims = list(claims)                       # (one list copied: cheaper than two slices joined)
+        new_claims[i] = seat
+        new_claims = tuple(new_claims)
         new_board = tuple(board) + ((line, space, seat),)
         new = _turn_over(v, state, seat, state.deck, state.market, tuple(discard), new_claims, tuple(players),
                          ext=pairs_set(state.ext, "province", new_board))
@@ -1713,8 +1836,29 @@ class ProvinceBoard(Feature):
                                     notes=ps.notes + tuple(notes.get(ps.seat, ()))) for ps in sheet["players"]]
 
     def score_points(self, v, state, completed) -> list[int]:
-        """Per seat, what ``score`` adds: its province board points (SK-SCORE-2)."""
-        awards = self._awards(v, state, None)
+        """Per seat, what ``score`` adds: its province board points (SK-SCORE-2), ranked as ``_awards`` ranks each
+        line (the sum of a seat's spaces, then its highest space, then the seat) from those two numbers alone,
+        without the rankings' words and records (every game is scored so)."""
+        lines = province_lines(v)
+        mine: dict[tuple, list] = {}                    # (line, seat) -> [sum of its spaces, highest space]
+        for line, space, seat in state.get("province", ()):
+            if line in lines:
+                found = mine.get((line, seat))
+                if found is None:
+                    mine[(line, seat)] = [space, space]
+                else:
+                    found[0] += space
+                    if space > found[1]:
+                        found[1] = space
+        ranks: dict[str, list] = {}
+        for (line, seat), (total, best) in mine.items():
+            ranks.setdefault(line, []).append((-total, -best, seat))
+        bonus = PROVINCE_BONUS.get(state.n_players, ())
+        awards: dict[int, int] = {}
+        for ranked in ranks.values():
+            ranked.sort()
+            for (_, _, seat), points in zip(ranked, bonus):     # (the places beyond the paid ones score 0)
+                awards[seat] = awards.get(seat, 0) + points
         return [awards.get(seat, 0) for seat in range(state.n_players)]
 
     def validate(self, v, state, problems) -> None:
@@ -1801,6 +1945,18 @@ class ProvinceBoard(Feature):
 # ---------------------------------------------------------------------------------------------
 # the variant
 
+def _bot_idle(v: Variant, state: GameState, seat: int) -> bool:
+    """``Variant.bot_idle``: ``seat`` has used its express cards and has no route to claim with a province train, so
+    neither ``ExpressCards.bot_random`` nor ``ProvinceBoard.bot_random`` has an action (and neither draws a number):
+    most turns of a game's second half that try them. One test instead of both pickers."""
+    for key, left in state.players[seat].ext:          # (express_left: pairs_get, without the call)
+        if key == "express":
+            if left:
+                return False
+            break
+    return not _province_routes(v, state, seat)
+
+
 SOUTH_KOREA_SETTINGS = Settings(
     trains=45,                                   # SK-COMP-1
     min_players=2, max_players=5,                # SK-COMP-1
@@ -1867,6 +2023,7 @@ SOUTH_KOREA = register(Variant(
     description="South Korea (provisional stand-in board): a ticket draft, express cards and the province board.",
     interpretations=SOUTH_KOREA_INTERPRETATIONS,
     settled=SOUTH_KOREA_SETTLED,
+    bot_idle=_bot_idle,
 ))
 
 
