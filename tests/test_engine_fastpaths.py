@@ -387,6 +387,25 @@ def test_maerklin_plus4_claimable_by_arithmetic_exactly_when_a_payment_exists():
     assert agreed > 10000 and 0 < payable < agreed
 
 
+def mask_agrees_with_payments(v, s, hands, trains_cycle) -> tuple[int, int]:
+    """Seat 0 of the 2-player state ``s`` given each of ``hands`` in turn, with the trains of ``trains_cycle`` in
+    turn: claimable_mask holds exactly the routes short enough with a listed payment. (routes checked, payable)."""
+    from dataclasses import replace
+
+    from ttr_nb.board.tables import claimable_mask
+    agreed = payable = 0
+    for k, hand in enumerate(hands):
+        trains = trains_cycle[k % len(trains_cycle)]
+        state = replace(s, players=(replace(s.players[0], hand=hand, trains=trains), s.players[1]))
+        mask = claimable_mask(v, state, 0, True)
+        for r in v.map.routes:
+            expected = r.length <= trains and bool(route_payments(v, r, hand))
+            assert bool(mask >> r.index & 1) == expected, (r.id, hand, trains)
+            agreed += 1
+            payable += expected
+    return agreed, payable
+
+
 @pytest.mark.parametrize("variant", ["usa", "south_korea"])
 def test_claimable_by_colour_pairs_exactly_when_a_payment_exists(variant):
     """USA-CLAIM-1..3: claimable_mask reads the eight colours as four pairs of rows (RouteTable.pair_colours, up to
@@ -394,10 +413,8 @@ def test_claimable_by_colour_pairs_exactly_when_a_payment_exists(variant):
     those the clipped rows: each must agree with the listed payments for every route, with fewer trains too."""
     import random
 
-    from dataclasses import replace
-
     from ttr_nb.board.cards import LOCO
-    from ttr_nb.board.tables import WIDE, claimable_mask
+    from ttr_nb.board.tables import WIDE
     v = get_variant(variant)
     t = v.route_table
     reach = len(t.pair_colours[0])
@@ -406,16 +423,7 @@ def test_claimable_by_colour_pairs_exactly_when_a_payment_exists(variant):
     hands = [tuple(rng.choice((0, 0, 1, 2, 3, 4, 6)) for _ in range(LOCO + 1)) for _ in range(300)]
     hands += [(reach - 1,) + (0,) * 8, (0,) * 7 + (reach,) + (0,), (0,) * 8 + (reach,), (2,) * 8 + (reach - 2,)]
     hands += [(WIDE,) + (0,) * 8, (1,) + (0,) * 7 + (WIDE - 1,), (0, 5) + (0,) * 6 + (WIDE + 3,)]
-    agreed = payable = 0
-    for k, hand in enumerate(hands):
-        trains = (45, t.top - 1, 2)[k % 3]
-        state = replace(s, players=(replace(s.players[0], hand=hand, trains=trains), s.players[1]))
-        mask = claimable_mask(v, state, 0, True)
-        for r in v.map.routes:
-            expected = r.length <= trains and bool(route_payments(v, r, hand))
-            assert bool(mask >> r.index & 1) == expected, (r.id, hand, trains)
-            agreed += 1
-            payable += expected
+    agreed, payable = mask_agrees_with_payments(v, s, hands, (45, t.top - 1, 2))
     assert agreed > 20000 and 0 < payable < agreed
 
 

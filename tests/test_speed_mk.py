@@ -40,10 +40,9 @@ def test_maerklin_plus4_claimable_by_colour_pairs_at_and_past_the_pairs_rows():
     (RouteTable.pair_colours), and past those rows the padded ones colour by colour: hands on both sides of the
     pairs' last row, with fewer trains too, must agree with the listed payments for every route."""
     import random
-    from dataclasses import replace
 
+    from test_engine_fastpaths import mask_agrees_with_payments
     from ttr_nb.board.cards import LOCO, LOCO4
-    from ttr_nb.board.tables import claimable_mask, route_payments
     v = get_variant("maerklin")
     t = v.route_table
     reach = len(t.pair_colours[0])
@@ -56,17 +55,8 @@ def test_maerklin_plus4_claimable_by_colour_pairs_at_and_past_the_pairs_rows():
         k = hand[LOCO] + hand[LOCO4]
         hand[rng.randrange(LOCO)] = reach - k - rng.choice((1, 0, 0, -2))      # the pairs' last row, or past it
         hands.append(tuple(hand))
-    agreed = payable = past = 0
-    for n, hand in enumerate(hands):
-        trains = (45, t.top - 1, 3)[n % 3]
-        past += max(hand[:LOCO]) + hand[LOCO] + hand[LOCO4] >= reach
-        state = replace(s, players=(replace(s.players[0], hand=hand, trains=trains), s.players[1]))
-        mask = claimable_mask(v, state, 0, True)
-        for r in v.map.routes:
-            expected = r.length <= trains and bool(route_payments(v, r, hand))
-            assert bool(mask >> r.index & 1) == expected, (r.id, hand, trains)
-            agreed += 1
-            payable += expected
+    past = sum(max(hand[:LOCO]) + hand[LOCO] + hand[LOCO4] >= reach for hand in hands)
+    agreed, payable = mask_agrees_with_payments(v, s, hands, (45, t.top - 1, 3))
     assert agreed > 10000 and 0 < payable < agreed and 20 < past < len(hands) - 20
 
 

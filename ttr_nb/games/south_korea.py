@@ -439,14 +439,7 @@ def _pass_hands(players: list, rnd: int) -> list[Pending]:
                 hand = kv[1]
         passing.append(tuple(hand) if hand is not None else ())
         ext.sort(key=_key)
-        q = _OpenPlayer()                              # new_player inline (as engine._quick_draw)
-        q.hand = p.hand
-        q.trains = p.trains
-        q.tickets = p.tickets
-        q.route_points = p.route_points
-        q.ext = tuple(ext)
-        q.__class__ = PlayerState
-        players[s] = q
+        players[s] = new_player(p.hand, p.trains, p.tickets, p.route_points, tuple(ext))
     out = []                                           # (plain loops here: a comprehension is a call of its own)
     for s in range(n):
         out.append(_draft_pick_pending(s, passing[(s - 1) % n], rnd + 1))
@@ -689,14 +682,7 @@ class TicketDraft(Feature):
             return None
         ext.append(("passing", passing))
         ext.sort(key=_key)
-        q = _OpenPlayer()                              # new_player inline (as engine._quick_draw)
-        q.hand = ps.hand
-        q.trains = ps.trains
-        q.tickets = ps.tickets
-        q.route_points = ps.route_points
-        q.ext = tuple(ext)
-        q.__class__ = PlayerState
-        players[seat] = q
+        players[seat] = new_player(ps.hand, ps.trains, ps.tickets, ps.route_points, tuple(ext))
         rest = []                                      # (the others' picks, in a plain loop: a comprehension is a
         for q in pending:                              # call of its own)
             if q.seat != seat:
