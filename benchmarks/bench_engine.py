@@ -4,6 +4,8 @@ Targets (issue "The rules engine and the USA game"):
   - random 4-player USA games per second on one core      >= 200
   - exact longest trail, one player owning every USA route < 100 ms
   - `import ttr_nb` (rules only)                           < 150 ms
+and issue 18, item 3: the same games through `Game.play_bots` at least 0.8x the raw loop's speed, measured here
+in one process, a game of each in turn (compare.py times the two in different processes, whose speed varies more).
 """
 from __future__ import annotations
 
@@ -36,6 +38,26 @@ def random_games(variant: str, games: int, players: int = 4, seed0: int = 0) -> 
             plies += 1
     elapsed = time.process_time() - start
     return games / elapsed, plies / games
+
+
+def play_bots_against_raw(games: int) -> tuple[float, float]:
+    """(the raw loop's games per CPU second, ``Game.play_bots``'): the same seeded random 4-player USA games
+    (``workloads.play_random``, scored, and ``workloads.play_checked``: every push checked, its words and history
+    kept), one of each in turn, so that both meet the same load in the same process."""
+    sys.path.insert(0, str(ROOT / "benchmarks"))
+    from workloads import play_checked, play_random
+    play_random("usa", 4, 10_000)                          # warm-up: the Game's own code and texts
+    play_checked("usa", 4, 10_000)
+    raw = checked = 0.0
+    clock = time.process_time
+    for g in range(games):
+        start = clock()
+        play_random("usa", 4, g)
+        raw += clock() - start
+        start = clock()
+        play_checked("usa", 4, g)
+        checked += clock() - start
+    return games / raw, games / checked
 
 
 def longest_whole_map(map_key: str, repeat: int = 7) -> tuple[float, int]:
@@ -73,6 +95,9 @@ def main() -> None:
     print(f"python {sys.version.split()[0]} on {os.cpu_count()} cores (one core used), load {os.getloadavg()[0]:.2f}")
     rate, plies = random_games("usa", args.games)
     print(f"random 4-player USA games:            {rate:7.1f} games/s  ({plies:.0f} plies/game; target >= 200)")
+    raw, checked = play_bots_against_raw(args.games // 3)
+    print(f"Game.play_bots, the same games:       {checked:7.1f} games/s  (the raw loop beside it {raw:.1f}: "
+          f"{checked / raw:.2f}x; target >= 0.8x)")
     ms, length = longest_whole_map("usa", repeat)
     print(f"longest trail, all 100 USA routes:    {ms:7.2f} ms CPU   (length {length}; target < 100 ms)")
     ms, length = longest_whole_map("europe", repeat)

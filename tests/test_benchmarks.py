@@ -20,7 +20,8 @@ BENCH = Path(__file__).resolve().parents[1] / "benchmarks"
 # script (and arguments) -> the figures it must print
 CASES = {
     "bench_engine.py": [r"random 4-player USA games: +[\d.]+ games/s", r"longest trail, all 100 USA routes: +[\d.]+ ms CPU",
-                        r"import ttr_nb \(bytecode cached\): +[\d.]+ ms CPU"],
+                        r"import ttr_nb \(bytecode cached\): +[\d.]+ ms CPU",
+                        r"Game.play_bots, the same games: +[\d.]+ games/s .* [\d.]+x; target >= 0.8x"],
     "bench_europe.py": [r"Europe +[\d.]+ games/s", r"per ply: [\d.]+x", r"^ +0 +[\d.]+ / +[\d.]+"],
     "bench_maerklin.py": [r"Märklin/USA time per ply: [\d.]+x", r"best passenger move.*median [\d.]+ ms"],
     "bench_south_korea.py": [r"USA / South Korea per ply: +[\d.]+x"],
