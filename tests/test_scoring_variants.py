@@ -167,25 +167,55 @@ def heaviest_piece(state, seat: int) -> int:
     return max((g.subgraph(c).size(weight="w") for c in nx.connected_components(g)), default=0)
 
 
+@pytest.fixture
+def measured(monkeypatch):
+    """Counts the seats whose trail length ``score`` asks ``trail.trail_length`` for."""
+    calls = []
+    real = scoring.trail_length
+
+    def counted(ends, length, owned, *rest):
+        calls.append(len(owned))
+        return real(ends, length, owned, *rest)
+    monkeypatch.setattr(scoring, "trail_length", counted)
+    return calls
+
+
 @pytest.mark.parametrize("variant", ["usa", "europe"])
-def test_USA_SCORE_3_only_seats_that_can_reach_the_bonus_are_solved(variant, solver_calls):
+def test_USA_SCORE_3_only_seats_that_can_reach_the_bonus_are_measured(variant, solver_calls, measured):
+    """The bonus needs the trails' lengths only: ``score`` measures the seats that can reach it and works out no
+    trail itself; each seat's trail is worked out once, when read, and is the one the rules ask for."""
     solved = skipped = 0
     for seed in range(3, 9):
         state = finished(variant, seed=seed)
         trails = eager(state)
         best = max(t.length for t in trails)
         solver_calls.clear()
+        measured.clear()
         sheet = score(state)
-        solved_now = len(solver_calls)
+        assert solver_calls == []                                   # no trail made before it is read
+        measured_now = len(measured)
         assert [ps.longest_bonus > 0 for ps in sheet.players] == [t.length == best for t in trails]
-        assert sum(t.length == best for t in trails) <= solved_now \
+        assert sum(t.length == best for t in trails) <= measured_now \
             <= sum(heaviest_piece(state, seat) >= best for seat in range(len(state.players)))
-        assert [ps.longest for ps in sheet.players] == trails     # the others are worked out when read
+        assert [ps.longest for ps in sheet.players] == trails     # worked out when read
         assert len(solver_calls) == len(state.players)          # each seat once
-        solved += solved_now
-        skipped += len(state.players) - solved_now
-    assert solved and skipped          # (some seats' pieces are too short to reach it; Europe's stations pass an
-    #                                    unread trail on, EU-STATION-6)
+        solved += measured_now
+        skipped += len(state.players) - measured_now
+    assert solved and skipped          # (some seats' pieces are too short to reach it)
+
+
+@pytest.mark.parametrize("variant", ["usa", "europe"])
+def test_USA_SCORE_3_a_network_too_dense_to_measure_is_solved(variant, monkeypatch, solver_calls):
+    """Where ``trail_length`` gives up (None: a piece too dense for its search), ``score`` works that seat's trail
+    out at once and reads its length: the same sheet, bonus seats included."""
+    states = [finished(variant, seed=seed) for seed in (3, 4)]
+    expected = [eager_sheet(state) for state in states]
+    monkeypatch.setattr(scoring, "trail_length", lambda *args: None)
+    for state, sheet in zip(states, expected):
+        solver_calls.clear()
+        got = score(state)
+        assert solver_calls                                     # solved while scoring, not when read
+        assert got == sheet
 
 
 def test_USA_SCORE_3_the_trail_bound_is_never_below_the_trail():

@@ -16,7 +16,7 @@ from hypothesis import strategies as st
 import ttr_nb.board.trail as trail_mod
 from ttr_nb.errors import TTRError
 from ttr_nb.board.maps import load_map
-from ttr_nb.board.trail import Trail, longest_trail, longest_trails_by_owner
+from ttr_nb.board.trail import Trail, longest_trail, longest_trails_by_owner, trail_length
 
 # ------------------------------------------------------------------------------------------------ helpers
 
@@ -505,3 +505,80 @@ def test_USA_SCORE_3_the_engines_canonical_edges_give_the_public_answer(variant)
     for _ in range(12):
         owned = sorted(rng.sample(range(len(t.edges)), rng.randint(5, 30)))
         assert longest_trail_canonical([t.canon_edges[i] for i in owned]) == longest_trail([t.edges[i] for i in owned])
+
+
+# ------------------------------------------------------------------------------------------------ the length alone
+
+
+def _numbered(edges):
+    """``edges`` as ``trail_length`` takes them: (city numbers per route, lengths, every route, the union-find)."""
+    names = sorted({c for e in edges for c in e[:2]})
+    index = {name: i for i, name in enumerate(names)}
+    ends = [(index[a], index[b]) for a, b, _, _ in edges]
+    up = list(range(len(names)))
+    for a, b in ends:
+        while up[a] != a:
+            a = up[a]
+        while up[b] != b:
+            b = up[b]
+        if a != b:
+            up[a] = b
+    return ends, [e[2] for e in edges], list(range(len(edges))), up
+
+
+def _length_agrees(edges, expected: int) -> None:
+    """``trail_length`` gives ``expected`` above its floor and nothing above the floor otherwise (the floors
+    around the answer, where the bonus's ties are decided)."""
+    ends, length, owned, up = _numbered(edges)
+    for floor in sorted({0, max(expected - 1, 0), expected, expected + 1}):
+        got = trail_length(ends, length, owned, up, floor)
+        if expected > floor:
+            assert got == expected, (edges, floor)
+        else:
+            assert got is not None and got <= floor, (edges, floor, got)
+
+
+@settings(max_examples=600, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(multigraphs())
+def test_USA_SCORE_3_the_length_alone_matches_exhaustive_search(edges):
+    _length_agrees(edges, brute_force(edges))
+
+
+def test_USA_SCORE_3_the_length_alone_on_game_shaped_networks():
+    """Seeded networks shaped like a game's, forests (the contracted tree's two heaviest ways down) and pieces
+    with cycles (the depth-first search): the same length as ``longest_trail``."""
+    rng = random.Random(1812)
+    for _ in range(600):
+        edges = _game_shaped(rng, cycles=rng.choice((0, 0, 1, 3, 6)), lengths=(1, 2, 3, 4, 5, 6))
+        _length_agrees(edges, longest_trail(edges).length)
+
+
+@pytest.mark.parametrize("variant", ["usa", "europe"])
+def test_USA_SCORE_3_the_length_alone_on_the_boards(variant):
+    """Random sets of a board's routes (up to 45, many pieces with cycles): the length the final score reads is
+    ``longest_trail``'s, or None where the search would be too long (then ``score`` asks ``longest_trail``)."""
+    from ttr_nb.variants import get_variant
+    t = get_variant(variant).route_table
+    rng = random.Random(f"length/{variant}")
+    searched = 0
+    for _ in range(150):
+        owned = sorted(rng.sample(range(len(t.edges)), rng.randint(1, 45)))
+        ends, length, _, up = _numbered([t.edges[i] for i in owned])
+        got = trail_length(ends, length, range(len(owned)), up)
+        if got is not None:
+            assert got == longest_trail([t.edges[i] for i in owned]).length, owned
+            searched += 1
+    assert searched > 100
+
+
+def test_USA_SCORE_3_the_length_alone_gives_up_past_its_budget():
+    """A piece that must be searched (every two of four cities joined: each city odd) with too small a budget:
+    None, not a guess; with the default budget, the exact length. Every two of six cities joined is past it."""
+    edges = [(a, b, 1 + (i % 3), f"k{i}") for i, (a, b) in enumerate(
+        [(a, b) for a in "ABCD" for b in "ABCD" if a < b])]
+    ends, length, owned, up = _numbered(edges)
+    assert trail_length(ends, length, owned, up, budget=3) is None
+    assert trail_length(ends, length, owned, up) == longest_trail(edges).length == brute_force(edges)
+    dense = [(a, b, 1 + (i % 3), f"k{i}") for i, (a, b) in enumerate(
+        [(a, b) for a in "ABCDEF" for b in "ABCDEF" if a < b])]
+    assert trail_length(*_numbered(dense)) is None

@@ -9,7 +9,7 @@ from typing import Callable, Sequence
 
 from .names import seat_name
 from .state import GameState
-from .trail import Trail, longest_trail, longest_trail_canonical
+from .trail import Trail, longest_trail, longest_trail_canonical, trail_length
 from ..variants import Variant, get_variant
 
 
@@ -439,12 +439,13 @@ def _networks(t, state: GameState, indices: list[list[int]]) -> tuple[list[int],
 
 def _trails(t, indices: list[list[int]], heaviest: list[int] | None, ups: list[list[int]] | None,
             bonus: int) -> tuple[list, set[int]]:
-    """(each seat's longest trail or a ``_Later`` one, the seats that get the longest-path bonus) (USA-SCORE-3:
-    ties all get it). Seats are solved heaviest piece first; a seat whose heaviest piece is shorter than the best
-    trail found cannot reach it (a trail stays in one piece), nor one whose ``_trail_bound`` is: its trail is
-    worked out when read; with no bonus (MK-SCORE-3, SK-SCORE-4) every seat's is (``heaviest`` and ``ups`` are
-    None there: nothing to prune)."""
+    """(each seat's longest trail, as a ``_Later`` worked out when read, or the trail itself; the seats that get
+    the longest-path bonus) (USA-SCORE-3: ties all get it). The bonus needs only the trails' lengths
+    (``trail_length``). Seats are measured heaviest piece first; a seat whose heaviest piece is shorter than the
+    best trail found cannot reach it (a trail stays in one piece), nor one whose ``_trail_bound`` is. With no
+    bonus (MK-SCORE-3, SK-SCORE-4) no seat is measured (``heaviest`` and ``ups`` are None there)."""
     trails: list = [None] * len(indices)
+    lengths: dict[int, int] = {}
     best = 0
     for seat in sorted(range(len(indices)), key=heaviest.__getitem__, reverse=True) if bonus and heaviest else range(len(indices)):
         if t.ids_sorted:
@@ -453,13 +454,17 @@ def _trails(t, indices: list[list[int]], heaviest: list[int] | None, ups: list[l
         else:
             edges = t.edges
             solve, arg = longest_trail, [edges[i] for i in indices[seat]]
+        trails[seat] = _Later(solve, arg)
         if bonus and (heaviest is None or heaviest[seat] >= best and (not best or _trail_bound(t, indices[seat], ups[seat]) >= best)):
-            trail = trails[seat] = solve(arg)
-            if trail.length > best:
-                best = trail.length
-        else:
-            trails[seat] = _Later(solve, arg)
-    seats = {s for s, trail in enumerate(trails) if best and trail.__class__ is Trail and trail.length == best}
+            # exact when it can tie the best so far (``best - 1`` the floor); None: a network too dense for it
+            n = trail_length(t.ends, t.length, indices[seat], ups[seat], max(best - 1, 0)) if ups else None
+            if n is None:
+                trail = trails[seat] = solve(arg)
+                n = trail.length
+            lengths[seat] = n
+            if n > best:
+                best = n
+    seats = {s for s, n in lengths.items() if best and n == best}
     return trails, seats
 
 

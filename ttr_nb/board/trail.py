@@ -282,6 +282,144 @@ def _path_trail(value: int, mask: int, canon, ea: list[int], eb: list[int], inc:
     return Trail(value, tuple(routes), tuple(cities))
 
 
+def trail_length(ends: Sequence[tuple[int, int]], length: Sequence[int], owned: Sequence[int], up: list[int],
+                 floor: int = 0, budget: int = 4000) -> int | None:
+    """The length of the longest trail of the routes ``owned`` (indices into ``ends``, each route's two city
+    numbers, and ``length``, its trains) when it is longer than ``floor``, otherwise some number not above
+    ``floor``; None when a piece of the network is too dense to search in ``budget`` steps (``longest_trail``
+    answers then). ``up`` is the routes' union-find over the city numbers (a city's parent; a root is its own).
+    The final score asks only this of most seats (USA-SCORE-3: which seats have the longest trail) and works the
+    trail itself out when something reads it.
+
+    The same value as ``longest_trail(...).length``, worked out on numbers alone. A piece with at most two odd
+    cities is walked whole (Euler). Otherwise the best trail runs between two odd cities (an end with an unused
+    route could go on), and the piece's cities of degree 2 are contracted into chains (step 2 of the module
+    docstring): a piece without cycles takes the two heaviest ways down at its best city; a piece with cycles is
+    searched depth first from each odd city, cut off where even all its unused trains cannot beat the best."""
+    inc: dict[int, list[int]] = {}                      # city -> its routes
+    for i in owned:
+        a, b = ends[i]
+        if a in inc:
+            inc[a].append(i)
+        else:
+            inc[a] = [i]
+        if b in inc:
+            inc[b].append(i)
+        else:
+            inc[b] = [i]
+    odd: dict[int, int] = {}                            # piece root -> its odd cities
+    for c, around in inc.items():
+        if len(around) & 1:
+            while up[c] != c:
+                c = up[c]
+            odd[c] = odd.get(c, 0) + 1
+    total: dict[int, int] = {}                          # piece root -> its trains
+    for i in owned:
+        r = ends[i][0]
+        while up[r] != r:
+            r = up[r]
+        total[r] = total.get(r, 0) + length[i]
+    best = floor
+    for r in sorted(total, key=total.__getitem__, reverse=True):
+        if total[r] <= best:
+            break
+        if odd.get(r, 0) <= 2:
+            best = total[r]
+        else:
+            best = _piece_length(ends, length, inc, up, r, best, budget)
+            if best is None:
+                return None
+    return best
+
+
+def _piece_length(ends, length, inc: dict[int, list[int]], up: list[int], r: int, floor: int,
+                  budget: int) -> int | None:
+    """``trail_length`` of the piece whose root is ``r``, which has four odd cities or more."""
+    # the chains between the piece's cities of degree other than 2: adj[city] = [(chain bit, trains, far city)],
+    # each chain listed at both ends (twice at one city for a loop)
+    adj: dict[int, list[tuple[int, int, int]]] = {}
+    for c, around in inc.items():
+        if len(around) != 2:
+            x = c
+            while up[x] != x:
+                x = up[x]
+            if x == r:
+                adj[c] = []
+    seen = set()
+    bit = 1
+    for u, out in adj.items():
+        for e in inc[u]:
+            if e in seen:
+                continue
+            w = 0
+            x = u
+            while True:
+                seen.add(e)
+                w += length[e]
+                a, b = ends[e]
+                x = b if a == x else a
+                around = inc[x]
+                if len(around) != 2:
+                    break
+                e = around[1] if around[0] == e else around[0]
+            out.append((bit, w, x))
+            adj[x].append((bit, w, u))
+            bit <<= 1
+    best = floor
+    if bit.bit_length() == len(adj):                    # chains = cities - 1: a tree, rooted at its first city
+        order = list(adj)[:1]
+        parent = {order[0]: None}
+        for u in order:
+            for _, w, x in adj[u]:
+                if x not in parent:
+                    parent[x] = (u, w)
+                    order.append(x)
+        down = dict.fromkeys(order, 0)                  # a city's heaviest way down (its children's done first)
+        for x in reversed(order[1:]):
+            u, w = parent[x]
+            way = down[x] + w
+            if down[u] + way > best:                    # with the heaviest way down from u found so far
+                best = down[u] + way
+            if way > down[u]:
+                down[u] = way
+        return best
+    # a chain from a city back to itself is walked at once on arrival (whatever came next can come after it);
+    # the others are tried in turn, each state (city, chains used) once: the trains so far follow from the chains
+    loops = {}
+    for u, out in adj.items():
+        mine = [(b, w) for b, w, x in out if x == u][::2]
+        if mine:
+            loops[u] = mine
+            adj[u] = [c for c in out if c[2] != u]
+    rest = sum([w for out in adj.values() for _, w, _ in out]) // 2 + sum([w for mine in loops.values() for _, w in mine])
+    seen = set()
+    stack = []
+    for start, out in adj.items():
+        if len(out) & 1:                                # (a loop adds two to a degree)
+            stack.append((start, 0, 0, rest))
+        while stack:                                    # (city, chains used, trains so far, trains unused)
+            u, used, run, left = stack.pop()
+            if u in loops:
+                for b, w in loops[u]:
+                    if not used & b:
+                        used |= b
+                        run += w
+                        left -= w
+            if (u, used) in seen:
+                continue
+            seen.add((u, used))
+            budget -= 1
+            if budget < 0:
+                return None
+            if run > best:
+                best = run
+            if run + left > best:
+                for b, w, x in adj[u]:
+                    if not used & b:
+                        stack.append((x, used | b, run + w, left - w))
+    return best
+
+
 def longest_trails_by_owner(edges_by_owner: Mapping[int, Sequence[tuple[str, str, int, str]]]) -> dict[int, Trail]:
     """:func:`longest_trail` of every owner's routes, keyed (and ordered) by owner."""
     return {owner: longest_trail(edges_by_owner[owner]) for owner in sorted(edges_by_owner)}
