@@ -20,7 +20,7 @@ import ttr_nb.board.scoring as scoring
 from ttr_nb.bots import RandomBot
 from ttr_nb.board.engine import apply, new_game, to_move
 from ttr_nb.board.scoring import score
-from ttr_nb.board.trail import longest_trail
+from ttr_nb.board.trail import longest_trail, trail_length
 from ttr_nb.variants import get_variant
 
 
@@ -218,19 +218,25 @@ def test_USA_SCORE_3_a_network_too_dense_to_measure_is_solved(variant, monkeypat
         assert got == sheet
 
 
-def test_USA_SCORE_3_the_trail_bound_is_never_below_the_trail():
-    """``scoring._trail_bound`` (a piece's trains less its shortest routes, one for each pair of odd cities past
-    two) is at least every seat's longest trail, and below its heaviest piece often enough to spare searches."""
+def test_USA_SCORE_3_a_seat_that_cannot_beat_the_best_is_rarely_searched():
+    """``trail.trail_length`` with the floor at a seat's own trail: nothing above it, and most seats are answered
+    without a search step (budget 0: one step would give None), by the pieces' trains or their bound (each piece
+    less its lightest chains, one for each two odd cities past two)."""
     v = get_variant("usa")
-    tighter = 0
+    t = v.route_table
+    spared = searched = 0
     for players, seed in [(p, s) for p in (2, 3, 4, 5) for s in range(10, 16)]:
         state = finished("usa", players=players, seed=seed)
         for seat, trail in enumerate(eager(state)):
             owned = [i for i, owner in enumerate(state.claims) if owner == seat]
-            bound = scoring._trail_bound(v.route_table, owned, scoring._pieces(v.route_table, owned))
-            assert trail.length <= bound <= heaviest_piece(state, seat), (players, seed, seat)
-            tighter += bound < heaviest_piece(state, seat)
-    assert tighter > 20
+            up = scoring._pieces(t, owned)
+            assert trail_length(t.ends, t.length, owned, up, trail.length) <= trail.length
+            assert trail_length(t.ends, t.length, owned, up) == trail.length
+            if trail_length(t.ends, t.length, owned, up, trail.length, budget=0) is None:
+                searched += 1
+            else:
+                spared += 1
+    assert spared > 2 * searched > 0
 
 
 @pytest.mark.parametrize("players", [2, 3, 4, 5])

@@ -441,25 +441,23 @@ def _trails(t, indices: list[list[int]], heaviest: list[int] | None, ups: list[l
             bonus: int) -> tuple[list, set[int]]:
     """(each seat's longest trail, as a ``_Later`` worked out when read, or the trail itself; the seats that get
     the longest-path bonus) (USA-SCORE-3: ties all get it). The bonus needs only the trails' lengths
-    (``trail_length``). Seats are measured heaviest piece first; a seat whose heaviest piece is shorter than the
-    best trail found cannot reach it (a trail stays in one piece), nor one whose ``_trail_bound`` is. With no
-    bonus (MK-SCORE-3, SK-SCORE-4) no seat is measured (``heaviest`` and ``ups`` are None there)."""
-    trails: list = [None] * len(indices)
+    (``trail_length``). Seats are measured heaviest piece first, and a seat whose heaviest piece is shorter than
+    the best trail found cannot reach it (a trail stays in one piece). With no bonus (MK-SCORE-3, SK-SCORE-4) no
+    seat is measured (``heaviest`` and ``ups`` are None there; with a bonus and no pieces, every seat's trail is
+    worked out at once)."""
+    trails: list = [_Later(_trail, t, owned) for owned in indices]
     lengths: dict[int, int] = {}
     best = 0
-    for seat in sorted(range(len(indices)), key=heaviest.__getitem__, reverse=True) if bonus and heaviest else range(len(indices)):
-        if t.ids_sorted:
-            canon = t.canon_edges
-            solve, arg = longest_trail_canonical, [canon[i] for i in indices[seat]]
-        else:
-            edges = t.edges
-            solve, arg = longest_trail, [edges[i] for i in indices[seat]]
-        trails[seat] = _Later(solve, arg)
-        if bonus and (heaviest is None or heaviest[seat] >= best and (not best or _trail_bound(t, indices[seat], ups[seat]) >= best)):
-            # exact when it can tie the best so far (``best - 1`` the floor); None: a network too dense for it
-            n = trail_length(t.ends, t.length, indices[seat], ups[seat], max(best - 1, 0)) if ups else None
+    if bonus:
+        ends, length = t.ends, t.length
+        for seat in sorted(range(len(indices)), key=heaviest.__getitem__, reverse=True) if heaviest else range(len(indices)):
+            if heaviest and heaviest[seat] < best:
+                break
+            # exact when it can tie the best so far (``best - 1`` the floor); None: a network too dense for it, or
+            # no pieces given (every seat's trail is worked out then)
+            n = trail_length(ends, length, indices[seat], ups[seat], max(best - 1, 0)) if ups else None
             if n is None:
-                trail = trails[seat] = solve(arg)
+                trail = trails[seat] = _trail(t, indices[seat])
                 n = trail.length
             lengths[seat] = n
             if n > best:
@@ -468,41 +466,13 @@ def _trails(t, indices: list[list[int]], heaviest: list[int] | None, ups: list[l
     return trails, seats
 
 
-def _trail_bound(t, owned: list[int], up: list[int]) -> int:
-    """No trail of the routes ``owned`` is longer (USA-SCORE-3). A trail is walked in one connected piece, and
-    what it leaves of the piece is odd at every odd city of the piece but its two ends; a route left out is odd at
-    two cities at most, so a piece with k odd cities leaves out at least (k - 2) / 2 routes: its shortest ones at
-    best. ``up``: the routes' ``_pieces``."""
-    ends, length = t.ends, t.length
-    odd = [0] * t.places
-    for i in owned:
-        a, b = ends[i]
-        odd[a] ^= 1
-        odd[b] ^= 1
-    pieces: dict[int, list[int]] = {}
-    for i in owned:
-        a = ends[i][0]
-        while up[a] != a:
-            a = up[a]
-        if a in pieces:
-            pieces[a].append(length[i])
-        else:
-            pieces[a] = [length[i]]
-    odds = dict.fromkeys(pieces, 0)
-    for c, is_odd in enumerate(odd):
-        if is_odd:
-            while up[c] != c:
-                c = up[c]
-            odds[c] += 1
-    bound = 0
-    for r, lengths in pieces.items():
-        most = sum(lengths)
-        if odds[r] > 2:
-            lengths.sort()
-            most -= sum(lengths[:(odds[r] - 2) // 2])
-        if most > bound:
-            bound = most
-    return bound
+def _trail(t, owned: list[int]) -> Trail:
+    """The longest trail of the routes ``owned`` (USA-SCORE-3), from the route table's edges."""
+    if t.ids_sorted:
+        canon = t.canon_edges
+        return longest_trail_canonical([canon[i] for i in owned])
+    edges = t.edges
+    return longest_trail([edges[i] for i in owned])
 
 
 def _players(v: Variant, state: GameState, indices: list[list[int]], trails: list,

@@ -64,6 +64,7 @@ alphabetically smaller (for a closed trail: the direction whose route sequence i
 from __future__ import annotations
 
 import heapq
+from operator import itemgetter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
@@ -332,6 +333,9 @@ def trail_length(ends: Sequence[tuple[int, int]], length: Sequence[int], owned: 
     return best
 
 
+_WEIGHT = itemgetter(1)
+
+
 def _piece_length(ends, length, inc: dict[int, list[int]], up: list[int], r: int, floor: int,
                   budget: int) -> int | None:
     """``trail_length`` of the piece whose root is ``r``, which has four odd cities or more."""
@@ -391,11 +395,21 @@ def _piece_length(ends, length, inc: dict[int, list[int]], up: list[int], r: int
         if mine:
             loops[u] = mine
             adj[u] = [c for c in out if c[2] != u]
-    rest = sum([w for out in adj.values() for _, w, _ in out]) // 2 + sum([w for mine in loops.values() for _, w in mine])
+    # no trail is longer than the piece less its lightest chains, one for each two odd cities past two (what a
+    # trail leaves out is odd at every odd city but its ends, and a chain is odd at two cities at most): the
+    # search stops when it finds one that long, and is not made when the best so far is
+    chains = sorted({(w, b) for out in adj.values() for b, w, _ in out})
+    odd = sum([len(out) & 1 for out in adj.values()])    # (a loop adds two to a degree)
+    rest = sum([w for w, _ in chains]) + sum([w for mine in loops.values() for _, w in mine])
+    most = rest - sum([w for w, _ in chains[:(odd - 2) // 2]])
+    if most <= best:
+        return best
     seen = set()
     stack = []
+    for out in adj.values():
+        out.sort(key=_WEIGHT)                           # the heaviest chain tried first (the stack's last)
     for start, out in adj.items():
-        if len(out) & 1:                                # (a loop adds two to a degree)
+        if len(out) & 1:
             stack.append((start, 0, 0, rest))
         while stack:                                    # (city, chains used, trains so far, trains unused)
             u, used, run, left = stack.pop()
@@ -413,6 +427,8 @@ def _piece_length(ends, length, inc: dict[int, list[int]], up: list[int], r: int
                 return None
             if run > best:
                 best = run
+                if best == most:
+                    return best
             if run + left > best:
                 for b, w, x in adj[u]:
                     if not used & b:
