@@ -308,26 +308,38 @@ def trail_length(ends: Sequence[tuple[int, int]], length: Sequence[int], owned: 
             inc[b].append(i)
         else:
             inc[b] = [i]
+    root: dict[int, int] = {}                           # city -> its piece's root
     odd: dict[int, int] = {}                            # piece root -> its odd cities
     for c, around in inc.items():
-        if len(around) & 1:
-            while up[c] != c:
-                c = up[c]
-            odd[c] = odd.get(c, 0) + 1
-    total: dict[int, int] = {}                          # piece root -> its trains
-    for i in owned:
-        r = ends[i][0]
+        r = c
         while up[r] != r:
             r = up[r]
-        total[r] = total.get(r, 0) + length[i]
+        root[c] = r
+        if len(around) & 1:
+            odd[r] = odd.get(r, 0) + 1
+    pieces: dict[int, list[int]] = {}                   # piece root -> its routes' trains
+    for i in owned:
+        r = root[ends[i][0]]
+        if r in pieces:
+            pieces[r].append(length[i])
+        else:
+            pieces[r] = [length[i]]
+    total = {r: sum(trains) for r, trains in pieces.items()}
     best = floor
     for r in sorted(total, key=total.__getitem__, reverse=True):
-        if total[r] <= best:
+        w = total[r]
+        if w <= best:
             break
-        if odd.get(r, 0) <= 2:
-            best = total[r]
-        else:
-            best = _piece_length(ends, length, inc, up, r, best, budget)
+        k = odd.get(r, 0)
+        if k <= 2:
+            best = w
+            continue
+        # no trail of the piece is longer than it less its shortest routes, one for each two odd cities past two
+        # (what a trail leaves out is odd at every odd city but its ends; a route is odd at two cities at most)
+        trains = pieces[r]
+        trains.sort()
+        if w - sum(trains[:(k - 2) // 2]) > best:
+            best = _piece_length(ends, length, inc, root, r, best, budget)
             if best is None:
                 return None
     return best
@@ -336,19 +348,14 @@ def trail_length(ends: Sequence[tuple[int, int]], length: Sequence[int], owned: 
 _WEIGHT = itemgetter(1)
 
 
-def _piece_length(ends, length, inc: dict[int, list[int]], up: list[int], r: int, floor: int,
+def _piece_length(ends, length, inc: dict[int, list[int]], root: dict[int, int], r: int, floor: int,
                   budget: int) -> int | None:
-    """``trail_length`` of the piece whose root is ``r``, which has four odd cities or more."""
+    """``trail_length`` of the piece whose root is ``r``, which has four odd cities or more (``root``: each
+    city's piece)."""
     # the chains between the piece's cities of degree other than 2: adj[city] = [(chain bit, trains, far city)],
     # each chain listed at both ends (twice at one city for a loop)
-    adj: dict[int, list[tuple[int, int, int]]] = {}
-    for c, around in inc.items():
-        if len(around) != 2:
-            x = c
-            while up[x] != x:
-                x = up[x]
-            if x == r:
-                adj[c] = []
+    adj: dict[int, list[tuple[int, int, int]]] = {c: [] for c, around in inc.items()
+                                                  if len(around) != 2 and root[c] == r}
     seen = set()
     bit = 1
     for u, out in adj.items():
@@ -395,9 +402,8 @@ def _piece_length(ends, length, inc: dict[int, list[int]], up: list[int], r: int
         if mine:
             loops[u] = mine
             adj[u] = [c for c in out if c[2] != u]
-    # no trail is longer than the piece less its lightest chains, one for each two odd cities past two (what a
-    # trail leaves out is odd at every odd city but its ends, and a chain is odd at two cities at most): the
-    # search stops when it finds one that long, and is not made when the best so far is
+    # the same bound with chains in place of routes (tighter): the search stops when it finds a trail that long,
+    # and is not made when the best so far is
     chains = sorted({(w, b) for out in adj.values() for b, w, _ in out})
     odd = sum([len(out) & 1 for out in adj.values()])    # (a loop adds two to a degree)
     rest = sum([w for w, _ in chains]) + sum([w for mine in loops.values() for _, w in mine])
