@@ -53,6 +53,13 @@ networks: the whole USA and Europe boards are proved optimal without branching.
 6. The chosen edge set is walked with Hierholzer's algorithm and the contracted and folded edges are
    expanded back into routes and cities.
 
+The length alone (``trail_length``, what the final score needs to hand out the bonus) is worked out on route
+numbers without steps 3-6: a piece with at most two odd cities is walked whole (Euler); otherwise the piece's
+degree-2 cities are contracted (step 2), a piece without cycles takes its best city's two heaviest ways down, and a
+piece with cycles is searched depth first from its odd cities (an optimal open trail ends at two of them), bounded
+by the piece less its lightest chains, one for each two odd cities past two (step 4's idea, without the matching).
+A step budget hands a piece too dense for that search to :func:`longest_trail`.
+
 Determinism: the input is canonicalised first (each edge's two cities in name order, edges sorted by route
 id, cities numbered in name order), and every later step (contraction, bridge tree, Dijkstra, matching,
 branching, the heap with an insertion counter as tie-break, and the Euler walk, which takes the smallest
