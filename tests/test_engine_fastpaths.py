@@ -891,3 +891,24 @@ def test_the_route_tables_ticket_decks_are_the_maps(variant):
     """The quick keep returns a ticket to the deck ``RouteTable.ticket_deck`` names: the map's own ticket deck."""
     v = get_variant(variant)
     assert v.route_table.ticket_deck == {t.id: v.map.ticket(t.id).deck for t in v.map.tickets}
+
+
+@pytest.mark.parametrize("variant", ["usa", "south_korea"])
+def test_USA_SETUP_3_several_seats_to_move_are_their_pending_seats_ascending(variant):
+    """``to_move`` with several pending steps (every seat's setup tickets, South Korea's draft) reads the seats
+    from a table by their bit set: the pending steps' seats, ascending, each once, whatever their order."""
+    from dataclasses import replace
+    several = 0
+    for seed in range(3):
+        s = new_game(variant, 4, seed)
+        bots = [RandomBot(seed * 7 + i) for i in range(4)]
+        while s.phase != "over":
+            if len(s.pending) > 1:
+                several += 1
+                seats = tuple(sorted({p.seat for p in s.pending}))
+                assert to_move(s) == seats
+                assert to_move(replace(s, pending=s.pending[::-1])) == seats
+                assert to_move(replace(s, pending=s.pending + s.pending[:1])) == seats
+            seat = to_move(s)[0]
+            s = apply(s, bots[seat].choose(s, seat)[0])
+    assert several >= (9 if variant == "usa" else 60)        # (setup: 4, 3 and 2 seats still choosing)

@@ -351,11 +351,18 @@ def to_move(state: GameState) -> tuple[int, ...]:
         return ()
     pending = state.pending
     if pending:
-        return _SEATS[pending[0].seat] if len(pending) == 1 else tuple(sorted({p.seat for p in pending}))
+        if len(pending) == 1:
+            return _SEATS[pending[0].seat]
+        seats = 0                                       # several seats choose at once (setup tickets, a draft)
+        for p in pending:
+            seats |= 1 << p.seat
+        return _SEAT_SETS[seats]
     return _SEATS[state.current]
 
 
 _SEATS = tuple((seat,) for seat in range(8))
+#: the seats of a bit set, ascending (``to_move`` of several pending steps: a table read, no set sorted)
+_SEAT_SETS = tuple(tuple(seat for seat in range(8) if seats >> seat & 1) for seats in range(256))
 
 
 def _resolve(v: Variant, state: GameState, action: Action) -> tuple[int, Pending | None]:
@@ -1814,7 +1821,12 @@ def to_move(state):   # noqa: F811  (the entry point; the board case inline: it 
         return ()
     pending = state.pending
     if pending:
-        return _SEATS[pending[0].seat] if len(pending) == 1 else tuple(sorted({p.seat for p in pending}))
+        if len(pending) == 1:
+            return _SEATS[pending[0].seat]
+        seats = 0
+        for p in pending:
+            seats |= 1 << p.seat
+        return _SEAT_SETS[seats]
     return _SEATS[state.current]
 
 
