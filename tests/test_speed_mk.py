@@ -264,3 +264,33 @@ def test_maerklin_left_game_on_a_players_usual_pairs_as_on_any_pairs():
             mine[i] = DONE
         expected = pairs_set(pairs_set(ext, "passengers", tuple(mine)), MOVED, None) if moved else None
         assert _left_game(ext) == expected, ext
+
+
+def test_maerklin_setup_announcement_picked_as_from_the_listed_mixes():
+    """MK-SETUP-3: TicketMix.random_pending picks a seat's setup announcement from the shared announcements of the
+    clipped deck sizes when the decks hold 4 tickets or more; for every pair of deck sizes (in either order, with a
+    spare deck beside them) and several counters it is the one ``pending_actions`` lists at the same draw."""
+    from ttr_nb.games.maerklin import SETUP_KIND
+    from ttr_nb.board.state import Pending
+    from ttr_nb.rng import Counter
+    v = get_variant("maerklin")
+    mix = v.feature("ticket_mix")
+    s = new_game("maerklin", 4, 5)
+    decks = dict(s.ticket_decks)
+    picked = set()
+    for short in range(8):
+        for long in range(8):
+            pairs = (("long", decks["long"][:long]), ("short", decks["short"][:short]))
+            for shape in (pairs, pairs[::-1], pairs + (("spare", ("x",)),)):
+                state = replace_fields(s, ticket_decks=shape)
+                for seat in range(4):
+                    p = Pending(SETUP_KIND, seat, ())
+                    listed = mix.pending_actions(v, state, p)
+                    if not listed:
+                        continue
+                    for k in range(6):
+                        a, b = Counter.of_state(1000 * k + 7 * short + long), Counter.of_state(1000 * k + 7 * short + long)
+                        got = mix.random_pending(v, state, p, a)
+                        assert got == listed[b.index(len(listed))] and a.state == b.state, (short, long, seat, k)
+                        picked.add((got.short, got.long))
+    assert picked == {(4, 0), (3, 1), (2, 2), (1, 3), (0, 4)}

@@ -293,8 +293,22 @@ class TicketMix(Feature):
 
     def random_pending(self, v, state, pending, r):
         """The random bot's announcement at setup (MK-SETUP-3): what it picked from ``legal_actions`` (the same list,
-        the same draw), from ``pending_actions`` alone instead of the general listing of every seat's steps."""
-        acts = self.pending_actions(v, state, pending)
+        the same draw), from ``pending_actions`` alone instead of the general listing of every seat's steps. With 4
+        tickets or more in the decks those are the shared announcements of ``bot_random`` (the mixes of 4 only see up
+        to 4 of each deck), no list made."""
+        short = long = None
+        for name, pile in state.ticket_decks:           # as in bot_random: the first deck of each name
+            if name == "short":
+                if short is None:
+                    short = len(pile)
+            elif name == "long" and long is None:
+                long = len(pile)
+        short, long = short or 0, long or 0
+        if short + long >= TICKET_DRAW:
+            acts = _announcements(short if short < TICKET_DRAW else TICKET_DRAW,
+                                  long if long < TICKET_DRAW else TICKET_DRAW, pending.seat)
+        else:
+            acts = self.pending_actions(v, state, pending)
         return acts[r.index(len(acts))]
 
     def check(self, v, state, action, seat) -> None:
