@@ -1095,6 +1095,12 @@ class Passengers(Feature):
 
     def quick_round_end(self, v, players):
         """``on_round_end`` on a tuple of players, for the engine's quick paths (MK-PASS-6)."""
+        for p in players:                            # most rounds: every player's pairs the usual two (goods,
+            ext = p.ext                              # passengers), nobody travelled; one pass, no seats counted
+            if len(ext) != 2 or ext[1][0] != "passengers" or ext[0][0] == MOVED:
+                break
+        else:
+            return players
         out = None
         seat = -1                                    # (counted by hand: no enumerate pairs made, every round asks)
         for p in players:
