@@ -294,3 +294,36 @@ def test_maerklin_setup_announcement_picked_as_from_the_listed_mixes():
                         assert got == listed[b.index(len(listed))] and a.state == b.state, (short, long, seat, k)
                         picked.add((got.short, got.long))
     assert picked == {(4, 0), (3, 1), (2, 2), (1, 3), (0, 4)}
+
+
+def test_maerklin_journey_step_picked_as_from_the_listed_steps_on_any_pairs():
+    """MK-PASS-1..3: Passengers.random_pending reads a journey's pairs in place when they are the seven
+    ``_journey_step`` makes; at every journey step of whole games, with those pairs and with pairs of other shapes
+    (another key before or after them, one left out), the random bot's pick is the one ``pending_actions`` lists at
+    the same draw."""
+    from ttr_nb.board.state import Pending
+    from ttr_nb.rng import Counter
+    v = get_variant("maerklin")
+    passengers = v.feature("passengers")
+    seen = 0
+    for seed in range(3):
+        s = new_game("maerklin", 4, seed)
+        bots = [RandomBot(90 + 4 * seed + i) for i in range(4)]
+        while s.phase != "over":
+            seat = to_move(s)[0]
+            if s.pending and s.pending[0].kind == "journey":
+                p = s.pending[0]
+                data = p.data
+                assert len(data) == 7
+                shapes = (data, (("aa", 1),) + data, data + (("zz", 1),), data[:4] + data[5:],
+                          tuple(pair for pair in data if pair[0] != "text") + (("zz", 1),))
+                for shape in shapes:
+                    q = Pending("journey", p.seat, shape)
+                    for k in range(4):
+                        a, b = Counter.of_state(31 * s.ply + k), Counter.of_state(31 * s.ply + k)
+                        listed = passengers.pending_actions(v, s, q)
+                        got = passengers.random_pending(v, s, q, a)
+                        assert got == listed[b.index(len(listed))] and a.state == b.state, (seed, s.ply, shape)
+                seen += 1
+            s = apply(s, bots[seat].choose(s, seat)[0])
+    assert seen > 20

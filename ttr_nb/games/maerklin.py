@@ -958,7 +958,10 @@ class Passengers(Feature):
             cities = pairs_get(data, "cities")
             k = r.index(len(cities) + 1)
             return _placement(cities[k] if k < len(cities) else "", seat)
-        at, used = pairs_get(data, "at"), pairs_get(data, "used")
+        if len(data) == 7 and data[0][0] == "at" and data[5][0] == "used":
+            at, used = data[0][1], data[5][1]          # the pairs _journey_step makes, read in place (no walks)
+        else:
+            at, used = pairs_get(data, "at"), pairs_get(data, "used")
         row = (v.__dict__.get("_ride_table") or _ride_table(v)).get(at)
         if row is None:
             row = _ride_row(v, at)                     # (as _rides: a city named otherwise)
