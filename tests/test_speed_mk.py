@@ -327,3 +327,46 @@ def test_maerklin_journey_step_picked_as_from_the_listed_steps_on_any_pairs():
                 seen += 1
             s = apply(s, bots[seat].choose(s, seat)[0])
     assert seen > 20
+
+
+def test_maerklin_placement_and_ride_read_their_pairs_in_place_as_on_any_pairs():
+    """MK-CLAIM-5, MK-PASS-4: the quick placement and the random bot's placement read the step's cities from its
+    first pair, and a quick ride reads the goods stacks from the table's first pair and the player's tokens from
+    its first pair; with another pair sorted before those (and a player without goods tokens), every placement and
+    ride of whole games gives the general path's state, and the random bot picks the placement listed at its draw."""
+    from ttr_nb.board.engine import _general, _quick
+    from ttr_nb.board.state import Pending, new_player, pairs_set
+    from ttr_nb.games.maerklin import PlacePassenger, Ride
+    from ttr_nb.rng import Counter
+    v = get_variant("maerklin")
+    passengers = v.feature("passengers")
+    seen = set()
+    for seed in range(3):
+        s = new_game("maerklin", 4, seed)
+        bots = [RandomBot(110 + 4 * seed + i) for i in range(4)]
+        while s.phase != "over":
+            seat = to_move(s)[0]
+            a = bots[seat].choose(s, seat)[0]
+            if type(a) in (PlacePassenger, Ride):
+                shapes = [s]
+                if type(a) is PlacePassenger:
+                    p = s.pending[0]
+                    q = Pending(p.kind, p.seat, (("aa", 1),) + p.data)
+                    shapes.append(replace_fields(s, pending=(q,)))
+                    for k in range(3):
+                        r1, r2 = Counter.of_state(17 * s.ply + k), Counter.of_state(17 * s.ply + k)
+                        listed = passengers.pending_actions(v, s, q)
+                        assert passengers.random_pending(v, s, q, r1) == listed[r2.index(len(listed))]
+                else:
+                    shapes.append(replace_fields(s, ext=pairs_set(s.ext, "aa", 1)))
+                    me = s.players[seat]
+                    bare = tuple(pair for pair in me.ext if pair[0] != "goods")
+                    players = list(s.players)
+                    players[seat] = new_player(me.hand, me.trains, me.tickets, me.route_points, bare)
+                    shapes.append(replace_fields(s, players=tuple(players)))
+                for t in shapes:
+                    fast = _quick(v, t, a, False)
+                    assert fast is not None and fast == _general(v, t, a, seat, None), (seed, s.ply, str(a))
+                seen.add(type(a).__name__ + (" with a token" if s.ext != apply(s, a).ext else ""))
+            s = apply(s, a)
+    assert seen == {"PlacePassenger", "Ride", "Ride with a token"}, seen

@@ -623,10 +623,10 @@ def _stopped(ext, journey: Pending):
 def _left_game(ext):
     """A player's ``ext`` after the round: its passengers that travelled leave the game (MK-PASS-6); None when none
     did."""
-    moved = pairs_get(ext, MOVED, ())
+    usual = len(ext) == 3 and ext[0][0] == "goods" and ext[1][0] == MOVED and ext[2][0] == "passengers"
+    moved = ext[1][1] if usual else pairs_get(ext, MOVED, ())
     if not moved:
         return None
-    usual = len(ext) == 3 and ext[0][0] == "goods" and ext[1][0] == MOVED and ext[2][0] == "passengers"
     mine = list(ext[2][1] if usual else pairs_get(ext, "passengers"))
     for i in moved:
         mine[i] = DONE
@@ -783,8 +783,8 @@ class Passengers(Feature):
         if cls is PlacePassenger:
             city = action.city
             if (p.kind != "place_passenger" or city.__class__ is not str
-                    or city and city not in pairs_get(p.data, "cities")):     # (Pending.get's call spared)
-                return None
+                    or city and city not in (p.data[0][1] if p.data[0][0] == "cities" else pairs_get(p.data, "cities"))):
+                return None                            # ("cities" sorts first of a placement's pairs: read in place)
             if city:
                 ext = q.ext
                 mine = list(_passengers_in(ext))
@@ -874,11 +874,13 @@ class Passengers(Feature):
             discard = discard[:PASSENGER] + (discard[PASSENGER] + 1,) + discard[PASSENGER + 1:]
         if b != start and b not in visited:             # MK-PASS-4
             visited = visited + (b,)
-            taken = _take_goods(pairs_get(goods, "goods", ()), b)
+            # ("goods" is the table's one key, and sorts first of a player's pairs: both read in place)
+            taken = _take_goods(goods[0][1] if goods and goods[0][0] == "goods" else pairs_get(goods, "goods", ()), b)
             if taken is not None:
                 stacks, token = taken
                 goods = pairs_set(goods, "goods", stacks)
-                ext = _usual_set(ext, "goods", pairs_get(ext, "goods", ()) + (token,))
+                mine = ext[0][1] if ext and ext[0][0] == "goods" else pairs_get(ext, "goods", ())
+                ext = _usual_set(ext, "goods", mine + (token,))
         players[seat] = new_player(hand, q.trains, q.tickets, q.route_points, ext)
         return new_state(state.variant, state.n_players, state.seed, state.deck, state.market, discard,
                          state.ticket_decks, state.tickets_out, state.claims, tuple(players), state.phase, state.current,
@@ -957,7 +959,7 @@ class Passengers(Feature):
         seat = pending.seat
         data = pending.data                            # (read with pairs_get: Pending.get's call spared)
         if pending.kind == "place_passenger":
-            cities = pairs_get(data, "cities")
+            cities = data[0][1] if data and data[0][0] == "cities" else pairs_get(data, "cities")   # (sorts first)
             k = r.index(len(cities) + 1)
             return _placement(cities[k] if k < len(cities) else "", seat)
         if len(data) == 7 and data[0][0] == "at" and data[5][0] == "used":
