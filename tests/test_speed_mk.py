@@ -87,7 +87,8 @@ def test_maerklin_quick_round_end_reads_every_shape_of_a_players_pairs():
 
 def test_maerklin_stopped_passenger_on_a_players_usual_pairs_as_on_any_pairs():
     """MK-PASS-6: ``_stopped`` writes a player's usual two pairs (goods, passengers) directly, the travelled slot
-    between them; on those and on every other shape it gives the pairs ``pairs_set`` gives."""
+    between them, reading the journey's seven pairs in place; on those and on every other shape of either it gives
+    the pairs ``pairs_set`` gives."""
     from ttr_nb.board.state import new_pending, pairs_get, pairs_set
     from ttr_nb.games.maerklin import MOVED, RESERVE, _journey_step, _stopped
     here = ("Berlin", "Leipzig", RESERVE)
@@ -104,7 +105,9 @@ def test_maerklin_stopped_passenger_on_a_players_usual_pairs_as_on_any_pairs():
             expected = pairs_set(pairs_set(ext, "passengers", tuple(mine)), MOVED,
                                  tuple(sorted(set(pairs_get(ext, MOVED, ())) | {slot})))
             assert _stopped(ext, journey) == expected, (ext, slot)
-            assert _stopped(ext, new_pending("journey", 2, tuple(reversed(journey.data)))) == expected
+            data = journey.data                         # the seven pairs read in place, and other shapes
+            for shape in (tuple(reversed(data)), (("aa", 1),) + data, data[:1] + data[2:] + (("zz", 1),)):
+                assert _stopped(ext, new_pending("journey", 2, shape)) == expected, (ext, slot, shape)
 
 
 def test_maerklin_usual_set_gives_the_pairs_pairs_set_gives():

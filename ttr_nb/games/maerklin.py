@@ -606,9 +606,12 @@ def _stopped(ext, journey: Pending):
     if len(ext) == 2 and ext[0][0] == "goods" and ext[1][0] == "passengers":
         # a player's usual pairs, none of its passengers travelled this round: the travelled slot sorts between
         # them, no dicts made (the engine's quick stop, every passenger move)
-        slot = pairs_get(data, "slot")
+        if len(data) == 7 and data[0][0] == "at" and data[2][0] == "slot":
+            at, slot = data[0][1], data[2][1]          # the pairs _journey_step makes, read in place
+        else:
+            at, slot = pairs_get(data, "at"), pairs_get(data, "slot")
         mine = list(ext[1][1])
-        mine[slot] = pairs_get(data, "at")
+        mine[slot] = at
         return ext[0], (MOVED, (slot,)), ("passengers", tuple(mine))
     data = dict(data)
     out = dict(ext)
