@@ -785,10 +785,12 @@ class Passengers(Feature):
         q = players[seat]
         if cls is PlacePassenger:
             city = action.city
-            if (p.kind != "place_passenger" or city.__class__ is not str
-                    or city and city not in (p.data[0][1] if p.data[0][0] == "cities" else pairs_get(p.data, "cities"))):
-                return None                            # ("cities" sorts first of a placement's pairs: read in place)
+            if p.kind != "place_passenger" or city.__class__ is not str:
+                return None
             if city:
+                data = p.data                          # ("cities" sorts first of a placement's pairs: read in place)
+                if city not in (data[0][1] if data and data[0][0] == "cities" else pairs_get(data, "cities")):
+                    return None
                 ext = q.ext
                 mine = list(_passengers_in(ext))
                 if RESERVE not in mine:
@@ -1112,7 +1114,7 @@ class Passengers(Feature):
         else:
             return players
         out = None
-        seat = -1                                    # (counted by hand: no enumerate pairs made, every round asks)
+        seat = -1                                    # (counted by hand: no enumerate pairs made)
         for p in players:
             seat += 1
             ext = p.ext
