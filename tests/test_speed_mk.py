@@ -87,7 +87,8 @@ def test_maerklin_quick_round_end_reads_every_shape_of_a_players_pairs():
 
 def test_maerklin_stopped_passenger_on_a_players_usual_pairs_as_on_any_pairs():
     """MK-PASS-6: ``_stopped`` writes a player's usual two pairs (goods, passengers) directly, the travelled slot
-    between them; on those and on every other shape it gives the pairs ``pairs_set`` gives."""
+    between them, reading the journey's seven pairs in place; on those and on every other shape of either it gives
+    the pairs ``pairs_set`` gives."""
     from ttr_nb.board.state import new_pending, pairs_get, pairs_set
     from ttr_nb.games.maerklin import MOVED, RESERVE, _journey_step, _stopped
     here = ("Berlin", "Leipzig", RESERVE)
@@ -104,7 +105,9 @@ def test_maerklin_stopped_passenger_on_a_players_usual_pairs_as_on_any_pairs():
             expected = pairs_set(pairs_set(ext, "passengers", tuple(mine)), MOVED,
                                  tuple(sorted(set(pairs_get(ext, MOVED, ())) | {slot})))
             assert _stopped(ext, journey) == expected, (ext, slot)
-            assert _stopped(ext, new_pending("journey", 2, tuple(reversed(journey.data)))) == expected
+            data = journey.data                         # the seven pairs read in place, and other shapes
+            for shape in (tuple(reversed(data)), (("aa", 1),) + data, data[:1] + data[2:] + (("zz", 1),)):
+                assert _stopped(ext, new_pending("journey", 2, shape)) == expected, (ext, slot, shape)
 
 
 def test_maerklin_usual_set_gives_the_pairs_pairs_set_gives():
@@ -264,3 +267,109 @@ def test_maerklin_left_game_on_a_players_usual_pairs_as_on_any_pairs():
             mine[i] = DONE
         expected = pairs_set(pairs_set(ext, "passengers", tuple(mine)), MOVED, None) if moved else None
         assert _left_game(ext) == expected, ext
+
+
+def test_maerklin_setup_announcement_picked_as_from_the_listed_mixes():
+    """MK-SETUP-3: TicketMix.random_pending picks a seat's setup announcement from the shared announcements of the
+    clipped deck sizes when the decks hold 4 tickets or more; for every pair of deck sizes (in either order, with a
+    spare deck beside them) and several counters it is the one ``pending_actions`` lists at the same draw."""
+    from ttr_nb.games.maerklin import SETUP_KIND
+    from ttr_nb.board.state import Pending
+    from ttr_nb.rng import Counter
+    v = get_variant("maerklin")
+    mix = v.feature("ticket_mix")
+    s = new_game("maerklin", 4, 5)
+    decks = dict(s.ticket_decks)
+    picked = set()
+    for short in range(8):
+        for long in range(8):
+            pairs = (("long", decks["long"][:long]), ("short", decks["short"][:short]))
+            for shape in (pairs, pairs[::-1], pairs + (("spare", ("x",)),)):
+                state = replace_fields(s, ticket_decks=shape)
+                for seat in range(4):
+                    p = Pending(SETUP_KIND, seat, ())
+                    listed = mix.pending_actions(v, state, p)
+                    if not listed:
+                        continue
+                    for k in range(6):
+                        a, b = Counter.of_state(1000 * k + 7 * short + long), Counter.of_state(1000 * k + 7 * short + long)
+                        got = mix.random_pending(v, state, p, a)
+                        assert got == listed[b.index(len(listed))] and a.state == b.state, (short, long, seat, k)
+                        picked.add((got.short, got.long))
+    assert picked == {(4, 0), (3, 1), (2, 2), (1, 3), (0, 4)}
+
+
+def test_maerklin_journey_step_picked_as_from_the_listed_steps_on_any_pairs():
+    """MK-PASS-1..3: Passengers.random_pending reads a journey's pairs in place when they are the seven
+    ``_journey_step`` makes; at every journey step of whole games, with those pairs and with pairs of other shapes
+    (another key before or after them, one left out), the random bot's pick is the one ``pending_actions`` lists at
+    the same draw."""
+    from ttr_nb.board.state import Pending
+    from ttr_nb.rng import Counter
+    v = get_variant("maerklin")
+    passengers = v.feature("passengers")
+    seen = 0
+    for seed in range(3):
+        s = new_game("maerklin", 4, seed)
+        bots = [RandomBot(90 + 4 * seed + i) for i in range(4)]
+        while s.phase != "over":
+            seat = to_move(s)[0]
+            if s.pending and s.pending[0].kind == "journey":
+                p = s.pending[0]
+                data = p.data
+                assert len(data) == 7
+                shapes = (data, (("aa", 1),) + data, data + (("zz", 1),), data[:4] + data[5:],
+                          tuple(pair for pair in data if pair[0] != "text") + (("zz", 1),))
+                for shape in shapes:
+                    q = Pending("journey", p.seat, shape)
+                    for k in range(4):
+                        a, b = Counter.of_state(31 * s.ply + k), Counter.of_state(31 * s.ply + k)
+                        listed = passengers.pending_actions(v, s, q)
+                        got = passengers.random_pending(v, s, q, a)
+                        assert got == listed[b.index(len(listed))] and a.state == b.state, (seed, s.ply, shape)
+                seen += 1
+            s = apply(s, bots[seat].choose(s, seat)[0])
+    assert seen > 20
+
+
+def test_maerklin_placement_and_ride_read_their_pairs_in_place_as_on_any_pairs():
+    """MK-CLAIM-5, MK-PASS-4: the quick placement and the random bot's placement read the step's cities from its
+    first pair, and a quick ride reads the goods stacks from the table's first pair and the player's tokens from
+    its first pair; with another pair sorted before those (and a player without goods tokens), every placement and
+    ride of whole games gives the general path's state, and the random bot picks the placement listed at its draw."""
+    from ttr_nb.board.engine import _general, _quick
+    from ttr_nb.board.state import Pending, new_player, pairs_set
+    from ttr_nb.games.maerklin import PlacePassenger, Ride
+    from ttr_nb.rng import Counter
+    v = get_variant("maerklin")
+    passengers = v.feature("passengers")
+    seen = set()
+    for seed in range(3):
+        s = new_game("maerklin", 4, seed)
+        bots = [RandomBot(110 + 4 * seed + i) for i in range(4)]
+        while s.phase != "over":
+            seat = to_move(s)[0]
+            a = bots[seat].choose(s, seat)[0]
+            if type(a) in (PlacePassenger, Ride):
+                shapes = [s]
+                if type(a) is PlacePassenger:
+                    p = s.pending[0]
+                    q = Pending(p.kind, p.seat, (("aa", 1),) + p.data)
+                    shapes.append(replace_fields(s, pending=(q,)))
+                    for k in range(3):
+                        r1, r2 = Counter.of_state(17 * s.ply + k), Counter.of_state(17 * s.ply + k)
+                        listed = passengers.pending_actions(v, s, q)
+                        assert passengers.random_pending(v, s, q, r1) == listed[r2.index(len(listed))]
+                else:
+                    shapes.append(replace_fields(s, ext=pairs_set(s.ext, "aa", 1)))
+                    me = s.players[seat]
+                    bare = tuple(pair for pair in me.ext if pair[0] != "goods")
+                    players = list(s.players)
+                    players[seat] = new_player(me.hand, me.trains, me.tickets, me.route_points, bare)
+                    shapes.append(replace_fields(s, players=tuple(players)))
+                for t in shapes:
+                    fast = _quick(v, t, a, False)
+                    assert fast is not None and fast == _general(v, t, a, seat, None), (seed, s.ply, str(a))
+                seen.add(type(a).__name__ + (" with a token" if s.ext != apply(s, a).ext else ""))
+            s = apply(s, a)
+    assert seen == {"PlacePassenger", "Ride", "Ride with a token"}, seen

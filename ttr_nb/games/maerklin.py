@@ -293,8 +293,22 @@ class TicketMix(Feature):
 
     def random_pending(self, v, state, pending, r):
         """The random bot's announcement at setup (MK-SETUP-3): what it picked from ``legal_actions`` (the same list,
-        the same draw), from ``pending_actions`` alone instead of the general listing of every seat's steps."""
-        acts = self.pending_actions(v, state, pending)
+        the same draw), from ``pending_actions`` alone instead of the general listing of every seat's steps. With 4
+        tickets or more in the decks those are the shared announcements of ``bot_random`` (the mixes of 4 only see up
+        to 4 of each deck), no list made."""
+        short = long = None
+        for name, pile in state.ticket_decks:           # as in bot_random: the first deck of each name
+            if name == "short":
+                if short is None:
+                    short = len(pile)
+            elif name == "long" and long is None:
+                long = len(pile)
+        short, long = short or 0, long or 0
+        if short + long >= TICKET_DRAW:
+            acts = _announcements(short if short < TICKET_DRAW else TICKET_DRAW,
+                                  long if long < TICKET_DRAW else TICKET_DRAW, pending.seat)
+        else:
+            acts = self.pending_actions(v, state, pending)
         return acts[r.index(len(acts))]
 
     def check(self, v, state, action, seat) -> None:
@@ -592,9 +606,12 @@ def _stopped(ext, journey: Pending):
     if len(ext) == 2 and ext[0][0] == "goods" and ext[1][0] == "passengers":
         # a player's usual pairs, none of its passengers travelled this round: the travelled slot sorts between
         # them, no dicts made (the engine's quick stop, every passenger move)
-        slot = pairs_get(data, "slot")
+        if len(data) == 7 and data[0][0] == "at" and data[2][0] == "slot":
+            at, slot = data[0][1], data[2][1]          # the pairs _journey_step makes, read in place
+        else:
+            at, slot = pairs_get(data, "at"), pairs_get(data, "slot")
         mine = list(ext[1][1])
-        mine[slot] = pairs_get(data, "at")
+        mine[slot] = at
         return ext[0], (MOVED, (slot,)), ("passengers", tuple(mine))
     data = dict(data)
     out = dict(ext)
@@ -609,10 +626,10 @@ def _stopped(ext, journey: Pending):
 def _left_game(ext):
     """A player's ``ext`` after the round: its passengers that travelled leave the game (MK-PASS-6); None when none
     did."""
-    moved = pairs_get(ext, MOVED, ())
+    usual = len(ext) == 3 and ext[0][0] == "goods" and ext[1][0] == MOVED and ext[2][0] == "passengers"
+    moved = ext[1][1] if usual else pairs_get(ext, MOVED, ())
     if not moved:
         return None
-    usual = len(ext) == 3 and ext[0][0] == "goods" and ext[1][0] == MOVED and ext[2][0] == "passengers"
     mine = list(ext[2][1] if usual else pairs_get(ext, "passengers"))
     for i in moved:
         mine[i] = DONE
@@ -731,7 +748,8 @@ class Passengers(Feature):
     # -- after a claim (MK-CLAIM-5) ------------------------------------------------------------------
     def takes_claim(self, v, state, seat, route) -> bool:
         """Only a player with a passenger in reserve is offered to place one (MK-CLAIM-5)."""
-        return RESERVE in _passengers_in(state.players[seat].ext)
+        ext = state.players[seat].ext                   # _passengers_in(ext), inline: every claim asks
+        return RESERVE in (ext[-1][1] if ext and ext[-1][0] == "passengers" else pairs_get(ext, "passengers", ()))
 
     def on_claim(self, v, tx, seat, route, payment) -> bool:
         tx.claim_route(seat, route, payment)
@@ -767,10 +785,12 @@ class Passengers(Feature):
         q = players[seat]
         if cls is PlacePassenger:
             city = action.city
-            if (p.kind != "place_passenger" or city.__class__ is not str
-                    or city and city not in pairs_get(p.data, "cities")):     # (Pending.get's call spared)
+            if p.kind != "place_passenger" or city.__class__ is not str:
                 return None
             if city:
+                data = p.data                          # ("cities" sorts first of a placement's pairs: read in place)
+                if city not in (data[0][1] if data and data[0][0] == "cities" else pairs_get(data, "cities")):
+                    return None
                 ext = q.ext
                 mine = list(_passengers_in(ext))
                 if RESERVE not in mine:
@@ -807,7 +827,8 @@ class Passengers(Feature):
         for other in players:                          # (those where no passenger stands: on_claim's ``taken``)
             if not cities:
                 break
-            mine = _passengers_in(other.ext)
+            ext = other.ext                            # _passengers_in(ext), inline: four players a claim
+            mine = ext[-1][1] if ext and ext[-1][0] == "passengers" else pairs_get(ext, "passengers", ())
             if cities[0] in mine or cities[-1] in mine:
                 cities = tuple(c for c in cities if c not in mine)
         claims = state.claims
@@ -858,11 +879,13 @@ class Passengers(Feature):
             discard = discard[:PASSENGER] + (discard[PASSENGER] + 1,) + discard[PASSENGER + 1:]
         if b != start and b not in visited:             # MK-PASS-4
             visited = visited + (b,)
-            taken = _take_goods(pairs_get(goods, "goods", ()), b)
+            # ("goods" is the table's one key, and sorts first of a player's pairs: both read in place)
+            taken = _take_goods(goods[0][1] if goods and goods[0][0] == "goods" else pairs_get(goods, "goods", ()), b)
             if taken is not None:
                 stacks, token = taken
                 goods = pairs_set(goods, "goods", stacks)
-                ext = _usual_set(ext, "goods", pairs_get(ext, "goods", ()) + (token,))
+                mine = ext[0][1] if ext and ext[0][0] == "goods" else pairs_get(ext, "goods", ())
+                ext = _usual_set(ext, "goods", mine + (token,))
         players[seat] = new_player(hand, q.trains, q.tickets, q.route_points, ext)
         return new_state(state.variant, state.n_players, state.seed, state.deck, state.market, discard,
                          state.ticket_decks, state.tickets_out, state.claims, tuple(players), state.phase, state.current,
@@ -941,10 +964,13 @@ class Passengers(Feature):
         seat = pending.seat
         data = pending.data                            # (read with pairs_get: Pending.get's call spared)
         if pending.kind == "place_passenger":
-            cities = pairs_get(data, "cities")
+            cities = data[0][1] if data and data[0][0] == "cities" else pairs_get(data, "cities")   # (sorts first)
             k = r.index(len(cities) + 1)
             return _placement(cities[k] if k < len(cities) else "", seat)
-        at, used = pairs_get(data, "at"), pairs_get(data, "used")
+        if len(data) == 7 and data[0][0] == "at" and data[5][0] == "used":
+            at, used = data[0][1], data[5][1]          # the pairs _journey_step makes, read in place (no walks)
+        else:
+            at, used = pairs_get(data, "at"), pairs_get(data, "used")
         row = (v.__dict__.get("_ride_table") or _ride_table(v)).get(at)
         if row is None:
             row = _ride_row(v, at)                     # (as _rides: a city named otherwise)
@@ -1081,8 +1107,14 @@ class Passengers(Feature):
 
     def quick_round_end(self, v, players):
         """``on_round_end`` on a tuple of players, for the engine's quick paths (MK-PASS-6)."""
+        for p in players:                            # most rounds: every player's pairs the usual two (goods,
+            ext = p.ext                              # passengers), nobody travelled; one pass, no seats counted
+            if len(ext) != 2 or ext[1][0] != "passengers" or ext[0][0] == MOVED:
+                break
+        else:
+            return players
         out = None
-        seat = -1                                    # (counted by hand: no enumerate pairs made, every round asks)
+        seat = -1                                    # (counted by hand: no enumerate pairs made)
         for p in players:
             seat += 1
             ext = p.ext
@@ -1525,7 +1557,8 @@ def _bot_idle(v: Variant, state: GameState, seat: int) -> bool:
     for _, pile in state.ticket_decks:
         if pile:
             return False
-    mine = _passengers_in(state.players[seat].ext)
+    ext = state.players[seat].ext                       # _passengers_in(ext), inline
+    mine = ext[-1][1] if ext and ext[-1][0] == "passengers" else pairs_get(ext, "passengers", ())
     return mine.count(DONE) + mine.count(RESERVE) == len(mine)      # none standing in a city
 
 
