@@ -748,8 +748,7 @@ class Passengers(Feature):
     # -- after a claim (MK-CLAIM-5) ------------------------------------------------------------------
     def takes_claim(self, v, state, seat, route) -> bool:
         """Only a player with a passenger in reserve is offered to place one (MK-CLAIM-5)."""
-        ext = state.players[seat].ext                   # _passengers_in(ext), inline: every claim asks
-        return RESERVE in (ext[-1][1] if ext and ext[-1][0] == "passengers" else pairs_get(ext, "passengers", ()))
+        return RESERVE in _passengers_in(state.players[seat].ext)
 
     def on_claim(self, v, tx, seat, route, payment) -> bool:
         tx.claim_route(seat, route, payment)
@@ -827,8 +826,7 @@ class Passengers(Feature):
         for other in players:                          # (those where no passenger stands: on_claim's ``taken``)
             if not cities:
                 break
-            ext = other.ext                            # _passengers_in(ext), inline: four players a claim
-            mine = ext[-1][1] if ext and ext[-1][0] == "passengers" else pairs_get(ext, "passengers", ())
+            mine = _passengers_in(other.ext)
             if cities[0] in mine or cities[-1] in mine:
                 cities = tuple(c for c in cities if c not in mine)
         claims = state.claims
@@ -1557,8 +1555,7 @@ def _bot_idle(v: Variant, state: GameState, seat: int) -> bool:
     for _, pile in state.ticket_decks:
         if pile:
             return False
-    ext = state.players[seat].ext                       # _passengers_in(ext), inline
-    mine = ext[-1][1] if ext and ext[-1][0] == "passengers" else pairs_get(ext, "passengers", ())
+    mine = _passengers_in(state.players[seat].ext)
     return mine.count(DONE) + mine.count(RESERVE) == len(mine)      # none standing in a city
 
 
