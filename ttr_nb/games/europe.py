@@ -767,10 +767,27 @@ def best_borrowing(v: Variant, state: GameState, seat: int) -> Borrowing:
             touched.add(b)
         options.append(opts)
     count = prod(len(opts) for opts in options)
-    most = 0                                            # no choice completes more
+    # no choice completes more than the open tickets whose ends all the choices together would join (a union-find
+    # over the pieces, every station's every choice at once): none, and borrowing nothing is the answer
+    link: dict[int, int] = {}
+    for opts in options:
+        for opt in opts[1:]:
+            a, b = opt[1], opt[2]
+            while a in link:
+                a = link[a]
+            while b in link:
+                b = link[b]
+            if a != b:
+                link[a] = b
+    most = 0
     for a, b, p in open_tickets:
         if a in touched and b in touched:
-            most += p
+            while a in link:
+                a = link[a]
+            while b in link:
+                b = link[b]
+            if a == b:
+                most += p
     if not most:                                        # borrowing nothing is the best choice (the first of equals)
         return Borrowing(seat, stations, (None,) * len(stations), 0, count)
     # every combination in product() order (so the first of equals has the lowest ids), depth first: the pieces
