@@ -65,13 +65,16 @@ def test_USA_TURN_1_the_random_bots_turn_with_features_is_the_counter_based_one(
     assert turns > 100 and fell > 0          # (the variant's own kind had nothing, and the next kind was drawn)
 
 
-def test_MK_PASS_1_maerklins_bot_idle_says_none_only_when_the_features_have_no_turn_action():
-    """``Variant.bot_idle`` lets the random bot skip Märklin's pickers: at every turn of real games where it says so,
-    the features' own actions (announcements, rides) are none, and it does say so on many turns (late in a game)."""
-    v = get_variant("maerklin")
+@pytest.mark.parametrize("variant, idle_turns", [pytest.param("maerklin", 50, id="MK-PASS-1"),
+                                                 pytest.param("europe", 100, id="EU-STATION-2")])
+def test_MK_PASS_1_EU_STATION_2_bot_idle_says_none_only_when_the_features_have_no_turn_action(variant, idle_turns):
+    """``Variant.bot_idle`` lets the random bot skip a variant's own pickers (Märklin: no ticket to announce and no
+    passenger standing in a city; Europe: every station built): at every turn of real games where it says so, the
+    features' own actions are none and nothing is drawn, and it says so on many turns (late in a game)."""
+    v = get_variant(variant)
     idle = busy = 0
     for seed in range(3):
-        s = new_game("maerklin", 4, seed)
+        s = new_game(variant, 4, seed)
         bots = [RandomBot(seed * 10 + i) for i in range(4)]
         while s.phase != "over":
             seat = to_move(s)[0]
@@ -85,4 +88,4 @@ def test_MK_PASS_1_maerklins_bot_idle_says_none_only_when_the_features_have_no_t
                 elif own is not None:
                     busy += 1
             s = apply(s, bots[seat].choose(s, seat)[0])
-    assert idle > 50 and busy > 20
+    assert idle > idle_turns and busy > 20

@@ -1268,6 +1268,13 @@ EUROPE_SETTLED: tuple[tuple[str, str], ...] = (
                     "borgina nokkrum sinnum')."),
 )
 
+def _bot_idle(v: Variant, state: GameState, seat: int) -> bool:
+    """``Variant.bot_idle``: ``seat`` has built all its stations (EU-STATION-2), so ``Stations.bot_random``, the only
+    feature with turn actions of its own, has none and draws nothing. About two thirds of the turns on which the
+    random bot tries the stations: one test instead of the picker."""
+    return len(_stations_in(state.players[seat].ext)) >= MAX_STATIONS
+
+
 EUROPE = register(Variant(
     key="europe",
     name="Ticket to Ride Europe",
@@ -1284,6 +1291,7 @@ EUROPE = register(Variant(
         "USA-SCORE-1": "EU-SCORE-1", "USA-SCORE-2": "EU-SCORE-1", "USA-SCORE-3": "EU-SCORE-2", "USA-SCORE-4": "EU-SCORE-3",
     },
     description="Europe 1901: ferries, tunnels, train stations and long tickets.",
+    bot_idle=_bot_idle,
     interpretations=(
         ("EU-TUNNEL-2", "A tunnel paid with a colour plus locomotives matches that colour (and locomotives); a gray "
                         "tunnel takes the colour of the payment. The three cards turned up are off the table while "
