@@ -8,6 +8,7 @@ from __future__ import annotations
 import functools
 import random
 from collections import Counter
+from types import SimpleNamespace
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -16,6 +17,7 @@ from hypothesis import strategies as st
 import ttr_nb.board.trail as trail_mod
 from ttr_nb.errors import TTRError
 from ttr_nb.board.maps import load_map
+from ttr_nb.board.scoring import _pieces
 from ttr_nb.board.trail import Trail, longest_trail, longest_trails_by_owner, trail_length
 
 # ------------------------------------------------------------------------------------------------ helpers
@@ -515,14 +517,7 @@ def _numbered(edges):
     names = sorted({c for e in edges for c in e[:2]})
     index = {name: i for i, name in enumerate(names)}
     ends = [(index[a], index[b]) for a, b, _, _ in edges]
-    up = list(range(len(names)))
-    for a, b in ends:
-        while up[a] != a:
-            a = up[a]
-        while up[b] != b:
-            b = up[b]
-        if a != b:
-            up[a] = b
+    up = _pieces(SimpleNamespace(ends=ends, places=len(names)), range(len(edges)))     # as the final score makes it
     return ends, [e[2] for e in edges], list(range(len(edges))), up
 
 
