@@ -222,3 +222,27 @@ def test_the_taken_spaces_kept_for_the_last_board_are_the_boards_own():
                 assert cold is not None and cold == _quick(v, s, a, False) == _general(v, s, a, seat, None), s.ply
             s = apply(s, a)
     assert kept > 30, kept
+
+
+def test_the_random_bots_express_choices_are_the_listed_ones_made_once():
+    """SK-TURN-2: ``ExpressCards.bot_random`` hands the random bot a shared tuple of the express actions
+    (``_express_choices``): at every turn of 4-player games it is ``turn_actions``, action for action and in order
+    (every express card left with every slot holding a card, then the ticket draws), and the same cards and market
+    give that very tuple again."""
+    v = get_variant("south_korea")
+    express = v.feature("express")
+    seen = 0
+    for seed in range(3):
+        s = new_game("south_korea", 4, seed)
+        bots = [RandomBot(seed * 10 + i) for i in range(4)]
+        while s.phase != "over":
+            seat = to_move(s)[0]
+            if not s.pending:
+                listed = express.turn_actions(v, s, seat)
+                got = express.bot_random(v, s, seat, None)
+                assert type(got) is tuple and list(got) == listed, (seed, s.ply)
+                assert [hash(a) for a in got] == [hash(a) for a in listed]
+                assert express.bot_random(v, s, seat, None) is got
+                seen += bool(listed)
+            s = apply(s, bots[seat].choose(s, seat)[0])
+    assert seen > 30, seen

@@ -959,26 +959,14 @@ def _express_problem(v, state, action, seat) -> None:
                             f"unused: {have})", v.rule("SK-TURN-2"), action, seat)
 
 
-class _ExpressChoices:
-    """``ExpressCards.turn_actions`` in its order (each draw value with every slot, then the ticket draws), each
-    action made when it is asked for."""
-
-    __slots__ = ("draws", "slots", "tickets", "seat", "size")
-
-    def __init__(self, draws: tuple[int, ...], slots: tuple[int, ...], tickets: tuple[int, ...], seat: int):
-        self.draws, self.slots, self.tickets, self.seat = draws, slots, tickets, seat
-        self.size = len(draws) * len(slots) + len(tickets)
-
-    def __len__(self) -> int:
-        return self.size
-
-    def __getitem__(self, k: int):
-        if not 0 <= k < self.size:
-            raise IndexError(k)
-        n = len(self.draws) * len(self.slots)
-        if k < n:
-            return _express_draw(self.slots[k % len(self.slots)], self.draws[k // len(self.slots)], self.seat)
-        return ExpressTickets(express=self.tickets[k - n], seat=self.seat)
+@lru_cache(maxsize=None)
+def _express_choices(draws: tuple[int, ...], slots: tuple[int, ...], tickets: tuple[int, ...],
+                     seat: int) -> tuple:
+    """``ExpressCards.turn_actions`` in its order (each draw value with every slot, then the ticket draws), for the
+    random bot: the one shared (immutable) tuple of a seat's express cards and the market's slots, made once (a
+    few hundred in all), instead of the actions listed, or a sequence made, at each turn that asks."""
+    return tuple([_express_draw(slot, e, seat) for e in draws for slot in slots]
+                 + [ExpressTickets(express=e, seat=seat) for e in tickets])
 
 
 @lru_cache(maxsize=None)
@@ -1049,8 +1037,8 @@ class ExpressCards(Feature):
         out += [ExpressTickets(express=e, seat=seat) for e in left if deck > v.settings.ticket_draw]
         return out
 
-    def bot_random(self, v, state, seat, r) -> "_ExpressChoices | tuple":
-        """``turn_actions`` as a sequence that makes only the action the random bot picks (most are never used)."""
+    def bot_random(self, v, state, seat, r) -> tuple:
+        """``turn_actions`` as the random bot reads it: the shared tuple of those actions (``_express_choices``)."""
         for key, left in state.players[seat].ext:      # (express_left: pairs_get, without the call)
             if key == "express":
                 left = tuple(left)
@@ -1068,8 +1056,8 @@ class ExpressCards(Feature):
         if cards <= most:                               # (the discard pile only counts when the deck runs short)
             cards += sum(state.discard)
         st = v.settings
-        return _ExpressChoices(left if cards > most else tuple(e for e in left if cards > e), slots,
-                               left if len(state.ticket_deck(st.ticket_deck)) > st.ticket_draw else (), seat)
+        return _express_choices(left if cards > most else tuple(e for e in left if cards > e), slots,
+                                left if len(state.ticket_deck(st.ticket_deck)) > st.ticket_draw else (), seat)
 
     def check(self, v, state, action, seat) -> None:
         if state.phase not in ("play", "last_round"):
