@@ -195,35 +195,6 @@ def test_the_express_cards_left_after_one_is_used_are_the_filtered_ones():
                 assert _unused(left, used) is _unused(tuple(list(left)), used)
 
 
-def test_the_taken_spaces_kept_for_the_last_board_are_the_boards_own():
-    """SK-PROV-3/4: the quick province claim reads the taken spaces of the board it claims on from what the last
-    quick claim kept (``_TAKEN_LAST``): wherever that is the state's board it holds each line's occupied spaces, as
-    ``province_occupied`` reads them; and a claim made with the memory cleared gives the same state."""
-    from ttr_nb.games import south_korea as sk
-    v = get_variant("south_korea")
-    kept = 0
-    for seed in range(3):
-        s = new_game("south_korea", 4, seed)
-        bots = [RandomBot(seed * 10 + i) for i in range(4)]
-        while s.phase != "over":
-            board = s.get("province", ())
-            if sk._TAKEN_LAST[0] is board:
-                assert {line: set(spaces) for line, spaces in sk._TAKEN_LAST[1].items()} == {
-                    line: set(sk.province_occupied(s, line)) for line in sk.province_lines(v)
-                    if sk.province_occupied(s, line)}, (seed, s.ply)
-                kept += bool(board)
-            seat = to_move(s)[0]
-            a = bots[seat].choose(s, seat)[0]
-            if type(a) is ProvinceClaim:
-                remembered = sk._TAKEN_LAST
-                sk._TAKEN_LAST = (None, None)
-                cold = _quick(v, s, a, False)
-                sk._TAKEN_LAST = remembered
-                assert cold is not None and cold == _quick(v, s, a, False) == _general(v, s, a, seat, None), s.ply
-            s = apply(s, a)
-    assert kept > 30, kept
-
-
 def test_the_random_bots_express_choices_are_the_listed_ones_made_once():
     """SK-TURN-2: ``ExpressCards.bot_random`` hands the random bot a shared tuple of the express actions
     (``_express_choices``): at every turn of 4-player games it is ``turn_actions``, action for action and in order

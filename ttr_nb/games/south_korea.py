@@ -1501,17 +1501,6 @@ class _LaterClaim:
 
 _GRAY_LAST: tuple = (None, None, None)
 _ROOM_LAST: tuple = (None, None, None)
-_TAKEN_LAST: tuple = (None, None)
-_NO_SPACES = frozenset()
-
-
-def _taken_spaces(board) -> dict[str, frozenset[int]]:
-    """line -> the spaces taken on it, from a province board of (line, space, seat) trains (``ProvinceBoard.quick``
-    keeps the answer for the board it makes: the next claim's board, in play, is that very tuple)."""
-    taken: dict[str, set[int]] = {}
-    for line, space, _ in board:
-        taken.setdefault(line, set()).add(space)
-    return {line: frozenset(spaces) for line, spaces in taken.items()}
 
 
 class ProvinceBoard(Feature):
@@ -1671,7 +1660,6 @@ class ProvinceBoard(Feature):
         listed), plainly legal: the route claimed, its cards to the discard pile, one more train onto its province
         space, the express card used, the turn over — the state ``apply`` makes, without a transaction (SK-PROV-1..6,
         SK-EXPRESS-3). None when anything is out of the ordinary (``check`` words a refusal)."""
-        global _TAKEN_LAST
         seat = action.seat
         if (seat != state.current or seat.__class__ is not int or state.pending or state.phase not in _PLAYING
                 or state.market is not _full[0] and not _is_full(state.market)):
@@ -1716,9 +1704,10 @@ class ProvinceBoard(Feature):
         else:
             board = ()
         spaces = lines[line]
-        last = _TAKEN_LAST                              # (board, line -> its taken spaces): the last claim's board
-        taken = last[1] if last[0] is board else _taken_spaces(board)
-        full = taken.get(line, _NO_SPACES)
+        full = set()                                    # (a plain loop: a comprehension is a call of its own)
+        for ln, sp, _ in board:
+            if ln == line:
+                full.add(sp)
         value = size + e                                # (_space_for's usual answer, the value's own space, first)
         space = value if value in spaces and value not in full else _space_for(spaces, full, value)
         if space is None:
@@ -1740,13 +1729,12 @@ class ProvinceBoard(Feature):
                          ext=pairs_set(state.ext, "province", new_board))
         if new is not None:
             t.claimed(claims, new_claims, i, seat)
-            full = full | {space}
-            _TAKEN_LAST = (new_board, {**taken, line: full})      # the next claim's board, one space more
             last = v.__dict__.get("_placeable_last")
             if last is not None and last[0] is board:     # the new board's room from the old one: one line moved
                 room = last[1]
                 lo, top = room[line]
                 if space == lo:                         # (else the room stays that very dict: rooms are read-only)
+                    full.add(space)
                     room = {**room, line: (_first_free(spaces, full), top)}
                 v.__dict__["_placeable_last"] = (new_board, room)
         return new
