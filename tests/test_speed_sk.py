@@ -217,3 +217,36 @@ def test_the_random_bots_express_choices_are_the_listed_ones_made_once():
                 seen += bool(listed)
             s = apply(s, bots[seat].choose(s, seat)[0])
     assert seen > 30, seen
+
+
+def test_the_express_bounds_say_when_every_route_places_a_train():
+    """SK-PROV-3/4: ``_express_bounds`` (kept for the last room, read by ``ProvinceBoard.bot_random``) holds an express
+    card between its bounds exactly when every line's free spaces reach from the shortest route's length + the card to
+    the longest one's + the card; and then every route of the map has a claim of exactly its length whose train finds
+    a free space (``ProvinceBoard._targets``): at every ply of random games, and for a board with no line."""
+    from ttr_nb.games import south_korea as sk
+    v = get_variant("south_korea")
+    t = v.route_table
+    shortest, longest = min(t.length), max(t.length)
+    held = seen = 0
+    for seed in range(3):
+        s = new_game("south_korea", 4, seed)
+        bots = [RandomBot(seed * 10 + i) for i in range(4)]
+        while s.phase != "over":
+            room = sk._placeable_now(v, s)
+            sk._ROOM_LAST = (None, None, None)
+            bounds = sk._express_bounds(v, room)
+            assert bounds is sk._ROOM_LAST and bounds[0] is room
+            for most in (1, 2, 3):
+                plain = all(lo <= shortest + most and longest + most <= hi for lo, hi in room.values())
+                assert (bounds[1] <= most <= bounds[2]) == plain, (seed, s.ply, most)
+                if plain:
+                    assert all(any(lo <= r.length + most <= hi for _, lo, hi in sk.ProvinceBoard._targets(r, room))
+                               for r in t.routes), (seed, s.ply, most)
+                held += plain
+                seen += 1
+            seat = to_move(s)[0]
+            s = apply(s, bots[seat].choose(s, seat)[0])
+    assert 0 < held < seen, (held, seen)
+    empty = sk._express_bounds(v, {})
+    assert not any(empty[1] <= most <= empty[2] for most in (1, 2, 3))

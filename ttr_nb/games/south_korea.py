@@ -1427,24 +1427,26 @@ def _pick_claim(v: Variant, routes: int, room: dict[str, tuple[int, int]], boost
     return []
 
 
-def _every_route_places(v: Variant, room: dict[str, tuple[int, int]], most: int) -> bool:
-    """Whether every route of the map, of any length, has a claim of exactly its length that places a train with
-    the express card ``most`` in the province ``room`` (``_placeable``): its line has a space for that value (each
-    line of the board free from at most the shortest route's length + ``most`` up to at least the longest one's +
-    ``most``; a one-colour route needs a line of its colour). Then an affordable route always has a province
-    claim, and ``_pick_claim`` takes the first route it draws. The lines' bounds are kept for the last room."""
+def _express_bounds(v: Variant, room: dict[str, tuple[int, int]]) -> tuple:
+    """(``room``, lowest, highest): the express cards ``most`` from lowest to highest are those with which every route
+    of the map, of any length, has a claim of exactly its length that places a train in the province ``room``
+    (``_placeable``): its line has a space for that value (each line of the board free from at most the shortest
+    route's length + ``most`` up to at least the longest one's + ``most``; a one-colour route needs a line of its
+    colour). Then an affordable route always has a province claim, and ``_pick_claim`` takes the first route it
+    draws. Kept for the last room (``_ROOM_LAST``: ``ProvinceBoard.bot_random`` reads it there)."""
     global _ROOM_LAST
-    last = _ROOM_LAST                                   # (room, lowest first free, highest space): replaced whole
-    if last[0] is not room:                             # (the room is held there: its id is not reused meanwhile)
-        last = _ROOM_LAST = (room, max((lo for lo, _ in room.values()), default=None),
-                             min((hi for _, hi in room.values()), default=None))
     shortest, longest = _route_lengths(v)
-    return last[1] is not None and last[1] <= shortest + most and longest + most <= last[2]
+    if room:
+        _ROOM_LAST = (room, max(lo for lo, _ in room.values()) - shortest, min(hi for _, hi in room.values()) - longest)
+    else:                                               # (no line: no express card places every route)
+        _ROOM_LAST = (room, 1, 0)
+    return _ROOM_LAST
 
 
 def _route_lengths(v: Variant) -> tuple[int, int]:
     """(the shortest route's length, the longest's) once per variant; (0, a length no line reaches) when some
-    one-colour route has no province line of its colour (``_every_route_places`` then never holds)."""
+    one-colour route has no province line of its colour (then no express card places every route,
+    ``_express_bounds``)."""
     found = v.__dict__.get("_route_lengths")
     if found is None:
         t = v.route_table
@@ -1533,19 +1535,36 @@ class ProvinceBoard(Feature):
         of a route are counted by size (payments by arithmetic) and only the one picked is made (``_pick_claim``).
         While the seat has express cards, the express picker's dozen or so actions come before this claim in the
         random bot's one draw among them (``bots._own_action``), so the claim is seldom taken: when every claimable
-        route surely has a claim (``_every_route_places``) the pick is known to take two draws, which are only
+        route surely has a claim (``_express_bounds``) the pick is known to take two draws, which are only
         counted off here, and the claim is made from the same numbers if the bot takes it (``_LaterClaim``)."""
-        routes = _province_routes(v, state, seat)
+        last = _ROUTES_LAST                                 # (_province_routes' answer kept for the state and
+        if last[0] is state and last[1] == seat:            # seat, as _bot_idle most often leaves it, without the
+            routes = last[2]                                # call)
+        else:
+            routes = _province_routes(v, state, seat)
         if not routes:
             return []
         p = state.players[seat]
-        room = _placeable(v, state)
+        for key, raw in state.ext:                          # (_placeable's answer kept for the board, without the
+            if key == "province":                           # call: pairs_get(state.ext, "province", ()))
+                break
+        else:
+            raw = ()
+        last = v.__dict__.get("_placeable_last")
+        room = last[1] if last is not None and last[0] is raw else _placeable(v, state)
         for key, left in p.ext:                             # (express_left: pairs_get, without the call)
             if key == "express":
                 break
         else:
             left = ()
-        if left and _every_route_places(v, room, max(left)):
+        if left:
+            last = _ROOM_LAST                               # (room, lowest, highest): replaced whole; the room is
+            if last[0] is not room:                         # held there, its id is not reused meanwhile
+                last = _express_bounds(v, room)
+            every = last[1] <= max(left) <= last[2]         # every affordable route has a claim (_express_bounds)
+        else:
+            every = False
+        if every:
             later = _LaterClaim(v, routes, room, left, p.hand, seat, r.state)
             r.skip(2)                                       # the route's draw and the claim's
             return later
