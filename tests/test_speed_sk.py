@@ -250,3 +250,35 @@ def test_the_express_bounds_say_when_every_route_places_a_train():
     assert 0 < held < seen, (held, seen)
     empty = sk._express_bounds(v, {})
     assert not any(empty[1] <= most <= empty[2] for most in (1, 2, 3))
+
+
+def test_the_quick_draft_makes_the_general_paths_players_whatever_they_hold():
+    """SK-SETUP-3/4: the quick draft pick, the hands passed on and the draft's end read the draft's usual player
+    (its picks, its express cards and the cards it passes) without a loop and a sort; a player holding anything
+    else (another key, picks as a list) takes the loop: at every pick of whole drafts, with the picking seat's data
+    so edited too, the quick path gives the general path's state."""
+    v = get_variant("south_korea")
+    seen = {"usual": 0, "edited": 0, "passed": 0, "ended": 0}
+    for seed in range(3):
+        s = new_game("south_korea", 4, seed)
+        bots = [RandomBot(seed * 10 + i) for i in range(4)]
+        while s.phase == "setup":
+            seat = to_move(s)[0]
+            a = bots[seat].choose(s, seat)[0]
+            if type(a) is DraftPick:
+                ps = s.players[seat]
+                drafted = ps.get("drafted", ())
+                for ext in (ps.ext, (("aardvark", 1),) + ps.ext,
+                            tuple((k, list(x) if k == "drafted" else x) for k, x in ps.ext)):
+                    players = s.players[:seat] + (replace_fields(ps, ext=ext),) + s.players[seat + 1:]
+                    edited = replace_fields(s, players=players)
+                    fast = _quick(v, edited, a, False)
+                    assert fast is not None and fast == _general(v, edited, a, seat, None), (seed, s.ply, ext)
+                    seen["usual" if ext is ps.ext else "edited"] += 1
+                    if not fast.pending or fast.pending[0].kind == "draft_keep":
+                        seen["ended"] += 1
+                    elif len(s.pending) == 1:
+                        seen["passed"] += 1
+                assert drafted == s.players[seat].get("drafted", ())
+            s = apply(s, a)
+    assert seen["usual"] == 72 and seen["edited"] == 144 and seen["passed"] == 45 and seen["ended"] == 9, seen

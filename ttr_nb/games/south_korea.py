@@ -430,16 +430,22 @@ def _pass_hands(players: list, rnd: int) -> list[Pending]:
     n = len(players)
     passing = []
     for s, p in enumerate(players):
-        ext = []                                       # pairs_set(p.ext, "passing", None), the hand read on the way
-        hand = None
-        for kv in p.ext:
-            if kv[0] != "passing":
-                ext.append(kv)
-            elif hand is None:
-                hand = kv[1]
+        ext = p.ext                                    # pairs_set(p.ext, "passing", None), the hand read on the way
+        if len(ext) == 3 and ext[2][0] == "passing" and ext[0][0] == "drafted" and ext[1][0] == "express":
+            hand = ext[2][1]                           # (the draft's usual player, without a loop and a sort)
+            ext = ext[:2]
+        else:
+            ext = []
+            hand = None
+            for kv in p.ext:
+                if kv[0] != "passing":
+                    ext.append(kv)
+                elif hand is None:
+                    hand = kv[1]
+            ext.sort(key=_key)
+            ext = tuple(ext)
         passing.append(tuple(hand) if hand is not None else ())
-        ext.sort(key=_key)
-        players[s] = new_player(p.hand, p.trains, p.tickets, p.route_points, tuple(ext))
+        players[s] = new_player(p.hand, p.trains, p.tickets, p.route_points, ext)
     out = []                                           # (plain loops here: a comprehension is a call of its own)
     for s in range(n):
         out.append(_draft_pick_pending(s, passing[(s - 1) % n], rnd + 1))
@@ -455,12 +461,17 @@ def _end_draft(players: list) -> list[Pending]:
     out = []
     for s, p in enumerate(players):
         out.append(_draft_keep_pending(s, tuple(pairs_get(p.ext, "drafted", ()))))
-        ext = []                                       # (a plain loop: a comprehension is a call of its own)
-        for kv in p.ext:
-            if kv[0] != "passing" and kv[0] != "drafted":
-                ext.append(kv)
-        ext.sort(key=_key)
-        players[s] = new_player(p.hand, p.trains, p.tickets, p.route_points, tuple(ext))
+        ext = p.ext
+        if len(ext) == 3 and ext[0][0] == "drafted" and ext[1][0] == "express" and ext[2][0] == "passing":
+            ext = (ext[1],)                            # (the draft's usual player, without a loop and a sort)
+        else:
+            ext = []                                   # (a plain loop: a comprehension is a call of its own)
+            for kv in p.ext:
+                if kv[0] != "passing" and kv[0] != "drafted":
+                    ext.append(kv)
+            ext.sort(key=_key)
+            ext = tuple(ext)
+        players[s] = new_player(p.hand, p.trains, p.tickets, p.route_points, ext)
     return out
 
 
@@ -663,26 +674,34 @@ class TicketDraft(Feature):
             packet = None
         if tid not in packet:
             return None
-        players = list(state.players)
-        ps = players[seat]
-        # pairs_set(pairs_set(ext, "drafted", drafted + (tid,)), "passing", the rest of the packet), in one go
-        ext = []
-        drafted = None
-        for kv in ps.ext:
-            k = kv[0]
-            if k == "drafted":
-                if drafted is None:
-                    drafted = kv[1]
-            elif k != "passing":
-                ext.append(kv)
-        ext.append(("drafted", (tuple(drafted) if drafted else ()) + (tid,)))
         j = packet.index(tid)                          # (the rest of the packet, without a comprehension)
         passing = packet[:j] + packet[j + 1:]
         if tid in passing or passing.__class__ is not tuple:      # (a card twice, or an edited packet: general)
             return None
-        ext.append(("passing", passing))
-        ext.sort(key=_key)
-        players[seat] = new_player(ps.hand, ps.trains, ps.tickets, ps.route_points, tuple(ext))
+        players = list(state.players)
+        ps = players[seat]
+        # pairs_set(pairs_set(ext, "drafted", drafted + (tid,)), "passing", the rest of the packet), in one go; the
+        # draft's usual player (its picks so far and its express cards, or the cards alone) without a loop and a sort
+        ext = ps.ext
+        if len(ext) == 2 and ext[0][0] == "drafted" and ext[1][0] == "express" and ext[0][1].__class__ is tuple:
+            ext = (("drafted", ext[0][1] + (tid,)), ext[1], ("passing", passing))
+        elif len(ext) == 1 and ext[0][0] == "express":
+            ext = (("drafted", (tid,)), ext[0], ("passing", passing))
+        else:
+            ext = []
+            drafted = None
+            for kv in ps.ext:
+                k = kv[0]
+                if k == "drafted":
+                    if drafted is None:
+                        drafted = kv[1]
+                elif k != "passing":
+                    ext.append(kv)
+            ext.append(("drafted", (tuple(drafted) if drafted else ()) + (tid,)))
+            ext.append(("passing", passing))
+            ext.sort(key=_key)
+            ext = tuple(ext)
+        players[seat] = new_player(ps.hand, ps.trains, ps.tickets, ps.route_points, ext)
         rest = []                                      # (the others' picks, in a plain loop: a comprehension is a
         for q in pending:                              # call of its own)
             if q.seat != seat:
