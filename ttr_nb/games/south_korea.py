@@ -1261,19 +1261,29 @@ def _nth_claim(label: str, room: dict[str, tuple[int, int]], c0: int, boosts: tu
     ``actions.new_claim`` makes a Claim (``_OpenProvinceClaim``), instead of the frozen __init__ (an
     object.__setattr__ a field)."""
     j = k % places
-    lines = room.items() if c0 < 0 else ((COLOURS[c0], room[COLOURS[c0]]),)
-    for e in boosts:
-        value = size + e
-        for line, (lo, hi) in lines:
-            if lo <= value <= hi:
+    if c0 >= 0:                                         # (one line: the j-th express card that places the train)
+        line = COLOURS[c0]
+        lo, hi = room[line]
+        for e in boosts:
+            if lo <= size + e <= hi:
                 if not j:
                     break
                 j -= 1
         else:
-            continue
-        break                                           # (the j-th pair found: out of both loops)
+            raise IndexError(k)
     else:
-        raise IndexError(k)
+        for e in boosts:
+            value = size + e
+            for line, (lo, hi) in room.items():
+                if lo <= value <= hi:
+                    if not j:
+                        break
+                    j -= 1
+            else:
+                continue
+            break                                       # (the j-th pair found: out of both loops)
+        else:
+            raise IndexError(k)
     k //= places
     locos = hand[LOCO]
     low = size - locos if size - locos > 1 else 1
