@@ -214,6 +214,10 @@ def test_the_random_bots_express_choices_are_the_listed_ones_made_once():
                 assert type(got) is tuple and list(got) == listed, (seed, s.ply)
                 assert [hash(a) for a in got] == [hash(a) for a in listed]
                 assert express.bot_random(v, s, seat, None) is got
+                name = v.settings.ticket_deck
+                for few in (s.ticket_deck(name)[:3], s.ticket_deck(name)[:4]):     # ticket boosts refused, allowed
+                    short = replace_fields(s, ticket_decks=tuple((k, few if k == name else x) for k, x in s.ticket_decks))
+                    assert list(express.bot_random(v, short, seat, None)) == express.turn_actions(v, short, seat)
                 seen += bool(listed)
             s = apply(s, bots[seat].choose(s, seat)[0])
     assert seen > 30, seen

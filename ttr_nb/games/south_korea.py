@@ -1075,8 +1075,14 @@ class ExpressCards(Feature):
         if cards <= most:                               # (the discard pile only counts when the deck runs short)
             cards += sum(state.discard)
         st = v.settings
+        name = st.ticket_deck
+        for deck_name, tickets in state.ticket_decks:   # (state.ticket_deck(name), without the call)
+            if deck_name == name:
+                break
+        else:
+            tickets = ()
         return _express_choices(left if cards > most else tuple(e for e in left if cards > e), slots,
-                                left if len(state.ticket_deck(st.ticket_deck)) > st.ticket_draw else (), seat)
+                                left if len(tickets) > st.ticket_draw else (), seat)
 
     def check(self, v, state, action, seat) -> None:
         if state.phase not in ("play", "last_round"):
@@ -1724,7 +1730,7 @@ class ProvinceBoard(Feature):
         p = players[seat]
         left = pairs_get(p.ext, "express", ()) if e else ()      # (read only when an express card is used)
         claims = state.claims
-        lines = province_lines(v)
+        lines = v.__dict__.get("_province_lines") or province_lines(v)      # (made once: without the call)
         if not trusted:
             colour = t.colour[i]
             first = pay[0][0] if interned(pay) and pay[-1][0] <= LOCO else None     # (not another game's wilds)
@@ -1773,8 +1779,11 @@ class ProvinceBoard(Feature):
         new_claims[i] = seat
         new_claims = tuple(new_claims)
         new_board = tuple(board) + ((line, space, seat),)
+        table = state.ext                               # (pairs_set's one-key case, the usual table: without the call)
+        table = (("province", new_board),) if len(table) == 1 and table[0][0] == "province" else \
+            pairs_set(table, "province", new_board)
         new = _turn_over(v, state, seat, state.deck, state.market, tuple(discard), new_claims, tuple(players),
-                         ext=pairs_set(state.ext, "province", new_board))
+                         ext=table)
         if new is not None:
             t.claimed(claims, new_claims, i, seat)
             last = v.__dict__.get("_placeable_last")
