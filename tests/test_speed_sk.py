@@ -286,3 +286,51 @@ def test_the_quick_draft_makes_the_general_paths_players_whatever_they_hold():
                 assert drafted == s.players[seat].get("drafted", ())
             s = apply(s, a)
     assert seen["usual"] == 72 and seen["edited"] == 144 and seen["passed"] == 45 and seen["ended"] == 9, seen
+
+
+def test_bot_idle_keeps_the_province_routes_it_works_out():
+    """``_bot_idle`` works out a seat's province routes itself (``_province_routes``' body, the random bot asking
+    there first) and keeps them for ``ProvinceBoard.bot_random``: wherever the seat has no express card left, the
+    routes kept are the ones ``_province_routes`` works out afresh, and idle means there are none."""
+    from ttr_nb.games import south_korea as sk
+    v = get_variant("south_korea")
+    seen = 0
+    for seed in range(3):
+        s = new_game("south_korea", 4, seed)
+        bots = [RandomBot(seed * 10 + i) for i in range(4)]
+        while s.phase != "over":
+            seat = to_move(s)[0]
+            if not s.pending and not s.players[seat].get("express", ()):
+                sk._ROUTES_LAST = (None, None, 0)
+                idle = sk._bot_idle(v, s, seat)
+                kept = sk._ROUTES_LAST
+                sk._ROUTES_LAST = (None, None, 0)
+                fresh = sk._province_routes(v, s, seat)
+                assert kept[0] is s and kept[1:] == (seat, fresh) and idle == (not fresh), (seed, s.ply)
+                seen += 1
+            s = apply(s, bots[seat].choose(s, seat)[0])
+    assert seen > 50, seen
+
+
+def test_the_quick_express_draw_sets_the_express_cards_as_the_general_path_does():
+    """SK-TURN-2/SK-EXPRESS-1: the quick express draw writes a player's express cards left without ``pairs_set``'s
+    call when they are its only data, and through ``pairs_set`` otherwise: with the drawing seat's data as play
+    makes it and with another key beside the cards, the quick path gives the general path's state."""
+    v = get_variant("south_korea")
+    seen = 0
+    for seed in range(4):
+        s = new_game("south_korea", 4, seed)
+        bots = [RandomBot(seed * 10 + i) for i in range(4)]
+        while s.phase != "over":
+            seat = to_move(s)[0]
+            a = bots[seat].choose(s, seat)[0]
+            if type(a) is ExpressDraw:
+                ps = s.players[seat]
+                for ext in (ps.ext, (("aardvark", 1),) + ps.ext, ps.ext + (("zeta", (2,)),)):
+                    players = s.players[:seat] + (replace_fields(ps, ext=ext),) + s.players[seat + 1:]
+                    edited = replace_fields(s, players=players)
+                    fast = _quick(v, edited, a, False)
+                    assert fast is not None and fast == _general(v, edited, a, seat, None), (seed, s.ply, ext)
+                seen += 1
+            s = apply(s, a)
+    assert seen > 20, seen

@@ -445,7 +445,14 @@ def _pass_hands(players: list, rnd: int) -> list[Pending]:
             ext.sort(key=_key)
             ext = tuple(ext)
         passing.append(tuple(hand) if hand is not None else ())
-        players[s] = new_player(p.hand, p.trains, p.tickets, p.route_points, ext)
+        q = _OpenPlayer()                              # new_player inline (as engine._quick_claim)
+        q.hand = p.hand
+        q.trains = p.trains
+        q.tickets = p.tickets
+        q.route_points = p.route_points
+        q.ext = ext
+        q.__class__ = PlayerState
+        players[s] = q
     out = []                                           # (plain loops here: a comprehension is a call of its own)
     for s in range(n):
         out.append(_draft_pick_pending(s, passing[(s - 1) % n], rnd + 1))
@@ -701,7 +708,14 @@ class TicketDraft(Feature):
             ext.append(("passing", passing))
             ext.sort(key=_key)
             ext = tuple(ext)
-        players[seat] = new_player(ps.hand, ps.trains, ps.tickets, ps.route_points, ext)
+        picker = _OpenPlayer()                         # new_player inline (as engine._quick_claim)
+        picker.hand = ps.hand
+        picker.trains = ps.trains
+        picker.tickets = ps.tickets
+        picker.route_points = ps.route_points
+        picker.ext = ext
+        picker.__class__ = PlayerState
+        players[seat] = picker
         rest = []                                      # (the others' picks, in a plain loop: a comprehension is a
         for q in pending:                              # call of its own)
             if q.seat != seat:
@@ -1141,15 +1155,27 @@ class ExpressCards(Feature):
             return None
         players = list(state.players)
         p = players[seat]
-        left = pairs_get(p.ext, "express", ())
+        ext = p.ext
+        for key, left in ext:                          # (pairs_get(ext, "express", ()), without the call)
+            if key == "express":
+                break
+        else:
+            left = ()
         slot = action.slot
         if not trusted and (e not in left or slot.__class__ is not int or not 0 <= slot <= len(state.market)):
             return None
         hand = list(p.hand)
         for card in deck[:e]:
             hand[card] += 1
-        players[seat] = new_player(tuple(hand), p.trains, p.tickets, p.route_points,
-                                   pairs_set(p.ext, "express", _unused(tuple(left), e)))
+        q = _OpenPlayer()                              # new_player inline (as engine._quick_claim), the one-key
+        q.hand = tuple(hand)                           # player data set without pairs_set's call
+        q.trains = p.trains
+        q.tickets = p.tickets
+        q.route_points = p.route_points
+        q.ext = (("express", _unused(tuple(left), e)),) if len(ext) == 1 and ext[0][0] == "express" else \
+            pairs_set(ext, "express", _unused(tuple(left), e))
+        q.__class__ = PlayerState
+        players[seat] = q
         drawn = new_state(state.variant, state.n_players, state.seed, deck[e:], state.market, state.discard,
                           state.ticket_decks, state.tickets_out, state.claims, tuple(players), state.phase,
                           state.current, (), state.final_turns_left, state.turn, state.ply, state.passes,
@@ -1980,12 +2006,21 @@ def _bot_idle(v: Variant, state: GameState, seat: int) -> bool:
     """``Variant.bot_idle``: ``seat`` has used its express cards and has no route to claim with a province train, so
     neither ``ExpressCards.bot_random`` nor ``ProvinceBoard.bot_random`` has an action (and neither draws a number):
     most turns of a game's second half that try them. One test instead of both pickers."""
-    for key, left in state.players[seat].ext:          # (express_left: pairs_get, without the call)
+    global _ROUTES_LAST
+    p = state.players[seat]
+    for key, left in p.ext:                            # (express_left: pairs_get, without the call)
         if key == "express":
             if left:
                 return False
             break
-    return not _province_routes(v, state, seat)
+    trains = p.trains                                  # _province_routes(v, state, seat), without the call: the
+    if trains < 2:                                     # random bot asks here first, so nothing is kept yet
+        routes = 0
+    else:
+        t = v.route_table
+        routes = claimable_mask(v, state, seat, True) & t.every[trains - 1 if trains <= t.top else t.top]
+    _ROUTES_LAST = (state, seat, routes)
+    return not routes
 
 
 SOUTH_KOREA_SETTINGS = Settings(
