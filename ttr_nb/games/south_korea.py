@@ -1376,7 +1376,10 @@ def _placeable_now(v: Variant, state: GameState) -> dict[str, tuple[int, int]]:
 
 def _first_free(spaces: Sequence[int], taken) -> int:
     """The lowest of a line's ``spaces`` not ``taken``; one above the highest when all are."""
-    return next((x for x in spaces if x not in taken), spaces[-1] + 1)
+    for x in spaces:                                    # (a plain loop: a generator is a call of its own)
+        if x not in taken:
+            return x
+    return spaces[-1] + 1
 
 
 @lru_cache(maxsize=4096)
