@@ -334,3 +334,35 @@ def test_the_quick_express_draw_sets_the_express_cards_as_the_general_path_does(
                 seen += 1
             s = apply(s, a)
     assert seen > 20, seen
+
+
+def test_the_later_province_claim_is_one_claim_by_index_and_by_iteration():
+    """``ProvinceBoard.bot_random``'s ``_LaterClaim`` (a one-item tuple, so that its len() is no Python call) reads
+    as one claim: len() 1, the same claim by index and by iteration, made from the counter where the bot's draws
+    stood (the claim ``_pick_claim`` picks from there), and nothing past it."""
+    import pytest
+    from ttr_nb.games import south_korea as sk
+    from ttr_nb.rng import Counter
+    v = get_variant("south_korea")
+    province = v.feature("province")
+    seen = 0
+    for seed in range(3):
+        s = new_game("south_korea", 4, seed)
+        bots = [RandomBot(seed * 10 + i) for i in range(4)]
+        while s.phase != "over":
+            seat = to_move(s)[0]
+            if not s.pending:
+                r = Counter(seed, s.ply)
+                start = r.state
+                got = province.bot_random(v, s, seat, r)
+                if isinstance(got, sk._LaterClaim):
+                    p = s.players[seat]
+                    made = sk._pick_claim(v, sk._province_routes(v, s, seat), sk._placeable(v, s),
+                                          (0,) + tuple(p.get("express")), p.hand, seat, Counter.of_state(start))
+                    assert len(got) == 1 and bool(got) and list(got) == [got[0]] == made, (seed, s.ply)
+                    assert type(got[0]) is ProvinceClaim
+                    with pytest.raises(IndexError):
+                        got[1]
+                    seen += 1
+            s = apply(s, bots[seat].choose(s, seat)[0])
+    assert seen > 10, seen

@@ -1545,24 +1545,22 @@ def _province_routes(v: Variant, state: GameState, seat: int) -> int:
     return routes
 
 
-class _LaterClaim:
+class _LaterClaim(tuple):
     """``ProvinceBoard.bot_random``'s answer when the claim surely exists: one claim, made by ``_pick_claim`` from
-    the counter state ``x`` (where the bot's draws stood) only if the bot takes it."""
+    the counter state ``x`` (where the bot's draws stood) only if the bot takes it. A one-item tuple holding what
+    ``_pick_claim`` needs, so that its len() (which the random bot asks every time) is the tuple's own, not a Python
+    call; its item, read by index or by iteration, is the claim."""
 
-    __slots__ = ("v", "routes", "room", "left", "hand", "seat", "x")
-
-    def __init__(self, v: Variant, routes: int, room: dict, left: tuple[int, ...], hand: Sequence[int], seat: int,
-                 x: int):
-        self.v, self.routes, self.room, self.left, self.hand, self.seat, self.x = v, routes, room, left, hand, seat, x
-
-    def __len__(self) -> int:
-        return 1
+    __slots__ = ()
 
     def __getitem__(self, k: int) -> "ProvinceClaim":
         if k != 0:
             raise IndexError(k)
-        return _pick_claim(self.v, self.routes, self.room, (0,) + tuple(self.left), self.hand, self.seat,
-                           Counter.of_state(self.x))[0]
+        v, routes, room, left, hand, seat, x = tuple.__getitem__(self, 0)
+        return _pick_claim(v, routes, room, (0,) + tuple(left), hand, seat, Counter.of_state(x))[0]
+
+    def __iter__(self):
+        yield self[0]
 
 
 _GRAY_LAST: tuple = (None, None, None)
@@ -1629,7 +1627,7 @@ class ProvinceBoard(Feature):
         else:
             every = False
         if every:
-            later = _LaterClaim(v, routes, room, left, p.hand, seat, r.state)
+            later = _LaterClaim(((v, routes, room, left, p.hand, seat, r.state),))
             r.skip(2)                                       # the route's draw and the claim's
             return later
         return _pick_claim(v, routes, room, (0,) + tuple(left), p.hand, seat, r)
