@@ -193,3 +193,176 @@ def test_the_express_cards_left_after_one_is_used_are_the_filtered_ones():
             for used in EXPRESS_VALUES:
                 assert _unused(left, used) == tuple(x for x in left if x != used)
                 assert _unused(left, used) is _unused(tuple(list(left)), used)
+
+
+def test_the_random_bots_express_choices_are_the_listed_ones_made_once():
+    """SK-TURN-2: ``ExpressCards.bot_random`` hands the random bot a shared tuple of the express actions
+    (``_express_choices``): at every turn of 4-player games it is ``turn_actions``, action for action and in order
+    (every express card left with every slot holding a card, then the ticket draws), and the same cards and market
+    give that very tuple again."""
+    v = get_variant("south_korea")
+    express = v.feature("express")
+    seen = 0
+    for seed in range(3):
+        s = new_game("south_korea", 4, seed)
+        bots = [RandomBot(seed * 10 + i) for i in range(4)]
+        while s.phase != "over":
+            seat = to_move(s)[0]
+            if not s.pending:
+                listed = express.turn_actions(v, s, seat)
+                got = express.bot_random(v, s, seat, None)
+                assert type(got) is tuple and list(got) == listed, (seed, s.ply)
+                assert [hash(a) for a in got] == [hash(a) for a in listed]
+                assert express.bot_random(v, s, seat, None) is got
+                name = v.settings.ticket_deck
+                for few in (s.ticket_deck(name)[:3], s.ticket_deck(name)[:4]):     # ticket boosts refused, allowed
+                    short = replace_fields(s, ticket_decks=tuple((k, few if k == name else x) for k, x in s.ticket_decks))
+                    assert list(express.bot_random(v, short, seat, None)) == express.turn_actions(v, short, seat)
+                seen += bool(listed)
+            s = apply(s, bots[seat].choose(s, seat)[0])
+    assert seen > 30, seen
+
+
+def test_the_express_bounds_say_when_every_route_places_a_train():
+    """SK-PROV-3/4: ``_express_bounds`` (kept for the last room, read by ``ProvinceBoard.bot_random``) holds an express
+    card between its bounds exactly when every line's free spaces reach from the shortest route's length + the card to
+    the longest one's + the card; and then every route of the map has a claim of exactly its length whose train finds
+    a free space (``ProvinceBoard._targets``): at every ply of random games, and for a board with no line."""
+    from ttr_nb.games import south_korea as sk
+    v = get_variant("south_korea")
+    t = v.route_table
+    shortest, longest = min(t.length), max(t.length)
+    held = seen = 0
+    for seed in range(3):
+        s = new_game("south_korea", 4, seed)
+        bots = [RandomBot(seed * 10 + i) for i in range(4)]
+        while s.phase != "over":
+            room = sk._placeable_now(v, s)
+            sk._ROOM_LAST = (None, None, None)
+            bounds = sk._express_bounds(v, room)
+            assert bounds is sk._ROOM_LAST and bounds[0] is room
+            for most in (1, 2, 3):
+                plain = all(lo <= shortest + most and longest + most <= hi for lo, hi in room.values())
+                assert (bounds[1] <= most <= bounds[2]) == plain, (seed, s.ply, most)
+                if plain:
+                    assert all(any(lo <= r.length + most <= hi for _, lo, hi in sk.ProvinceBoard._targets(r, room))
+                               for r in t.routes), (seed, s.ply, most)
+                held += plain
+                seen += 1
+            seat = to_move(s)[0]
+            s = apply(s, bots[seat].choose(s, seat)[0])
+    assert 0 < held < seen, (held, seen)
+    empty = sk._express_bounds(v, {})
+    assert not any(empty[1] <= most <= empty[2] for most in (1, 2, 3))
+
+
+def test_the_quick_draft_makes_the_general_paths_players_whatever_they_hold():
+    """SK-SETUP-3/4: the quick draft pick, the hands passed on and the draft's end read the draft's usual player
+    (its picks, its express cards and the cards it passes) without a loop and a sort; a player holding anything
+    else (another key, picks as a list) takes the loop: at every pick of whole drafts, with the picking seat's data
+    so edited too, the quick path gives the general path's state."""
+    v = get_variant("south_korea")
+    seen = {"usual": 0, "edited": 0, "passed": 0, "ended": 0}
+    for seed in range(3):
+        s = new_game("south_korea", 4, seed)
+        bots = [RandomBot(seed * 10 + i) for i in range(4)]
+        while s.phase == "setup":
+            seat = to_move(s)[0]
+            a = bots[seat].choose(s, seat)[0]
+            if type(a) is DraftPick:
+                ps = s.players[seat]
+                drafted = ps.get("drafted", ())
+                for ext in (ps.ext, (("aardvark", 1),) + ps.ext,
+                            tuple((k, list(x) if k == "drafted" else x) for k, x in ps.ext)):
+                    players = s.players[:seat] + (replace_fields(ps, ext=ext),) + s.players[seat + 1:]
+                    edited = replace_fields(s, players=players)
+                    fast = _quick(v, edited, a, False)
+                    assert fast is not None and fast == _general(v, edited, a, seat, None), (seed, s.ply, ext)
+                    seen["usual" if ext is ps.ext else "edited"] += 1
+                    if not fast.pending or fast.pending[0].kind == "draft_keep":
+                        seen["ended"] += 1
+                    elif len(s.pending) == 1:
+                        seen["passed"] += 1
+                assert drafted == s.players[seat].get("drafted", ())
+            s = apply(s, a)
+    assert seen["usual"] == 72 and seen["edited"] == 144 and seen["passed"] == 45 and seen["ended"] == 9, seen
+
+
+def test_bot_idle_keeps_the_province_routes_it_works_out():
+    """``_bot_idle`` works out a seat's province routes itself (``_province_routes``' body, the random bot asking
+    there first) and keeps them for ``ProvinceBoard.bot_random``: wherever the seat has no express card left, the
+    routes kept are the ones ``_province_routes`` works out afresh, and idle means there are none."""
+    from ttr_nb.games import south_korea as sk
+    v = get_variant("south_korea")
+    seen = 0
+    for seed in range(3):
+        s = new_game("south_korea", 4, seed)
+        bots = [RandomBot(seed * 10 + i) for i in range(4)]
+        while s.phase != "over":
+            seat = to_move(s)[0]
+            if not s.pending and not s.players[seat].get("express", ()):
+                sk._ROUTES_LAST = (None, None, 0)
+                idle = sk._bot_idle(v, s, seat)
+                kept = sk._ROUTES_LAST
+                sk._ROUTES_LAST = (None, None, 0)
+                fresh = sk._province_routes(v, s, seat)
+                assert kept[0] is s and kept[1:] == (seat, fresh) and idle == (not fresh), (seed, s.ply)
+                seen += 1
+            s = apply(s, bots[seat].choose(s, seat)[0])
+    assert seen > 50, seen
+
+
+def test_the_quick_express_draw_sets_the_express_cards_as_the_general_path_does():
+    """SK-TURN-2/SK-EXPRESS-1: the quick express draw writes a player's express cards left without ``pairs_set``'s
+    call when they are its only data, and through ``pairs_set`` otherwise: with the drawing seat's data as play
+    makes it and with another key beside the cards, the quick path gives the general path's state."""
+    v = get_variant("south_korea")
+    seen = 0
+    for seed in range(4):
+        s = new_game("south_korea", 4, seed)
+        bots = [RandomBot(seed * 10 + i) for i in range(4)]
+        while s.phase != "over":
+            seat = to_move(s)[0]
+            a = bots[seat].choose(s, seat)[0]
+            if type(a) is ExpressDraw:
+                ps = s.players[seat]
+                for ext in (ps.ext, (("aardvark", 1),) + ps.ext, ps.ext + (("zeta", (2,)),)):
+                    players = s.players[:seat] + (replace_fields(ps, ext=ext),) + s.players[seat + 1:]
+                    edited = replace_fields(s, players=players)
+                    fast = _quick(v, edited, a, False)
+                    assert fast is not None and fast == _general(v, edited, a, seat, None), (seed, s.ply, ext)
+                seen += 1
+            s = apply(s, a)
+    assert seen > 20, seen
+
+
+def test_the_later_province_claim_is_one_claim_by_index_and_by_iteration():
+    """``ProvinceBoard.bot_random``'s ``_LaterClaim`` (a one-item tuple, so that its len() is no Python call) reads
+    as one claim: len() 1, the same claim by index and by iteration, made from the counter where the bot's draws
+    stood (the claim ``_pick_claim`` picks from there), and nothing past it."""
+    import pytest
+    from ttr_nb.games import south_korea as sk
+    from ttr_nb.rng import Counter
+    v = get_variant("south_korea")
+    province = v.feature("province")
+    seen = 0
+    for seed in range(3):
+        s = new_game("south_korea", 4, seed)
+        bots = [RandomBot(seed * 10 + i) for i in range(4)]
+        while s.phase != "over":
+            seat = to_move(s)[0]
+            if not s.pending:
+                r = Counter(seed, s.ply)
+                start = r.state
+                got = province.bot_random(v, s, seat, r)
+                if isinstance(got, sk._LaterClaim):
+                    p = s.players[seat]
+                    made = sk._pick_claim(v, sk._province_routes(v, s, seat), sk._placeable(v, s),
+                                          (0,) + tuple(p.get("express")), p.hand, seat, Counter.of_state(start))
+                    assert len(got) == 1 and bool(got) and list(got) == [got[0]] == made, (seed, s.ply)
+                    assert type(got[0]) is ProvinceClaim
+                    with pytest.raises(IndexError):
+                        got[1]
+                    seen += 1
+            s = apply(s, bots[seat].choose(s, seat)[0])
+    assert seen > 10, seen

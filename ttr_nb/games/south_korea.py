@@ -430,16 +430,29 @@ def _pass_hands(players: list, rnd: int) -> list[Pending]:
     n = len(players)
     passing = []
     for s, p in enumerate(players):
-        ext = []                                       # pairs_set(p.ext, "passing", None), the hand read on the way
-        hand = None
-        for kv in p.ext:
-            if kv[0] != "passing":
-                ext.append(kv)
-            elif hand is None:
-                hand = kv[1]
+        ext = p.ext                                    # pairs_set(p.ext, "passing", None), the hand read on the way
+        if len(ext) == 3 and ext[2][0] == "passing" and ext[0][0] == "drafted" and ext[1][0] == "express":
+            hand = ext[2][1]                           # (the draft's usual player, without a loop and a sort)
+            ext = ext[:2]
+        else:
+            ext = []
+            hand = None
+            for kv in p.ext:
+                if kv[0] != "passing":
+                    ext.append(kv)
+                elif hand is None:
+                    hand = kv[1]
+            ext.sort(key=_key)
+            ext = tuple(ext)
         passing.append(tuple(hand) if hand is not None else ())
-        ext.sort(key=_key)
-        players[s] = new_player(p.hand, p.trains, p.tickets, p.route_points, tuple(ext))
+        q = _OpenPlayer()                              # new_player inline (as engine._quick_claim)
+        q.hand = p.hand
+        q.trains = p.trains
+        q.tickets = p.tickets
+        q.route_points = p.route_points
+        q.ext = ext
+        q.__class__ = PlayerState
+        players[s] = q
     out = []                                           # (plain loops here: a comprehension is a call of its own)
     for s in range(n):
         out.append(_draft_pick_pending(s, passing[(s - 1) % n], rnd + 1))
@@ -455,12 +468,17 @@ def _end_draft(players: list) -> list[Pending]:
     out = []
     for s, p in enumerate(players):
         out.append(_draft_keep_pending(s, tuple(pairs_get(p.ext, "drafted", ()))))
-        ext = []                                       # (a plain loop: a comprehension is a call of its own)
-        for kv in p.ext:
-            if kv[0] != "passing" and kv[0] != "drafted":
-                ext.append(kv)
-        ext.sort(key=_key)
-        players[s] = new_player(p.hand, p.trains, p.tickets, p.route_points, tuple(ext))
+        ext = p.ext
+        if len(ext) == 3 and ext[0][0] == "drafted" and ext[1][0] == "express" and ext[2][0] == "passing":
+            ext = (ext[1],)                            # (the draft's usual player, without a loop and a sort)
+        else:
+            ext = []                                   # (a plain loop: a comprehension is a call of its own)
+            for kv in p.ext:
+                if kv[0] != "passing" and kv[0] != "drafted":
+                    ext.append(kv)
+            ext.sort(key=_key)
+            ext = tuple(ext)
+        players[s] = new_player(p.hand, p.trains, p.tickets, p.route_points, ext)
     return out
 
 
@@ -663,26 +681,41 @@ class TicketDraft(Feature):
             packet = None
         if tid not in packet:
             return None
-        players = list(state.players)
-        ps = players[seat]
-        # pairs_set(pairs_set(ext, "drafted", drafted + (tid,)), "passing", the rest of the packet), in one go
-        ext = []
-        drafted = None
-        for kv in ps.ext:
-            k = kv[0]
-            if k == "drafted":
-                if drafted is None:
-                    drafted = kv[1]
-            elif k != "passing":
-                ext.append(kv)
-        ext.append(("drafted", (tuple(drafted) if drafted else ()) + (tid,)))
         j = packet.index(tid)                          # (the rest of the packet, without a comprehension)
         passing = packet[:j] + packet[j + 1:]
         if tid in passing or passing.__class__ is not tuple:      # (a card twice, or an edited packet: general)
             return None
-        ext.append(("passing", passing))
-        ext.sort(key=_key)
-        players[seat] = new_player(ps.hand, ps.trains, ps.tickets, ps.route_points, tuple(ext))
+        players = list(state.players)
+        ps = players[seat]
+        # pairs_set(pairs_set(ext, "drafted", drafted + (tid,)), "passing", the rest of the packet), in one go; the
+        # draft's usual player (its picks so far and its express cards, or the cards alone) without a loop and a sort
+        ext = ps.ext
+        if len(ext) == 2 and ext[0][0] == "drafted" and ext[1][0] == "express" and ext[0][1].__class__ is tuple:
+            ext = (("drafted", ext[0][1] + (tid,)), ext[1], ("passing", passing))
+        elif len(ext) == 1 and ext[0][0] == "express":
+            ext = (("drafted", (tid,)), ext[0], ("passing", passing))
+        else:
+            ext = []
+            drafted = None
+            for kv in ps.ext:
+                k = kv[0]
+                if k == "drafted":
+                    if drafted is None:
+                        drafted = kv[1]
+                elif k != "passing":
+                    ext.append(kv)
+            ext.append(("drafted", (tuple(drafted) if drafted else ()) + (tid,)))
+            ext.append(("passing", passing))
+            ext.sort(key=_key)
+            ext = tuple(ext)
+        picker = _OpenPlayer()                         # new_player inline (as engine._quick_claim)
+        picker.hand = ps.hand
+        picker.trains = ps.trains
+        picker.tickets = ps.tickets
+        picker.route_points = ps.route_points
+        picker.ext = ext
+        picker.__class__ = PlayerState
+        players[seat] = picker
         rest = []                                      # (the others' picks, in a plain loop: a comprehension is a
         for q in pending:                              # call of its own)
             if q.seat != seat:
@@ -959,26 +992,14 @@ def _express_problem(v, state, action, seat) -> None:
                             f"unused: {have})", v.rule("SK-TURN-2"), action, seat)
 
 
-class _ExpressChoices:
-    """``ExpressCards.turn_actions`` in its order (each draw value with every slot, then the ticket draws), each
-    action made when it is asked for."""
-
-    __slots__ = ("draws", "slots", "tickets", "seat", "size")
-
-    def __init__(self, draws: tuple[int, ...], slots: tuple[int, ...], tickets: tuple[int, ...], seat: int):
-        self.draws, self.slots, self.tickets, self.seat = draws, slots, tickets, seat
-        self.size = len(draws) * len(slots) + len(tickets)
-
-    def __len__(self) -> int:
-        return self.size
-
-    def __getitem__(self, k: int):
-        if not 0 <= k < self.size:
-            raise IndexError(k)
-        n = len(self.draws) * len(self.slots)
-        if k < n:
-            return _express_draw(self.slots[k % len(self.slots)], self.draws[k // len(self.slots)], self.seat)
-        return ExpressTickets(express=self.tickets[k - n], seat=self.seat)
+@lru_cache(maxsize=None)
+def _express_choices(draws: tuple[int, ...], slots: tuple[int, ...], tickets: tuple[int, ...],
+                     seat: int) -> tuple:
+    """``ExpressCards.turn_actions`` in its order (each draw value with every slot, then the ticket draws), for the
+    random bot: the one shared (immutable) tuple of a seat's express cards and the market's slots, made once (a
+    few hundred in all), instead of the actions listed, or a sequence made, at each turn that asks."""
+    return tuple([_express_draw(slot, e, seat) for e in draws for slot in slots]
+                 + [ExpressTickets(express=e, seat=seat) for e in tickets])
 
 
 @lru_cache(maxsize=None)
@@ -1049,8 +1070,8 @@ class ExpressCards(Feature):
         out += [ExpressTickets(express=e, seat=seat) for e in left if deck > v.settings.ticket_draw]
         return out
 
-    def bot_random(self, v, state, seat, r) -> "_ExpressChoices | tuple":
-        """``turn_actions`` as a sequence that makes only the action the random bot picks (most are never used)."""
+    def bot_random(self, v, state, seat, r) -> tuple:
+        """``turn_actions`` as the random bot reads it: the shared tuple of those actions (``_express_choices``)."""
         for key, left in state.players[seat].ext:      # (express_left: pairs_get, without the call)
             if key == "express":
                 left = tuple(left)
@@ -1068,8 +1089,14 @@ class ExpressCards(Feature):
         if cards <= most:                               # (the discard pile only counts when the deck runs short)
             cards += sum(state.discard)
         st = v.settings
-        return _ExpressChoices(left if cards > most else tuple(e for e in left if cards > e), slots,
-                               left if len(state.ticket_deck(st.ticket_deck)) > st.ticket_draw else (), seat)
+        name = st.ticket_deck
+        for deck_name, tickets in state.ticket_decks:   # (state.ticket_deck(name), without the call)
+            if deck_name == name:
+                break
+        else:
+            tickets = ()
+        return _express_choices(left if cards > most else tuple(e for e in left if cards > e), slots,
+                                left if len(tickets) > st.ticket_draw else (), seat)
 
     def check(self, v, state, action, seat) -> None:
         if state.phase not in ("play", "last_round"):
@@ -1128,15 +1155,27 @@ class ExpressCards(Feature):
             return None
         players = list(state.players)
         p = players[seat]
-        left = pairs_get(p.ext, "express", ())
+        ext = p.ext
+        for key, left in ext:                          # (pairs_get(ext, "express", ()), without the call)
+            if key == "express":
+                break
+        else:
+            left = ()
         slot = action.slot
         if not trusted and (e not in left or slot.__class__ is not int or not 0 <= slot <= len(state.market)):
             return None
         hand = list(p.hand)
         for card in deck[:e]:
             hand[card] += 1
-        players[seat] = new_player(tuple(hand), p.trains, p.tickets, p.route_points,
-                                   pairs_set(p.ext, "express", _unused(tuple(left), e)))
+        q = _OpenPlayer()                              # new_player inline (as engine._quick_claim), the one-key
+        q.hand = tuple(hand)                           # player data set without pairs_set's call
+        q.trains = p.trains
+        q.tickets = p.tickets
+        q.route_points = p.route_points
+        q.ext = (("express", _unused(tuple(left), e)),) if len(ext) == 1 and ext[0][0] == "express" else \
+            pairs_set(ext, "express", _unused(tuple(left), e))
+        q.__class__ = PlayerState
+        players[seat] = q
         drawn = new_state(state.variant, state.n_players, state.seed, deck[e:], state.market, state.discard,
                           state.ticket_decks, state.tickets_out, state.claims, tuple(players), state.phase,
                           state.current, (), state.final_turns_left, state.turn, state.ply, state.passes,
@@ -1254,19 +1293,29 @@ def _nth_claim(label: str, room: dict[str, tuple[int, int]], c0: int, boosts: tu
     ``actions.new_claim`` makes a Claim (``_OpenProvinceClaim``), instead of the frozen __init__ (an
     object.__setattr__ a field)."""
     j = k % places
-    lines = room.items() if c0 < 0 else ((COLOURS[c0], room[COLOURS[c0]]),)
-    for e in boosts:
-        value = size + e
-        for line, (lo, hi) in lines:
-            if lo <= value <= hi:
+    if c0 >= 0:                                         # (one line: the j-th express card that places the train)
+        line = COLOURS[c0]
+        lo, hi = room[line]
+        for e in boosts:
+            if lo <= size + e <= hi:
                 if not j:
                     break
                 j -= 1
         else:
-            continue
-        break                                           # (the j-th pair found: out of both loops)
+            raise IndexError(k)
     else:
-        raise IndexError(k)
+        for e in boosts:
+            value = size + e
+            for line, (lo, hi) in room.items():
+                if lo <= value <= hi:
+                    if not j:
+                        break
+                    j -= 1
+            else:
+                continue
+            break                                       # (the j-th pair found: out of both loops)
+        else:
+            raise IndexError(k)
     k //= places
     locos = hand[LOCO]
     low = size - locos if size - locos > 1 else 1
@@ -1327,7 +1376,10 @@ def _placeable_now(v: Variant, state: GameState) -> dict[str, tuple[int, int]]:
 
 def _first_free(spaces: Sequence[int], taken) -> int:
     """The lowest of a line's ``spaces`` not ``taken``; one above the highest when all are."""
-    return next((x for x in spaces if x not in taken), spaces[-1] + 1)
+    for x in spaces:                                    # (a plain loop: a generator is a call of its own)
+        if x not in taken:
+            return x
+    return spaces[-1] + 1
 
 
 @lru_cache(maxsize=4096)
@@ -1439,24 +1491,26 @@ def _pick_claim(v: Variant, routes: int, room: dict[str, tuple[int, int]], boost
     return []
 
 
-def _every_route_places(v: Variant, room: dict[str, tuple[int, int]], most: int) -> bool:
-    """Whether every route of the map, of any length, has a claim of exactly its length that places a train with
-    the express card ``most`` in the province ``room`` (``_placeable``): its line has a space for that value (each
-    line of the board free from at most the shortest route's length + ``most`` up to at least the longest one's +
-    ``most``; a one-colour route needs a line of its colour). Then an affordable route always has a province
-    claim, and ``_pick_claim`` takes the first route it draws. The lines' bounds are kept for the last room."""
+def _express_bounds(v: Variant, room: dict[str, tuple[int, int]]) -> tuple:
+    """(``room``, lowest, highest): the express cards ``most`` from lowest to highest are those with which every route
+    of the map, of any length, has a claim of exactly its length that places a train in the province ``room``
+    (``_placeable``): its line has a space for that value (each line of the board free from at most the shortest
+    route's length + ``most`` up to at least the longest one's + ``most``; a one-colour route needs a line of its
+    colour). Then an affordable route always has a province claim, and ``_pick_claim`` takes the first route it
+    draws. Kept for the last room (``_ROOM_LAST``: ``ProvinceBoard.bot_random`` reads it there)."""
     global _ROOM_LAST
-    last = _ROOM_LAST                                   # (room, lowest first free, highest space): replaced whole
-    if last[0] is not room:                             # (the room is held there: its id is not reused meanwhile)
-        last = _ROOM_LAST = (room, max((lo for lo, _ in room.values()), default=None),
-                             min((hi for _, hi in room.values()), default=None))
     shortest, longest = _route_lengths(v)
-    return last[1] is not None and last[1] <= shortest + most and longest + most <= last[2]
+    if room:
+        _ROOM_LAST = (room, max(lo for lo, _ in room.values()) - shortest, min(hi for _, hi in room.values()) - longest)
+    else:                                               # (no line: no express card places every route)
+        _ROOM_LAST = (room, 1, 0)
+    return _ROOM_LAST
 
 
 def _route_lengths(v: Variant) -> tuple[int, int]:
     """(the shortest route's length, the longest's) once per variant; (0, a length no line reaches) when some
-    one-colour route has no province line of its colour (``_every_route_places`` then never holds)."""
+    one-colour route has no province line of its colour (then no express card places every route,
+    ``_express_bounds``)."""
     found = v.__dict__.get("_route_lengths")
     if found is None:
         t = v.route_table
@@ -1491,24 +1545,22 @@ def _province_routes(v: Variant, state: GameState, seat: int) -> int:
     return routes
 
 
-class _LaterClaim:
+class _LaterClaim(tuple):
     """``ProvinceBoard.bot_random``'s answer when the claim surely exists: one claim, made by ``_pick_claim`` from
-    the counter state ``x`` (where the bot's draws stood) only if the bot takes it."""
+    the counter state ``x`` (where the bot's draws stood) only if the bot takes it. A one-item tuple holding what
+    ``_pick_claim`` needs, so that its len() (which the random bot asks every time) is the tuple's own, not a Python
+    call; its item, read by index or by iteration, is the claim."""
 
-    __slots__ = ("v", "routes", "room", "left", "hand", "seat", "x")
-
-    def __init__(self, v: Variant, routes: int, room: dict, left: tuple[int, ...], hand: Sequence[int], seat: int,
-                 x: int):
-        self.v, self.routes, self.room, self.left, self.hand, self.seat, self.x = v, routes, room, left, hand, seat, x
-
-    def __len__(self) -> int:
-        return 1
+    __slots__ = ()
 
     def __getitem__(self, k: int) -> "ProvinceClaim":
         if k != 0:
             raise IndexError(k)
-        return _pick_claim(self.v, self.routes, self.room, (0,) + tuple(self.left), self.hand, self.seat,
-                           Counter.of_state(self.x))[0]
+        v, routes, room, left, hand, seat, x = tuple.__getitem__(self, 0)
+        return _pick_claim(v, routes, room, (0,) + tuple(left), hand, seat, Counter.of_state(x))[0]
+
+    def __iter__(self):
+        yield self[0]
 
 
 _GRAY_LAST: tuple = (None, None, None)
@@ -1545,20 +1597,37 @@ class ProvinceBoard(Feature):
         of a route are counted by size (payments by arithmetic) and only the one picked is made (``_pick_claim``).
         While the seat has express cards, the express picker's dozen or so actions come before this claim in the
         random bot's one draw among them (``bots._own_action``), so the claim is seldom taken: when every claimable
-        route surely has a claim (``_every_route_places``) the pick is known to take two draws, which are only
+        route surely has a claim (``_express_bounds``) the pick is known to take two draws, which are only
         counted off here, and the claim is made from the same numbers if the bot takes it (``_LaterClaim``)."""
-        routes = _province_routes(v, state, seat)
+        last = _ROUTES_LAST                                 # (_province_routes' answer kept for the state and
+        if last[0] is state and last[1] == seat:            # seat, as _bot_idle most often leaves it, without the
+            routes = last[2]                                # call)
+        else:
+            routes = _province_routes(v, state, seat)
         if not routes:
             return []
         p = state.players[seat]
-        room = _placeable(v, state)
+        for key, raw in state.ext:                          # (_placeable's answer kept for the board, without the
+            if key == "province":                           # call: pairs_get(state.ext, "province", ()))
+                break
+        else:
+            raw = ()
+        last = v.__dict__.get("_placeable_last")
+        room = last[1] if last is not None and last[0] is raw else _placeable(v, state)
         for key, left in p.ext:                             # (express_left: pairs_get, without the call)
             if key == "express":
                 break
         else:
             left = ()
-        if left and _every_route_places(v, room, max(left)):
-            later = _LaterClaim(v, routes, room, left, p.hand, seat, r.state)
+        if left:
+            last = _ROOM_LAST                               # (room, lowest, highest): replaced whole; the room is
+            if last[0] is not room:                         # held there, its id is not reused meanwhile
+                last = _express_bounds(v, room)
+            every = last[1] <= max(left) <= last[2]         # every affordable route has a claim (_express_bounds)
+        else:
+            every = False
+        if every:
+            later = _LaterClaim(((v, routes, room, left, p.hand, seat, r.state),))
             r.skip(2)                                       # the route's draw and the claim's
             return later
         return _pick_claim(v, routes, room, (0,) + tuple(left), p.hand, seat, r)
@@ -1688,7 +1757,7 @@ class ProvinceBoard(Feature):
         p = players[seat]
         left = pairs_get(p.ext, "express", ()) if e else ()      # (read only when an express card is used)
         claims = state.claims
-        lines = province_lines(v)
+        lines = v.__dict__.get("_province_lines") or province_lines(v)      # (made once: without the call)
         if not trusted:
             colour = t.colour[i]
             first = pay[0][0] if interned(pay) and pay[-1][0] <= LOCO else None     # (not another game's wilds)
@@ -1737,8 +1806,11 @@ class ProvinceBoard(Feature):
         new_claims[i] = seat
         new_claims = tuple(new_claims)
         new_board = tuple(board) + ((line, space, seat),)
+        table = state.ext                               # (pairs_set's one-key case, the usual table: without the call)
+        table = (("province", new_board),) if len(table) == 1 and table[0][0] == "province" else \
+            pairs_set(table, "province", new_board)
         new = _turn_over(v, state, seat, state.deck, state.market, tuple(discard), new_claims, tuple(players),
-                         ext=pairs_set(state.ext, "province", new_board))
+                         ext=table)
         if new is not None:
             t.claimed(claims, new_claims, i, seat)
             last = v.__dict__.get("_placeable_last")
@@ -1935,12 +2007,21 @@ def _bot_idle(v: Variant, state: GameState, seat: int) -> bool:
     """``Variant.bot_idle``: ``seat`` has used its express cards and has no route to claim with a province train, so
     neither ``ExpressCards.bot_random`` nor ``ProvinceBoard.bot_random`` has an action (and neither draws a number):
     most turns of a game's second half that try them. One test instead of both pickers."""
-    for key, left in state.players[seat].ext:          # (express_left: pairs_get, without the call)
+    global _ROUTES_LAST
+    p = state.players[seat]
+    for key, left in p.ext:                            # (express_left: pairs_get, without the call)
         if key == "express":
             if left:
                 return False
             break
-    return not _province_routes(v, state, seat)
+    trains = p.trains                                  # _province_routes(v, state, seat), without the call: the
+    if trains < 2:                                     # random bot asks here first, so nothing is kept yet
+        routes = 0
+    else:
+        t = v.route_table
+        routes = claimable_mask(v, state, seat, True) & t.every[trains - 1 if trains <= t.top else t.top]
+    _ROUTES_LAST = (state, seat, routes)
+    return not routes
 
 
 SOUTH_KOREA_SETTINGS = Settings(
