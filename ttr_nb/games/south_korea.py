@@ -445,14 +445,7 @@ def _pass_hands(players: list, rnd: int) -> list[Pending]:
             ext.sort(key=_key)
             ext = tuple(ext)
         passing.append(tuple(hand) if hand is not None else ())
-        q = _OpenPlayer()                              # new_player inline (as engine._quick_claim)
-        q.hand = p.hand
-        q.trains = p.trains
-        q.tickets = p.tickets
-        q.route_points = p.route_points
-        q.ext = ext
-        q.__class__ = PlayerState
-        players[s] = q
+        players[s] = new_player(p.hand, p.trains, p.tickets, p.route_points, ext)
     out = []                                           # (plain loops here: a comprehension is a call of its own)
     for s in range(n):
         out.append(_draft_pick_pending(s, passing[(s - 1) % n], rnd + 1))
@@ -708,14 +701,7 @@ class TicketDraft(Feature):
             ext.append(("passing", passing))
             ext.sort(key=_key)
             ext = tuple(ext)
-        picker = _OpenPlayer()                         # new_player inline (as engine._quick_claim)
-        picker.hand = ps.hand
-        picker.trains = ps.trains
-        picker.tickets = ps.tickets
-        picker.route_points = ps.route_points
-        picker.ext = ext
-        picker.__class__ = PlayerState
-        players[seat] = picker
+        players[seat] = new_player(ps.hand, ps.trains, ps.tickets, ps.route_points, ext)
         rest = []                                      # (the others' picks, in a plain loop: a comprehension is a
         for q in pending:                              # call of its own)
             if q.seat != seat:
@@ -1167,15 +1153,10 @@ class ExpressCards(Feature):
         hand = list(p.hand)
         for card in deck[:e]:
             hand[card] += 1
-        q = _OpenPlayer()                              # new_player inline (as engine._quick_claim), the one-key
-        q.hand = tuple(hand)                           # player data set without pairs_set's call
-        q.trains = p.trains
-        q.tickets = p.tickets
-        q.route_points = p.route_points
-        q.ext = (("express", _unused(tuple(left), e)),) if len(ext) == 1 and ext[0][0] == "express" else \
-            pairs_set(ext, "express", _unused(tuple(left), e))
-        q.__class__ = PlayerState
-        players[seat] = q
+        unused = _unused(tuple(left), e)               # (the one-key player data set without pairs_set's call)
+        players[seat] = new_player(tuple(hand), p.trains, p.tickets, p.route_points,
+                                   (("express", unused),) if len(ext) == 1 and ext[0][0] == "express"
+                                   else pairs_set(ext, "express", unused))
         drawn = new_state(state.variant, state.n_players, state.seed, deck[e:], state.market, state.discard,
                           state.ticket_decks, state.tickets_out, state.claims, tuple(players), state.phase,
                           state.current, (), state.final_turns_left, state.turn, state.ply, state.passes,
