@@ -13,6 +13,19 @@ from ttr_nb.variants import get_variant
 OWN = (DraftPick, DraftKeep, ExpressDraw, ExpressTickets, ProvinceClaim)
 
 
+def played(seeds=range(3)):
+    """(seed, state, seat to move, the random bot's action) at every ply of seeded random-bot 4-player South Korea
+    games; each action is played once the test has looked."""
+    for seed in seeds:
+        s = new_game("south_korea", 4, seed)
+        bots = [RandomBot(seed * 10 + i) for i in range(4)]
+        while s.phase != "over":
+            seat = to_move(s)[0]
+            a = bots[seat].choose(s, seat)[0]
+            yield seed, s, seat, a
+            s = apply(s, a)
+
+
 def test_the_quick_paths_take_a_market_with_a_gap_to_the_general_path():
     """The full market remembered (``engine._full``) is the state's own: a state whose market has an empty slot is
     never taken for full, so South Korea's quick paths leave its actions to the general path (and the express
@@ -85,24 +98,19 @@ def test_bot_idle_holds_only_when_neither_picker_has_an_action_or_draws():
     t = v.route_table
     assert v.bot_idle is sk._bot_idle
     idle = busy = 0
-    for seed in range(4):
-        s = new_game("south_korea", 4, seed)
-        bots = [RandomBot(seed * 10 + i) for i in range(4)]
-        while s.phase != "over":
-            seat = to_move(s)[0]
-            if not s.pending:
-                trains = s.players[seat].trains
-                fresh = claimable_mask(v, s, seat, True) & t.every[min(trains - 1, t.top)] if trains >= 2 else 0
-                sk._ROUTES_LAST = (None, None, 0)
-                assert sk._province_routes(v, s, seat) == fresh == sk._province_routes(v, s, seat)
-                if sk._bot_idle(v, s, seat):
-                    for pick in _own_pickers(v):
-                        r = Counter(seed, s.ply)
-                        assert len(pick(v, s, seat, r)) == 0 and r.state == Counter(seed, s.ply).state, s.ply
-                    idle += 1
-                else:
-                    busy += 1
-            s = apply(s, bots[seat].choose(s, seat)[0])
+    for seed, s, seat, a in played(range(4)):
+        if not s.pending:
+            trains = s.players[seat].trains
+            fresh = claimable_mask(v, s, seat, True) & t.every[min(trains - 1, t.top)] if trains >= 2 else 0
+            sk._ROUTES_LAST = (None, None, 0)
+            assert sk._province_routes(v, s, seat) == fresh == sk._province_routes(v, s, seat)
+            if sk._bot_idle(v, s, seat):
+                for pick in _own_pickers(v):
+                    r = Counter(seed, s.ply)
+                    assert len(pick(v, s, seat, r)) == 0 and r.state == Counter(seed, s.ply).state, s.ply
+                idle += 1
+            else:
+                busy += 1
     assert idle > 20 and busy > 20, (idle, busy)
 
 
@@ -113,19 +121,13 @@ def test_the_random_bots_province_claims_and_draft_keeps_are_the_frozen_actions(
     import dataclasses
     import pytest
     made = {ProvinceClaim: 0, DraftKeep: 0}
-    for seed in range(3):
-        s = new_game("south_korea", 4, seed)
-        bots = [RandomBot(seed * 10 + i) for i in range(4)]
-        while s.phase != "over":
-            seat = to_move(s)[0]
-            a = bots[seat].choose(s, seat)[0]
-            if type(a) in made:
-                plain = type(a)(**{f.name: getattr(a, f.name) for f in dataclasses.fields(a)})
-                assert type(a) is type(plain) and a == plain and hash(a) == hash(plain), str(a)
-                with pytest.raises(dataclasses.FrozenInstanceError):
-                    a.seat = 0
-                made[type(a)] += 1
-            s = apply(s, a)
+    for seed, s, seat, a in played():
+        if type(a) in made:
+            plain = type(a)(**{f.name: getattr(a, f.name) for f in dataclasses.fields(a)})
+            assert type(a) is type(plain) and a == plain and hash(a) == hash(plain), str(a)
+            with pytest.raises(dataclasses.FrozenInstanceError):
+                a.seat = 0
+            made[type(a)] += 1
     assert made[ProvinceClaim] > 10 and made[DraftKeep] == 12, made
 
 
@@ -203,23 +205,18 @@ def test_the_random_bots_express_choices_are_the_listed_ones_made_once():
     v = get_variant("south_korea")
     express = v.feature("express")
     seen = 0
-    for seed in range(3):
-        s = new_game("south_korea", 4, seed)
-        bots = [RandomBot(seed * 10 + i) for i in range(4)]
-        while s.phase != "over":
-            seat = to_move(s)[0]
-            if not s.pending:
-                listed = express.turn_actions(v, s, seat)
-                got = express.bot_random(v, s, seat, None)
-                assert type(got) is tuple and list(got) == listed, (seed, s.ply)
-                assert [hash(a) for a in got] == [hash(a) for a in listed]
-                assert express.bot_random(v, s, seat, None) is got
-                name = v.settings.ticket_deck
-                for few in (s.ticket_deck(name)[:3], s.ticket_deck(name)[:4]):     # ticket boosts refused, allowed
-                    short = replace_fields(s, ticket_decks=tuple((k, few if k == name else x) for k, x in s.ticket_decks))
-                    assert list(express.bot_random(v, short, seat, None)) == express.turn_actions(v, short, seat)
-                seen += bool(listed)
-            s = apply(s, bots[seat].choose(s, seat)[0])
+    for seed, s, seat, a in played():
+        if not s.pending:
+            listed = express.turn_actions(v, s, seat)
+            got = express.bot_random(v, s, seat, None)
+            assert type(got) is tuple and list(got) == listed, (seed, s.ply)
+            assert [hash(a) for a in got] == [hash(a) for a in listed]
+            assert express.bot_random(v, s, seat, None) is got
+            name = v.settings.ticket_deck
+            for few in (s.ticket_deck(name)[:3], s.ticket_deck(name)[:4]):     # ticket boosts refused, allowed
+                short = replace_fields(s, ticket_decks=tuple((k, few if k == name else x) for k, x in s.ticket_decks))
+                assert list(express.bot_random(v, short, seat, None)) == express.turn_actions(v, short, seat)
+            seen += bool(listed)
     assert seen > 30, seen
 
 
@@ -233,24 +230,19 @@ def test_the_express_bounds_say_when_every_route_places_a_train():
     t = v.route_table
     shortest, longest = min(t.length), max(t.length)
     held = seen = 0
-    for seed in range(3):
-        s = new_game("south_korea", 4, seed)
-        bots = [RandomBot(seed * 10 + i) for i in range(4)]
-        while s.phase != "over":
-            room = sk._placeable_now(v, s)
-            sk._ROOM_LAST = (None, None, None)
-            bounds = sk._express_bounds(v, room)
-            assert bounds is sk._ROOM_LAST and bounds[0] is room
-            for most in (1, 2, 3):
-                plain = all(lo <= shortest + most and longest + most <= hi for lo, hi in room.values())
-                assert (bounds[1] <= most <= bounds[2]) == plain, (seed, s.ply, most)
-                if plain:
-                    assert all(any(lo <= r.length + most <= hi for _, lo, hi in sk.ProvinceBoard._targets(r, room))
-                               for r in t.routes), (seed, s.ply, most)
-                held += plain
-                seen += 1
-            seat = to_move(s)[0]
-            s = apply(s, bots[seat].choose(s, seat)[0])
+    for seed, s, seat, a in played():
+        room = sk._placeable_now(v, s)
+        sk._ROOM_LAST = (None, None, None)
+        bounds = sk._express_bounds(v, room)
+        assert bounds is sk._ROOM_LAST and bounds[0] is room
+        for most in (1, 2, 3):
+            plain = all(lo <= shortest + most and longest + most <= hi for lo, hi in room.values())
+            assert (bounds[1] <= most <= bounds[2]) == plain, (seed, s.ply, most)
+            if plain:
+                assert all(any(lo <= r.length + most <= hi for _, lo, hi in sk.ProvinceBoard._targets(r, room))
+                           for r in t.routes), (seed, s.ply, most)
+            held += plain
+            seen += 1
     assert 0 < held < seen, (held, seen)
     empty = sk._express_bounds(v, {})
     assert not any(empty[1] <= most <= empty[2] for most in (1, 2, 3))
@@ -295,20 +287,15 @@ def test_bot_idle_keeps_the_province_routes_it_works_out():
     from ttr_nb.games import south_korea as sk
     v = get_variant("south_korea")
     seen = 0
-    for seed in range(3):
-        s = new_game("south_korea", 4, seed)
-        bots = [RandomBot(seed * 10 + i) for i in range(4)]
-        while s.phase != "over":
-            seat = to_move(s)[0]
-            if not s.pending and not s.players[seat].get("express", ()):
-                sk._ROUTES_LAST = (None, None, 0)
-                idle = sk._bot_idle(v, s, seat)
-                kept = sk._ROUTES_LAST
-                sk._ROUTES_LAST = (None, None, 0)
-                fresh = sk._province_routes(v, s, seat)
-                assert kept[0] is s and kept[1:] == (seat, fresh) and idle == (not fresh), (seed, s.ply)
-                seen += 1
-            s = apply(s, bots[seat].choose(s, seat)[0])
+    for seed, s, seat, a in played():
+        if not s.pending and not s.players[seat].get("express", ()):
+            sk._ROUTES_LAST = (None, None, 0)
+            idle = sk._bot_idle(v, s, seat)
+            kept = sk._ROUTES_LAST
+            sk._ROUTES_LAST = (None, None, 0)
+            fresh = sk._province_routes(v, s, seat)
+            assert kept[0] is s and kept[1:] == (seat, fresh) and idle == (not fresh), (seed, s.ply)
+            seen += 1
     assert seen > 50, seen
 
 
@@ -318,21 +305,15 @@ def test_the_quick_express_draw_sets_the_express_cards_as_the_general_path_does(
     makes it and with another key beside the cards, the quick path gives the general path's state."""
     v = get_variant("south_korea")
     seen = 0
-    for seed in range(4):
-        s = new_game("south_korea", 4, seed)
-        bots = [RandomBot(seed * 10 + i) for i in range(4)]
-        while s.phase != "over":
-            seat = to_move(s)[0]
-            a = bots[seat].choose(s, seat)[0]
-            if type(a) is ExpressDraw:
-                ps = s.players[seat]
-                for ext in (ps.ext, (("aardvark", 1),) + ps.ext, ps.ext + (("zeta", (2,)),)):
-                    players = s.players[:seat] + (replace_fields(ps, ext=ext),) + s.players[seat + 1:]
-                    edited = replace_fields(s, players=players)
-                    fast = _quick(v, edited, a, False)
-                    assert fast is not None and fast == _general(v, edited, a, seat, None), (seed, s.ply, ext)
-                seen += 1
-            s = apply(s, a)
+    for seed, s, seat, a in played(range(4)):
+        if type(a) is ExpressDraw:
+            ps = s.players[seat]
+            for ext in (ps.ext, (("aardvark", 1),) + ps.ext, ps.ext + (("zeta", (2,)),)):
+                players = s.players[:seat] + (replace_fields(ps, ext=ext),) + s.players[seat + 1:]
+                edited = replace_fields(s, players=players)
+                fast = _quick(v, edited, a, False)
+                assert fast is not None and fast == _general(v, edited, a, seat, None), (seed, s.ply, ext)
+            seen += 1
     assert seen > 20, seen
 
 
@@ -346,23 +327,18 @@ def test_the_later_province_claim_is_one_claim_by_index_and_by_iteration():
     v = get_variant("south_korea")
     province = v.feature("province")
     seen = 0
-    for seed in range(3):
-        s = new_game("south_korea", 4, seed)
-        bots = [RandomBot(seed * 10 + i) for i in range(4)]
-        while s.phase != "over":
-            seat = to_move(s)[0]
-            if not s.pending:
-                r = Counter(seed, s.ply)
-                start = r.state
-                got = province.bot_random(v, s, seat, r)
-                if isinstance(got, sk._LaterClaim):
-                    p = s.players[seat]
-                    made = sk._pick_claim(v, sk._province_routes(v, s, seat), sk._placeable(v, s),
-                                          (0,) + tuple(p.get("express")), p.hand, seat, Counter.of_state(start))
-                    assert len(got) == 1 and bool(got) and list(got) == [got[0]] == made, (seed, s.ply)
-                    assert type(got[0]) is ProvinceClaim
-                    with pytest.raises(IndexError):
-                        got[1]
-                    seen += 1
-            s = apply(s, bots[seat].choose(s, seat)[0])
+    for seed, s, seat, a in played():
+        if not s.pending:
+            r = Counter(seed, s.ply)
+            start = r.state
+            got = province.bot_random(v, s, seat, r)
+            if isinstance(got, sk._LaterClaim):
+                p = s.players[seat]
+                made = sk._pick_claim(v, sk._province_routes(v, s, seat), sk._placeable(v, s),
+                                      (0,) + tuple(p.get("express")), p.hand, seat, Counter.of_state(start))
+                assert len(got) == 1 and bool(got) and list(got) == [got[0]] == made, (seed, s.ply)
+                assert type(got[0]) is ProvinceClaim
+                with pytest.raises(IndexError):
+                    got[1]
+                seen += 1
     assert seen > 10, seen
