@@ -373,3 +373,30 @@ def test_maerklin_placement_and_ride_read_their_pairs_in_place_as_on_any_pairs()
                 seen.add(type(a).__name__ + (" with a token" if s.ext != apply(s, a).ext else ""))
             s = apply(s, a)
     assert seen == {"PlacePassenger", "Ride", "Ride with a token"}, seen
+
+
+def test_maerklin_claimable_mask_of_eleven_kinds_unpacked_as_sliced():
+    """claimable_mask unpacks Märklin's eleven card kinds at once instead of slicing the colours off: every route
+    set must be the one the sliced reading (a hand of another length, one more empty kind) gives, for hands with
+    and without +4 locomotives, on every seat's turn of real games."""
+    from ttr_nb.board.tables import claimable_mask
+    v = get_variant("maerklin")
+    seen = plus4 = 0
+    for seed in range(3):
+        s = new_game("maerklin", 4, seed)
+        bots = [RandomBot(70 + 4 * seed + i) for i in range(4)]
+        while s.phase != "over":
+            seat = to_move(s)[0]
+            for who in range(4):
+                hand = s.players[who].hand
+                assert len(hand) == 11
+                players = list(s.players)
+                players[who] = replace_fields(players[who], hand=hand + (0,))
+                wider = replace_fields(s, players=tuple(players))
+                for affordable in (True, False):
+                    assert claimable_mask(v, s, who, affordable) == claimable_mask(v, wider, who, affordable), \
+                        (seed, s.ply, who)
+                seen += 1
+                plus4 += hand[9] > 0
+            s = apply(s, bots[seat].choose(s, seat)[0])
+    assert seen > 1000 and plus4 > 200, (seen, plus4)
