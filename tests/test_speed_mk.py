@@ -400,3 +400,43 @@ def test_maerklin_claimable_mask_of_eleven_kinds_unpacked_as_sliced():
                 plus4 += hand[9] > 0
             s = apply(s, bots[seat].choose(s, seat)[0])
     assert seen > 1000 and plus4 > 200, (seen, plus4)
+
+
+def test_payment_shapes_kept_by_colour_and_length_as_worked_out_per_route():
+    """engine._payment_shape keeps a fit under (colour, length, payment) too, when no feature judges payments by
+    more than their shape (Märklin, USA; not Europe's ferries): for every route, in a shuffled order, every payment
+    the tables list for varied hands and some that do not fit (another colour, too few cards, +4s on a short route)
+    must get the answer _shape_problem works out for that route, with fresh caches and with filled ones."""
+    import random
+
+    from ttr_nb.board.tables import payment, payment_tuple
+    rng = random.Random(5)
+    for name, alike in (("maerklin", True), ("usa", True), ("europe", False)):
+        v = get_variant(name)
+        t = v.route_table
+        assert engine._shapes_alike(v) is alike
+        kinds = v.card_kinds
+        cases = []
+        for route in t.routes:
+            for _ in range(12):
+                hand = tuple(rng.choice((0, 1, 2, 4, 6)) for _ in range(kinds))
+                cases += [(route, pay) for pay in payment_tuple(v, route.index, hand)]
+            cases += [(route, payment(c, route.length, 0)) for c in range(8)]
+            cases.append((route, payment(0, max(1, route.length - 1), 0)))
+            if kinds > 9:
+                cases.append((route, ((0, route.length - 1), (9, 1))))
+        saved = dict(t.shapes)
+        try:
+            for _ in range(2):
+                t.shapes.clear()
+                rng.shuffle(cases)
+                for filled in (False, True):
+                    shared = 0
+                    for route, pay in cases:
+                        shared += (route.colour, route.length, pay) in t.shapes and (route.index, pay) not in t.shapes
+                        assert engine._payment_shape(v, route, pay) == engine._shape_problem(v, route, pay), \
+                            (name, route.id, pay)
+                    assert (shared > 100) is (alike and not filled), (name, shared)
+        finally:
+            t.shapes.clear()
+            t.shapes.update(saved)
