@@ -440,3 +440,33 @@ def test_payment_shapes_kept_by_colour_and_length_as_worked_out_per_route():
         finally:
             t.shapes.clear()
             t.shapes.update(saved)
+
+
+def test_maerklin_dead_sides_file_each_route_as_its_ends_do():
+    """scoring._dead_sides, kept per route table and dead set: for every route, () when neither end is dead, else
+    its (dead end, other end) pairs in the order _completed_avoiding once found them from the ends; Märklin's
+    countries, another dead set on the same table and the countries again (the kept table checked on use); and
+    the completed tickets on those sets agree with the breakdown's search (ticket_results with those dead ends)."""
+    from ttr_nb.board import scoring
+    v = get_variant("maerklin")
+    t = v.route_table
+    countries = scoring._dead_places(v)
+    names = {n: name for r, pair in zip(t.routes, t.ends) for name, n in zip((r.a, r.b), pair)}
+    other = frozenset(sorted(names)[::7])
+    for dead in (countries, other, countries):
+        sides = scoring._dead_sides(t, dead)
+        assert len(sides) == len(t.ends)
+        for (a, b), pairs in zip(t.ends, sides):
+            assert pairs == ((a, b),) * (a in dead) + ((b, a),) * (b in dead)
+        s = new_game("maerklin", 4, 3)
+        bots = [RandomBot(90 + i) for i in range(4)]
+        while s.phase != "over":
+            seat = to_move(s)[0]
+            s = apply(s, bots[seat].choose(s, seat)[0])
+        got = scoring._completed_avoiding(t, s, scoring._indices_by_seat(s), dead)
+        for seat, p in enumerate(s.players):
+            want = scoring.ticket_results(v, p.tickets, scoring.owned_edges(v, s, seat),
+                                          dead_ends=frozenset(names[n] for n in dead))
+            assert got[seat] == [r.completed for r in want], (sorted(dead), seat)
+    assert sum(map(bool, scoring._dead_sides(t, countries))) > 10
+    assert sum(map(bool, scoring._dead_sides(t, other))) > 10
