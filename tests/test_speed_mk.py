@@ -373,3 +373,100 @@ def test_maerklin_placement_and_ride_read_their_pairs_in_place_as_on_any_pairs()
                 seen.add(type(a).__name__ + (" with a token" if s.ext != apply(s, a).ext else ""))
             s = apply(s, a)
     assert seen == {"PlacePassenger", "Ride", "Ride with a token"}, seen
+
+
+def test_maerklin_claimable_mask_of_eleven_kinds_unpacked_as_sliced():
+    """claimable_mask unpacks Märklin's eleven card kinds at once instead of slicing the colours off: every route
+    set must be the one the sliced reading (a hand of another length, one more empty kind) gives, for hands with
+    and without +4 locomotives, on every seat's turn of real games."""
+    from ttr_nb.board.tables import claimable_mask
+    v = get_variant("maerklin")
+    seen = plus4 = 0
+    for seed in range(3):
+        s = new_game("maerklin", 4, seed)
+        bots = [RandomBot(70 + 4 * seed + i) for i in range(4)]
+        while s.phase != "over":
+            seat = to_move(s)[0]
+            for who in range(4):
+                hand = s.players[who].hand
+                assert len(hand) == 11
+                players = list(s.players)
+                players[who] = replace_fields(players[who], hand=hand + (0,))
+                wider = replace_fields(s, players=tuple(players))
+                for affordable in (True, False):
+                    assert claimable_mask(v, s, who, affordable) == claimable_mask(v, wider, who, affordable), \
+                        (seed, s.ply, who)
+                seen += 1
+                plus4 += hand[9] > 0
+            s = apply(s, bots[seat].choose(s, seat)[0])
+    assert seen > 1000 and plus4 > 200, (seen, plus4)
+
+
+def test_payment_shapes_kept_by_colour_and_length_as_worked_out_per_route():
+    """engine._payment_shape keeps a fit under (colour, length, payment) too, when no feature judges payments by
+    more than their shape (Märklin, USA; not Europe's ferries): for every route, in a shuffled order, every payment
+    the tables list for varied hands and some that do not fit (another colour, too few cards, +4s on a short route)
+    must get the answer _shape_problem works out for that route, with fresh caches and with filled ones."""
+    import random
+
+    from ttr_nb.board.tables import payment, payment_tuple
+    rng = random.Random(5)
+    for name, alike in (("maerklin", True), ("usa", True), ("europe", False)):
+        v = get_variant(name)
+        t = v.route_table
+        assert engine._shapes_alike(v) is alike
+        kinds = v.card_kinds
+        cases = []
+        for route in t.routes:
+            for _ in range(12):
+                hand = tuple(rng.choice((0, 1, 2, 4, 6)) for _ in range(kinds))
+                cases += [(route, pay) for pay in payment_tuple(v, route.index, hand)]
+            cases += [(route, payment(c, route.length, 0)) for c in range(8)]
+            cases.append((route, payment(0, max(1, route.length - 1), 0)))
+            if kinds > 9:
+                cases.append((route, ((0, route.length - 1), (9, 1))))
+        saved = dict(t.shapes)
+        try:
+            for _ in range(2):
+                t.shapes.clear()
+                rng.shuffle(cases)
+                for filled in (False, True):
+                    shared = 0
+                    for route, pay in cases:
+                        shared += (route.colour, route.length, pay) in t.shapes and (route.index, pay) not in t.shapes
+                        assert engine._payment_shape(v, route, pay) == engine._shape_problem(v, route, pay), \
+                            (name, route.id, pay)
+                    assert (shared > 100) is (alike and not filled), (name, shared)
+        finally:
+            t.shapes.clear()
+            t.shapes.update(saved)
+
+
+def test_maerklin_dead_sides_file_each_route_as_its_ends_do():
+    """scoring._dead_sides, kept per route table and dead set: for every route, () when neither end is dead, else
+    its (dead end, other end) pairs in the order _completed_avoiding once found them from the ends; Märklin's
+    countries, another dead set on the same table and the countries again (the kept table checked on use); and
+    the completed tickets on those sets agree with the breakdown's search (ticket_results with those dead ends)."""
+    from ttr_nb.board import scoring
+    v = get_variant("maerklin")
+    t = v.route_table
+    countries = scoring._dead_places(v)
+    names = {n: name for r, pair in zip(t.routes, t.ends) for name, n in zip((r.a, r.b), pair)}
+    other = frozenset(sorted(names)[::7])
+    for dead in (countries, other, countries):
+        sides = scoring._dead_sides(t, dead)
+        assert len(sides) == len(t.ends)
+        for (a, b), pairs in zip(t.ends, sides):
+            assert pairs == ((a, b),) * (a in dead) + ((b, a),) * (b in dead)
+        s = new_game("maerklin", 4, 3)
+        bots = [RandomBot(90 + i) for i in range(4)]
+        while s.phase != "over":
+            seat = to_move(s)[0]
+            s = apply(s, bots[seat].choose(s, seat)[0])
+        got = scoring._completed_avoiding(t, s, scoring._indices_by_seat(s), dead)
+        for seat, p in enumerate(s.players):
+            want = scoring.ticket_results(v, p.tickets, scoring.owned_edges(v, s, seat),
+                                          dead_ends=frozenset(names[n] for n in dead))
+            assert got[seat] == [r.completed for r in want], (sorted(dead), seat)
+    assert sum(map(bool, scoring._dead_sides(t, countries))) > 10
+    assert sum(map(bool, scoring._dead_sides(t, other))) > 10

@@ -335,18 +335,17 @@ def _completed_avoiding(t, state: GameState, indices: list[list[int]], dead: fro
     """Each seat's tickets completed or not when the places ``dead`` may end a path but never lie inside one
     (MK-SCORE-2), as ``ticket_results`` finds them: a union-find over the routes between other places; a dead
     end joins the pieces its routes lead to, and a route between two dead ends joins just those two."""
-    ends, tickets = t.ends, t.ticket_ends
+    tickets = t.ticket_ends
+    sides = _dead_sides(t, dead)
     out = []
     for seat, p in enumerate(state.players):
         at: dict[int, list[int]] = {}              # a dead end -> the places its routes lead to
         inner = []                                 # the routes between other places
         for i in indices[seat]:
-            a, b = ends[i]
-            if a in dead or b in dead:
-                if a in dead:
+            pairs = sides[i]
+            if pairs:
+                for a, b in pairs:
                     at.setdefault(a, []).append(b)
-                if b in dead:
-                    at.setdefault(b, []).append(a)
             else:
                 inner.append(i)
         up = _pieces(t, inner)
@@ -363,6 +362,20 @@ def _completed_avoiding(t, state: GameState, indices: list[list[int]], dead: fro
                 done.append(a == b)
         out.append(done)
     return out
+
+
+_SIDES: dict[int, tuple] = {}     # id(dead) -> (route table, dead, _dead_sides): checked on use
+
+
+def _dead_sides(t, dead: frozenset[int]) -> tuple[tuple[tuple[int, int], ...], ...]:
+    """Per route index of ``t``: () for a route between two places not in ``dead``, else its (dead end, other end)
+    pairs, as ``_completed_avoiding`` files each owned route (most are inner: one test each instead of reading its
+    ends and asking ``dead`` twice). Kept per table and dead set."""
+    kept = _SIDES.get(id(dead))
+    if kept is None or kept[0] is not t or kept[1] is not dead:
+        sides = tuple(tuple((x, y) for x, y in ((a, b), (b, a)) if x in dead) for a, b in t.ends)
+        kept = _SIDES[id(dead)] = (t, dead, sides)
+    return kept[2]
 
 
 def _roots(up: list[int], at: dict[int, list[int]], dead: frozenset[int], x: int) -> set[int]:

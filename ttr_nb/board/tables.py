@@ -271,7 +271,9 @@ def claimable_mask(v: "Variant", state: "GameState", seat: int, affordable_only:
     hand = player.hand
     if len(hand) == LOCO + 1:                    # the 8 colours (0..7; LOCO is 8), written out: every claim asks
         c0, c1, c2, c3, c4, c5, c6, c7, locos = hand         # (no slice made for the base game's nine kinds)
-    else:                                        # (Märklin's extra kinds)
+    elif len(hand) == LOCO + 3:                  # Märklin's eleven kinds (+4s, passengers), written out too: no slice
+        c0, c1, c2, c3, c4, c5, c6, c7, locos, _, _ = hand
+    else:                                        # (an edited hand of another length)
         c0, c1, c2, c3, c4, c5, c6, c7 = hand[:LOCO]
         locos = hand[LOCO]
     cap = trains if trains < top else top
