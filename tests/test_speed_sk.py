@@ -342,3 +342,42 @@ def test_the_later_province_claim_is_one_claim_by_index_and_by_iteration():
                     got[1]
                 seen += 1
     assert seen > 10, seen
+
+
+def test_the_kept_claim_counts_are_the_listed_province_claims_by_size():
+    """``_claim_counts`` (kept by the route's length, its colours' cards, the locomotives and the places by size)
+    counts a route's province claims as ``ProvinceBoard._options`` lists them: for every claimable route at every
+    turn of whole games, the claims of each size (payments x places) and their total, with and without the seat's
+    express cards; a cold cache gives the same answers."""
+    from collections import Counter as Tally
+    from ttr_nb.board.cards import COLOURS, LOCO
+    from ttr_nb.games import south_korea as sk
+    v = get_variant("south_korea")
+    province = v.feature("province")
+    t = v.route_table
+    top = sk._province_top(v)
+    seen = 0
+    for seed, s, seat, a in played(range(2)):
+        if s.pending or s.phase not in ("play", "last_round"):
+            continue
+        p = s.players[seat]
+        room = sk._placeable(v, s)
+        routes = sk._province_routes(v, s, seat)
+        for boosts in ((0,), (0,) + tuple(p.get("express", ()))):
+            listed = province._options(v, s, seat, room=room, boosts=boosts)
+            for i in range(routes.bit_length()):
+                if not routes >> i & 1:
+                    continue
+                c0 = t.colour[i]
+                places_of = (sk._province_places(room, top, c0, boosts) if c0 < 0
+                             else sk._places_of_span(room.get(COLOURS[c0]), boosts, top))
+                haves = tuple(p.hand[:LOCO]) if c0 < 0 else (p.hand[c0],)
+                by_size = Tally(sum(n for _, n in pay) for name, pay, e, line in listed if name == t.labels[i])
+                for cold in (False, True):
+                    if cold:
+                        sk._claim_counts.cache_clear()
+                    total, counts = sk._claim_counts(t.length[i], haves, p.hand[LOCO], places_of)
+                    assert total == sum(by_size.values()), (seed, s.ply, i, boosts)
+                    assert {size: pays * places for size, pays, places in counts} == dict(by_size), (seed, s.ply, i)
+                seen += 1
+    assert seen > 500, seen
