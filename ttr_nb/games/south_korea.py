@@ -1444,11 +1444,26 @@ def _pick_claim(v: Variant, routes: int, room: dict[str, tuple[int, int]], boost
         # no free space add nothing; once a size has no payment, no larger one has.
         c0 = t.colour[i]
         if c0 < 0:
-            total, counts = _claim_counts(t.length[i], tuple(hand[:LOCO]), locos,       # (a key: a tuple)
-                                          _province_places(room, top, c0, boosts))
+            haves = hand[:LOCO]
+            places_of = _province_places(room, top, c0, boosts)
         else:                                           # (_province_places' one-colour case, without its call)
-            total, counts = _claim_counts(t.length[i], (hand[c0],), locos,
-                                          _places_of_span(room.get(COLOURS[c0]), boosts, top))
+            haves = (hand[c0],)
+            places_of = _places_of_span(room.get(COLOURS[c0]), boosts, top)
+        counts = []
+        total = 0
+        for size in range(t.length[i], top + 1):
+            places = places_of[size]
+            if not places:
+                continue
+            low = size - locos if size - locos > 1 else 1
+            pays = locos >= size                        # (colour, then all-locomotive payments: _colour_rows)
+            for have in haves:
+                if have >= low:
+                    pays += (have if have < size else size) - low + 1
+            if not pays:
+                break
+            counts.append((size, pays, places))
+            total += pays * places
         if total:
             if total > 1:
                 k = r.index(total)
@@ -1460,34 +1475,6 @@ def _pick_claim(v: Variant, routes: int, room: dict[str, tuple[int, int]], boost
                     return [_nth_claim(t.labels[i], room, c0, boosts, hand, size, places, k, seat)]
                 k -= pays * places
     return []
-
-
-@lru_cache(maxsize=1 << 14)
-def _claim_counts(length: int, haves: tuple[int, ...], locos: int, places_of: tuple[int, ...]) -> tuple:
-    """(how many, by size): a route's province claims as ``_pick_claim`` counts them, for a route of ``length`` paid
-    from the cards ``haves`` of its colour (a gray route's: each colour's) and ``locos`` locomotives, whose trains of
-    each size find ``places_of[size]`` (express card, line) pairs (``_province_places``). By size: (size, payments of
-    that size, its places) for the sizes that have both (payments by arithmetic, as ``_colour_rows`` lists them;
-    once a size has no payment, no larger one has). Kept by those few numbers, which recur: over 300 games a
-    one-colour route's are found kept about 98 times in 100, a gray route's two times in three (a miss costs the loop
-    and a store). The loop over sizes and a gray route's eight colours was about an eighth of the pick's time: 4.3
-    -> 3.8 us a pick, warm."""
-    counts = []
-    total = 0
-    for size in range(length, len(places_of)):
-        places = places_of[size]
-        if not places:
-            continue
-        low = size - locos if size - locos > 1 else 1
-        pays = locos >= size                            # (colour, then all-locomotive payments: _colour_rows)
-        for have in haves:
-            if have >= low:
-                pays += (have if have < size else size) - low + 1
-        if not pays:
-            break
-        counts.append((size, pays, places))
-        total += pays * places
-    return total, tuple(counts)
 
 
 def _express_bounds(v: Variant, room: dict[str, tuple[int, int]]) -> tuple:
