@@ -281,8 +281,8 @@ def test_the_quick_draft_makes_the_general_paths_players_whatever_they_hold():
 
 
 def test_bot_idle_keeps_the_province_routes_it_works_out():
-    """``_bot_idle`` works out a seat's province routes itself (``_province_routes``' body, the random bot asking
-    there first) and keeps them for ``ProvinceBoard.bot_random``: wherever the seat has no express card left, the
+    """``_bot_idle`` works out a seat's province routes (``_province_routes``, the random bot asking there first) and
+    keeps them for ``ProvinceBoard.bot_random``: wherever the seat has no express card left, the
     routes kept are the ones ``_province_routes`` works out afresh, and idle means there are none."""
     from ttr_nb.games import south_korea as sk
     v = get_variant("south_korea")

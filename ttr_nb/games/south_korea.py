@@ -1993,21 +1993,12 @@ def _bot_idle(v: Variant, state: GameState, seat: int) -> bool:
     """``Variant.bot_idle``: ``seat`` has used its express cards and has no route to claim with a province train, so
     neither ``ExpressCards.bot_random`` nor ``ProvinceBoard.bot_random`` has an action (and neither draws a number):
     most turns of a game's second half that try them. One test instead of both pickers."""
-    global _ROUTES_LAST
-    p = state.players[seat]
-    for key, left in p.ext:                            # (express_left: pairs_get, without the call)
+    for key, left in state.players[seat].ext:          # (express_left: pairs_get, without the call)
         if key == "express":
             if left:
                 return False
             break
-    trains = p.trains                                  # _province_routes(v, state, seat), without the call: the
-    if trains < 2:                                     # random bot asks here first, so nothing is kept yet
-        routes = 0
-    else:
-        t = v.route_table
-        routes = claimable_mask(v, state, seat, True) & t.every[trains - 1 if trains <= t.top else t.top]
-    _ROUTES_LAST = (state, seat, routes)
-    return not routes
+    return not _province_routes(v, state, seat)         # (kept for ProvinceBoard.bot_random, which asks next)
 
 
 SOUTH_KOREA_SETTINGS = Settings(
