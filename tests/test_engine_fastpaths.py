@@ -514,9 +514,9 @@ def test_the_random_bots_ticket_keep_is_the_listed_choice_at_its_index():
         assert picks <= set(listed) and len(picks) == 4
 
 
-def test_the_random_bots_lazy_express_choices_are_the_listed_ones():
-    """SK-TURN-2: ExpressCards.bot_random hands the random bot turn_actions as a sequence that makes each action on
-    demand: the same actions, in the same order, at every turn of a game."""
+def test_the_random_bots_express_choices_are_the_listed_ones_in_a_3_player_game():
+    """SK-TURN-2: ExpressCards.bot_random hands the random bot turn_actions (one shared tuple, ``_express_choices``):
+    the same actions, in the same order, at every turn of a 3-player game."""
     v = get_variant("south_korea")
     express = v.feature("express")
     s = new_game("south_korea", 3, 1)
