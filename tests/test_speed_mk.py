@@ -8,6 +8,19 @@ from ttr_nb.bots import RandomBot
 from ttr_nb.variants import get_variant
 
 
+def played(bots_from: int, seeds=range(3)):
+    """(seed, state, seat to move, the random bot's action) at every ply of seeded random-bot 4-player Märklin games
+    (the bots of game ``seed`` seeded ``bots_from + 4 * seed`` on); each action is played once the test has looked."""
+    for seed in seeds:
+        s = new_game("maerklin", 4, seed)
+        bots = [RandomBot(bots_from + 4 * seed + i) for i in range(4)]
+        while s.phase != "over":
+            seat = to_move(s)[0]
+            a = bots[seat].choose(s, seat)[0]
+            yield seed, s, seat, a
+            s = apply(s, a)
+
+
 def test_maerklins_quick_paths_refuse_a_market_with_an_empty_slot_after_a_full_one_was_remembered():
     """Märklin's quick paths (announcements at setup and on a turn, placements, rides, stops) skip ``None in market``
     for the market tuple the engine remembers as full (engine._full): right after a quick ply remembered one, the
@@ -15,23 +28,17 @@ def test_maerklins_quick_paths_refuse_a_market_with_an_empty_slot_after_a_full_o
     and the ply itself gives the general path's state."""
     v = get_variant("maerklin")
     kinds = set()
-    for seed in range(2):
-        s = new_game("maerklin", 4, seed)
-        bots = [RandomBot(40 + 4 * seed + i) for i in range(4)]
-        while s.phase != "over":
-            seat = to_move(s)[0]
-            a = bots[seat].choose(s, seat)[0]
-            fast = engine._quick(v, s, a, False)
-            slow = apply(s, a)
-            if fast is not None:
-                assert fast == slow, (seed, s.ply, str(a))
-                assert None not in engine._full[0]
-                if fast.phase != "over":
-                    kinds.add(type(a).__name__ + (" at the setup" if s.phase == "setup" else ""))
-                    holed = replace_fields(s, market=(None,) + s.market[1:])
-                    assert engine._quick(v, holed, a, False) is None, (seed, s.ply, str(a))
-                    assert engine._quick(v, holed, a, True) is None, (seed, s.ply, str(a))
-            s = slow
+    for seed, s, seat, a in played(40, range(2)):
+        fast = engine._quick(v, s, a, False)
+        slow = apply(s, a)
+        if fast is not None:
+            assert fast == slow, (seed, s.ply, str(a))
+            assert None not in engine._full[0]
+            if fast.phase != "over":
+                kinds.add(type(a).__name__ + (" at the setup" if s.phase == "setup" else ""))
+                holed = replace_fields(s, market=(None,) + s.market[1:])
+                assert engine._quick(v, holed, a, False) is None, (seed, s.ply, str(a))
+                assert engine._quick(v, holed, a, True) is None, (seed, s.ply, str(a))
     assert kinds >= {"Announce at the setup", "Announce", "PlacePassenger", "Ride", "Stop"}, kinds
 
 
@@ -185,16 +192,11 @@ def test_maerklin_random_bots_rides_are_the_listed_ones():
     v = get_variant("maerklin")
     passengers = v.feature("passengers")
     seen = 0
-    for seed in range(3):
-        s = new_game("maerklin", 4, seed)
-        bots = [RandomBot(70 + 4 * seed + i) for i in range(4)]
-        while s.phase != "over":
-            seat = to_move(s)[0]
-            if not s.pending and s.phase != "setup":
-                listed = passengers.turn_actions(v, s, seat)
-                assert list(passengers.bot_random(v, s, seat, None)) == listed, (seed, s.ply)
-                seen += bool(listed)
-            s = apply(s, bots[seat].choose(s, seat)[0])
+    for seed, s, seat, a in played(70):
+        if not s.pending and s.phase != "setup":
+            listed = passengers.turn_actions(v, s, seat)
+            assert list(passengers.bot_random(v, s, seat, None)) == listed, (seed, s.ply)
+            seen += bool(listed)
     assert seen > 50
 
 
@@ -309,26 +311,21 @@ def test_maerklin_journey_step_picked_as_from_the_listed_steps_on_any_pairs():
     v = get_variant("maerklin")
     passengers = v.feature("passengers")
     seen = 0
-    for seed in range(3):
-        s = new_game("maerklin", 4, seed)
-        bots = [RandomBot(90 + 4 * seed + i) for i in range(4)]
-        while s.phase != "over":
-            seat = to_move(s)[0]
-            if s.pending and s.pending[0].kind == "journey":
-                p = s.pending[0]
-                data = p.data
-                assert len(data) == 7
-                shapes = (data, (("aa", 1),) + data, data + (("zz", 1),), data[:4] + data[5:],
-                          tuple(pair for pair in data if pair[0] != "text") + (("zz", 1),))
-                for shape in shapes:
-                    q = Pending("journey", p.seat, shape)
-                    for k in range(4):
-                        a, b = Counter.of_state(31 * s.ply + k), Counter.of_state(31 * s.ply + k)
-                        listed = passengers.pending_actions(v, s, q)
-                        got = passengers.random_pending(v, s, q, a)
-                        assert got == listed[b.index(len(listed))] and a.state == b.state, (seed, s.ply, shape)
-                seen += 1
-            s = apply(s, bots[seat].choose(s, seat)[0])
+    for seed, s, seat, a in played(90):
+        if s.pending and s.pending[0].kind == "journey":
+            p = s.pending[0]
+            data = p.data
+            assert len(data) == 7
+            shapes = (data, (("aa", 1),) + data, data + (("zz", 1),), data[:4] + data[5:],
+                      tuple(pair for pair in data if pair[0] != "text") + (("zz", 1),))
+            for shape in shapes:
+                q = Pending("journey", p.seat, shape)
+                for k in range(4):
+                    r1, r2 = Counter.of_state(31 * s.ply + k), Counter.of_state(31 * s.ply + k)
+                    listed = passengers.pending_actions(v, s, q)
+                    got = passengers.random_pending(v, s, q, r1)
+                    assert got == listed[r2.index(len(listed))] and r1.state == r2.state, (seed, s.ply, shape)
+            seen += 1
     assert seen > 20
 
 
@@ -344,34 +341,28 @@ def test_maerklin_placement_and_ride_read_their_pairs_in_place_as_on_any_pairs()
     v = get_variant("maerklin")
     passengers = v.feature("passengers")
     seen = set()
-    for seed in range(3):
-        s = new_game("maerklin", 4, seed)
-        bots = [RandomBot(110 + 4 * seed + i) for i in range(4)]
-        while s.phase != "over":
-            seat = to_move(s)[0]
-            a = bots[seat].choose(s, seat)[0]
-            if type(a) in (PlacePassenger, Ride):
-                shapes = [s]
-                if type(a) is PlacePassenger:
-                    p = s.pending[0]
-                    q = Pending(p.kind, p.seat, (("aa", 1),) + p.data)
-                    shapes.append(replace_fields(s, pending=(q,)))
-                    for k in range(3):
-                        r1, r2 = Counter.of_state(17 * s.ply + k), Counter.of_state(17 * s.ply + k)
-                        listed = passengers.pending_actions(v, s, q)
-                        assert passengers.random_pending(v, s, q, r1) == listed[r2.index(len(listed))]
-                else:
-                    shapes.append(replace_fields(s, ext=pairs_set(s.ext, "aa", 1)))
-                    me = s.players[seat]
-                    bare = tuple(pair for pair in me.ext if pair[0] != "goods")
-                    players = list(s.players)
-                    players[seat] = new_player(me.hand, me.trains, me.tickets, me.route_points, bare)
-                    shapes.append(replace_fields(s, players=tuple(players)))
-                for t in shapes:
-                    fast = _quick(v, t, a, False)
-                    assert fast is not None and fast == _general(v, t, a, seat, None), (seed, s.ply, str(a))
-                seen.add(type(a).__name__ + (" with a token" if s.ext != apply(s, a).ext else ""))
-            s = apply(s, a)
+    for seed, s, seat, a in played(110):
+        if type(a) in (PlacePassenger, Ride):
+            shapes = [s]
+            if type(a) is PlacePassenger:
+                p = s.pending[0]
+                q = Pending(p.kind, p.seat, (("aa", 1),) + p.data)
+                shapes.append(replace_fields(s, pending=(q,)))
+                for k in range(3):
+                    r1, r2 = Counter.of_state(17 * s.ply + k), Counter.of_state(17 * s.ply + k)
+                    listed = passengers.pending_actions(v, s, q)
+                    assert passengers.random_pending(v, s, q, r1) == listed[r2.index(len(listed))]
+            else:
+                shapes.append(replace_fields(s, ext=pairs_set(s.ext, "aa", 1)))
+                me = s.players[seat]
+                bare = tuple(pair for pair in me.ext if pair[0] != "goods")
+                players = list(s.players)
+                players[seat] = new_player(me.hand, me.trains, me.tickets, me.route_points, bare)
+                shapes.append(replace_fields(s, players=tuple(players)))
+            for t in shapes:
+                fast = _quick(v, t, a, False)
+                assert fast is not None and fast == _general(v, t, a, seat, None), (seed, s.ply, str(a))
+            seen.add(type(a).__name__ + (" with a token" if s.ext != apply(s, a).ext else ""))
     assert seen == {"PlacePassenger", "Ride", "Ride with a token"}, seen
 
 
@@ -382,23 +373,18 @@ def test_maerklin_claimable_mask_of_eleven_kinds_unpacked_as_sliced():
     from ttr_nb.board.tables import claimable_mask
     v = get_variant("maerklin")
     seen = plus4 = 0
-    for seed in range(3):
-        s = new_game("maerklin", 4, seed)
-        bots = [RandomBot(70 + 4 * seed + i) for i in range(4)]
-        while s.phase != "over":
-            seat = to_move(s)[0]
-            for who in range(4):
-                hand = s.players[who].hand
-                assert len(hand) == 11
-                players = list(s.players)
-                players[who] = replace_fields(players[who], hand=hand + (0,))
-                wider = replace_fields(s, players=tuple(players))
-                for affordable in (True, False):
-                    assert claimable_mask(v, s, who, affordable) == claimable_mask(v, wider, who, affordable), \
-                        (seed, s.ply, who)
-                seen += 1
-                plus4 += hand[9] > 0
-            s = apply(s, bots[seat].choose(s, seat)[0])
+    for seed, s, seat, a in played(70):
+        for who in range(4):
+            hand = s.players[who].hand
+            assert len(hand) == 11
+            players = list(s.players)
+            players[who] = replace_fields(players[who], hand=hand + (0,))
+            wider = replace_fields(s, players=tuple(players))
+            for affordable in (True, False):
+                assert claimable_mask(v, s, who, affordable) == claimable_mask(v, wider, who, affordable), \
+                    (seed, s.ply, who)
+            seen += 1
+            plus4 += hand[9] > 0
     assert seen > 1000 and plus4 > 200, (seen, plus4)
 
 
