@@ -104,9 +104,11 @@ class RandomBot:
         x = (base[1] + state.ply * 0x100000001B3) & 0xFFFFFFFFFFFFFFFF
         x = ((x ^ (x >> 30)) * 0xBF58476D1CE4E5B9) & 0xFFFFFFFFFFFFFFFF
         x = ((x ^ (x >> 27)) * 0x94D049BB133111EB) & 0xFFFFFFFFFFFFFFFF
-        # w: that state plus the SplitMix64 increment, not reduced mod 2**64 (the steps below reduce what they mix;
-        # the counter's state is (w - increment) mod 2**64 when a Counter is handed on)
-        w = (x ^ (x >> 31)) + 0x9E3779B97F4A7C15
+        # w: what the next draw mixes, that state plus twice the SplitMix64 increment (a draw steps the state, then
+        # mixes it plus the increment), not reduced mod 2**64 (the steps below reduce what they mix). After a draw
+        # that is not the last, w moves on by one increment; the counter's state is (w - 2 increments) mod 2**64
+        # when a Counter is handed on.
+        w = (x ^ (x >> 31)) + 0x13C6EF372FE94F82A
         pending = state.pending
         if pending:
             p = pending[0]
@@ -145,7 +147,6 @@ class RandomBot:
             # r.index(n) of that counter, without the object: one SplitMix64 step (the same numbers as
             # Counter.index; tests/test_engine_fastpaths.py compares whole games). With one choice the index is 0
             # whatever the number: only the counter moves on.
-            w += 0x9E3779B97F4A7C15
             if n == 1:
                 k = 0
             else:
@@ -155,6 +156,7 @@ class RandomBot:
                 k = ((z ^ (z >> 31)) * n) >> 64
             if pick == _KIND:
                 kind, kinds = kinds[k]                  # the list's pop(k), read from the tree of orders
+                w += 0x9E3779B97F4A7C15                 # (a kind is never the last draw but for tickets)
             elif pick == _CARD:                         # the card: the second, or the draw kind's
                 return opts[k], reason
             elif pick == _ROUTE:                        # claim: a claimable route, then one of its payments
@@ -162,6 +164,7 @@ class RandomBot:
                 pays = payment_tuple(v, i, state.players[seat].hand)
                 pick = _PAYMENT
                 n = len(pays)
+                w += 0x9E3779B97F4A7C15
                 continue
             else:                                       # route_payments(...)[random index], from the shared tuple
                 label = v.route_table.labels[i]
@@ -189,11 +192,11 @@ class RandomBot:
                 if deck and state.ticket_deck(deck):
                     return draw_tickets_action(seat), _TICKETS_AT_RANDOM
             elif v.bot_idle is None or not v.bot_idle(v, state, seat):     # a variant's own actions (boards with
-                r = Counter.of_state((w - 0x9E3779B97F4A7C15) & 0xFFFFFFFFFFFFFFFF)   # features), unless it says none
+                r = Counter.of_state((w - 0x13C6EF372FE94F82A) & 0xFFFFFFFFFFFFFFFF)  # features), unless it says none
                 action = _own_action(v, state, seat, r)
                 if action is not None:
                     return action, _VARIANT_AT_RANDOM
-                w = r.state + 0x9E3779B97F4A7C15        # the next kind from where the features' draws left it
+                w = r.state + 0x13C6EF372FE94F82A       # the next kind from where the features' draws left it
             if not kinds:
                 break
             n = len(kinds)
