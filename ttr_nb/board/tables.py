@@ -208,6 +208,9 @@ class RouteTable:
         # check by one set lookup (``engine._fits``); an id found there is that very payment, which lives on
         self.fits: tuple[set[int], ...] = tuple(set() for _ in routes)
         self._claims: dict[int, ClaimsInfo] = {}
+        # the info of the claims tuple asked or made last: a game in play asks about its latest claims tuple over
+        # and over, and one identity test there spares the id() call and the dict lookup (``()``'s info to begin)
+        self.latest = ClaimsInfo(self, ())
 
     def claims_info(self, claims: tuple[int, ...]) -> "ClaimsInfo":
         """What ``claims`` implies, cached by the tuple's identity (the entry keeps the tuple alive)."""
@@ -216,18 +219,21 @@ class RouteTable:
             if len(self._claims) >= CLAIMS_KEPT:
                 self._claims.clear()
             info = self._claims[id(claims)] = ClaimsInfo(self, claims)
+        self.latest = info
         return info
 
     def claimed(self, old: tuple[int, ...], new: tuple[int, ...], i: int, seat: int) -> None:
         """``new`` is ``old`` with route ``i`` claimed by ``seat``: derive its info from ``old``'s cached one (one bit
         moves) instead of reading all of ``new`` again on its first use."""
         cache = self._claims
-        info = cache.get(id(old))
-        if info is None or info.claims is not old:
-            return
+        info = self.latest
+        if info.claims is not old:
+            info = cache.get(id(old))
+            if info is None or info.claims is not old:
+                return
         if len(cache) >= CLAIMS_KEPT:
             cache.clear()
-        cache[id(new)] = after = ClaimsInfo.__new__(ClaimsInfo)
+        cache[id(new)] = self.latest = after = ClaimsInfo.__new__(ClaimsInfo)
         after.claims = new
         after.free = info.free & ~(1 << i)
         twins = self.twin_bits[i]
@@ -241,6 +247,7 @@ class RouteTable:
     def forget(self) -> None:
         """Drop the cached claims (tests check that cold and warm caches agree)."""
         self._claims.clear()
+        self.latest = ClaimsInfo(self, ())
 
 
 class ClaimsInfo:
@@ -271,8 +278,8 @@ def allowed_routes(t: RouteTable, state: "GameState", seat: int) -> int:
     """The free routes ``seat`` may claim as far as twins go (USA-CLAIM-7/8), as a bit set: ``ClaimsInfo.allowed``
     of the state's claims, its cached case inline (every claim decision and every claim applied asks)."""
     claims = state.claims
-    info = t._claims.get(id(claims))
-    if info is None or info.claims is not claims:
+    info = t.latest
+    if info.claims is not claims:
         info = t.claims_info(claims)
     return info.free & ~(info.blocked_all if state.n_players < t.twin_min_players else info.blocked.get(seat, 0))
 
@@ -286,8 +293,8 @@ def claimable_mask(v: "Variant", state: "GameState", seat: int, affordable_only:
     if trains <= 0:
         return 0
     claims = state.claims                        # allowed_routes(t, state, seat), inline: every claim decision asks
-    info = t._claims.get(id(claims))
-    if info is None or info.claims is not claims:
+    info = t.latest
+    if info.claims is not claims:
         info = t.claims_info(claims)
     allowed = info.free & ~(info.blocked_all if state.n_players < t.twin_min_players else info.blocked.get(seat, 0))
     top = t.top
