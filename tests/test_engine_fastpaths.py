@@ -327,6 +327,47 @@ def test_the_quick_claim_trusts_only_its_own_payments_and_keeps_the_twin_rules(p
     assert claims > 50 and twins > 0
 
 
+@pytest.mark.parametrize("variant", available_variants())
+def test_a_claim_the_random_bot_made_is_taken_unchecked_only_for_its_own_state(variant):
+    """RouteTable.made_claim / made_for: the random bot's claim, built from claimable_mask and payment_tuple, is one of
+    legal_actions' claims, and apply takes it without _quick_claim's checks to the state the checked path gives; the
+    same claim applied to another state (the route taken meanwhile, a twin closed, an edited hand) is checked as any
+    other and refused."""
+    from ttr_nb.board.state import replace_fields
+    from ttr_nb.errors import TTRError
+    v = get_variant(variant)
+    t = v.route_table
+    made = refused = 0
+    for seed in range(2):
+        s = new_game(variant, 4, seed)
+        bots = [RandomBot(seed * 5 + i) for i in range(4)]
+        while s.phase != "over":
+            seat = to_move(s)[0]
+            action = bots[seat].choose(s, seat)[0]
+            if action.__class__ is Claim:
+                assert t.made_claim is action and t.made_for is s
+                assert action in legal_actions(s, seat)
+                fast = apply(s, action)
+                t.made_claim = t.made_for = None              # the same claim, checked
+                assert apply(s, action) == fast
+                made += 1
+                if made % 4 == 0 and v.card_kinds:            # the claim, made for s, on other states: checked there
+                    i = t.by_label[action.route].index
+                    taken = replace_fields(s, claims=s.claims[:i] + ((seat + 1) % 4,) + s.claims[i + 1:])
+                    poor = replace_fields(s, players=tuple(
+                        replace_fields(p, hand=(0,) * len(p.hand)) if k == seat else p
+                        for k, p in enumerate(s.players)))
+                    for other in (taken, poor):
+                        t.made_claim, t.made_for = action, s
+                        with pytest.raises(TTRError):
+                            apply(other, action)
+                        refused += 1
+                s = fast
+            else:
+                s = apply(s, action)
+    assert made > 40 and refused > 10
+
+
 def test_ferries_payable_by_arithmetic_exactly_when_a_payment_exists():
     """EU-FERRY: claimable_mask decides a ferry (routes needing locomotives) from counts alone; it must agree with
     the listed payments for every hand, including hands short of locomotives or of the colour."""
