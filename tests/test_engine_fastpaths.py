@@ -368,6 +368,42 @@ def test_a_claim_the_random_bot_made_is_taken_unchecked_only_for_its_own_state(v
     assert made > 40 and refused > 10
 
 
+@pytest.mark.parametrize("variant", available_variants())
+def test_claims_info_of_all_free_claims_and_of_a_claim_made_are_the_plain_ones(variant):
+    """tables.ClaimsInfo: a new game's claims (all free, read by one count) and the info RouteTable.claimed derives
+    from it for one claim are what the definition gives route by route (free routes; twins closed to the claimer and,
+    with few players, to all); a short edited tuple takes the loop."""
+    from ttr_nb.board.tables import FREE, ClaimsInfo
+    t = get_variant(variant).route_table
+    n = len(t.routes)
+
+    def plain(claims):
+        blocked = {}
+        for i, owner in enumerate(claims):
+            if owner != FREE:
+                for j in t.twins[i]:
+                    blocked[owner] = blocked.get(owner, 0) | 1 << j
+        blocked_all = 0
+        for b in blocked.values():
+            blocked_all |= b
+        return sum(1 << i for i, owner in enumerate(claims) if owner == FREE), blocked, blocked_all
+
+    def got(info):
+        return info.free, {s: b for s, b in info.blocked.items() if b}, info.blocked_all
+
+    start = (FREE,) * n
+    assert got(ClaimsInfo(t, start)) == plain(start) and ClaimsInfo(t, start).free == t.all
+    assert got(ClaimsInfo(t, start[:-1])) == plain(start[:-1])
+    twinned = [i for i in range(n) if t.twins[i]] or [0]
+    for i in (0, twinned[0], n - 1):
+        t.forget()
+        t.claims_info(start)
+        after = start[:i] + (2,) + start[i + 1:]
+        t.claimed(start, after, i, 2)
+        assert t.latest.claims is after and got(t.latest) == plain(after)
+        assert got(ClaimsInfo(t, after)) == plain(after)
+
+
 def test_ferries_payable_by_arithmetic_exactly_when_a_payment_exists():
     """EU-FERRY: claimable_mask decides a ferry (routes needing locomotives) from counts alone; it must agree with
     the listed payments for every hand, including hands short of locomotives or of the colour."""

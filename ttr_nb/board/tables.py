@@ -259,6 +259,9 @@ class ClaimsInfo:
 
     def __init__(self, t: RouteTable, claims: tuple[int, ...]):
         self.claims = claims
+        if claims.count(FREE) == len(claims) == len(t.routes):      # a new game's: all free, read without the loop
+            self.free, self.blocked, self.blocked_all = t.all, {}, 0
+            return
         free = blocked_all = 0
         blocked: dict[int, int] = {}        # seat -> routes whose twin the seat owns
         twin_bits = t.twin_bits
