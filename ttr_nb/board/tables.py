@@ -422,10 +422,10 @@ def payment_tuple(v: "Variant", i: int, hand: Sequence[int]) -> tuple:
         c0 = t.colour[i]
         if c0 >= 0:
             pays = rows[hand[c0]]
-        else:
-            r0, r1, r2, r3, r4, r5, r6, r7, tail = rows
+        else:                                    # the colours' runs two by two (four tuples joined, not eight)
+            r01, r23, r45, r67, tail = rows
             c0, c1, c2, c3, c4, c5, c6, c7 = hand[:LOCO]
-            pays = r0[c0] + r1[c1] + r2[c2] + r3[c3] + r4[c4] + r5[c5] + r6[c6] + r7[c7] + tail
+            pays = r01[c0][c1] + r23[c2][c3] + r45[c4][c5] + r67[c6][c7] + tail
     except IndexError:                           # an edited state with more cards than any deck holds
         pays = listed_payments(t, i, hand)
     for w, long_enough in t.extra_wilds:
@@ -473,8 +473,16 @@ def _pay_rows(c0: int, length: int, min_locos: int, size: int) -> tuple:
                       for have in range(length + 1))
         return found + found[-1:] * (size - len(found))
 
-    rows = tuple(by_have(c0, locos) if c0 >= 0 else tuple(by_have(c, locos) for c in range(LOCO))
-                 + (_all_locos(length, locos),) for locos in range(length + 1))
+    def pairs(locos):                            # gray: (colour 2p's run, 2p + 1's) joined, for p in 0..3
+        joined: dict[tuple, tuple] = {}          # (one shared tuple per distinct join)
+        out = []
+        for c in range(0, LOCO, 2):
+            a, b = by_have(c, locos), by_have(c + 1, locos)
+            out.append(tuple(tuple(joined.setdefault((x, y), x + y) for y in b) for x in a))
+        return tuple(out)
+
+    rows = tuple(by_have(c0, locos) if c0 >= 0 else pairs(locos) + (_all_locos(length, locos),)
+                 for locos in range(length + 1))
     return rows + rows[-1:] * (size - len(rows))
 
 
