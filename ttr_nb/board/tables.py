@@ -313,7 +313,6 @@ def claimable_mask(v: "Variant", state: "GameState", seat: int, affordable_only:
     else:                                        # (an edited hand of another length)
         c0, c1, c2, c3, c4, c5, c6, c7 = hand[:LOCO]
         locos = hand[LOCO]
-    cap = trains if trains < top else top
     try:                                         # the pairs' rows run to a colour's and the locomotives' cards
         p = t.pair_colours
         mask = (p[0][c0 + locos][c1 + locos] | p[1][c2 + locos][c3 + locos] | p[2][c4 + locos][c5 + locos]
@@ -326,6 +325,7 @@ def claimable_mask(v: "Variant", state: "GameState", seat: int, affordable_only:
         more = hand[wild]
         if more:
             k = locos + more
+            cap = trains if trains < top else top       # (the longest route the trains cover: read only here)
             try:                                 # (Märklin's +4 card: the colours read as four pairs, as above;
                 p = t.pair_colours               # the pairs' rows are shorter than the wide ones: past them,
                 wide = (p[0][c0 + k][c1 + k] | p[1][c2 + k][c3 + k] | p[2][c4 + k][c5 + k]     # colour by colour)
@@ -355,6 +355,7 @@ def claimable_mask(v: "Variant", state: "GameState", seat: int, affordable_only:
             # a route needing ``need`` locomotives (a ferry) is payable iff all its cards can be locomotives, or
             # locos >= need < length and its colour (gray: the best one) covers max(1, length - locos)
             lk = locos if locos < top else top
+            cap = trains if trains < top else top
             best = max(hand[:LOCO])
             pay = t.special_pay
             found = pay[GRAY_BUCKET][lk][best if best < top else top]
