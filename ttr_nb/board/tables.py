@@ -192,8 +192,8 @@ class RouteTable:
         self.extra_wilds = tuple((w, sum(1 << i for i in range(n) if self.length[i] >= shortest))
                                  for w, shortest, _ in v.settings.wilds if w != LOCO)
         # pay_rows[i]: route i's payments in colour cards and locomotives (payment_tuple), by the locomotives held,
-        # then by the cards of its colour held (gray: per colour); one entry per (colour, length, minimum locomotives),
-        # every index up to the largest deck count
+        # then by the cards of its colour held (gray: by those of two colours, four pairs); one entry per (colour,
+        # length, minimum locomotives), every index up to the largest deck count
         size = max(v.deck_counts) + 1
         shapes = {key: None for key in zip(self.colour, self.length, self.min_locos)}
         shapes = {key: _pay_rows(*key, size) for key in shapes}
@@ -467,8 +467,9 @@ def _all_locos(length: int, locos: int) -> tuple:
 def _pay_rows(c0: int, length: int, min_locos: int, size: int) -> tuple:
     """``RouteTable.pay_rows``' entry for a route of colour ``c0`` (-1 gray), ``length`` and ``min_locos``, indexed by
     the locomotives held (``size`` entries): a coloured route's payments by the cards of its colour held; a gray
-    route's runs of each colour by that colour's cards held, then its all-locomotive payment. Past ``length``
-    locomotives or cards nothing changes: those entries repeat the last one."""
+    route's runs of colours 0 and 1, 2 and 3, 4 and 5, 6 and 7 joined, by the two colours' cards held (four tuples
+    for payment_tuple to join, not eight), then its all-locomotive payment. Past ``length`` locomotives or cards
+    nothing changes: those entries repeat the last one."""
     def by_have(c, locos):
         found = tuple(_run(c, length, min_locos, locos, have) + (_all_locos(length, locos) if c0 >= 0 else ())
                       for have in range(length + 1))
