@@ -327,6 +327,83 @@ def test_the_quick_claim_trusts_only_its_own_payments_and_keeps_the_twin_rules(p
     assert claims > 50 and twins > 0
 
 
+@pytest.mark.parametrize("variant", available_variants())
+def test_a_claim_the_random_bot_made_is_taken_unchecked_only_for_its_own_state(variant):
+    """RouteTable.made_claim / made_for: the random bot's claim, built from claimable_mask and payment_tuple, is one of
+    legal_actions' claims, and apply takes it without _quick_claim's checks to the state the checked path gives; the
+    same claim applied to another state (the route taken meanwhile, a twin closed, an edited hand) is checked as any
+    other and refused."""
+    from ttr_nb.board.state import replace_fields
+    from ttr_nb.errors import TTRError
+    v = get_variant(variant)
+    t = v.route_table
+    made = refused = 0
+    for seed in range(2):
+        s = new_game(variant, 4, seed)
+        bots = [RandomBot(seed * 5 + i) for i in range(4)]
+        while s.phase != "over":
+            seat = to_move(s)[0]
+            action = bots[seat].choose(s, seat)[0]
+            if action.__class__ is Claim:
+                assert t.made_claim is action and t.made_for is s
+                assert action in legal_actions(s, seat)
+                fast = apply(s, action)
+                t.made_claim = t.made_for = None              # the same claim, checked
+                assert apply(s, action) == fast
+                made += 1
+                if made % 4 == 0:                             # the claim, made for s, on other states: checked there
+                    i = t.by_label[action.route].index
+                    taken = replace_fields(s, claims=s.claims[:i] + ((seat + 1) % 4,) + s.claims[i + 1:])
+                    poor = replace_fields(s, players=tuple(
+                        replace_fields(p, hand=(0,) * len(p.hand)) if k == seat else p
+                        for k, p in enumerate(s.players)))
+                    for other in (taken, poor):
+                        t.made_claim, t.made_for = action, s
+                        with pytest.raises(TTRError):
+                            apply(other, action)
+                        refused += 1
+                s = fast
+            else:
+                s = apply(s, action)
+    assert made > 40 and refused > 10
+
+
+@pytest.mark.parametrize("variant", available_variants())
+def test_claims_info_of_all_free_claims_and_of_a_claim_made_are_the_plain_ones(variant):
+    """tables.ClaimsInfo: a new game's claims (all free, read by one count) and the info RouteTable.claimed derives
+    from it for one claim are what the definition gives route by route (free routes; twins closed to the claimer and,
+    with few players, to all); a short edited tuple takes the loop."""
+    from ttr_nb.board.tables import FREE, ClaimsInfo
+    t = get_variant(variant).route_table
+    n = len(t.routes)
+
+    def plain(claims):
+        blocked = {}
+        for i, owner in enumerate(claims):
+            if owner != FREE:
+                for j in t.twins[i]:
+                    blocked[owner] = blocked.get(owner, 0) | 1 << j
+        blocked_all = 0
+        for b in blocked.values():
+            blocked_all |= b
+        return sum(1 << i for i, owner in enumerate(claims) if owner == FREE), blocked, blocked_all
+
+    def got(info):
+        return info.free, {s: b for s, b in info.blocked.items() if b}, info.blocked_all
+
+    start = (FREE,) * n
+    assert got(ClaimsInfo(t, start)) == plain(start) and ClaimsInfo(t, start).free == t.all
+    assert got(ClaimsInfo(t, start[:-1])) == plain(start[:-1])
+    twinned = [i for i in range(n) if t.twins[i]] or [0]
+    for i in (0, twinned[0], n - 1):
+        t.forget()
+        t.claims_info(start)
+        after = start[:i] + (2,) + start[i + 1:]
+        t.claimed(start, after, i, 2)
+        assert t.latest.claims is after and got(t.latest) == plain(after)
+        assert got(ClaimsInfo(t, after)) == plain(after)
+
+
 def test_ferries_payable_by_arithmetic_exactly_when_a_payment_exists():
     """EU-FERRY: claimable_mask decides a ferry (routes needing locomotives) from counts alone; it must agree with
     the listed payments for every hand, including hands short of locomotives or of the colour."""

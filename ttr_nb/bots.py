@@ -167,8 +167,11 @@ class RandomBot:
                 w += 0x9E3779B97F4A7C15
                 continue
             else:                                       # route_payments(...)[random index], from the shared tuple
-                label = v.route_table.labels[i]
-                return new_claim(label, pays[k], seat), _CLAIM_REASONS.get(label) or _claims_at_random(label)
+                table = v.route_table
+                label = table.labels[i]
+                table.made_claim = claim = new_claim(label, pays[k], seat)   # legal here: apply need not check it
+                table.made_for = state
+                return claim, _CLAIM_REASONS.get(label) or _claims_at_random(label)
             if kind == 0:                               # draw (empty when USA-DRAW-8 forbids drawing)
                 market = state.market                   # (draw_choices' usual case inline, as for the second card;
                 try:                                    # a full market read from engine._full, as the quick paths do)

@@ -940,7 +940,9 @@ def _quick_claim(v: Variant, state: GameState, action: Claim, trusted: bool) -> 
     claims = state.claims
     players = list(state.players)
     p = players[seat]
-    if not trusted:
+    # (a claim the random bot just made for this very state, from claimable_mask and payment_tuple, is legal: the
+    # bot leaves it and the state in RouteTable.made_claim, and the checks below are skipped for it)
+    if not trusted and (t.made_claim is not action or t.made_for is not state):
         if claims[i] != FREE or p.trains < route.length or id(pay) not in t.fits[i] and not _fits(v, route, pay):
             return None
         twins = t.twins[i]

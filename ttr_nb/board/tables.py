@@ -69,16 +69,41 @@ def bits(mask: int) -> list[int]:
 
 
 def nth_bit(mask: int, k: int) -> int:
-    """The index of the ``k``-th set bit of ``mask`` (0 = the lowest; ``k`` below ``mask.bit_count()``): whole bytes
-    skipped by their counts, then the bit read from a table."""
+    """The index of the ``k``-th set bit of ``mask`` (0 = the lowest; ``k`` below ``mask.bit_count()``): whole
+    64-bit words skipped by their ``bit_count``, then halves (32, 16 bits) kept or skipped the same way, and the
+    last byte's bit read from a table. (A few big-integer operations: cheaper than walking the mask byte by byte,
+    which took six turns of a Python loop for a USA claim; accumulate + bisect over the bytes' counts was dearer
+    still.)"""
     base = 0
-    for byte in mask.to_bytes((mask.bit_length() + 7) >> 3, "little"):
-        n = _BYTE_COUNT[byte]
-        if k < n:
-            return base + _BYTE_BITS[byte][k]
+    low = mask & 0xFFFFFFFFFFFFFFFF
+    n = low.bit_count()
+    while k >= n:
+        k -= n
+        mask >>= 64
+        if not mask:
+            raise ValueError("nth_bit: k is not below the count of set bits of the mask")
+        base += 64
+        low = mask & 0xFFFFFFFFFFFFFFFF
+        n = low.bit_count()
+    half = low & 0xFFFFFFFF
+    n = half.bit_count()
+    if k >= n:
+        k -= n
+        base += 32
+        half = low >> 32
+    low = half & 0xFFFF
+    n = low.bit_count()
+    if k >= n:
+        k -= n
+        base += 16
+        low = half >> 16
+    byte = low & 0xFF
+    n = _BYTE_COUNT[byte]
+    if k >= n:
         k -= n
         base += 8
-    raise ValueError(f"nth_bit: set bit {k + mask.bit_count()} asked of a mask with {mask.bit_count()} set bits")
+        byte = low >> 8
+    return base + _BYTE_BITS[byte][k]
 
 
 _BYTE_COUNT = tuple(i.bit_count() for i in range(256))
@@ -167,8 +192,8 @@ class RouteTable:
         self.extra_wilds = tuple((w, sum(1 << i for i in range(n) if self.length[i] >= shortest))
                                  for w, shortest, _ in v.settings.wilds if w != LOCO)
         # pay_rows[i]: route i's payments in colour cards and locomotives (payment_tuple), by the locomotives held,
-        # then by the cards of its colour held (gray: per colour); one entry per (colour, length, minimum locomotives),
-        # every index up to the largest deck count
+        # then by the cards of its colour held (gray: by those of two colours, four pairs); one entry per (colour,
+        # length, minimum locomotives), every index up to the largest deck count
         size = max(v.deck_counts) + 1
         shapes = {key: None for key in zip(self.colour, self.length, self.min_locos)}
         shapes = {key: _pay_rows(*key, size) for key in shapes}
@@ -183,6 +208,12 @@ class RouteTable:
         # check by one set lookup (``engine._fits``); an id found there is that very payment, which lives on
         self.fits: tuple[set[int], ...] = tuple(set() for _ in routes)
         self._claims: dict[int, ClaimsInfo] = {}
+        # the claim the random bot made last and the state it made it for: legal there by construction (a route of
+        # claimable_mask, a payment of payment_tuple), so engine._quick_claim need not check it again
+        self.made_claim = self.made_for = None
+        # the info of the claims tuple asked or made last: a game in play asks about its latest claims tuple over
+        # and over, and one identity test there spares the id() call and the dict lookup (``()``'s info to begin)
+        self.latest = ClaimsInfo(self, ())
 
     def claims_info(self, claims: tuple[int, ...]) -> "ClaimsInfo":
         """What ``claims`` implies, cached by the tuple's identity (the entry keeps the tuple alive)."""
@@ -191,18 +222,20 @@ class RouteTable:
             if len(self._claims) >= CLAIMS_KEPT:
                 self._claims.clear()
             info = self._claims[id(claims)] = ClaimsInfo(self, claims)
+        self.latest = info
         return info
 
     def claimed(self, old: tuple[int, ...], new: tuple[int, ...], i: int, seat: int) -> None:
         """``new`` is ``old`` with route ``i`` claimed by ``seat``: derive its info from ``old``'s cached one (one bit
-        moves) instead of reading all of ``new`` again on its first use."""
-        cache = self._claims
-        info = cache.get(id(old))
-        if info is None or info.claims is not old:
-            return
-        if len(cache) >= CLAIMS_KEPT:
-            cache.clear()
-        cache[id(new)] = after = ClaimsInfo.__new__(ClaimsInfo)
+        moves) instead of reading all of ``new`` again on its first use. It becomes ``latest`` only, not an entry of
+        the dict: a game moves on from it at the next claim and seldom comes back (an undo reads it again there,
+        ``claims_info``), and keeping every claim's entry cost about 0.7% of a random game's instructions."""
+        info = self.latest
+        if info.claims is not old:
+            info = self._claims.get(id(old))
+            if info is None or info.claims is not old:
+                return
+        self.latest = after = ClaimsInfo.__new__(ClaimsInfo)
         after.claims = new
         after.free = info.free & ~(1 << i)
         twins = self.twin_bits[i]
@@ -216,6 +249,7 @@ class RouteTable:
     def forget(self) -> None:
         """Drop the cached claims (tests check that cold and warm caches agree)."""
         self._claims.clear()
+        self.latest = ClaimsInfo(self, ())
 
 
 class ClaimsInfo:
@@ -225,6 +259,9 @@ class ClaimsInfo:
 
     def __init__(self, t: RouteTable, claims: tuple[int, ...]):
         self.claims = claims
+        if claims.count(FREE) == len(claims) == len(t.routes):      # a new game's: all free, read without the loop
+            self.free, self.blocked, self.blocked_all = t.all, {}, 0
+            return
         free = blocked_all = 0
         blocked: dict[int, int] = {}        # seat -> routes whose twin the seat owns
         twin_bits = t.twin_bits
@@ -246,8 +283,8 @@ def allowed_routes(t: RouteTable, state: "GameState", seat: int) -> int:
     """The free routes ``seat`` may claim as far as twins go (USA-CLAIM-7/8), as a bit set: ``ClaimsInfo.allowed``
     of the state's claims, its cached case inline (every claim decision and every claim applied asks)."""
     claims = state.claims
-    info = t._claims.get(id(claims))
-    if info is None or info.claims is not claims:
+    info = t.latest
+    if info.claims is not claims:
         info = t.claims_info(claims)
     return info.free & ~(info.blocked_all if state.n_players < t.twin_min_players else info.blocked.get(seat, 0))
 
@@ -261,8 +298,8 @@ def claimable_mask(v: "Variant", state: "GameState", seat: int, affordable_only:
     if trains <= 0:
         return 0
     claims = state.claims                        # allowed_routes(t, state, seat), inline: every claim decision asks
-    info = t._claims.get(id(claims))
-    if info is None or info.claims is not claims:
+    info = t.latest
+    if info.claims is not claims:
         info = t.claims_info(claims)
     allowed = info.free & ~(info.blocked_all if state.n_players < t.twin_min_players else info.blocked.get(seat, 0))
     top = t.top
@@ -276,7 +313,6 @@ def claimable_mask(v: "Variant", state: "GameState", seat: int, affordable_only:
     else:                                        # (an edited hand of another length)
         c0, c1, c2, c3, c4, c5, c6, c7 = hand[:LOCO]
         locos = hand[LOCO]
-    cap = trains if trains < top else top
     try:                                         # the pairs' rows run to a colour's and the locomotives' cards
         p = t.pair_colours
         mask = (p[0][c0 + locos][c1 + locos] | p[1][c2 + locos][c3 + locos] | p[2][c4 + locos][c5 + locos]
@@ -289,6 +325,7 @@ def claimable_mask(v: "Variant", state: "GameState", seat: int, affordable_only:
         more = hand[wild]
         if more:
             k = locos + more
+            cap = trains if trains < top else top       # (the longest route the trains cover: read only here)
             try:                                 # (Märklin's +4 card: the colours read as four pairs, as above;
                 p = t.pair_colours               # the pairs' rows are shorter than the wide ones: past them,
                 wide = (p[0][c0 + k][c1 + k] | p[1][c2 + k][c3 + k] | p[2][c4 + k][c5 + k]     # colour by colour)
@@ -318,6 +355,7 @@ def claimable_mask(v: "Variant", state: "GameState", seat: int, affordable_only:
             # a route needing ``need`` locomotives (a ferry) is payable iff all its cards can be locomotives, or
             # locos >= need < length and its colour (gray: the best one) covers max(1, length - locos)
             lk = locos if locos < top else top
+            cap = trains if trains < top else top
             best = max(hand[:LOCO])
             pay = t.special_pay
             found = pay[GRAY_BUCKET][lk][best if best < top else top]
@@ -385,10 +423,10 @@ def payment_tuple(v: "Variant", i: int, hand: Sequence[int]) -> tuple:
         c0 = t.colour[i]
         if c0 >= 0:
             pays = rows[hand[c0]]
-        else:
-            r0, r1, r2, r3, r4, r5, r6, r7, tail = rows
+        else:                                    # the colours' runs two by two (four tuples joined, not eight)
+            r01, r23, r45, r67, tail = rows
             c0, c1, c2, c3, c4, c5, c6, c7 = hand[:LOCO]
-            pays = r0[c0] + r1[c1] + r2[c2] + r3[c3] + r4[c4] + r5[c5] + r6[c6] + r7[c7] + tail
+            pays = r01[c0][c1] + r23[c2][c3] + r45[c4][c5] + r67[c6][c7] + tail
     except IndexError:                           # an edited state with more cards than any deck holds
         pays = listed_payments(t, i, hand)
     for w, long_enough in t.extra_wilds:
@@ -429,15 +467,24 @@ def _all_locos(length: int, locos: int) -> tuple:
 def _pay_rows(c0: int, length: int, min_locos: int, size: int) -> tuple:
     """``RouteTable.pay_rows``' entry for a route of colour ``c0`` (-1 gray), ``length`` and ``min_locos``, indexed by
     the locomotives held (``size`` entries): a coloured route's payments by the cards of its colour held; a gray
-    route's runs of each colour by that colour's cards held, then its all-locomotive payment. Past ``length``
-    locomotives or cards nothing changes: those entries repeat the last one."""
+    route's runs of colours 0 and 1, 2 and 3, 4 and 5, 6 and 7 joined, by the two colours' cards held (four tuples
+    for payment_tuple to join, not eight), then its all-locomotive payment. Past ``length`` locomotives or cards
+    nothing changes: those entries repeat the last one."""
     def by_have(c, locos):
         found = tuple(_run(c, length, min_locos, locos, have) + (_all_locos(length, locos) if c0 >= 0 else ())
                       for have in range(length + 1))
         return found + found[-1:] * (size - len(found))
 
-    rows = tuple(by_have(c0, locos) if c0 >= 0 else tuple(by_have(c, locos) for c in range(LOCO))
-                 + (_all_locos(length, locos),) for locos in range(length + 1))
+    def pairs(locos):                            # gray: (colour 2p's run, 2p + 1's) joined, for p in 0..3
+        joined: dict[tuple, tuple] = {}          # (one shared tuple per distinct join)
+        out = []
+        for c in range(0, LOCO, 2):
+            a, b = by_have(c, locos), by_have(c + 1, locos)
+            out.append(tuple(tuple(joined.setdefault((x, y), x + y) for y in b) for x in a))
+        return tuple(out)
+
+    rows = tuple(by_have(c0, locos) if c0 >= 0 else pairs(locos) + (_all_locos(length, locos),)
+                 for locos in range(length + 1))
     return rows + rows[-1:] * (size - len(rows))
 
 
