@@ -329,7 +329,7 @@ def test_the_quick_claim_trusts_only_its_own_payments_and_keeps_the_twin_rules(p
 
 @pytest.mark.parametrize("variant", available_variants())
 def test_a_claim_the_random_bot_made_is_taken_unchecked_only_for_its_own_state(variant):
-    """RouteTable.made_claim / made_for: the random bot's claim, built from claimable_mask and payment_tuple, is one of
+    """RouteTable.made: the random bot's claim, built from claimable_mask and payment_tuple, is one of
     legal_actions' claims, and apply takes it without _quick_claim's checks to the state the checked path gives; the
     same claim applied to another state (the route taken meanwhile, a twin closed, an edited hand) is checked as any
     other and refused."""
@@ -345,10 +345,10 @@ def test_a_claim_the_random_bot_made_is_taken_unchecked_only_for_its_own_state(v
             seat = to_move(s)[0]
             action = bots[seat].choose(s, seat)[0]
             if action.__class__ is Claim:
-                assert t.made_claim is action and t.made_for is s
+                assert t.made[0] is action and t.made[1] is s
                 assert action in legal_actions(s, seat)
                 fast = apply(s, action)
-                t.made_claim = t.made_for = None              # the same claim, checked
+                t.made = (None, None)                         # the same claim, checked
                 assert apply(s, action) == fast
                 made += 1
                 if made % 4 == 0:                             # the claim, made for s, on other states: checked there
@@ -358,7 +358,7 @@ def test_a_claim_the_random_bot_made_is_taken_unchecked_only_for_its_own_state(v
                         replace_fields(p, hand=(0,) * len(p.hand)) if k == seat else p
                         for k, p in enumerate(s.players)))
                     for other in (taken, poor):
-                        t.made_claim, t.made_for = action, s
+                        t.made = (action, s)
                         with pytest.raises(TTRError):
                             apply(other, action)
                         refused += 1

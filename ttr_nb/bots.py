@@ -169,8 +169,8 @@ class RandomBot:
             else:                                       # route_payments(...)[random index], from the shared tuple
                 table = v.route_table
                 label = table.labels[i]
-                table.made_claim = claim = new_claim(label, pays[k], seat)   # legal here: apply need not check it
-                table.made_for = state
+                claim = new_claim(label, pays[k], seat)
+                table.made = (claim, state)             # legal here: apply need not check it
                 return claim, _CLAIM_REASONS.get(label) or _claims_at_random(label)
             if kind == 0:                               # draw (empty when USA-DRAW-8 forbids drawing)
                 market = state.market                   # (draw_choices' usual case inline, as for the second card;

@@ -941,8 +941,9 @@ def _quick_claim(v: Variant, state: GameState, action: Claim, trusted: bool) -> 
     players = list(state.players)
     p = players[seat]
     # (a claim the random bot just made for this very state, from claimable_mask and payment_tuple, is legal: the
-    # bot leaves it and the state in RouteTable.made_claim, and the checks below are skipped for it)
-    if not trusted and (t.made_claim is not action or t.made_for is not state):
+    # bot leaves both in RouteTable.made, and the checks below are skipped for it)
+    made = t.made
+    if not trusted and (made[0] is not action or made[1] is not state):
         if claims[i] != FREE or p.trains < route.length or id(pay) not in t.fits[i] and not _fits(v, route, pay):
             return None
         twins = t.twins[i]
