@@ -262,7 +262,7 @@ def _keep_at_random(v: Variant, p, r: Counter) -> KeepTickets:
     size (``keep_choices``)."""
     data = p.data
     try:                                                # the offer's data as the engine makes it (engine._quick_keep
-        (k0, min_keep), (k1, offered), _ = data         # reads it so too): one unpacking, no pairs_get calls
+        (k0, min_keep), (k1, offered) = data[:2]        # reads it so too): one unpacking, no pairs_get calls
     except (TypeError, ValueError):
         k0 = None
     if k0 != "min_keep" or k1 != "offered":             # (other data: an edited state)

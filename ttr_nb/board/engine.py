@@ -1146,9 +1146,9 @@ def _quick_keep(v: Variant, state: GameState, action: KeepTickets, trusted: bool
     else:
         return None
     data = p.data
-    try:                                             # an offer's data as the engine makes every one (its three keys
-        (k0, min_keep), (k1, offered), (k2, returns) = data     # in order): one unpacking, no pairs_get calls
-    except (TypeError, ValueError):
+    try:                                             # an offer's data as the engine makes every one (these three keys
+        (k0, min_keep), (k1, offered), (k2, returns) = data[:3]  # first, Märklin's rule after them): one unpacking,
+    except (TypeError, ValueError):                  # no pairs_get calls
         k0 = None
     if k0 != "min_keep" or k1 != "offered" or k2 != "returns":  # (other data: an edited state)
         min_keep, offered, returns = pairs_get(data, "min_keep"), pairs_get(data, "offered"), pairs_get(data, "returns")
