@@ -591,6 +591,51 @@ def test_the_random_bots_ticket_keep_is_the_listed_choice_at_its_index():
         assert picks <= set(listed) and len(picks) == 4
 
 
+def test_a_ticket_offer_read_by_one_unpacking_or_by_its_keys_gives_the_same_keep():
+    """USA-SETUP-3 / USA-TICKET-2: engine._quick_keep and bots._keep_at_random read an offer's data in one
+    unpacking when it starts with the engine's shape (min_keep, offered, returns, in that order; Märklin's rule
+    after them) and by its keys otherwise: an edited offer (its pairs in another order, one pair more first or last,
+    "returns" missing) gives the same new state as the general path and the unedited offer, and the same choice of
+    the random bot, at the setup and in mid-game."""
+    from ttr_nb.board.actions import DrawTickets
+    from ttr_nb.board.engine import _general, _quick
+    from ttr_nb.board.state import Pending, replace_fields
+    checked = 0
+    phases = set()
+    for variant, players, seed in (("usa", 3, 5), ("usa", 4, 9), ("europe", 3, 2), ("maerklin", 3, 4)):
+        v = get_variant(variant)
+        s = new_game(variant, players, seed)
+        bots = [RandomBot(seed * 3 + i) for i in range(players)]
+        offers = 0                                  # mid-game offers seen
+        while s.phase != "over" and offers < 3:
+            for p in s.pending:
+                if p.kind != "choose_tickets":
+                    continue
+                offers += s.phase == "play"
+                phases.add(s.phase)
+                data = p.data
+                assert [k for k, _ in data[:3]] == ["min_keep", "offered", "returns"]  # the shape read at once
+                for edited_data in (data[::-1], data + (("note", 1),), data[1:] + data[:1], data[:2],
+                                    (("note", 1),) + data):
+                    edited = replace_fields(s, pending=tuple(Pending(q.kind, q.seat, edited_data) if q is p else q
+                                                             for q in s.pending))
+                    for b in range(3):
+                        assert RandomBot(b).choose(edited, p.seat) == RandomBot(b).choose(s, p.seat)
+                    for a in legal_actions(s, p.seat):
+                        fast = _quick(v, edited, a, False)
+                        if len(edited_data) <= 2:               # no "returns": neither path keeps by the rules
+                            assert fast is None
+                            continue
+                        assert fast == _general(v, edited, a, p.seat, None) == _quick(v, s, a, False), str(a)
+                        checked += 1
+            seat = to_move(s)[0]
+            a = bots[seat].choose(s, seat)[0]
+            if s.phase == "play" and not s.pending and s.ticket_deck(v.settings.ticket_deck):
+                a = DrawTickets(seat=seat)                  # (a mid-game offer every turn)
+            s = apply(s, a)
+    assert checked > 100 and phases == {"setup", "play"}
+
+
 def test_the_random_bots_express_choices_are_the_listed_ones_in_a_3_player_game():
     """SK-TURN-2: ExpressCards.bot_random hands the random bot turn_actions (one shared tuple, ``_express_choices``):
     the same actions, in the same order, at every turn of a 3-player game."""

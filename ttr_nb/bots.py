@@ -266,11 +266,17 @@ def _keep_at_random(v: Variant, p, r: Counter) -> KeepTickets:
     """The choice ``legal_actions`` lists for a ticket offer (every subset of at least ``min_keep`` tickets, largest
     first, each size in ``combinations`` order) at the random index, read from the positions listed once per offer
     size (``keep_choices``)."""
-    data = p.data                                       # (read with pairs_get: Pending.get's call spared)
-    offered = pairs_get(data, "offered")
-    choices = keep_choices(len(offered), pairs_get(data, "min_keep"))
+    data = p.data
+    try:                                                # the offer's data as the engine makes it (engine._quick_keep
+        (k0, min_keep), (k1, offered) = data[:2]        # reads it so too): one unpacking, no pairs_get calls
+    except (TypeError, ValueError):
+        k0 = None
+    if k0 != "min_keep" or k1 != "offered":             # (other data: an edited state)
+        min_keep, offered = pairs_get(data, "min_keep"), pairs_get(data, "offered")
+    choices = keep_choices(len(offered), min_keep)
     text = v.route_table.ticket_text
-    kept = [offered[j] for j in choices[r.index(len(choices))]]        # only the kept tickets' names made
+    # only the kept tickets' names made; the kept ones read through a map (a second comprehension's call costs more)
+    kept = map(offered.__getitem__, choices[r.index(len(choices))])
     return new_keep(tuple([text[t] if t in text else ticket_text(v.map, t) for t in kept]), p.seat)
 
 

@@ -1148,11 +1148,15 @@ def _quick_keep(v: Variant, state: GameState, action: KeepTickets, trusted: bool
         p = pending[0]
     else:
         return None
-    data = p.data                                    # (read with pairs_get: Pending.get's call spared)
-    returns = pairs_get(data, "returns")
+    data = p.data
+    try:                                             # an offer's data as the engine makes every one (these three keys
+        (k0, min_keep), (k1, offered), (k2, returns) = data[:3]  # first, Märklin's rule after them): one unpacking,
+    except (TypeError, ValueError):                  # no pairs_get calls
+        k0 = None
+    if k0 != "min_keep" or k1 != "offered" or k2 != "returns":  # (other data: an edited state)
+        min_keep, offered, returns = pairs_get(data, "min_keep"), pairs_get(data, "offered"), pairs_get(data, "returns")
     if p.kind != "choose_tickets" or p.seat != seat or returns != "bottom" and returns != "out":
         return None
-    offered = pairs_get(data, "offered")
     t = v.route_table
     text = t.ticket_text
     names = action.tickets
@@ -1165,7 +1169,7 @@ def _quick_keep(v: Variant, state: GameState, action: KeepTickets, trusted: bool
         if name in names:
             kept.append(ticket)
             shown.append(name)
-    if len(kept) != len(names) or len(kept) < min(pairs_get(data, "min_keep"), len(offered)) or tuple(shown) != names:
+    if len(kept) != len(names) or len(kept) < min(min_keep, len(offered)) or tuple(shown) != names:
         return None                                  # not canonical, or refused: check and the general path
     kept = tuple(kept)
     decks = dict(state.ticket_decks)

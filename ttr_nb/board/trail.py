@@ -421,20 +421,23 @@ def _piece_length(ends, length, inc: dict[int, list[int]], root: dict[int, int],
     stack = []
     for out in adj.values():
         out.sort(key=_WEIGHT)                           # the heaviest chain tried first (the stack's last)
-    for start, out in adj.items():
-        if len(out) & 1:
-            stack.append((start, 0, 0, rest))
-        while stack:                                    # (city, chains used, trains so far, trains unused)
-            u, used, run, left = stack.pop()
+    # The search starts at each odd city but the last: a longest trail runs between two odd cities (an end with a
+    # chain unused could go on), and one from the last odd city ends at another, whose search found it backwards.
+    # (No bound on the trains unused: run plus them is ``rest`` in every state, and ``rest`` is above ``best``
+    # until ``best`` reaches ``most``, where the search stops.)
+    for start in [u for u, out in adj.items() if len(out) & 1][:-1]:
+        stack.append((start, 0, 0))
+        while stack:                                    # (city, chains used, trains so far)
+            u, used, run = stack.pop()
             if u in loops:
                 for b, w in loops[u]:
                     if not used & b:
                         used |= b
                         run += w
-                        left -= w
-            if (u, used) in seen:
+            key = (u, used)
+            if key in seen:
                 continue
-            seen.add((u, used))
+            seen.add(key)
             budget -= 1
             if budget < 0:
                 return None
@@ -442,10 +445,9 @@ def _piece_length(ends, length, inc: dict[int, list[int]], root: dict[int, int],
                 best = run
                 if best == most:
                     return best
-            if run + left > best:
-                for b, w, x in adj[u]:
-                    if not used & b:
-                        stack.append((x, used | b, run + w, left - w))
+            for b, w, x in adj[u]:
+                if not used & b:
+                    stack.append((x, used | b, run + w))
     return best
 
 
