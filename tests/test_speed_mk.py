@@ -366,6 +366,32 @@ def test_maerklin_placement_and_ride_read_their_pairs_in_place_as_on_any_pairs()
     assert seen == {"PlacePassenger", "Ride", "Ride with a token"}, seen
 
 
+def test_maerklin_quick_ride_reads_a_journeys_pairs_in_place_as_on_any_pairs():
+    """MK-PASS-1..4: a quick ride on a journey under way reads the seven pairs ``_journey_step`` makes in place;
+    with those and with pairs of other shapes (another key before or after them, the text left out) every such
+    ride of whole games gives the general path's state, and a ride from another city than the journey's is left to
+    the general path (None)."""
+    from ttr_nb.board.engine import _general, _quick
+    from ttr_nb.board.state import Pending
+    from ttr_nb.games.maerklin import Ride
+    v = get_variant("maerklin")
+    seen = 0
+    for seed, s, seat, a in played(130):
+        if type(a) is Ride and s.pending and s.pending[0].kind == "journey":
+            p = s.pending[0]
+            data = p.data
+            assert len(data) == 7
+            for shape in (data, (("aa", 1),) + data, data + (("zz", 1),),
+                          tuple(pair for pair in data if pair[0] != "text")):
+                t = replace_fields(s, pending=(Pending("journey", p.seat, shape),))
+                fast = _quick(v, t, a, False)
+                assert fast is not None and fast == _general(v, t, a, seat, None), (seed, s.ply, shape)
+                elsewhere = Ride(a=a.b, b=a.a, seat=seat)
+                assert _quick(v, t, elsewhere, False) is None, (seed, s.ply, shape)
+            seen += 1
+    assert seen > 10, seen
+
+
 def test_maerklin_claimable_mask_of_eleven_kinds_unpacked_as_sliced():
     """claimable_mask unpacks Märklin's eleven card kinds at once instead of slicing the colours off: every route
     set must be the one the sliced reading (a hand of another length, one more empty kind) gives, for hands with

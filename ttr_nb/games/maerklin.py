@@ -859,10 +859,18 @@ class Passengers(Feature):
                 return None
             passes = 0
         else:
-            data = dict(p.data)                        # (one dict for the five reads, not five walks of the pairs)
-            if p.kind != "journey" or data.get("at") != a:
+            if p.kind != "journey":
                 return None
-            start, used, visited, slot = data.get("start"), data.get("used"), data.get("visited"), data.get("slot")
+            data = p.data
+            if (len(data) == 7 and data[0][0] == "at" and data[2][0] == "slot" and data[3][0] == "start"
+                    and data[5][0] == "used" and data[6][0] == "visited"):
+                at, slot, start, used, visited = data[0][1], data[2][1], data[3][1], data[5][1], data[6][1]
+            else:                                      # (the pairs _journey_step makes are read in place; others
+                data = dict(data)                      # through one dict, not five walks of the pairs)
+                at, start, used, visited, slot = (data.get("at"), data.get("start"), data.get("used"),
+                                                  data.get("visited"), data.get("slot"))
+            if at != a:
+                return None
             passes = state.passes
         routes = (v.__dict__.get("_ride_pairs") or _ride_pairs(v)).get((a, b))     # (no country there)
         got = None if routes is None else _step(state.claims, seat, routes, used)
@@ -1105,12 +1113,15 @@ class Passengers(Feature):
 
     def quick_round_end(self, v, players):
         """``on_round_end`` on a tuple of players, for the engine's quick paths (MK-PASS-6)."""
-        for p in players:                            # most rounds: every player's pairs the usual two (goods,
-            ext = p.ext                              # passengers), nobody travelled; one pass, no seats counted
-            if len(ext) != 2 or ext[1][0] != "passengers" or ext[0][0] == MOVED:
-                break
-        else:
-            return players
+        try:                                         # most rounds: every player's pairs the usual two (goods,
+            for p in players:                        # passengers), nobody travelled; one pass, no seats counted,
+                (k0, _), (k1, _) = p.ext             # the pairs unpacked (a third pair: ValueError, the long way)
+                if k1 != "passengers" or k0 == MOVED:
+                    break
+            else:
+                return players
+        except ValueError:
+            pass
         out = None
         seat = -1                                    # (counted by hand: no enumerate pairs made)
         for p in players:
