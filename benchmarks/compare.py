@@ -1,6 +1,6 @@
 """This checkout against a git ref, side by side: the same workloads, interleaved, each in its own process.
 
-    python benchmarks/compare.py REF [--quick] [--rounds N] [--only NAME,NAME]
+    python benchmarks/compare.py REF [--quick] [--rounds N] [--only NAME,NAME] [--cpu N|first|any]
 
 REF (a commit, tag or branch, e.g. 7728263) is checked out beside the working tree as a detached git worktree in a
 temporary folder, removed again at the end. Every workload of ``benchmarks/workloads.py`` then runs ``--rounds``
@@ -11,11 +11,13 @@ after a warm-up; "better" means faster (or smaller, for memory).
 A round of a CPU workload is run in lockstep: the two processes, both warmed up, take turns playing the same seeds a
 few games at a time (about 15 turns each, in the order ref-new, new-ref, ref-new, ...), and each adds up its own CPU
 time. So the two trees meet the same load at the same moments, and the round's ratio is the ratio of two totals over
-the same games. The table shows each tree's median figure, the median of the rounds' ratios, and their lowest and
-highest. On this project's shared 2-core machine a single fresh process runs the same code up to ±20% faster or
-slower, whatever the load, and that part does not cancel within a round: use 5 or more rounds (the default) and
-read the spread beside the ratio. The memory workload is measured once per round in a fresh process per tree. The
-machine and its load are printed before and after.
+the same games. Both processes run on one CPU (``--cpu``, by default the first this process may use; they inherit
+its affinity): on this project's shared 2-core machines the two cores do not run at the same speed, and with the
+two processes free to run anywhere a round's ratio moved by up to ±20% with where each one ran (2.65-4.02x in one
+run of seven rounds; pinned, 3.93-4.10x). The table shows each tree's median figure, the median of the rounds'
+ratios, and their lowest and highest: use 5 or more rounds (the default) and read the spread beside the ratio. The
+memory workload is measured once per round in a fresh process per tree. The machine and its load are printed before
+and after.
 """
 from __future__ import annotations
 
@@ -109,6 +111,23 @@ def lockstep(trees: list[tuple[str, Path]], name: str, quick: bool) -> dict[str,
     return {which: w.figure(cpu[which], games, plies[which]) for which in servers}
 
 
+def pin(cpu: str) -> str:
+    """Put this process, and so every process it starts, on one CPU: ``cpu`` is its number, ``first`` (the lowest
+    this process may use) or ``any`` (left as it is). Returns what was done, for the header."""
+    if cpu == "any":
+        return "on any CPU"
+    if cpu != "first" and not cpu.isdigit():
+        raise SystemExit(f"compare.py: --cpu takes a CPU number, first or any, not {cpu!r}")
+    if not hasattr(os, "sched_setaffinity"):
+        return "on any CPU (this system cannot pin a process)"
+    allowed = sorted(os.sched_getaffinity(0))
+    n = allowed[0] if cpu == "first" else int(cpu)
+    if n not in allowed:
+        raise SystemExit(f"compare.py: CPU {n} is not one this process may use ({', '.join(map(str, allowed))})")
+    os.sched_setaffinity(0, {n})
+    return f"both on CPU {n}"
+
+
 def checkout(ref: str, folder: Path) -> str:
     """A detached worktree of ``ref`` at ``folder``; returns the commit it resolved to."""
     commit = subprocess.run(["git", "rev-parse", "--verify", f"{ref}^{{commit}}"], cwd=ROOT, capture_output=True,
@@ -151,6 +170,8 @@ def main(argv=None) -> int:
     ap.add_argument("--quick", action="store_true", help="small workloads, one round (a check that it all runs)")
     ap.add_argument("--rounds", type=int, help="runs per workload and tree (default 5; 1 with --quick)")
     ap.add_argument("--only", help="comma-separated workload names (default all: " + ", ".join(WORKLOADS) + ")")
+    ap.add_argument("--cpu", default="first", help="the CPU both trees' processes run on: a number, first (the "
+                    "default: the lowest this process may use) or any (not pinned)")
     args = ap.parse_args(argv)
     names = [n.strip() for n in args.only.split(",")] if args.only else list(WORKLOADS)
     unknown = [n for n in names if n not in WORKLOADS]
@@ -159,12 +180,14 @@ def main(argv=None) -> int:
     rounds = args.rounds or (1 if args.quick else 5)
     if rounds < 1:
         raise SystemExit(f"compare.py: --rounds must be at least 1, not {rounds}")
+    where = pin(args.cpu)
     print(f"before: {machine()}", flush=True)
     with tempfile.TemporaryDirectory(prefix="ttr_nb-compare-") as tmp:
         ref_tree = Path(tmp) / "ref"
         commit = checkout(args.ref, ref_tree)
         try:
-            print(f"{args.ref} = {commit[:12]} checked out in {ref_tree}; {rounds} round(s), the two trees in lockstep", flush=True)
+            print(f"{args.ref} = {commit[:12]} checked out in {ref_tree}; {rounds} round(s), the two trees in lockstep, "
+                  f"{where}", flush=True)
             rows = []
             for name in names:
                 figures: dict[str, list[float]] = {"ref": [], "new": []}

@@ -8,6 +8,7 @@ tournament tests cover it), compare.py (it checks out a second tree; its workloa
 """
 from __future__ import annotations
 
+import os
 import re
 import subprocess
 import sys
@@ -72,7 +73,8 @@ def test_compare_runs_both_trees_in_lockstep():
                            "usa-4p-random,usa-history"], capture_output=True, text=True, timeout=600, cwd=BENCH.parent)
     assert done.returncode == 0, done.stderr[-2000:]
     out = done.stdout
-    assert "1 round(s), the two trees in lockstep" in out
+    assert "1 round(s), the two trees in lockstep, " in out
+    assert re.search(r"lockstep, (both on CPU \d+|on any CPU \(this system cannot pin a process\))$", out, re.M), out
     assert re.search(r"usa-4p-random round 1: HEAD [\d.]+, this tree [\d.]+ games/s \([\d.]+x\)", out), out
     assert re.search(r"^random 4-player USA games, scored +games/s +[\d.]+ +[\d.]+ +[\d.]+x", out, re.M), out
     assert re.search(r"^memory a Game keeps per ply of history +bytes +[\d.]+ +[\d.]+ +[\d.]+x", out, re.M), out
@@ -80,7 +82,10 @@ def test_compare_runs_both_trees_in_lockstep():
 
 def test_compare_refuses_an_unknown_ref_or_workload():
     for args, words in ((["no-such-ref-xyz"], "is not a commit of this repository"),
-                        (["HEAD", "--only", "usa-4p-randm"], "unknown workload(s) usa-4p-randm")):
+                        (["HEAD", "--only", "usa-4p-randm"], "unknown workload(s) usa-4p-randm"),
+                        (["HEAD", "--cpu", "second"], "--cpu takes a CPU number, first or any, not 'second'"),
+                        ) + (((["HEAD", "--cpu", "4096"], "CPU 4096 is not one this process may use"),)
+                             if hasattr(os, "sched_setaffinity") else ()):
         done = subprocess.run([sys.executable, str(BENCH / "compare.py"), *args], capture_output=True, text=True,
                               timeout=120, cwd=BENCH.parent)
         assert done.returncode != 0 and words in done.stderr, done.stderr
