@@ -1,5 +1,6 @@
 """Every board variant's time per ply against USA's, interleaved game by game in one process (printed, never
 asserted). Run: python benchmarks/bench_variants.py [--games N] [--quick] [--variants europe,maerklin,...]
+[--cpu N|first|any] (one CPU by default: the machine's cores do not run at the same speed)
 
 Target (issue 18, item 2): each board variant at most 1.3x USA per ply (warm), random 4-player games.
 
@@ -19,7 +20,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "benchmarks"))
 
-from workloads import machine, play_random  # noqa: E402  (benchmarks/ is on sys.path when run as a script)
+from workloads import machine, pin, play_random  # noqa: E402  (benchmarks/ is on sys.path when run as a script)
 
 VARIANTS = ("europe", "maerklin", "south_korea")
 NAMES = {"usa": "USA", "europe": "Europe", "maerklin": "Märklin", "south_korea": "South Korea"}
@@ -50,11 +51,15 @@ def main(argv=None) -> int:
     ap.add_argument("--players", type=int, default=4)
     ap.add_argument("--variants", default=",".join(VARIANTS), help="comma-separated board variants besides USA")
     ap.add_argument("--quick", action="store_true", help="a few seconds: 4 games each")
+    ap.add_argument("--cpu", default="first", help="the CPU to run on: a number, first (the default: the lowest this "
+                    "process may use) or any (not pinned)")
     args = ap.parse_args(argv)
     if args.quick:
         args.games = 4
     variants = tuple(v.strip() for v in args.variants.split(",") if v.strip())
+    where = pin(args.cpu)
     print("before:", machine(), flush=True)
+    print(f"the games run {where}", flush=True)
     result = interleaved(variants, args.games, args.players)
     usa_us = 1e6 * result["usa"][0] / result["usa"][1]
     print(f"random {args.players}-player games, {args.games} of each, interleaved game by game, CPU time per ply:")

@@ -23,7 +23,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import statistics
 import subprocess
 import sys
@@ -34,7 +33,7 @@ HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent
 sys.path.insert(0, str(HERE))
 
-from workloads import SMALLER_IS_BETTER, WORKLOADS, machine  # noqa: E402
+from workloads import SMALLER_IS_BETTER, WORKLOADS, machine, pin  # noqa: E402
 
 
 #: the turns each tree takes in a lockstep round (fewer when the workload has fewer games)
@@ -111,23 +110,6 @@ def lockstep(trees: list[tuple[str, Path]], name: str, quick: bool) -> dict[str,
     return {which: w.figure(cpu[which], games, plies[which]) for which in servers}
 
 
-def pin(cpu: str) -> str:
-    """Put this process, and so every process it starts, on one CPU: ``cpu`` is its number, ``first`` (the lowest
-    this process may use) or ``any`` (left as it is). Returns what was done, for the header."""
-    if cpu == "any":
-        return "on any CPU"
-    if cpu != "first" and not cpu.isdigit():
-        raise SystemExit(f"compare.py: --cpu takes a CPU number, first or any, not {cpu!r}")
-    if not hasattr(os, "sched_setaffinity"):
-        return "on any CPU (this system cannot pin a process)"
-    allowed = sorted(os.sched_getaffinity(0))
-    n = allowed[0] if cpu == "first" else int(cpu)
-    if n not in allowed:
-        raise SystemExit(f"compare.py: CPU {n} is not one this process may use ({', '.join(map(str, allowed))})")
-    os.sched_setaffinity(0, {n})
-    return f"both on CPU {n}"
-
-
 def checkout(ref: str, folder: Path) -> str:
     """A detached worktree of ``ref`` at ``folder``; returns the commit it resolved to."""
     commit = subprocess.run(["git", "rev-parse", "--verify", f"{ref}^{{commit}}"], cwd=ROOT, capture_output=True,
@@ -186,8 +168,8 @@ def main(argv=None) -> int:
         ref_tree = Path(tmp) / "ref"
         commit = checkout(args.ref, ref_tree)
         try:
-            print(f"{args.ref} = {commit[:12]} checked out in {ref_tree}; {rounds} round(s), the two trees in lockstep, "
-                  f"{where}", flush=True)
+            print(f"{args.ref} = {commit[:12]} checked out in {ref_tree}; {rounds} round(s), the two trees in "
+                  f"lockstep, {where}", flush=True)
             rows = []
             for name in names:
                 figures: dict[str, list[float]] = {"ref": [], "new": []}

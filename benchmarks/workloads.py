@@ -40,6 +40,25 @@ def machine() -> str:
             f"load average {load} (1/5/15 min)")
 
 
+def pin(cpu: str) -> str:
+    """Put this process, and so every process it starts, on one CPU: ``cpu`` is its number, ``first`` (the lowest
+    this process may use) or ``any`` (left as it is). On this project's shared machines the cores do not run at the
+    same speed, so figures to be compared are measured on one (``compare.py``, ``bench_variants.py``). Returns where
+    the work runs, for the header."""
+    if cpu == "any":
+        return "on any CPU"
+    if cpu != "first" and not cpu.isdigit():
+        raise SystemExit(f"--cpu takes a CPU number, first or any, not {cpu!r}")
+    if not hasattr(os, "sched_setaffinity"):
+        return "on any CPU (this system cannot pin a process)"
+    allowed = sorted(os.sched_getaffinity(0))
+    n = allowed[0] if cpu == "first" else int(cpu)
+    if n not in allowed:
+        raise SystemExit(f"CPU {n} is not one this process may use ({', '.join(map(str, allowed))})")
+    os.sched_setaffinity(0, {n})
+    return f"on CPU {n}"
+
+
 def play_random(variant: str, players: int, seed: int, *, scored: bool = True) -> int:
     """One game with a seeded RandomBot in every seat, through the public protocol; returns its plies."""
     from ttr_nb.bots import RandomBot
