@@ -1034,3 +1034,16 @@ def test_USA_SETUP_3_several_seats_to_move_are_their_pending_seats_ascending(var
             seat = to_move(s)[0]
             s = apply(s, bots[seat].choose(s, seat)[0])
     assert several >= (9 if variant == "usa" else 60)        # (setup: 4, 3 and 2 seats still choosing)
+
+
+def test_offer_terms_reads_an_offer_of_any_shape_as_its_keys_say():
+    """state.offer_terms: the engine's own offer shape by one unpacking, any other (keys in another order, a pair
+    more, one missing, a list) by key: the same (min_keep, offered, returns) as pairs_get."""
+    from ttr_nb.board.state import offer_terms, pairs_get
+    usual = (("min_keep", 1), ("offered", (3, 5, 8)), ("returns", "bottom"))
+    shapes = [usual, usual + (("rule", "MK-TICKET-1"),), usual[::-1], (("extra", 0),) + usual, usual[:2],
+              [list(p) for p in usual], ()]
+    for data in shapes:
+        want = tuple(pairs_get(data, k) for k in ("min_keep", "offered", "returns"))
+        assert offer_terms(data) == want, data
+    assert offer_terms(usual) == (1, (3, 5, 8), "bottom")

@@ -24,7 +24,7 @@ from .board.engine import (_DRAW_CHOICES, _LOCO_KEY, _VARIANTS, _full, _is_full,
 from .errors import TTRError
 from .board.names import route_text, ticket_text
 from .rng import Counter, fold
-from .board.state import FREE, GameState, pairs_get
+from .board.state import FREE, GameState, offer_terms
 from .board.tables import claimable_mask, nth_bit, payment_tuple
 from .variants import Feature, Variant, bots_of, get_variant
 
@@ -266,13 +266,7 @@ def _keep_at_random(v: Variant, p, r: Counter) -> KeepTickets:
     """The choice ``legal_actions`` lists for a ticket offer (every subset of at least ``min_keep`` tickets, largest
     first, each size in ``combinations`` order) at the random index, read from the positions listed once per offer
     size (``keep_choices``)."""
-    data = p.data
-    try:                                                # the offer's data as the engine makes it (engine._quick_keep
-        (k0, min_keep), (k1, offered) = data[:2]        # reads it so too): one unpacking, no pairs_get calls
-    except (TypeError, ValueError):
-        k0 = None
-    if k0 != "min_keep" or k1 != "offered":             # (other data: an edited state)
-        min_keep, offered = pairs_get(data, "min_keep"), pairs_get(data, "offered")
+    min_keep, offered, _ = offer_terms(p.data)
     choices = keep_choices(len(offered), min_keep)
     text = v.route_table.ticket_text
     # only the kept tickets' names made; the kept ones read through a map (a second comprehension's call costs more)

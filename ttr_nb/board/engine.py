@@ -28,7 +28,7 @@ from ..errors import BadAction, IllegalAction, MapError, StateError, TTRError
 from .names import find_route, find_ticket, route_labels, route_text, seat_name, ticket_text, ticket_words
 from ..rng import shuffled
 from .state import (FREE, GameState, Pending, PlayerState, _OpenPlayer, _OpenState, new_pending, new_player, new_state,
-                    pairs_get, replace_fields)
+                    offer_terms, replace_fields)
 from .tables import bits, claimable_mask, interned, route_payments
 from ..variants import Variant, get_game, get_variant, rules_of
 
@@ -1148,13 +1148,7 @@ def _quick_keep(v: Variant, state: GameState, action: KeepTickets, trusted: bool
         p = pending[0]
     else:
         return None
-    data = p.data
-    try:                                             # an offer's data as the engine makes every one (these three keys
-        (k0, min_keep), (k1, offered), (k2, returns) = data[:3]  # first, Märklin's rule after them): one unpacking,
-    except (TypeError, ValueError):                  # no pairs_get calls
-        k0 = None
-    if k0 != "min_keep" or k1 != "offered" or k2 != "returns":  # (other data: an edited state)
-        min_keep, offered, returns = pairs_get(data, "min_keep"), pairs_get(data, "offered"), pairs_get(data, "returns")
+    min_keep, offered, returns = offer_terms(p.data)
     if p.kind != "choose_tickets" or p.seat != seat or returns != "bottom" and returns != "out":
         return None
     t = v.route_table

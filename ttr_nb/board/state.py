@@ -40,6 +40,19 @@ def pairs_get(pairs: Pairs, key: str, default: Any = None) -> Any:
     return default
 
 
+def offer_terms(data: Pairs) -> tuple[Any, Any, Any]:
+    """A ticket offer's (min_keep, offered, returns): read with one unpacking where its data has the shape the
+    engine gives every offer (these three keys first; Märklin's rule after them), by key otherwise (an edited
+    state). ``engine._quick_keep`` and the random bot's keep read offers through it."""
+    try:
+        (k0, min_keep), (k1, offered), (k2, returns) = data[:3]
+        if k0 == "min_keep" and k1 == "offered" and k2 == "returns":
+            return min_keep, offered, returns
+    except (TypeError, ValueError):
+        pass
+    return pairs_get(data, "min_keep"), pairs_get(data, "offered"), pairs_get(data, "returns")
+
+
 _key = itemgetter(0)                # a pair's key: sorts in C, no Python call per pair
 
 
