@@ -709,6 +709,12 @@ _VARIANTS: dict[str, Variant] = {}       # board variants by key, filled by get_
 # their quick_paths tables by key, for apply: a cached property is a non-data descriptor, which CPython 3.11 does not
 # specialise the attribute load for, so v.quick_paths on every ply cost a full generic lookup
 _QUICK_PATHS: dict[str, dict] = {}
+# the same for what ends a turn (_turn_over): (round_end_hooks, end_trains) of v.route_table and v.settings by key,
+# and for a face-up draw (_quick_draw): (market_reset_kinds, market_loco_limit) of v.settings. A Variant's __dict__
+# is materialised (its cached properties write it), and CPython 3.11 then specialises no attribute load on it:
+# v.route_table and v.settings were full generic lookups at every turn's end and face-up draw
+_TURN_TERMS: dict[str, tuple] = {}
+_RESET_TERMS: dict[str, tuple] = {}
 
 
 def _variant(state: GameState) -> Variant:
@@ -718,7 +724,19 @@ def _variant(state: GameState) -> Variant:
         if v.key == state.variant:
             _VARIANTS[v.key] = v
             _QUICK_PATHS[v.key] = v.quick_paths
+            _TURN_TERMS[v.key] = _turn_terms(v)
+            _RESET_TERMS[v.key] = _reset_terms(v)
     return v
+
+
+def _turn_terms(v: Variant) -> tuple:
+    """(round_end_hooks, end_trains): what ``_turn_over`` reads of ``v`` (see ``_TURN_TERMS``)."""
+    return v.route_table.round_end_hooks, v.settings.end_trains
+
+
+def _reset_terms(v: Variant) -> tuple:
+    """(market_reset_kinds, market_loco_limit): what ``_quick_draw`` reads of ``v`` (see ``_TURN_TERMS``)."""
+    return v.settings.market_reset_kinds, v.settings.market_loco_limit
 
 
 def _is_int(x) -> bool:
@@ -1012,10 +1030,13 @@ def _quick_draw(v: Variant, state: GameState, action, trusted: bool) -> GameStat
         if card == LOCO and pending:
             return None
         market[slot - 1] = deck[0]                                   # USA-DRAW-2: replaced at once
-        st = v.settings
-        for k in st.market_reset_kinds:
-            if market.count(k) >= st.market_loco_limit:              # USA-DRAW-6: a reset
-                reset = _quick_resets(st, market, deck, state.discard)
+        try:                                                         # (v.settings', read by key: see _TURN_TERMS)
+            kinds, limit = _RESET_TERMS[state.variant]
+        except KeyError:
+            kinds, limit = _reset_terms(v)
+        for k in kinds:
+            if market.count(k) >= limit:                             # USA-DRAW-6: a reset
+                reset = _quick_resets(v.settings, market, deck, state.discard)
                 if reset is None:
                     return None
                 market, deck, discard = reset
@@ -1204,7 +1225,10 @@ def _turn_over(v: Variant, state: GameState, seat: int, deck, market, discard, c
     n = state.n_players
     phase = state.phase
     final = state.final_turns_left
-    hooks = v.route_table.round_end_hooks
+    try:                                                        # (v's, read by key: see _TURN_TERMS)
+        hooks, end_trains = _TURN_TERMS[state.variant]
+    except KeyError:
+        hooks, end_trains = _turn_terms(v)
     if phase == "last_round":
         final -= 1
         if final <= 0:                                          # USA-END-1: the game is over (``Tx.game_over``)
@@ -1216,7 +1240,7 @@ def _turn_over(v: Variant, state: GameState, seat: int, deck, market, discard, c
                              state.ticket_decks if ticket_decks is None else ticket_decks, state.tickets_out, claims,
                              players, "over", seat, (), final, state.turn + 1, state.ply + 1, 0, state.shuffles,
                              state.first_player, state.ext if ext is None else ext)
-    elif phase == "play" and players[seat].trains <= v.settings.end_trains:
+    elif phase == "play" and players[seat].trains <= end_trains:
         phase, final = "last_round", n                          # USA-END-1: every player gets one final turn
     if hooks and (seat + 1) % n == state.first_player:      # a round ends, and features may act then (MK-PASS-6)
         players = _round_end(v, state, hooks, players)
