@@ -139,10 +139,11 @@ class RandomBot:
             n = len(opts)
             reason = _AT_RANDOM
         else:                                           # a turn: the kinds in a random order, the first available
-            v = _VARIANTS.get(state.variant) or get_variant(state.variant)
+            try:                                        # (the variant and what the turn reads of it, by key)
+                v, kinds, n, ticket_deck = _TURN_TERMS[state.variant]
+            except KeyError:
+                v, kinds, n, ticket_deck = _turn_terms(state.variant)
             pick = _KIND
-            kinds = _KIND_ORDERS_EXTRA if v.features else _KIND_ORDERS
-            n = len(kinds)
         while True:
             # r.index(n) of that counter, without the object: one SplitMix64 step (the same numbers as
             # Counter.index; tests/test_engine_fastpaths.py compares whole games). With one choice the index is 0
@@ -191,9 +192,8 @@ class RandomBot:
                     n = routes.bit_count()
                     continue
             elif kind == 2:                             # tickets (none without a ticket deck of the base game's
-                deck = v.settings.ticket_deck           # kind: Märklin announces its own, a variant action)
-                if deck and state.ticket_deck(deck):
-                    return draw_tickets_action(seat), _TICKETS_AT_RANDOM
+                if ticket_deck and state.ticket_deck(ticket_deck):   # kind: Märklin announces its own, a variant
+                    return draw_tickets_action(seat), _TICKETS_AT_RANDOM                            # action)
             elif v.bot_idle is None or not v.bot_idle(v, state, seat):     # a variant's own actions (boards with
                 r = Counter.of_state((w - 0x13C6EF372FE94F82A) & 0xFFFFFFFFFFFFFFFF)  # features), unless it says none
                 action = _own_action(v, state, seat, r)
@@ -222,6 +222,22 @@ class RandomBot:
                 return pick_step(v, state, p, r), _AT_RANDOM
             acts = legal_actions(state, seat)
         return acts[r.index(len(acts))], _AT_RANDOM
+
+
+# variant key -> (the variant, the tree of kind orders, its size, the ticket deck): what a turn of the random bot reads
+# of its variant. A Variant's __dict__ is materialised (its cached properties write it), and CPython 3.11 then
+# specialises no attribute load on it: v.features and v.settings were full generic lookups at every turn
+_TURN_TERMS: dict[str, tuple] = {}
+
+
+def _turn_terms(name: str) -> tuple:
+    """``_TURN_TERMS[name]``, made (and kept for a variant's own key, as ``engine._VARIANTS`` is)."""
+    v = _VARIANTS.get(name) or get_variant(name)
+    kinds = _KIND_ORDERS_EXTRA if v.features else _KIND_ORDERS
+    terms = v, kinds, len(kinds), v.settings.ticket_deck
+    if v.key == name:
+        _TURN_TERMS[name] = terms
+    return terms
 
 
 def _own_action(v: Variant, state: GameState, seat: int, r: Counter) -> Action | None:
