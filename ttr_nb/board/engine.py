@@ -1886,7 +1886,8 @@ def apply(state, action, *, trusted=False):   # noqa: F811  (the entry point)
         name = state.variant
         try:                                            # most plies: _quick's path, inline
             v = _VARIANTS[name]
-            quick = _QUICK_PATHS[name][action.__class__]
+            # (type(action): CPython 3.11 specialises action.__class__ for one class, and this site sees them all)
+            quick = _QUICK_PATHS[name][type(action)]
         except KeyError:                                # (a class not seen yet, or a variant named by an alias)
             v = _variant(state)
             quick = _quick_path(v, action)
