@@ -1023,10 +1023,13 @@ def _quick_draw(v: Variant, state: GameState, action, trusted: bool) -> GameStat
         took_loco = False
     else:
         slot = action.slot
-        if slot.__class__ is not int or not 1 <= slot <= len(market):
+        if slot.__class__ is not int or slot < 1:
+            return None
+        try:                                                         # (a slot past the market's end raises: no
+            card = market[slot - 1]                                  # len() and second compare on every draw)
+        except IndexError:
             return None
         market = list(market)
-        card = market[slot - 1]
         if card == LOCO and pending:
             return None
         market[slot - 1] = deck[0]                                   # USA-DRAW-2: replaced at once
