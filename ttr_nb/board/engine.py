@@ -1029,9 +1029,14 @@ def _quick_draw(v: Variant, state: GameState, action, trusted: bool) -> GameStat
             card = market[slot - 1]                                  # len() and second compare on every draw)
         except IndexError:
             return None
+        # (took_loco set here, where the compare specialises with its jump; a bare == is CPython 3.11's generic one)
+        if card == LOCO:
+            if pending:
+                return None
+            took_loco = True
+        else:
+            took_loco = False
         market = list(market)
-        if card == LOCO and pending:
-            return None
         market[slot - 1] = deck[0]                                   # USA-DRAW-2: replaced at once
         try:                                                         # (v.settings', read by key: see _TURN_TERMS)
             kinds, limit = _RESET_TERMS[state.variant]
@@ -1047,7 +1052,6 @@ def _quick_draw(v: Variant, state: GameState, action, trusted: bool) -> GameStat
         else:
             deck = deck[1:]
         _full[0] = market = tuple(market)                           # full: deck[0] took the slot
-        took_loco = card == LOCO
     players = list(state.players)
     p = players[seat]
     hand = list(p.hand)
