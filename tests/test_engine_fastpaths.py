@@ -1047,3 +1047,47 @@ def test_offer_terms_reads_an_offer_of_any_shape_as_its_keys_say():
         want = tuple(pairs_get(data, k) for k in ("min_keep", "offered", "returns"))
         assert offer_terms(data) == want, data
     assert offer_terms(usual) == (1, (3, 5, 8), "bottom")
+
+
+@pytest.mark.parametrize("variant", available_variants())
+def test_the_per_key_terms_are_the_variants_own_and_an_alias_takes_the_same_turns(variant):
+    """What the quick paths and the random bot read of a variant by its key (engine._TURN_TERMS and _RESET_TERMS,
+    bots._TURN_TERMS: a Variant's attributes are generic lookups in CPython 3.11) is the variant's own, and a state
+    named by an alias, which those tables do not hold, plays the same game through the fallbacks."""
+    from ttr_nb import bots as bots_module
+    from ttr_nb.board import engine
+    from ttr_nb.board.state import replace_fields
+    v = get_variant(variant)
+    s = new_game(variant, 3, 5)
+    alias = replace_fields(s, variant=v.aliases[0])
+    players = [RandomBot(50 + i) for i in range(3)]
+    plies = 0
+    while s.phase != "over" and plies < 400:
+        seat = to_move(s)[0]
+        a = players[seat].choose(s, seat)[0]
+        assert players[seat].choose(alias, seat)[0] == a, (s.ply, str(a))
+        s, alias = apply(s, a), apply(alias, a)
+        assert alias == replace_fields(s, variant=v.aliases[0]), (s.ply, str(a))
+        plies += 1
+    assert plies > 100
+    assert engine._TURN_TERMS[variant] == (v.route_table.round_end_hooks, v.settings.end_trains)
+    assert engine._RESET_TERMS[variant] == (v.settings.market_reset_kinds, v.settings.market_loco_limit)
+    kinds = bots_module._KIND_ORDERS_EXTRA if v.features else bots_module._KIND_ORDERS
+    assert bots_module._TURN_TERMS[variant] == (v, kinds, len(kinds), v.settings.ticket_deck)
+    assert bots_module._turn_terms(v.aliases[0]) == bots_module._TURN_TERMS[variant]
+    assert v.aliases[0] not in engine._TURN_TERMS and v.aliases[0] not in bots_module._TURN_TERMS
+
+
+@pytest.mark.parametrize("slot", [0, -1, 6, 99, True, 1.0])
+def test_a_face_up_slot_outside_the_market_or_not_a_plain_int_is_left_to_check(slot):
+    """_quick_draw reads the slot's card from the market tuple and takes a slot past its end as IndexError: slots
+    outside 1..5 (a negative one would index from the end), a bool and a float are refused, and check words them."""
+    from ttr_nb.board.engine import _quick
+    from ttr_nb.errors import TTRError
+    s = new_game("usa", 2, 1)
+    while s.phase == "setup":
+        s = apply(s, legal_actions(s)[0])
+    action = DrawFaceUp(slot=slot, seat=s.current)
+    assert _quick(get_variant("usa"), s, action, False) is None
+    with pytest.raises(TTRError):
+        apply(s, action)
