@@ -1071,7 +1071,9 @@ def test_the_per_key_terms_are_the_variants_own_and_an_alias_takes_the_same_turn
         plies += 1
     assert plies > 100
     assert engine._TURN_TERMS[variant] == (v.route_table.round_end_hooks, v.settings.end_trains)
-    assert engine._RESET_TERMS[variant] == (v.settings.market_reset_kinds, v.settings.market_loco_limit)
+    kinds, limit, calm = engine._RESET_TERMS[variant]
+    assert (kinds, limit) == (v.settings.market_reset_kinds, v.settings.market_loco_limit)
+    assert calm[0] is not None and engine._reset_kind(calm[0], kinds, limit) is None   # (see the next test)
     kinds = bots_module._KIND_ORDERS_EXTRA if v.features else bots_module._KIND_ORDERS
     assert bots_module._TURN_TERMS[variant] == (v, kinds, len(kinds), v.settings.ticket_deck)
     assert bots_module._turn_terms(v.aliases[0]) == bots_module._TURN_TERMS[variant]
@@ -1091,3 +1093,47 @@ def test_a_face_up_slot_outside_the_market_or_not_a_plain_int_is_left_to_check(s
     assert _quick(get_variant("usa"), s, action, False) is None
     with pytest.raises(TTRError):
         apply(s, action)
+
+
+def test_a_face_up_draw_counts_the_market_only_when_it_may_reset_and_resets_as_the_general_path():
+    """USA-DRAW-6 on the quick path: a market a face-up draw made showing fewer than 3 locomotives is remembered
+    (engine._RESET_TERMS' calm market), and a draw from it counts the market only when the new card is a
+    locomotive; a market kept with 3 locomotives (or any other tuple) is counted again, so the reset is tried again
+    when the draw takes another card. Every case gives the general path's state."""
+    from ttr_nb.board import engine
+    from ttr_nb.board.cards import LOCO
+    from ttr_nb.board.state import replace_fields
+    v = get_variant("usa")
+    s = new_game("usa", 2, 4)
+    while s.phase == "setup":
+        s = apply(s, legal_actions(s)[0])
+    red, blue, green = 0, 1, 2
+    rest = tuple(c for c in s.deck if c != LOCO)
+    calm = engine._RESET_TERMS["usa"][2]
+
+    def both(state, slot):
+        action = DrawFaceUp(slot=slot, seat=state.current)
+        fast = engine._quick(v, state, action, False)
+        slow = engine._general(v, state, action, state.current, None)
+        assert fast == slow, (state.market, state.deck[:6], slot)
+        return fast
+
+    # two locomotives shown, a third turned up: the market resets (from a remembered calm market too)
+    s1 = replace_fields(s, market=(LOCO, LOCO, red, blue, green), deck=(LOCO,) + rest)
+    calm[0] = s1.market
+    after = both(s1, 3)
+    assert after.market.count(LOCO) < 3 and after.discard != s1.discard
+    # a calm market and a card that is no locomotive: no count, no reset, and the new market is remembered
+    s2 = replace_fields(s, market=(LOCO, LOCO, red, blue, green), deck=rest)
+    calm[0] = s2.market
+    after = both(s2, 4)
+    assert calm[0] is after.market and after.discard == s2.discard
+    # a market kept with three locomotives (the reset could not be avoided then): taking a coloured card leaves
+    # three shown, and the reset is tried again; with only locomotives left to turn up it stays, and is not calm
+    s3 = replace_fields(s, market=(LOCO, LOCO, LOCO, red, blue), deck=rest)
+    after = both(s3, 4)
+    assert after.market.count(LOCO) < 3 and after.discard != s3.discard
+    s4 = replace_fields(s, market=(LOCO, LOCO, LOCO, red, blue), deck=(green,) + (LOCO,) * 10,
+                        discard=(0,) * len(s.discard))
+    both(s4, 5)
+    assert calm[0] is not None and engine._reset_kind(calm[0], (LOCO,), 3) is None

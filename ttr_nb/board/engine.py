@@ -735,8 +735,17 @@ def _turn_terms(v: Variant) -> tuple:
 
 
 def _reset_terms(v: Variant) -> tuple:
-    """(market_reset_kinds, market_loco_limit): what ``_quick_draw`` reads of ``v`` (see ``_TURN_TERMS``)."""
-    return v.settings.market_reset_kinds, v.settings.market_loco_limit
+    """(market_reset_kinds, market_loco_limit, [the last market a face-up draw made that shows no reset kind
+    market_loco_limit times]): what ``_quick_draw`` reads of ``v`` (see ``_TURN_TERMS``) and remembers of it."""
+    return v.settings.market_reset_kinds, v.settings.market_loco_limit, [None]
+
+
+def _reset_kind(market, kinds: tuple, limit: int) -> int | None:
+    """The first of ``kinds`` that ``market`` shows ``limit`` times or more (USA-DRAW-6: the market resets), or None."""
+    for kind in kinds:
+        if market.count(kind) >= limit:
+            return kind
+    return None
 
 
 def _is_int(x) -> bool:
@@ -1036,22 +1045,25 @@ def _quick_draw(v: Variant, state: GameState, action, trusted: bool) -> GameStat
             took_loco = True
         else:
             took_loco = False
+        shown = market
         market = list(market)
-        market[slot - 1] = deck[0]                                   # USA-DRAW-2: replaced at once
+        new = market[slot - 1] = deck[0]                             # USA-DRAW-2: replaced at once
         try:                                                         # (v.settings', read by key: see _TURN_TERMS)
-            kinds, limit = _RESET_TERMS[state.variant]
+            kinds, limit, calm = _RESET_TERMS[state.variant]
         except KeyError:
-            kinds, limit = _reset_terms(v)
-        for k in kinds:
-            if market.count(k) >= limit:                             # USA-DRAW-6: a reset
-                reset = _quick_resets(v.settings, market, deck, state.discard)
-                if reset is None:
-                    return None
-                market, deck, discard = reset
-                break
+            kinds, limit, calm = _reset_terms(v)
+        # USA-DRAW-6: a market that shows no reset kind `limit` times (calm[0]: the last one a face-up draw made, a
+        # tuple) can reset only when the new card is of a reset kind; the counts (a loop and list.count, about 1100
+        # instructions) are taken only then, or from another market (a kept one: the reset is tried again)
+        if (new in kinds or shown is not calm[0]) and _reset_kind(market, kinds, limit) is not None:
+            reset = _quick_resets(v.settings, market, deck, state.discard)
+            if reset is None:
+                return None
+            market, deck, discard = reset
+            _full[0] = market = tuple(market)                       # full: a reset fills every slot
         else:
             deck = deck[1:]
-        _full[0] = market = tuple(market)                           # full: deck[0] took the slot
+            _full[0] = calm[0] = market = tuple(market)             # full (deck[0] took the slot), and calm
     players = list(state.players)
     p = players[seat]
     hand = list(p.hand)
@@ -1106,10 +1118,8 @@ def _quick_resets(st, market: list, deck: tuple, discard: tuple) -> tuple[list, 
     discard = list(discard)
     resets = 0
     while True:
-        for kind in kinds:
-            if market.count(kind) >= limit:
-                break
-        else:
+        kind = _reset_kind(market, kinds, limit)
+        if kind is None:
             break
         rest = len(deck) - top
         in_discard = sum(discard)
