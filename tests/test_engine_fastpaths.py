@@ -1137,3 +1137,22 @@ def test_a_face_up_draw_counts_the_market_only_when_it_may_reset_and_resets_as_t
                         discard=(0,) * len(s.discard))
     both(s4, 5)
     assert calm[0] is not None and engine._reset_kind(calm[0], (LOCO,), 3) is None
+
+
+def test_a_second_cards_key_read_from_two_tables_is_the_sum_of_the_slots_bits():
+    """draw_choices' key of a five-slot market for a second card, read as _LOCO_KEY3[m0][m1][m2] + _LOCO_KEY2[m3][m4],
+    is the per-slot table's sum plus the size (and _shut_key's) for every kind in every slot, negative indices
+    reading the same entries as before; an empty slot or a kind past the table's end raises, as before."""
+    from itertools import product
+    from ttr_nb.board.engine import _LOCO_KEY, _LOCO_KEY2, _LOCO_KEY3, _shut_key
+    kinds = range(-len(_LOCO_KEY[0]), len(_LOCO_KEY[0]))
+    for m0, m1, m2 in product(kinds, repeat=3):
+        for m3, m4 in ((m0, m1), (m2, m0), (8, m2), (m1, 8)):
+            t = _LOCO_KEY
+            assert _LOCO_KEY3[m0][m1][m2] + _LOCO_KEY2[m3][m4] == t[0][m0] + t[1][m1] + t[2][m2] + t[3][m3] + t[4][m4] + 5
+    for market in product((0, 3, 7, 8, 9, 10), repeat=5):         # (colours, the locomotive, Märklin's own kinds)
+        m0, m1, m2, m3, m4 = market
+        assert _LOCO_KEY3[m0][m1][m2] + _LOCO_KEY2[m3][m4] == _shut_key(market, True)
+    for m0, m4 in ((None, 1), (1, None), (len(_LOCO_KEY[0]), 1), (1, len(_LOCO_KEY[0]))):
+        with pytest.raises((TypeError, IndexError)):
+            _LOCO_KEY3[m0][1][2] + _LOCO_KEY2[3][m4]

@@ -19,8 +19,8 @@ from typing import Protocol, Sequence
 from .board.actions import (Action, Claim, DrawDeck, DrawFaceUp, DrawTickets, KeepTickets, draw_tickets_action, new_claim,
                       new_keep)
 from .board.cards import CARD_NAMES, COLOURS, GRAY, LOCO
-from .board.engine import (_DRAW_CHOICES, _LOCO_KEY, _VARIANTS, _full, _is_full, claimable_routes, draw_choices,
-                           legal_actions, route_payments)
+from .board.engine import (_DRAW_CHOICES, _LOCO_KEY2, _LOCO_KEY3, _VARIANTS, _full, _is_full, claimable_routes,
+                           draw_choices, legal_actions, route_payments)
 from .errors import TTRError
 from .board.names import route_text, ticket_text
 from .rng import Counter, fold
@@ -117,8 +117,7 @@ class RandomBot:
                 # face-up slots, the locomotives' shut (USA-DRAW-2); anything else (or choices not cached yet) asks it
                 try:
                     m0, m1, m2, m3, m4 = state.market
-                    t = _LOCO_KEY
-                    opts = _DRAW_CHOICES[seat][t[0][m0] + t[1][m1] + t[2][m2] + t[3][m3] + t[4][m4] + 5] \
+                    opts = _DRAW_CHOICES[seat][_LOCO_KEY3[m0][m1][m2] + _LOCO_KEY2[m3][m4]] \
                         if state.deck else draw_choices(state, seat, True)
                 except (ValueError, IndexError, TypeError, KeyError):
                     opts = draw_choices(state, seat, True)
