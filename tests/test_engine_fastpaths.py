@@ -1052,7 +1052,7 @@ def test_offer_terms_reads_an_offer_of_any_shape_as_its_keys_say():
 @pytest.mark.parametrize("variant", available_variants())
 def test_the_per_key_terms_are_the_variants_own_and_an_alias_takes_the_same_turns(variant):
     """What the quick paths and the random bot read of a variant by its key (engine._TURN_TERMS and _RESET_TERMS,
-    bots._TURN_TERMS: a Variant's attributes are generic lookups in CPython 3.11) is the variant's own, and a state
+    bots._TURN_PLAN: a Variant's attributes are generic lookups in CPython 3.11) is the variant's own, and a state
     named by an alias, which those tables do not hold, plays the same game through the fallbacks."""
     from ttr_nb import bots as bots_module
     from ttr_nb.board import engine
@@ -1075,9 +1075,9 @@ def test_the_per_key_terms_are_the_variants_own_and_an_alias_takes_the_same_turn
     assert (kinds, limit) == (v.settings.market_reset_kinds, v.settings.market_loco_limit)
     assert calm[0] is not None and engine._reset_kind(calm[0], kinds, limit) is None   # (see the next test)
     kinds = bots_module._KIND_ORDERS_EXTRA if v.features else bots_module._KIND_ORDERS
-    assert bots_module._TURN_TERMS[variant] == (v, kinds, len(kinds), v.settings.ticket_deck)
-    assert bots_module._turn_terms(v.aliases[0]) == bots_module._TURN_TERMS[variant]
-    assert v.aliases[0] not in engine._TURN_TERMS and v.aliases[0] not in bots_module._TURN_TERMS
+    assert bots_module._TURN_PLAN[variant] == (v, kinds, len(kinds), v.settings.ticket_deck)
+    assert bots_module._turn_plan(v.aliases[0]) == bots_module._TURN_PLAN[variant]
+    assert v.aliases[0] not in engine._TURN_TERMS and v.aliases[0] not in bots_module._TURN_PLAN
 
 
 @pytest.mark.parametrize("slot", [0, -1, 6, 99, True, 1.0])

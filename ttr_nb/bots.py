@@ -138,10 +138,10 @@ class RandomBot:
             n = len(opts)
             reason = _AT_RANDOM
         else:                                           # a turn: the kinds in a random order, the first available
-            try:                                        # (the variant and what the turn reads of it, by key)
-                v, kinds, n, ticket_deck = _TURN_TERMS[state.variant]
+            try:                                        # (the variant and what a turn reads of it: see _TURN_PLAN)
+                v, kinds, n, ticket_deck = _TURN_PLAN[state.variant]
             except KeyError:
-                v, kinds, n, ticket_deck = _turn_terms(state.variant)
+                v, kinds, n, ticket_deck = _turn_plan(state.variant)
             pick = _KIND
         while True:
             # r.index(n) of that counter, without the object: one SplitMix64 step (the same numbers as
@@ -226,17 +226,17 @@ class RandomBot:
 # variant key -> (the variant, the tree of kind orders, its size, the ticket deck): what a turn of the random bot reads
 # of its variant. A Variant's __dict__ is materialised (its cached properties write it), and CPython 3.11 then
 # specialises no attribute load on it: v.features and v.settings were full generic lookups at every turn
-_TURN_TERMS: dict[str, tuple] = {}
+_TURN_PLAN: dict[str, tuple] = {}
 
 
-def _turn_terms(name: str) -> tuple:
-    """``_TURN_TERMS[name]``, made (and kept for a variant's own key, as ``engine._VARIANTS`` is)."""
+def _turn_plan(name: str) -> tuple:
+    """``_TURN_PLAN[name]``, made (and kept for a variant's own key, as ``engine._VARIANTS`` is)."""
     v = _VARIANTS.get(name) or get_variant(name)
     kinds = _KIND_ORDERS_EXTRA if v.features else _KIND_ORDERS
-    terms = v, kinds, len(kinds), v.settings.ticket_deck
+    plan = v, kinds, len(kinds), v.settings.ticket_deck
     if v.key == name:
-        _TURN_TERMS[name] = terms
-    return terms
+        _TURN_PLAN[name] = plan
+    return plan
 
 
 def _own_action(v: Variant, state: GameState, seat: int, r: Counter) -> Action | None:
