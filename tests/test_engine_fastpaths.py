@@ -1149,7 +1149,8 @@ def test_a_second_cards_key_read_from_two_tables_is_the_sum_of_the_slots_bits():
     for m0, m1, m2 in product(kinds, repeat=3):
         for m3, m4 in ((m0, m1), (m2, m0), (8, m2), (m1, 8)):
             t = _LOCO_KEY
-            assert _LOCO_KEY3[m0][m1][m2] + _LOCO_KEY2[m3][m4] == t[0][m0] + t[1][m1] + t[2][m2] + t[3][m3] + t[4][m4] + 5
+            summed = t[0][m0] + t[1][m1] + t[2][m2] + t[3][m3] + t[4][m4] + 5
+            assert _LOCO_KEY3[m0][m1][m2] + _LOCO_KEY2[m3][m4] == summed
     for market in product((0, 3, 7, 8, 9, 10), repeat=5):         # (colours, the locomotive, Märklin's own kinds)
         m0, m1, m2, m3, m4 = market
         assert _LOCO_KEY3[m0][m1][m2] + _LOCO_KEY2[m3][m4] == _shut_key(market, True)
