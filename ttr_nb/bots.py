@@ -190,9 +190,9 @@ class RandomBot:
                     pick = _ROUTE
                     n = routes.bit_count()
                     continue
-            elif kind == 2:                             # tickets (none without a ticket deck of the base game's
-                if ticket_deck and state.ticket_deck(ticket_deck):   # kind: Märklin announces its own, a variant
-                    return draw_tickets_action(seat), _TICKETS_AT_RANDOM                            # action)
+            elif kind == 2:                             # tickets (none without a ticket deck of the base game's kind:
+                if ticket_deck and state.ticket_deck(ticket_deck):      # Märklin announces its own, a variant action)
+                    return draw_tickets_action(seat), _TICKETS_AT_RANDOM
             elif v.bot_idle is None or not v.bot_idle(v, state, seat):     # a variant's own actions (boards with
                 r = Counter.of_state((w - 0x13C6EF372FE94F82A) & 0xFFFFFFFFFFFFFFFF)  # features), unless it says none
                 action = _own_action(v, state, seat, r)
