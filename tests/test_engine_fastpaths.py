@@ -369,6 +369,57 @@ def test_a_claim_the_random_bot_made_is_taken_unchecked_only_for_its_own_state(v
 
 
 @pytest.mark.parametrize("variant", available_variants())
+def test_a_ticket_keep_the_random_bot_made_is_taken_unmatched_only_for_its_own_state(variant):
+    """RouteTable.made: the random bot's ticket keep (bots._keep_at_random, at the setup and in mid-game) is one of
+    legal_actions' keeps, and apply takes its tickets from there to the state the names' matching gives; the same
+    keep applied to another state (an edited offer, its tickets in another order or others) is matched as any other
+    and gives what the general path gives (or is refused with it)."""
+    from ttr_nb.board.actions import KeepTickets
+    from ttr_nb.board.engine import _checked_general
+    from ttr_nb.board.state import Pending, replace_fields
+    from ttr_nb.errors import TTRError
+    v = get_variant(variant)
+    t = v.route_table
+    made = edited = 0
+    phases = set()
+    for seed in range(2):
+        s = new_game(variant, 4, seed)
+        bots = [RandomBot(seed * 5 + i) for i in range(4)]
+        while s.phase != "over":
+            seat = to_move(s)[0]
+            action = bots[seat].choose(s, seat)[0]
+            if action.__class__ is KeepTickets:
+                assert t.made[0] is action and t.made[1] is s
+                assert action in legal_actions(s, seat)
+                phases.add(s.phase)
+                fast = apply(s, action)
+                t.made = (None, None)                         # the same keep, its names matched
+                assert apply(s, action) == fast
+                made += 1
+                p = s.pending_for(seat)
+                data = dict(p.data)
+                for offered in (data["offered"][::-1], data["offered"][1:], tuple(reversed(sorted(t.ticket_text)))[:3]):
+                    other = replace_fields(s, pending=tuple(
+                        Pending(q.kind, q.seat, tuple((k, offered if k == "offered" else x) for k, x in q.data))
+                        if q is p else q for q in s.pending))
+                    again = bots[seat].choose(s, seat)[0]   # the keep made again for s, applied to other
+                    assert again == action and t.made[0] is again and t.made[1] is s
+                    try:
+                        expected = _checked_general(v, other, again, None, False)
+                    except TTRError:
+                        with pytest.raises(TTRError):
+                            apply(other, again)
+                    else:
+                        assert apply(other, again) == expected
+                    edited += 1
+                s = fast
+            else:
+                s = apply(s, action)
+    assert made > 15 and edited == 3 * made and "play" in phases
+    assert "setup" in phases or variant == "south_korea"          # (South Korea's setup is a draft of its own)
+
+
+@pytest.mark.parametrize("variant", available_variants())
 def test_claims_info_of_all_free_claims_and_of_a_claim_made_are_the_plain_ones(variant):
     """tables.ClaimsInfo: a new game's claims (all free, read by one count) and the info RouteTable.claimed derives
     from it for one claim are what the definition gives route by route (free routes; twins closed to the claimer and,

@@ -212,12 +212,10 @@ class RandomBot:
         if p.seat != seat:
             p = state.pending_for(seat)
         kind = p.kind if p is not None else None
-        if kind == "choose_tickets":
-            return _keep_at_random(v, p, r), _AT_RANDOM
         if kind == "second_card":
             acts = draw_choices(state, seat, True)
         else:
-            pick_step = pickers.get(kind)               # a feature's own step, picked without a list
+            pick_step = pickers.get(kind)               # a ticket offer or a feature's own step, picked without a list
             if pick_step is not None:
                 return pick_step(v, state, p, r), _AT_RANDOM
             acts = legal_actions(state, seat)
@@ -249,10 +247,12 @@ def _own_action(v: Variant, state: GameState, seat: int, r: Counter) -> Action |
 
 def _pending_pickers(v: Variant) -> dict:
     """Per variant, once: pending kind -> its feature's ``random_pending`` (what ``v.pending_feature(kind)`` offers
-    the random bot), the base steps (ticket choice, second card) left out: those are picked above."""
+    the random bot), and a ticket offer's ``_keep_at_random``; the second card is picked above."""
     kinds = {kind for f in v.features for kind in f.pending_kinds} - {"choose_tickets", "second_card"}
-    return {kind: f.random_pending for kind in kinds
-            for f in (v.pending_feature(kind),) if hasattr(f, "random_pending")}
+    pickers = {kind: f.random_pending for kind in kinds
+               for f in (v.pending_feature(kind),) if hasattr(f, "random_pending")}
+    pickers["choose_tickets"] = _keep_at_random
+    return pickers
 
 
 def _own_pickers(v: Variant) -> tuple:
@@ -262,16 +262,20 @@ def _own_pickers(v: Variant) -> tuple:
                  if hasattr(f, "bot_random") or type(f).turn_actions is not Feature.turn_actions)
 
 
-def _keep_at_random(v: Variant, p, r: Counter) -> KeepTickets:
-    """The choice ``legal_actions`` lists for a ticket offer (every subset of at least ``min_keep`` tickets, largest
-    first, each size in ``combinations`` order) at the random index, read from the positions listed once per offer
-    size (``keep_choices``)."""
-    min_keep, offered, _ = offer_terms(p.data)
+def _keep_at_random(v: Variant, state: GameState, p, r: Counter) -> KeepTickets:
+    """The choice ``legal_actions`` lists for ``state``'s ticket offer ``p`` (every subset of at least ``min_keep``
+    tickets, largest first, each size in ``combinations`` order) at the random index, read from the positions listed
+    once per offer size (``keep_choices``). The keep, the state, the tickets kept, offered and the offer's returns
+    are left in ``RouteTable.made``: ``engine._quick_keep`` takes the tickets from there for that very state instead
+    of matching the names again."""
+    min_keep, offered, returns = offer_terms(p.data)
     choices = keep_choices(len(offered), min_keep)
-    text = v.route_table.ticket_text
-    # only the kept tickets' names made; the kept ones read through a map (a second comprehension's call costs more)
-    kept = map(offered.__getitem__, choices[r.index(len(choices))])
-    return new_keep(tuple([text[t] if t in text else ticket_text(v.map, t) for t in kept]), p.seat)
+    t = v.route_table
+    text = t.ticket_text
+    kept = tuple(map(offered.__getitem__, choices[r.index(len(choices))]))
+    keep = new_keep(tuple([text[k] if k in text else ticket_text(v.map, k) for k in kept]), p.seat)
+    t.made = (keep, state, kept, offered, returns)
+    return keep
 
 
 _KEEP_CHOICES: dict[tuple[int, int], tuple[tuple[int, ...], ...]] = {}

@@ -208,9 +208,11 @@ class RouteTable:
         # check by one set lookup (``engine._fits``); an id found there is that very payment, which lives on
         self.fits: tuple[set[int], ...] = tuple(set() for _ in routes)
         self._claims: dict[int, ClaimsInfo] = {}
-        # (the claim the random bot made last, the state it made it for): legal there by construction (a route of
-        # claimable_mask, a payment of payment_tuple), so engine._quick_claim need not check it again (one tuple,
-        # written at once: a claim is never paired with another bot's state)
+        # (the claim or ticket keep the random bot made last, the state it made it for, ...): legal there by
+        # construction (a claim: a route of claimable_mask, a payment of payment_tuple; a keep: one of legal_actions'
+        # choices, followed by the tickets kept, offered and the offer's returns), so engine._quick_claim and
+        # _quick_keep need not check it again (one tuple, written at once: an action is never paired with another
+        # bot's state)
         self.made: tuple = (None, None)
         # the info of the claims tuple asked or made last: a game in play asks about its latest claims tuple over
         # and over, and one identity test there spares the id() call and the dict lookup (``()``'s info to begin)
