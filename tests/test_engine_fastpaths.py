@@ -453,6 +453,8 @@ def test_claims_info_of_all_free_claims_and_of_a_claim_made_are_the_plain_ones(v
         t.claimed(start, after, i, 2)
         assert t.latest.claims is after and got(t.latest) == plain(after)
         assert got(ClaimsInfo(t, after)) == plain(after)
+    # (RouteTable.all_but, what claimed clears a claimed route's bit with: every route but that one)
+    assert t.all_but == tuple(t.all & ~(1 << i) for i in range(n))
 
 
 def test_ferries_payable_by_arithmetic_exactly_when_a_payment_exists():

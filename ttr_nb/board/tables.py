@@ -152,6 +152,7 @@ class RouteTable:
         self.twin_bits = tuple(sum(1 << j for j in tw) for tw in self.twins)
         self.twinned = sum(1 << i for i in range(n) if self.twins[i])
         self.all = (1 << n) - 1
+        self.all_but = tuple(self.all ^ 1 << i for i in range(n))     # every route but i (``claimed``: one and)
         self.top = top = max(self.length, default=0)
         # le[b][k]: routes of colour bucket b (8 = gray) and length <= k, without minimum locomotives (ferries);
         # those are "special" and checked one by one.
@@ -238,9 +239,9 @@ class RouteTable:
             info = self._claims.get(id(old))
             if info is None or info.claims is not old:
                 return
-        self.latest = after = ClaimsInfo.__new__(ClaimsInfo)
+        self.latest = after = _new_object(ClaimsInfo)           # (object.__new__ called at once: no lookup)
         after.claims = new
-        after.free = info.free & ~(1 << i)
+        after.free = info.free & self.all_but[i]
         twins = self.twin_bits[i]
         if twins:
             after.blocked = blocked = info.blocked.copy()
@@ -253,6 +254,9 @@ class RouteTable:
         """Drop the cached claims (tests check that cold and warm caches agree)."""
         self._claims.clear()
         self.latest = ClaimsInfo(self, ())
+
+
+_new_object = object.__new__
 
 
 class ClaimsInfo:
