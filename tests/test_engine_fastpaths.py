@@ -370,17 +370,21 @@ def test_a_claim_the_random_bot_made_is_taken_unchecked_only_for_its_own_state(v
 
 @pytest.mark.parametrize("variant", available_variants())
 def test_a_ticket_keep_the_random_bot_made_is_taken_unmatched_only_for_its_own_state(variant):
-    """RouteTable.made: the random bot's ticket keep (bots._keep_at_random, at the setup and in mid-game) is one of
-    legal_actions' keeps, and apply takes its tickets from there to the state the names' matching gives; the same
-    keep applied to another state (an edited offer, its tickets in another order or others) is matched as any other
-    and gives what the general path gives (or is refused with it)."""
+    """RouteTable.made: the random bot's ticket keep (at the setup and in mid-game) is one of legal_actions' keeps,
+    and apply takes its tickets from there to the state the names' matching gives; the same keep applied to another
+    state (an edited offer, its tickets in another order or others) is matched as any other and gives what the
+    general path gives (or is refused with it). RandomBot.choose draws the keep's index in its own loop when the
+    offer is the first pending step: the same keep as bots._keep_at_random with the ply's Counter (the pickers'
+    way), and as the bot's choice for a seat whose offer is not the first step."""
     from ttr_nb.board.actions import KeepTickets
     from ttr_nb.board.engine import _checked_general
     from ttr_nb.board.state import Pending, replace_fields
+    from ttr_nb.bots import _keep_at_random
     from ttr_nb.errors import TTRError
+    from ttr_nb.rng import Counter
     v = get_variant(variant)
     t = v.route_table
-    made = edited = 0
+    made = edited = reordered = 0
     phases = set()
     for seed in range(2):
         s = new_game(variant, 4, seed)
@@ -396,6 +400,8 @@ def test_a_ticket_keep_the_random_bot_made_is_taken_unmatched_only_for_its_own_s
                 t.made = (None, None)                         # the same keep, its names matched
                 assert apply(s, action) == fast
                 made += 1
+                assert _keep_at_random(v, s, s.pending_for(seat), Counter(seed * 5 + seat, seat, s.ply, s.seed)) \
+                    == action
                 p = s.pending_for(seat)
                 data = dict(p.data)
                 for offered in (data["offered"][::-1], data["offered"][1:], tuple(reversed(sorted(t.ticket_text)))[:3]):
@@ -412,10 +418,14 @@ def test_a_ticket_keep_the_random_bot_made_is_taken_unmatched_only_for_its_own_s
                     else:
                         assert apply(other, again) == expected
                     edited += 1
+                for q in s.pending[1:]:                       # (the setup's later offers: first once, and not)
+                    first = replace_fields(s, pending=(q,) + tuple(x for x in s.pending if x is not q))
+                    assert bots[q.seat].choose(first, q.seat)[0] == bots[q.seat].choose(s, q.seat)[0]
+                    reordered += 1
                 s = fast
             else:
                 s = apply(s, action)
-    assert made > 15 and edited == 3 * made and "play" in phases
+    assert made > 15 and edited == 3 * made and "play" in phases and reordered >= 12 * ("setup" in phases)
     assert "setup" in phases or variant == "south_korea"          # (South Korea's setup is a draft of its own)
 
 

@@ -113,6 +113,7 @@ class RandomBot:
         if pending:
             p = pending[0]
             if p.kind == "second_card" and p.seat == seat:
+                pick = _CARD                            # a turn's second card (USA-DRAW-1), the usual pending step
                 # draw_choices(state, seat, True), its usual case inline (half of all plies): cards to draw and five
                 # face-up slots, the locomotives' shut (USA-DRAW-2); anything else (or choices not cached yet) asks it
                 try:
@@ -122,6 +123,13 @@ class RandomBot:
                         if state.deck else draw_choices(state, seat, True)
                 except (ValueError, IndexError, TypeError, KeyError):
                     opts = draw_choices(state, seat, True)
+            elif p.kind == "choose_tickets" and p.seat == seat:
+                # a ticket offer (USA-TICKET-2, USA-SETUP-3): the positions each choice keeps, as _keep_at_random
+                # reads them, its index drawn below like the others' (no counter object, no picker call)
+                pick = _KEEP
+                v = _VARIANTS.get(state.variant) or get_variant(state.variant)
+                min_keep, offered, returns = offer_terms(p.data)
+                opts = keep_choices(len(offered), min_keep)
             else:
                 opts = None
             if not opts:                                # (none: an edited state, where the general words follow)
@@ -135,7 +143,6 @@ class RandomBot:
                     if pick_step is not None:
                         return pick_step(v, state, p, r), _AT_RANDOM
                 return self._pending_choice(v, state, seat, pending, r, pickers)
-            pick = _CARD                                # a turn's second card (USA-DRAW-1), the usual pending step
             n = len(opts)
             reason = _AT_RANDOM
         else:                                           # a turn: the kinds in a random order, the first available
@@ -166,12 +173,14 @@ class RandomBot:
                 n = len(pays)
                 w += 0x9E3779B97F4A7C15
                 continue
-            else:                                       # route_payments(...)[random index], from the shared tuple
+            elif pick == _PAYMENT:                      # route_payments(...)[random index], from the shared tuple
                 table = v.route_table
                 label = table.labels[i]
                 claim = new_claim(label, pays[k], seat)
                 table.made = (claim, state)             # legal here: apply need not check it
                 return claim, _CLAIM_REASONS.get(label) or _claims_at_random(label)
+            else:                                       # the ticket keep: the offer's tickets at those positions
+                return _keep_made(v, state, seat, offered, returns, opts[k]), reason
             if kind == 0:                               # draw (empty when USA-DRAW-8 forbids drawing)
                 market = state.market                   # (draw_choices' usual case inline, as for the second card;
                 try:                                    # a full market read from engine._full, as the quick paths do)
@@ -270,10 +279,16 @@ def _keep_at_random(v: Variant, state: GameState, p, r: Counter) -> KeepTickets:
     of matching the names again."""
     min_keep, offered, returns = offer_terms(p.data)
     choices = keep_choices(len(offered), min_keep)
+    return _keep_made(v, state, p.seat, offered, returns, choices[r.index(len(choices))])
+
+
+def _keep_made(v: Variant, state: GameState, seat: int, offered: tuple, returns, positions: tuple) -> KeepTickets:
+    """``seat``'s keep of the tickets of ``state``'s offer ``offered`` at ``positions``, named as ``legal_actions``
+    names them, left in ``RouteTable.made`` (see ``_keep_at_random``)."""
     t = v.route_table
     text = t.ticket_text
-    kept = tuple(map(offered.__getitem__, choices[r.index(len(choices))]))
-    keep = new_keep(tuple([text[k] if k in text else ticket_text(v.map, k) for k in kept]), p.seat)
+    kept = tuple(map(offered.__getitem__, positions))
+    keep = new_keep(tuple([text[k] if k in text else ticket_text(v.map, k) for k in kept]), seat)
     t.made = (keep, state, kept, offered, returns)
     return keep
 
@@ -318,7 +333,7 @@ def _kind_orders(kinds: tuple[int, ...]) -> tuple:
 
 
 _KIND_ORDERS = _kind_orders((0, 1, 2))              # draw, claim, tickets: tried in a random order
-_KIND, _CARD, _ROUTE, _PAYMENT = range(4)       # what RandomBot.choose's next random number picks
+_KIND, _CARD, _ROUTE, _PAYMENT, _KEEP = range(5)    # what RandomBot.choose's next random number picks
 _KIND_ORDERS_EXTRA = _kind_orders((0, 1, 2, 3))     # ... and a variant's own actions
 _AT_RANDOM = Reason("picks at random among the legal choices")
 _DRAWS_AT_RANDOM = Reason("draws a train card at random")
