@@ -368,6 +368,38 @@ def test_a_claim_the_random_bot_made_is_taken_unchecked_only_for_its_own_state(v
     assert made > 40 and refused > 10
 
 
+def test_the_random_bots_decks_without_tickets_remembered_by_identity_change_no_choice():
+    """RandomBot.choose remembers the ticket decks tuple last found without a ticket in any deck, and skips reading
+    that very tuple again: every choice is the one made with nothing remembered, for decks without tickets (the same
+    tuple, in either variant, or an equal one) and with tickets; decks with tickets are never remembered."""
+    import ttr_nb.bots as bots
+    from ttr_nb.board.actions import DrawTickets
+    from ttr_nb.board.state import replace_fields
+    states = []
+    for variant in ("usa", "europe"):
+        s = new_game(variant, 4, 3)
+        b = [RandomBot(i) for i in range(4)]
+        while s.phase == "setup" or s.pending:
+            seat = to_move(s)[0]
+            s = apply(s, b[seat].choose(s, seat)[0])
+        states.append(s)
+    empty, full = (("regular", ()),), (("regular", ("T01",)),)
+    drew = skipped = 0
+    for s in states:
+        for decks, known in ((empty, empty), (tuple(list(empty)), empty), (full, empty), (full, None)):
+            s = replace_fields(s, ticket_decks=decks)
+            for b in range(40):
+                bots._NO_TICKETS = None
+                plain = RandomBot(b).choose(s, s.current)
+                assert bots._NO_TICKETS in (None, decks) and (bots._NO_TICKETS is None or decks is not full)
+                bots._NO_TICKETS = known
+                assert RandomBot(b).choose(s, s.current) == plain
+                drew += plain[0].__class__ is DrawTickets
+                skipped += decks is known
+    bots._NO_TICKETS = None
+    assert drew > 20 and skipped == 80
+
+
 @pytest.mark.parametrize("variant", available_variants())
 def test_a_ticket_keep_the_random_bot_made_is_taken_unmatched_only_for_its_own_state(variant):
     """RouteTable.made: the random bot's ticket keep (at the setup and in mid-game) is one of legal_actions' keeps,

@@ -92,6 +92,7 @@ class RandomBot:
         self._keys.clear()
 
     def choose(self, state: GameState, seat: int) -> tuple[Action, str]:
+        global _NO_TICKETS
         if state.__class__ is not GameState:        # a game with its own rules module plays with its own bots
             return bots_of(state)(self.name, self.seed).choose(state, seat)
         try:
@@ -201,8 +202,11 @@ class RandomBot:
                     continue
             elif kind == 2:                             # tickets (none without a ticket deck of the base game's
                 deck = v.settings.ticket_deck           # kind: Märklin announces its own, a variant action)
-                if deck and state.ticket_deck(deck):
-                    return draw_tickets_action(seat), _TICKETS_AT_RANDOM
+                if deck and state.ticket_decks is not _NO_TICKETS:
+                    if state.ticket_deck(deck):
+                        return draw_tickets_action(seat), _TICKETS_AT_RANDOM
+                    if not any([ids for _, ids in state.ticket_decks]):     # (once the decks run out, the states
+                        _NO_TICKETS = state.ticket_decks                    # share that tuple: one identity test)
             elif v.bot_idle is None or not v.bot_idle(v, state, seat):     # a variant's own actions (boards with
                 r = Counter.of_state((w - 0x13C6EF372FE94F82A) & 0xFFFFFFFFFFFFFFFF)  # features), unless it says none
                 action = _own_action(v, state, seat, r)
@@ -340,6 +344,8 @@ _DRAWS_AT_RANDOM = Reason("draws a train card at random")
 _TICKETS_AT_RANDOM = Reason("draws tickets at random")
 _VARIANT_AT_RANDOM = Reason("picks a variant action at random")
 _CLAIM_REASONS: dict[str, Reason] = {}
+#: the ticket decks tuple (of any variant's state) last found without a ticket in any deck (RandomBot.choose)
+_NO_TICKETS: tuple | None = None
 
 
 def _claims_at_random(label: str) -> Reason:
