@@ -1151,7 +1151,7 @@ def _quick_keep(v: Variant, state: GameState, action: KeepTickets, trusted: bool
     t = v.route_table
     made = t.made
     if made[1] is state and made[0] is action:
-        # the random bot's keep for this very state (bots._keep_at_random): one of legal_actions' choices of this
+        # the random bot's keep for this very state (bots._keep_made): one of legal_actions' choices of this
         # offer, its tickets read by position there, so the names need not be matched to the offer again
         _, _, kept, offered, returns = made
         if returns != "bottom" and returns != "out":
