@@ -368,6 +368,99 @@ def test_a_claim_the_random_bot_made_is_taken_unchecked_only_for_its_own_state(v
     assert made > 40 and refused > 10
 
 
+def test_the_random_bots_decks_without_tickets_remembered_by_identity_change_no_choice():
+    """RandomBot.choose remembers the ticket decks tuple last found without a ticket in any deck, and skips reading
+    that very tuple again: every choice is the one made with nothing remembered, for decks without tickets (the same
+    tuple, in either variant, or an equal one) and with tickets; decks with tickets are never remembered."""
+    import ttr_nb.bots as bots
+    from ttr_nb.board.actions import DrawTickets
+    from ttr_nb.board.state import replace_fields
+    states = []
+    for variant in ("usa", "europe"):
+        s = new_game(variant, 4, 3)
+        b = [RandomBot(i) for i in range(4)]
+        while s.phase == "setup" or s.pending:
+            seat = to_move(s)[0]
+            s = apply(s, b[seat].choose(s, seat)[0])
+        states.append(s)
+    empty, full = (("regular", ()),), (("regular", ("T01",)),)
+    drew = skipped = 0
+    for s in states:
+        for decks, known in ((empty, empty), (tuple(list(empty)), empty), (full, empty), (full, None)):
+            s = replace_fields(s, ticket_decks=decks)
+            for b in range(40):
+                bots._NO_TICKETS = None
+                plain = RandomBot(b).choose(s, s.current)
+                assert bots._NO_TICKETS in (None, decks) and (bots._NO_TICKETS is None or decks is not full)
+                bots._NO_TICKETS = known
+                assert RandomBot(b).choose(s, s.current) == plain
+                drew += plain[0].__class__ is DrawTickets
+                skipped += decks is known
+    bots._NO_TICKETS = None
+    assert drew > 20 and skipped == 80
+
+
+@pytest.mark.parametrize("variant", available_variants())
+def test_a_ticket_keep_the_random_bot_made_is_taken_unmatched_only_for_its_own_state(variant):
+    """RouteTable.made: the random bot's ticket keep (at the setup and in mid-game) is one of legal_actions' keeps,
+    and apply takes its tickets from there to the state the names' matching gives; the same keep applied to another
+    state (an edited offer, its tickets in another order or others) is matched as any other and gives what the
+    general path gives (or is refused with it). RandomBot.choose draws the keep's index in its own loop when the
+    offer is the first pending step: the same keep as bots._keep_at_random with the ply's Counter (the pickers'
+    way), and as the bot's choice for a seat whose offer is not the first step."""
+    from ttr_nb.board.actions import KeepTickets
+    from ttr_nb.board.engine import _checked_general
+    from ttr_nb.board.state import Pending, replace_fields
+    from ttr_nb.bots import _keep_at_random
+    from ttr_nb.errors import TTRError
+    from ttr_nb.rng import Counter
+    v = get_variant(variant)
+    t = v.route_table
+    made = edited = reordered = 0
+    phases = set()
+    for seed in range(2):
+        s = new_game(variant, 4, seed)
+        bots = [RandomBot(seed * 5 + i) for i in range(4)]
+        while s.phase != "over":
+            seat = to_move(s)[0]
+            action = bots[seat].choose(s, seat)[0]
+            if action.__class__ is KeepTickets:
+                assert t.made[0] is action and t.made[1] is s
+                assert action in legal_actions(s, seat)
+                phases.add(s.phase)
+                fast = apply(s, action)
+                t.made = (None, None)                         # the same keep, its names matched
+                assert apply(s, action) == fast
+                made += 1
+                assert _keep_at_random(v, s, s.pending_for(seat), Counter(seed * 5 + seat, seat, s.ply, s.seed)) \
+                    == action
+                p = s.pending_for(seat)
+                data = dict(p.data)
+                for offered in (data["offered"][::-1], data["offered"][1:], tuple(reversed(sorted(t.ticket_text)))[:3]):
+                    other = replace_fields(s, pending=tuple(
+                        Pending(q.kind, q.seat, tuple((k, offered if k == "offered" else x) for k, x in q.data))
+                        if q is p else q for q in s.pending))
+                    again = bots[seat].choose(s, seat)[0]   # the keep made again for s, applied to other
+                    assert again == action and t.made[0] is again and t.made[1] is s
+                    try:
+                        expected = _checked_general(v, other, again, None, False)
+                    except TTRError:
+                        with pytest.raises(TTRError):
+                            apply(other, again)
+                    else:
+                        assert apply(other, again) == expected
+                    edited += 1
+                for q in s.pending[1:]:                       # (the setup's later offers: first once, and not)
+                    first = replace_fields(s, pending=(q,) + tuple(x for x in s.pending if x is not q))
+                    assert bots[q.seat].choose(first, q.seat)[0] == bots[q.seat].choose(s, q.seat)[0]
+                    reordered += 1
+                s = fast
+            else:
+                s = apply(s, action)
+    assert made > 15 and edited == 3 * made and "play" in phases and reordered >= 12 * ("setup" in phases)
+    assert "setup" in phases or variant == "south_korea"          # (South Korea's setup is a draft of its own)
+
+
 @pytest.mark.parametrize("variant", available_variants())
 def test_claims_info_of_all_free_claims_and_of_a_claim_made_are_the_plain_ones(variant):
     """tables.ClaimsInfo: a new game's claims (all free, read by one count) and the info RouteTable.claimed derives
@@ -402,6 +495,8 @@ def test_claims_info_of_all_free_claims_and_of_a_claim_made_are_the_plain_ones(v
         t.claimed(start, after, i, 2)
         assert t.latest.claims is after and got(t.latest) == plain(after)
         assert got(ClaimsInfo(t, after)) == plain(after)
+    # (RouteTable.all_but, what claimed clears a claimed route's bit with: every route but that one)
+    assert t.all_but == tuple(t.all & ~(1 << i) for i in range(n))
 
 
 def test_ferries_payable_by_arithmetic_exactly_when_a_payment_exists():

@@ -92,6 +92,7 @@ class RandomBot:
         self._keys.clear()
 
     def choose(self, state: GameState, seat: int) -> tuple[Action, str]:
+        global _NO_TICKETS
         if state.__class__ is not GameState:        # a game with its own rules module plays with its own bots
             return bots_of(state)(self.name, self.seed).choose(state, seat)
         try:
@@ -113,6 +114,7 @@ class RandomBot:
         if pending:
             p = pending[0]
             if p.kind == "second_card" and p.seat == seat:
+                pick = _CARD                            # a turn's second card (USA-DRAW-1), the usual pending step
                 # draw_choices(state, seat, True), its usual case inline (half of all plies): cards to draw and five
                 # face-up slots, the locomotives' shut (USA-DRAW-2); anything else (or choices not cached yet) asks it
                 try:
@@ -121,6 +123,13 @@ class RandomBot:
                         if state.deck else draw_choices(state, seat, True)
                 except (ValueError, IndexError, TypeError, KeyError):
                     opts = draw_choices(state, seat, True)
+            elif p.kind == "choose_tickets" and p.seat == seat:
+                # a ticket offer (USA-TICKET-2, USA-SETUP-3): the positions each choice keeps, as _keep_at_random
+                # reads them, its index drawn below like the others' (no counter object, no picker call)
+                pick = _KEEP
+                v = _VARIANTS.get(state.variant) or get_variant(state.variant)
+                min_keep, offered, returns = offer_terms(p.data)
+                opts = keep_choices(len(offered), min_keep)
             else:
                 opts = None
             if not opts:                                # (none: an edited state, where the general words follow)
@@ -134,7 +143,6 @@ class RandomBot:
                     if pick_step is not None:
                         return pick_step(v, state, p, r), _AT_RANDOM
                 return self._pending_choice(v, state, seat, pending, r, pickers)
-            pick = _CARD                                # a turn's second card (USA-DRAW-1), the usual pending step
             n = len(opts)
             reason = _AT_RANDOM
         else:                                           # a turn: the kinds in a random order, the first available
@@ -166,12 +174,14 @@ class RandomBot:
                 n = len(pays)
                 w += 0x9E3779B97F4A7C15
                 continue
-            else:                                       # route_payments(...)[random index], from the shared tuple
+            elif pick == _PAYMENT:                      # route_payments(...)[random index], from the shared tuple
                 table = v.route_table
                 label = table.labels[i]
                 claim = new_claim(label, pays[k], seat)
                 table.made = (claim, state)             # legal here: apply need not check it
                 return claim, _CLAIM_REASONS.get(label) or _claims_at_random(label)
+            else:                                       # the ticket keep: the offer's tickets at those positions
+                return _keep_made(v, state, seat, offered, returns, opts[k]), reason
             if kind == 0:                               # draw (empty when USA-DRAW-8 forbids drawing)
                 market = state.market                   # (draw_choices' usual case inline, as for the second card;
                 try:                                    # a full market read from engine._full, as the quick paths do)
@@ -191,8 +201,12 @@ class RandomBot:
                     n = routes.bit_count()
                     continue
             elif kind == 2:                             # tickets (none without a ticket deck of the base game's kind:
-                if ticket_deck and state.ticket_deck(ticket_deck):      # Märklin announces its own, a variant action)
-                    return draw_tickets_action(seat), _TICKETS_AT_RANDOM
+                # Märklin announces its own, a variant action)
+                if ticket_deck and state.ticket_decks is not _NO_TICKETS:
+                    if state.ticket_deck(ticket_deck):
+                        return draw_tickets_action(seat), _TICKETS_AT_RANDOM
+                    if not any([ids for _, ids in state.ticket_decks]):     # (once the decks run out, the states
+                        _NO_TICKETS = state.ticket_decks                    # share that tuple: one identity test)
             elif v.bot_idle is None or not v.bot_idle(v, state, seat):     # a variant's own actions (boards with
                 r = Counter.of_state((w - 0x13C6EF372FE94F82A) & 0xFFFFFFFFFFFFFFFF)  # features), unless it says none
                 action = _own_action(v, state, seat, r)
@@ -211,12 +225,10 @@ class RandomBot:
         if p.seat != seat:
             p = state.pending_for(seat)
         kind = p.kind if p is not None else None
-        if kind == "choose_tickets":
-            return _keep_at_random(v, p, r), _AT_RANDOM
         if kind == "second_card":
             acts = draw_choices(state, seat, True)
         else:
-            pick_step = pickers.get(kind)               # a feature's own step, picked without a list
+            pick_step = pickers.get(kind)               # a ticket offer or a feature's own step, picked without a list
             if pick_step is not None:
                 return pick_step(v, state, p, r), _AT_RANDOM
             acts = legal_actions(state, seat)
@@ -264,10 +276,12 @@ def _own_action(v: Variant, state: GameState, seat: int, r: Counter) -> Action |
 
 def _pending_pickers(v: Variant) -> dict:
     """Per variant, once: pending kind -> its feature's ``random_pending`` (what ``v.pending_feature(kind)`` offers
-    the random bot), the base steps (ticket choice, second card) left out: those are picked above."""
+    the random bot), and a ticket offer's ``_keep_at_random``; the second card is picked above."""
     kinds = {kind for f in v.features for kind in f.pending_kinds} - {"choose_tickets", "second_card"}
-    return {kind: f.random_pending for kind in kinds
-            for f in (v.pending_feature(kind),) if hasattr(f, "random_pending")}
+    pickers = {kind: f.random_pending for kind in kinds
+               for f in (v.pending_feature(kind),) if hasattr(f, "random_pending")}
+    pickers["choose_tickets"] = _keep_at_random
+    return pickers
 
 
 def _own_pickers(v: Variant) -> tuple:
@@ -277,16 +291,26 @@ def _own_pickers(v: Variant) -> tuple:
                  if hasattr(f, "bot_random") or type(f).turn_actions is not Feature.turn_actions)
 
 
-def _keep_at_random(v: Variant, p, r: Counter) -> KeepTickets:
-    """The choice ``legal_actions`` lists for a ticket offer (every subset of at least ``min_keep`` tickets, largest
-    first, each size in ``combinations`` order) at the random index, read from the positions listed once per offer
-    size (``keep_choices``)."""
-    min_keep, offered, _ = offer_terms(p.data)
+def _keep_at_random(v: Variant, state: GameState, p, r: Counter) -> KeepTickets:
+    """The choice ``legal_actions`` lists for ``state``'s ticket offer ``p`` (every subset of at least ``min_keep``
+    tickets, largest first, each size in ``combinations`` order) at the random index, read from the positions listed
+    once per offer size (``keep_choices``). The keep, the state, the tickets kept, offered and the offer's returns
+    are left in ``RouteTable.made``: ``engine._quick_keep`` takes the tickets from there for that very state instead
+    of matching the names again."""
+    min_keep, offered, returns = offer_terms(p.data)
     choices = keep_choices(len(offered), min_keep)
-    text = v.route_table.ticket_text
-    # only the kept tickets' names made; the kept ones read through a map (a second comprehension's call costs more)
-    kept = map(offered.__getitem__, choices[r.index(len(choices))])
-    return new_keep(tuple([text[t] if t in text else ticket_text(v.map, t) for t in kept]), p.seat)
+    return _keep_made(v, state, p.seat, offered, returns, choices[r.index(len(choices))])
+
+
+def _keep_made(v: Variant, state: GameState, seat: int, offered: tuple, returns, positions: tuple) -> KeepTickets:
+    """``seat``'s keep of the tickets of ``state``'s offer ``offered`` at ``positions``, named as ``legal_actions``
+    names them, left in ``RouteTable.made`` (see ``_keep_at_random``)."""
+    t = v.route_table
+    text = t.ticket_text
+    kept = tuple(map(offered.__getitem__, positions))
+    keep = new_keep(tuple([text[k] if k in text else ticket_text(v.map, k) for k in kept]), seat)
+    t.made = (keep, state, kept, offered, returns)
+    return keep
 
 
 _KEEP_CHOICES: dict[tuple[int, int], tuple[tuple[int, ...], ...]] = {}
@@ -329,13 +353,15 @@ def _kind_orders(kinds: tuple[int, ...]) -> tuple:
 
 
 _KIND_ORDERS = _kind_orders((0, 1, 2))              # draw, claim, tickets: tried in a random order
-_KIND, _CARD, _ROUTE, _PAYMENT = range(4)       # what RandomBot.choose's next random number picks
+_KIND, _CARD, _ROUTE, _PAYMENT, _KEEP = range(5)    # what RandomBot.choose's next random number picks
 _KIND_ORDERS_EXTRA = _kind_orders((0, 1, 2, 3))     # ... and a variant's own actions
 _AT_RANDOM = Reason("picks at random among the legal choices")
 _DRAWS_AT_RANDOM = Reason("draws a train card at random")
 _TICKETS_AT_RANDOM = Reason("draws tickets at random")
 _VARIANT_AT_RANDOM = Reason("picks a variant action at random")
 _CLAIM_REASONS: dict[str, Reason] = {}
+#: the ticket decks tuple (of any variant's state) last found without a ticket in any deck (RandomBot.choose)
+_NO_TICKETS: tuple | None = None
 
 
 def _claims_at_random(label: str) -> Reason:

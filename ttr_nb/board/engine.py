@@ -1186,24 +1186,32 @@ def _quick_keep(v: Variant, state: GameState, action: KeepTickets, trusted: bool
         p = pending[0]
     else:
         return None
-    min_keep, offered, returns = offer_terms(p.data)
-    if p.kind != "choose_tickets" or p.seat != seat or returns != "bottom" and returns != "out":
-        return None
     t = v.route_table
-    text = t.ticket_text
-    names = action.tickets
-    if names.__class__ is not tuple:
-        return None                                  # a hand-built action: check words what is wrong
-    kept = []                                        # (a loop: a comprehension is a function call, costlier)
-    shown = []
-    for ticket in offered:
-        name = text.get(ticket)
-        if name in names:
-            kept.append(ticket)
-            shown.append(name)
-    if len(kept) != len(names) or len(kept) < min(min_keep, len(offered)) or tuple(shown) != names:
-        return None                                  # not canonical, or refused: check and the general path
-    kept = tuple(kept)
+    made = t.made
+    if made[1] is state and made[0] is action:
+        # the random bot's keep for this very state (bots._keep_made): one of legal_actions' choices of this
+        # offer, its tickets read by position there, so the names need not be matched to the offer again
+        _, _, kept, offered, returns = made
+        if returns != "bottom" and returns != "out":
+            return None
+    else:
+        min_keep, offered, returns = offer_terms(p.data)
+        if p.kind != "choose_tickets" or p.seat != seat or returns != "bottom" and returns != "out":
+            return None
+        text = t.ticket_text
+        names = action.tickets
+        if names.__class__ is not tuple:
+            return None                              # a hand-built action: check words what is wrong
+        kept = []                                    # (a loop: a comprehension is a function call, costlier)
+        shown = []
+        for ticket in offered:
+            name = text.get(ticket)
+            if name in names:
+                kept.append(ticket)
+                shown.append(name)
+        if len(kept) != len(names) or len(kept) < min(min_keep, len(offered)) or tuple(shown) != names:
+            return None                              # not canonical, or refused: check and the general path
+        kept = tuple(kept)
     decks = dict(state.ticket_decks)
     tickets_out = state.tickets_out
     if returns == "out":                             # EU-SETUP-4: the others leave the game

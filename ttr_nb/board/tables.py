@@ -152,6 +152,7 @@ class RouteTable:
         self.twin_bits = tuple(sum(1 << j for j in tw) for tw in self.twins)
         self.twinned = sum(1 << i for i in range(n) if self.twins[i])
         self.all = (1 << n) - 1
+        self.all_but = tuple(self.all ^ 1 << i for i in range(n))     # every route but i (``claimed``: one and)
         self.top = top = max(self.length, default=0)
         # le[b][k]: routes of colour bucket b (8 = gray) and length <= k, without minimum locomotives (ferries);
         # those are "special" and checked one by one.
@@ -208,9 +209,11 @@ class RouteTable:
         # check by one set lookup (``engine._fits``); an id found there is that very payment, which lives on
         self.fits: tuple[set[int], ...] = tuple(set() for _ in routes)
         self._claims: dict[int, ClaimsInfo] = {}
-        # (the claim the random bot made last, the state it made it for): legal there by construction (a route of
-        # claimable_mask, a payment of payment_tuple), so engine._quick_claim need not check it again (one tuple,
-        # written at once: a claim is never paired with another bot's state)
+        # (the claim or ticket keep the random bot made last, the state it made it for, ...): legal there by
+        # construction (a claim: a route of claimable_mask, a payment of payment_tuple; a keep: one of legal_actions'
+        # choices, followed by the tickets kept, offered and the offer's returns), so engine._quick_claim and
+        # _quick_keep need not check it again (one tuple, written at once: an action is never paired with another
+        # bot's state)
         self.made: tuple = (None, None)
         # the info of the claims tuple asked or made last: a game in play asks about its latest claims tuple over
         # and over, and one identity test there spares the id() call and the dict lookup (``()``'s info to begin)
@@ -236,9 +239,9 @@ class RouteTable:
             info = self._claims.get(id(old))
             if info is None or info.claims is not old:
                 return
-        self.latest = after = ClaimsInfo.__new__(ClaimsInfo)
+        self.latest = after = _new_object(ClaimsInfo)           # (object.__new__ called at once: no lookup)
         after.claims = new
-        after.free = info.free & ~(1 << i)
+        after.free = info.free & self.all_but[i]
         twins = self.twin_bits[i]
         if twins:
             after.blocked = blocked = info.blocked.copy()
@@ -251,6 +254,9 @@ class RouteTable:
         """Drop the cached claims (tests check that cold and warm caches agree)."""
         self._claims.clear()
         self.latest = ClaimsInfo(self, ())
+
+
+_new_object = object.__new__
 
 
 class ClaimsInfo:
