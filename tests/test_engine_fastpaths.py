@@ -368,6 +368,45 @@ def test_a_claim_the_random_bot_made_is_taken_unchecked_only_for_its_own_state(v
     assert made > 40 and refused > 10
 
 
+def test_a_province_claim_the_random_bot_made_is_taken_unchecked_only_for_its_own_state():
+    """South Korea's RouteTable.made: the random bot's province claim (ProvinceBoard.bot_random's, made at once or
+    later from a _LaterClaim) is one of legal_actions' claims, and ProvinceBoard.quick takes it without its checks
+    to the state the checked path gives; the same claim on another state (the route taken meanwhile, an edited
+    hand) is checked as any other and refused."""
+    from ttr_nb.board.state import replace_fields
+    from ttr_nb.errors import TTRError
+    from ttr_nb.games.south_korea import ProvinceClaim
+    v = get_variant("south_korea")
+    t = v.route_table
+    made = refused = 0
+    for seed in range(3):
+        s = new_game("south_korea", 4, seed)
+        bots = [RandomBot(seed * 5 + i) for i in range(4)]
+        while s.phase != "over":
+            seat = to_move(s)[0]
+            action = bots[seat].choose(s, seat)[0]
+            if action.__class__ is ProvinceClaim:
+                assert t.made[0] is action and t.made[1] is s
+                assert action in legal_actions(s, seat)
+                fast = apply(s, action)
+                t.made = (None, None)                         # the same claim, checked
+                assert apply(s, action) == fast
+                made += 1
+                i = t.by_label[action.route].index
+                taken = replace_fields(s, claims=s.claims[:i] + ((seat + 1) % 4,) + s.claims[i + 1:])
+                poor = replace_fields(s, players=tuple(
+                    replace_fields(p, hand=(0,) * len(p.hand)) if k == seat else p for k, p in enumerate(s.players)))
+                for other in (taken, poor):
+                    t.made = (action, s)
+                    with pytest.raises(TTRError):
+                        apply(other, action)
+                    refused += 1
+                s = fast
+            else:
+                s = apply(s, action)
+    assert made > 20 and refused > 40
+
+
 @pytest.mark.parametrize("variant", available_variants())
 def test_claims_info_of_all_free_claims_and_of_a_claim_made_are_the_plain_ones(variant):
     """tables.ClaimsInfo: a new game's claims (all free, read by one count) and the info RouteTable.claimed derives
