@@ -747,6 +747,28 @@ def test_the_random_bots_station_pick_is_the_listed_station_it_would_pick():
     assert picked > 50
 
 
+def test_the_owned_routes_kept_for_scoring_are_each_seats_routes():
+    """europe._owned (best_borrowing's routes of a seat, one pass over the claims kept for the claims tuple and the
+    number of players): each seat's route indices in order, as the plain comprehension reads them, for states along
+    whole games, an empty board, and a state edited to fewer players that shares the claims tuple."""
+    from ttr_nb.board.state import replace_fields
+    from ttr_nb.games.europe import _owned
+    checked = 0
+    for seed, s, seat in random_game_states("europe", 7, games=2):
+        for k in range(s.n_players):
+            assert _owned(s)[k] == [i for i, owner in enumerate(s.claims) if owner == k]
+        checked += 1
+    assert checked > 100
+    s = new_game("europe", 4, 3)
+    assert _owned(s) == [[], [], [], []]
+    claims = tuple((i % 5) - 1 for i in range(len(s.claims)))      # FREE (-1) and seats 0..3
+    four = replace_fields(s, claims=claims)
+    two = replace_fields(four, n_players=2, players=four.players[:2])
+    assert two.claims is four.claims
+    for state in (four, two, four):
+        assert _owned(state) == [[i for i, owner in enumerate(claims) if owner == k] for k in range(state.n_players)]
+
+
 def test_the_random_bots_draft_pick_and_keep_are_the_listed_ones():
     """SK-SETUP-3/4: TicketDraft.random_pending picks a draft pick or the keep of 4 without listing them: the action
     pending_actions lists at the same random index, with the same random numbers drawn, at every draft step."""

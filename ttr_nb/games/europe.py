@@ -34,7 +34,7 @@ from ..board.cards import CARD_NAMES, LOCO
 from ..errors import BadAction, IllegalAction, MapError, TTRError
 from ..board.names import route_text, ticket_text
 from ..board.names import seat_name as _seat_name
-from ..board.scoring import _pieces, _with, owned_edges, ticket_results
+from ..board.scoring import _indices_by_seat, _pieces, _with, owned_edges, ticket_results
 from ..board.state import (FREE, GameState, Pending, new_pending, new_player, new_state, open_subclass, pairs_get,
                            pairs_set)
 from .usa import USA_INTERPRETATIONS
@@ -713,6 +713,20 @@ def station_candidates(v: Variant, state: GameState, seat: int, city: str) -> li
     return [r for r in v.map.routes_at(city) if state.claims[r.index] not in (FREE, seat)]
 
 
+_OWNED_LAST: tuple = (None, 0, None)
+
+
+def _owned(state: GameState) -> list[list[int]]:
+    """The route indices each seat owns (``scoring._indices_by_seat``), the last answer kept by the claims tuple and
+    the number of players: scoring asks ``best_borrowing`` for every seat of one final state, and one pass over the
+    claims serves them all. (One tuple, replaced whole; the claims are held there, their id is not reused.)"""
+    global _OWNED_LAST
+    last = _OWNED_LAST
+    if last[0] is not state.claims or last[1] != len(state.players):
+        last = _OWNED_LAST = (state.claims, len(state.players), _indices_by_seat(state))
+    return last[2]
+
+
 def best_borrowing(v: Variant, state: GameState, seat: int) -> Borrowing:
     """Choose one borrowed route (or none) per station, maximising the owner's ticket points (EU-STATION-5).
 
@@ -730,7 +744,7 @@ def best_borrowing(v: Variant, state: GameState, seat: int) -> Borrowing:
     t = v.route_table
     ends = t.ends
     claims = state.claims
-    up = _pieces(t, [i for i, owner in enumerate(claims) if owner == seat])
+    up = _pieces(t, _owned(state)[seat])
     open_tickets = []
     ticket_ends = t.ticket_ends
     for tid in state.players[seat].tickets:
