@@ -727,6 +727,12 @@ def _owned(state: GameState) -> list[list[int]]:
     return last[2]
 
 
+def _borrow_nothing(seat: int, stations: tuple[str, ...], count: int) -> Borrowing:
+    """``best_borrowing``'s answer when no route is borrowed (made only when it is the answer: a frozen dataclass
+    is slow to make)."""
+    return Borrowing(seat, stations, (None,) * len(stations), 0, count)
+
+
 def best_borrowing(v: Variant, state: GameState, seat: int) -> Borrowing:
     """Choose one borrowed route (or none) per station, maximising the owner's ticket points (EU-STATION-5).
 
@@ -737,9 +743,8 @@ def best_borrowing(v: Variant, state: GameState, seat: int) -> Borrowing:
     Ties: fewer borrowed routes, then the lowest route ids (interpretation).
     """
     stations = stations_of(state, seat)
-    none = Borrowing(seat, stations, (None,) * len(stations), 0, 0)
     if not stations:
-        return none
+        return _borrow_nothing(seat, stations, 0)
     # the own network's pieces, a union-find over the route table's city numbers (each root is a piece)
     t = v.route_table
     ends = t.ends
@@ -756,7 +761,7 @@ def best_borrowing(v: Variant, state: GameState, seat: int) -> Borrowing:
         if a != b:
             open_tickets.append((a, b, points))
     if not open_tickets:
-        return none
+        return _borrow_nothing(seat, stations, 0)
     at = _routes_at_by_id(v)
     options: list[list[tuple[str, int, int] | None]] = []
     touched: set[int] = set()                           # the pieces some choice may join
@@ -803,7 +808,7 @@ def best_borrowing(v: Variant, state: GameState, seat: int) -> Borrowing:
             if a == b:
                 most += p
     if not most:                                        # borrowing nothing is the best choice (the first of equals)
-        return Borrowing(seat, stations, (None,) * len(stations), 0, count)
+        return _borrow_nothing(seat, stations, count)
     # every combination in product() order (so the first of equals has the lowest ids), depth first: the pieces
     # of the network a choice's first stations join are worked out once for all the choices after them. A piece is
     # a bit set of components; an open ticket is completed when one piece holds both its ends, so a choice's gain
