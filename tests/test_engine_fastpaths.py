@@ -368,35 +368,46 @@ def test_a_claim_the_random_bot_made_is_taken_unchecked_only_for_its_own_state(v
     assert made > 40 and refused > 10
 
 
-def test_a_province_claim_the_random_bot_made_is_taken_unchecked_only_for_its_own_state():
-    """South Korea's RouteTable.made: the random bot's province claim (ProvinceBoard.bot_random's, made at once or
-    later from a _LaterClaim) is one of legal_actions' claims, and ProvinceBoard.quick takes it without its checks
-    to the state the checked path gives; the same claim on another state (the route taken meanwhile, an edited
-    hand) is checked as any other and refused."""
+def _taken_by_another(state, action):
+    """``state`` with what ``action`` (a province claim's route, a station's city) takes held by the next seat."""
+    from ttr_nb.board.state import pairs_set, replace_fields
+    other = (action.seat + 1) % state.n_players
+    if hasattr(action, "city"):                           # Europe's station: the city holds the next seat's station
+        q = state.players[other]
+        stations = tuple(q.get("stations", ())) + (action.city,)
+        players = list(state.players)
+        players[other] = replace_fields(q, ext=pairs_set(q.ext, "stations", stations))
+        return replace_fields(state, players=tuple(players))
+    i = get_variant(state.variant).route_table.by_label[action.route].index
+    return replace_fields(state, claims=state.claims[:i] + (other,) + state.claims[i + 1:])
+
+
+@pytest.mark.parametrize("variant, kind", [("south_korea", "ProvinceClaim"), ("europe", "BuildStation")])
+def test_a_feature_action_the_random_bot_made_is_taken_unchecked_only_for_its_own_state(variant, kind):
+    """RouteTable.made for a feature's own action: the random bot's province claim (ProvinceBoard.bot_random's, made
+    at once or later from a _LaterClaim) or station (Stations.bot_random's) is one of legal_actions' actions, and
+    the feature's quick path takes it without its checks to the state the checked path gives; the same action on
+    another state (its route or city taken meanwhile, an edited empty hand) is checked as any other and refused."""
     from ttr_nb.board.state import replace_fields
     from ttr_nb.errors import TTRError
-    from ttr_nb.games.south_korea import ProvinceClaim
-    v = get_variant("south_korea")
-    t = v.route_table
+    t = get_variant(variant).route_table
     made = refused = 0
     for seed in range(3):
-        s = new_game("south_korea", 4, seed)
+        s = new_game(variant, 4, seed)
         bots = [RandomBot(seed * 5 + i) for i in range(4)]
         while s.phase != "over":
             seat = to_move(s)[0]
             action = bots[seat].choose(s, seat)[0]
-            if action.__class__ is ProvinceClaim:
+            if action.__class__.__name__ == kind:
                 assert t.made[0] is action and t.made[1] is s
                 assert action in legal_actions(s, seat)
                 fast = apply(s, action)
-                t.made = (None, None)                         # the same claim, checked
+                t.made = (None, None)                         # the same action, checked
                 assert apply(s, action) == fast
                 made += 1
-                i = t.by_label[action.route].index
-                taken = replace_fields(s, claims=s.claims[:i] + ((seat + 1) % 4,) + s.claims[i + 1:])
                 poor = replace_fields(s, players=tuple(
                     replace_fields(p, hand=(0,) * len(p.hand)) if k == seat else p for k, p in enumerate(s.players)))
-                for other in (taken, poor):
+                for other in (_taken_by_another(s, action), poor):
                     t.made = (action, s)
                     with pytest.raises(TTRError):
                         apply(other, action)

@@ -949,7 +949,9 @@ class Stations(Feature):
             k -= most - low + 1
         else:
             pay = ((LOCO, size),)
-        return [_new_station(v.map.cities[j].name, pay, seat)]
+        station = _new_station(v.map.cities[j].name, pay, seat)
+        v.route_table.made = (station, state)       # legal for this state by construction: Stations.quick trusts it
+        return [station]
 
     def check(self, v, state, action, seat) -> None:
         _shape_problem(action, v)
@@ -999,7 +1001,11 @@ class Stations(Feature):
         built = _stations_in(p.ext)
         city = action.city
         pay = action.payment
-        if not trusted:
+        # (a station the random bot just made for this very state, Stations.bot_random's, is legal: a free city, a
+        # payment of the next station's size; it leaves both in RouteTable.made, as for claims, and the checks below
+        # are skipped for it)
+        made = v.route_table.made
+        if not trusted and (made[0] is not action or made[1] is not state):
             if city.__class__ is not str or city not in _city_names(v) or not _station_payment(p.hand, built, pay):
                 return None
             for q in players:                          # station_owners: the city must have no station
