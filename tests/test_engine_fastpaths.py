@@ -847,6 +847,34 @@ def test_the_random_bots_tunnel_answer_is_the_listed_one():
     assert seen > 5, seen
 
 
+def test_a_pending_tunnels_data_read_in_place_is_what_its_pairs_say():
+    """europe._tunnel_data reads the pairs _tunnel_step makes in place: the same (route, played, revealed, extra) as
+    Pending.get reads, for every pending tunnel of whole games and for edited ones (a pair more, a pair less, other
+    order); garbled data is still refused."""
+    from ttr_nb.board.state import new_pending
+    from ttr_nb.errors import TTRError
+    from ttr_nb.games.europe import _played_payment, _revealed_kinds, _tunnel_data
+
+    def plain(p):
+        return (p.get("route"), _played_payment(p.get("played")), _revealed_kinds(p.get("revealed")), p.get("extra"))
+    seen = 0
+    for seed, s, seat in random_game_states("europe", 70, games=4, players=4):
+        p = s.pending_for(seat) if s.pending else None
+        if p is None or p.kind != "tunnel":
+            continue
+        assert _tunnel_data(p) == plain(p)
+        data = p.data
+        for edited in (data[:5], data + (("zz", 1),), tuple(reversed(data)), (("a", 0),) + data[1:]):
+            q = new_pending("tunnel", p.seat, edited)
+            if all(q.get(k) is not None for k in ("route", "played", "revealed", "extra")):
+                assert _tunnel_data(q) == plain(q)
+            else:
+                with pytest.raises(TTRError):
+                    _tunnel_data(q)
+        seen += 1
+    assert seen > 5, seen
+
+
 def assert_random_pending_is_listed(v, feature, s, p, seed) -> int:
     """``feature.random_pending`` at pending step ``p`` is ``legal_actions``' entry at the random bot's index, for
     three counters, and it draws as many numbers; returns how many actions are listed."""

@@ -290,10 +290,12 @@ def _tunnel_data(pending: Pending) -> tuple[str, Payment, tuple[int, ...], int]:
     last = _last_tunnel[0]
     if pending is last[0]:
         return last[1]
-    rid = pending.get("route")
-    played = pending.get("played")
-    revealed = pending.get("revealed")
-    extra = pending.get("extra")
+    d = pending.data
+    if len(d) == 6 and d[0][0] == "extra" and d[1][0] == "played" and d[2][0] == "revealed" and d[3][0] == "route":
+        extra, played, revealed, rid = d[0][1], d[1][1], d[2][1], d[3][1]   # (_tunnel_step's pairs, read in place)
+    else:
+        rid, played = pending.get("route"), pending.get("played")
+        revealed, extra = pending.get("revealed"), pending.get("extra")
     if not isinstance(rid, str) or not isinstance(played, str) or not isinstance(revealed, tuple) \
             or isinstance(extra, bool) or not isinstance(extra, int):
         raise TTRError("the pending tunnel step lacks route, played, revealed or extra")
