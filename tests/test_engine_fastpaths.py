@@ -758,6 +758,16 @@ def test_the_random_bots_station_pick_is_the_listed_station_it_would_pick():
     assert picked > 50
 
 
+def test_a_players_stations_read_first_are_what_pairs_get_reads():
+    """europe._stations_in (the stations read from a player's first pair, an empty ext answered at once) agrees with
+    pairs_get on the usual shapes and on edited ones."""
+    from ttr_nb.board.state import pairs_get
+    from ttr_nb.games.europe import _stations_in
+    for ext in ((), (("stations", ()),), (("stations", ("Berlin", "Wien")),), (("goods", 1),),
+                (("a", 1), ("stations", ("Roma",))), [], [("stations", ("Paris",))]):
+        assert _stations_in(ext) == pairs_get(ext, "stations", ()), ext
+
+
 def test_the_owned_routes_kept_for_scoring_are_each_seats_routes():
     """europe._owned (best_borrowing's routes of a seat, one pass over the claims kept for the claims tuple and the
     number of players): each seat's route indices in order, as the plain comprehension reads them, for states along

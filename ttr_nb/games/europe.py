@@ -870,7 +870,9 @@ def best_borrowing(v: Variant, state: GameState, seat: int) -> Borrowing:
 def _stations_in(ext) -> tuple[str, ...]:
     """``pairs_get(ext, "stations", ())`` of a player's pairs, read from the first pair first: a Europe player's
     ext is usually just its stations (the random bot and the quick path ask for every player)."""
-    return ext[0][1] if ext and ext[0][0] == "stations" else pairs_get(ext, "stations", ())
+    if not ext:
+        return ()                                   # (no station yet: the usual ext of a game's first half)
+    return ext[0][1] if ext[0][0] == "stations" else pairs_get(ext, "stations", ())
 
 
 class Stations(Feature):
