@@ -758,6 +758,16 @@ def test_the_random_bots_station_pick_is_the_listed_station_it_would_pick():
     assert picked > 50
 
 
+def test_a_tunnels_colour_is_the_first_coloured_card_of_the_payment():
+    """europe.tunnel_colour (a plain loop): the payment's first card kind that is not a locomotive, None for all
+    locomotives or no cards (EU-TUNNEL-2/3), as the comprehension read it."""
+    from ttr_nb.board.cards import LOCO
+    from ttr_nb.games.europe import tunnel_colour
+    for pay in ((), ((LOCO, 2),), ((3, 2),), ((3, 1), (LOCO, 1)), ((LOCO, 1), (5, 2)), ((0, 1),)):
+        colours = [k for k, _ in pay if k != LOCO]
+        assert tunnel_colour(pay) == (colours[0] if colours else None), pay
+
+
 def test_a_players_stations_read_first_are_what_pairs_get_reads():
     """europe._stations_in (the stations read from a player's first pair, an empty ext answered at once) agrees with
     pairs_get on the usual shapes and on edited ones."""

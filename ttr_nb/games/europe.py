@@ -250,8 +250,10 @@ class Ferries(Feature):
 def tunnel_colour(payment: Payment) -> int | None:
     """The colour the turned-up cards must match: the payment's coloured cards, or None for all locomotives
     (EU-TUNNEL-3). A gray tunnel takes the colour of the payment (interpretation, F-EU-7 b)."""
-    colours = [k for k, _ in payment if k != LOCO]
-    return colours[0] if colours else None
+    for k, _ in payment:                            # (a plain loop: a comprehension is a call of its own)
+        if k != LOCO:
+            return k
+    return None
 
 
 def tunnel_extra(payment: Payment, revealed: Sequence[int]) -> int:
