@@ -1487,7 +1487,13 @@ def _express_bounds(v: Variant, room: dict[str, tuple[int, int]]) -> tuple:
     global _ROOM_LAST
     shortest, longest = _route_lengths(v)
     if room:
-        _ROOM_LAST = (room, max(lo for lo, _ in room.values()) - shortest, min(hi for _, hi in room.values()) - longest)
+        lowest, highest = -(1 << 62), 1 << 62           # (a plain loop: a generator is a call of its own)
+        for lo, hi in room.values():
+            if lo > lowest:
+                lowest = lo
+            if hi < highest:
+                highest = hi
+        _ROOM_LAST = (room, lowest - shortest, highest - longest)
     else:                                               # (no line: no express card places every route)
         _ROOM_LAST = (room, 1, 0)
     return _ROOM_LAST
