@@ -461,6 +461,56 @@ def test_a_ticket_keep_the_random_bot_made_is_taken_unmatched_only_for_its_own_s
     assert "setup" in phases or variant == "south_korea"          # (South Korea's setup is a draft of its own)
 
 
+def _taken_by_another(state, action):
+    """``state`` with what ``action`` (a province claim's route, a station's city) takes held by the next seat."""
+    from ttr_nb.board.state import pairs_set, replace_fields
+    other = (action.seat + 1) % state.n_players
+    if hasattr(action, "city"):                           # Europe's station: the city holds the next seat's station
+        q = state.players[other]
+        stations = tuple(q.get("stations", ())) + (action.city,)
+        players = list(state.players)
+        players[other] = replace_fields(q, ext=pairs_set(q.ext, "stations", stations))
+        return replace_fields(state, players=tuple(players))
+    i = get_variant(state.variant).route_table.by_label[action.route].index
+    return replace_fields(state, claims=state.claims[:i] + (other,) + state.claims[i + 1:])
+
+
+@pytest.mark.parametrize("variant, kind", [("south_korea", "ProvinceClaim"), ("europe", "BuildStation")])
+def test_a_feature_action_the_random_bot_made_is_taken_unchecked_only_for_its_own_state(variant, kind):
+    """RouteTable.made for a feature's own action: the random bot's province claim (ProvinceBoard.bot_random's, made
+    at once or later from a _LaterClaim) or station (Stations.bot_random's) is one of legal_actions' actions, and
+    the feature's quick path takes it without its checks to the state the checked path gives; the same action on
+    another state (its route or city taken meanwhile, an edited empty hand) is checked as any other and refused."""
+    from ttr_nb.board.state import replace_fields
+    from ttr_nb.errors import TTRError
+    t = get_variant(variant).route_table
+    made = refused = 0
+    for seed in range(3):
+        s = new_game(variant, 4, seed)
+        bots = [RandomBot(seed * 5 + i) for i in range(4)]
+        while s.phase != "over":
+            seat = to_move(s)[0]
+            action = bots[seat].choose(s, seat)[0]
+            if action.__class__.__name__ == kind:
+                assert t.made[0] is action and t.made[1] is s
+                assert action in legal_actions(s, seat)
+                fast = apply(s, action)
+                t.made = (None, None)                         # the same action, checked
+                assert apply(s, action) == fast
+                made += 1
+                poor = replace_fields(s, players=tuple(
+                    replace_fields(p, hand=(0,) * len(p.hand)) if k == seat else p for k, p in enumerate(s.players)))
+                for other in (_taken_by_another(s, action), poor):
+                    t.made = (action, s)
+                    with pytest.raises(TTRError):
+                        apply(other, action)
+                    refused += 1
+                s = fast
+            else:
+                s = apply(s, action)
+    assert made > 20 and refused > 40
+
+
 @pytest.mark.parametrize("variant", available_variants())
 def test_claims_info_of_all_free_claims_and_of_a_claim_made_are_the_plain_ones(variant):
     """tables.ClaimsInfo: a new game's claims (all free, read by one count) and the info RouteTable.claimed derives
@@ -803,6 +853,48 @@ def test_the_random_bots_station_pick_is_the_listed_station_it_would_pick():
     assert picked > 50
 
 
+def test_a_tunnels_colour_is_the_first_coloured_card_of_the_payment():
+    """europe.tunnel_colour (a plain loop): the payment's first card kind that is not a locomotive, None for all
+    locomotives or no cards (EU-TUNNEL-2/3), as the comprehension read it."""
+    from ttr_nb.board.cards import LOCO
+    from ttr_nb.games.europe import tunnel_colour
+    for pay in ((), ((LOCO, 2),), ((3, 2),), ((3, 1), (LOCO, 1)), ((LOCO, 1), (5, 2)), ((0, 1),)):
+        colours = [k for k, _ in pay if k != LOCO]
+        assert tunnel_colour(pay) == (colours[0] if colours else None), pay
+
+
+def test_a_players_stations_read_first_are_what_pairs_get_reads():
+    """europe._stations_in (the stations read from a player's first pair, an empty ext answered at once) agrees with
+    pairs_get on the usual shapes and on edited ones."""
+    from ttr_nb.board.state import pairs_get
+    from ttr_nb.games.europe import _stations_in
+    for ext in ((), (("stations", ()),), (("stations", ("Berlin", "Wien")),), (("goods", 1),),
+                (("a", 1), ("stations", ("Roma",))), [], [("stations", ("Paris",))]):
+        assert _stations_in(ext) == pairs_get(ext, "stations", ()), ext
+
+
+def test_the_owned_routes_kept_for_scoring_are_each_seats_routes():
+    """europe._owned (best_borrowing's routes of a seat, one pass over the claims kept for the claims tuple and the
+    number of players): each seat's route indices in order, as the plain comprehension reads them, for states along
+    whole games, an empty board, and a state edited to fewer players that shares the claims tuple."""
+    from ttr_nb.board.state import replace_fields
+    from ttr_nb.games.europe import _owned
+    checked = 0
+    for seed, s, seat in random_game_states("europe", 7, games=2):
+        for k in range(s.n_players):
+            assert _owned(s)[k] == [i for i, owner in enumerate(s.claims) if owner == k]
+        checked += 1
+    assert checked > 100
+    s = new_game("europe", 4, 3)
+    assert _owned(s) == [[], [], [], []]
+    claims = tuple((i % 5) - 1 for i in range(len(s.claims)))      # FREE (-1) and seats 0..3
+    four = replace_fields(s, claims=claims)
+    two = replace_fields(four, n_players=2, players=four.players[:2])
+    assert two.claims is four.claims
+    for state in (four, two, four):
+        assert _owned(state) == [[i for i, owner in enumerate(claims) if owner == k] for k in range(state.n_players)]
+
+
 def test_the_random_bots_draft_pick_and_keep_are_the_listed_ones():
     """SK-SETUP-3/4: TicketDraft.random_pending picks a draft pick or the keep of 4 without listing them: the action
     pending_actions lists at the same random index, with the same random numbers drawn, at every draft step."""
@@ -867,6 +959,34 @@ def test_the_random_bots_tunnel_answer_is_the_listed_one():
         if p is None or p.kind != "tunnel":
             continue
         seen += assert_random_pending_is_listed(v, v.feature("tunnels"), s, p, seed) > 1
+    assert seen > 5, seen
+
+
+def test_a_pending_tunnels_data_read_in_place_is_what_its_pairs_say():
+    """europe._tunnel_data reads the pairs _tunnel_step makes in place: the same (route, played, revealed, extra) as
+    Pending.get reads, for every pending tunnel of whole games and for edited ones (a pair more, a pair less, other
+    order); garbled data is still refused."""
+    from ttr_nb.board.state import new_pending
+    from ttr_nb.errors import TTRError
+    from ttr_nb.games.europe import _played_payment, _revealed_kinds, _tunnel_data
+
+    def plain(p):
+        return (p.get("route"), _played_payment(p.get("played")), _revealed_kinds(p.get("revealed")), p.get("extra"))
+    seen = 0
+    for seed, s, seat in random_game_states("europe", 70, games=4, players=4):
+        p = s.pending_for(seat) if s.pending else None
+        if p is None or p.kind != "tunnel":
+            continue
+        assert _tunnel_data(p) == plain(p)
+        data = p.data
+        for edited in (data[:5], data + (("zz", 1),), tuple(reversed(data)), (("a", 0),) + data[1:]):
+            q = new_pending("tunnel", p.seat, edited)
+            if all(q.get(k) is not None for k in ("route", "played", "revealed", "extra")):
+                assert _tunnel_data(q) == plain(q)
+            else:
+                with pytest.raises(TTRError):
+                    _tunnel_data(q)
+        seen += 1
     assert seen > 5, seen
 
 

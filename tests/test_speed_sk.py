@@ -235,6 +235,7 @@ def test_the_express_bounds_say_when_every_route_places_a_train():
         sk._ROOM_LAST = (None, None, None)
         bounds = sk._express_bounds(v, room)
         assert bounds is sk._ROOM_LAST and bounds[0] is room
+        assert bounds[1:] == (max(lo for lo, _ in room.values()) - shortest, min(hi for _, hi in room.values()) - longest)
         for most in (1, 2, 3):
             plain = all(lo <= shortest + most and longest + most <= hi for lo, hi in room.values())
             assert (bounds[1] <= most <= bounds[2]) == plain, (seed, s.ply, most)

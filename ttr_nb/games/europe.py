@@ -34,7 +34,7 @@ from ..board.cards import CARD_NAMES, LOCO
 from ..errors import BadAction, IllegalAction, MapError, TTRError
 from ..board.names import route_text, ticket_text
 from ..board.names import seat_name as _seat_name
-from ..board.scoring import _pieces, _with, owned_edges, ticket_results
+from ..board.scoring import _indices_by_seat, _pieces, _with, owned_edges, ticket_results
 from ..board.state import (FREE, GameState, Pending, new_pending, new_player, new_state, open_subclass, pairs_get,
                            pairs_set)
 from .usa import USA_INTERPRETATIONS
@@ -250,8 +250,10 @@ class Ferries(Feature):
 def tunnel_colour(payment: Payment) -> int | None:
     """The colour the turned-up cards must match: the payment's coloured cards, or None for all locomotives
     (EU-TUNNEL-3). A gray tunnel takes the colour of the payment (interpretation, F-EU-7 b)."""
-    colours = [k for k, _ in payment if k != LOCO]
-    return colours[0] if colours else None
+    for k, _ in payment:                            # (a plain loop: a comprehension is a call of its own)
+        if k != LOCO:
+            return k
+    return None
 
 
 def tunnel_extra(payment: Payment, revealed: Sequence[int]) -> int:
@@ -290,10 +292,12 @@ def _tunnel_data(pending: Pending) -> tuple[str, Payment, tuple[int, ...], int]:
     last = _last_tunnel[0]
     if pending is last[0]:
         return last[1]
-    rid = pending.get("route")
-    played = pending.get("played")
-    revealed = pending.get("revealed")
-    extra = pending.get("extra")
+    d = pending.data
+    if len(d) == 6 and d[0][0] == "extra" and d[1][0] == "played" and d[2][0] == "revealed" and d[3][0] == "route":
+        extra, played, revealed, rid = d[0][1], d[1][1], d[2][1], d[3][1]   # (_tunnel_step's pairs, read in place)
+    else:
+        rid, played = pending.get("route"), pending.get("played")
+        revealed, extra = pending.get("revealed"), pending.get("extra")
     if not isinstance(rid, str) or not isinstance(played, str) or not isinstance(revealed, tuple) \
             or isinstance(extra, bool) or not isinstance(extra, int):
         raise TTRError("the pending tunnel step lacks route, played, revealed or extra")
@@ -713,6 +717,26 @@ def station_candidates(v: Variant, state: GameState, seat: int, city: str) -> li
     return [r for r in v.map.routes_at(city) if state.claims[r.index] not in (FREE, seat)]
 
 
+_OWNED_LAST: tuple = (None, 0, None)
+
+
+def _owned(state: GameState) -> list[list[int]]:
+    """The route indices each seat owns (``scoring._indices_by_seat``), the last answer kept by the claims tuple and
+    the number of players: scoring asks ``best_borrowing`` for every seat of one final state, and one pass over the
+    claims serves them all. (One tuple, replaced whole; the claims are held there, their id is not reused.)"""
+    global _OWNED_LAST
+    last = _OWNED_LAST
+    if last[0] is not state.claims or last[1] != len(state.players):
+        last = _OWNED_LAST = (state.claims, len(state.players), _indices_by_seat(state))
+    return last[2]
+
+
+def _borrow_nothing(seat: int, stations: tuple[str, ...], count: int) -> Borrowing:
+    """``best_borrowing``'s answer when no route is borrowed (made only when it is the answer: a frozen dataclass
+    is slow to make)."""
+    return Borrowing(seat, stations, (None,) * len(stations), 0, count)
+
+
 def best_borrowing(v: Variant, state: GameState, seat: int) -> Borrowing:
     """Choose one borrowed route (or none) per station, maximising the owner's ticket points (EU-STATION-5).
 
@@ -723,14 +747,13 @@ def best_borrowing(v: Variant, state: GameState, seat: int) -> Borrowing:
     Ties: fewer borrowed routes, then the lowest route ids (interpretation).
     """
     stations = stations_of(state, seat)
-    none = Borrowing(seat, stations, (None,) * len(stations), 0, 0)
     if not stations:
-        return none
+        return _borrow_nothing(seat, stations, 0)
     # the own network's pieces, a union-find over the route table's city numbers (each root is a piece)
     t = v.route_table
     ends = t.ends
     claims = state.claims
-    up = _pieces(t, [i for i, owner in enumerate(claims) if owner == seat])
+    up = _pieces(t, _owned(state)[seat])
     open_tickets = []
     ticket_ends = t.ticket_ends
     for tid in state.players[seat].tickets:
@@ -742,7 +765,7 @@ def best_borrowing(v: Variant, state: GameState, seat: int) -> Borrowing:
         if a != b:
             open_tickets.append((a, b, points))
     if not open_tickets:
-        return none
+        return _borrow_nothing(seat, stations, 0)
     at = _routes_at_by_id(v)
     options: list[list[tuple[str, int, int] | None]] = []
     touched: set[int] = set()                           # the pieces some choice may join
@@ -789,7 +812,7 @@ def best_borrowing(v: Variant, state: GameState, seat: int) -> Borrowing:
             if a == b:
                 most += p
     if not most:                                        # borrowing nothing is the best choice (the first of equals)
-        return Borrowing(seat, stations, (None,) * len(stations), 0, count)
+        return _borrow_nothing(seat, stations, count)
     # every combination in product() order (so the first of equals has the lowest ids), depth first: the pieces
     # of the network a choice's first stations join are worked out once for all the choices after them. A piece is
     # a bit set of components; an open ticket is completed when one piece holds both its ends, so a choice's gain
@@ -849,7 +872,9 @@ def best_borrowing(v: Variant, state: GameState, seat: int) -> Borrowing:
 def _stations_in(ext) -> tuple[str, ...]:
     """``pairs_get(ext, "stations", ())`` of a player's pairs, read from the first pair first: a Europe player's
     ext is usually just its stations (the random bot and the quick path ask for every player)."""
-    return ext[0][1] if ext and ext[0][0] == "stations" else pairs_get(ext, "stations", ())
+    if not ext:
+        return ()                                   # (no station yet: the usual ext of a game's first half)
+    return ext[0][1] if ext[0][0] == "stations" else pairs_get(ext, "stations", ())
 
 
 class Stations(Feature):
@@ -930,7 +955,9 @@ class Stations(Feature):
             k -= most - low + 1
         else:
             pay = ((LOCO, size),)
-        return [_new_station(v.map.cities[j].name, pay, seat)]
+        station = _new_station(v.map.cities[j].name, pay, seat)
+        v.route_table.made = (station, state)       # legal for this state by construction: Stations.quick trusts it
+        return [station]
 
     def check(self, v, state, action, seat) -> None:
         _shape_problem(action, v)
@@ -980,7 +1007,11 @@ class Stations(Feature):
         built = _stations_in(p.ext)
         city = action.city
         pay = action.payment
-        if not trusted:
+        # (a station the random bot just made for this very state, Stations.bot_random's, is legal: a free city, a
+        # payment of the next station's size; it leaves both in RouteTable.made, as for claims, and the checks below
+        # are skipped for it)
+        made = v.route_table.made
+        if not trusted and (made[0] is not action or made[1] is not state):
             if city.__class__ is not str or city not in _city_names(v) or not _station_payment(p.hand, built, pay):
                 return None
             for q in players:                          # station_owners: the city must have no station

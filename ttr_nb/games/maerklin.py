@@ -828,7 +828,11 @@ class Passengers(Feature):
                 break
             mine = _passengers_in(other.ext)
             if cities[0] in mine or cities[-1] in mine:
-                cities = tuple(c for c in cities if c not in mine)
+                free = []                              # (a plain loop: a generator is a call of its own)
+                for c in cities:
+                    if c not in mine:
+                        free.append(c)
+                cities = tuple(free)
         claims = state.claims
         new_claims = list(claims)                      # (a list set and made a tuple: cheaper than two slices)
         new_claims[i] = seat

@@ -1487,7 +1487,13 @@ def _express_bounds(v: Variant, room: dict[str, tuple[int, int]]) -> tuple:
     global _ROOM_LAST
     shortest, longest = _route_lengths(v)
     if room:
-        _ROOM_LAST = (room, max(lo for lo, _ in room.values()) - shortest, min(hi for _, hi in room.values()) - longest)
+        lowest, highest = -(1 << 62), 1 << 62           # (a plain loop: a generator is a call of its own)
+        for lo, hi in room.values():
+            if lo > lowest:
+                lowest = lo
+            if hi < highest:
+                highest = hi
+        _ROOM_LAST = (room, lowest - shortest, highest - longest)
     else:                                               # (no line: no express card places every route)
         _ROOM_LAST = (room, 1, 0)
     return _ROOM_LAST
@@ -1542,8 +1548,10 @@ class _LaterClaim(tuple):
     def __getitem__(self, k: int) -> "ProvinceClaim":
         if k != 0:
             raise IndexError(k)
-        v, routes, room, left, hand, seat, x = tuple.__getitem__(self, 0)
-        return _pick_claim(v, routes, room, (0,) + tuple(left), hand, seat, Counter.of_state(x))[0]
+        v, state, routes, room, left, hand, seat, x = tuple.__getitem__(self, 0)
+        claim = _pick_claim(v, routes, room, (0,) + tuple(left), hand, seat, Counter.of_state(x))[0]
+        v.route_table.made = (claim, state)             # legal there by construction (see ProvinceBoard.quick)
+        return claim
 
     def __iter__(self):
         yield self[0]
@@ -1613,10 +1621,13 @@ class ProvinceBoard(Feature):
         else:
             every = False
         if every:
-            later = _LaterClaim(((v, routes, room, left, p.hand, seat, r.state),))
+            later = _LaterClaim(((v, state, routes, room, left, p.hand, seat, r.state),))
             r.skip(2)                                       # the route's draw and the claim's
             return later
-        return _pick_claim(v, routes, room, (0,) + tuple(left), p.hand, seat, r)
+        found = _pick_claim(v, routes, room, (0,) + tuple(left), p.hand, seat, r)
+        if found:                                           # legal for this state by construction: its route from
+            v.route_table.made = (found[0], state)          # _province_routes, its payment, express card and line
+        return found                                        # from the hand and room (ProvinceBoard.quick trusts it)
 
     @staticmethod
     def _targets(route, room) -> list[tuple[str, int, int]]:
@@ -1744,7 +1755,10 @@ class ProvinceBoard(Feature):
         left = pairs_get(p.ext, "express", ()) if e else ()      # (read only when an express card is used)
         claims = state.claims
         lines = v.__dict__.get("_province_lines") or province_lines(v)      # (made once: without the call)
-        if not trusted:
+        # (a claim the random bot just made for this very state, ProvinceBoard.bot_random's, is legal as far as the
+        # checks below go: it leaves both in RouteTable.made, as the base game's claims do for engine._quick_claim)
+        made = t.made
+        if not trusted and (made[0] is not action or made[1] is not state):
             colour = t.colour[i]
             first = pay[0][0] if interned(pay) and pay[-1][0] <= LOCO else None     # (not another game's wilds)
             if (first is None or claims[i] != FREE or p.trains <= route.length or e.__class__ is not int
