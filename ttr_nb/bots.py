@@ -236,8 +236,8 @@ class RandomBot:
 
 
 # variant key -> (the variant, the tree of kind orders, its size, the ticket deck): what a turn of the random bot reads
-# of its variant. A Variant's __dict__ is materialised (its cached properties write it), and CPython 3.11 then
-# specialises no attribute load on it: v.features and v.settings were full generic lookups at every turn
+# of its variant, by key: a Variant's attribute loads specialise poorly in CPython 3.11 (see engine._TURN_TERMS), and
+# v.features and v.settings were read at every turn
 _TURN_PLAN: dict[str, tuple] = {}
 
 

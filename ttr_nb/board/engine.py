@@ -711,8 +711,9 @@ _VARIANTS: dict[str, Variant] = {}       # board variants by key, filled by get_
 _QUICK_PATHS: dict[str, dict] = {}
 # the same for what ends a turn (_turn_over): (round_end_hooks, end_trains) of v.route_table and v.settings by key,
 # and for a face-up draw (_quick_draw): (market_reset_kinds, market_loco_limit) of v.settings. A Variant's __dict__
-# is materialised (its cached properties write it), and CPython 3.11 then specialises no attribute load on it:
-# v.route_table and v.settings were full generic lookups at every turn's end and face-up draw
+# is materialised (its cached properties write it): CPython 3.11 then specialises a load of a cached property such as
+# v.route_table not at all and a field such as v.settings only through a dict hint (dis(..., adaptive=True) after a
+# game shows LOAD_ATTR_ADAPTIVE and LOAD_ATTR_WITH_HINT), at every turn's end and face-up draw
 _TURN_TERMS: dict[str, tuple] = {}
 _RESET_TERMS: dict[str, tuple] = {}
 
