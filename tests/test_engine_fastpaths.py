@@ -327,6 +327,30 @@ def test_the_quick_claim_trusts_only_its_own_payments_and_keeps_the_twin_rules(p
     assert claims > 50 and twins > 0
 
 
+def made_by_the_bot(variant, picks, seeds):
+    """Each action the random bots make that ``picks`` (a test on the action) in random 4-player games of
+    ``variant`` (a bot's seed: the game's times 5 plus its seat), checked first to be the one RouteTable.made holds
+    with that very state, one of legal_actions', and taken by apply to the state the checked path gives: yields
+    (state, seat, action, bots); each game goes on from that state after the action."""
+    t = get_variant(variant).route_table
+    for seed in seeds:
+        s = new_game(variant, 4, seed)
+        bots = [RandomBot(seed * 5 + i) for i in range(4)]
+        while s.phase != "over":
+            seat = to_move(s)[0]
+            action = bots[seat].choose(s, seat)[0]
+            if picks(action):
+                assert t.made[0] is action and t.made[1] is s
+                assert action in legal_actions(s, seat)
+                fast = apply(s, action)
+                t.made = (None, None)                         # the same action, checked
+                assert apply(s, action) == fast
+                yield s, seat, action, bots
+                s = fast
+            else:
+                s = apply(s, action)
+
+
 @pytest.mark.parametrize("variant", available_variants())
 def test_a_claim_the_random_bot_made_is_taken_unchecked_only_for_its_own_state(variant):
     """RouteTable.made: the random bot's claim, built from claimable_mask and payment_tuple, is one of
@@ -335,36 +359,20 @@ def test_a_claim_the_random_bot_made_is_taken_unchecked_only_for_its_own_state(v
     other and refused."""
     from ttr_nb.board.state import replace_fields
     from ttr_nb.errors import TTRError
-    v = get_variant(variant)
-    t = v.route_table
+    t = get_variant(variant).route_table
     made = refused = 0
-    for seed in range(2):
-        s = new_game(variant, 4, seed)
-        bots = [RandomBot(seed * 5 + i) for i in range(4)]
-        while s.phase != "over":
-            seat = to_move(s)[0]
-            action = bots[seat].choose(s, seat)[0]
-            if action.__class__ is Claim:
-                assert t.made[0] is action and t.made[1] is s
-                assert action in legal_actions(s, seat)
-                fast = apply(s, action)
-                t.made = (None, None)                         # the same claim, checked
-                assert apply(s, action) == fast
-                made += 1
-                if made % 4 == 0:                             # the claim, made for s, on other states: checked there
-                    i = t.by_label[action.route].index
-                    taken = replace_fields(s, claims=s.claims[:i] + ((seat + 1) % 4,) + s.claims[i + 1:])
-                    poor = replace_fields(s, players=tuple(
-                        replace_fields(p, hand=(0,) * len(p.hand)) if k == seat else p
-                        for k, p in enumerate(s.players)))
-                    for other in (taken, poor):
-                        t.made = (action, s)
-                        with pytest.raises(TTRError):
-                            apply(other, action)
-                        refused += 1
-                s = fast
-            else:
-                s = apply(s, action)
+    for s, seat, action, _ in made_by_the_bot(variant, lambda a: a.__class__ is Claim, range(2)):
+        made += 1
+        if made % 4 == 0:                                     # the claim, made for s, on other states: checked there
+            i = t.by_label[action.route].index
+            taken = replace_fields(s, claims=s.claims[:i] + ((seat + 1) % 4,) + s.claims[i + 1:])
+            poor = replace_fields(s, players=tuple(
+                replace_fields(p, hand=(0,) * len(p.hand)) if k == seat else p for k, p in enumerate(s.players)))
+            for other in (taken, poor):
+                t.made = (action, s)
+                with pytest.raises(TTRError):
+                    apply(other, action)
+                refused += 1
     assert made > 40 and refused > 10
 
 
@@ -418,45 +426,30 @@ def test_a_ticket_keep_the_random_bot_made_is_taken_unmatched_only_for_its_own_s
     t = v.route_table
     made = edited = reordered = 0
     phases = set()
-    for seed in range(2):
-        s = new_game(variant, 4, seed)
-        bots = [RandomBot(seed * 5 + i) for i in range(4)]
-        while s.phase != "over":
-            seat = to_move(s)[0]
-            action = bots[seat].choose(s, seat)[0]
-            if action.__class__ is KeepTickets:
-                assert t.made[0] is action and t.made[1] is s
-                assert action in legal_actions(s, seat)
-                phases.add(s.phase)
-                fast = apply(s, action)
-                t.made = (None, None)                         # the same keep, its names matched
-                assert apply(s, action) == fast
-                made += 1
-                assert _keep_at_random(v, s, s.pending_for(seat), Counter(seed * 5 + seat, seat, s.ply, s.seed)) \
-                    == action
-                p = s.pending_for(seat)
-                data = dict(p.data)
-                for offered in (data["offered"][::-1], data["offered"][1:], tuple(reversed(sorted(t.ticket_text)))[:3]):
-                    other = replace_fields(s, pending=tuple(
-                        Pending(q.kind, q.seat, tuple((k, offered if k == "offered" else x) for k, x in q.data))
-                        if q is p else q for q in s.pending))
-                    again = bots[seat].choose(s, seat)[0]   # the keep made again for s, applied to other
-                    assert again == action and t.made[0] is again and t.made[1] is s
-                    try:
-                        expected = _checked_general(v, other, again, None, False)
-                    except TTRError:
-                        with pytest.raises(TTRError):
-                            apply(other, again)
-                    else:
-                        assert apply(other, again) == expected
-                    edited += 1
-                for q in s.pending[1:]:                       # (the setup's later offers: first once, and not)
-                    first = replace_fields(s, pending=(q,) + tuple(x for x in s.pending if x is not q))
-                    assert bots[q.seat].choose(first, q.seat)[0] == bots[q.seat].choose(s, q.seat)[0]
-                    reordered += 1
-                s = fast
+    for s, seat, action, bots in made_by_the_bot(variant, lambda a: a.__class__ is KeepTickets, range(2)):
+        phases.add(s.phase)
+        made += 1
+        assert _keep_at_random(v, s, s.pending_for(seat), Counter(bots[seat].seed, seat, s.ply, s.seed)) == action
+        p = s.pending_for(seat)
+        data = dict(p.data)
+        for offered in (data["offered"][::-1], data["offered"][1:], tuple(reversed(sorted(t.ticket_text)))[:3]):
+            other = replace_fields(s, pending=tuple(
+                Pending(q.kind, q.seat, tuple((k, offered if k == "offered" else x) for k, x in q.data))
+                if q is p else q for q in s.pending))
+            again = bots[seat].choose(s, seat)[0]           # the keep made again for s, applied to other
+            assert again == action and t.made[0] is again and t.made[1] is s
+            try:
+                expected = _checked_general(v, other, again, None, False)
+            except TTRError:
+                with pytest.raises(TTRError):
+                    apply(other, again)
             else:
-                s = apply(s, action)
+                assert apply(other, again) == expected
+            edited += 1
+        for q in s.pending[1:]:                               # (the setup's later offers: first once, and not)
+            first = replace_fields(s, pending=(q,) + tuple(x for x in s.pending if x is not q))
+            assert bots[q.seat].choose(first, q.seat)[0] == bots[q.seat].choose(s, q.seat)[0]
+            reordered += 1
     assert made > 15 and edited == 3 * made and "play" in phases and reordered >= 12 * ("setup" in phases)
     assert "setup" in phases or variant == "south_korea"          # (South Korea's setup is a draft of its own)
 
@@ -485,29 +478,15 @@ def test_a_feature_action_the_random_bot_made_is_taken_unchecked_only_for_its_ow
     from ttr_nb.errors import TTRError
     t = get_variant(variant).route_table
     made = refused = 0
-    for seed in range(3):
-        s = new_game(variant, 4, seed)
-        bots = [RandomBot(seed * 5 + i) for i in range(4)]
-        while s.phase != "over":
-            seat = to_move(s)[0]
-            action = bots[seat].choose(s, seat)[0]
-            if action.__class__.__name__ == kind:
-                assert t.made[0] is action and t.made[1] is s
-                assert action in legal_actions(s, seat)
-                fast = apply(s, action)
-                t.made = (None, None)                         # the same action, checked
-                assert apply(s, action) == fast
-                made += 1
-                poor = replace_fields(s, players=tuple(
-                    replace_fields(p, hand=(0,) * len(p.hand)) if k == seat else p for k, p in enumerate(s.players)))
-                for other in (_taken_by_another(s, action), poor):
-                    t.made = (action, s)
-                    with pytest.raises(TTRError):
-                        apply(other, action)
-                    refused += 1
-                s = fast
-            else:
-                s = apply(s, action)
+    for s, seat, action, _ in made_by_the_bot(variant, lambda a: a.__class__.__name__ == kind, range(3)):
+        made += 1
+        poor = replace_fields(s, players=tuple(
+            replace_fields(p, hand=(0,) * len(p.hand)) if k == seat else p for k, p in enumerate(s.players)))
+        for other in (_taken_by_another(s, action), poor):
+            t.made = (action, s)
+            with pytest.raises(TTRError):
+                apply(other, action)
+            refused += 1
     assert made > 20 and refused > 40
 
 
