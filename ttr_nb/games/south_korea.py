@@ -1333,9 +1333,10 @@ def _placeable(v: Variant, state: GameState) -> dict[str, tuple[int, int]]:
             break
     else:
         raw = ()
-    last = v.__dict__.get("_placeable_last")           # the board of the last call: in play, mostly the same tuple
-    if last is not None and last[0] is raw:
-        return last[1]
+    global _PLACEABLE_LAST
+    last = _PLACEABLE_LAST                              # the board of the last call: in play, mostly the same tuple
+    if last[1] is raw and last[0] is v:
+        return last[2]
     cache = v.__dict__.setdefault("_placeable", {})
     try:
         found = cache.get(raw)
@@ -1345,8 +1346,14 @@ def _placeable(v: Variant, state: GameState) -> dict[str, tuple[int, int]]:
         if len(cache) >= 256:
             cache.clear()
         found = cache[raw] = _placeable_now(v, state)
-    v.__dict__["_placeable_last"] = (raw, found)
+    _PLACEABLE_LAST = (v, raw, found)
     return found
+
+
+# (variant, province board, its room): _placeable's last answer, one tuple replaced whole; a module global rather than
+# an entry of the variant's __dict__, whose load CPython 3.11 never specialises (see engine._TURN_TERMS). The board
+# and variant are held there: their ids are not reused meanwhile.
+_PLACEABLE_LAST: tuple = (None, None, None)
 
 
 def _placeable_now(v: Variant, state: GameState) -> dict[str, tuple[int, int]]:
@@ -1606,8 +1613,8 @@ class ProvinceBoard(Feature):
                 break
         else:
             raw = ()
-        last = v.__dict__.get("_placeable_last")
-        room = last[1] if last is not None and last[0] is raw else _placeable(v, state)
+        last = _PLACEABLE_LAST
+        room = last[2] if last[1] is raw and last[0] is v else _placeable(v, state)
         for key, left in p.ext:                             # (express_left: pairs_get, without the call)
             if key == "express":
                 break
@@ -1738,6 +1745,7 @@ class ProvinceBoard(Feature):
         listed), plainly legal: the route claimed, its cards to the discard pile, one more train onto its province
         space, the express card used, the turn over — the state ``apply`` makes, without a transaction (SK-PROV-1..6,
         SK-EXPRESS-3). None when anything is out of the ordinary (``check`` words a refusal)."""
+        global _PLACEABLE_LAST
         seat = action.seat
         if (seat != state.current or seat.__class__ is not int or state.pending or state.phase not in _PLAYING
                 or state.market is not _full[0] and not _is_full(state.market)):
@@ -1813,14 +1821,14 @@ class ProvinceBoard(Feature):
                          ext=table)
         if new is not None:
             t.claimed(claims, new_claims, i, seat)
-            last = v.__dict__.get("_placeable_last")
-            if last is not None and last[0] is board:     # the new board's room from the old one: one line moved
-                room = last[1]
+            last = _PLACEABLE_LAST
+            if last[1] is board and last[0] is v:         # the new board's room from the old one: one line moved
+                room = last[2]
                 lo, top = room[line]
                 if space == lo:                         # (else the room stays that very dict: rooms are read-only)
                     full.add(space)
                     room = {**room, line: (_first_free(spaces, full), top)}
-                v.__dict__["_placeable_last"] = (new_board, room)
+                _PLACEABLE_LAST = (v, new_board, room)
         return new
 
     @staticmethod
