@@ -813,6 +813,32 @@ def test_the_random_bots_province_pick_is_the_listed_claim_it_would_pick():
     assert picked > 50 and later > 20
 
 
+def test_south_koreas_kept_terms_are_the_variants_own_and_follow_another_variant_object():
+    """South Korea's province code reads its variant's route table, province lines and top space from _TERMS_LAST,
+    kept for the last variant object it ran for: at every ply of whole games they are that variant's own, and a
+    second variant object (a copy, with a route table of its own) is answered from its own table, province routes
+    and claims alike, then the first again."""
+    import copy
+    from ttr_nb.games import south_korea as sk
+    v = get_variant("south_korea")
+    other = copy.copy(v)
+    other.__dict__["route_table"] = type(v.route_table)(other)
+    checked = 0
+    for seed, s, seat in random_game_states("south_korea", 7, games=1):
+        if not s.pending and s.phase != "setup":
+            for w in (v, other, v):
+                sk._ROUTES_LAST = (None, None, 0)
+                routes = sk._province_routes(w, s, seat)
+                assert sk._TERMS_LAST[0] is w and sk._TERMS_LAST[1] is w.route_table
+                assert sk._TERMS_LAST[2:] == (sk.province_lines(v), sk._province_top(v))
+                trains = s.players[seat].trains
+                assert routes == sum(1 << x.index for x in claimable_routes(w, s, seat, affordable_only=True)
+                                     if trains > x.length)
+            checked += 1
+    assert checked > 50
+    assert other.route_table is not v.route_table
+
+
 def test_the_random_bots_station_pick_is_the_listed_station_it_would_pick():
     """EU-STATION-1..3: Stations.bot_random counts the free cities and the station's payments and makes only the
     one picked: the action turn_actions lists at the same random index, with the same random numbers drawn, at

@@ -433,3 +433,41 @@ def test_USA_SCORE_3_networks_pieces_weighed_as_they_grow_are_the_pieces_sums(va
                                            for tid in p.tickets]
                 checked += 1
     assert checked > 200
+
+
+@pytest.mark.parametrize("variant", ["usa", "europe", "south_korea"])
+def test_SK_SCORE_4_tickets_joined_without_weighing_are_the_path_searchs(variant):
+    """Without a longest-path bonus (SK-SCORE-4) ``score`` judges the tickets by ``_joined`` over ``_pieces`` alone,
+    not ``_networks``: the same answers as ``_networks`` and as ``ticket_results``' path search (own routes only),
+    at every point of random games with 2-5 seats; a seat without routes or tickets gives []."""
+    v = get_variant(variant)
+    t = v.route_table
+    checked = 0
+    for players, seed in [(p, s) for p in (2, 3, 4, 5) for s in (3, 4)]:
+        for state in on_the_way(variant, players, seed, every=20):
+            indices = scoring._indices_by_seat(state)
+            _, completed, _ = scoring._networks(t, state, indices)
+            for seat, p in enumerate(state.players):
+                joined = scoring._joined(scoring._pieces(t, indices[seat]), t.ticket_ends, p.tickets)
+                assert joined == completed[seat]
+                found = scoring.ticket_results(v, p.tickets, scoring.owned_edges(v, state, seat))
+                assert joined == [r.completed for r in found]
+                checked += 1
+    assert scoring._joined(scoring._pieces(t, []), t.ticket_ends, ()) == []
+    assert checked > 200
+
+
+def test_SK_SCORE_4_score_winners_agree_with_the_breakdown():
+    """South Korea's ``score`` finds its winners from totals with the tickets judged without weighing pieces; the
+    breakdown made when read (each ticket's path searched) has its sole winner there, at points of random games."""
+    checked = 0
+    for players, seed in [(p, s) for p in (2, 3, 4, 5) for s in (1, 2)]:
+        for state in on_the_way("south_korea", players, seed, every=40):
+            sheet = score(state)
+            totals = [ps.total for ps in sheet.players]
+            best = [seat for seat, n in enumerate(totals) if n == max(totals)]
+            if len(best) == 1:
+                assert sheet.winners == tuple(best)
+                checked += 1
+            assert not any(ps.longest_bonus for ps in sheet.players)
+    assert checked > 20

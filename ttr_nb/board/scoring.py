@@ -281,8 +281,11 @@ def score(state: GameState) -> ScoreSheet:
         if bonus:                                 # only for the bonus's pruning, none without a bonus (MK-SCORE-3)
             heaviest, _, ups = _networks(t, state, indices)
         completed = _completed_avoiding(t, state, indices, _dead_places(v))
-    elif bonus or lean is not None:
+    elif bonus:
         heaviest, completed, ups = _networks(t, state, indices)
+    elif lean is not None:                        # no bonus (SK-SCORE-4): the tickets alone, no piece weighed
+        completed = [_joined(_pieces(t, indices[seat]), t.ticket_ends, p.tickets)
+                     for seat, p in enumerate(state.players)]
     trails, bonus_seats = _trails(t, indices, heaviest, ups, bonus)
     final, longest_scores = state.phase == "over", bool(bonus)
     if lean is not None:
@@ -437,17 +440,22 @@ def _networks(t, state: GameState, indices: list[list[int]]) -> tuple[list[int],
             else:
                 weight[b] += length[i]
         heaviest.append(max(weight, default=0))
-        joined = []
-        for tid in p.tickets:
-            a, b, _ = tickets[tid]
-            while up[a] != a:
-                a = up[a]
-            while up[b] != b:
-                b = up[b]
-            joined.append(a == b)
-        completed.append(joined)
+        completed.append(_joined(up, tickets, p.tickets))
         ups.append(up)
     return heaviest, completed, ups
+
+
+def _joined(up: list[int], tickets, tids) -> list[bool]:
+    """Per ticket of ``tids``: its two places in one piece of ``up`` (``_pieces``) or not."""
+    joined = []
+    for tid in tids:
+        a, b, _ = tickets[tid]
+        while up[a] != a:
+            a = up[a]
+        while up[b] != b:
+            b = up[b]
+        joined.append(a == b)
+    return joined
 
 
 def _trails(t, indices: list[list[int]], heaviest: list[int] | None, ups: list[list[int]] | None,

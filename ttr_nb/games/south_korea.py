@@ -1333,9 +1333,10 @@ def _placeable(v: Variant, state: GameState) -> dict[str, tuple[int, int]]:
             break
     else:
         raw = ()
-    last = v.__dict__.get("_placeable_last")           # the board of the last call: in play, mostly the same tuple
-    if last is not None and last[0] is raw:
-        return last[1]
+    global _PLACEABLE_LAST
+    last = _PLACEABLE_LAST                              # the board of the last call: in play, mostly the same tuple
+    if last[1] is raw and last[0] is v:
+        return last[2]
     cache = v.__dict__.setdefault("_placeable", {})
     try:
         found = cache.get(raw)
@@ -1345,8 +1346,14 @@ def _placeable(v: Variant, state: GameState) -> dict[str, tuple[int, int]]:
         if len(cache) >= 256:
             cache.clear()
         found = cache[raw] = _placeable_now(v, state)
-    v.__dict__["_placeable_last"] = (raw, found)
+    _PLACEABLE_LAST = (v, raw, found)
     return found
+
+
+# (variant, province board, its room): _placeable's last answer, one tuple replaced whole; a module global rather than
+# an entry of the variant's __dict__, whose load CPython 3.11 never specialises (see engine._TURN_TERMS). The board
+# and variant are held there: their ids are not reused meanwhile.
+_PLACEABLE_LAST: tuple = (None, None, None)
 
 
 def _placeable_now(v: Variant, state: GameState) -> dict[str, tuple[int, int]]:
@@ -1391,6 +1398,20 @@ def _province_top(v: Variant) -> int:
     return top
 
 
+# (variant, its route table, its province lines, the board's highest space): what the province code run every turn
+# reads of its variant, for the last variant it ran for; one tuple replaced whole, the variant held there. A module
+# global because CPython 3.11 never specialises a load of v.route_table (a cached property) or v.__dict__ (see
+# engine._TURN_TERMS): read as ``last[1:] if last[0] is v else _terms(v)[1:]``.
+_TERMS_LAST: tuple = (None, None, None, None)
+
+
+def _terms(v: Variant) -> tuple:
+    """``_TERMS_LAST`` made for ``v``."""
+    global _TERMS_LAST
+    _TERMS_LAST = (v, v.route_table, province_lines(v), _province_top(v))
+    return _TERMS_LAST
+
+
 def _province_places(room: dict[str, tuple[int, int]], top: int, c0: int, boosts: tuple[int, ...]) -> tuple[int, ...]:
     """For each train size (0 to ``top``) of a route of colour index ``c0`` (-1: gray): how many (express card,
     line) pairs of ``boosts`` (0: none) and the lines with a free space in the province ``room`` (``_placeable``)
@@ -1428,8 +1449,8 @@ def _pick_claim(v: Variant, routes: int, room: dict[str, tuple[int, int]], boost
                 hand: Sequence[int], seat: int, r) -> list:
     """``ProvinceBoard.bot_random``'s claim among the claimable ``routes`` (a bit set, a train to spare), drawn
     from the counter ``r``: [the claim], or [] when no route has one."""
-    t = v.route_table
-    top = v.__dict__.get("_province_top") or _province_top(v)
+    last = _TERMS_LAST
+    _, t, _, top = last if last[0] is v else _terms(v)
     locos = hand[LOCO]
     while routes:
         n = routes.bit_count()
@@ -1531,7 +1552,8 @@ def _province_routes(v: Variant, state: GameState, seat: int) -> int:
     if trains < 2:
         routes = 0
     else:
-        t = v.route_table
+        last = _TERMS_LAST
+        t = last[1] if last[0] is v else _terms(v)[1]
         routes = claimable_mask(v, state, seat, True) & t.every[trains - 1 if trains <= t.top else t.top]
     _ROUTES_LAST = (state, seat, routes)
     return routes
@@ -1606,8 +1628,8 @@ class ProvinceBoard(Feature):
                 break
         else:
             raw = ()
-        last = v.__dict__.get("_placeable_last")
-        room = last[1] if last is not None and last[0] is raw else _placeable(v, state)
+        last = _PLACEABLE_LAST
+        room = last[2] if last[1] is raw and last[0] is v else _placeable(v, state)
         for key, left in p.ext:                             # (express_left: pairs_get, without the call)
             if key == "express":
                 break
@@ -1624,9 +1646,9 @@ class ProvinceBoard(Feature):
             later = _LaterClaim(((v, state, routes, room, left, p.hand, seat, r.state),))
             r.skip(2)                                       # the route's draw and the claim's
             return later
-        found = _pick_claim(v, routes, room, (0,) + tuple(left), p.hand, seat, r)
+        found = _pick_claim(v, routes, room, (0,) + tuple(left), p.hand, seat, r)     # (leaves _TERMS_LAST for v)
         if found:                                           # legal for this state by construction: its route from
-            v.route_table.made = (found[0], state)          # _province_routes, its payment, express card and line
+            _TERMS_LAST[1].made = (found[0], state)         # _province_routes, its payment, express card and line
         return found                                        # from the hand and room (ProvinceBoard.quick trusts it)
 
     @staticmethod
@@ -1738,11 +1760,13 @@ class ProvinceBoard(Feature):
         listed), plainly legal: the route claimed, its cards to the discard pile, one more train onto its province
         space, the express card used, the turn over — the state ``apply`` makes, without a transaction (SK-PROV-1..6,
         SK-EXPRESS-3). None when anything is out of the ordinary (``check`` words a refusal)."""
+        global _PLACEABLE_LAST
         seat = action.seat
         if (seat != state.current or seat.__class__ is not int or state.pending or state.phase not in _PLAYING
                 or state.market is not _full[0] and not _is_full(state.market)):
             return None
-        t = v.route_table
+        last = _TERMS_LAST
+        _, t, lines, _ = last if last[0] is v else _terms(v)
         route = t.by_label.get(action.route) if action.route.__class__ is str else None
         if route is None:
             return None
@@ -1754,7 +1778,6 @@ class ProvinceBoard(Feature):
         p = players[seat]
         left = pairs_get(p.ext, "express", ()) if e else ()      # (read only when an express card is used)
         claims = state.claims
-        lines = v.__dict__.get("_province_lines") or province_lines(v)      # (made once: without the call)
         # (a claim the random bot just made for this very state, ProvinceBoard.bot_random's, is legal as far as the
         # checks below go: it leaves both in RouteTable.made, as the base game's claims do for engine._quick_claim)
         made = t.made
@@ -1813,14 +1836,14 @@ class ProvinceBoard(Feature):
                          ext=table)
         if new is not None:
             t.claimed(claims, new_claims, i, seat)
-            last = v.__dict__.get("_placeable_last")
-            if last is not None and last[0] is board:     # the new board's room from the old one: one line moved
-                room = last[1]
+            last = _PLACEABLE_LAST
+            if last[1] is board and last[0] is v:         # the new board's room from the old one: one line moved
+                room = last[2]
                 lo, top = room[line]
                 if space == lo:                         # (else the room stays that very dict: rooms are read-only)
                     full.add(space)
                     room = {**room, line: (_first_free(spaces, full), top)}
-                v.__dict__["_placeable_last"] = (new_board, room)
+                _PLACEABLE_LAST = (v, new_board, room)
         return new
 
     @staticmethod
