@@ -133,11 +133,8 @@ class RandomBot:
             else:
                 opts = None
             if not opts:                                # (none: an edited state, where the general words follow)
-                v = _VARIANTS.get(state.variant) or get_variant(state.variant)
+                v, _, _, _, _, pickers, _ = _TURN_PLAN.get(state.variant) or _turn_plan(state.variant)
                 r = Counter.of_state(x ^ (x >> 31))
-                pickers = v.__dict__.get("_pending_pickers")
-                if pickers is None:
-                    pickers = v.__dict__["_pending_pickers"] = _pending_pickers(v)
                 if p.seat == seat:                      # a feature's own step, picked without a list (the usual)
                     pick_step = pickers.get(p.kind)
                     if pick_step is not None:
@@ -147,9 +144,9 @@ class RandomBot:
             reason = _AT_RANDOM
         else:                                           # a turn: the kinds in a random order, the first available
             try:                                        # (the variant and what a turn reads of it: see _TURN_PLAN)
-                v, kinds, n, ticket_deck = _TURN_PLAN[state.variant]
+                v, kinds, n, ticket_deck, idle, _, own = _TURN_PLAN[state.variant]
             except KeyError:
-                v, kinds, n, ticket_deck = _turn_plan(state.variant)
+                v, kinds, n, ticket_deck, idle, _, own = _turn_plan(state.variant)
             pick = _KIND
         while True:
             # r.index(n) of that counter, without the object: one SplitMix64 step (the same numbers as
@@ -207,9 +204,9 @@ class RandomBot:
                         return draw_tickets_action(seat), _TICKETS_AT_RANDOM
                     if not any([ids for _, ids in state.ticket_decks]):     # (once the decks run out, the states
                         _NO_TICKETS = state.ticket_decks                    # share that tuple: one identity test)
-            elif v.bot_idle is None or not v.bot_idle(v, state, seat):     # a variant's own actions (boards with
-                r = Counter.of_state((w - 0x13C6EF372FE94F82A) & 0xFFFFFFFFFFFFFFFF)  # features), unless it says none
-                action = _own_action(v, state, seat, r)
+            elif idle is None or not idle(v, state, seat):     # a variant's own actions (boards with features),
+                r = Counter.of_state((w - 0x13C6EF372FE94F82A) & 0xFFFFFFFFFFFFFFFF)  # unless its bot_idle says none
+                action = _own_action(v, state, seat, r, own)
                 if action is not None:
                     return action, _VARIANT_AT_RANDOM
                 w = r.state + 0x13C6EF372FE94F82A       # the next kind from where the features' draws left it
@@ -235,9 +232,10 @@ class RandomBot:
         return acts[r.index(len(acts))], _AT_RANDOM
 
 
-# variant key -> (the variant, the tree of kind orders, its size, the ticket deck): what a turn of the random bot reads
-# of its variant, by key: a Variant's attribute loads specialise poorly in CPython 3.11 (see engine._TURN_TERMS), and
-# v.features and v.settings were read at every turn
+# variant key -> (the variant, the tree of kind orders, its size, the ticket deck, its bot_idle, its pending pickers,
+# its own pickers): what a turn or a pending step of the random bot reads of its variant, by key: a Variant's
+# attribute loads specialise poorly in CPython 3.11 (see engine._TURN_TERMS), and v.features and v.settings were read
+# at every turn, v.bot_idle and v.__dict__ (the pickers) at every turn of a board with features
 _TURN_PLAN: dict[str, tuple] = {}
 
 
@@ -245,18 +243,27 @@ def _turn_plan(name: str) -> tuple:
     """``_TURN_PLAN[name]``, made (and kept for a variant's own key, as ``engine._VARIANTS`` is)."""
     v = _VARIANTS.get(name) or get_variant(name)
     kinds = _KIND_ORDERS_EXTRA if v.features else _KIND_ORDERS
-    plan = v, kinds, len(kinds), v.settings.ticket_deck
+    plan = v, kinds, len(kinds), v.settings.ticket_deck, v.bot_idle, _kept(v, "_pending_pickers", _pending_pickers), \
+        _kept(v, "_own_pickers", _own_pickers)
     if v.key == name:
         _TURN_PLAN[name] = plan
     return plan
 
 
-def _own_action(v: Variant, state: GameState, seat: int, r: Counter) -> Action | None:
+def _kept(v: Variant, name: str, make):
+    """``make(v)``, made once per variant and kept in its ``__dict__`` under ``name``."""
+    found = v.__dict__.get(name)
+    if found is None:
+        found = v.__dict__[name] = make(v)
+    return found
+
+
+def _own_action(v: Variant, state: GameState, seat: int, r: Counter, pickers: tuple | None = None) -> Action | None:
     """One of the variant's own turn actions at random (each feature's list, or the sequence its ``bot_random``
-    offers, which may make only the action picked); None when there is none."""
-    pickers = v.__dict__.get("_own_pickers")
+    offers, which may make only the action picked); None when there is none. ``pickers``: ``_own_pickers(v)``, as
+    the random bot's turn plan holds them (else looked up)."""
     if pickers is None:
-        pickers = v.__dict__["_own_pickers"] = _own_pickers(v)
+        pickers = _kept(v, "_own_pickers", _own_pickers)
     parts = []                                          # (part, its len): each len asked once, some count on demand
     total = 0
     for pick in pickers:
