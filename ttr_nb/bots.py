@@ -134,7 +134,7 @@ class RandomBot:
                 opts = None
             if not opts:                                # (none: an edited state, where the general words follow)
                 v, _, _, _, _, pickers, _ = _TURN_PLAN.get(state.variant) or _turn_plan(state.variant)
-                r = Counter.of_state(x ^ (x >> 31))
+                r = _counter_at(x ^ (x >> 31))
                 if p.seat == seat:                      # a feature's own step, picked without a list (the usual)
                     pick_step = pickers.get(p.kind)
                     if pick_step is not None:
@@ -205,7 +205,7 @@ class RandomBot:
                     if not any([ids for _, ids in state.ticket_decks]):     # (once the decks run out, the states
                         _NO_TICKETS = state.ticket_decks                    # share that tuple: one identity test)
             elif idle is None or not idle(v, state, seat):     # a variant's own actions (boards with features),
-                r = Counter.of_state((w - 0x13C6EF372FE94F82A) & 0xFFFFFFFFFFFFFFFF)  # unless its bot_idle says none
+                r = _counter_at((w - 0x13C6EF372FE94F82A) & 0xFFFFFFFFFFFFFFFF)  # unless its bot_idle says none
                 action = _own_action(v, state, seat, r, own)
                 if action is not None:
                     return action, _VARIANT_AT_RANDOM
@@ -231,6 +231,10 @@ class RandomBot:
             acts = legal_actions(state, seat)
         return acts[r.index(len(acts))], _AT_RANDOM
 
+
+# Counter.of_state, bound once: CPython 3.11 does not specialise loading a classmethod from its class (a generic
+# lookup at each feature turn and pending step), a module global it does
+_counter_at = Counter.of_state
 
 # variant key -> (the variant, the tree of kind orders, its size, the ticket deck, its bot_idle, its pending pickers,
 # its own pickers): what a turn or a pending step of the random bot reads of its variant, by key: a Variant's

@@ -427,7 +427,11 @@ def movable(state: GameState, seat: int) -> list[tuple[int, str]]:
 def _passengers_in(ext) -> tuple[str, ...]:
     """``pairs_get(ext, "passengers", ())`` of a player's pairs, read from the last pair first: "passengers" is the
     greatest of Märklin's player keys, so it sorts last (the engine asks on every claim, for every player)."""
-    return ext[-1][1] if ext and ext[-1][0] == "passengers" else pairs_get(ext, "passengers", ())
+    if ext:
+        key, value = ext[-1]                    # (one ext[-1]: CPython 3.11 does not specialise a negative index)
+        if key == "passengers":
+            return value
+    return pairs_get(ext, "passengers", ())
 
 
 _FRESH_PLAYER = (("goods", ()), ("passengers", (RESERVE,) * PASSENGERS))     # a player's pairs at the setup
