@@ -1290,10 +1290,14 @@ def test_the_per_key_terms_are_the_variants_own_and_an_alias_takes_the_same_turn
     assert (kinds, limit) == (v.settings.market_reset_kinds, v.settings.market_loco_limit)
     assert calm[0] is not None and engine._reset_kind(calm[0], kinds, limit) is None   # (see the next test)
     kinds = bots_module._KIND_ORDERS_EXTRA if v.features else bots_module._KIND_ORDERS
-    assert bots_module._TURN_PLAN[variant] == (v, kinds, len(kinds), v.settings.ticket_deck, v.bot_idle,
-                                               bots_module._pending_pickers(v), bots_module._own_pickers(v))
+    assert bots_module._TURN_PLAN[variant] == (v, kinds, len(kinds), v.settings.ticket_deck)
     assert bots_module._turn_plan(v.aliases[0]) == bots_module._TURN_PLAN[variant]
     assert v.aliases[0] not in engine._TURN_TERMS and v.aliases[0] not in bots_module._TURN_PLAN
+    if v.features:                              # (the random bot asks a board with features only)
+        assert bots_module._FEATURE_PLAN[variant] == (v, v.bot_idle, bots_module._pending_pickers(v),
+                                                      bots_module._own_pickers(v))
+        assert bots_module._feature_plan(v.aliases[0]) == bots_module._FEATURE_PLAN[variant]
+        assert v.aliases[0] not in bots_module._FEATURE_PLAN
 
 
 @pytest.mark.parametrize("slot", [0, -1, 6, 99, True, 1.0])

@@ -133,7 +133,7 @@ class RandomBot:
             else:
                 opts = None
             if not opts:                                # (none: an edited state, where the general words follow)
-                v, _, _, _, _, pickers, _ = _TURN_PLAN.get(state.variant) or _turn_plan(state.variant)
+                v, _, pickers, _ = _FEATURE_PLAN.get(state.variant) or _feature_plan(state.variant)
                 r = _counter_at(x ^ (x >> 31))
                 if p.seat == seat:                      # a feature's own step, picked without a list (the usual)
                     pick_step = pickers.get(p.kind)
@@ -144,9 +144,9 @@ class RandomBot:
             reason = _AT_RANDOM
         else:                                           # a turn: the kinds in a random order, the first available
             try:                                        # (the variant and what a turn reads of it: see _TURN_PLAN)
-                v, kinds, n, ticket_deck, idle, _, own = _TURN_PLAN[state.variant]
+                v, kinds, n, ticket_deck = _TURN_PLAN[state.variant]
             except KeyError:
-                v, kinds, n, ticket_deck, idle, _, own = _turn_plan(state.variant)
+                v, kinds, n, ticket_deck = _turn_plan(state.variant)
             pick = _KIND
         while True:
             # r.index(n) of that counter, without the object: one SplitMix64 step (the same numbers as
@@ -204,12 +204,14 @@ class RandomBot:
                         return draw_tickets_action(seat), _TICKETS_AT_RANDOM
                     if not any([ids for _, ids in state.ticket_decks]):     # (once the decks run out, the states
                         _NO_TICKETS = state.ticket_decks                    # share that tuple: one identity test)
-            elif idle is None or not idle(v, state, seat):     # a variant's own actions (boards with features),
-                r = _counter_at((w - 0x13C6EF372FE94F82A) & 0xFFFFFFFFFFFFFFFF)  # unless its bot_idle says none
-                action = _own_action(v, state, seat, r, own)
-                if action is not None:
-                    return action, _VARIANT_AT_RANDOM
-                w = r.state + 0x13C6EF372FE94F82A       # the next kind from where the features' draws left it
+            else:                                       # a variant's own actions (boards with features), unless
+                _, idle, _, own = _FEATURE_PLAN.get(state.variant) or _feature_plan(state.variant)
+                if idle is None or not idle(v, state, seat):                # its bot_idle says there are none
+                    r = _counter_at((w - 0x13C6EF372FE94F82A) & 0xFFFFFFFFFFFFFFFF)
+                    action = _own_action(v, state, seat, r, own)
+                    if action is not None:
+                        return action, _VARIANT_AT_RANDOM
+                    w = r.state + 0x13C6EF372FE94F82A   # the next kind from where the features' draws left it
             if not kinds:
                 break
             n = len(kinds)
@@ -236,10 +238,9 @@ class RandomBot:
 # lookup at each feature turn and pending step), a module global it does
 _counter_at = Counter.of_state
 
-# variant key -> (the variant, the tree of kind orders, its size, the ticket deck, its bot_idle, its pending pickers,
-# its own pickers): what a turn or a pending step of the random bot reads of its variant, by key: a Variant's
-# attribute loads specialise poorly in CPython 3.11 (see engine._TURN_TERMS), and v.features and v.settings were read
-# at every turn, v.bot_idle and v.__dict__ (the pickers) at every turn of a board with features
+# variant key -> (the variant, the tree of kind orders, its size, the ticket deck): what a turn of the random bot reads
+# of its variant, by key: a Variant's attribute loads specialise poorly in CPython 3.11 (see engine._TURN_TERMS), and
+# v.features and v.settings were read at every turn
 _TURN_PLAN: dict[str, tuple] = {}
 
 
@@ -247,10 +248,24 @@ def _turn_plan(name: str) -> tuple:
     """``_TURN_PLAN[name]``, made (and kept for a variant's own key, as ``engine._VARIANTS`` is)."""
     v = _VARIANTS.get(name) or get_variant(name)
     kinds = _KIND_ORDERS_EXTRA if v.features else _KIND_ORDERS
-    plan = v, kinds, len(kinds), v.settings.ticket_deck, v.bot_idle, _kept(v, "_pending_pickers", _pending_pickers), \
-        _kept(v, "_own_pickers", _own_pickers)
+    plan = v, kinds, len(kinds), v.settings.ticket_deck
     if v.key == name:
         _TURN_PLAN[name] = plan
+    return plan
+
+
+# variant key -> (the variant, its bot_idle, its pending pickers, its own pickers): what the random bot reads of a
+# board with features at a turn's own kind and at a feature's pending step, by key as _TURN_PLAN (v.bot_idle, twice,
+# and v.__dict__ were generic lookups there); a table of its own, so that a turn of the base game unpacks no more
+_FEATURE_PLAN: dict[str, tuple] = {}
+
+
+def _feature_plan(name: str) -> tuple:
+    """``_FEATURE_PLAN[name]``, made (and kept for a variant's own key, as ``_TURN_PLAN``)."""
+    v = _VARIANTS.get(name) or get_variant(name)
+    plan = v, v.bot_idle, _kept(v, "_pending_pickers", _pending_pickers), _kept(v, "_own_pickers", _own_pickers)
+    if v.key == name:
+        _FEATURE_PLAN[name] = plan
     return plan
 
 
