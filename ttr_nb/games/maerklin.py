@@ -583,6 +583,20 @@ def _ride_pairs(v: Variant) -> dict[tuple[str, str], tuple]:
     return table
 
 
+# variant key -> (_ride_index, _ride_pairs, _ride_table, _placeable_ends, route_table) of a Märklin variant, for the
+# quick paths and the random bot by state.variant: loading v.__dict__ or a cached property such as v.route_table is a
+# generic lookup in CPython 3.11 (see engine._TURN_TERMS); a state named by an alias takes _tables' way each time
+_TABLES: dict[str, tuple] = {}
+
+
+def _tables(v: Variant, name: str) -> tuple:
+    """``_TABLES[name]``, made (and kept for the variant's own key)."""
+    found = _ride_index(v), _ride_pairs(v), _ride_table(v), _placeable_ends(v), v.route_table
+    if v.key == name:
+        _TABLES[name] = found
+    return found
+
+
 def _row_index(row) -> tuple[tuple[str, tuple[int, ...]], ...]:
     """One ``_ride_row`` with each neighbour's routes as their indexes."""
     return tuple((b, tuple(r.index for r in routes)) for b, routes in row)
@@ -814,7 +828,7 @@ class Passengers(Feature):
         if not trusted and _plainly_legal(v, state, action) is None:
             return None
         seat = action.seat
-        t = v.route_table
+        _, _, _, placeable, t = _TABLES.get(state.variant) or _tables(v, state.variant)
         route = t.by_label[action.route]
         i = route.index
         players = list(state.players)
@@ -826,7 +840,7 @@ class Passengers(Feature):
             discard[k] += n
         players[seat] = new_player(tuple(hand), q.trains - route.length, q.tickets, q.route_points + t.points[i],
                                    q.ext)
-        cities = (v.__dict__.get("_placeable_ends") or _placeable_ends(v))[i]
+        cities = placeable[i]
         for other in players:                          # (those where no passenger stands: on_claim's ``taken``)
             if not cities:
                 break
@@ -880,7 +894,7 @@ class Passengers(Feature):
             if at != a:
                 return None
             passes = state.passes
-        routes = (v.__dict__.get("_ride_pairs") or _ride_pairs(v)).get((a, b))     # (no country there)
+        routes = (_TABLES.get(state.variant) or _tables(v, state.variant))[1].get((a, b))     # (no country there)
         got = None if routes is None else _step(state.claims, seat, routes, used)
         players = list(state.players)
         q = players[seat]
@@ -931,7 +945,7 @@ class Passengers(Feature):
         if passengers.count(DONE) + passengers.count(RESERVE) == len(passengers):
             return ()                                   # none stands in a city (most turns of a game's second half)
         claims = state.claims
-        table = v.__dict__.get("_ride_index") or _ride_index(v)
+        table = (_TABLES.get(state.variant) or _tables(v, state.variant))[0]
         rides = []
         for i, at in enumerate(passengers):             # movable(state, seat), inline
             if at == RESERVE or at == DONE or i in moved:
@@ -985,7 +999,7 @@ class Passengers(Feature):
             at, used = data[0][1], data[5][1]          # the pairs _journey_step makes, read in place (no walks)
         else:
             at, used = pairs_get(data, "at"), pairs_get(data, "used")
-        row = (v.__dict__.get("_ride_table") or _ride_table(v)).get(at)
+        row = (_TABLES.get(state.variant) or _tables(v, state.variant))[2].get(at)
         if row is None:
             row = _ride_row(v, at)                     # (as _rides: a city named otherwise)
         claims = state.claims
