@@ -1377,3 +1377,22 @@ def test_a_second_cards_key_read_from_two_tables_is_the_sum_of_the_slots_bits():
     for m0, m4 in ((None, 1), (1, None), (len(_LOCO_KEY[0]), 1), (1, len(_LOCO_KEY[0]))):
         with pytest.raises((TypeError, IndexError)):
             _LOCO_KEY3[m0][1][2] + _LOCO_KEY2[3][m4]
+
+
+def test_maerklin_tables_by_key_are_the_variants_own():
+    """maerklin._TABLES (what the quick paths and the random bot read by state.variant instead of v.__dict__ and
+    v.route_table, generic lookups in CPython 3.11) holds the variant's own tables, kept for its key only: a state
+    named by an alias gets the same ones through _tables each time."""
+    from ttr_nb.games import maerklin as mk
+    v = get_variant("maerklin")
+    s = new_game("maerklin", 4, 3)
+    bots = [RandomBot(30 + i) for i in range(4)]
+    for _ in range(120):                        # claims, rides and journey steps fill the table
+        seat = to_move(s)[0]
+        s = apply(s, bots[seat].choose(s, seat)[0])
+    want = (mk._ride_index(v), mk._ride_pairs(v), mk._ride_table(v), mk._placeable_ends(v), v.route_table)
+    assert mk._TABLES["maerklin"] == want
+    assert all(a is b for a, b in zip(mk._TABLES["maerklin"], want))
+    alias = v.aliases[0]
+    assert all(a is b for a, b in zip(mk._tables(v, alias), want))
+    assert alias not in mk._TABLES
