@@ -205,10 +205,10 @@ class RandomBot:
                     if not any([ids for _, ids in state.ticket_decks]):     # (once the decks run out, the states
                         _NO_TICKETS = state.ticket_decks                    # share that tuple: one identity test)
             else:                                       # a variant's own actions (boards with features), unless
-                _, idle, _, own = _FEATURE_PLAN.get(state.variant) or _feature_plan(state.variant)
+                _, idle, _, pickers = _FEATURE_PLAN.get(state.variant) or _feature_plan(state.variant)
                 if idle is None or not idle(v, state, seat):                # its bot_idle says there are none
                     r = _counter_at((w - 0x13C6EF372FE94F82A) & 0xFFFFFFFFFFFFFFFF)
-                    action = _own_action(v, state, seat, r, own)
+                    action = _own_action(v, state, seat, r, pickers)
                     if action is not None:
                         return action, _VARIANT_AT_RANDOM
                     w = r.state + 0x13C6EF372FE94F82A   # the next kind from where the features' draws left it
