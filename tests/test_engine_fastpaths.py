@@ -1396,3 +1396,16 @@ def test_maerklin_tables_by_key_are_the_variants_own():
     alias = v.aliases[0]
     assert all(a is b for a, b in zip(mk._tables(v, alias), want))
     assert alias not in mk._TABLES
+
+
+@pytest.mark.parametrize("ext", [
+    (), (("goods", ()),), (("goods", ()), ("passengers", ("A", "*"))), (("passengers", ("B",)),),
+    (("goods", (1,)), ("moved", (0,)), ("passengers", ("C", "*"))), (("passengers", ("D",)), ("zzz", 1)),
+    (("moved", (1,)),),
+])
+def test_maerklin_passengers_in_is_pairs_get(ext):
+    """maerklin._passengers_in (the last pair read first, ext[-1] once) is pairs_get(ext, "passengers", ()) on every
+    shape of a player's pairs: empty, without passengers, passengers last or not."""
+    from ttr_nb.games import maerklin as mk
+    from ttr_nb.board.state import pairs_get
+    assert mk._passengers_in(ext) == pairs_get(ext, "passengers", ())
