@@ -1298,6 +1298,11 @@ def test_the_per_key_terms_are_the_variants_own_and_an_alias_takes_the_same_turn
     assert bots_module._TURN_PLAN[variant] == (v, kinds, len(kinds), v.settings.ticket_deck)
     assert bots_module._turn_plan(v.aliases[0]) == bots_module._TURN_PLAN[variant]
     assert v.aliases[0] not in engine._TURN_TERMS and v.aliases[0] not in bots_module._TURN_PLAN
+    if v.features:                              # (the random bot asks a board with features only)
+        assert bots_module._FEATURE_PLAN[variant] == (v, v.bot_idle, bots_module._pending_pickers(v),
+                                                      bots_module._own_pickers(v))
+        assert bots_module._feature_plan(v.aliases[0]) == bots_module._FEATURE_PLAN[variant]
+        assert v.aliases[0] not in bots_module._FEATURE_PLAN
 
 
 @pytest.mark.parametrize("slot", [0, -1, 6, 99, True, 1.0])
@@ -1377,3 +1382,35 @@ def test_a_second_cards_key_read_from_two_tables_is_the_sum_of_the_slots_bits():
     for m0, m4 in ((None, 1), (1, None), (len(_LOCO_KEY[0]), 1), (1, len(_LOCO_KEY[0]))):
         with pytest.raises((TypeError, IndexError)):
             _LOCO_KEY3[m0][1][2] + _LOCO_KEY2[3][m4]
+
+
+def test_maerklin_tables_by_key_are_the_variants_own():
+    """maerklin._TABLES (what the quick paths and the random bot read by state.variant instead of v.__dict__ and
+    v.route_table, generic lookups in CPython 3.11) holds the variant's own tables, kept for its key only: a state
+    named by an alias gets the same ones through _tables each time."""
+    from ttr_nb.games import maerklin as mk
+    v = get_variant("maerklin")
+    s = new_game("maerklin", 4, 3)
+    bots = [RandomBot(30 + i) for i in range(4)]
+    for _ in range(120):                        # claims, rides and journey steps fill the table
+        seat = to_move(s)[0]
+        s = apply(s, bots[seat].choose(s, seat)[0])
+    want = (mk._ride_index(v), mk._ride_pairs(v), mk._ride_table(v), mk._placeable_ends(v), v.route_table)
+    assert mk._TABLES["maerklin"] == want
+    assert all(a is b for a, b in zip(mk._TABLES["maerklin"], want))
+    alias = v.aliases[0]
+    assert all(a is b for a, b in zip(mk._tables(v, alias), want))
+    assert alias not in mk._TABLES
+
+
+@pytest.mark.parametrize("ext", [
+    (), (("goods", ()),), (("goods", ()), ("passengers", ("A", "*"))), (("passengers", ("B",)),),
+    (("goods", (1,)), ("moved", (0,)), ("passengers", ("C", "*"))), (("passengers", ("D",)), ("zzz", 1)),
+    (("moved", (1,)),),
+])
+def test_maerklin_passengers_in_is_pairs_get(ext):
+    """maerklin._passengers_in (the last pair read first, ext[-1] once) is pairs_get(ext, "passengers", ()) on every
+    shape of a player's pairs: empty, without passengers, passengers last or not."""
+    from ttr_nb.games import maerklin as mk
+    from ttr_nb.board.state import pairs_get
+    assert mk._passengers_in(ext) == pairs_get(ext, "passengers", ())

@@ -133,11 +133,8 @@ class RandomBot:
             else:
                 opts = None
             if not opts:                                # (none: an edited state, where the general words follow)
-                v = _VARIANTS.get(state.variant) or get_variant(state.variant)
-                r = Counter.of_state(x ^ (x >> 31))
-                pickers = v.__dict__.get("_pending_pickers")
-                if pickers is None:
-                    pickers = v.__dict__["_pending_pickers"] = _pending_pickers(v)
+                v, _, pickers, _ = _FEATURE_PLAN.get(state.variant) or _feature_plan(state.variant)
+                r = _counter_at(x ^ (x >> 31))
                 if p.seat == seat:                      # a feature's own step, picked without a list (the usual)
                     pick_step = pickers.get(p.kind)
                     if pick_step is not None:
@@ -207,12 +204,14 @@ class RandomBot:
                         return draw_tickets_action(seat), _TICKETS_AT_RANDOM
                     if not any([ids for _, ids in state.ticket_decks]):     # (once the decks run out, the states
                         _NO_TICKETS = state.ticket_decks                    # share that tuple: one identity test)
-            elif v.bot_idle is None or not v.bot_idle(v, state, seat):     # a variant's own actions (boards with
-                r = Counter.of_state((w - 0x13C6EF372FE94F82A) & 0xFFFFFFFFFFFFFFFF)  # features), unless it says none
-                action = _own_action(v, state, seat, r)
-                if action is not None:
-                    return action, _VARIANT_AT_RANDOM
-                w = r.state + 0x13C6EF372FE94F82A       # the next kind from where the features' draws left it
+            else:                                       # a variant's own actions (boards with features), unless
+                _, idle, _, pickers = _FEATURE_PLAN.get(state.variant) or _feature_plan(state.variant)
+                if idle is None or not idle(v, state, seat):                # its bot_idle says there are none
+                    r = _counter_at((w - 0x13C6EF372FE94F82A) & 0xFFFFFFFFFFFFFFFF)
+                    action = _own_action(v, state, seat, r, pickers)
+                    if action is not None:
+                        return action, _VARIANT_AT_RANDOM
+                    w = r.state + 0x13C6EF372FE94F82A   # the next kind from where the features' draws left it
             if not kinds:
                 break
             n = len(kinds)
@@ -235,6 +234,10 @@ class RandomBot:
         return acts[r.index(len(acts))], _AT_RANDOM
 
 
+# Counter.of_state, bound once: CPython 3.11 does not specialise loading a classmethod from its class (a generic
+# lookup at each feature turn and pending step), a module global it does
+_counter_at = Counter.of_state
+
 # variant key -> (the variant, the tree of kind orders, its size, the ticket deck): what a turn of the random bot reads
 # of its variant, by key: a Variant's attribute loads specialise poorly in CPython 3.11 (see engine._TURN_TERMS), and
 # v.features and v.settings were read at every turn
@@ -251,12 +254,35 @@ def _turn_plan(name: str) -> tuple:
     return plan
 
 
-def _own_action(v: Variant, state: GameState, seat: int, r: Counter) -> Action | None:
+# variant key -> (the variant, its bot_idle, its pending pickers, its own pickers): what the random bot reads of a
+# board with features at a turn's own kind and at a feature's pending step, by key as _TURN_PLAN (v.bot_idle, twice,
+# and v.__dict__ were generic lookups there); a table of its own, so that a turn of the base game unpacks no more
+_FEATURE_PLAN: dict[str, tuple] = {}
+
+
+def _feature_plan(name: str) -> tuple:
+    """``_FEATURE_PLAN[name]``, made (and kept for a variant's own key, as ``_TURN_PLAN``)."""
+    v = _VARIANTS.get(name) or get_variant(name)
+    plan = v, v.bot_idle, _kept(v, "_pending_pickers", _pending_pickers), _kept(v, "_own_pickers", _own_pickers)
+    if v.key == name:
+        _FEATURE_PLAN[name] = plan
+    return plan
+
+
+def _kept(v: Variant, name: str, make):
+    """``make(v)``, made once per variant and kept in its ``__dict__`` under ``name``."""
+    found = v.__dict__.get(name)
+    if found is None:
+        found = v.__dict__[name] = make(v)
+    return found
+
+
+def _own_action(v: Variant, state: GameState, seat: int, r: Counter, pickers: tuple | None = None) -> Action | None:
     """One of the variant's own turn actions at random (each feature's list, or the sequence its ``bot_random``
-    offers, which may make only the action picked); None when there is none."""
-    pickers = v.__dict__.get("_own_pickers")
+    offers, which may make only the action picked); None when there is none. ``pickers``: ``_own_pickers(v)``, as
+    the random bot's turn plan holds them (else looked up)."""
     if pickers is None:
-        pickers = v.__dict__["_own_pickers"] = _own_pickers(v)
+        pickers = _kept(v, "_own_pickers", _own_pickers)
     parts = []                                          # (part, its len): each len asked once, some count on demand
     total = 0
     for pick in pickers:

@@ -57,6 +57,11 @@ def fold(*key: int, start: int = _START) -> int:
     return x
 
 
+# object.__new__, bound once: CPython 3.11 does not specialise loading ``cls.__new__`` (a generic lookup at each
+# counter made without __init__, such as the random bot's Counter.of_state), a module global it does
+_new = object.__new__
+
+
 class Counter:
     """A tiny counter-based generator (SplitMix64) for bots: pure integer arithmetic, so it is the same on every
     machine and Python version, and creating one per decision costs about a microsecond."""
@@ -69,7 +74,7 @@ class Counter:
     @classmethod
     def resume(cls, prefix: int, a: int, b: int) -> "Counter":
         """``Counter(*head, a, b)`` where ``prefix = fold(*head)`` was computed once (a bot's seed and seat)."""
-        obj = cls.__new__(cls)
+        obj = _new(cls)
         x = (prefix * 0x100000001B3 + (a & 0xFFFFFFFFFFFFFFFF)) & 0xFFFFFFFFFFFFFFFF
         # the fold's last step, and _splitmix64 inline
         x = (x * 0x100000001B3 + (b & 0xFFFFFFFFFFFFFFFF) + 0x9E3779B97F4A7C15) & 0xFFFFFFFFFFFFFFFF
@@ -88,7 +93,7 @@ class Counter:
     @classmethod
     def at(cls, base: int, a: int) -> "Counter":
         """``Counter(*head, a, b)`` from ``base = Counter.base(fold(*head), b)``: one small product, then the mix."""
-        obj = cls.__new__(cls)
+        obj = _new(cls)
         x = (base + (a & 0xFFFFFFFFFFFFFFFF) * 0x100000001B3) & 0xFFFFFFFFFFFFFFFF
         x = ((x ^ (x >> 30)) * 0xBF58476D1CE4E5B9) & 0xFFFFFFFFFFFFFFFF
         x = ((x ^ (x >> 27)) * 0x94D049BB133111EB) & 0xFFFFFFFFFFFFFFFF
@@ -105,7 +110,7 @@ class Counter:
     def of_state(cls, x: int) -> "Counter":
         """The counter whose state is ``x``: where another one stood after its draws (``x`` as its ``_x``), for code
         that writes the first draws out as arithmetic and hands the rest on (``bots.RandomBot``)."""
-        obj = cls.__new__(cls)
+        obj = _new(cls)
         obj._x = x
         return obj
 

@@ -1304,8 +1304,9 @@ def _round_end(v: Variant, state: GameState, hooks: tuple, players: tuple) -> tu
     """``players`` after the features' round end (``Tx.end_turn`` / ``Tx.game_over``): each feature's quick round end
     on them; None when a feature acts then without one (the general path words that)."""
     for f in hooks:
-        if f.quick_round_end is not None:
-            players = f.quick_round_end(v, players)            # the feature's round end on the new players
+        quick = f.quick_round_end                               # (loaded once: a method's load is not specialised)
+        if quick is not None:
+            players = quick(v, players)                         # the feature's round end on the new players
         elif f.acts_at_round_end(v, state):
             return None
     return players

@@ -427,7 +427,11 @@ def movable(state: GameState, seat: int) -> list[tuple[int, str]]:
 def _passengers_in(ext) -> tuple[str, ...]:
     """``pairs_get(ext, "passengers", ())`` of a player's pairs, read from the last pair first: "passengers" is the
     greatest of Märklin's player keys, so it sorts last (the engine asks on every claim, for every player)."""
-    return ext[-1][1] if ext and ext[-1][0] == "passengers" else pairs_get(ext, "passengers", ())
+    if ext:
+        key, value = ext[-1]                    # (one ext[-1]: CPython 3.11 does not specialise a negative index)
+        if key == "passengers":
+            return value
+    return pairs_get(ext, "passengers", ())
 
 
 _FRESH_PLAYER = (("goods", ()), ("passengers", (RESERVE,) * PASSENGERS))     # a player's pairs at the setup
@@ -577,6 +581,20 @@ def _ride_pairs(v: Variant) -> dict[tuple[str, str], tuple]:
     if table is None:
         table = v.__dict__["_ride_pairs"] = {(a, b): routes for a, row in _ride_table(v).items() for b, routes in row}
     return table
+
+
+# variant key -> (_ride_index, _ride_pairs, _ride_table, _placeable_ends, route_table) of a Märklin variant, for the
+# quick paths and the random bot by state.variant: loading v.__dict__ or a cached property such as v.route_table is a
+# generic lookup in CPython 3.11 (see engine._TURN_TERMS); a state named by an alias takes _tables' way each time
+_TABLES: dict[str, tuple] = {}
+
+
+def _tables(v: Variant, name: str) -> tuple:
+    """``_TABLES[name]``, made (and kept for the variant's own key)."""
+    found = _ride_index(v), _ride_pairs(v), _ride_table(v), _placeable_ends(v), v.route_table
+    if v.key == name:
+        _TABLES[name] = found
+    return found
 
 
 def _row_index(row) -> tuple[tuple[str, tuple[int, ...]], ...]:
@@ -810,7 +828,7 @@ class Passengers(Feature):
         if not trusted and _plainly_legal(v, state, action) is None:
             return None
         seat = action.seat
-        t = v.route_table
+        _, _, _, placeable, t = _TABLES.get(state.variant) or _tables(v, state.variant)
         route = t.by_label[action.route]
         i = route.index
         players = list(state.players)
@@ -822,7 +840,7 @@ class Passengers(Feature):
             discard[k] += n
         players[seat] = new_player(tuple(hand), q.trains - route.length, q.tickets, q.route_points + t.points[i],
                                    q.ext)
-        cities = (v.__dict__.get("_placeable_ends") or _placeable_ends(v))[i]
+        cities = placeable[i]
         for other in players:                          # (those where no passenger stands: on_claim's ``taken``)
             if not cities:
                 break
@@ -876,7 +894,7 @@ class Passengers(Feature):
             if at != a:
                 return None
             passes = state.passes
-        routes = (v.__dict__.get("_ride_pairs") or _ride_pairs(v)).get((a, b))     # (no country there)
+        routes = (_TABLES.get(state.variant) or _tables(v, state.variant))[1].get((a, b))     # (no country there)
         got = None if routes is None else _step(state.claims, seat, routes, used)
         players = list(state.players)
         q = players[seat]
@@ -927,7 +945,7 @@ class Passengers(Feature):
         if passengers.count(DONE) + passengers.count(RESERVE) == len(passengers):
             return ()                                   # none stands in a city (most turns of a game's second half)
         claims = state.claims
-        table = v.__dict__.get("_ride_index") or _ride_index(v)
+        table = (_TABLES.get(state.variant) or _tables(v, state.variant))[0]
         rides = []
         for i, at in enumerate(passengers):             # movable(state, seat), inline
             if at == RESERVE or at == DONE or i in moved:
@@ -981,7 +999,7 @@ class Passengers(Feature):
             at, used = data[0][1], data[5][1]          # the pairs _journey_step makes, read in place (no walks)
         else:
             at, used = pairs_get(data, "at"), pairs_get(data, "used")
-        row = (v.__dict__.get("_ride_table") or _ride_table(v)).get(at)
+        row = (_TABLES.get(state.variant) or _tables(v, state.variant))[2].get(at)
         if row is None:
             row = _ride_row(v, at)                     # (as _rides: a city named otherwise)
         claims = state.claims
