@@ -407,31 +407,36 @@ def test_MK_SCORE_2_a_ticket_between_two_countries(owned, joined):
 BOARDS = ["usa", "europe", "maerklin", "south_korea"]
 
 
+def scored_positions(variant):
+    """(state, each seat's route indices) at every 20th ply of random games of ``variant`` with 2-5 seats."""
+    for players, seed in [(p, s) for p in (2, 3, 4, 5) for s in (3, 4)]:
+        for state in on_the_way(variant, players, seed, every=20):
+            yield state, scoring._indices_by_seat(state)
+
+
 @pytest.mark.parametrize("variant", BOARDS)
 def test_USA_SCORE_3_networks_pieces_weighed_as_they_grow_are_the_pieces_sums(variant):
     """``scoring._networks`` sums each piece's trains while it joins the routes: the heaviest piece, the pieces and
     the tickets joined are those of ``_pieces`` summed afterwards, at every point of random games with 2-5 seats."""
     t = get_variant(variant).route_table
     checked = 0
-    for players, seed in [(p, s) for p in (2, 3, 4, 5) for s in (3, 4)]:
-        for state in on_the_way(variant, players, seed, every=20):
-            indices = scoring._indices_by_seat(state)
-            heaviest, completed, ups = scoring._networks(t, state, indices)
-            for seat, p in enumerate(state.players):
-                up = scoring._pieces(t, indices[seat])
+    for state, indices in scored_positions(variant):
+        heaviest, completed, ups = scoring._networks(t, state, indices)
+        for seat, p in enumerate(state.players):
+            up = scoring._pieces(t, indices[seat])
 
-                def root(c):
-                    while up[c] != c:
-                        c = up[c]
-                    return c
-                weight: dict[int, int] = {}
-                for i in indices[seat]:
-                    weight[root(t.ends[i][0])] = weight.get(root(t.ends[i][0]), 0) + t.length[i]
-                assert heaviest[seat] == max(weight.values(), default=0)
-                assert ups[seat] == up
-                assert completed[seat] == [root(t.ticket_ends[tid][0]) == root(t.ticket_ends[tid][1])
-                                           for tid in p.tickets]
-                checked += 1
+            def root(c):
+                while up[c] != c:
+                    c = up[c]
+                return c
+            weight: dict[int, int] = {}
+            for i in indices[seat]:
+                weight[root(t.ends[i][0])] = weight.get(root(t.ends[i][0]), 0) + t.length[i]
+            assert heaviest[seat] == max(weight.values(), default=0)
+            assert ups[seat] == up
+            assert completed[seat] == [root(t.ticket_ends[tid][0]) == root(t.ticket_ends[tid][1])
+                                       for tid in p.tickets]
+            checked += 1
     assert checked > 200
 
 
@@ -443,16 +448,14 @@ def test_SK_SCORE_4_tickets_joined_without_weighing_are_the_path_searchs(variant
     v = get_variant(variant)
     t = v.route_table
     checked = 0
-    for players, seed in [(p, s) for p in (2, 3, 4, 5) for s in (3, 4)]:
-        for state in on_the_way(variant, players, seed, every=20):
-            indices = scoring._indices_by_seat(state)
-            _, completed, _ = scoring._networks(t, state, indices)
-            for seat, p in enumerate(state.players):
-                joined = scoring._joined(scoring._pieces(t, indices[seat]), t.ticket_ends, p.tickets)
-                assert joined == completed[seat]
-                found = scoring.ticket_results(v, p.tickets, scoring.owned_edges(v, state, seat))
-                assert joined == [r.completed for r in found]
-                checked += 1
+    for state, indices in scored_positions(variant):
+        _, completed, _ = scoring._networks(t, state, indices)
+        for seat, p in enumerate(state.players):
+            joined = scoring._joined(scoring._pieces(t, indices[seat]), t.ticket_ends, p.tickets)
+            assert joined == completed[seat]
+            found = scoring.ticket_results(v, p.tickets, scoring.owned_edges(v, state, seat))
+            assert joined == [r.completed for r in found]
+            checked += 1
     assert scoring._joined(scoring._pieces(t, []), t.ticket_ends, ()) == []
     assert checked > 200
 
