@@ -1135,14 +1135,14 @@ class Passengers(Feature):
 
     def quick_round_end(self, v, players):
         """``on_round_end`` on a tuple of players, for the engine's quick paths (MK-PASS-6)."""
-        try:                                         # most rounds: every player's pairs the usual two (goods,
-            for p in players:                        # passengers), nobody travelled; one pass, no seats counted,
-                (k0, _), (k1, _) = p.ext             # the pairs unpacked (a third pair: ValueError, the long way)
-                if k1 != "passengers" or k0 == MOVED:
-                    break
-            else:
+        try:                                         # most rounds nobody travelled: one pass, no seats counted.
+            for p in players:                        # The pairs sort by key, MOVED between "goods" and
+                ext = p.ext                          # "passengers": with "passengers" second and MOVED not first,
+                if ext[1][0] != "passengers" or ext[0][0] == MOVED:     # none travelled. (A travelled player's
+                    break                            # third pair breaks here, no ValueError raised and caught as
+            else:                                    # an unpacking of two pairs did: ten a game.)
                 return players
-        except ValueError:
+        except IndexError:                           # (fewer than two pairs: the long way)
             pass
         out = None
         seat = -1                                    # (counted by hand: no enumerate pairs made)
