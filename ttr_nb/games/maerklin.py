@@ -841,16 +841,19 @@ class Passengers(Feature):
         players[seat] = new_player(tuple(hand), q.trains - route.length, q.tickets, q.route_points + t.points[i],
                                    q.ext)
         cities = placeable[i]
-        for other in players:                          # (those where no passenger stands: on_claim's ``taken``)
-            if not cities:
-                break
-            mine = _passengers_in(other.ext)
-            if cities[0] in mine or cities[-1] in mine:
-                free = []                              # (a plain loop: a generator is a call of its own)
-                for c in cities:
-                    if c not in mine:
-                        free.append(c)
-                cities = tuple(free)
+        if cities:                                     # (those where no passenger stands: on_claim's ``taken``)
+            first, last = cities[0], cities[-1]        # (read once: a negative index is a generic subscript)
+            for other in players:
+                mine = _passengers_in(other.ext)
+                if first in mine or last in mine:
+                    free = []                          # (a plain loop: a generator is a call of its own)
+                    for c in cities:
+                        if c not in mine:
+                            free.append(c)
+                    cities = tuple(free)
+                    if not cities:
+                        break
+                    first, last = cities[0], cities[-1]
         claims = state.claims
         new_claims = list(claims)                      # (a list set and made a tuple: cheaper than two slices)
         new_claims[i] = seat
