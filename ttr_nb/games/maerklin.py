@@ -367,8 +367,7 @@ class TicketMix(Feature):
                          seat, pending, state.final_turns_left, state.turn, state.ply + 1, 0, state.shuffles,
                          state.first_player, state.ext)
 
-    @staticmethod
-    def _quick_setup(state, action, trusted):
+    def _quick_setup(self, state, action, trusted):     # (a method: CPython 3.11 specialises no staticmethod load)
         """A seat's ticket mix announced at setup (MK-SETUP-3), one of the listed mixes: its tickets offered as the
         seat's pending choice (keep at least 2), after the other seats' steps — the state ``apply`` makes."""
         seat = action.seat
@@ -823,8 +822,7 @@ class Passengers(Feature):
             return None
         return _turn_over(v, state, seat, state.deck, state.market, state.discard, state.claims, tuple(players))
 
-    @staticmethod
-    def _quick_claim(v, state, action, trusted):
+    def _quick_claim(self, v, state, action, trusted):     # (a method: a staticmethod's load is never specialised)
         if not trusted and _plainly_legal(v, state, action) is None:
             return None
         seat = action.seat
@@ -869,8 +867,7 @@ class Passengers(Feature):
             t.claimed(claims, new_claims, i, seat)
         return new
 
-    @staticmethod
-    def _quick_ride(v, state, action, p, trusted):
+    def _quick_ride(self, v, state, action, p, trusted):     # (a method, as _quick_claim)
         seat = action.seat
         a, b = action.a, action.b
         if a.__class__ is not str or b.__class__ is not str:
