@@ -208,3 +208,31 @@ def test_the_quickly_made_actions_and_tunnel_step_are_the_frozen_dataclasses_own
         assert type(quick) is type(own) and quick == own and hash(quick) == hash(own) and repr(quick) == repr(own)
         with pytest.raises(dataclasses.FrozenInstanceError):
             quick.seat = 0
+
+
+def test_bot_idle_says_idle_exactly_when_no_next_station_can_be_paid():
+    """EU-STATION-2/3: Europe's _bot_idle is True exactly when the seat's next station has no payment listed
+    (``Stations._payments``: all three built, or no colour with the locomotives covers its size, nor the
+    locomotives alone), on every hand of random games and made ones (nothing, locomotives only, an edited hand
+    with negative counts), for every number of stations built and wherever the stations are in the player's data."""
+    from itertools import product
+    from ttr_nb.board.state import new_player
+    from ttr_nb.games.europe import Stations, _bot_idle
+    v = get_variant("europe")
+    s = new_game("europe", 4, 0)
+    hands = {tuple(q.hand) for st, _, _ in random_states(games=1) for q in st.players}
+    hands |= {(0,) * 9, (0,) * 8 + (1,), (0,) * 8 + (3,), (3,) * 8 + (0,), (-1,) * 8 + (2,), (-1,) * 8 + (3,),
+              (1, 0, 0, 0, 0, 0, 0, 0, 1), (2, 0, 0, 0, 0, 0, 0, 0, 0)}
+    hands |= {tuple(c) + (l,) for c in product((0, 1, 2), repeat=2) for l in range(4) for c in [c + (0,) * 6]}
+    idle = busy = 0
+    for hand in hands:
+        for built in ((), ("Wien",), ("Wien", "Roma"), ("Wien", "Roma", "Kyiv")):
+            for ext in ((("stations", built),), (("other", 1), ("stations", built))):
+                p = s.players[0]
+                q = new_player(hand, p.trains, p.tickets, p.route_points, ext)
+                t = replace_fields(s, players=(q,) + s.players[1:])
+                want = not Stations._payments(t, 0)
+                assert _bot_idle(v, t, 0) == want, (hand, built, ext)
+                idle += want
+                busy += not want
+    assert idle > 50 and busy > 50

@@ -1300,10 +1300,18 @@ EUROPE_SETTLED: tuple[tuple[str, str], ...] = (
 )
 
 def _bot_idle(v: Variant, state: GameState, seat: int) -> bool:
-    """``Variant.bot_idle``: ``seat`` has built all its stations (EU-STATION-2), so ``Stations.bot_random``, the only
-    feature with turn actions of its own, has none and draws nothing. About two thirds of the turns on which the
-    random bot tries the stations: one test instead of the picker."""
-    return len(_stations_in(state.players[seat].ext)) >= MAX_STATIONS
+    """``Variant.bot_idle``: ``seat`` has built all its stations (EU-STATION-2), or its hand pays for no next station
+    (EU-STATION-3: no colour with the locomotives covers its size, nor the locomotives alone), so
+    ``Stations.bot_random``, the only feature with turn actions of its own, has none and draws nothing. Most of the
+    turns on which the random bot tries the stations: one test instead of the counter and the picker."""
+    p = state.players[seat]
+    size = len(_stations_in(p.ext)) + 1
+    if size > MAX_STATIONS:
+        return True
+    hand = p.hand
+    locos = hand[LOCO]
+    # (with some colour's count c: c + locos >= size and c >= 1 pays; with none, the locomotives alone if enough)
+    return locos < size and max(hand[:LOCO]) + locos < size
 
 
 EUROPE = register(Variant(
