@@ -236,3 +236,33 @@ def test_bot_idle_says_idle_exactly_when_no_next_station_can_be_paid():
                 idle += want
                 busy += not want
     assert idle > 50 and busy > 50
+
+
+def test_the_pieces_kept_by_score_are_each_seats_own_pieces():
+    """best_borrowing's pieces (_own_pieces) read from what scoring.score kept for the same claims and seats are
+    _pieces over the seat's own routes: right after scoring finished games (every seat), for states never scored, and for a state with the same claims tuple but fewer seats."""
+    from ttr_nb.board import scoring
+    from ttr_nb.board.scoring import _pieces, score
+    from ttr_nb.games.europe import _own_pieces
+    v = get_variant("europe")
+    t = v.route_table
+
+    def plain(state, seat):
+        return _pieces(t, [i for i, owner in enumerate(state.claims) if owner == seat])
+
+    finals = []
+    for s, _, _ in random_states(games=3):
+        for seat in range(s.n_players):
+            assert _own_pieces(t, s, seat) == plain(s, seat), (s.ply, seat)
+        if s.phase == "last_round":
+            finals.append(s)
+    kept = 0
+    for s in finals[-6:]:
+        score(s)
+        kept += scoring._LAST_PIECES[0][0] is s.claims
+        for seat in range(s.n_players):
+            assert _own_pieces(t, s, seat) == plain(s, seat), (s.ply, seat)
+        fewer = replace_fields(s, players=s.players[:2])
+        for seat in range(2):
+            assert _own_pieces(t, fewer, seat) == plain(fewer, seat)
+    assert kept == 6

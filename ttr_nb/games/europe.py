@@ -34,7 +34,7 @@ from ..board.cards import CARD_NAMES, LOCO
 from ..errors import BadAction, IllegalAction, MapError, TTRError
 from ..board.names import route_text, ticket_text
 from ..board.names import seat_name as _seat_name
-from ..board.scoring import _indices_by_seat, _pieces, _with, owned_edges, ticket_results
+from ..board.scoring import _LAST_PIECES, _indices_by_seat, _pieces, _with, owned_edges, ticket_results
 from ..board.state import (FREE, GameState, Pending, new_pending, new_player, new_state, open_subclass, pairs_get,
                            pairs_set)
 from .usa import USA_INTERPRETATIONS
@@ -731,6 +731,15 @@ def _owned(state: GameState) -> list[list[int]]:
     return last[2]
 
 
+def _own_pieces(t, state: GameState, seat: int) -> list[int]:
+    """``_pieces(t, _owned(state)[seat])``: the pieces ``scoring.score`` has just worked out for the same claims and
+    seats (``scoring._LAST_PIECES``: it scores a finished game's seats before their stations borrow), else made."""
+    claims, n, table, ups = _LAST_PIECES[0]
+    if claims is state.claims and n == len(state.players) and table is t:
+        return ups[seat]
+    return _pieces(t, _owned(state)[seat])
+
+
 def _borrow_nothing(seat: int, stations: tuple[str, ...], count: int) -> Borrowing:
     """``best_borrowing``'s answer when no route is borrowed (made only when it is the answer: a frozen dataclass
     is slow to make)."""
@@ -753,7 +762,7 @@ def best_borrowing(v: Variant, state: GameState, seat: int) -> Borrowing:
     t = v.route_table
     ends = t.ends
     claims = state.claims
-    up = _pieces(t, _owned(state)[seat])
+    up = _own_pieces(t, state, seat)
     open_tickets = []
     ticket_ends = t.ticket_ends
     for tid in state.players[seat].tickets:
