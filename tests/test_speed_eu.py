@@ -266,3 +266,38 @@ def test_the_pieces_kept_by_score_are_each_seats_own_pieces():
         for seat in range(2):
             assert _own_pieces(t, fewer, seat) == plain(fewer, seat)
     assert kept == 6
+
+
+def test_a_new_tunnel_step_is_remembered_as_reading_it_afresh_gives():
+    """_tunnel_step leaves what _tunnel_data reads of the step it makes in _last_tunnel (the random bot's pick reads
+    it next): for every tunnel, every colour and all-locomotive payment of its length, and turned-up cards of every
+    kind, the remembered data equal (and have the types of) what an equal Pending read afresh gives."""
+    from itertools import product
+    import pytest
+    from ttr_nb.board.state import Pending
+    from ttr_nb.errors import TTRError
+    from ttr_nb.games.europe import _last_tunnel, _tunnel_data, _tunnel_step, tunnel_extra
+    v = get_variant("europe")
+    tunnels = [r for r in v.map.routes if r.tunnel]
+    checked = 0
+    for route, (c, k) in product(tunnels, [(0, 0), (3, 1), (7, 2), (8, 0)]):
+        if k >= route.length:
+            continue
+        pay = ((8, route.length),) if c == 8 else ((c, route.length - k),) + (((8, k),) if k else ())
+        for revealed in [(8, 8, 8), (c, 1, 2), (5, c, 8), (c,), (2, 8)]:
+            extra = tunnel_extra(pay, revealed)
+            if not extra:
+                continue
+            p = _tunnel_step(route, 1, pay, revealed, extra)
+            kept = _last_tunnel[0]
+            assert kept[0] is p and _tunnel_data(p) is kept[1]
+            fresh = _tunnel_data(Pending(p.kind, p.seat, tuple(p.data)))
+            assert fresh == kept[1] and [type(x) for x in fresh] == [type(x) for x in kept[1]]
+            assert kept[1][1] == pay and kept[1][2] == revealed
+            checked += 1
+    assert checked > 100
+    _last_tunnel[0] = (None, None)
+    p = _tunnel_step(tunnels[0], 1, ((3, 0), (8, 2)), (8,), 1)       # a text that does not read back: not kept
+    assert _last_tunnel[0] == (None, None)
+    with pytest.raises(TTRError):
+        _tunnel_data(p)

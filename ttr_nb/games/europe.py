@@ -339,7 +339,15 @@ def _tunnel_step(route, seat: int, payment: Payment, revealed: Sequence[int], ex
             f"('tunnel pay …') or withdraw and take back {words} ('tunnel withdraw')")
     data = (("extra", extra), ("played", played), ("revealed", names), ("route", route.id),
             ("rule", "EU-TUNNEL-3" if colour is None else "EU-TUNNEL-2"), ("text", text))
-    return new_pending("tunnel", seat, data)
+    pending = new_pending("tunnel", seat, data)
+    # what _tunnel_data reads of it, remembered at once: the random bot's pick reads this very step next (the names
+    # read back to card kinds are the kinds they were made from, the text read back once per payment; a text that
+    # does not read back, never a legal payment's, is left to _tunnel_data to refuse)
+    try:
+        _last_tunnel[0] = pending, (route.id, _played_payment(played), tuple(revealed), extra)
+    except TTRError:
+        pass
+    return pending
 
 
 @lru_cache(maxsize=1024)
