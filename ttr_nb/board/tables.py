@@ -358,7 +358,7 @@ def claimable_mask(v: "Variant", state: "GameState", seat: int, affordable_only:
             for i in t.special:
                 if allowed >> i & 1 and length[i] <= trains and _payable_special(v, t, i, hand):
                     mask |= 1 << i
-        else:
+        elif locos:                              # (no locomotive pays for no ferry: every one needs one or more)
             # a route needing ``need`` locomotives (a ferry) is payable iff all its cards can be locomotives, or
             # locos >= need < length and its colour (gray: the best one) covers max(1, length - locos)
             lk = locos if locos < top else top
