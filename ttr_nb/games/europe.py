@@ -1327,8 +1327,13 @@ def _bot_idle(v: Variant, state: GameState, seat: int) -> bool:
         return True
     hand = p.hand
     locos = hand[LOCO]
-    # (with some colour's count c: c + locos >= size and c >= 1 pays; with none, the locomotives alone if enough)
-    return locos < size and max(hand[:LOCO]) + locos < size
+    if locos >= size:
+        return False                                # (the locomotives alone pay)
+    need = size - locos                             # a colour with this many cards pays, locomotives standing in
+    for c in hand[:LOCO]:                           # (a loop: the builtin max costs more)
+        if c >= need:
+            return False
+    return True
 
 
 EUROPE = register(Variant(
