@@ -301,3 +301,24 @@ def test_a_new_tunnel_step_is_remembered_as_reading_it_afresh_gives():
     assert _last_tunnel[0] == (None, None)
     with pytest.raises(TTRError):
         _tunnel_data(p)
+
+
+def test_tunnel_extra_payments_are_every_exact_payment_of_the_extra_cards():
+    """EU-TUNNEL-2/3: tunnel_extra_payments (its bounds found by conditionals, not min and max) lists every payment
+    of exactly ``extra`` cards of the played colour and locomotives the hand holds, most colour first, only
+    locomotives after an all-locomotive payment, on hands short of either and with counts past the extra."""
+    from itertools import product
+    from ttr_nb.games.europe import tunnel_extra_payments
+    listed = 0
+    for colour_cards, locos, extra, played in product(range(5), range(5), range(1, 4), (((7, 2),), ((8, 3),),
+                                                                                      ((7, 1), (8, 1)))):
+        hand = [1] * 9
+        hand[7], hand[8] = colour_cards, locos
+        if played[0][0] == 8:
+            want = [((8, extra),)] if locos >= extra else []
+        else:
+            want = [((7, k),) if k == extra else ((8, extra),) if k == 0 else ((7, k), (8, extra - k))
+                    for k in range(extra, -1, -1) if k <= colour_cards and extra - k <= locos]
+        assert tunnel_extra_payments(tuple(hand), played, extra) == want, (hand, played, extra)
+        listed += len(want)
+    assert listed > 100

@@ -271,7 +271,10 @@ def tunnel_extra_payments(hand: Sequence[int], played: Payment, extra: int) -> l
     if colour is None:
         return [((LOCO, extra),)] if locos >= extra else []
     out: list[Payment] = []
-    for k in range(min(hand[colour], extra), max(0, extra - locos) - 1, -1):
+    have = hand[colour]                             # (conditionals, not the builtins min and max: the random bot's
+    most = have if have < extra else extra          # pick at every pending tunnel asks, and their calls cost more)
+    least = extra - locos if extra > locos else 0
+    for k in range(most, least - 1, -1):
         if k == extra:
             out.append(((colour, k),))
         elif k == 0:
