@@ -691,15 +691,24 @@ def _city_order(v: Variant) -> dict[str, int]:
     return order
 
 
-def _station_routes(v: Variant, city: str) -> tuple[tuple[int, str], ...]:
-    """(route index, route id) of every route into or out of ``city``, in route id order (the order
-    ``best_borrowing`` tries a station's candidates), kept per variant and city."""
-    at = _routes_at_by_id(v)
-    found = at[city] = tuple(sorted(((r.index, r.id) for r in v.map.routes_at(city)), key=lambda e: e[1]))
+def _station_routes(v: Variant, city: str) -> tuple[int, tuple[tuple[int, str, int], ...]]:
+    """(``city``'s number in the route table, (route index, route id, the other end's number) of every route into or
+    out of ``city``, in route id order: the order ``best_borrowing`` tries a station's candidates), kept per variant
+    and city."""
+    ends = v.route_table.ends
+    here = None
+    routes = []
+    for r in sorted(v.map.routes_at(city), key=lambda r: r.id):
+        a, b = ends[r.index]
+        if r.a != city:
+            a, b = b, a
+        here = a
+        routes.append((r.index, r.id, b))
+    found = _routes_at_by_id(v)[city] = here, tuple(routes)
     return found
 
 
-def _routes_at_by_id(v: Variant) -> dict[str, tuple[tuple[int, str], ...]]:
+def _routes_at_by_id(v: Variant) -> dict[str, tuple]:
     """The ``_station_routes`` found so far (made once per variant)."""
     at = v.__dict__.get("_station_routes")
     if at is None:
@@ -771,7 +780,6 @@ def best_borrowing(v: Variant, state: GameState, seat: int) -> Borrowing:
         return _borrow_nothing(seat, stations, 0)
     # the own network's pieces, a union-find over the route table's city numbers (each root is a piece)
     t = v.route_table
-    ends = t.ends
     claims = state.claims
     up = _own_pieces(t, state, seat)
     open_tickets = []
@@ -789,39 +797,39 @@ def best_borrowing(v: Variant, state: GameState, seat: int) -> Borrowing:
     at = _routes_at_by_id(v)
     options: list[list[tuple[str, int, int] | None]] = []
     touched: set[int] = set()                           # the pieces some choice may join
+    # no choice completes more than the open tickets whose ends all the choices together would join: ``link``, a
+    # union-find over the pieces joined by every station's every choice at once, made as they are found
+    link: dict[int, int] = {}
     for city in stations:
-        seen: set[tuple[int, int]] = set()
+        # every candidate joins the city's own piece (here) to its other end's: the other ends' pieces tell them
+        # apart, the city's piece found once
+        here, routes = at[city] if city in at else _station_routes(v, city)     # station_candidates, by route id
+        while up[here] != here:
+            here = up[here]
+        seen: set[int] = set()
         opts: list[tuple[str, int, int] | None] = [None]
-        for i, rid in at[city] if city in at else _station_routes(v, city):     # station_candidates, by route id
+        for i, rid, b in routes:
             owner = claims[i]
             if owner == FREE or owner == seat:
                 continue
-            a, b = ends[i]
-            while up[a] != a:
-                a = up[a]
             while up[b] != b:
                 b = up[b]
-            key = (a, b) if a < b else (b, a)
-            if a == b or key in seen:
+            if b == here or b in seen:
                 continue
-            seen.add(key)
-            opts.append((rid, a, b))
-            touched.add(a)
-            touched.add(b)
-        options.append(opts)
-    count = prod(len(opts) for opts in options)
-    # no choice completes more than the open tickets whose ends all the choices together would join (a union-find
-    # over the pieces, every station's every choice at once): none, and borrowing nothing is the answer
-    link: dict[int, int] = {}
-    for opts in options:
-        for opt in opts[1:]:
-            a, b = opt[1], opt[2]
+            seen.add(b)
+            opts.append((rid, here, b))
+            a = here
             while a in link:
                 a = link[a]
             while b in link:
                 b = link[b]
             if a != b:
                 link[a] = b
+        if seen:
+            touched.add(here)
+            touched |= seen
+        options.append(opts)
+    count = prod(len(opts) for opts in options)
     most = 0
     for a, b, p in open_tickets:
         if a in touched and b in touched:
