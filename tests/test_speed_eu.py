@@ -322,3 +322,15 @@ def test_tunnel_extra_payments_are_every_exact_payment_of_the_extra_cards():
         assert tunnel_extra_payments(tuple(hand), played, extra) == want, (hand, played, extra)
         listed += len(want)
     assert listed > 100
+
+
+def test_the_matching_rows_count_the_extra_cards_as_tunnel_extra_does():
+    """EU-TUNNEL-2/3: Tunnels.quick counts a tunnel claim's extra cards from _MATCHING's row of the payment's colour
+    (LOCO for an all-locomotive payment): for every payment kind and every three turned-up cards, as tunnel_extra."""
+    from itertools import product
+    from ttr_nb.games.europe import _MATCHING, tunnel_colour, tunnel_extra
+    for pay in [((c, 2),) for c in range(9)] + [((c, 1), (8, 1)) for c in range(8)]:
+        colour = tunnel_colour(pay)
+        row = _MATCHING[8 if colour is None else colour]
+        for revealed in product(range(9), repeat=3):
+            assert row[revealed[0]] + row[revealed[1]] + row[revealed[2]] == tunnel_extra(pay, revealed)

@@ -284,6 +284,10 @@ def tunnel_extra_payments(hand: Sequence[int], played: Payment, extra: int) -> l
     return out
 
 
+#: per tunnel colour (LOCO: an all-locomotive payment), per card kind: 1 if a turned-up card of that kind calls for an
+#: extra card (EU-TUNNEL-2/3: the colour or a locomotive; only a locomotive after locomotives), else 0
+_MATCHING = tuple(tuple(int(c == LOCO or c == colour) for c in range(LOCO + 1)) for colour in range(LOCO + 1))
+
 _last_tunnel: list = [(None, None)]   # (the last pending tunnel read by _tunnel_data, what it read), one tuple
 
 
@@ -465,15 +469,13 @@ class Tunnels(Feature):
             route = v.route_table.by_label[action.route]
             pay = action.payment
             revealed = deck[:TUNNEL_REVEAL]
-            colour = None                              # tunnel_extra inline (its list and generator cost more)
-            for k, _ in pay:
+            colour = LOCO                              # tunnel_extra inline (its list and generator cost more):
+            for k, _ in pay:                           # tunnel_colour, LOCO for an all-locomotive payment
                 if k != LOCO:
                     colour = k
                     break
-            extra = 0
-            for c in revealed:
-                if c == LOCO or c == colour:
-                    extra += 1
+            match = _MATCHING[colour]                  # the three turned-up cards counted by the colour's row
+            extra = match[revealed[0]] + match[revealed[1]] + match[revealed[2]]
             players = list(state.players)
             p = players[seat]
             hand = list(p.hand)
