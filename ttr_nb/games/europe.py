@@ -883,7 +883,11 @@ def best_borrowing(v: Variant, state: GameState, seat: int) -> Borrowing:
                         rest.append(piece)
                 points = within.get(merged)
                 if points is None:
-                    points = within[merged] = sum(p for ends, p in tickets if merged & ends == ends)
+                    points = 0                          # (a loop: a generator is a call of its own, per ticket)
+                    for ends, p in tickets:
+                        if merged & ends == ends:
+                            points += p
+                    within[merged] = points
                 got += points
                 rest.append(merged)
                 now, used = tuple(rest), borrowed + 1
