@@ -26,7 +26,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from fractions import Fraction
 from functools import lru_cache
-from math import comb, prod
+from math import comb
 from typing import ClassVar, Sequence
 
 from ..board.actions import Action, Claim, Payment, parse_payment, payment_str, payment_words, register_action
@@ -802,6 +802,7 @@ def best_borrowing(v: Variant, state: GameState, seat: int) -> Borrowing:
     # no choice completes more than the open tickets whose ends all the choices together would join: ``link``, a
     # union-find over the pieces joined by every station's every choice at once, made as they are found
     link: dict[int, int] = {}
+    count = 1
     for city in stations:
         # every candidate joins the city's own piece (here) to its other end's: the other ends' pieces tell them
         # apart, the city's piece found once
@@ -831,7 +832,7 @@ def best_borrowing(v: Variant, state: GameState, seat: int) -> Borrowing:
             touched.add(here)
             touched |= seen
         options.append(opts)
-    count = prod(len(opts) for opts in options)
+        count *= len(opts)                              # (the choices' product, counted as they are made)
     most = 0
     for a, b, p in open_tickets:
         if a in touched and b in touched:
