@@ -530,7 +530,8 @@ def test_claims_info_of_all_free_claims_and_of_a_claim_made_are_the_plain_ones(v
 
 def test_ferries_payable_by_arithmetic_exactly_when_a_payment_exists():
     """EU-FERRY: claimable_mask decides a ferry (routes needing locomotives) from counts alone; it must agree with
-    the listed payments for every hand, including hands short of locomotives or of the colour."""
+    the listed payments for every hand, including hands short of locomotives or of the colour (without a
+    locomotive it skips the ferries: each needs one or more)."""
     import random
 
     from dataclasses import replace
@@ -544,6 +545,7 @@ def test_ferries_payable_by_arithmetic_exactly_when_a_payment_exists():
     hands = [tuple(rng.choice((0, 0, 1, 2, 3, 5)) for _ in range(9)) for _ in range(400)]
     hands += [(0,) * 8 + (k,) for k in range(7)] + [(3,) + (0,) * 7 + (1,), (1,) * 8 + (0,)]
     hands += [(12,) * 8 + (14,), (12,) + (0,) * 7 + (1,), (0,) * 8 + (14,)]     # counts beyond the longest route
+    hands += [(6,) * 8 + (0,), (12,) * 8 + (0,), (0, 6) + (0,) * 7]                # no locomotive, colours to spare
     agreed = payable = 0
     for hand in hands:
         players = (replace(s.players[0], hand=hand), s.players[1])

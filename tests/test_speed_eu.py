@@ -208,3 +208,129 @@ def test_the_quickly_made_actions_and_tunnel_step_are_the_frozen_dataclasses_own
         assert type(quick) is type(own) and quick == own and hash(quick) == hash(own) and repr(quick) == repr(own)
         with pytest.raises(dataclasses.FrozenInstanceError):
             quick.seat = 0
+
+
+def test_bot_idle_says_idle_exactly_when_no_next_station_can_be_paid():
+    """EU-STATION-2/3: Europe's _bot_idle is True exactly when the seat's next station has no payment listed
+    (``Stations._payments``: all three built, or no colour with the locomotives covers its size, nor the
+    locomotives alone), on every hand of random games and made ones (nothing, locomotives only, an edited hand
+    with negative counts), for every number of stations built and wherever the stations are in the player's data."""
+    from itertools import product
+    from ttr_nb.board.state import new_player
+    from ttr_nb.games.europe import Stations, _bot_idle
+    v = get_variant("europe")
+    s = new_game("europe", 4, 0)
+    hands = {tuple(q.hand) for st, _, _ in random_states(games=1) for q in st.players}
+    hands |= {(0,) * 9, (0,) * 8 + (1,), (0,) * 8 + (3,), (3,) * 8 + (0,), (-1,) * 8 + (2,), (-1,) * 8 + (3,),
+              (1, 0, 0, 0, 0, 0, 0, 0, 1), (2, 0, 0, 0, 0, 0, 0, 0, 0)}
+    hands |= {tuple(c) + (l,) for c in product((0, 1, 2), repeat=2) for l in range(4) for c in [c + (0,) * 6]}
+    idle = busy = 0
+    for hand in hands:
+        for built in ((), ("Wien",), ("Wien", "Roma"), ("Wien", "Roma", "Kyiv")):
+            for ext in ((("stations", built),), (("other", 1), ("stations", built))):
+                p = s.players[0]
+                q = new_player(hand, p.trains, p.tickets, p.route_points, ext)
+                t = replace_fields(s, players=(q,) + s.players[1:])
+                want = not Stations._payments(t, 0)
+                assert _bot_idle(v, t, 0) == want, (hand, built, ext)
+                idle += want
+                busy += not want
+    assert idle > 50 and busy > 50
+
+
+def test_the_pieces_kept_by_score_are_each_seats_own_pieces():
+    """best_borrowing's pieces (_own_pieces) read from what scoring.score kept for the same claims and seats are
+    _pieces over the seat's own routes: right after scoring finished games (every seat), for states never scored, and for a state with the same claims tuple but fewer seats."""
+    from ttr_nb.board import scoring
+    from ttr_nb.board.scoring import _pieces, score
+    from ttr_nb.games.europe import _own_pieces
+    v = get_variant("europe")
+    t = v.route_table
+
+    def plain(state, seat):
+        return _pieces(t, [i for i, owner in enumerate(state.claims) if owner == seat])
+
+    finals = []
+    for s, _, _ in random_states(games=3):
+        for seat in range(s.n_players):
+            assert _own_pieces(t, s, seat) == plain(s, seat), (s.ply, seat)
+        if s.phase == "last_round":
+            finals.append(s)
+    kept = 0
+    for s in finals[-6:]:
+        score(s)
+        kept += scoring._LAST_PIECES[0][0] is s.claims
+        for seat in range(s.n_players):
+            assert _own_pieces(t, s, seat) == plain(s, seat), (s.ply, seat)
+        fewer = replace_fields(s, players=s.players[:2])
+        for seat in range(2):
+            assert _own_pieces(t, fewer, seat) == plain(fewer, seat)
+    assert kept == 6
+
+
+def test_a_new_tunnel_step_is_remembered_as_reading_it_afresh_gives():
+    """_tunnel_step leaves what _tunnel_data reads of the step it makes in _last_tunnel (the random bot's pick reads
+    it next): for every tunnel, every colour and all-locomotive payment of its length, and turned-up cards of every
+    kind, the remembered data equal (and have the types of) what an equal Pending read afresh gives."""
+    from itertools import product
+    import pytest
+    from ttr_nb.board.state import Pending
+    from ttr_nb.errors import TTRError
+    from ttr_nb.games.europe import _last_tunnel, _tunnel_data, _tunnel_step, tunnel_extra
+    v = get_variant("europe")
+    tunnels = [r for r in v.map.routes if r.tunnel]
+    checked = 0
+    for route, (c, k) in product(tunnels, [(0, 0), (3, 1), (7, 2), (8, 0)]):
+        if k >= route.length:
+            continue
+        pay = ((8, route.length),) if c == 8 else ((c, route.length - k),) + (((8, k),) if k else ())
+        for revealed in [(8, 8, 8), (c, 1, 2), (5, c, 8), (c,), (2, 8)]:
+            extra = tunnel_extra(pay, revealed)
+            if not extra:
+                continue
+            p = _tunnel_step(route, 1, pay, revealed, extra)
+            kept = _last_tunnel[0]
+            assert kept[0] is p and _tunnel_data(p) is kept[1]
+            fresh = _tunnel_data(Pending(p.kind, p.seat, tuple(p.data)))
+            assert fresh == kept[1] and [type(x) for x in fresh] == [type(x) for x in kept[1]]
+            assert kept[1][1] == pay and kept[1][2] == revealed
+            checked += 1
+    assert checked > 100
+    _last_tunnel[0] = (None, None)
+    p = _tunnel_step(tunnels[0], 1, ((3, 0), (8, 2)), (8,), 1)       # a text that does not read back: not kept
+    assert _last_tunnel[0] == (None, None)
+    with pytest.raises(TTRError):
+        _tunnel_data(p)
+
+
+def test_tunnel_extra_payments_are_every_exact_payment_of_the_extra_cards():
+    """EU-TUNNEL-2/3: tunnel_extra_payments (its bounds found by conditionals, not min and max) lists every payment
+    of exactly ``extra`` cards of the played colour and locomotives the hand holds, most colour first, only
+    locomotives after an all-locomotive payment, on hands short of either and with counts past the extra."""
+    from itertools import product
+    from ttr_nb.games.europe import tunnel_extra_payments
+    listed = 0
+    for colour_cards, locos, extra, played in product(range(5), range(5), range(1, 4), (((7, 2),), ((8, 3),),
+                                                                                      ((7, 1), (8, 1)))):
+        hand = [1] * 9
+        hand[7], hand[8] = colour_cards, locos
+        if played[0][0] == 8:
+            want = [((8, extra),)] if locos >= extra else []
+        else:
+            want = [((7, k),) if k == extra else ((8, extra),) if k == 0 else ((7, k), (8, extra - k))
+                    for k in range(extra, -1, -1) if k <= colour_cards and extra - k <= locos]
+        assert tunnel_extra_payments(tuple(hand), played, extra) == want, (hand, played, extra)
+        listed += len(want)
+    assert listed > 100
+
+
+def test_the_matching_rows_count_the_extra_cards_as_tunnel_extra_does():
+    """EU-TUNNEL-2/3: Tunnels.quick counts a tunnel claim's extra cards from _MATCHING's row of the payment's colour
+    (LOCO for an all-locomotive payment): for every payment kind and every three turned-up cards, as tunnel_extra."""
+    from itertools import product
+    from ttr_nb.games.europe import _MATCHING, tunnel_colour, tunnel_extra
+    for pay in [((c, 2),) for c in range(9)] + [((c, 1), (8, 1)) for c in range(8)]:
+        colour = tunnel_colour(pay)
+        row = _MATCHING[8 if colour is None else colour]
+        for revealed in product(range(9), repeat=3):
+            assert row[revealed[0]] + row[revealed[1]] + row[revealed[2]] == tunnel_extra(pay, revealed)

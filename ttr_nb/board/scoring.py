@@ -283,6 +283,7 @@ def score(state: GameState) -> ScoreSheet:
         completed = _completed_avoiding(t, state, indices, _dead_places(v))
     elif bonus:
         heaviest, completed, ups = _networks(t, state, indices)
+        _LAST_PIECES[0] = (state.claims, len(indices), t, ups)
     elif lean is not None:                        # no bonus (SK-SCORE-4): the tickets alone, no piece weighed
         completed = [_joined(_pieces(t, indices[seat]), t.ticket_ends, p.tickets)
                      for seat, p in enumerate(state.players)]
@@ -306,6 +307,13 @@ def score(state: GameState) -> ScoreSheet:
     players = _breakdown(v, state, indices, trails, bonus_seats)
     winners, decided_by = _winners(v, players)
     return ScoreSheet(players, winners, decided_by, final, longest_scores)
+
+
+#: (claims, number of seats, route table, each seat's ``_pieces``) that ``score`` last worked out by ``_networks``: a
+#: feature's ``score_points`` for the same state reads them there (Europe's best_borrowing, for every seat with a
+#: station) instead of another pass over the claims and another union-find. One tuple, replaced whole; the claims
+#: are held there, so their identity answers (the lists are only read).
+_LAST_PIECES: list = [(None, 0, None, None)]
 
 
 def _lean(v: Variant) -> tuple | None:

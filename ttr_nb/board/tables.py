@@ -358,12 +358,18 @@ def claimable_mask(v: "Variant", state: "GameState", seat: int, affordable_only:
             for i in t.special:
                 if allowed >> i & 1 and length[i] <= trains and _payable_special(v, t, i, hand):
                     mask |= 1 << i
-        else:
+        elif locos:                              # (no locomotive pays for no ferry: every one needs one or more)
             # a route needing ``need`` locomotives (a ferry) is payable iff all its cards can be locomotives, or
             # locos >= need < length and its colour (gray: the best one) covers max(1, length - locos)
             lk = locos if locos < top else top
             cap = trains if trains < top else top
-            best = max(hand[:LOCO])
+            b0 = c0 if c0 > c1 else c1           # best = max(hand[:LOCO]), pair by pair: the builtin's call costs
+            b1 = c2 if c2 > c3 else c3           # more than these compares of small ints
+            b2 = c4 if c4 > c5 else c5
+            b3 = c6 if c6 > c7 else c7
+            b0 = b0 if b0 > b1 else b1
+            b2 = b2 if b2 > b3 else b3
+            best = b0 if b0 > b2 else b2
             pay = t.special_pay
             found = pay[GRAY_BUCKET][lk][best if best < top else top]
             for b in t.special_colours:

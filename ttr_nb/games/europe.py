@@ -26,7 +26,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from fractions import Fraction
 from functools import lru_cache
-from math import comb, prod
+from math import comb
 from typing import ClassVar, Sequence
 
 from ..board.actions import Action, Claim, Payment, parse_payment, payment_str, payment_words, register_action
@@ -34,7 +34,7 @@ from ..board.cards import CARD_NAMES, LOCO
 from ..errors import BadAction, IllegalAction, MapError, TTRError
 from ..board.names import route_text, ticket_text
 from ..board.names import seat_name as _seat_name
-from ..board.scoring import _indices_by_seat, _pieces, _with, owned_edges, ticket_results
+from ..board.scoring import _LAST_PIECES, _indices_by_seat, _pieces, _with, owned_edges, ticket_results
 from ..board.state import (FREE, GameState, Pending, new_pending, new_player, new_state, open_subclass, pairs_get,
                            pairs_set)
 from .usa import USA_INTERPRETATIONS
@@ -271,7 +271,10 @@ def tunnel_extra_payments(hand: Sequence[int], played: Payment, extra: int) -> l
     if colour is None:
         return [((LOCO, extra),)] if locos >= extra else []
     out: list[Payment] = []
-    for k in range(min(hand[colour], extra), max(0, extra - locos) - 1, -1):
+    have = hand[colour]                             # (conditionals, not the builtins min and max: the random bot's
+    most = have if have < extra else extra          # pick at every pending tunnel asks, and their calls cost more)
+    least = extra - locos if extra > locos else 0
+    for k in range(most, least - 1, -1):
         if k == extra:
             out.append(((colour, k),))
         elif k == 0:
@@ -280,6 +283,10 @@ def tunnel_extra_payments(hand: Sequence[int], played: Payment, extra: int) -> l
             out.append(((colour, k), (LOCO, extra - k)))
     return out
 
+
+#: per tunnel colour (LOCO: an all-locomotive payment), per card kind: 1 if a turned-up card of that kind calls for an
+#: extra card (EU-TUNNEL-2/3: the colour or a locomotive; only a locomotive after locomotives), else 0
+_MATCHING = tuple(tuple(int(c == LOCO or c == colour) for c in range(LOCO + 1)) for colour in range(LOCO + 1))
 
 _last_tunnel: list = [(None, None)]   # (the last pending tunnel read by _tunnel_data, what it read), one tuple
 
@@ -339,7 +346,15 @@ def _tunnel_step(route, seat: int, payment: Payment, revealed: Sequence[int], ex
             f"('tunnel pay …') or withdraw and take back {words} ('tunnel withdraw')")
     data = (("extra", extra), ("played", played), ("revealed", names), ("route", route.id),
             ("rule", "EU-TUNNEL-3" if colour is None else "EU-TUNNEL-2"), ("text", text))
-    return new_pending("tunnel", seat, data)
+    pending = new_pending("tunnel", seat, data)
+    # what _tunnel_data reads of it, remembered at once: the random bot's pick reads this very step next (the names
+    # read back to card kinds are the kinds they were made from, the text read back once per payment; a text that
+    # does not read back, never a legal payment's, is left to _tunnel_data to refuse)
+    try:
+        _last_tunnel[0] = pending, (route.id, _played_payment(played), tuple(revealed), extra)
+    except TTRError:
+        pass
+    return pending
 
 
 @lru_cache(maxsize=1024)
@@ -454,15 +469,13 @@ class Tunnels(Feature):
             route = v.route_table.by_label[action.route]
             pay = action.payment
             revealed = deck[:TUNNEL_REVEAL]
-            colour = None                              # tunnel_extra inline (its list and generator cost more)
-            for k, _ in pay:
+            colour = LOCO                              # tunnel_extra inline (its list and generator cost more):
+            for k, _ in pay:                           # tunnel_colour, LOCO for an all-locomotive payment
                 if k != LOCO:
                     colour = k
                     break
-            extra = 0
-            for c in revealed:
-                if c == LOCO or c == colour:
-                    extra += 1
+            match = _MATCHING[colour]                  # the three turned-up cards counted by the colour's row
+            extra = match[revealed[0]] + match[revealed[1]] + match[revealed[2]]
             players = list(state.players)
             p = players[seat]
             hand = list(p.hand)
@@ -680,15 +693,24 @@ def _city_order(v: Variant) -> dict[str, int]:
     return order
 
 
-def _station_routes(v: Variant, city: str) -> tuple[tuple[int, str], ...]:
-    """(route index, route id) of every route into or out of ``city``, in route id order (the order
-    ``best_borrowing`` tries a station's candidates), kept per variant and city."""
-    at = _routes_at_by_id(v)
-    found = at[city] = tuple(sorted(((r.index, r.id) for r in v.map.routes_at(city)), key=lambda e: e[1]))
+def _station_routes(v: Variant, city: str) -> tuple[int, tuple[tuple[int, str, int], ...]]:
+    """(``city``'s number in the route table, (route index, route id, the other end's number) of every route into or
+    out of ``city``, in route id order: the order ``best_borrowing`` tries a station's candidates), kept per variant
+    and city."""
+    ends = v.route_table.ends
+    here = None
+    routes = []
+    for r in sorted(v.map.routes_at(city), key=lambda r: r.id):
+        a, b = ends[r.index]
+        if r.a != city:
+            a, b = b, a
+        here = a
+        routes.append((r.index, r.id, b))
+    found = _routes_at_by_id(v)[city] = here, tuple(routes)
     return found
 
 
-def _routes_at_by_id(v: Variant) -> dict[str, tuple[tuple[int, str], ...]]:
+def _routes_at_by_id(v: Variant) -> dict[str, tuple]:
     """The ``_station_routes`` found so far (made once per variant)."""
     at = v.__dict__.get("_station_routes")
     if at is None:
@@ -731,6 +753,15 @@ def _owned(state: GameState) -> list[list[int]]:
     return last[2]
 
 
+def _own_pieces(t, state: GameState, seat: int) -> list[int]:
+    """``_pieces(t, _owned(state)[seat])``: the pieces ``scoring.score`` has just worked out for the same claims and
+    seats (``scoring._LAST_PIECES``: it scores a finished game's seats before their stations borrow), else made."""
+    claims, n, table, ups = _LAST_PIECES[0]
+    if claims is state.claims and n == len(state.players) and table is t:
+        return ups[seat]
+    return _pieces(t, _owned(state)[seat])
+
+
 def _borrow_nothing(seat: int, stations: tuple[str, ...], count: int) -> Borrowing:
     """``best_borrowing``'s answer when no route is borrowed (made only when it is the answer: a frozen dataclass
     is slow to make)."""
@@ -751,9 +782,8 @@ def best_borrowing(v: Variant, state: GameState, seat: int) -> Borrowing:
         return _borrow_nothing(seat, stations, 0)
     # the own network's pieces, a union-find over the route table's city numbers (each root is a piece)
     t = v.route_table
-    ends = t.ends
     claims = state.claims
-    up = _pieces(t, _owned(state)[seat])
+    up = _own_pieces(t, state, seat)
     open_tickets = []
     ticket_ends = t.ticket_ends
     for tid in state.players[seat].tickets:
@@ -769,39 +799,40 @@ def best_borrowing(v: Variant, state: GameState, seat: int) -> Borrowing:
     at = _routes_at_by_id(v)
     options: list[list[tuple[str, int, int] | None]] = []
     touched: set[int] = set()                           # the pieces some choice may join
+    # no choice completes more than the open tickets whose ends all the choices together would join: ``link``, a
+    # union-find over the pieces joined by every station's every choice at once, made as they are found
+    link: dict[int, int] = {}
+    count = 1
     for city in stations:
-        seen: set[tuple[int, int]] = set()
+        # every candidate joins the city's own piece (here) to its other end's: the other ends' pieces tell them
+        # apart, the city's piece found once
+        here, routes = at[city] if city in at else _station_routes(v, city)     # station_candidates, by route id
+        while up[here] != here:
+            here = up[here]
+        seen: set[int] = set()
         opts: list[tuple[str, int, int] | None] = [None]
-        for i, rid in at[city] if city in at else _station_routes(v, city):     # station_candidates, by route id
+        for i, rid, b in routes:
             owner = claims[i]
             if owner == FREE or owner == seat:
                 continue
-            a, b = ends[i]
-            while up[a] != a:
-                a = up[a]
             while up[b] != b:
                 b = up[b]
-            key = (a, b) if a < b else (b, a)
-            if a == b or key in seen:
+            if b == here or b in seen:
                 continue
-            seen.add(key)
-            opts.append((rid, a, b))
-            touched.add(a)
-            touched.add(b)
-        options.append(opts)
-    count = prod(len(opts) for opts in options)
-    # no choice completes more than the open tickets whose ends all the choices together would join (a union-find
-    # over the pieces, every station's every choice at once): none, and borrowing nothing is the answer
-    link: dict[int, int] = {}
-    for opts in options:
-        for opt in opts[1:]:
-            a, b = opt[1], opt[2]
+            seen.add(b)
+            opts.append((rid, here, b))
+            a = here
             while a in link:
                 a = link[a]
             while b in link:
                 b = link[b]
             if a != b:
                 link[a] = b
+        if seen:
+            touched.add(here)
+            touched |= seen
+        options.append(opts)
+        count *= len(opts)                              # (the choices' product, counted as they are made)
     most = 0
     for a, b, p in open_tickets:
         if a in touched and b in touched:
@@ -853,7 +884,11 @@ def best_borrowing(v: Variant, state: GameState, seat: int) -> Borrowing:
                         rest.append(piece)
                 points = within.get(merged)
                 if points is None:
-                    points = within[merged] = sum(p for ends, p in tickets if merged & ends == ends)
+                    points = 0                          # (a loop: a generator is a call of its own, per ticket)
+                    for ends, p in tickets:
+                        if merged & ends == ends:
+                            points += p
+                    within[merged] = points
                 got += points
                 rest.append(merged)
                 now, used = tuple(rest), borrowed + 1
@@ -1300,10 +1335,23 @@ EUROPE_SETTLED: tuple[tuple[str, str], ...] = (
 )
 
 def _bot_idle(v: Variant, state: GameState, seat: int) -> bool:
-    """``Variant.bot_idle``: ``seat`` has built all its stations (EU-STATION-2), so ``Stations.bot_random``, the only
-    feature with turn actions of its own, has none and draws nothing. About two thirds of the turns on which the
-    random bot tries the stations: one test instead of the picker."""
-    return len(_stations_in(state.players[seat].ext)) >= MAX_STATIONS
+    """``Variant.bot_idle``: ``seat`` has built all its stations (EU-STATION-2), or its hand pays for no next station
+    (EU-STATION-3: no colour with the locomotives covers its size, nor the locomotives alone), so
+    ``Stations.bot_random``, the only feature with turn actions of its own, has none and draws nothing. Most of the
+    turns on which the random bot tries the stations: one test instead of the counter and the picker."""
+    p = state.players[seat]
+    size = len(_stations_in(p.ext)) + 1
+    if size > MAX_STATIONS:
+        return True
+    hand = p.hand
+    locos = hand[LOCO]
+    if locos >= size:
+        return False                                # (the locomotives alone pay)
+    need = size - locos                             # a colour with this many cards pays, locomotives standing in
+    for c in hand[:LOCO]:                           # (a loop: the builtin max costs more)
+        if c >= need:
+            return False
+    return True
 
 
 EUROPE = register(Variant(
