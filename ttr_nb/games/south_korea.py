@@ -576,7 +576,8 @@ class TicketDraft(Feature):
     def random_pending(self, v, state, pending, r):
         """The random bot's pick: ``pending_actions(v, state, pending)[r.index(len(...))]`` without listing them
         (the draft pick's ticket, or the keep's combination of 4, found by its index)."""
-        made = v.route_table.ticket_text
+        table = v.route_table
+        made = table.ticket_text
         if pending.kind == "draft_pick":
             for key, packet in pending.data:            # (pending.get("packet"), without the call)
                 if key == "packet":
@@ -584,11 +585,14 @@ class TicketDraft(Feature):
             else:
                 packet = None
             if len(packet) > 1:
-                t = packet[r.index(len(packet))]
+                j = r.index(len(packet))
             else:                                       # (the last round's one ticket: only the counter moves)
                 r.skip(1)
-                t = packet[0]
-            return _draft_pick(made.get(t) or ticket_text(v.map, t), pending.seat)
+                j = 0
+            t = packet[j]
+            pick = _draft_pick(made.get(t) or ticket_text(v.map, t), pending.seat)
+            table.made = (pick, state, pending, packet, j)          # (read by the quick pick: see TicketDraft.quick)
+            return pick
         offered = pairs_get(pending.data, "offered")   # (pending.get("offered"))
         choices = _keep_positions(len(offered))
         names = []                                      # (a plain loop: a comprehension is a call of its own)
@@ -659,23 +663,31 @@ class TicketDraft(Feature):
         if (not pending or seat.__class__ is not int or action.ticket.__class__ is not str
                 or state.market is not _full[0] and not _is_full(state.market)):
             return None
-        for p in pending:                              # (state.pending_for(seat), without the method call)
-            if p.seat == seat:
-                break
+        t = v.route_table
+        made = t.made
+        if made[1] is state and made[0] is action and made[2] is pending[0]:
+            # the random bot's pick for this very state, the first step's (random_pending): its step, packet and the
+            # place of the ticket in it left in RouteTable.made, as engine._quick_claim reads a claim's
+            _, _, p, packet, j = made
+            tid = packet[j]
         else:
-            return None
-        if p.kind != "draft_pick":
-            return None
-        tid = v.route_table.ticket_by_text.get(action.ticket)
-        for key, packet in p.data:                     # (p.get("packet"), without the call)
-            if key == "packet":
-                break
-        else:
-            packet = None
-        if tid not in packet:
-            return None
-        j = packet.index(tid)                          # (the rest of the packet, without a comprehension)
-        passing = packet[:j] + packet[j + 1:]
+            for p in pending:                          # (state.pending_for(seat), without the method call)
+                if p.seat == seat:
+                    break
+            else:
+                return None
+            if p.kind != "draft_pick":
+                return None
+            tid = t.ticket_by_text.get(action.ticket)
+            for key, packet in p.data:                 # (p.get("packet"), without the call)
+                if key == "packet":
+                    break
+            else:
+                packet = None
+            if tid not in packet:
+                return None
+            j = packet.index(tid)
+        passing = packet[:j] + packet[j + 1:]           # (the rest of the packet, without a comprehension)
         if tid in passing or passing.__class__ is not tuple:      # (a card twice, or an edited packet: general)
             return None
         players = list(state.players)
