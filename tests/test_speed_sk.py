@@ -345,33 +345,32 @@ def test_the_later_province_claim_is_one_claim_by_index_and_by_iteration():
     assert seen > 10, seen
 
 
-def test_the_random_bots_draft_pick_left_in_made_is_the_checked_quick_pick():
-    """SK-SETUP-3: the random bot's draft pick leaves its step, packet and the ticket's place in ``RouteTable.made``
-    (``TicketDraft.random_pending``) and the quick pick reads them there for that very state and first step: at
-    every pick of whole drafts it gives the state the checked quick pick and the general path give; a pick made
-    for another seat's step (not the first) is checked as any other."""
+def test_the_random_bots_draft_pick_and_keep_left_in_made_are_the_checked_quick_ones():
+    """SK-SETUP-3/4: the random bot's draft pick (keep) leaves its step, packet (offer) and the ticket's place (the
+    positions kept) in ``RouteTable.made`` (``TicketDraft.random_pending``) and the quick path reads them there for
+    that very state and first step: at every pick and keep of whole drafts it gives the state the checked quick
+    path and the general path give; one made for another seat's step (not the first) is checked as any other."""
     from ttr_nb.rng import Counter
     v = get_variant("south_korea")
     t = v.route_table
     draft = v.feature("ticket_draft")
-    seen = {"first": 0, "other": 0}
+    seen = {DraftPick: 0, DraftKeep: 0, "other": 0}
     for seed in range(3):
         s = new_game("south_korea", 4, seed)
         bots = [RandomBot(seed * 10 + i) for i in range(4)]
         while s.phase == "setup":
             seat = to_move(s)[0]
             a = bots[seat].choose(s, seat)[0]
-            if type(a) is DraftPick:
-                assert t.made[0] is a and t.made[1] is s and t.made[2] is s.pending[0], (seed, s.ply)
-                fast = _quick(v, s, a, False)
-                t.made = (None, None)
-                assert fast is not None and fast == _quick(v, s, a, False) == _general(v, s, a, seat, None)
-                seen["first"] += 1
-                if len(s.pending) > 1:
-                    other = s.pending[1]
-                    b = draft.random_pending(v, s, other, Counter(seed, s.ply))
-                    assert t.made[2] is other
-                    assert _quick(v, s, b, False) == _general(v, s, b, other.seat, None), (seed, s.ply)
-                    seen["other"] += 1
+            assert t.made[0] is a and t.made[1] is s and t.made[2] is s.pending[0], (seed, s.ply)
+            fast = _quick(v, s, a, False)
+            t.made = (None, None)
+            assert fast is not None and fast == _quick(v, s, a, False) == _general(v, s, a, seat, None), (seed, s.ply)
+            seen[type(a)] += 1
+            if len(s.pending) > 1:
+                other = s.pending[1]
+                b = draft.random_pending(v, s, other, Counter(seed, s.ply))
+                assert t.made[0] is b and t.made[2] is other
+                assert _quick(v, s, b, False) == _general(v, s, b, other.seat, None), (seed, s.ply)
+                seen["other"] += 1
             s = apply(s, a)
-    assert seen["first"] == 72 and seen["other"] > 40, seen
+    assert seen[DraftPick] == 72 and seen[DraftKeep] == 12 and seen["other"] > 50, seen

@@ -595,13 +595,15 @@ class TicketDraft(Feature):
             return pick
         offered = pairs_get(pending.data, "offered")   # (pending.get("offered"))
         choices = _keep_positions(len(offered))
+        positions = choices[r.index(len(choices))]
         names = []                                      # (a plain loop: a comprehension is a call of its own)
-        for j in choices[r.index(len(choices))]:
+        for j in positions:
             names.append(made.get(offered[j]) or ticket_text(v.map, offered[j]))
         keep = _OpenDraftKeep()                         # (not the frozen __init__: see _OpenProvinceClaim)
         keep.tickets = tuple(names)
         keep.seat = pending.seat
         keep.__class__ = DraftKeep
+        table.made = (keep, state, pending, offered, positions)     # (read by the quick keep: see _quick_keep)
         return keep
 
     @staticmethod
@@ -757,18 +759,27 @@ class TicketDraft(Feature):
         if (not pending or seat.__class__ is not int or names.__class__ is not tuple or len(names) != DRAFT_KEEP
                 or state.market is not _full[0] and not _is_full(state.market)):
             return None
-        p = state.pending_for(seat)
-        if p is None or p.kind != "draft_keep":
-            return None
-        by_text = v.route_table.ticket_by_text
-        offered = p.get("offered")
+        table = v.route_table
+        made = table.made
         ids = []                                       # (plain loops here: a generator or a comprehension costs more)
-        for t in names:
-            t = by_text.get(t) if t.__class__ is str else None
-            if t not in offered:
+        if made[1] is state and made[0] is action and made[2] is pending[0]:
+            # the random bot's keep for this very state, the first step's (random_pending): the tickets offered and
+            # the positions kept left in RouteTable.made, as for its draft pick (TicketDraft.quick)
+            _, _, p, offered, positions = made
+            for j in positions:
+                ids.append(offered[j])
+        else:
+            p = state.pending_for(seat)
+            if p is None or p.kind != "draft_keep":
                 return None
-            ids.append(t)
-        if len(set(ids)) != DRAFT_KEEP:
+            by_text = table.ticket_by_text
+            offered = p.get("offered")
+            for t in names:
+                t = by_text.get(t) if t.__class__ is str else None
+                if t not in offered:
+                    return None
+                ids.append(t)
+        if len(set(ids)) != DRAFT_KEEP:                # (a ticket twice: an edited offer, the general path's)
             return None
         kept, returned = [], []
         for t in offered:
