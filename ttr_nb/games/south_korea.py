@@ -1855,8 +1855,8 @@ class ProvinceBoard(Feature):
         table = state.ext                               # (pairs_set's one-key case, the usual table: without the call)
         table = (("province", new_board),) if len(table) == 1 and table[0][0] == "province" else \
             pairs_set(table, "province", new_board)
-        new = _turn_over(v, state, seat, state.deck, state.market, tuple(discard), new_claims, tuple(players),
-                         ext=table)
+        new = _turn_over(v, state, seat, state.deck, state.market, tuple(discard), new_claims, tuple(players), None,
+                         table)                 # (ext by position: a keyword argument costs the call a names tuple)
         if new is not None:
             t.claimed(claims, new_claims, i, seat)
             last = _PLACEABLE_LAST
