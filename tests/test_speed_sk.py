@@ -282,22 +282,24 @@ def test_the_quick_draft_makes_the_general_paths_players_whatever_they_hold():
 
 
 def test_bot_idle_keeps_the_province_routes_it_works_out():
-    """``_bot_idle`` works out a seat's province routes (``_province_routes``, the random bot asking there first) and
-    keeps them for ``ProvinceBoard.bot_random``: wherever the seat has no express card left, the
-    routes kept are the ones ``_province_routes`` works out afresh, and idle means there are none."""
+    """``_bot_idle`` works out a seat's province routes (the random bot asking there first) and keeps them for
+    ``ProvinceBoard.bot_random`` and ``_province_routes``, express cards left or not: at every turn the routes kept are
+    the ones ``_province_routes`` works out afresh, and idle means there are none and no express card is left."""
     from ttr_nb.games import south_korea as sk
     v = get_variant("south_korea")
-    seen = 0
+    seen = {True: 0, False: 0}
     for seed, s, seat, a in played():
-        if not s.pending and not s.players[seat].get("express", ()):
+        if not s.pending and s.phase != "setup":
             sk._ROUTES_LAST = (None, None, 0)
             idle = sk._bot_idle(v, s, seat)
             kept = sk._ROUTES_LAST
             sk._ROUTES_LAST = (None, None, 0)
             fresh = sk._province_routes(v, s, seat)
-            assert kept[0] is s and kept[1:] == (seat, fresh) and idle == (not fresh), (seed, s.ply)
-            seen += 1
-    assert seen > 50, seen
+            left = s.players[seat].get("express", ())
+            assert kept[0] is s and kept[1:] == (seat, fresh), (seed, s.ply)
+            assert idle == (not fresh and not left), (seed, s.ply)
+            seen[bool(left)] += 1
+    assert seen[True] > 50 and seen[False] > 50, seen
 
 
 def test_the_quick_express_draw_sets_the_express_cards_as_the_general_path_does():

@@ -1565,21 +1565,13 @@ _ROUTES_LAST: tuple = (None, None, 0)
 def _province_routes(v: Variant, state: GameState, seat: int) -> int:
     """The routes ``seat`` may claim with a province train: ``claimable_routes(affordable_only)`` with a train to
     spare, as a bit set (route order: the set bits, lowest first; a route picked at random leaves the set as it
-    would leave a list). The last answer is kept by its state and seat: the random bot asks ``_bot_idle`` first,
-    then ``ProvinceBoard.bot_random`` for the same state."""
-    global _ROUTES_LAST
+    would leave a list). Worked out by ``_bot_idle``, which keeps the last answer by its state and seat (the random
+    bot asks it first, then ``ProvinceBoard.bot_random`` for the same state)."""
     last = _ROUTES_LAST                                 # (state, seat, routes): one tuple, replaced whole
-    if last[0] is state and last[1] == seat:            # (the state is held there: its id is not reused meanwhile)
-        return last[2]
-    trains = state.players[seat].trains
-    if trains < 2:
-        routes = 0
-    else:
-        last = _TERMS_LAST
-        t = last[1] if last[0] is v else _terms(v)[1]
-        routes = claimable_mask(v, state, seat, True) & t.every[trains - 1 if trains <= t.top else t.top]
-    _ROUTES_LAST = (state, seat, routes)
-    return routes
+    if last[0] is not state or last[1] != seat:         # (the state is held there: its id is not reused meanwhile)
+        _bot_idle(v, state, seat)
+        last = _ROUTES_LAST
+    return last[2]
 
 
 class _LaterClaim(tuple):
@@ -2052,13 +2044,26 @@ class ProvinceBoard(Feature):
 def _bot_idle(v: Variant, state: GameState, seat: int) -> bool:
     """``Variant.bot_idle``: ``seat`` has used its express cards and has no route to claim with a province train, so
     neither ``ExpressCards.bot_random`` nor ``ProvinceBoard.bot_random`` has an action (and neither draws a number):
-    most turns of a game's second half that try them. One test instead of both pickers."""
-    for key, left in state.players[seat].ext:          # (express_left: pairs_get, without the call)
+    most turns of a game's second half that try them. One test instead of both pickers. It works out the seat's
+    province routes (``_province_routes``) and keeps them in ``_ROUTES_LAST`` even when express cards are left: then
+    the random bot asks ``ProvinceBoard.bot_random`` next, which reads them there (one call a turn fewer than asking
+    a function of their own from each)."""
+    global _ROUTES_LAST
+    p = state.players[seat]
+    trains = p.trains
+    if trains < 2:
+        routes = 0
+    else:
+        last = _TERMS_LAST
+        t = last[1] if last[0] is v else _terms(v)[1]
+        routes = claimable_mask(v, state, seat, True) & t.every[trains - 1 if trains <= t.top else t.top]
+    _ROUTES_LAST = (state, seat, routes)
+    if routes:
+        return False
+    for key, left in p.ext:                             # (express_left: pairs_get, without the call)
         if key == "express":
-            if left:
-                return False
-            break
-    return not _province_routes(v, state, seat)         # (kept for ProvinceBoard.bot_random, which asks next)
+            return not left
+    return True
 
 
 SOUTH_KOREA_SETTINGS = Settings(
