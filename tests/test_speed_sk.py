@@ -282,22 +282,24 @@ def test_the_quick_draft_makes_the_general_paths_players_whatever_they_hold():
 
 
 def test_bot_idle_keeps_the_province_routes_it_works_out():
-    """``_bot_idle`` works out a seat's province routes (``_province_routes``, the random bot asking there first) and
-    keeps them for ``ProvinceBoard.bot_random``: wherever the seat has no express card left, the
-    routes kept are the ones ``_province_routes`` works out afresh, and idle means there are none."""
+    """``_bot_idle`` works out a seat's province routes (the random bot asking there first) and keeps them for
+    ``ProvinceBoard.bot_random`` and ``_province_routes``, express cards left or not: at every turn the routes kept are
+    the ones ``_province_routes`` works out afresh, and idle means there are none and no express card is left."""
     from ttr_nb.games import south_korea as sk
     v = get_variant("south_korea")
-    seen = 0
+    seen = {True: 0, False: 0}
     for seed, s, seat, a in played():
-        if not s.pending and not s.players[seat].get("express", ()):
+        if not s.pending and s.phase != "setup":
             sk._ROUTES_LAST = (None, None, 0)
             idle = sk._bot_idle(v, s, seat)
             kept = sk._ROUTES_LAST
             sk._ROUTES_LAST = (None, None, 0)
             fresh = sk._province_routes(v, s, seat)
-            assert kept[0] is s and kept[1:] == (seat, fresh) and idle == (not fresh), (seed, s.ply)
-            seen += 1
-    assert seen > 50, seen
+            left = s.players[seat].get("express", ())
+            assert kept[0] is s and kept[1:] == (seat, fresh), (seed, s.ply)
+            assert idle == (not fresh and not left), (seed, s.ply)
+            seen[bool(left)] += 1
+    assert seen[True] > 50 and seen[False] > 50, seen
 
 
 def test_the_quick_express_draw_sets_the_express_cards_as_the_general_path_does():
@@ -343,3 +345,34 @@ def test_the_later_province_claim_is_one_claim_by_index_and_by_iteration():
                     got[1]
                 seen += 1
     assert seen > 10, seen
+
+
+def test_the_random_bots_draft_pick_and_keep_left_in_made_are_the_checked_quick_ones():
+    """SK-SETUP-3/4: the random bot's draft pick (keep) leaves its step, packet (offer) and the ticket's place (the
+    positions kept) in ``RouteTable.made`` (``TicketDraft.random_pending``) and the quick path reads them there for
+    that very state and first step: at every pick and keep of whole drafts it gives the state the checked quick
+    path and the general path give; one made for another seat's step (not the first) is checked as any other."""
+    from ttr_nb.rng import Counter
+    v = get_variant("south_korea")
+    t = v.route_table
+    draft = v.feature("ticket_draft")
+    seen = {DraftPick: 0, DraftKeep: 0, "other": 0}
+    for seed in range(3):
+        s = new_game("south_korea", 4, seed)
+        bots = [RandomBot(seed * 10 + i) for i in range(4)]
+        while s.phase == "setup":
+            seat = to_move(s)[0]
+            a = bots[seat].choose(s, seat)[0]
+            assert t.made[0] is a and t.made[1] is s and t.made[2] is s.pending[0], (seed, s.ply)
+            fast = _quick(v, s, a, False)
+            t.made = (None, None)
+            assert fast is not None and fast == _quick(v, s, a, False) == _general(v, s, a, seat, None), (seed, s.ply)
+            seen[type(a)] += 1
+            if len(s.pending) > 1:
+                other = s.pending[1]
+                b = draft.random_pending(v, s, other, Counter(seed, s.ply))
+                assert t.made[0] is b and t.made[2] is other
+                assert _quick(v, s, b, False) == _general(v, s, b, other.seat, None), (seed, s.ply)
+                seen["other"] += 1
+            s = apply(s, a)
+    assert seen[DraftPick] == 72 and seen[DraftKeep] == 12 and seen["other"] > 50, seen

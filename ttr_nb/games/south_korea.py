@@ -576,7 +576,8 @@ class TicketDraft(Feature):
     def random_pending(self, v, state, pending, r):
         """The random bot's pick: ``pending_actions(v, state, pending)[r.index(len(...))]`` without listing them
         (the draft pick's ticket, or the keep's combination of 4, found by its index)."""
-        made = v.route_table.ticket_text
+        table = v.route_table
+        made = table.ticket_text
         if pending.kind == "draft_pick":
             for key, packet in pending.data:            # (pending.get("packet"), without the call)
                 if key == "packet":
@@ -584,20 +585,25 @@ class TicketDraft(Feature):
             else:
                 packet = None
             if len(packet) > 1:
-                t = packet[r.index(len(packet))]
+                j = r.index(len(packet))
             else:                                       # (the last round's one ticket: only the counter moves)
                 r.skip(1)
-                t = packet[0]
-            return _draft_pick(made.get(t) or ticket_text(v.map, t), pending.seat)
+                j = 0
+            t = packet[j]
+            pick = _draft_pick(made.get(t) or ticket_text(v.map, t), pending.seat)
+            table.made = (pick, state, pending, packet, j)          # (read by the quick pick: see TicketDraft.quick)
+            return pick
         offered = pairs_get(pending.data, "offered")   # (pending.get("offered"))
         choices = _keep_positions(len(offered))
+        positions = choices[r.index(len(choices))]
         names = []                                      # (a plain loop: a comprehension is a call of its own)
-        for j in choices[r.index(len(choices))]:
+        for j in positions:
             names.append(made.get(offered[j]) or ticket_text(v.map, offered[j]))
         keep = _OpenDraftKeep()                         # (not the frozen __init__: see _OpenProvinceClaim)
         keep.tickets = tuple(names)
         keep.seat = pending.seat
         keep.__class__ = DraftKeep
+        table.made = (keep, state, pending, offered, positions)     # (read by the quick keep: see _quick_keep)
         return keep
 
     @staticmethod
@@ -659,23 +665,31 @@ class TicketDraft(Feature):
         if (not pending or seat.__class__ is not int or action.ticket.__class__ is not str
                 or state.market is not _full[0] and not _is_full(state.market)):
             return None
-        for p in pending:                              # (state.pending_for(seat), without the method call)
-            if p.seat == seat:
-                break
+        t = v.route_table
+        made = t.made
+        if made[1] is state and made[0] is action and made[2] is pending[0]:
+            # the random bot's pick for this very state, the first step's (random_pending): its step, packet and the
+            # place of the ticket in it left in RouteTable.made, as engine._quick_claim reads a claim's
+            _, _, p, packet, j = made
+            tid = packet[j]
         else:
-            return None
-        if p.kind != "draft_pick":
-            return None
-        tid = v.route_table.ticket_by_text.get(action.ticket)
-        for key, packet in p.data:                     # (p.get("packet"), without the call)
-            if key == "packet":
-                break
-        else:
-            packet = None
-        if tid not in packet:
-            return None
-        j = packet.index(tid)                          # (the rest of the packet, without a comprehension)
-        passing = packet[:j] + packet[j + 1:]
+            for p in pending:                          # (state.pending_for(seat), without the method call)
+                if p.seat == seat:
+                    break
+            else:
+                return None
+            if p.kind != "draft_pick":
+                return None
+            tid = t.ticket_by_text.get(action.ticket)
+            for key, packet in p.data:                 # (p.get("packet"), without the call)
+                if key == "packet":
+                    break
+            else:
+                packet = None
+            if tid not in packet:
+                return None
+            j = packet.index(tid)
+        passing = packet[:j] + packet[j + 1:]           # (the rest of the packet, without a comprehension)
         if tid in passing or passing.__class__ is not tuple:      # (a card twice, or an edited packet: general)
             return None
         players = list(state.players)
@@ -745,18 +759,27 @@ class TicketDraft(Feature):
         if (not pending or seat.__class__ is not int or names.__class__ is not tuple or len(names) != DRAFT_KEEP
                 or state.market is not _full[0] and not _is_full(state.market)):
             return None
-        p = state.pending_for(seat)
-        if p is None or p.kind != "draft_keep":
-            return None
-        by_text = v.route_table.ticket_by_text
-        offered = p.get("offered")
+        table = v.route_table
+        made = table.made
         ids = []                                       # (plain loops here: a generator or a comprehension costs more)
-        for t in names:
-            t = by_text.get(t) if t.__class__ is str else None
-            if t not in offered:
+        if made[1] is state and made[0] is action and made[2] is pending[0]:
+            # the random bot's keep for this very state, the first step's (random_pending): the tickets offered and
+            # the positions kept left in RouteTable.made, as for its draft pick (TicketDraft.quick)
+            _, _, p, offered, positions = made
+            for j in positions:
+                ids.append(offered[j])
+        else:
+            p = state.pending_for(seat)
+            if p is None or p.kind != "draft_keep":
                 return None
-            ids.append(t)
-        if len(set(ids)) != DRAFT_KEEP:
+            by_text = table.ticket_by_text
+            offered = p.get("offered")
+            for t in names:
+                t = by_text.get(t) if t.__class__ is str else None
+                if t not in offered:
+                    return None
+                ids.append(t)
+        if len(set(ids)) != DRAFT_KEEP:                # (a ticket twice: an edited offer, the general path's)
             return None
         kept, returned = [], []
         for t in offered:
@@ -1542,21 +1565,13 @@ _ROUTES_LAST: tuple = (None, None, 0)
 def _province_routes(v: Variant, state: GameState, seat: int) -> int:
     """The routes ``seat`` may claim with a province train: ``claimable_routes(affordable_only)`` with a train to
     spare, as a bit set (route order: the set bits, lowest first; a route picked at random leaves the set as it
-    would leave a list). The last answer is kept by its state and seat: the random bot asks ``_bot_idle`` first,
-    then ``ProvinceBoard.bot_random`` for the same state."""
-    global _ROUTES_LAST
+    would leave a list). Worked out by ``_bot_idle``, which keeps the last answer by its state and seat (the random
+    bot asks it first, then ``ProvinceBoard.bot_random`` for the same state)."""
     last = _ROUTES_LAST                                 # (state, seat, routes): one tuple, replaced whole
-    if last[0] is state and last[1] == seat:            # (the state is held there: its id is not reused meanwhile)
-        return last[2]
-    trains = state.players[seat].trains
-    if trains < 2:
-        routes = 0
-    else:
-        last = _TERMS_LAST
-        t = last[1] if last[0] is v else _terms(v)[1]
-        routes = claimable_mask(v, state, seat, True) & t.every[trains - 1 if trains <= t.top else t.top]
-    _ROUTES_LAST = (state, seat, routes)
-    return routes
+    if last[0] is not state or last[1] != seat:         # (the state is held there: its id is not reused meanwhile)
+        _bot_idle(v, state, seat)
+        last = _ROUTES_LAST
+    return last[2]
 
 
 class _LaterClaim(tuple):
@@ -1832,8 +1847,8 @@ class ProvinceBoard(Feature):
         table = state.ext                               # (pairs_set's one-key case, the usual table: without the call)
         table = (("province", new_board),) if len(table) == 1 and table[0][0] == "province" else \
             pairs_set(table, "province", new_board)
-        new = _turn_over(v, state, seat, state.deck, state.market, tuple(discard), new_claims, tuple(players),
-                         ext=table)
+        new = _turn_over(v, state, seat, state.deck, state.market, tuple(discard), new_claims, tuple(players), None,
+                         table)                 # (ext by position: a keyword argument costs the call a names tuple)
         if new is not None:
             t.claimed(claims, new_claims, i, seat)
             last = _PLACEABLE_LAST
@@ -2029,13 +2044,26 @@ class ProvinceBoard(Feature):
 def _bot_idle(v: Variant, state: GameState, seat: int) -> bool:
     """``Variant.bot_idle``: ``seat`` has used its express cards and has no route to claim with a province train, so
     neither ``ExpressCards.bot_random`` nor ``ProvinceBoard.bot_random`` has an action (and neither draws a number):
-    most turns of a game's second half that try them. One test instead of both pickers."""
-    for key, left in state.players[seat].ext:          # (express_left: pairs_get, without the call)
+    most turns of a game's second half that try them. One test instead of both pickers. It works out the seat's
+    province routes (``_province_routes``) and keeps them in ``_ROUTES_LAST`` even when express cards are left: then
+    the random bot asks ``ProvinceBoard.bot_random`` next, which reads them there (one call a turn fewer than asking
+    a function of their own from each)."""
+    global _ROUTES_LAST
+    p = state.players[seat]
+    trains = p.trains
+    if trains < 2:
+        routes = 0
+    else:
+        last = _TERMS_LAST
+        t = last[1] if last[0] is v else _terms(v)[1]
+        routes = claimable_mask(v, state, seat, True) & t.every[trains - 1 if trains <= t.top else t.top]
+    _ROUTES_LAST = (state, seat, routes)
+    if routes:
+        return False
+    for key, left in p.ext:                             # (express_left: pairs_get, without the call)
         if key == "express":
-            if left:
-                return False
-            break
-    return not _province_routes(v, state, seat)         # (kept for ProvinceBoard.bot_random, which asks next)
+            return not left
+    return True
 
 
 SOUTH_KOREA_SETTINGS = Settings(
