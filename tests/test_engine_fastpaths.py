@@ -783,6 +783,39 @@ def test_the_random_bots_express_choices_are_the_listed_ones_in_a_3_player_game(
     assert seen > 20
 
 
+def test_the_express_pickers_tables_are_max_and_the_boosts_and_edited_cards_take_the_plain_way():
+    """SK-TURN-2: _EXPRESS_MOST (the express cards' largest value) and _BOOSTS ((0,) + the cards), read by the random
+    pickers instead of max() and tuple(), hold max(left) and (0,) + left for every set of cards a validated state
+    may hold; an edited state's cards (a list, an unsorted tuple) miss them and the pickers still hand out
+    turn_actions, and the province pick (cards as a list) the same claim with the same numbers drawn as with the
+    usual tuple."""
+    from itertools import combinations
+    from ttr_nb.board.state import pairs_set, replace_fields
+    from ttr_nb.games.south_korea import _BOOSTS, _EXPRESS_MOST, EXPRESS_VALUES
+    from ttr_nb.rng import Counter
+    sets = [c for n in range(len(EXPRESS_VALUES) + 1) for c in combinations(EXPRESS_VALUES, n)]
+    assert _EXPRESS_MOST == {c: max(c) for c in sets if c}
+    assert _BOOSTS == {c: (0,) + c for c in sets}
+    v = get_variant("south_korea")
+    express, province = v.feature("express"), v.feature("province")
+    checked = 0
+    for seed, s, seat in random_game_states("south_korea", 8):
+        if s.pending or s.phase == "setup":
+            continue
+        left = dict(s.players[seat].ext).get("express", ())
+        for edited in ([*left], tuple(reversed(left))):
+            players = list(s.players)
+            players[seat] = replace_fields(players[seat], ext=pairs_set(players[seat].ext, "express", edited))
+            e = replace_fields(s, players=tuple(players))
+            assert list(express.bot_random(v, e, seat, None)) == express.turn_actions(v, e, seat), (seed, s.ply)
+            if isinstance(edited, list):                    # (a reversed tuple boosts in its own order)
+                plain, odd = Counter(seed, seat, s.ply), Counter(seed, seat, s.ply)
+                assert list(province.bot_random(v, e, seat, odd)) == list(province.bot_random(v, s, seat, plain))
+                assert odd.index(1 << 30) == plain.index(1 << 30)
+            checked += len(left) > 1
+    assert checked > 20
+
+
 def test_the_random_bots_province_pick_is_the_listed_claim_it_would_pick():
     """SK-PROV-3/SK-EXPRESS-3: ProvinceBoard.bot_random counts a route's province claims by size and makes only the
     one picked: the claim the listing (turn_actions' order) has at the same index, with the same random numbers

@@ -1020,6 +1020,14 @@ def _express_draw(slot: int, express: int, seat: int) -> ExpressDraw:
 
 _FULL_SLOTS = {n: tuple(range(n + 1)) for n in range(8)}       # a full market's slots (0: the deck), by its size
 
+# a seat's express cards left, as a validated state holds them (a sorted tuple of some of EXPRESS_VALUES) -> their
+# largest value: read by subscript (no call) where the pickers asked max(left) (a builtin whose argument parsing
+# costs more than the dict's lookup); anything else (an edited state's list, an unsorted tuple) misses it and takes
+# max() as before
+_EXPRESS_MOST = {left: max(left) for n in range(1, len(EXPRESS_VALUES) + 1) for left in combinations(EXPRESS_VALUES, n)}
+# the same cards (and none) -> the boosts a province claim may add, 0 first: (0,) + left without tuple()'s call
+_BOOSTS = {left: (0,) + left for n in range(len(EXPRESS_VALUES) + 1) for left in combinations(EXPRESS_VALUES, n)}
+
 
 class ExpressCards(Feature):
     """SK-SETUP-2, SK-TURN-2, SK-EXPRESS-1/2: +1/+2/+3 once each, boosting a card draw or a ticket draw."""
@@ -1088,18 +1096,21 @@ class ExpressCards(Feature):
         """``turn_actions`` as the random bot reads it: the shared tuple of those actions (``_express_choices``)."""
         for key, left in state.players[seat].ext:      # (express_left: pairs_get, without the call)
             if key == "express":
-                left = tuple(left)
                 break
         else:
             left = ()
         if not left:
             return ()                                   # (no actions: a tuple's len() calls no Python method)
+        try:
+            most = _EXPRESS_MOST[left]                  # (the usual sorted tuple: max(left) without the call)
+        except (KeyError, TypeError):
+            left = tuple(left)
+            most = max(left)
         market = state.market
         full = market is _full[0] or _is_full(market)           # (None not in market, remembered: engine._is_full)
         slots = _FULL_SLOTS[len(market)] if full and len(market) in _FULL_SLOTS else \
             (0,) + tuple(i + 1 for i, c in enumerate(market) if c is not None)
         cards = len(state.deck)
-        most = max(left)
         if cards <= most:                               # (the discard pile only counts when the deck runs short)
             cards += sum(state.discard)
         st = v.settings
@@ -1654,14 +1665,22 @@ class ProvinceBoard(Feature):
             last = _ROOM_LAST                               # (room, lowest, highest): replaced whole; the room is
             if last[0] is not room:                         # held there, its id is not reused meanwhile
                 last = _express_bounds(v, room)
-            every = last[1] <= max(left) <= last[2]         # every affordable route has a claim (_express_bounds)
+            try:                                            # (max(left): the usual cards' by subscript, no call)
+                most = _EXPRESS_MOST[left]
+            except (KeyError, TypeError):
+                most = max(left)
+            every = last[1] <= most <= last[2]              # every affordable route has a claim (_express_bounds)
         else:
             every = False
         if every:
             later = _LaterClaim(((v, state, routes, room, left, p.hand, seat, r.state),))
             r.skip(2)                                       # the route's draw and the claim's
             return later
-        found = _pick_claim(v, routes, room, (0,) + tuple(left), p.hand, seat, r)     # (leaves _TERMS_LAST for v)
+        try:
+            boosts = _BOOSTS[left]                          # (the usual cards' (0,) + left, no call)
+        except (KeyError, TypeError):
+            boosts = (0,) + tuple(left)
+        found = _pick_claim(v, routes, room, boosts, p.hand, seat, r)     # (leaves _TERMS_LAST for v)
         if found:                                           # legal for this state by construction: its route from
             _TERMS_LAST[1].made = (found[0], state)         # _province_routes, its payment, express card and line
         return found                                        # from the hand and room (ProvinceBoard.quick trusts it)
