@@ -784,18 +784,17 @@ def test_the_random_bots_express_choices_are_the_listed_ones_in_a_3_player_game(
 
 
 def test_the_express_pickers_tables_are_max_and_the_boosts_and_edited_cards_take_the_plain_way():
-    """SK-TURN-2: _EXPRESS_MOST (the express cards' largest value) and _BOOSTS ((0,) + the cards), read by the random
-    pickers instead of max() and tuple(), hold max(left) and (0,) + left for every set of cards a validated state
-    may hold; an edited state's cards (a list, an unsorted tuple) miss them and the pickers still hand out
+    """SK-TURN-2: _EXPRESS_TERMS (the express cards' largest value, the claim's boosts (0,) + the cards), read by the
+    random pickers instead of max() and tuple(), holds max(left) and (0,) + left for every set of cards a validated
+    state may hold; an edited state's cards (a list, an unsorted tuple) miss them and the pickers still hand out
     turn_actions, and the province pick (cards as a list) the same claim with the same numbers drawn as with the
     usual tuple."""
     from itertools import combinations
     from ttr_nb.board.state import pairs_set, replace_fields
-    from ttr_nb.games.south_korea import _BOOSTS, _EXPRESS_MOST, EXPRESS_VALUES
+    from ttr_nb.games.south_korea import _EXPRESS_TERMS, EXPRESS_VALUES
     from ttr_nb.rng import Counter
     sets = [c for n in range(len(EXPRESS_VALUES) + 1) for c in combinations(EXPRESS_VALUES, n)]
-    assert _EXPRESS_MOST == {c: max(c) for c in sets if c}
-    assert _BOOSTS == {c: (0,) + c for c in sets}
+    assert _EXPRESS_TERMS == {c: (max(c) if c else 0, (0,) + c) for c in sets}
     v = get_variant("south_korea")
     express, province = v.feature("express"), v.feature("province")
     checked = 0

@@ -1020,13 +1020,12 @@ def _express_draw(slot: int, express: int, seat: int) -> ExpressDraw:
 
 _FULL_SLOTS = {n: tuple(range(n + 1)) for n in range(8)}       # a full market's slots (0: the deck), by its size
 
-# a seat's express cards left, as a validated state holds them (a sorted tuple of some of EXPRESS_VALUES) -> their
-# largest value: read by subscript (no call) where the pickers asked max(left) (a builtin whose argument parsing
-# costs more than the dict's lookup); anything else (an edited state's list, an unsorted tuple) misses it and takes
-# max() as before
-_EXPRESS_MOST = {left: max(left) for n in range(1, len(EXPRESS_VALUES) + 1) for left in combinations(EXPRESS_VALUES, n)}
-# the same cards (and none) -> the boosts a province claim may add, 0 first: (0,) + left without tuple()'s call
-_BOOSTS = {left: (0,) + left for n in range(len(EXPRESS_VALUES) + 1) for left in combinations(EXPRESS_VALUES, n)}
+# a seat's express cards left, as a validated state holds them (a sorted tuple of some of EXPRESS_VALUES, or none) ->
+# (their largest value, 0 for none; the boosts a province claim may add, (0,) + left): read by subscript (no call)
+# where the pickers asked max(left) (a builtin whose argument parsing costs more than the dict's lookup) and
+# (0,) + tuple(left); anything else (an edited state's list, an unsorted tuple) misses it and takes the calls
+_EXPRESS_TERMS = {left: (max(left, default=0), (0,) + left)
+                  for n in range(len(EXPRESS_VALUES) + 1) for left in combinations(EXPRESS_VALUES, n)}
 
 
 class ExpressCards(Feature):
@@ -1102,7 +1101,7 @@ class ExpressCards(Feature):
         if not left:
             return ()                                   # (no actions: a tuple's len() calls no Python method)
         try:
-            most = _EXPRESS_MOST[left]                  # (the usual sorted tuple: max(left) without the call)
+            most = _EXPRESS_TERMS[left][0]              # (the usual sorted tuple: max(left) without the call)
         except (KeyError, TypeError):
             left = tuple(left)
             most = max(left)
@@ -1416,10 +1415,10 @@ def _reach_of_spans(spans: tuple[tuple[int, int], ...], top: int) -> tuple[int, 
     space. Each answer built whole before it is kept (``lru_cache``: safe to share between threads)."""
     size = top + max(EXPRESS_VALUES) + 1
     starts = [0] * (size + 1)                           # +1 where a line's free values begin, -1 after they end
-    for lo, hi in spans:
+    for lo, hi in spans:                                # (conditional expressions: min() costs a builtin call)
         if lo <= hi:
-            starts[min(lo, size)] += 1
-            starts[min(hi + 1, size)] -= 1
+            starts[lo if lo < size else size] += 1
+            starts[hi + 1 if hi < size else size] -= 1
     return tuple(accumulate(starts[:size]))
 
 
@@ -1596,8 +1595,8 @@ class _LaterClaim(tuple):
     def __getitem__(self, k: int) -> "ProvinceClaim":
         if k != 0:
             raise IndexError(k)
-        v, state, routes, room, left, hand, seat, x = tuple.__getitem__(self, 0)
-        claim = _pick_claim(v, routes, room, (0,) + tuple(left), hand, seat, Counter.of_state(x))[0]
+        v, state, routes, room, boosts, hand, seat, x = tuple.__getitem__(self, 0)
+        claim = _pick_claim(v, routes, room, boosts, hand, seat, Counter.of_state(x))[0]
         v.route_table.made = (claim, state)             # legal there by construction (see ProvinceBoard.quick)
         return claim
 
@@ -1661,25 +1660,22 @@ class ProvinceBoard(Feature):
                 break
         else:
             left = ()
+        try:                                                # (max(left), (0,) + left: the usual cards' by
+            most, boosts = _EXPRESS_TERMS[left]             # subscript, without the calls)
+        except (KeyError, TypeError):
+            most = max(left) if left else 0
+            boosts = (0,) + tuple(left)
         if left:
             last = _ROOM_LAST                               # (room, lowest, highest): replaced whole; the room is
             if last[0] is not room:                         # held there, its id is not reused meanwhile
                 last = _express_bounds(v, room)
-            try:                                            # (max(left): the usual cards' by subscript, no call)
-                most = _EXPRESS_MOST[left]
-            except (KeyError, TypeError):
-                most = max(left)
             every = last[1] <= most <= last[2]              # every affordable route has a claim (_express_bounds)
         else:
             every = False
         if every:
-            later = _LaterClaim(((v, state, routes, room, left, p.hand, seat, r.state),))
+            later = _LaterClaim(((v, state, routes, room, boosts, p.hand, seat, r.state),))
             r.skip(2)                                       # the route's draw and the claim's
             return later
-        try:
-            boosts = _BOOSTS[left]                          # (the usual cards' (0,) + left, no call)
-        except (KeyError, TypeError):
-            boosts = (0,) + tuple(left)
         found = _pick_claim(v, routes, room, boosts, p.hand, seat, r)     # (leaves _TERMS_LAST for v)
         if found:                                           # legal for this state by construction: its route from
             _TERMS_LAST[1].made = (found[0], state)         # _province_routes, its payment, express card and line
