@@ -1500,12 +1500,17 @@ def _pick_claim(v: Variant, routes: int, room: dict[str, tuple[int, int]], boost
         if c0 < 0:
             haves = hand[:LOCO]
             places_of = _province_places(room, top, c0, boosts)
+            end = top
         else:                                           # (_province_places' one-colour case, without its call)
-            haves = (hand[c0],)
+            have = hand[c0]
+            haves = (have,)
             places_of = _places_of_span(room.get(COLOURS[c0]), boosts, top)
+            end = have + locos                          # (a larger size has no payment: not tried, only to break)
+            if end > top:
+                end = top
         counts = []
         total = 0
-        for size in range(t.length[i], top + 1):
+        for size in range(t.length[i], end + 1):
             places = places_of[size]
             if not places:
                 continue
