@@ -1018,7 +1018,7 @@ def _express_draw(slot: int, express: int, seat: int) -> ExpressDraw:
     return ExpressDraw(slot=slot, express=express, seat=seat)
 
 
-_FULL_SLOTS = {n: tuple(range(n + 1)) for n in range(8)}       # a full market's slots (0: the deck), by its size
+_FULL_SLOTS = tuple(tuple(range(n + 1)) for n in range(8))     # a full market's slots (0: the deck), by its size
 
 # a seat's express cards left, as a validated state holds them (a sorted tuple of some of EXPRESS_VALUES, or none) ->
 # (their largest value, 0 for none; the boosts a province claim may add, (0,) + left): read by subscript (no call)
@@ -1106,8 +1106,8 @@ class ExpressCards(Feature):
             left = tuple(left)
             most = max(left)
         market = state.market
-        full = market is _full[0] or _is_full(market)           # (None not in market, remembered: engine._is_full)
-        slots = _FULL_SLOTS[len(market)] if full and len(market) in _FULL_SLOTS else \
+        n = len(market)                                 # (a full market: None not in it, remembered: engine._is_full)
+        slots = _FULL_SLOTS[n] if n < 8 and (market is _full[0] or _is_full(market)) else \
             (0,) + tuple(i + 1 for i, c in enumerate(market) if c is not None)
         cards = len(state.deck)
         if cards <= most:                               # (the discard pile only counts when the deck runs short)
