@@ -1106,9 +1106,9 @@ class ExpressCards(Feature):
             left = tuple(left)
             most = max(left)
         market = state.market
-        n = len(market)                                 # (a full market: None not in it, remembered: engine._is_full)
+        n = len(market)                                 # (a full market: None not in it, remembered: engine._is_full;
         slots = _FULL_SLOTS[n] if n < 8 and (market is _full[0] or _is_full(market)) else \
-            (0,) + tuple(i + 1 for i, c in enumerate(market) if c is not None)
+            (0,) + tuple(i + 1 for i, c in enumerate(market) if c is not None)        # n < 8: _FULL_SLOTS' sizes)
         cards = len(state.deck)
         if cards <= most:                               # (the discard pile only counts when the deck runs short)
             cards += sum(state.discard)
