@@ -511,3 +511,14 @@ def test_maerklins_ride_rows_read_the_claims_as_the_route_indexes_do():
             assert list(got) == passengers.turn_actions(v, edited, seat), (seed, s.ply, cards)
             seen += len(got)
     assert seen > 50
+
+
+def test_maerklins_bot_idle_reads_the_passengers_as_counting_them_does():
+    """MK-PASS-1: _bot_idle's set of passenger tuples with none standing in a city says what counting the reserve
+    and done ones says, for every tuple of the players' number of passengers; another number is never idle (the
+    pickers then look and find nothing)."""
+    from itertools import product
+    from ttr_nb.games import maerklin as mk
+    for mine in product((mk.RESERVE, mk.DONE, "Berlin", "Köln"), repeat=mk.PASSENGERS):
+        assert (mine in mk._NONE_STANDING) == (mine.count(mk.DONE) + mine.count(mk.RESERVE) == len(mine)), mine
+    assert (mk.RESERVE,) * (mk.PASSENGERS + 1) not in mk._NONE_STANDING

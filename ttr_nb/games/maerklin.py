@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 from functools import lru_cache
+from itertools import product
 from typing import ClassVar, Sequence
 
 from ..board.actions import Action, Claim, is_digits, register_action
@@ -1598,8 +1599,13 @@ def _bot_idle(v: Variant, state: GameState, seat: int) -> bool:
     for _, pile in state.ticket_decks:
         if pile:
             return False
-    mine = _passengers_in(state.players[seat].ext)
-    return mine.count(DONE) + mine.count(RESERVE) == len(mine)      # none standing in a city
+    # none standing in a city: one set lookup of the seat's passengers (a False for passengers of another number,
+    # an edited state's, only costs the pickers' look: they find nothing and draw nothing)
+    return _passengers_in(state.players[seat].ext) in _NONE_STANDING
+
+
+#: every passengers tuple of a player with none standing in a city (each in reserve or done), for ``_bot_idle``
+_NONE_STANDING = frozenset(product((RESERVE, DONE), repeat=PASSENGERS))
 
 
 MAERKLIN_SETTINGS = Settings(
