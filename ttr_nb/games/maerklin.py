@@ -920,8 +920,8 @@ class Passengers(Feature):
                 moved = value
         if not passengers:                              # (a player's ext without its passengers: movable's default)
             passengers = passengers_of(state, seat)
-        if passengers.count(DONE) + passengers.count(RESERVE) == len(passengers):
-            return ()                                   # none stands in a city (most turns of a game's second half)
+        if passengers in _NONE_STANDING:                # none stands in a city (most turns of a game's second half;
+            return ()                                   # another number of them: the loop below finds none)
         claims = state.claims
         table, _, _, _, t = _TABLES.get(state.variant) or _tables(v, state.variant)
         taken = None                                    # (the claimed routes, as a bit set: read once, if asked)
