@@ -522,36 +522,3 @@ def test_maerklins_bot_idle_reads_the_passengers_as_counting_them_does():
     for mine in product((mk.RESERVE, mk.DONE, "Berlin", "Köln"), repeat=mk.PASSENGERS):
         assert (mine in mk._NONE_STANDING) == (mine.count(mk.DONE) + mine.count(mk.RESERVE) == len(mine)), mine
     assert (mk.RESERVE,) * (mk.PASSENGERS + 1) not in mk._NONE_STANDING
-
-
-def test_maerklins_claim_steps_are_the_general_claims_pending_placement():
-    """MK-CLAIM-5: Passengers.claim_steps, the placement the engine's quick claim leaves after a claim while a
-    passenger is in reserve, is the pending step the general path (on_claim) leaves, every city taken included
-    (none: the turn ends), for every route a seat could claim at every turn of real games."""
-    from ttr_nb.board.engine import _general, _quick
-    from ttr_nb.board.tables import payment
-    from ttr_nb.board.actions import Claim
-    v = get_variant("maerklin")
-    t = v.route_table
-    passengers = v.feature("passengers")
-    placed = ended = 0
-    for seed, s, seat, a in played(90, range(2)):
-        if s.pending or s.phase != "play" or not passengers.takes_claim(v, s, seat, None):
-            continue
-        for i in range(0, len(t.routes), 7):
-            if s.claims[i] != -1:
-                continue
-            colour = t.colour[i] if t.colour[i] >= 0 else 0
-            hand = s.players[seat].hand[:colour] + (9,) + s.players[seat].hand[colour + 1:]
-            q = s.players[seat]
-            s2 = replace_fields(s, players=s.players[:seat] + (new_player(hand, 45, q.tickets, q.route_points, q.ext),)
-                                + s.players[seat + 1:])
-            claim = Claim(route=t.labels[i], payment=payment(colour, t.routes[i].length, 0), seat=seat)
-            steps = passengers.claim_steps(v, s2, seat, t.routes[i])
-            fast = _quick(v, s2, claim, False)
-            slow = _general(v, s2, claim, seat, None)
-            assert fast is None or fast == slow, (seed, s.ply, i)
-            assert slow.pending == steps, (seed, s.ply, i)
-            placed += bool(steps)
-            ended += not steps
-    assert placed > 50 and ended > 5, (placed, ended)

@@ -92,12 +92,6 @@ class Feature:
     #: checked it as ``_plainly_legal`` would (a plain turn, the route, the payment, the twins, the hand).
     quick = None
 
-    #: optional ``claim_steps(variant, state, seat, route) -> tuple of Pending``: for a plain ``Claim`` the feature
-    #: takes over (``takes_claim``) whose only effect beyond the usual claim is the pending steps it leaves, the
-    #: turn not ended (Märklin's passenger placement, MK-CLAIM-5): the engine's quick path then makes the claim
-    #: itself and leaves those steps (none: the turn ends as usual) instead of handing the claim to ``quick``.
-    claim_steps = None
-
     def on_claim(self, variant: "Variant", tx, seat: int, route: "Route", payment) -> bool:
         """Called before a claim takes effect; return True when the feature took over (e.g. a tunnel)."""
         return False

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from collections import defaultdict
 from dataclasses import dataclass
-from functools import lru_cache, partial
+from functools import lru_cache
 from itertools import combinations
 from typing import Callable, Iterable, Sequence
 
@@ -960,10 +960,7 @@ def _plain_turn(v: Variant, state: GameState, action, seat) -> bool:
                 or state.market is not _full[0] and not _is_full(state.market))
 
 
-def _quick_claim(v: Variant, state: GameState, action: Claim, trusted: bool, _finish=None) -> GameState | None:
-    """The claim's state (None: the general path). ``_finish``: how the turn ends after the claim, ``_turn_over``
-    (a default argument, set once both are defined: a local's load costs a plain claim nothing more than the
-    global's did); a feature's ``claim_steps`` bind their pending steps there instead (``_claim_then``)."""
+def _quick_claim(v: Variant, state: GameState, action: Claim, trusted: bool) -> GameState | None:
     seat = action.seat
     if (seat != state.current or seat.__class__ is not int or state.pending or state.phase not in _PLAYING
             or state.market is not _full[0] and not _is_full(state.market)):     # _plain_turn, inline
@@ -992,10 +989,6 @@ def _quick_claim(v: Variant, state: GameState, action: Claim, trusted: bool, _fi
                     return None
     for f in t.claim_hooks:                  # a tunnel, a passenger to place: the feature's quick path, or the general one
         if f.takes_claim(v, state, seat, route):
-            steps = f.claim_steps
-            if steps is not None:            # the usual claim, then the feature's pending steps (below)
-                _finish = partial(_claim_then, steps(v, state, seat, route))
-                break
             if f.quick is None:
                 return None
             if not trusted:                  # checked above as _plainly_legal would, the hand too: the feature trusts it
@@ -1023,21 +1016,10 @@ def _quick_claim(v: Variant, state: GameState, action: Claim, trusted: bool, _fi
     q.ext = p.ext
     q.__class__ = PlayerState
     players[seat] = q
-    new = _finish(v, state, seat, state.deck, state.market, tuple(discard), new_claims, tuple(players))
+    new = _turn_over(v, state, seat, state.deck, state.market, tuple(discard), new_claims, tuple(players))
     if new is not None:
         t.claimed(claims, new_claims, i, seat)
     return new
-
-
-def _claim_then(steps: tuple, v: Variant, state: GameState, seat: int, deck, market, discard, claims,
-                players) -> GameState | None:
-    """``_turn_over``'s call for a claim whose feature leaves pending ``steps`` (``Feature.claim_steps``): the
-    claim's state with them, the turn not over (none: the turn ends as usual)."""
-    if not steps:
-        return _turn_over(v, state, seat, deck, market, discard, claims, players)
-    return new_state(state.variant, state.n_players, state.seed, deck, market, discard, state.ticket_decks,
-                     state.tickets_out, claims, players, state.phase, seat, steps, state.final_turns_left, state.turn,
-                     state.ply + 1, 0, state.shuffles, state.first_player, state.ext)
 
 
 def _quick_draw(v: Variant, state: GameState, action, trusted: bool) -> GameState | None:
@@ -1322,9 +1304,6 @@ def _turn_over(v: Variant, state: GameState, seat: int, deck, market, discard, c
     s.ext = state.ext if ext is None else ext
     s.__class__ = GameState
     return s
-
-
-_quick_claim.__defaults__ = (_turn_over,)      # (its ``_finish``: see there)
 
 
 def _round_end(v: Variant, state: GameState, hooks: tuple, players: tuple) -> tuple | None:

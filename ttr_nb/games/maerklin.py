@@ -18,14 +18,14 @@ from functools import lru_cache
 from itertools import product
 from typing import ClassVar, Sequence
 
-from ..board.actions import Action, is_digits, register_action
+from ..board.actions import Action, Claim, is_digits, register_action
 from ..board.cards import LOCO, LOCO4, PASSENGER
 from ..errors import BadAction, IllegalAction, MapError
 from ..board.names import seat_name as _seat_name
 from ..board.scoring import _with, connect_path
 from ..board.state import FREE, GameState, Pending, new_pending, new_player, new_state, pairs_get, pairs_set
 from ..variants import Feature, Settings, Variant, register
-from ..board.engine import _PLAYING, _full, _is_full, _turn_over
+from ..board.engine import _PLAYING, _full, _is_full, _plainly_legal, _turn_over
 from .usa import USA_INTERPRETATIONS
 
 PASSENGERS = 3            # MK-COMP-2
@@ -785,11 +785,14 @@ class Passengers(Feature):
         return True
 
     def quick(self, v, state, action, trusted):
-        """The state ``apply`` makes, without a transaction, for a placement, a ride and a stop (MK-PASS-1..6);
-        None for anything out of the ordinary (a refusal, a round's end with a travelled passenger): the general
-        path. (A claim while a passenger is in reserve: the engine's quick claim, with ``claim_steps``.)"""
+        """The state ``apply`` makes, without a transaction, for a claim while a passenger is in reserve (the
+        engine's quick claim hands it over: MK-CLAIM-5's placement becomes the pending step), a placement, a ride
+        and a stop (MK-PASS-1..6); None for anything out of the ordinary (a refusal, a round's end with a
+        travelled passenger): the general path."""
         cls = action.__class__
         seat = action.seat
+        if cls is Claim:
+            return self._quick_claim(v, state, action, trusted)
         if (seat.__class__ is not int or state.phase not in _PLAYING
                 or state.market is not _full[0] and not _is_full(state.market)):     # (no None in it: _is_full)
             return None
@@ -824,14 +827,26 @@ class Passengers(Feature):
             return None
         return _turn_over(v, state, seat, state.deck, state.market, state.discard, state.claims, tuple(players))
 
-    def claim_steps(self, v, state, seat, route) -> tuple:
-        """``Feature.claim_steps`` (MK-CLAIM-5): after a claim while a passenger is in reserve (``takes_claim``), the
-        placement in a city of the route where no passenger stands (on_claim's ``taken``), or none when every such
-        city is taken (the turn ends as usual); the engine's quick path makes the claim itself."""
-        cities = (_TABLES.get(state.variant) or _tables(v, state.variant))[3][route.index]
-        if cities:
+    def _quick_claim(self, v, state, action, trusted):     # (a method: a staticmethod's load is never specialised)
+        if not trusted and _plainly_legal(v, state, action) is None:
+            return None
+        seat = action.seat
+        _, _, _, placeable, t = _TABLES.get(state.variant) or _tables(v, state.variant)
+        route = t.by_label[action.route]
+        i = route.index
+        players = list(state.players)
+        q = players[seat]
+        hand = list(q.hand)
+        discard = list(state.discard)
+        for k, n in action.payment:
+            hand[k] -= n
+            discard[k] += n
+        players[seat] = new_player(tuple(hand), q.trains - route.length, q.tickets, q.route_points + t.points[i],
+                                   q.ext)
+        cities = placeable[i]
+        if cities:                                     # (those where no passenger stands: on_claim's ``taken``)
             first, last = cities[0], cities[-1]        # (read once: a negative index is a generic subscript)
-            for other in state.players:
+            for other in players:
                 mine = _passengers_in(other.ext)
                 if first in mine or last in mine:
                     free = []                          # (a plain loop: a generator is a call of its own)
@@ -840,10 +855,22 @@ class Passengers(Feature):
                             free.append(c)
                     cities = tuple(free)
                     if not cities:
-                        return ()
+                        break
                     first, last = cities[0], cities[-1]
-            return (_place_step(seat, cities),)
-        return ()
+        claims = state.claims
+        new_claims = list(claims)                      # (a list set and made a tuple: cheaper than two slices)
+        new_claims[i] = seat
+        new_claims = tuple(new_claims)
+        if cities:                                     # MK-CLAIM-5: the placement is the turn's pending step
+            new = new_state(state.variant, state.n_players, state.seed, state.deck, state.market, tuple(discard),
+                            state.ticket_decks, state.tickets_out, new_claims, tuple(players), state.phase, seat,
+                            (_place_step(seat, cities),), state.final_turns_left, state.turn, state.ply + 1, 0,
+                            state.shuffles, state.first_player, state.ext)
+        else:
+            new = _turn_over(v, state, seat, state.deck, state.market, tuple(discard), new_claims, tuple(players))
+        if new is not None:
+            t.claimed(claims, new_claims, i, seat)
+        return new
 
     def _quick_ride(self, v, state, action, p, trusted):     # (a method, as _quick_claim)
         seat = action.seat
