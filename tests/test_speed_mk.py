@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from ttr_nb.board import engine
 from ttr_nb.board.engine import apply, new_game, to_move
-from ttr_nb.board.state import replace_fields
+from ttr_nb.board.state import new_player, replace_fields
 from ttr_nb.bots import RandomBot
 from ttr_nb.variants import get_variant
 
@@ -482,3 +482,43 @@ def test_maerklin_dead_sides_file_each_route_as_its_ends_do():
             assert got[seat] == [r.completed for r in want], (sorted(dead), seat)
     assert sum(map(bool, scoring._dead_sides(t, countries))) > 10
     assert sum(map(bool, scoring._dead_sides(t, other))) > 10
+
+
+def test_maerklins_ride_rows_read_the_claims_as_the_route_indexes_do():
+    """MK-PASS-1..2: the random bot's ride rows (_ride_index: each neighbour's routes as indexes and as a bit set,
+    and every seat's shared ride) agree with _ride_row and _ride; Passengers.bot_random, which tests a row's bit set
+    against the claims' info when the seat holds a passenger card, lists turn_actions' rides on states whose claims
+    tuple the route table has not seen (an edited claims tuple: a new one, passenger cards given or taken)."""
+    from ttr_nb.games import maerklin as mk
+    v = get_variant("maerklin")
+    for a, row in mk._ride_index(v).items():
+        want = mk._ride_row(v, a)
+        assert [b for b, *_ in row] == [b for b, _ in want]
+        for (b, indexes, mask, rides), (_, routes) in zip(row, want):
+            assert indexes == tuple(r.index for r in routes) and mask == sum(1 << i for i in indexes)
+            assert rides == tuple(mk._ride(a, b, seat) for seat in range(v.settings.max_players))
+    passengers = v.feature("passengers")
+    seen = 0
+    for seed, s, seat, a in played(70, range(2)):
+        if s.pending or s.phase == "setup":
+            continue
+        q = s.players[seat]
+        for cards in (0, 2):
+            hand = q.hand[:mk.PASSENGER] + (cards,) + q.hand[mk.PASSENGER + 1:]
+            players = s.players[:seat] + (new_player(hand, q.trains, q.tickets, q.route_points, q.ext),) + s.players[seat + 1:]
+            edited = replace_fields(s, players=players, claims=tuple(list(s.claims)))
+            got = passengers.bot_random(v, edited, seat, None)
+            assert list(got) == passengers.turn_actions(v, edited, seat), (seed, s.ply, cards)
+            seen += len(got)
+    assert seen > 50
+
+
+def test_maerklins_bot_idle_reads_the_passengers_as_counting_them_does():
+    """MK-PASS-1: _bot_idle's set of passenger tuples with none standing in a city says what counting the reserve
+    and done ones says, for every tuple of the players' number of passengers; another number is never idle (the
+    pickers then look and find nothing)."""
+    from itertools import product
+    from ttr_nb.games import maerklin as mk
+    for mine in product((mk.RESERVE, mk.DONE, "Berlin", "Köln"), repeat=mk.PASSENGERS):
+        assert (mine in mk._NONE_STANDING) == (mine.count(mk.DONE) + mine.count(mk.RESERVE) == len(mine)), mine
+    assert (mk.RESERVE,) * (mk.PASSENGERS + 1) not in mk._NONE_STANDING

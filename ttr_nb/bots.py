@@ -133,7 +133,10 @@ class RandomBot:
             else:
                 opts = None
             if not opts:                                # (none: an edited state, where the general words follow)
-                v, _, pickers, _ = _FEATURE_PLAN.get(state.variant) or _feature_plan(state.variant)
+                try:                                    # (as at a turn's own kind below)
+                    v, _, pickers, _ = _FEATURE_PLAN[state.variant]
+                except KeyError:
+                    v, _, pickers, _ = _feature_plan(state.variant)
                 r = _counter_at(x ^ (x >> 31))
                 if p.seat == seat:                      # a feature's own step, picked without a list (the usual)
                     pick_step = pickers.get(p.kind)
@@ -205,7 +208,10 @@ class RandomBot:
                     if not any([ids for _, ids in state.ticket_decks]):     # (once the decks run out, the states
                         _NO_TICKETS = state.ticket_decks                    # share that tuple: one identity test)
             else:                                       # a variant's own actions (boards with features), unless
-                _, idle, _, pickers = _FEATURE_PLAN.get(state.variant) or _feature_plan(state.variant)
+                try:                                    # (a subscript of the dict, specialised: no get() call)
+                    _, idle, _, pickers = _FEATURE_PLAN[state.variant]
+                except KeyError:
+                    _, idle, _, pickers = _feature_plan(state.variant)
                 if idle is None or not idle(v, state, seat):                # its bot_idle says there are none
                     r = _counter_at((w - 0x13C6EF372FE94F82A) & 0xFFFFFFFFFFFFFFFF)
                     action = _own_action(v, state, seat, r, pickers)

@@ -709,7 +709,7 @@ _VARIANTS: dict[str, Variant] = {}       # board variants by key, filled by get_
 # their quick_paths tables by key, for apply: a cached property is a non-data descriptor, which CPython 3.11 does not
 # specialise the attribute load for, so v.quick_paths on every ply cost a full generic lookup
 _QUICK_PATHS: dict[str, dict] = {}
-# the same for what ends a turn (_turn_over): (round_end_hooks, end_trains) of v.route_table and v.settings by key,
+# the same for what ends a turn (_turn_over): (the round end, end_trains) of v.route_table and v.settings by key,
 # and for a face-up draw (_quick_draw): (market_reset_kinds, market_loco_limit) of v.settings. A Variant's __dict__
 # is materialised (its cached properties write it): CPython 3.11 then specialises a load of a cached property such as
 # v.route_table not at all and a field such as v.settings only through a dict hint (dis(..., adaptive=True) after a
@@ -731,8 +731,14 @@ def _variant(state: GameState) -> Variant:
 
 
 def _turn_terms(v: Variant) -> tuple:
-    """(round_end_hooks, end_trains): what ``_turn_over`` reads of ``v`` (see ``_TURN_TERMS``)."""
-    return v.route_table.round_end_hooks, v.settings.end_trains
+    """(round end, end_trains): what ``_turn_over`` reads of ``v`` (see ``_TURN_TERMS``). The round end is the
+    features' round-end hooks, () without any; a single hook with a ``quick_round_end`` (Märklin's passengers) is
+    that bound method itself, which ``_turn_over`` calls without ``_round_end``'s frame and loop (a round's end is
+    a quarter of a 4-player game's turns)."""
+    hooks = v.route_table.round_end_hooks
+    if len(hooks) == 1 and hooks[0].quick_round_end is not None:
+        return hooks[0].quick_round_end, v.settings.end_trains
+    return hooks, v.settings.end_trains
 
 
 def _reset_terms(v: Variant) -> tuple:
@@ -1259,7 +1265,7 @@ def _turn_over(v: Variant, state: GameState, seat: int, deck, market, discard, c
         final -= 1
         if final <= 0:                                          # USA-END-1: the game is over (``Tx.game_over``)
             if hooks:                                           # its end ends the round under way too (MK-PASS-6)
-                players = _round_end(v, state, hooks, players)
+                players = _round_end(v, state, hooks, players) if hooks.__class__ is tuple else hooks(v, players)
                 if players is None:
                     return None
             return new_state(state.variant, n, state.seed, deck, market, discard,
@@ -1269,7 +1275,7 @@ def _turn_over(v: Variant, state: GameState, seat: int, deck, market, discard, c
     elif phase == "play" and players[seat].trains <= end_trains:
         phase, final = "last_round", n                          # USA-END-1: every player gets one final turn
     if hooks and (seat + 1) % n == state.first_player:      # a round ends, and features may act then (MK-PASS-6)
-        players = _round_end(v, state, hooks, players)
+        players = _round_end(v, state, hooks, players) if hooks.__class__ is tuple else hooks(v, players)
         if players is None:
             return None
     # new_state's body, inline: the turn's usual end (a second card, a claim, kept tickets) saves a call frame of

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 from functools import lru_cache
+from itertools import product
 from typing import ClassVar, Sequence
 
 from ..board.actions import Action, Claim, is_digits, register_action
@@ -565,11 +566,12 @@ def _ride_table(v: Variant) -> dict[str, tuple[tuple[str, tuple], ...]]:
     return table
 
 
-def _ride_index(v: Variant) -> dict[str, tuple[tuple[str, tuple[int, ...]], ...]]:
-    """``_ride_table`` with each neighbour's routes as their indexes in ``state.claims``, made once per variant."""
+def _ride_index(v: Variant) -> dict[str, tuple[tuple[str, tuple[int, ...], int, tuple[Ride, ...]], ...]]:
+    """``_ride_table`` with each neighbour's routes as their indexes in ``state.claims`` and as a bit set, and the
+    shared ``_ride`` there of each seat, made once per variant (``Passengers.bot_random``)."""
     table = v.__dict__.get("_ride_index")
     if table is None:
-        table = v.__dict__["_ride_index"] = {a: _row_index(row) for a, row in _ride_table(v).items()}
+        table = v.__dict__["_ride_index"] = {a: _row_index(v, a, row) for a, row in _ride_table(v).items()}
     return table
 
 
@@ -596,9 +598,12 @@ def _tables(v: Variant, name: str) -> tuple:
     return found
 
 
-def _row_index(row) -> tuple[tuple[str, tuple[int, ...]], ...]:
-    """One ``_ride_row`` with each neighbour's routes as their indexes."""
-    return tuple((b, tuple(r.index for r in routes)) for b, routes in row)
+def _row_index(v: Variant, a: str, row) -> tuple[tuple[str, tuple[int, ...], int, tuple[Ride, ...]], ...]:
+    """``_ride_row(v, a)`` with each neighbour's routes as their indexes and as a bit set, and the ride there of
+    each seat (``_ride(a, b, seat)``)."""
+    seats = range(v.settings.max_players)
+    return tuple((b, tuple(r.index for r in routes), sum(1 << r.index for r in routes),
+                  tuple(_ride(a, b, seat) for seat in seats)) for b, routes in row)
 
 
 @lru_cache(maxsize=4096)
@@ -942,31 +947,37 @@ class Passengers(Feature):
                 moved = value
         if not passengers:                              # (a player's ext without its passengers: movable's default)
             passengers = passengers_of(state, seat)
-        if passengers.count(DONE) + passengers.count(RESERVE) == len(passengers):
-            return ()                                   # none stands in a city (most turns of a game's second half)
+        if passengers in _NONE_STANDING:                # none stands in a city (most turns of a game's second half;
+            return ()                                   # another number of them: the loop below finds none)
         claims = state.claims
-        table = (_TABLES.get(state.variant) or _tables(v, state.variant))[0]
+        table, _, _, _, t = _TABLES.get(state.variant) or _tables(v, state.variant)
+        taken = None                                    # (the claimed routes, as a bit set: read once, if asked)
         rides = []
         for i, at in enumerate(passengers):             # movable(state, seat), inline
             if at == RESERVE or at == DONE or i in moved:
                 continue
             row = table.get(at)
             if row is None:
-                row = _row_index(_ride_row(v, at))
+                row = _row_index(v, at, _ride_row(v, at))
             # _step(claims, seat, routes, ()) found a route it may pay: one of its own (free), or another's with a
-            # card for it. With a card that is any claimed route (a seat is never FREE), without one its own only:
-            # one comparison a route instead of three.
+            # card for it. With a card that is any claimed route (a seat is never FREE): one bit test a neighbour,
+            # against the routes the claims' info (RouteTable.latest, as tables.allowed_routes reads it) has not
+            # free; without one its own only: one comparison a route instead of three. (The ride of the seat read
+            # from the row: no _ride call.)
             if cards:
-                for b, routes in row:
-                    for j in routes:
-                        if claims[j] != FREE:
-                            rides.append(_ride(at, b, seat))
-                            break
+                if taken is None:
+                    info = t.latest
+                    if info.claims is not claims:
+                        info = t.claims_info(claims)
+                    taken = ~info.free
+                for _, _, mask, ride in row:
+                    if mask & taken:
+                        rides.append(ride[seat])
             else:
-                for b, routes in row:
+                for _, routes, _, ride in row:
                     for j in routes:
                         if claims[j] == seat:
-                            rides.append(_ride(at, b, seat))
+                            rides.append(ride[seat])
                             break
         return rides
 
@@ -1588,8 +1599,13 @@ def _bot_idle(v: Variant, state: GameState, seat: int) -> bool:
     for _, pile in state.ticket_decks:
         if pile:
             return False
-    mine = _passengers_in(state.players[seat].ext)
-    return mine.count(DONE) + mine.count(RESERVE) == len(mine)      # none standing in a city
+    # none standing in a city: one set lookup of the seat's passengers (a False for passengers of another number,
+    # an edited state's, only costs the pickers' look: they find nothing and draw nothing)
+    return _passengers_in(state.players[seat].ext) in _NONE_STANDING
+
+
+#: every passengers tuple of a player with none standing in a city (each in reserve or done), for ``_bot_idle``
+_NONE_STANDING = frozenset(product((RESERVE, DONE), repeat=PASSENGERS))
 
 
 MAERKLIN_SETTINGS = Settings(
