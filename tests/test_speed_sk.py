@@ -67,6 +67,22 @@ def test_the_drafts_pending_steps_are_the_frozen_pendings():
     assert hash(pick) == hash(Pending(pick.kind, pick.seat, pick.data))
 
 
+def test_the_draft_pick_steps_tail_made_once_is_the_steps_own_data():
+    """SK-SETUP-3: a pick step's round, rule and text, made once per packet size and round (_draft_pick_tail),
+    read as a step built field by field, for every round and packet size, from a tuple or a list."""
+    from ttr_nb.games.south_korea import DRAFT_HAND
+    for rnd in range(1, DRAFT_HAND + 1):
+        for n in range(0, DRAFT_HAND + 2):
+            packet = tuple(f"T{i:02d}" for i in range(n))
+            want = Pending("draft_pick", 1, (
+                ("packet", packet), ("round", rnd), ("rule", "SK-SETUP-3"),
+                ("text", f"draft round {rnd} of {DRAFT_HAND}: pick 1 of the {n} ticket{'' if n == 1 else 's'} in "
+                         f"your hand; the rest go to the player on your left")))
+            for given in (packet, list(packet)):
+                made = _draft_pick_pending(1, given, rnd)
+                assert type(made) is Pending and made == want and made.data[0][1].__class__ is tuple
+
+
 def test_the_random_draft_keep_reads_the_listed_order_from_the_positions_made_once():
     """SK-SETUP-4: ``random_pending``'s keep is the choice ``pending_actions`` lists at the random index, for every
     index and for hands of 4 to 7 picked tickets (``_keep_positions``: made once per size, in ``combinations``'

@@ -412,16 +412,18 @@ def _draft_pick_pending(seat: int, packet: Sequence[str], rnd: int) -> Pending:
     p = _OpenPending()
     p.kind = "draft_pick"
     p.seat = seat
-    p.data = (("packet", tuple(packet)), ("round", rnd), ("rule", "SK-SETUP-3"),
-              ("text", _draft_pick_text(len(packet), rnd)))
+    p.data = (("packet", packet if packet.__class__ is tuple else tuple(packet)),) + _draft_pick_tail(len(packet), rnd)
     p.__class__ = Pending
     return p
 
 
 @lru_cache(maxsize=None)
-def _draft_pick_text(cards: int, rnd: int) -> str:
-    return (f"draft round {rnd} of {DRAFT_HAND}: pick 1 of the {_plural(cards, 'ticket')} in your hand; "
-            f"the rest go to the player on your left")
+def _draft_pick_tail(cards: int, rnd: int) -> tuple:
+    """A pick step's data after its packet (round, rule, text), made once per packet size and round: the draft
+    makes a step per seat and round, and only its packet differs."""
+    return (("round", rnd), ("rule", "SK-SETUP-3"),
+            ("text", f"draft round {rnd} of {DRAFT_HAND}: pick 1 of the {_plural(cards, 'ticket')} in your hand; "
+                     f"the rest go to the player on your left"))
 
 
 def _pass_hands(players: list, rnd: int) -> list[Pending]:
@@ -444,7 +446,7 @@ def _pass_hands(players: list, rnd: int) -> list[Pending]:
                     hand = kv[1]
             ext.sort(key=_key)
             ext = tuple(ext)
-        passing.append(tuple(hand) if hand is not None else ())
+        passing.append(hand if hand is not None else ())      # (_draft_pick_pending makes a tuple of a list)
         players[s] = new_player(p.hand, p.trains, p.tickets, p.route_points, ext)
     out = []                                           # (plain loops here: a comprehension is a call of its own)
     for s in range(n):
