@@ -269,7 +269,8 @@ def test_the_quick_draft_makes_the_general_paths_players_whatever_they_hold():
     """SK-SETUP-3/4: the quick draft pick, the hands passed on and the draft's end read the draft's usual player
     (its picks, its express cards and the cards it passes) without a loop and a sort; a player holding anything
     else (another key, picks as a list) takes the loop: at every pick of whole drafts, with the picking seat's data
-    so edited too, the quick path gives the general path's state."""
+    so edited too, the quick path gives the general path's state (at a round's last pick the picking seat's data
+    goes to _pass_hands or _end_draft, which build that player once)."""
     v = get_variant("south_korea")
     seen = {"usual": 0, "edited": 0, "passed": 0, "ended": 0}
     for seed in range(3):

@@ -426,26 +426,28 @@ def _draft_pick_tail(cards: int, rnd: int) -> tuple:
                      f"the rest go to the player on your left"))
 
 
-def _pass_hands(players: list, rnd: int) -> list[Pending]:
+def _pass_hands(players: list, rnd: int, seat: int = -1, picked: tuple = ()) -> list[Pending]:
     """SK-SETUP-3, everyone has picked in round ``rnd``: the rest of each hand goes to the player on the left (the
-    next seat) as the next round's hand; ``players`` (a list) loses the hands set aside. The new pending picks."""
+    next seat) as the next round's hand; ``players`` (a list) loses the hands set aside. The new pending picks.
+    ``picked``: ``seat``'s data with the round's last pick, when ``players`` still holds that seat as it was before
+    the pick (the quick pick: the picking player is then built once, here)."""
     n = len(players)
     passing = []
     for s, p in enumerate(players):
-        ext = p.ext                                    # pairs_set(p.ext, "passing", None), the hand read on the way
+        ext = p.ext if s != seat else picked           # pairs_set(ext, "passing", None), the hand read on the way
         if len(ext) == 3 and ext[2][0] == "passing" and ext[0][0] == "drafted" and ext[1][0] == "express":
             hand = ext[2][1]                           # (the draft's usual player, without a loop and a sort)
             ext = ext[:2]
         else:
-            ext = []
+            kept = []
             hand = None
-            for kv in p.ext:
+            for kv in ext:
                 if kv[0] != "passing":
-                    ext.append(kv)
+                    kept.append(kv)
                 elif hand is None:
                     hand = kv[1]
-            ext.sort(key=_key)
-            ext = tuple(ext)
+            kept.sort(key=_key)
+            ext = tuple(kept)
         passing.append(hand if hand is not None else ())      # (_draft_pick_pending makes a tuple of a list)
         players[s] = new_player(p.hand, p.trains, p.tickets, p.route_points, ext)
     out = []                                           # (plain loops here: a comprehension is a call of its own)
@@ -457,22 +459,22 @@ def _pass_hands(players: list, rnd: int) -> list[Pending]:
 _key = itemgetter(0)
 
 
-def _end_draft(players: list) -> list[Pending]:
+def _end_draft(players: list, seat: int = -1, picked: tuple = ()) -> list[Pending]:
     """SK-SETUP-4, the draft's last pick made: each seat keeps 4 of its picks; ``players`` (a list) loses the
-    picks and the emptied hands set aside. The new pending keeps."""
+    picks and the emptied hands set aside. The new pending keeps. (``seat`` and ``picked``: see _pass_hands.)"""
     out = []
     for s, p in enumerate(players):
-        out.append(_draft_keep_pending(s, tuple(pairs_get(p.ext, "drafted", ()))))
-        ext = p.ext
+        ext = p.ext if s != seat else picked
+        out.append(_draft_keep_pending(s, tuple(pairs_get(ext, "drafted", ()))))
         if len(ext) == 3 and ext[0][0] == "drafted" and ext[1][0] == "express" and ext[2][0] == "passing":
             ext = (ext[1],)                            # (the draft's usual player, without a loop and a sort)
         else:
-            ext = []                                   # (a plain loop: a comprehension is a call of its own)
-            for kv in p.ext:
+            kept = []                                  # (a plain loop: a comprehension is a call of its own)
+            for kv in ext:
                 if kv[0] != "passing" and kv[0] != "drafted":
-                    ext.append(kv)
-            ext.sort(key=_key)
-            ext = tuple(ext)
+                    kept.append(kv)
+            kept.sort(key=_key)
+            ext = tuple(kept)
         players[s] = new_player(p.hand, p.trains, p.tickets, p.route_points, ext)
     return out
 
@@ -717,16 +719,17 @@ class TicketDraft(Feature):
             ext.append(("passing", passing))
             ext.sort(key=_key)
             ext = tuple(ext)
-        players[seat] = new_player(ps.hand, ps.trains, ps.tickets, ps.route_points, ext)
         rest = []                                      # (the others' picks, in a plain loop: a comprehension is a
         for q in pending:                              # call of its own)
             if q.seat != seat:
                 rest.append(q)
-        if not rest:                                   # the round's last pick: the hands go round
-            rnd = p.get("round")
+        if rest:
+            players[seat] = new_player(ps.hand, ps.trains, ps.tickets, ps.route_points, ext)
+        else:                                          # the round's last pick: the hands go round, and the picking
+            rnd = p.get("round")                       # player is built once, there
             if rnd.__class__ is not int or rnd > DRAFT_HAND or len(players) != state.n_players:
                 return None
-            rest = _pass_hands(players, rnd) if rnd < DRAFT_HAND else _end_draft(players)
+            rest = _pass_hands(players, rnd, seat, ext) if rnd < DRAFT_HAND else _end_draft(players, seat, ext)
         s = _OpenState()                               # new_state inline (see engine._turn_over): a ply in ten
         s.variant = state.variant
         s.n_players = state.n_players
