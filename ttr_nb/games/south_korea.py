@@ -580,7 +580,7 @@ class TicketDraft(Feature):
     def random_pending(self, v, state, pending, r):
         """The random bot's pick: ``pending_actions(v, state, pending)[r.index(len(...))]`` without listing them
         (the draft pick's ticket, or the keep's combination of 4, found by its index)."""
-        table = v.route_table
+        table = _TERMS_LAST[1] if _TERMS_LAST[0] is v else _terms(v)[1]     # (v.route_table: see _TERMS_LAST)
         made = table.ticket_text
         if pending.kind == "draft_pick":
             for key, packet in pending.data:            # (pending.get("packet"), without the call)
@@ -669,7 +669,7 @@ class TicketDraft(Feature):
         if (not pending or seat.__class__ is not int or action.ticket.__class__ is not str
                 or state.market is not _full[0] and not _is_full(state.market)):
             return None
-        t = v.route_table
+        t = _TERMS_LAST[1] if _TERMS_LAST[0] is v else _terms(v)[1]     # (v.route_table: see _TERMS_LAST)
         made = t.made
         if made[1] is state and made[0] is action and made[2] is pending[0]:
             # the random bot's pick for this very state, the first step's (random_pending): its step, packet and the
@@ -764,7 +764,7 @@ class TicketDraft(Feature):
         if (not pending or seat.__class__ is not int or names.__class__ is not tuple or len(names) != DRAFT_KEEP
                 or state.market is not _full[0] and not _is_full(state.market)):
             return None
-        table = v.route_table
+        table = _TERMS_LAST[1] if _TERMS_LAST[0] is v else _terms(v)[1]     # (v.route_table: see _TERMS_LAST)
         made = table.made
         ids = []                                       # (plain loops here: a generator or a comprehension costs more)
         if made[1] is state and made[0] is action and made[2] is pending[0]:
