@@ -393,3 +393,28 @@ def test_the_random_bots_draft_pick_and_keep_left_in_made_are_the_checked_quick_
                 seen["other"] += 1
             s = apply(s, a)
     assert seen[DraftPick] == 72 and seen[DraftKeep] == 12 and seen["other"] > 50, seen
+
+
+def test_the_quick_draft_keep_sets_the_one_ticket_deck_and_leaves_other_decks_to_the_general_path():
+    """SK-SETUP-4: the quick keep adds the returned tickets to the one ticket deck (and shuffles it after the last
+    keep) without a dict and a sort; a state with another ticket deck too, or none, takes the general path: at
+    every keep of whole drafts, the quick path gives the general path's state or declines, and apply gives it."""
+    v = get_variant("south_korea")
+    seen = {"one": 0, "other": 0}
+    for seed in range(3):
+        s = new_game("south_korea", 4, seed)
+        bots = [RandomBot(seed * 10 + i) for i in range(4)]
+        while s.phase == "setup":
+            seat = to_move(s)[0]
+            a = bots[seat].choose(s, seat)[0]
+            if type(a) is DraftKeep:
+                fast = _quick(v, s, a, False)
+                assert fast is not None and fast == _general(v, s, a, seat, None), (seed, s.ply)
+                seen["one"] += 1
+                for decks in ((), (("other", ("T01",)),) + s.ticket_decks, s.ticket_decks + (("zzz", ()),)):
+                    edited = replace_fields(s, ticket_decks=decks)
+                    assert _quick(v, edited, a, False) is None, (seed, s.ply, decks)
+                    assert apply(edited, a) == _general(v, edited, a, seat, None), (seed, s.ply, decks)
+                    seen["other"] += 1
+            s = apply(s, a)
+    assert seen == {"one": 12, "other": 36}, seen

@@ -761,9 +761,12 @@ class TicketDraft(Feature):
         seat = action.seat
         pending = state.pending
         names = action.tickets
+        decks = state.ticket_decks
+        name = v.settings.ticket_deck
         if (not pending or seat.__class__ is not int or names.__class__ is not tuple or len(names) != DRAFT_KEEP
-                or state.market is not _full[0] and not _is_full(state.market)):
-            return None
+                or state.market is not _full[0] and not _is_full(state.market)
+                or len(decks) != 1 or decks[0][0] != name):        # (the one ticket deck: the pair set without a
+            return None                                             # dict and a sort; other decks: the general path)
         table = _TERMS_LAST[1] if _TERMS_LAST[0] is v else _terms(v)[1]     # (v.route_table: see _TERMS_LAST)
         made = table.made
         ids = []                                       # (plain loops here: a generator or a comprehension costs more)
@@ -792,9 +795,7 @@ class TicketDraft(Feature):
         players = list(state.players)
         q = players[seat]
         players[seat] = new_player(q.hand, q.trains, q.tickets + tuple(kept), q.route_points, q.ext)
-        name = v.settings.ticket_deck
-        decks = dict(state.ticket_decks)
-        decks[name] = decks.get(name, ()) + tuple(returned)
+        deck = decks[0][1] + tuple(returned)
         rest = []
         for x in pending:
             if x.seat != seat:
@@ -802,10 +803,10 @@ class TicketDraft(Feature):
         rest = tuple(rest)
         phase, current = state.phase, state.current
         if not rest:                                   # the last keep: the returns shuffled in, play begins
-            decks[name] = tuple(shuffled(decks[name], state.seed, "tickets/draft", 0))
+            deck = tuple(shuffled(deck, state.seed, "tickets/draft", 0))
             phase, current = "play", state.first_player
         return new_state(state.variant, state.n_players, state.seed, state.deck, state.market, state.discard,
-                         tuple(sorted(decks.items())), state.tickets_out, state.claims, tuple(players), phase,
+                         ((name, deck),), state.tickets_out, state.claims, tuple(players), phase,
                          current, rest, state.final_turns_left, state.turn, state.ply + 1, state.passes,
                          state.shuffles, state.first_player, state.ext)
 
