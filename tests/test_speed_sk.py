@@ -96,6 +96,8 @@ def test_the_random_draft_keep_reads_the_listed_order_from_the_positions_made_on
         p = _draft_keep_pending(2, tuple(ids[:n]))
         listed = draft.pending_actions(v, None, p)
         assert len(_keep_positions(n)) == len(listed)
+        for kept, back in _keep_positions(n):                   # (each keep's returned positions: the others)
+            assert sorted(kept + back) == list(range(n)) and list(kept) == sorted(kept) and len(kept) == 4
         for k in range(40):
             lazy, plain = Counter(9, k), Counter(9, k)
             assert draft.random_pending(v, None, p, lazy) == listed[plain.index(len(listed))], (n, k)
@@ -396,9 +398,11 @@ def test_the_random_bots_draft_pick_and_keep_left_in_made_are_the_checked_quick_
 
 
 def test_the_quick_draft_keep_sets_the_one_ticket_deck_and_leaves_other_decks_to_the_general_path():
-    """SK-SETUP-4: the quick keep adds the returned tickets to the one ticket deck (and shuffles it after the last
-    keep) without a dict and a sort; a state with another ticket deck too, or none, takes the general path: at
-    every keep of whole drafts, the quick path gives the general path's state or declines, and apply gives it."""
+    """SK-SETUP-4: the quick keep adds the returned tickets (found by the positions the random bot's keep left) to
+    the one ticket deck (and shuffles it after the last keep) without a dict and a sort; a state with another ticket
+    deck too, or none, or an offer holding a ticket twice, takes the general path: at every keep of whole drafts,
+    the quick path gives the general path's state or declines, and apply gives it."""
+    from ttr_nb.rng import Counter
     v = get_variant("south_korea")
     seen = {"one": 0, "other": 0}
     for seed in range(3):
@@ -416,5 +420,12 @@ def test_the_quick_draft_keep_sets_the_one_ticket_deck_and_leaves_other_decks_to
                     assert _quick(v, edited, a, False) is None, (seed, s.ply, decks)
                     assert apply(edited, a) == _general(v, edited, a, seat, None), (seed, s.ply, decks)
                     seen["other"] += 1
+                # an offer holding a ticket twice (edited): the random bot's keep of it takes the general path
+                step = s.pending[0]
+                twice = replace_fields(step, data=tuple((k, x[:-1] + x[:1] if k == "offered" else x)
+                                                        for k, x in step.data))
+                edited = replace_fields(s, pending=(twice,) + s.pending[1:])
+                b = v.feature("ticket_draft").random_pending(v, edited, twice, Counter(seed, s.ply))
+                assert _quick(v, edited, b, False) is None, (seed, s.ply)      # (apply's general path: checked)
             s = apply(s, a)
     assert seen == {"one": 12, "other": 36}, seen

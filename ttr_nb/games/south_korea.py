@@ -488,9 +488,10 @@ def _draft_pick(text: str, seat: int) -> "DraftPick":
 @lru_cache(maxsize=None)
 def _keep_positions(n: int) -> tuple[tuple[int, ...], ...]:
     """The positions of the tickets each draft keep of ``n`` picked tickets keeps, in ``pending_actions``' order
-    (``combinations``' order): the random bot's keep is the one at its random index, read from the few made once
-    per size instead of counted out for each keep (``bots._nth_combination``)."""
-    return tuple(combinations(range(n), DRAFT_KEEP))
+    (``combinations``' order), each with the positions it returns: the random bot's keep is the one at its random
+    index, read from the few made once per size instead of counted out for each keep (``bots._nth_combination``),
+    and the quick keep sorts the tickets out by those positions."""
+    return tuple((kept, tuple(j for j in range(n) if j not in kept)) for kept in combinations(range(n), DRAFT_KEEP))
 
 
 def _draft_keep_pending(seat: int, offered: Sequence[str]) -> Pending:
@@ -599,9 +600,9 @@ class TicketDraft(Feature):
             return pick
         offered = pairs_get(pending.data, "offered")   # (pending.get("offered"))
         choices = _keep_positions(len(offered))
-        positions = choices[r.index(len(choices))]
+        positions = choices[r.index(len(choices))]      # (kept, returned)
         names = []                                      # (a plain loop: a comprehension is a call of its own)
-        for j in positions:
+        for j in positions[0]:
             names.append(made.get(offered[j]) or ticket_text(v.map, offered[j]))
         keep = _OpenDraftKeep()                         # (not the frozen __init__: see _OpenProvinceClaim)
         keep.tickets = tuple(names)
@@ -769,14 +770,19 @@ class TicketDraft(Feature):
             return None                                             # dict and a sort; other decks: the general path)
         table = _TERMS_LAST[1] if _TERMS_LAST[0] is v else _terms(v)[1]     # (v.route_table: see _TERMS_LAST)
         made = table.made
-        ids = []                                       # (plain loops here: a generator or a comprehension costs more)
+        kept, returned = [], []                        # (plain loops here: a generator or a comprehension costs more)
         if made[1] is state and made[0] is action and made[2] is pending[0]:
             # the random bot's keep for this very state, the first step's (random_pending): the tickets offered and
-            # the positions kept left in RouteTable.made, as for its draft pick (TicketDraft.quick)
-            _, _, p, offered, positions = made
-            for j in positions:
-                ids.append(offered[j])
+            # the positions kept and returned left in RouteTable.made, as for its draft pick (TicketDraft.quick)
+            _, _, p, offered, (keep_at, back_at) = made
+            if len(set(offered)) != len(offered):      # (a ticket twice: an edited offer, the general path's)
+                return None
+            for j in keep_at:
+                kept.append(offered[j])
+            for j in back_at:
+                returned.append(offered[j])
         else:
+            ids = []
             p = state.pending_for(seat)
             if p is None or p.kind != "draft_keep":
                 return None
@@ -787,11 +793,10 @@ class TicketDraft(Feature):
                 if t not in offered:
                     return None
                 ids.append(t)
-        if len(set(ids)) != DRAFT_KEEP:                # (a ticket twice: an edited offer, the general path's)
-            return None
-        kept, returned = [], []
-        for t in offered:
-            (kept if t in ids else returned).append(t)
+            if len(set(ids)) != DRAFT_KEEP:            # (a ticket twice: an edited offer, the general path's)
+                return None
+            for t in offered:
+                (kept if t in ids else returned).append(t)
         players = list(state.players)
         q = players[seat]
         players[seat] = new_player(q.hand, q.trains, q.tickets + tuple(kept), q.route_points, q.ext)
