@@ -68,8 +68,9 @@ def test_the_drafts_pending_steps_are_the_frozen_pendings():
 
 
 def test_the_draft_pick_steps_tail_made_once_is_the_steps_own_data():
-    """SK-SETUP-3: a pick step's round, rule and text, made once per packet size and round (_draft_pick_tail),
-    read as a step built field by field, for every round and packet size, from a tuple or a list."""
+    """SK-SETUP-3/4: a pick step's round, rule and text, made once per packet size and round (_draft_pick_tail),
+    and a keep step's rule and text, made once per offer size (_draft_keep_tail), read as a step built field by
+    field, for every round and size, from a tuple or a list."""
     from ttr_nb.games.south_korea import DRAFT_HAND
     for rnd in range(1, DRAFT_HAND + 1):
         for n in range(0, DRAFT_HAND + 2):
@@ -81,6 +82,13 @@ def test_the_draft_pick_steps_tail_made_once_is_the_steps_own_data():
             for given in (packet, list(packet)):
                 made = _draft_pick_pending(1, given, rnd)
                 assert type(made) is Pending and made == want and made.data[0][1].__class__ is tuple
+    for n in range(0, DRAFT_HAND + 2):                       # (a keep step's rule and text: _draft_keep_tail)
+        offered = tuple(f"T{i:02d}" for i in range(n))
+        want = Pending("draft_keep", 3, (("min_keep", 4), ("offered", offered), ("rule", "SK-SETUP-4"),
+                                         ("text", f"keep exactly 4 of your {n} picked ticket{'' if n == 1 else 's'}")))
+        for given in (offered, list(offered)):
+            made = _draft_keep_pending(3, given)
+            assert type(made) is Pending and made == want and made.data[1][1].__class__ is tuple
 
 
 def test_the_random_draft_keep_reads_the_listed_order_from_the_positions_made_once():

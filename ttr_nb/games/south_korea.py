@@ -465,10 +465,11 @@ def _end_draft(players: list, seat: int = -1, picked: tuple = ()) -> list[Pendin
     out = []
     for s, p in enumerate(players):
         ext = p.ext if s != seat else picked
-        out.append(_draft_keep_pending(s, tuple(pairs_get(ext, "drafted", ()))))
         if len(ext) == 3 and ext[0][0] == "drafted" and ext[1][0] == "express" and ext[2][0] == "passing":
+            out.append(_draft_keep_pending(s, ext[0][1]))
             ext = (ext[1],)                            # (the draft's usual player, without a loop and a sort)
         else:
+            out.append(_draft_keep_pending(s, pairs_get(ext, "drafted", ())))
             kept = []                                  # (a plain loop: a comprehension is a call of its own)
             for kv in ext:
                 if kv[0] != "passing" and kv[0] != "drafted":
@@ -495,9 +496,14 @@ def _keep_positions(n: int) -> tuple[tuple[int, ...], ...]:
 
 
 def _draft_keep_pending(seat: int, offered: Sequence[str]) -> Pending:
-    text = f"keep exactly {DRAFT_KEEP} of your {_plural(len(offered), 'picked ticket')}"
-    return new_pending("draft_keep", seat, (("min_keep", DRAFT_KEEP), ("offered", tuple(offered)),
-                                            ("rule", "SK-SETUP-4"), ("text", text)))
+    return new_pending("draft_keep", seat, (("min_keep", DRAFT_KEEP), ("offered", tuple(offered)))
+                       + _draft_keep_tail(len(offered)))
+
+
+@lru_cache(maxsize=None)
+def _draft_keep_tail(n: int) -> tuple:
+    """A keep step's data after its offer (rule, text), made once per number of picked tickets."""
+    return ("rule", "SK-SETUP-4"), ("text", f"keep exactly {DRAFT_KEEP} of your {_plural(n, 'picked ticket')}")
 
 
 def _route(v: Variant, ref):
