@@ -437,3 +437,17 @@ def test_the_quick_draft_keep_sets_the_one_ticket_deck_and_leaves_other_decks_to
                 assert _quick(v, edited, b, False) is None, (seed, s.ply)      # (apply's general path: checked)
             s = apply(s, a)
     assert seen == {"one": 12, "other": 36}, seen
+
+
+def test_the_hands_passed_on_make_the_pick_steps_whatever_their_sizes():
+    """SK-SETUP-3: _pass_hands finds the pick steps' tail once for hands of the first hand's size; a hand of another
+    size (edited) gets its own: the steps equal those made one by one, and the players lose the hands."""
+    from ttr_nb.board.state import new_player
+    from ttr_nb.games.south_korea import _pass_hands
+    for sizes in ((5, 5, 5, 5), (5, 5, 4, 5), (3, 5, 5, 1)):
+        hands = [tuple(f"T{10 * s + i:02d}" for i in range(n)) for s, n in enumerate(sizes)]
+        players = [new_player((0,) * 9, 40, (), 0, (("drafted", ("T99",)), ("express", (1, 2, 3)), ("passing", h)))
+                   for h in hands]
+        steps = _pass_hands(players, 1)
+        assert steps == [_draft_pick_pending(s, hands[s - 1], 2) for s in range(4)], sizes
+        assert all(p.ext == (("drafted", ("T99",)), ("express", (1, 2, 3))) for p in players)

@@ -406,13 +406,14 @@ def drafted(state: GameState, seat: int) -> tuple[str, ...]:
     return tuple(state.players[seat].get("drafted", ()))
 
 
-def _draft_pick_pending(seat: int, packet: Sequence[str], rnd: int) -> Pending:
+def _draft_pick_pending(seat: int, packet: Sequence[str], rnd: int, tail: tuple = ()) -> Pending:
     # (new_pending inline, an open Pending filled by plain stores: the frozen class's __init__ sets each field
     # through object.__setattr__, slowly, and the draft makes one of these per seat and round)
     p = _OpenPending()
     p.kind = "draft_pick"
     p.seat = seat
-    p.data = (("packet", packet if packet.__class__ is tuple else tuple(packet)),) + _draft_pick_tail(len(packet), rnd)
+    p.data = ((("packet", packet if packet.__class__ is tuple else tuple(packet)),)
+              + (tail or _draft_pick_tail(len(packet), rnd)))          # (tail: the caller's, for this size and round)
     p.__class__ = Pending
     return p
 
@@ -451,8 +452,11 @@ def _pass_hands(players: list, rnd: int, seat: int = -1, picked: tuple = ()) -> 
         passing.append(hand if hand is not None else ())      # (_draft_pick_pending makes a tuple of a list)
         players[s] = new_player(p.hand, p.trains, p.tickets, p.route_points, ext)
     out = []                                           # (plain loops here: a comprehension is a call of its own)
-    for s in range(n):
-        out.append(_draft_pick_pending(s, passing[(s - 1) % n], rnd + 1))
+    cards = len(passing[0])                            # (the usual draft passes hands of one size: their steps' tail
+    tail = _draft_pick_tail(cards, rnd + 1)            # found once, not by each step: a cached call costs ~900
+    for s in range(n):                                 # instructions)
+        packet = passing[(s - 1) % n]
+        out.append(_draft_pick_pending(s, packet, rnd + 1, tail if len(packet) == cards else ()))
     return out
 
 
