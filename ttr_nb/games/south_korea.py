@@ -737,7 +737,11 @@ class TicketDraft(Feature):
         if rest:
             players[seat] = new_player(ps.hand, ps.trains, ps.tickets, ps.route_points, ext)
         else:                                          # the round's last pick: the hands go round, and the picking
-            rnd = p.get("round")                       # player is built once, there
+            for key, rnd in p.data:                    # player is built once, there (the round: p.get("round"),
+                if key == "round":                     # without the two calls)
+                    break
+            else:
+                rnd = None
             if rnd.__class__ is not int or rnd > DRAFT_HAND or len(players) != state.n_players:
                 return None
             rest = _pass_hands(players, rnd, seat, ext) if rnd < DRAFT_HAND else _end_draft(players, seat, ext)
