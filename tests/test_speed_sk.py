@@ -67,6 +67,30 @@ def test_the_drafts_pending_steps_are_the_frozen_pendings():
     assert hash(pick) == hash(Pending(pick.kind, pick.seat, pick.data))
 
 
+def test_the_draft_pick_steps_tail_made_once_is_the_steps_own_data():
+    """SK-SETUP-3/4: a pick step's round, rule and text, made once per packet size and round (_draft_pick_tail),
+    and a keep step's rule and text, made once per offer size (_draft_keep_tail), read as a step built field by
+    field, for every round and size, from a tuple or a list."""
+    from ttr_nb.games.south_korea import DRAFT_HAND
+    for rnd in range(1, DRAFT_HAND + 1):
+        for n in range(0, DRAFT_HAND + 2):
+            packet = tuple(f"T{i:02d}" for i in range(n))
+            want = Pending("draft_pick", 1, (
+                ("packet", packet), ("round", rnd), ("rule", "SK-SETUP-3"),
+                ("text", f"draft round {rnd} of {DRAFT_HAND}: pick 1 of the {n} ticket{'' if n == 1 else 's'} in "
+                         f"your hand; the rest go to the player on your left")))
+            for given in (packet, list(packet)):
+                made = _draft_pick_pending(1, given, rnd)
+                assert type(made) is Pending and made == want and made.data[0][1].__class__ is tuple
+    for n in range(0, DRAFT_HAND + 2):                       # (a keep step's rule and text: _draft_keep_tail)
+        offered = tuple(f"T{i:02d}" for i in range(n))
+        want = Pending("draft_keep", 3, (("min_keep", 4), ("offered", offered), ("rule", "SK-SETUP-4"),
+                                         ("text", f"keep exactly 4 of your {n} picked ticket{'' if n == 1 else 's'}")))
+        for given in (offered, list(offered)):
+            made = _draft_keep_pending(3, given)
+            assert type(made) is Pending and made == want and made.data[1][1].__class__ is tuple
+
+
 def test_the_random_draft_keep_reads_the_listed_order_from_the_positions_made_once():
     """SK-SETUP-4: ``random_pending``'s keep is the choice ``pending_actions`` lists at the random index, for every
     index and for hands of 4 to 7 picked tickets (``_keep_positions``: made once per size, in ``combinations``'
@@ -80,6 +104,8 @@ def test_the_random_draft_keep_reads_the_listed_order_from_the_positions_made_on
         p = _draft_keep_pending(2, tuple(ids[:n]))
         listed = draft.pending_actions(v, None, p)
         assert len(_keep_positions(n)) == len(listed)
+        for kept, back in _keep_positions(n):                   # (each keep's returned positions: the others)
+            assert sorted(kept + back) == list(range(n)) and list(kept) == sorted(kept) and len(kept) == 4
         for k in range(40):
             lazy, plain = Counter(9, k), Counter(9, k)
             assert draft.random_pending(v, None, p, lazy) == listed[plain.index(len(listed))], (n, k)
@@ -253,7 +279,8 @@ def test_the_quick_draft_makes_the_general_paths_players_whatever_they_hold():
     """SK-SETUP-3/4: the quick draft pick, the hands passed on and the draft's end read the draft's usual player
     (its picks, its express cards and the cards it passes) without a loop and a sort; a player holding anything
     else (another key, picks as a list) takes the loop: at every pick of whole drafts, with the picking seat's data
-    so edited too, the quick path gives the general path's state."""
+    so edited too, the quick path gives the general path's state (at a round's last pick the picking seat's data
+    goes to _pass_hands or _end_draft, which build that player once)."""
     v = get_variant("south_korea")
     seen = {"usual": 0, "edited": 0, "passed": 0, "ended": 0}
     for seed in range(3):
@@ -376,3 +403,51 @@ def test_the_random_bots_draft_pick_and_keep_left_in_made_are_the_checked_quick_
                 seen["other"] += 1
             s = apply(s, a)
     assert seen[DraftPick] == 72 and seen[DraftKeep] == 12 and seen["other"] > 50, seen
+
+
+def test_the_quick_draft_keep_sets_the_one_ticket_deck_and_leaves_other_decks_to_the_general_path():
+    """SK-SETUP-4: the quick keep adds the returned tickets (found by the positions the random bot's keep left) to
+    the one ticket deck (and shuffles it after the last keep) without a dict and a sort; a state with another ticket
+    deck too, or none, or an offer holding a ticket twice, takes the general path: at every keep of whole drafts,
+    the quick path gives the general path's state or declines, and apply gives it."""
+    from ttr_nb.rng import Counter
+    v = get_variant("south_korea")
+    seen = {"one": 0, "other": 0}
+    for seed in range(3):
+        s = new_game("south_korea", 4, seed)
+        bots = [RandomBot(seed * 10 + i) for i in range(4)]
+        while s.phase == "setup":
+            seat = to_move(s)[0]
+            a = bots[seat].choose(s, seat)[0]
+            if type(a) is DraftKeep:
+                fast = _quick(v, s, a, False)
+                assert fast is not None and fast == _general(v, s, a, seat, None), (seed, s.ply)
+                seen["one"] += 1
+                for decks in ((), (("other", ("T01",)),) + s.ticket_decks, s.ticket_decks + (("zzz", ()),)):
+                    edited = replace_fields(s, ticket_decks=decks)
+                    assert _quick(v, edited, a, False) is None, (seed, s.ply, decks)
+                    assert apply(edited, a) == _general(v, edited, a, seat, None), (seed, s.ply, decks)
+                    seen["other"] += 1
+                # an offer holding a ticket twice (edited): the random bot's keep of it takes the general path
+                step = s.pending[0]
+                twice = replace_fields(step, data=tuple((k, x[:-1] + x[:1] if k == "offered" else x)
+                                                        for k, x in step.data))
+                edited = replace_fields(s, pending=(twice,) + s.pending[1:])
+                b = v.feature("ticket_draft").random_pending(v, edited, twice, Counter(seed, s.ply))
+                assert _quick(v, edited, b, False) is None, (seed, s.ply)      # (apply's general path: checked)
+            s = apply(s, a)
+    assert seen == {"one": 12, "other": 36}, seen
+
+
+def test_the_hands_passed_on_make_the_pick_steps_whatever_their_sizes():
+    """SK-SETUP-3: _pass_hands finds the pick steps' tail once for hands of the first hand's size; a hand of another
+    size (edited) gets its own: the steps equal those made one by one, and the players lose the hands."""
+    from ttr_nb.board.state import new_player
+    from ttr_nb.games.south_korea import _pass_hands
+    for sizes in ((5, 5, 5, 5), (5, 5, 4, 5), (3, 5, 5, 1)):
+        hands = [tuple(f"T{10 * s + i:02d}" for i in range(n)) for s, n in enumerate(sizes)]
+        players = [new_player((0,) * 9, 40, (), 0, (("drafted", ("T99",)), ("express", (1, 2, 3)), ("passing", h)))
+                   for h in hands]
+        steps = _pass_hands(players, 1)
+        assert steps == [_draft_pick_pending(s, hands[s - 1], 2) for s in range(4)], sizes
+        assert all(p.ext == (("drafted", ("T99",)), ("express", (1, 2, 3))) for p in players)

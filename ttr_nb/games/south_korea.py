@@ -406,71 +406,80 @@ def drafted(state: GameState, seat: int) -> tuple[str, ...]:
     return tuple(state.players[seat].get("drafted", ()))
 
 
-def _draft_pick_pending(seat: int, packet: Sequence[str], rnd: int) -> Pending:
+def _draft_pick_pending(seat: int, packet: Sequence[str], rnd: int, tail: tuple = ()) -> Pending:
     # (new_pending inline, an open Pending filled by plain stores: the frozen class's __init__ sets each field
     # through object.__setattr__, slowly, and the draft makes one of these per seat and round)
     p = _OpenPending()
     p.kind = "draft_pick"
     p.seat = seat
-    p.data = (("packet", tuple(packet)), ("round", rnd), ("rule", "SK-SETUP-3"),
-              ("text", _draft_pick_text(len(packet), rnd)))
+    p.data = ((("packet", packet if packet.__class__ is tuple else tuple(packet)),)
+              + (tail or _draft_pick_tail(len(packet), rnd)))          # (tail: the caller's, for this size and round)
     p.__class__ = Pending
     return p
 
 
 @lru_cache(maxsize=None)
-def _draft_pick_text(cards: int, rnd: int) -> str:
-    return (f"draft round {rnd} of {DRAFT_HAND}: pick 1 of the {_plural(cards, 'ticket')} in your hand; "
-            f"the rest go to the player on your left")
+def _draft_pick_tail(cards: int, rnd: int) -> tuple:
+    """A pick step's data after its packet (round, rule, text), made once per packet size and round: the draft
+    makes a step per seat and round, and only its packet differs."""
+    return (("round", rnd), ("rule", "SK-SETUP-3"),
+            ("text", f"draft round {rnd} of {DRAFT_HAND}: pick 1 of the {_plural(cards, 'ticket')} in your hand; "
+                     f"the rest go to the player on your left"))
 
 
-def _pass_hands(players: list, rnd: int) -> list[Pending]:
+def _pass_hands(players: list, rnd: int, seat: int = -1, picked: tuple = ()) -> list[Pending]:
     """SK-SETUP-3, everyone has picked in round ``rnd``: the rest of each hand goes to the player on the left (the
-    next seat) as the next round's hand; ``players`` (a list) loses the hands set aside. The new pending picks."""
+    next seat) as the next round's hand; ``players`` (a list) loses the hands set aside. The new pending picks.
+    ``picked``: ``seat``'s data with the round's last pick, when ``players`` still holds that seat as it was before
+    the pick (the quick pick: the picking player is then built once, here)."""
     n = len(players)
     passing = []
     for s, p in enumerate(players):
-        ext = p.ext                                    # pairs_set(p.ext, "passing", None), the hand read on the way
+        ext = p.ext if s != seat else picked           # pairs_set(ext, "passing", None), the hand read on the way
         if len(ext) == 3 and ext[2][0] == "passing" and ext[0][0] == "drafted" and ext[1][0] == "express":
             hand = ext[2][1]                           # (the draft's usual player, without a loop and a sort)
             ext = ext[:2]
         else:
-            ext = []
+            kept = []
             hand = None
-            for kv in p.ext:
+            for kv in ext:
                 if kv[0] != "passing":
-                    ext.append(kv)
+                    kept.append(kv)
                 elif hand is None:
                     hand = kv[1]
-            ext.sort(key=_key)
-            ext = tuple(ext)
-        passing.append(tuple(hand) if hand is not None else ())
+            kept.sort(key=_key)
+            ext = tuple(kept)
+        passing.append(hand if hand is not None else ())      # (_draft_pick_pending makes a tuple of a list)
         players[s] = new_player(p.hand, p.trains, p.tickets, p.route_points, ext)
     out = []                                           # (plain loops here: a comprehension is a call of its own)
-    for s in range(n):
-        out.append(_draft_pick_pending(s, passing[(s - 1) % n], rnd + 1))
+    cards = len(passing[0])                            # (the usual draft passes hands of one size: their steps' tail
+    tail = _draft_pick_tail(cards, rnd + 1)            # found once, not by each step: a cached call costs ~900
+    for s in range(n):                                 # instructions)
+        packet = passing[(s - 1) % n]
+        out.append(_draft_pick_pending(s, packet, rnd + 1, tail if len(packet) == cards else ()))
     return out
 
 
 _key = itemgetter(0)
 
 
-def _end_draft(players: list) -> list[Pending]:
+def _end_draft(players: list, seat: int = -1, picked: tuple = ()) -> list[Pending]:
     """SK-SETUP-4, the draft's last pick made: each seat keeps 4 of its picks; ``players`` (a list) loses the
-    picks and the emptied hands set aside. The new pending keeps."""
+    picks and the emptied hands set aside. The new pending keeps. (``seat`` and ``picked``: see _pass_hands.)"""
     out = []
     for s, p in enumerate(players):
-        out.append(_draft_keep_pending(s, tuple(pairs_get(p.ext, "drafted", ()))))
-        ext = p.ext
+        ext = p.ext if s != seat else picked
         if len(ext) == 3 and ext[0][0] == "drafted" and ext[1][0] == "express" and ext[2][0] == "passing":
+            out.append(_draft_keep_pending(s, ext[0][1]))
             ext = (ext[1],)                            # (the draft's usual player, without a loop and a sort)
         else:
-            ext = []                                   # (a plain loop: a comprehension is a call of its own)
-            for kv in p.ext:
+            out.append(_draft_keep_pending(s, pairs_get(ext, "drafted", ())))
+            kept = []                                  # (a plain loop: a comprehension is a call of its own)
+            for kv in ext:
                 if kv[0] != "passing" and kv[0] != "drafted":
-                    ext.append(kv)
-            ext.sort(key=_key)
-            ext = tuple(ext)
+                    kept.append(kv)
+            kept.sort(key=_key)
+            ext = tuple(kept)
         players[s] = new_player(p.hand, p.trains, p.tickets, p.route_points, ext)
     return out
 
@@ -484,15 +493,21 @@ def _draft_pick(text: str, seat: int) -> "DraftPick":
 @lru_cache(maxsize=None)
 def _keep_positions(n: int) -> tuple[tuple[int, ...], ...]:
     """The positions of the tickets each draft keep of ``n`` picked tickets keeps, in ``pending_actions``' order
-    (``combinations``' order): the random bot's keep is the one at its random index, read from the few made once
-    per size instead of counted out for each keep (``bots._nth_combination``)."""
-    return tuple(combinations(range(n), DRAFT_KEEP))
+    (``combinations``' order), each with the positions it returns: the random bot's keep is the one at its random
+    index, read from the few made once per size instead of counted out for each keep (``bots._nth_combination``),
+    and the quick keep sorts the tickets out by those positions."""
+    return tuple((kept, tuple(j for j in range(n) if j not in kept)) for kept in combinations(range(n), DRAFT_KEEP))
 
 
 def _draft_keep_pending(seat: int, offered: Sequence[str]) -> Pending:
-    text = f"keep exactly {DRAFT_KEEP} of your {_plural(len(offered), 'picked ticket')}"
-    return new_pending("draft_keep", seat, (("min_keep", DRAFT_KEEP), ("offered", tuple(offered)),
-                                            ("rule", "SK-SETUP-4"), ("text", text)))
+    return new_pending("draft_keep", seat, (("min_keep", DRAFT_KEEP), ("offered", tuple(offered)))
+                       + _draft_keep_tail(len(offered)))
+
+
+@lru_cache(maxsize=None)
+def _draft_keep_tail(n: int) -> tuple:
+    """A keep step's data after its offer (rule, text), made once per number of picked tickets."""
+    return ("rule", "SK-SETUP-4"), ("text", f"keep exactly {DRAFT_KEEP} of your {_plural(n, 'picked ticket')}")
 
 
 def _route(v: Variant, ref):
@@ -576,7 +591,7 @@ class TicketDraft(Feature):
     def random_pending(self, v, state, pending, r):
         """The random bot's pick: ``pending_actions(v, state, pending)[r.index(len(...))]`` without listing them
         (the draft pick's ticket, or the keep's combination of 4, found by its index)."""
-        table = v.route_table
+        table = _TERMS_LAST[1] if _TERMS_LAST[0] is v else _terms(v)[1]     # (v.route_table: see _TERMS_LAST)
         made = table.ticket_text
         if pending.kind == "draft_pick":
             for key, packet in pending.data:            # (pending.get("packet"), without the call)
@@ -595,9 +610,9 @@ class TicketDraft(Feature):
             return pick
         offered = pairs_get(pending.data, "offered")   # (pending.get("offered"))
         choices = _keep_positions(len(offered))
-        positions = choices[r.index(len(choices))]
+        positions = choices[r.index(len(choices))]      # (kept, returned)
         names = []                                      # (a plain loop: a comprehension is a call of its own)
-        for j in positions:
+        for j in positions[0]:
             names.append(made.get(offered[j]) or ticket_text(v.map, offered[j]))
         keep = _OpenDraftKeep()                         # (not the frozen __init__: see _OpenProvinceClaim)
         keep.tickets = tuple(names)
@@ -665,7 +680,7 @@ class TicketDraft(Feature):
         if (not pending or seat.__class__ is not int or action.ticket.__class__ is not str
                 or state.market is not _full[0] and not _is_full(state.market)):
             return None
-        t = v.route_table
+        t = _TERMS_LAST[1] if _TERMS_LAST[0] is v else _terms(v)[1]     # (v.route_table: see _TERMS_LAST)
         made = t.made
         if made[1] is state and made[0] is action and made[2] is pending[0]:
             # the random bot's pick for this very state, the first step's (random_pending): its step, packet and the
@@ -715,16 +730,21 @@ class TicketDraft(Feature):
             ext.append(("passing", passing))
             ext.sort(key=_key)
             ext = tuple(ext)
-        players[seat] = new_player(ps.hand, ps.trains, ps.tickets, ps.route_points, ext)
         rest = []                                      # (the others' picks, in a plain loop: a comprehension is a
         for q in pending:                              # call of its own)
             if q.seat != seat:
                 rest.append(q)
-        if not rest:                                   # the round's last pick: the hands go round
-            rnd = p.get("round")
+        if rest:
+            players[seat] = new_player(ps.hand, ps.trains, ps.tickets, ps.route_points, ext)
+        else:                                          # the round's last pick: the hands go round, and the picking
+            for key, rnd in p.data:                    # player is built once, there (the round: p.get("round"),
+                if key == "round":                     # without the two calls)
+                    break
+            else:
+                rnd = None
             if rnd.__class__ is not int or rnd > DRAFT_HAND or len(players) != state.n_players:
                 return None
-            rest = _pass_hands(players, rnd) if rnd < DRAFT_HAND else _end_draft(players)
+            rest = _pass_hands(players, rnd, seat, ext) if rnd < DRAFT_HAND else _end_draft(players, seat, ext)
         s = _OpenState()                               # new_state inline (see engine._turn_over): a ply in ten
         s.variant = state.variant
         s.n_players = state.n_players
@@ -756,19 +776,27 @@ class TicketDraft(Feature):
         seat = action.seat
         pending = state.pending
         names = action.tickets
+        decks = state.ticket_decks
+        name = v.settings.ticket_deck
         if (not pending or seat.__class__ is not int or names.__class__ is not tuple or len(names) != DRAFT_KEEP
-                or state.market is not _full[0] and not _is_full(state.market)):
-            return None
-        table = v.route_table
+                or state.market is not _full[0] and not _is_full(state.market)
+                or len(decks) != 1 or decks[0][0] != name):        # (the one ticket deck: the pair set without a
+            return None                                             # dict and a sort; other decks: the general path)
+        table = _TERMS_LAST[1] if _TERMS_LAST[0] is v else _terms(v)[1]     # (v.route_table: see _TERMS_LAST)
         made = table.made
-        ids = []                                       # (plain loops here: a generator or a comprehension costs more)
+        kept, returned = [], []                        # (plain loops here: a generator or a comprehension costs more)
         if made[1] is state and made[0] is action and made[2] is pending[0]:
             # the random bot's keep for this very state, the first step's (random_pending): the tickets offered and
-            # the positions kept left in RouteTable.made, as for its draft pick (TicketDraft.quick)
-            _, _, p, offered, positions = made
-            for j in positions:
-                ids.append(offered[j])
+            # the positions kept and returned left in RouteTable.made, as for its draft pick (TicketDraft.quick)
+            _, _, p, offered, (keep_at, back_at) = made
+            if len(set(offered)) != len(offered):      # (a ticket twice: an edited offer, the general path's)
+                return None
+            for j in keep_at:
+                kept.append(offered[j])
+            for j in back_at:
+                returned.append(offered[j])
         else:
+            ids = []
             p = state.pending_for(seat)
             if p is None or p.kind != "draft_keep":
                 return None
@@ -779,17 +807,14 @@ class TicketDraft(Feature):
                 if t not in offered:
                     return None
                 ids.append(t)
-        if len(set(ids)) != DRAFT_KEEP:                # (a ticket twice: an edited offer, the general path's)
-            return None
-        kept, returned = [], []
-        for t in offered:
-            (kept if t in ids else returned).append(t)
+            if len(set(ids)) != DRAFT_KEEP:            # (a ticket twice: an edited offer, the general path's)
+                return None
+            for t in offered:
+                (kept if t in ids else returned).append(t)
         players = list(state.players)
         q = players[seat]
         players[seat] = new_player(q.hand, q.trains, q.tickets + tuple(kept), q.route_points, q.ext)
-        name = v.settings.ticket_deck
-        decks = dict(state.ticket_decks)
-        decks[name] = decks.get(name, ()) + tuple(returned)
+        deck = decks[0][1] + tuple(returned)
         rest = []
         for x in pending:
             if x.seat != seat:
@@ -797,10 +822,10 @@ class TicketDraft(Feature):
         rest = tuple(rest)
         phase, current = state.phase, state.current
         if not rest:                                   # the last keep: the returns shuffled in, play begins
-            decks[name] = tuple(shuffled(decks[name], state.seed, "tickets/draft", 0))
+            deck = tuple(shuffled(deck, state.seed, "tickets/draft", 0))
             phase, current = "play", state.first_player
         return new_state(state.variant, state.n_players, state.seed, state.deck, state.market, state.discard,
-                         tuple(sorted(decks.items())), state.tickets_out, state.claims, tuple(players), phase,
+                         ((name, deck),), state.tickets_out, state.claims, tuple(players), phase,
                          current, rest, state.final_turns_left, state.turn, state.ply + 1, state.passes,
                          state.shuffles, state.first_player, state.ext)
 
