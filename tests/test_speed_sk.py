@@ -275,6 +275,19 @@ def test_the_express_bounds_say_when_every_route_places_a_train():
     assert not any(empty[1] <= most <= empty[2] for most in (1, 2, 3))
 
 
+def draft_plies(seeds=range(3)):
+    """(seed, state, seat, the random bot's action) at every ply of the ticket draft (SK-SETUP-3/4) of 4-player
+    games with these seeds; each action is applied once the caller is done with it."""
+    for seed in seeds:
+        s = new_game("south_korea", 4, seed)
+        bots = [RandomBot(seed * 10 + i) for i in range(4)]
+        while s.phase == "setup":
+            seat = to_move(s)[0]
+            a = bots[seat].choose(s, seat)[0]
+            yield seed, s, seat, a
+            s = apply(s, a)
+
+
 def test_the_quick_draft_makes_the_general_paths_players_whatever_they_hold():
     """SK-SETUP-3/4: the quick draft pick, the hands passed on and the draft's end read the draft's usual player
     (its picks, its express cards and the cards it passes) without a loop and a sort; a player holding anything
@@ -283,28 +296,22 @@ def test_the_quick_draft_makes_the_general_paths_players_whatever_they_hold():
     goes to _pass_hands or _end_draft, which build that player once)."""
     v = get_variant("south_korea")
     seen = {"usual": 0, "edited": 0, "passed": 0, "ended": 0}
-    for seed in range(3):
-        s = new_game("south_korea", 4, seed)
-        bots = [RandomBot(seed * 10 + i) for i in range(4)]
-        while s.phase == "setup":
-            seat = to_move(s)[0]
-            a = bots[seat].choose(s, seat)[0]
-            if type(a) is DraftPick:
-                ps = s.players[seat]
-                drafted = ps.get("drafted", ())
-                for ext in (ps.ext, (("aardvark", 1),) + ps.ext,
-                            tuple((k, list(x) if k == "drafted" else x) for k, x in ps.ext)):
-                    players = s.players[:seat] + (replace_fields(ps, ext=ext),) + s.players[seat + 1:]
-                    edited = replace_fields(s, players=players)
-                    fast = _quick(v, edited, a, False)
-                    assert fast is not None and fast == _general(v, edited, a, seat, None), (seed, s.ply, ext)
-                    seen["usual" if ext is ps.ext else "edited"] += 1
-                    if not fast.pending or fast.pending[0].kind == "draft_keep":
-                        seen["ended"] += 1
-                    elif len(s.pending) == 1:
-                        seen["passed"] += 1
-                assert drafted == s.players[seat].get("drafted", ())
-            s = apply(s, a)
+    for seed, s, seat, a in draft_plies():
+        if type(a) is DraftPick:
+            ps = s.players[seat]
+            drafted = ps.get("drafted", ())
+            for ext in (ps.ext, (("aardvark", 1),) + ps.ext,
+                        tuple((k, list(x) if k == "drafted" else x) for k, x in ps.ext)):
+                players = s.players[:seat] + (replace_fields(ps, ext=ext),) + s.players[seat + 1:]
+                edited = replace_fields(s, players=players)
+                fast = _quick(v, edited, a, False)
+                assert fast is not None and fast == _general(v, edited, a, seat, None), (seed, s.ply, ext)
+                seen["usual" if ext is ps.ext else "edited"] += 1
+                if not fast.pending or fast.pending[0].kind == "draft_keep":
+                    seen["ended"] += 1
+                elif len(s.pending) == 1:
+                    seen["passed"] += 1
+            assert drafted == s.players[seat].get("drafted", ())
     assert seen["usual"] == 72 and seen["edited"] == 144 and seen["passed"] == 45 and seen["ended"] == 9, seen
 
 
@@ -384,24 +391,18 @@ def test_the_random_bots_draft_pick_and_keep_left_in_made_are_the_checked_quick_
     t = v.route_table
     draft = v.feature("ticket_draft")
     seen = {DraftPick: 0, DraftKeep: 0, "other": 0}
-    for seed in range(3):
-        s = new_game("south_korea", 4, seed)
-        bots = [RandomBot(seed * 10 + i) for i in range(4)]
-        while s.phase == "setup":
-            seat = to_move(s)[0]
-            a = bots[seat].choose(s, seat)[0]
-            assert t.made[0] is a and t.made[1] is s and t.made[2] is s.pending[0], (seed, s.ply)
-            fast = _quick(v, s, a, False)
-            t.made = (None, None)
-            assert fast is not None and fast == _quick(v, s, a, False) == _general(v, s, a, seat, None), (seed, s.ply)
-            seen[type(a)] += 1
-            if len(s.pending) > 1:
-                other = s.pending[1]
-                b = draft.random_pending(v, s, other, Counter(seed, s.ply))
-                assert t.made[0] is b and t.made[2] is other
-                assert _quick(v, s, b, False) == _general(v, s, b, other.seat, None), (seed, s.ply)
-                seen["other"] += 1
-            s = apply(s, a)
+    for seed, s, seat, a in draft_plies():
+        assert t.made[0] is a and t.made[1] is s and t.made[2] is s.pending[0], (seed, s.ply)
+        fast = _quick(v, s, a, False)
+        t.made = (None, None)
+        assert fast is not None and fast == _quick(v, s, a, False) == _general(v, s, a, seat, None), (seed, s.ply)
+        seen[type(a)] += 1
+        if len(s.pending) > 1:
+            other = s.pending[1]
+            b = draft.random_pending(v, s, other, Counter(seed, s.ply))
+            assert t.made[0] is b and t.made[2] is other
+            assert _quick(v, s, b, False) == _general(v, s, b, other.seat, None), (seed, s.ply)
+            seen["other"] += 1
     assert seen[DraftPick] == 72 and seen[DraftKeep] == 12 and seen["other"] > 50, seen
 
 
@@ -413,29 +414,23 @@ def test_the_quick_draft_keep_sets_the_one_ticket_deck_and_leaves_other_decks_to
     from ttr_nb.rng import Counter
     v = get_variant("south_korea")
     seen = {"one": 0, "other": 0}
-    for seed in range(3):
-        s = new_game("south_korea", 4, seed)
-        bots = [RandomBot(seed * 10 + i) for i in range(4)]
-        while s.phase == "setup":
-            seat = to_move(s)[0]
-            a = bots[seat].choose(s, seat)[0]
-            if type(a) is DraftKeep:
-                fast = _quick(v, s, a, False)
-                assert fast is not None and fast == _general(v, s, a, seat, None), (seed, s.ply)
-                seen["one"] += 1
-                for decks in ((), (("other", ("T01",)),) + s.ticket_decks, s.ticket_decks + (("zzz", ()),)):
-                    edited = replace_fields(s, ticket_decks=decks)
-                    assert _quick(v, edited, a, False) is None, (seed, s.ply, decks)
-                    assert apply(edited, a) == _general(v, edited, a, seat, None), (seed, s.ply, decks)
-                    seen["other"] += 1
-                # an offer holding a ticket twice (edited): the random bot's keep of it takes the general path
-                step = s.pending[0]
-                twice = replace_fields(step, data=tuple((k, x[:-1] + x[:1] if k == "offered" else x)
-                                                        for k, x in step.data))
-                edited = replace_fields(s, pending=(twice,) + s.pending[1:])
-                b = v.feature("ticket_draft").random_pending(v, edited, twice, Counter(seed, s.ply))
-                assert _quick(v, edited, b, False) is None, (seed, s.ply)      # (apply's general path: checked)
-            s = apply(s, a)
+    for seed, s, seat, a in draft_plies():
+        if type(a) is DraftKeep:
+            fast = _quick(v, s, a, False)
+            assert fast is not None and fast == _general(v, s, a, seat, None), (seed, s.ply)
+            seen["one"] += 1
+            for decks in ((), (("other", ("T01",)),) + s.ticket_decks, s.ticket_decks + (("zzz", ()),)):
+                edited = replace_fields(s, ticket_decks=decks)
+                assert _quick(v, edited, a, False) is None, (seed, s.ply, decks)
+                assert apply(edited, a) == _general(v, edited, a, seat, None), (seed, s.ply, decks)
+                seen["other"] += 1
+            # an offer holding a ticket twice (edited): the random bot's keep of it takes the general path
+            step = s.pending[0]
+            twice = replace_fields(step, data=tuple((k, x[:-1] + x[:1] if k == "offered" else x)
+                                                    for k, x in step.data))
+            edited = replace_fields(s, pending=(twice,) + s.pending[1:])
+            b = v.feature("ticket_draft").random_pending(v, edited, twice, Counter(seed, s.ply))
+            assert _quick(v, edited, b, False) is None, (seed, s.ply)      # (apply's general path: checked)
     assert seen == {"one": 12, "other": 36}, seen
 
 
